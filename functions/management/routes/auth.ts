@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { changePassword, getUser, logIn, registerUser, toPublicUser, updateProfile } from '../../../shared/accounts/users.js';
+import { endSession } from '../../../shared/accounts/sessions.js';
+import { NotFoundError } from '../../../shared/errors.js';
+import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../../../shared/http/cookies.js';
+import { allowedOrigins, assertOrigin } from '../../../shared/http/origin.js';
+import { created, noContent, ok } from '../../../shared/http/responses.js';
+import { email, httpUrl, password } from '../../../shared/http/schemas.js';
+import type { Deps } from '../../../shared/runtime.js';
+import type { Route, RouteBuilders } from '../route.js';
+
+const registerBody = z.strictObject({ email, password, name: z.string().trim().min(1).max(200).optional() });
+const loginBody = z.strictObject({ email: z.string().max(254), password: z.string().max(256) });
+const profileBody = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), avatarUrl: httpUrl.nullable().optional() });
+const changePasswordBody = z.strictObject({ currentPassword: z.string().max(256), newPassword: password });
+
+export function authRoutes(deps: Deps, { open, authed }: RouteBuilders): Route[] {
+  const secure = deps.config.runtime === 'aws';
+  return [
+    open('POST', '/api/auth/register', { body: registerBody }, async ({ body }) => {
+      const { user, token } = await registerUser(deps, body);
+      return created({ user }, { cookies: [sessionCookie(token, secure)] });
+    }),
+    open('POST', '/api/auth/login', { body: loginBody }, async ({ body }) => {
+      const { user, token } = await logIn(deps, body);
+      return ok({ user }, { cookies: [sessionCookie(token, secure)] });
+    }),
+    // Logout works with or without a live session and always clears the cookie; riding on a cookie, it needs an allowed origin.
+    open('POST', '/api/auth/logout', {}, async ({ event, baseUrl }) => {
+      const token = readCookie(event, SESSION_COOKIE);
+      assertOrigin(event, allowedOrigins(deps.config.dashboardUrl, baseUrl), Boolean(token));
+      if (token) await endSession(deps, token);
+      return noContent({ cookies: [clearedSessionCookie(secure)] });
+    }),
+    authed('GET', '/api/auth/me', {}, async ({ caller }) => {
+      const user = await getUser(deps, caller.userId);
+      if (!user) throw new NotFoundError('User not found');
+      return ok({ user: toPublicUser(user) });
+    }),
+    authed('PUT', '/api/auth/me', { body: profileBody }, async ({ caller, body }) =>
+      ok({ user: await updateProfile(deps, caller.userId, body) }),
+    ),
+    authed('POST', '/api/auth/change-password', { body: changePasswordBody }, async ({ caller, body }) => {
+      await changePassword(deps, caller.userId, body, caller.via === 'session' ? caller.tokenHash : undefined);
+      return ok({ success: true });
+    }),
+  ];
+}

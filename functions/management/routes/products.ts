@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../../../shared/data/entities/product.js';
+import {
+  createProduct,
+  deleteProduct,
+  getProduct,
+  listProducts,
+  regeneratePublicKey,
+  updateProduct,
+} from '../../../shared/products/products.js';
+import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
+import { created, noContent, ok } from '../../../shared/http/responses.js';
+import { httpUrl, paginationQuery } from '../../../shared/http/schemas.js';
+import type { Deps } from '../../../shared/runtime.js';
+import type { Route, RouteBuilders } from '../route.js';
+
+const text = (max: number) => z.string().max(max).nullable().optional();
+const productFields = {
+  name: z.string().trim().min(1).max(200),
+  productType: z.enum(PRODUCT_TYPES),
+  slug: z.string().min(1).max(64).regex(SLUG_PATTERN, 'must be lower-case letters, digits and single hyphens'),
+  status: z.enum(PRODUCT_STATUSES),
+  description: text(10_000),
+  isPremium: z.boolean(),
+  requiresLicense: z.boolean(),
+  managesReleases: z.boolean(),
+  licensePrefix: z.string().min(1).max(16).regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, - or _'),
+  logoUrl: httpUrl.nullable().optional(),
+  bannerUrl: httpUrl.nullable().optional(),
+  readmeUrl: httpUrl.nullable().optional(),
+  homepage: httpUrl.nullable().optional(),
+  icon: text(32),
+  color: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex color such as #3366ff').nullable().optional(),
+  tested: text(32),
+  requires: text(32),
+  requiresPhp: text(32),
+};
+
+const createBody = z.strictObject({
+  ...productFields,
+  slug: productFields.slug.optional(),
+  status: productFields.status.optional(),
+  isPremium: productFields.isPremium.optional(),
+  requiresLicense: productFields.requiresLicense.optional(),
+  managesReleases: productFields.managesReleases.optional(),
+  licensePrefix: productFields.licensePrefix.optional(),
+});
+const updateBody = createBody.partial();
+const listQuery = z.strictObject({
+  ...paginationQuery,
+  search: z.string().max(200).optional(),
+  status: z.enum(PRODUCT_STATUSES).optional(),
+});
+
+export function productRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+  return [
+    authed('GET', '/api/products', { query: listQuery }, async ({ caller, query }) =>
+      ok(await listProducts(deps, caller.userId, { page: query.page, perPage: query.per_page, search: query.search, status: query.status })),
+    ),
+    authed('POST', '/api/products', { body: createBody }, async ({ caller, body }) =>
+      created(await createProduct(deps, caller.userId, body)),
+    ),
+    authed('GET', '/api/products/{id}', {}, async ({ caller, params }) => ok(await getProduct(deps, caller.userId, params.id!))),
+    authed('PUT', '/api/products/{id}', { body: updateBody }, async ({ caller, params, body }) =>
+      ok(await updateProduct(deps, caller.userId, params.id!, body)),
+    ),
+    authed('DELETE', '/api/products/{id}', {}, async ({ caller, params }) => {
+      await deleteProduct(deps, caller.userId, params.id!);
+      return noContent();
+    }),
+    authed('POST', '/api/products/{id}/regenerate-public-key', {}, async ({ caller, params }) =>
+      ok(await regeneratePublicKey(deps, caller.userId, params.id!)),
+    ),
+  ];
+}

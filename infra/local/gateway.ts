@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Context } from 'aws-lambda';
+import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
+import type { RouteSpec, Surface } from '../routes.js';
+import { createRouteMatcher } from './route-match.js';
+
+export type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
+
+/** API Gateway refuses larger payloads with 413 before any function runs. */
+const PAYLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+const TEXT_TYPES = /^(text\/|application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml|javascript))/i;
+
+type GatewayOptions = {
+  routes: RouteSpec[];
+  handlers: Record<Surface, LambdaHandler>;
+  /** Local-only routes answered by the gateway itself (e.g. `/_local/mail`). */
+  localRoutes: Record<string, () => unknown>;
+};
+
+function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 30_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > PAYLOAD_LIMIT_BYTES) return 'too-large';
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Builds the payload-2.0 event API Gateway's HTTP API would send for this request. */
+function toEvent(req: IncomingMessage, url: URL, body: Buffer, routeKey: string, pathParameters: Record<string, string>): HttpEvent {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === 'cookie') continue;
+    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
+  const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
+  const isText = body.length === 0 || TEXT_TYPES.test(req.headers['content-type'] ?? '');
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    ...(cookies?.length ? { cookies } : {}),
+    headers,
+    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+    ...(Object.keys(pathParameters).length ? { pathParameters } : {}),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: req.headers.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        userAgent: req.headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length ? { body: isText ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+function send(res: ServerResponse, result: HttpResult): void {
+  const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+  res.writeHead(result.statusCode, headers);
+  res.end(result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'));
+}
+
+const jsonResult = (statusCode: number, body: unknown): HttpResult => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+/** A local stand-in for API Gateway: routes HTTP to the same Lambda handlers, in API Gateway's event format. */
+export function createGateway(options: GatewayOptions): Server {
+  const match = createRouteMatcher(options.routes);
+  return createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const local = options.localRoutes[url.pathname];
+      if (local && req.method === 'GET') return send(res, jsonResult(200, local()));
+      const found = match(req.method ?? 'GET', url.pathname);
+      if (!found) return send(res, jsonResult(404, { message: 'Not Found' }));
+      const body = await readBody(req);
+      if (body === 'too-large') return send(res, jsonResult(413, { message: 'Request Entity Too Large' }));
+      const routeKey = `${found.route.method} ${found.route.path}`;
+      const event = toEvent(req, url, body, routeKey, found.pathParameters);
+      const result = await options.handlers[found.route.surface](event, lambdaContext(found.route.surface));
+      send(res, result);
+    } catch (error) {
+      console.error('local gateway: handler failed', error);
+      if (!res.headersSent) send(res, jsonResult(500, { message: 'Internal Server Error' }));
+      else res.destroy();
+    }
+  });
+}

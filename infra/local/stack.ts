@@ -1,0 +1,90 @@
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from '../routes.js';
+import { ensureTable } from './create-table.js';
+import { startDynamoDbLocal } from './dynamodb-local.js';
+import { createGateway, type LambdaHandler } from './gateway.js';
+import { startMailServer } from './mail-server.js';
+import { startObjectStore } from './object-store.js';
+import { freePort } from './ports.js';
+
+const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+const TABLE_NAME = 'licensing';
+const BUCKET_NAME = 'licensing-releases';
+
+export type LocalStackOptions = {
+  /** Gateway port; 0 picks a free one. */
+  port: number;
+  /** Where the table, objects and mail live; `:memory:` keeps nothing. */
+  dataDir: string;
+  /** Extra environment for the functions (e.g. DASHBOARD_URL); the process environment is the default. */
+  env?: Record<string, string | undefined>;
+};
+
+export type LocalStack = { url: string; port: number; stop: () => Promise<void> };
+
+/** Starts the whole service on this machine: DynamoDB Local, S3 and SES stand-ins, and the gateway. */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const inMemory = options.dataDir === ':memory:';
+  const dataDir = inMemory ? undefined : resolve(options.dataDir);
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const port = options.port || (await freePort());
+  const stops: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch((error) => console.error('local stack: stop failed', error));
+  };
+  try {
+    const dynamo = await startDynamoDbLocal({ dbPath: dataDir && join(dataDir, 'dynamodb') });
+    stops.push(dynamo.stop);
+    const objects = await startObjectStore({ directory: dataDir && join(dataDir, 's3'), bucket: BUCKET_NAME, port: await freePort() });
+    stops.push(objects.stop);
+    const mail = await startMailServer({ port: await freePort(), file: dataDir && join(dataDir, 'mail.json') });
+    stops.push(mail.stop);
+
+    const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    await ensureTable(client, TABLE_NAME);
+    client.destroy();
+
+    const baseUrl = `http://localhost:${port}`;
+    // Functions read their configuration from the environment when their module loads, as in Lambda.
+    Object.assign(process.env, {
+      RUNTIME: 'local',
+      AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      TABLE_NAME,
+      BUCKET_NAME,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      S3_ENDPOINT: objects.endpoint,
+      SES_ENDPOINT: mail.endpoint,
+      PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? baseUrl,
+      ...options.env,
+    });
+    const handlers = {} as Record<Surface, LambdaHandler>;
+    for (const surface of SURFACES) {
+      const module = (await import(pathToFileURL(join(PROJECT_ROOT, HANDLER_ENTRIES[surface])).href)) as { handler: LambdaHandler };
+      handlers[surface] = module.handler;
+    }
+
+    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes: { '/_local/mail': () => ({ emails: mail.sent() }) } });
+    await new Promise<void>((resolveListen, reject) => {
+      gateway.once('error', reject);
+      gateway.listen(port, resolveListen);
+    });
+    stops.push(() => closeServer(gateway));
+    return { url: baseUrl, port, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolveClose) => {
+    server.close(() => resolveClose());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,18 @@
+/**
+ * The HTTP API's routes: which function serves which path. The CDK stack creates exactly these
+ * routes and the local gateway selects among them as API Gateway does, so the two cannot differ.
+ */
+export const SURFACES = ['management'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+/** Where each surface's handler lives, relative to the project root (`export const handler`). */
+export const HANDLER_ENTRIES: Record<Surface, string> = {
+  management: 'functions/management/handler.ts',
+};
+
+export type RouteSpec = { method: 'ANY' | 'GET' | 'POST'; path: string; surface: Surface };
+
+export const ROUTES: RouteSpec[] = [
+  { method: 'ANY', path: '/api/{proxy+}', surface: 'management' },
+  { method: 'GET', path: '/health', surface: 'management' },
+];

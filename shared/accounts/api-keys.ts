@@ -1,0 +1,57 @@
+import { NotFoundError } from '../errors.js';
+import { newId, randomBase32, sha256Hex } from '../ids.js';
+import type { Deps } from '../runtime.js';
+
+type KeyDeps = Pick<Deps, 'data' | 'clock'>;
+
+/** Shown in lists so a vendor can tell keys apart; long enough to be useful, too short to be the key. */
+const PREFIX_LENGTH = 12;
+/** `lastUsedAt` is written at most this often, so authenticated traffic does not write on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export type ApiKeySummary = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null };
+
+export async function createApiKey(deps: KeyDeps, userId: string, name: string) {
+  const key = `sk_${randomBase32(20)}`;
+  const item = {
+    keyHash: sha256Hex(key),
+    apiKeyId: newId('key'),
+    userId,
+    name,
+    prefix: key.slice(0, PREFIX_LENGTH),
+    createdAt: deps.clock.now().toISOString(),
+  };
+  await deps.data.entities.apiKey.create(item).go();
+  return { id: item.apiKeyId, name, key, prefix: item.prefix, createdAt: item.createdAt };
+}
+
+export async function listApiKeys(deps: KeyDeps, userId: string): Promise<ApiKeySummary[]> {
+  const { data } = await deps.data.entities.apiKey.query.byUser({ userId }).go({ pages: 'all' });
+  return data
+    .map((k) => ({ id: k.apiKeyId, name: k.name, prefix: k.prefix, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt ?? null }))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** Deleting the hash-keyed item revokes the key at once: authentication reads it strongly consistently. */
+export async function revokeApiKey(deps: KeyDeps, userId: string, apiKeyId: string): Promise<void> {
+  const { data } = await deps.data.entities.apiKey.query.byUser({ userId, apiKeyId }).go();
+  const key = data[0];
+  if (!key) throw new NotFoundError('API key not found');
+  await deps.data.entities.apiKey.delete({ keyHash: key.keyHash }).go();
+}
+
+/** The owner of a secret key, or undefined when the key is unknown or revoked. */
+export async function resolveApiKey(deps: KeyDeps, key: string): Promise<string | undefined> {
+  const keyHash = sha256Hex(key);
+  const { data } = await deps.data.entities.apiKey.get({ keyHash }).go({ consistent: true });
+  if (!data) return undefined;
+  const now = deps.clock.now();
+  if (!data.lastUsedAt || now.getTime() - Date.parse(data.lastUsedAt) > LAST_USED_RESOLUTION_MS) {
+    await deps.data.entities.apiKey
+      .patch({ keyHash })
+      .set({ lastUsedAt: now.toISOString() })
+      .go()
+      .catch(() => undefined); // a lost race with a revoke changes nothing worth failing the request for
+  }
+  return data.userId;
+}

@@ -1,0 +1,56 @@
+import { randomBase32, sha256Hex } from '../ids.js';
+import type { Deps } from '../runtime.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const SESSION_LIFETIME_MS = 30 * DAY_MS;
+/** A session used with less than this left is extended to a full lifetime again. */
+const REFRESH_BELOW_MS = 15 * DAY_MS;
+
+type SessionDeps = Pick<Deps, 'data' | 'clock'>;
+
+/** A new session token: 20 random bytes, base32 (32 characters). Only its SHA-256 is stored. */
+export async function startSession(deps: SessionDeps, userId: string): Promise<string> {
+  const token = randomBase32(20);
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  await deps.data.entities.session
+    .create({
+      tokenHash: sha256Hex(token),
+      userId,
+      createdAt: now.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+      ttl: Math.ceil(expiresAt.getTime() / 1000),
+    })
+    .go();
+  return token;
+}
+
+export type ActiveSession = { userId: string; tokenHash: string; refreshed: boolean };
+
+/** The live session of a token, extended when under 15 days remain; undefined when unknown or expired. */
+export async function resumeSession(deps: SessionDeps, token: string): Promise<ActiveSession | undefined> {
+  const tokenHash = sha256Hex(token);
+  const { data: session } = await deps.data.entities.session.get({ tokenHash }).go({ consistent: true });
+  if (!session) return undefined;
+  const now = deps.clock.now().getTime();
+  const expiresAt = Date.parse(session.expiresAt);
+  if (expiresAt <= now) return undefined;
+  if (expiresAt - now >= REFRESH_BELOW_MS) return { userId: session.userId, tokenHash, refreshed: false };
+  const extended = new Date(now + SESSION_LIFETIME_MS);
+  await deps.data.entities.session
+    .patch({ tokenHash })
+    .set({ expiresAt: extended.toISOString(), ttl: Math.ceil(extended.getTime() / 1000) })
+    .go();
+  return { userId: session.userId, tokenHash, refreshed: true };
+}
+
+export async function endSession(deps: SessionDeps, token: string): Promise<void> {
+  await deps.data.entities.session.delete({ tokenHash: sha256Hex(token) }).go();
+}
+
+/** Ends every session of a user but the one kept (after a password change). */
+export async function endOtherSessions(deps: SessionDeps, userId: string, keepTokenHash?: string): Promise<void> {
+  const { data: sessions } = await deps.data.entities.session.query.byUser({ userId }).go({ pages: 'all' });
+  const doomed = sessions.filter((s) => s.tokenHash !== keepTokenHash).map((s) => ({ tokenHash: s.tokenHash }));
+  if (doomed.length > 0) await deps.data.entities.session.delete(doomed).go();
+}

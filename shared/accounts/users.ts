@@ -1,0 +1,113 @@
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../errors.js';
+import { failedConditions } from '../data/conditions.js';
+import { newId } from '../ids.js';
+import type { Deps } from '../runtime.js';
+import { clearLoginAttempts, countLoginAttempt } from './login-throttle.js';
+import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { endOtherSessions, startSession } from './sessions.js';
+
+type AccountDeps = Pick<Deps, 'data' | 'clock'>;
+
+export type PublicUser = { id: string; email: string; name: string; role: string; avatarUrl: string | null; createdAt: string };
+
+type UserItem = { userId: string; email: string; name: string; role: string; avatarUrl?: string; createdAt: string };
+
+export function toPublicUser(user: UserItem): PublicUser {
+  return {
+    id: user.userId,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    avatarUrl: user.avatarUrl ?? null,
+    createdAt: user.createdAt,
+  };
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+const INVALID_LOGIN = 'Invalid email or password';
+
+export async function registerUser(
+  deps: AccountDeps,
+  input: { email: string; password: string; name?: string },
+): Promise<{ user: PublicUser; token: string }> {
+  const email = normalizeEmail(input.email);
+  const now = deps.clock.now().toISOString();
+  const user = {
+    userId: newId('usr'),
+    email,
+    name: input.name?.trim() || email.split('@')[0]!,
+    role: 'developer',
+    passwordHash: await hashPassword(input.password),
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The e-mail item exists only if absent: uniqueness holds under concurrent registrations.
+  const outcome = await deps.data.transaction
+    .write(({ userEmail, user: users }) => [
+      userEmail.create({ email, userId: user.userId }).commit(),
+      users.create(user).commit(),
+    ])
+    .go();
+  if (failedConditions(outcome).length > 0) throw new ConflictError('Email already registered');
+  const token = await startSession(deps, user.userId);
+  return { user: toPublicUser(user), token };
+}
+
+async function findUserByEmail(deps: AccountDeps, email: string) {
+  const { data: owner } = await deps.data.entities.userEmail.get({ email }).go({ consistent: true });
+  if (!owner) return undefined;
+  const { data: user } = await deps.data.entities.user.get({ userId: owner.userId }).go({ consistent: true });
+  return user ?? undefined;
+}
+
+/** An unknown e-mail and a wrong password get the same answer, after the same work. */
+export async function logIn(
+  deps: AccountDeps,
+  input: { email: string; password: string },
+): Promise<{ user: PublicUser; token: string }> {
+  const email = normalizeEmail(input.email);
+  await countLoginAttempt(deps, email);
+  const user = await findUserByEmail(deps, email);
+  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
+  if (!user || !valid) throw new UnauthorizedError(INVALID_LOGIN);
+  await clearLoginAttempts(deps, email);
+  return { user: toPublicUser(user), token: await startSession(deps, user.userId) };
+}
+
+export async function getUser(deps: AccountDeps, userId: string) {
+  const { data: user } = await deps.data.entities.user.get({ userId }).go({ consistent: true });
+  return user ?? undefined;
+}
+
+export async function updateProfile(
+  deps: AccountDeps,
+  userId: string,
+  changes: { name?: string; avatarUrl?: string | null },
+): Promise<PublicUser> {
+  const { avatarUrl, ...rest } = changes;
+  const patch = deps.data.entities.user.patch({ userId }).set({ ...rest, updatedAt: deps.clock.now().toISOString() });
+  const { data } = await (avatarUrl === null ? patch.remove(['avatarUrl']) : patch.set(avatarUrl ? { avatarUrl } : {})).go({
+    response: 'all_new',
+  });
+  return toPublicUser(data as UserItem);
+}
+
+/** Changes the password and ends every other session of the user. */
+export async function changePassword(
+  deps: AccountDeps,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+  keepSessionHash?: string,
+): Promise<void> {
+  const user = await getUser(deps, userId);
+  if (!user) throw new NotFoundError('User not found');
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new BadRequestError('Current password is incorrect');
+  }
+  await deps.data.entities.user
+    .patch({ userId })
+    .set({ passwordHash: await hashPassword(input.newPassword), updatedAt: deps.clock.now().toISOString() })
+    .go();
+  await endOtherSessions(deps, userId, keepSessionHash);
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** Environment of every function, read and checked once when a container starts. */
+const environmentSchema = z.object({
+  /** `local` enables the local-only routes and plain-http webhook targets. */
+  RUNTIME: z.enum(['aws', 'local']).default('aws'),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  TABLE_NAME: z.string().min(1),
+  BUCKET_NAME: z.string().min(1).optional(),
+  /** Base of generated links; in AWS, when unset, the API's own domain from the request is used. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
+  DASHBOARD_URL: z.url().optional(),
+  MAIL_FROM: z.string().min(3).default('no-reply@example.com'),
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z.url().optional(),
+  SES_ENDPOINT: z.url().optional(),
+});
+
+export type Config = {
+  runtime: 'aws' | 'local';
+  region: string;
+  tableName: string;
+  bucketName?: string;
+  publicBaseUrl?: string;
+  dashboardUrl?: string;
+  mailFrom: string;
+  endpoints: { dynamodb?: string; s3?: string; ses?: string };
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.parse(env);
+  return {
+    runtime: parsed.RUNTIME,
+    region: parsed.AWS_REGION,
+    tableName: parsed.TABLE_NAME,
+    bucketName: parsed.BUCKET_NAME,
+    publicBaseUrl: parsed.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    dashboardUrl: parsed.DASHBOARD_URL?.replace(/\/+$/, ''),
+    mailFrom: parsed.MAIL_FROM,
+    endpoints: { dynamodb: parsed.DYNAMODB_ENDPOINT, s3: parsed.S3_ENDPOINT, ses: parsed.SES_ENDPOINT },
+  };
+}

@@ -1,0 +1,68 @@
+import { Entity } from 'electrodb';
+import { globalIndex, model, primaryKey } from '../keys.js';
+
+export const PRODUCT_TYPES = ['plugin', 'theme', 'app', 'library', 'saas', 'other'] as const;
+export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
+
+export const productEntity = () =>
+  new Entity({
+    model: model('product'),
+    attributes: {
+      productId: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+      name: { type: 'string', required: true },
+      slug: { type: 'string', required: true },
+      description: { type: 'string' },
+      productType: { type: PRODUCT_TYPES, required: true },
+      status: { type: PRODUCT_STATUSES, required: true },
+      isPremium: { type: 'boolean', required: true },
+      requiresLicense: { type: 'boolean', required: true },
+      managesReleases: { type: 'boolean', required: true },
+      licensePrefix: { type: 'string', required: true },
+      logoUrl: { type: 'string' },
+      bannerUrl: { type: 'string' },
+      readmeUrl: { type: 'string' },
+      homepage: { type: 'string' },
+      icon: { type: 'string' },
+      color: { type: 'string' },
+      tested: { type: 'string' },
+      requires: { type: 'string' },
+      requiresPhp: { type: 'string' },
+      publicKey: { type: 'string', required: true },
+      /** Kept by plan writes, so list items need no extra reads. */
+      plansCount: { type: 'number', required: true, default: 0 },
+      /** Kept by release writes: the newest published release's version. */
+      latestVersion: { type: 'string' },
+      createdAt: { type: 'string', required: true },
+      updatedAt: { type: 'string', required: true },
+      deletedAt: { type: 'string' },
+    },
+    indexes: {
+      byId: primaryKey(['productId']),
+      byTenant: globalIndex(1, ['tenantId'], ['createdAt', 'productId']),
+    },
+  });
+
+/** Holds a slug for one product across the deployment: the edge finds products by slug alone. */
+export const productSlugEntity = () =>
+  new Entity({
+    model: model('productSlug'),
+    attributes: {
+      slug: { type: 'string', required: true },
+      productId: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+    },
+    indexes: { bySlug: primaryKey(['slug']) },
+  });
+
+/** Maps a product's `pk_` public key to the product, for the public API. */
+export const productPublicKeyEntity = () =>
+  new Entity({
+    model: model('productPublicKey'),
+    attributes: {
+      publicKey: { type: 'string', required: true },
+      productId: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+    },
+    indexes: { byKey: primaryKey(['publicKey']) },
+  });

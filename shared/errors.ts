@@ -1,0 +1,59 @@
+/** Domain errors carry the HTTP status they map to; one middleware turns them into responses. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly details?: { path: string; message: string }[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string, details?: { path: string; message: string }[]) {
+    super(400, message, details);
+  }
+}
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Authentication required') {
+    super(401, message);
+  }
+}
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found') {
+    super(404, message);
+  }
+}
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+export class PayloadTooLargeError extends AppError {
+  constructor(message = 'Request body too large') {
+    super(413, message);
+  }
+}
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'Content-Type must be application/json') {
+    super(415, message);
+  }
+}
+export class TooManyRequestsError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, undefined, { 'retry-after': String(retryAfterSeconds) });
+  }
+}
+/** Storage unavailable or throttled: the caller may retry; never reported as a domain answer. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message = 'Service temporarily unavailable') {
+    super(503, message, undefined, { 'retry-after': '1' });
+  }
+}

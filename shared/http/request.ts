@@ -1,0 +1,56 @@
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
+import type { HttpEvent } from './types.js';
+
+/** JSON bodies above this are refused before parsing. */
+export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
+
+export function header(event: HttpEvent, name: string): string | undefined {
+  return event.headers?.[name.toLowerCase()];
+}
+
+export function rawBody(event: HttpEvent): Buffer {
+  if (!event.body) return Buffer.alloc(0);
+  return Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
+/**
+ * The request's JSON object body; an absent body reads as `{}` so that schemas report missing fields.
+ * A body of another type is 415; malformed JSON, or JSON that is not an object, is 400.
+ */
+export function jsonBody(event: HttpEvent): unknown {
+  const bytes = rawBody(event);
+  if (bytes.length === 0) return {};
+  if (bytes.length > JSON_BODY_LIMIT_BYTES) throw new PayloadTooLargeError();
+  if (!isJsonContentType(header(event, 'content-type'))) throw new UnsupportedMediaTypeError();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new BadRequestError('Malformed JSON body');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new BadRequestError('Request body must be a JSON object');
+  }
+  return parsed;
+}
+
+/** Query parameters as API Gateway gives them (repeated keys joined by commas). */
+export function query(event: HttpEvent): Record<string, string> {
+  return { ...(event.queryStringParameters as Record<string, string> | undefined) };
+}
+
+export function requestBaseUrl(event: HttpEvent, configured: string | undefined): string {
+  if (configured) return configured;
+  const proto = header(event, 'x-forwarded-proto') ?? 'https';
+  return `${proto}://${event.requestContext.domainName}`;
+}
+
+export function sourceIp(event: HttpEvent): string {
+  return event.requestContext.http.sourceIp;
+}
