@@ -11,6 +11,9 @@ import { startMailServer } from './mail-server.js';
 import { startObjectStore } from './object-store.js';
 import { freePort } from './ports.js';
 
+// Lambda runs Node 22; the SDK's notice about older local Node versions is only noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const TABLE_NAME = 'licensing';
 const BUCKET_NAME = 'licensing-releases';

@@ -3,12 +3,16 @@ import { BadRequestError } from '../errors.js';
 
 type Detail = { path: string; message: string };
 
-function describe(issue: z.core.$ZodIssue): Detail {
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  return path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), input);
+}
+
+function describe(issue: z.core.$ZodIssue, input: unknown): Detail {
   const path = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') {
     return { path, message: `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}` };
   }
-  if (issue.code === 'invalid_type' && issue.message.endsWith('received undefined')) {
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && path && valueAt(input, issue.path) === undefined) {
     return { path, message: `${path} is required` };
   }
   return { path, message: path ? `${path}: ${issue.message}` : issue.message };
@@ -18,6 +22,6 @@ function describe(issue: z.core.$ZodIssue): Detail {
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details = result.error.issues.map(describe);
+  const details = result.error.issues.map((issue) => describe(issue, input));
   throw new BadRequestError(details[0]?.message ?? 'Invalid request', details);
 }

@@ -1,0 +1,192 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { GLOBAL_INDEXES, SERVICE_NAME, TABLE_KEYS } from '../shared/data/table-schema.js';
+import { bindTable, type TableAccess } from './constructs/table-access.js';
+import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
+
+/** The project root: entries in HANDLER_ENTRIES are relative to it. */
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * What each surface's function is given. Keyed by `Surface`, so adding a surface to `SURFACES`
+ * does not compile until someone has decided its size and what it may touch (least privilege is
+ * a decision per function, not a default).
+ */
+type SurfaceSettings = {
+  memorySize: number;
+  timeout: Duration;
+  table: TableAccess;
+};
+
+const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
+  management: { memorySize: 512, timeout: Duration.seconds(10), table: 'readWrite' },
+};
+
+/**
+ * ESM bundles have no `require`; some CommonJS dependencies bundled into them still call it
+ * (for Node built-ins). The alias avoids clashing with a bundled `createRequire` import.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+export interface LicensingStackProps extends StackProps {
+  /** Base of generated links (`PUBLIC_BASE_URL`); unset: the API's own domain from the request. */
+  readonly publicBaseUrl?: string;
+  /** The dashboard's origin (`DASHBOARD_URL`): the only origin given credentialed CORS answers. */
+  readonly dashboardUrl?: string;
+  /** Sender address of outgoing mail (`MAIL_FROM`); unset: the function's default. */
+  readonly mailFrom?: string;
+  /** Default-stage throttling of the HTTP API. @default { rateLimit: 1000, burstLimit: 2000 } */
+  readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * `false` replaces each bundled handler with an inline stand-in so that stack assertion tests
+   * synthesize without running esbuild. Every other property of the function is unchanged.
+   * Never set it for a deployment. @default true
+   */
+  readonly bundle?: boolean;
+}
+
+export class LicensingStack extends Stack {
+  readonly table: Table;
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  /** One function per surface; later constructs (queues, schedules) attach to these. */
+  readonly functions: Record<Surface, LambdaFunction>;
+
+  constructor(scope: Construct, id: string, props: LicensingStackProps = {}) {
+    super(scope, id, props);
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+      timeToLiveAttribute: TABLE_KEYS.timeToLive,
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of GLOBAL_INDEXES) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    const environment: Record<string, string> = {
+      RUNTIME: 'aws',
+      NODE_OPTIONS: '--enable-source-maps',
+      ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
+      ...(props.dashboardUrl && { DASHBOARD_URL: props.dashboardUrl }),
+      ...(props.mailFrom && { MAIL_FROM: props.mailFrom }),
+    };
+
+    const functions = {} as Record<Surface, LambdaFunction>;
+    for (const surface of SURFACES) {
+      const settings = SURFACE_SETTINGS[surface];
+      const fn = this.surfaceFunction(surface, settings, environment, props.bundle ?? true);
+      bindTable(fn, this.table, settings.table);
+      functions[surface] = fn;
+    }
+    this.functions = functions;
+
+    // The functions answer OPTIONS themselves (credentialed CORS for the dashboard only), so the
+    // API has no CORS configuration: API Gateway's would answer preflights before they arrive.
+    this.api = new HttpApi(this, 'HttpApi', { apiName: SERVICE_NAME, createDefaultStage: false });
+    const throttle = props.throttle ?? { rateLimit: 1000, burstLimit: 2000 };
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle,
+    });
+
+    // One integration per surface, shared by that surface's routes.
+    const integrations = new Map<Surface, HttpLambdaIntegration>();
+    const integrationFor = (surface: Surface) => {
+      let integration = integrations.get(surface);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${pascal(surface)}Integration`, functions[surface], {
+          payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+        });
+        integrations.set(surface, integration);
+      }
+      return integration;
+    };
+    for (const route of ROUTES) {
+      this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: integrationFor(route.surface),
+      });
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: this.stage.url, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });
+  }
+
+  private surfaceFunction(
+    surface: Surface,
+    settings: SurfaceSettings,
+    environment: Record<string, string>,
+    bundle: boolean,
+  ): LambdaFunction {
+    const id = `${pascal(surface)}Function`;
+    const entry = join(PROJECT_ROOT, HANDLER_ENTRIES[surface]);
+    if (!existsSync(entry)) throw new Error(`Handler entry of surface "${surface}" not found: ${entry}`);
+
+    const common = {
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: settings.memorySize,
+      timeout: settings.timeout,
+      environment,
+      // An explicit log group, so logs do not live forever and go when the stack goes.
+      logGroup: new LogGroup(this, `${id}Logs`, {
+        retention: RetentionDays.ONE_MONTH,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+    };
+
+    if (!bundle) {
+      return new LambdaFunction(this, id, {
+        ...common,
+        handler: 'index.handler',
+        code: Code.fromInline('exports.handler = async () => ({ statusCode: 503 });'),
+      });
+    }
+
+    return new NodejsFunction(this, id, {
+      ...common,
+      entry,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        // Bundle the AWS SDK too: the deployed code then runs the SDK versions the tests ran,
+        // not whichever the Lambda runtime ships this month.
+        externalModules: [],
+      },
+    });
+  }
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
+}

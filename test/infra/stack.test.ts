@@ -1,0 +1,214 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
+import { HANDLER_ENTRIES, ROUTES, SURFACES } from '../../infra/routes.js';
+import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/data/table-schema.js';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+
+// Every App synthesizes into a directory of its own; keep them all under one that is removed at the end.
+const outRoot = mkdtempSync(join(tmpdir(), 'licensing-stack-test-'));
+afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
+const newApp = () => new App({ outdir: mkdtempSync(join(outRoot, 'app-')) });
+
+/** Synthesizes without esbuild: the functions get an inline stand-in, everything else is real. */
+function synth(props: LicensingStackProps = {}) {
+  const stack = new LicensingStack(newApp(), 'LicensingService', { bundle: false, ...props });
+  return { stack, template: Template.fromStack(stack) };
+}
+
+const { stack, template } = synth({
+  dashboardUrl: 'https://dashboard.example.com',
+  publicBaseUrl: 'https://licenses.example.com',
+  mailFrom: 'licenses@example.com',
+});
+
+const logicalId = (s: Stack, construct: { node: { defaultChild?: unknown } }) =>
+  s.getLogicalId(construct.node.defaultChild as CfnElement);
+const tableId = logicalId(stack, stack.table);
+const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
+
+function only(type: string): [string, Resource] {
+  const found = Object.entries(template.findResources(type)) as [string, Resource][];
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+describe('table', () => {
+  it('has the keys and indexes of table-schema.ts, all strings, ALL projection', () => {
+    const [, table] = only('AWS::DynamoDB::Table');
+    expect(table.Properties.KeySchema).toEqual([
+      { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(table.Properties.GlobalSecondaryIndexes).toEqual(
+      GLOBAL_INDEXES.map((index) => ({
+        IndexName: index.indexName,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+    const keyNames = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...GLOBAL_INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])];
+    expect(table.Properties.AttributeDefinitions).toHaveLength(keyNames.length);
+    expect(table.Properties.AttributeDefinitions).toEqual(
+      expect.arrayContaining(keyNames.map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
+    );
+  });
+
+  it('is on-demand, with TTL, point-in-time recovery and a stream, and is retained', () => {
+    const [, table] = only('AWS::DynamoDB::Table');
+    expect(table.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: TABLE_KEYS.timeToLive, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+    });
+    expect(table.DeletionPolicy).toBe('Retain');
+  });
+});
+
+describe('functions', () => {
+  it('exist once per surface: nodejs22.x on arm64, 10 s', () => {
+    template.resourceCountIs('AWS::Lambda::Function', SURFACES.length);
+    for (const surface of SURFACES) {
+      const fn = template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource;
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 10 });
+    }
+  });
+
+  it('give management 512 MB and its environment', () => {
+    const fn = template.toJSON().Resources[logicalId(stack, stack.functions.management)] as Resource;
+    expect(fn.Properties.MemorySize).toBe(512);
+    expect(fn.Properties.Environment.Variables).toEqual({
+      RUNTIME: 'aws',
+      NODE_OPTIONS: '--enable-source-maps',
+      TABLE_NAME: { Ref: tableId },
+      PUBLIC_BASE_URL: 'https://licenses.example.com',
+      DASHBOARD_URL: 'https://dashboard.example.com',
+      MAIL_FROM: 'licenses@example.com',
+    });
+  });
+
+  it('leave optional settings out when they are not given', () => {
+    const bare = synth();
+    const fn = bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.functions.management)] as Resource;
+    expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(['NODE_OPTIONS', 'RUNTIME', 'TABLE_NAME']);
+  });
+
+  it('may touch the table and its indexes only', () => {
+    for (const surface of SURFACES) {
+      const roleId = logicalId(stack, stack.functions[surface].role!);
+      const policies = Object.values(
+        template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }),
+      ) as Resource[];
+      expect(policies).toHaveLength(1);
+      const statements = policies[0]!.Properties.PolicyDocument.Statement as { Action: string[]; Resource: unknown[] }[];
+      for (const statement of statements) {
+        expect(statement.Action.every((action) => action.startsWith('dynamodb:'))).toBe(true);
+        expect(statement.Resource).toEqual([tableArn, indexArn]);
+      }
+      const actions = statements.flatMap((s) => s.Action);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem']));
+      expect(actions).not.toContain('dynamodb:*');
+      expect(actions).not.toContain('dynamodb:DeleteTable');
+    }
+  });
+
+  it('fail synthesis when a handler entry is missing', () => {
+    const entries = HANDLER_ENTRIES as Record<string, string>;
+    const original = entries.management!;
+    entries.management = 'functions/management/missing.ts';
+    try {
+      expect(() => synth()).toThrow(/management.*not found/);
+    } finally {
+      entries.management = original;
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  const integrations = template.findResources('AWS::ApiGatewayV2::Integration') as Record<string, Resource>;
+  const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')) as Resource[];
+
+  it('has exactly one route per ROUTES entry', () => {
+    expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('sends each route to its surface’s function, payload format 2.0', () => {
+    for (const route of ROUTES) {
+      const resource = routes.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`)!;
+      const target = resource.Properties.Target['Fn::Join'][1][1].Ref as string;
+      expect(integrations[target]?.Properties).toMatchObject({
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+        IntegrationUri: { 'Fn::GetAtt': [logicalId(stack, stack.functions[route.surface]), 'Arn'] },
+      });
+      expect(resource.Properties.AuthorizationType).toBe('NONE');
+    }
+  });
+
+  it('lets API Gateway invoke the function of each route', () => {
+    for (const route of ROUTES) {
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        Principal: 'apigateway.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [logicalId(stack, stack.functions[route.surface]), 'Arn'] },
+        SourceArn: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp(`/\\*/\\*${escape(route.path)}$`)])] },
+      });
+    }
+  });
+
+  it('has no CORS configuration: the functions answer OPTIONS', () => {
+    const [, api] = only('AWS::ApiGatewayV2::Api');
+    expect(api.Properties.ProtocolType).toBe('HTTP');
+    expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it('throttles the auto-deployed default stage', () => {
+    const [, stage] = only('AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
+    });
+    const custom = synth({ throttle: { rateLimit: 5, burstLimit: 10 } }).template;
+    custom.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+    });
+  });
+});
+
+describe('outputs', () => {
+  it('give the API URL and the table name', () => {
+    template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', Match.arrayWith(['https://'])] } });
+    template.hasOutput('TableName', { Value: { Ref: tableId } });
+  });
+});
+
+describe('bundling', () => {
+  it('builds an ESM bundle with a require banner and a source map', () => {
+    const app = newApp();
+    const bundled = new LicensingStack(app, 'LicensingService');
+    const fn = Template.fromStack(bundled).toJSON().Resources[logicalId(bundled, bundled.functions.management)] as Resource;
+    expect(fn.Properties.Handler).toBe('index.handler');
+    const assetHash = fn.Properties.Code.S3Key.replace(/\.zip$/, '');
+    const assetDir = join(app.outdir, `asset.${assetHash}`);
+    expect(existsSync(assetDir)).toBe(true);
+    expect(readdirSync(assetDir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    const code = readFileSync(join(assetDir, 'index.mjs'), 'utf8');
+    expect(code.startsWith("import { createRequire as __createRequire } from 'node:module';")).toBe(true);
+    expect(code).toMatch(/export\s*\{[^}]*\bhandler\b/);
+  }, 60_000);
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

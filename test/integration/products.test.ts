@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { newTenant } from '../support/client.js';
+
+const widget = { name: 'Widget Pro', productType: 'plugin' };
+
+describe('products', () => {
+  it('creates a product with generated slug, public key, license prefix and defaults', async () => {
+    const tenant = await newTenant();
+    const res = await tenant.post('/api/products', { ...widget, description: 'A widget', color: '#3366ff', icon: '🧩' });
+    expect(res.status).toBe(201);
+    const slug = res.body.slug as string;
+    expect(slug).toMatch(/^widget-pro(-\d+)?$/);
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^prd_[a-z2-7]{24}$/),
+      name: 'Widget Pro',
+      productType: 'plugin',
+      status: 'active',
+      description: 'A widget',
+      color: '#3366ff',
+      icon: '🧩',
+      isPremium: false,
+      licensePrefix: `${slug.toUpperCase().slice(0, 8)}-`,
+      public_key: expect.stringMatching(/^pk_[a-z2-7]{32}$/),
+      deletedAt: null,
+      latestVersion: null,
+      plansCount: 0,
+    });
+    expect((await tenant.get(`/api/products/${res.body.id}`)).body).toEqual(res.body);
+  });
+
+  it('keeps slugs unique across tenants: a requested taken slug is 409, a generated one gets a suffix', async () => {
+    const first = await newTenant();
+    const second = await newTenant();
+    const slug = `unique-${Date.now()}`;
+    expect((await first.post('/api/products', { ...widget, slug })).status).toBe(201);
+    const taken = await second.post('/api/products', { ...widget, slug });
+    expect(taken.status).toBe(409);
+    expect((await second.get('/api/products')).body.pagination.total).toBe(0);
+    const generated = await second.post('/api/products', { name: slug, productType: 'theme' });
+    expect(generated.status).toBe(201);
+    expect(generated.body.slug).toBe(`${slug}-2`);
+  });
+
+  it('gives concurrent creations of one slug exactly one winner', async () => {
+    const tenant = await newTenant();
+    const slug = `race-${Date.now()}`;
+    const results = await Promise.all(Array.from({ length: 5 }, () => tenant.post('/api/products', { ...widget, slug })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+  });
+
+  it('validates input: required fields, enums, types, unknown fields, URLs', async () => {
+    const tenant = await newTenant();
+    const cases: [unknown, RegExp][] = [
+      [{ productType: 'plugin' }, /name is required/],
+      [{ name: 'X' }, /productType is required/],
+      [{ name: 'X', productType: 'toaster' }, /productType/],
+      [{ name: 42, productType: 'plugin' }, /name/],
+      [{ ...widget, isPremium: 'yes' }, /isPremium/],
+      [{ ...widget, slug: 'Not A Slug' }, /slug/],
+      [{ ...widget, logoUrl: 'ftp://x' }, /logoUrl/],
+      [{ ...widget, color: 'blue' }, /color/],
+      [{ ...widget, owner: 'me' }, /Unknown field: owner/],
+      [{ ...widget, name: 'x'.repeat(201) }, /name/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await tenant.post('/api/products', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error).toMatch(message);
+    }
+    expect((await tenant.get('/api/products')).body.pagination.total).toBe(0);
+  });
+
+  it('updates partially: only the supplied fields change; null clears an optional field', async () => {
+    const tenant = await newTenant();
+    const { body: product } = await tenant.post('/api/products', { ...widget, description: 'Old', homepage: 'https://example.com' });
+    const res = await tenant.put(`/api/products/${product.id}`, { description: 'New', status: 'draft', homepage: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Widget Pro', description: 'New', status: 'draft', homepage: null, slug: product.slug });
+    expect((await tenant.put(`/api/products/${product.id}`, { status: 'gone' })).status).toBe(400);
+    expect((await tenant.get(`/api/products/${product.id}`)).body.description).toBe('New');
+  });
+
+  it('moves the slug on update and frees the old one; a taken slug is 409', async () => {
+    const tenant = await newTenant();
+    const a = (await tenant.post('/api/products', { ...widget, slug: `a-${Date.now()}` })).body;
+    const b = (await tenant.post('/api/products', { ...widget, slug: `b-${Date.now()}` })).body;
+    expect((await tenant.put(`/api/products/${b.id}`, { slug: a.slug })).status).toBe(409);
+    const moved = await tenant.put(`/api/products/${a.id}`, { slug: `${a.slug}-moved` });
+    expect(moved.status).toBe(200);
+    expect(moved.body.slug).toBe(`${a.slug}-moved`);
+    expect((await tenant.put(`/api/products/${b.id}`, { slug: a.slug })).body.slug).toBe(a.slug);
+  });
+
+  it('lists newest first with pagination, search by name or slug, and status filter', async () => {
+    const tenant = await newTenant();
+    const names = ['Alpha Tool', 'Beta Theme', 'Gamma App', 'Delta Lib', 'Alpha Two'];
+    for (const [i, name] of names.entries()) {
+      await tenant.post('/api/products', { name, productType: 'plugin', status: i % 2 ? 'draft' : 'active' });
+    }
+    const page1 = await tenant.get('/api/products?page=1&per_page=2');
+    expect(page1.body.pagination).toEqual({ page: 1, perPage: 2, total: 5, totalPages: 3 });
+    expect(page1.body.items.map((p: { name: string }) => p.name)).toEqual(['Alpha Two', 'Delta Lib']);
+    const page3 = await tenant.get('/api/products?page=3&per_page=2');
+    expect(page3.body.items.map((p: { name: string }) => p.name)).toEqual(['Alpha Tool']);
+    expect((await tenant.get('/api/products')).body.pagination.perPage).toBe(20);
+    expect((await tenant.get('/api/products?per_page=500')).body.pagination.perPage).toBe(100);
+
+    const search = await tenant.get('/api/products?search=alpha');
+    expect(search.body.items.map((p: { name: string }) => p.name).sort()).toEqual(['Alpha Tool', 'Alpha Two']);
+    const bySlug = await tenant.get(`/api/products?search=${search.body.items[0].slug}`);
+    expect(bySlug.body.items.some((p: { id: string }) => p.id === search.body.items[0].id)).toBe(true);
+    const drafts = await tenant.get('/api/products?status=draft');
+    expect(drafts.body.items.map((p: { name: string }) => p.name).sort()).toEqual(['Beta Theme', 'Delta Lib']);
+
+    expect((await tenant.get('/api/products?page=0')).status).toBe(400);
+    expect((await tenant.get('/api/products?page=abc')).status).toBe(400);
+    expect((await tenant.get('/api/products?status=deleted')).status).toBe(400);
+  });
+
+  it('soft-deletes: gone from lists, still readable with deletedAt, no longer writable', async () => {
+    const tenant = await newTenant();
+    const { body: product } = await tenant.post('/api/products', widget);
+    expect((await tenant.delete(`/api/products/${product.id}`)).status).toBe(204);
+    expect((await tenant.get('/api/products')).body.items).toEqual([]);
+    const read = await tenant.get(`/api/products/${product.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.deletedAt).toEqual(expect.any(String));
+    expect((await tenant.put(`/api/products/${product.id}`, { name: 'Back' })).status).toBe(404);
+    expect((await tenant.delete(`/api/products/${product.id}`)).status).toBe(404);
+  });
+
+  it('regenerates the public key', async () => {
+    const tenant = await newTenant();
+    const { body: product } = await tenant.post('/api/products', widget);
+    const res = await tenant.post(`/api/products/${product.id}/regenerate-public-key`);
+    expect(res.status).toBe(200);
+    expect(res.body.public_key).toMatch(/^pk_/);
+    expect(res.body.public_key).not.toBe(product.public_key);
+  });
+
+  it("isolates tenants on every product route: another tenant's id is 404", async () => {
+    const owner = await newTenant();
+    const other = await newTenant();
+    const { body: product } = await owner.post('/api/products', widget);
+    const path = `/api/products/${product.id}`;
+    expect((await other.get(path)).status).toBe(404);
+    expect((await other.put(path, { name: 'Stolen' })).status).toBe(404);
+    expect((await other.delete(path)).status).toBe(404);
+    expect((await other.post(`${path}/regenerate-public-key`)).status).toBe(404);
+    expect((await other.get('/api/products')).body.items).toEqual([]);
+    expect((await owner.get(path)).body).toMatchObject({ name: 'Widget Pro', deletedAt: null, public_key: product.public_key });
+  });
+
+  it('answers unknown routes with 404 JSON', async () => {
+    const tenant = await newTenant();
+    const res = await tenant.get('/api/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Not found' });
+  });
+});
