@@ -1,0 +1,44 @@
+import { Entity } from 'electrodb';
+import { globalIndex, model, primaryKey } from '../keys.js';
+
+export const ACTIVATION_STATUSES = ['active', 'deactivated'] as const;
+
+export const activationEntity = () =>
+  new Entity({
+    model: model('activation'),
+    attributes: {
+      activationId: { type: 'string', required: true },
+      licenseId: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+      productId: { type: 'string', required: true },
+      domain: { type: 'string', required: true },
+      ipAddress: { type: 'string', required: true },
+      status: { type: ACTIVATION_STATUSES, required: true },
+      activatedAt: { type: 'string', required: true },
+      deactivatedAt: { type: 'string' },
+      lastCheckedAt: { type: 'string' },
+      lastIpAddress: { type: 'string' },
+    },
+    indexes: {
+      byId: primaryKey(['activationId']),
+      byLicense: globalIndex(1, ['licenseId'], ['activatedAt', 'activationId']),
+      byTenant: globalIndex(2, ['tenantId'], ['activatedAt', 'activationId']),
+      byTenantStatus: globalIndex(3, ['tenantId', 'status'], ['activatedAt', 'activationId']),
+    },
+  });
+
+/**
+ * Exists while a domain is active on a license: created only if absent, in the activation transaction,
+ * so one domain holds at most one active activation; deleted when it is deactivated.
+ */
+export const activeDomainEntity = () =>
+  new Entity({
+    model: model('activeDomain'),
+    attributes: {
+      licenseId: { type: 'string', required: true },
+      domain: { type: 'string', required: true },
+      activationId: { type: 'string', required: true },
+      activatedAt: { type: 'string', required: true },
+    },
+    indexes: { byDomain: primaryKey(['licenseId', 'domain']) },
+  });

@@ -1,0 +1,51 @@
+import { Entity } from 'electrodb';
+import { globalIndex, model, primaryKey } from '../keys.js';
+
+export const LICENSE_STATUSES = ['active', 'expired', 'revoked', 'suspended'] as const;
+
+/**
+ * A license, keyed by its key: validate is one strongly consistent GetItem of this item, which holds
+ * the whole answer, and activation's seat check is a condition on its `activatedCount`.
+ * Regenerating the key moves the item (delete + put in one transaction); `licenseRef` finds it by id.
+ */
+export const licenseEntity = () =>
+  new Entity({
+    model: model('license'),
+    attributes: {
+      licenseKey: { type: 'string', required: true },
+      licenseId: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+      productId: { type: 'string', required: true },
+      planId: { type: 'string' },
+      customerId: { type: 'string' },
+      customerEmail: { type: 'string', required: true },
+      customerName: { type: 'string' },
+      status: { type: LICENSE_STATUSES, required: true },
+      seats: { type: 'number', required: true },
+      activatedCount: { type: 'number', required: true, default: 0 },
+      /** Null (absent) means lifetime. */
+      expiresAt: { type: 'string' },
+      createdAt: { type: 'string', required: true },
+      updatedAt: { type: 'string', required: true },
+    },
+    indexes: {
+      byKey: primaryKey(['licenseKey']),
+      byTenant: globalIndex(1, ['tenantId'], ['createdAt', 'licenseId']),
+      byTenantStatus: globalIndex(2, ['tenantId', 'status'], ['createdAt', 'licenseId']),
+      byProduct: globalIndex(3, ['tenantId', 'productId'], ['createdAt', 'licenseId']),
+      byProductStatus: globalIndex(4, ['tenantId', 'productId', 'status'], ['createdAt', 'licenseId']),
+      byEmail: globalIndex(5, ['tenantId'], ['customerEmail', 'createdAt', 'licenseId']),
+    },
+  });
+
+/** Finds a license's current key from its stable id (management routes use ids). */
+export const licenseRefEntity = () =>
+  new Entity({
+    model: model('licenseRef'),
+    attributes: {
+      licenseId: { type: 'string', required: true },
+      licenseKey: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+    },
+    indexes: { byId: primaryKey(['licenseId']) },
+  });
