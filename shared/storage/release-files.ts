@@ -1,0 +1,79 @@
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Config } from '../config.js';
+
+/** What the release-file functions use: the bucket from config and the one S3 client of the container. */
+export type StorageDeps = { config: Pick<Config, 'bucketName'>; clients: { s3: S3Client } };
+
+function bucketOf(deps: StorageDeps): string {
+  if (!deps.config.bucketName) throw new Error('BUCKET_NAME is not configured');
+  return deps.config.bucketName;
+}
+
+const isMissing = (error: unknown) => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+};
+
+export async function putReleaseFile(
+  deps: StorageDeps,
+  filePath: string,
+  bytes: Uint8Array,
+  metadata: Record<string, string> = {},
+): Promise<void> {
+  await deps.clients.s3.send(
+    new PutObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Body: bytes, ContentType: 'application/zip', Metadata: metadata }),
+  );
+}
+
+/** A URL that accepts one PUT of exactly `fileSize` bytes at `filePath` (the signature covers the length). */
+export async function presignUpload(deps: StorageDeps, filePath: string, fileSize: number, expiresInSeconds: number): Promise<string> {
+  const command = new PutObjectCommand({ Bucket: bucketOf(deps), Key: filePath, ContentLength: fileSize });
+  return getSignedUrl(deps.clients.s3, command, { expiresIn: expiresInSeconds });
+}
+
+/** The stored file's size in bytes, or undefined when there is no such file. */
+async function storedSize(deps: StorageDeps, filePath: string): Promise<number | undefined> {
+  try {
+    const head = await deps.clients.s3.send(new HeadObjectCommand({ Bucket: bucketOf(deps), Key: filePath }));
+    return head.ContentLength ?? 0;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+export async function releaseFileExists(deps: StorageDeps, filePath: string): Promise<boolean> {
+  return (await storedSize(deps, filePath)) !== undefined;
+}
+
+/** The stored file's size and first bytes (enough to recognize its format), or undefined when there is none. */
+export async function inspectReleaseFile(
+  deps: StorageDeps,
+  filePath: string,
+  headLength: number,
+): Promise<{ size: number; head: Uint8Array } | undefined> {
+  const size = await storedSize(deps, filePath);
+  if (size === undefined) return undefined;
+  const length = Math.min(headLength, size);
+  if (length === 0) return { size, head: new Uint8Array() };
+  const object = await deps.clients.s3.send(
+    new GetObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Range: `bytes=0-${length - 1}` }),
+  );
+  return { size, head: (await object.Body?.transformToByteArray()) ?? new Uint8Array() };
+}
+
+/** A short-lived GET URL that makes browsers save the file under its original name. */
+export async function presignDownload(
+  deps: StorageDeps,
+  filePath: string,
+  fileName: string,
+  expiresInSeconds: number,
+): Promise<string> {
+  const command = new GetObjectCommand({
+    Bucket: bucketOf(deps),
+    Key: filePath,
+    ResponseContentDisposition: `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`,
+  });
+  return getSignedUrl(deps.clients.s3, command, { expiresIn: expiresInSeconds });
+}
