@@ -2,12 +2,14 @@
  * The HTTP API's routes: which function serves which path. The CDK stack creates exactly these
  * routes and the local gateway selects among them as API Gateway does, so the two cannot differ.
  */
-export const SURFACES = ['management'] as const;
+export const SURFACES = ['management', 'edge', 'public'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Where each surface's handler lives, relative to the project root (`export const handler`). */
 export const HANDLER_ENTRIES: Record<Surface, string> = {
   management: 'functions/management/handler.ts',
+  edge: 'functions/edge/handler.ts',
+  public: 'functions/public/handler.ts',
 };
 
 export type RouteSpec = { method: 'ANY' | 'GET' | 'POST'; path: string; surface: Surface };
@@ -15,4 +17,7 @@ export type RouteSpec = { method: 'ANY' | 'GET' | 'POST'; path: string; surface:
 export const ROUTES: RouteSpec[] = [
   { method: 'ANY', path: '/api/{proxy+}', surface: 'management' },
   { method: 'GET', path: '/health', surface: 'management' },
+  // Plugins' calls; later, more specific routes (`/v1/portal/{proxy+}`, `/v1/webhooks/stripe/{userId}`) win over this one.
+  { method: 'ANY', path: '/v1/{proxy+}', surface: 'edge' },
+  { method: 'ANY', path: '/public/v1/{proxy+}', surface: 'public' },
 ];

@@ -11,7 +11,10 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { GLOBAL_INDEXES, SERVICE_NAME, TABLE_KEYS } from '../shared/data/table-schema.js';
 import { bindTable, type TableAccess } from './constructs/table-access.js';
+import { ExpirySweep } from './constructs/expiry-sweep.js';
+import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/release-bucket.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
+import { WebhookDelivery } from './constructs/webhook-delivery.js';
 
 /** The project root: entries in HANDLER_ENTRIES are relative to it. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -25,10 +28,16 @@ type SurfaceSettings = {
   memorySize: number;
   timeout: Duration;
   table: TableAccess;
+  /** Release files; absent: the function has no access to the bucket. */
+  bucket?: BucketAccess;
 };
 
 const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
-  management: { memorySize: 512, timeout: Duration.seconds(10), table: 'readWrite' },
+  management: { memorySize: 512, timeout: Duration.seconds(10), table: 'readWrite', bucket: 'readWrite' },
+  // License operations write activations; 1 GB gives ARM Lambda the CPU for low-latency validate.
+  // Reads the bucket only to presign downloads.
+  edge: { memorySize: 1024, timeout: Duration.seconds(10), table: 'readWrite', bucket: 'read' },
+  public: { memorySize: 1024, timeout: Duration.seconds(10), table: 'readWrite' },
 };
 
 /**
@@ -61,6 +70,12 @@ export class LicensingStack extends Stack {
   readonly stage: HttpStage;
   /** One function per surface; later constructs (queues, schedules) attach to these. */
   readonly functions: Record<Surface, LambdaFunction>;
+  /** Release ZIP files, reached only through presigned URLs. */
+  readonly releaseBucket: ReleaseBucket;
+  /** Outbound webhooks: delivery queue, dead-letter queue and alarm, fan-out and dispatcher functions. */
+  readonly webhookDelivery: WebhookDelivery;
+  /** The scheduled license expiry sweep. */
+  readonly expirySweep: ExpirySweep;
 
   constructor(scope: Construct, id: string, props: LicensingStackProps = {}) {
     super(scope, id, props);
@@ -91,14 +106,27 @@ export class LicensingStack extends Stack {
       ...(props.mailFrom && { MAIL_FROM: props.mailFrom }),
     };
 
+    this.releaseBucket = new ReleaseBucket(this, 'ReleaseBucket', {
+      corsOrigin: props.dashboardUrl ? new URL(props.dashboardUrl).origin : undefined,
+    });
+
     const functions = {} as Record<Surface, LambdaFunction>;
     for (const surface of SURFACES) {
       const settings = SURFACE_SETTINGS[surface];
       const fn = this.surfaceFunction(surface, settings, environment, props.bundle ?? true);
       bindTable(fn, this.table, settings.table);
+      if (settings.bucket) bindBucket(fn, this.releaseBucket.bucket, settings.bucket);
       functions[surface] = fn;
     }
     this.functions = functions;
+    this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
+      table: this.table,
+      management: functions.management,
+      environment,
+      bundle: props.bundle ?? true,
+    });
+
+    this.expirySweep = new ExpirySweep(this, 'ExpirySweep', { table: this.table, environment, bundle: props.bundle ?? true });
 
     // The functions answer OPTIONS themselves (credentialed CORS for the dashboard only), so the
     // API has no CORS configuration: API Gateway's would answer preflights before they arrive.

@@ -15,6 +15,14 @@ const environmentSchema = z.object({
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),
   SES_ENDPOINT: z.url().optional(),
+  /** Webhook delivery queue and its dead-letter queue (SQS; locally the in-process queue's endpoint). */
+  QUEUE_URL: z.url().optional(),
+  DEAD_LETTER_QUEUE_URL: z.url().optional(),
+  SQS_ENDPOINT: z.url().optional(),
+  /** Multiplies every webhook retry delay; 0.0001 runs the whole schedule in seconds (tests). */
+  WEBHOOK_RETRY_SCALE: z.string().regex(/^\d+(\.\d+)?$/).transform(Number).default(1),
+  /** `on` refuses private, loopback and metadata webhook targets outside AWS too (always on in AWS). */
+  WEBHOOK_ADDRESS_GUARD: z.enum(['on', 'off']).optional(),
 });
 
 export type Config = {
@@ -25,7 +33,8 @@ export type Config = {
   publicBaseUrl?: string;
   dashboardUrl?: string;
   mailFrom: string;
-  endpoints: { dynamodb?: string; s3?: string; ses?: string };
+  endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string };
+  webhooks: { queueUrl?: string; deadLetterQueueUrl?: string; retryScale: number; addressGuard: boolean };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -38,6 +47,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: parsed.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     dashboardUrl: parsed.DASHBOARD_URL?.replace(/\/+$/, ''),
     mailFrom: parsed.MAIL_FROM,
-    endpoints: { dynamodb: parsed.DYNAMODB_ENDPOINT, s3: parsed.S3_ENDPOINT, ses: parsed.SES_ENDPOINT },
+    endpoints: { dynamodb: parsed.DYNAMODB_ENDPOINT, s3: parsed.S3_ENDPOINT, ses: parsed.SES_ENDPOINT, sqs: parsed.SQS_ENDPOINT },
+    webhooks: {
+      queueUrl: parsed.QUEUE_URL,
+      deadLetterQueueUrl: parsed.DEAD_LETTER_QUEUE_URL,
+      retryScale: parsed.WEBHOOK_RETRY_SCALE,
+      addressGuard: parsed.RUNTIME === 'aws' || parsed.WEBHOOK_ADDRESS_GUARD === 'on',
+    },
   };
 }

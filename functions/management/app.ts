@@ -6,9 +6,15 @@ import { ok } from '../../shared/http/responses.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import type { Deps } from '../../shared/runtime.js';
 import { routeBuilders } from './route.js';
+import { activationRoutes } from './routes/activations.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
+import { customerRoutes } from './routes/customers.js';
+import { licenseRoutes } from './routes/licenses.js';
 import { productRoutes } from './routes/products.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { planRoutes } from './routes/plans.js';
+import { releaseRoutes } from './routes/releases.js';
 
 /** The management API (`/api`): session cookie or secret API key. */
 export function createManagementHandler(deps: Deps) {
@@ -16,7 +22,13 @@ export function createManagementHandler(deps: Deps) {
   const routes = [
     ...authRoutes(deps, builders),
     ...apiKeyRoutes(deps, builders),
+    ...activationRoutes(deps, builders),
     ...productRoutes(deps, builders),
+    ...licenseRoutes(deps, builders),
+    ...customerRoutes(deps, builders),
+    ...webhookRoutes(deps, builders),
+    ...planRoutes(deps, builders),
+    ...releaseRoutes(deps, builders),
     { method: 'GET' as const, path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
   // onError runs in reverse order: the error handler shapes the answer, then CORS decorates it.

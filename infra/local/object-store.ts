@@ -1,8 +1,15 @@
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // s3rver is CommonJS without types: a local S3 stand-in that honours presigned URLs.
 import S3rver from 's3rver';
+
+// s3rver knows only its built-in `S3RVER` key; the functions sign with the key every local stand-in accepts.
+const s3rverAccounts = createRequire(import.meta.url)('s3rver/lib/models/account.js') as {
+  DUMMY_ACCOUNT: { createKeyPair: (accessKeyId: string, secretAccessKey: string) => void };
+};
+s3rverAccounts.DUMMY_ACCOUNT.createKeyPair('local', 'local');
 
 export type ObjectStore = { endpoint: string; stop: () => Promise<void> };
 

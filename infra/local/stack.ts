@@ -10,6 +10,8 @@ import { createGateway, type LambdaHandler } from './gateway.js';
 import { startMailServer } from './mail-server.js';
 import { startObjectStore } from './object-store.js';
 import { freePort } from './ports.js';
+import { startScheduler } from './scheduler.js';
+import { startWebhookPipeline } from './webhook-pipeline.js';
 
 // Lambda runs Node 22; the SDK's notice about older local Node versions is only noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -17,6 +19,8 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const TABLE_NAME = 'licensing';
 const BUCKET_NAME = 'licensing-releases';
+
+let stacksStarted = 0;
 
 export type LocalStackOptions = {
   /** Gateway port; 0 picks a free one. */
@@ -50,6 +54,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTable(client, TABLE_NAME);
     client.destroy();
+    const webhooks = await startWebhookPipeline({ dataDir, dynamoEndpoint: dynamo.endpoint, tableName: TABLE_NAME });
+    stops.push(webhooks.stop);
 
     const baseUrl = `http://localhost:${port}`;
     // Functions read their configuration from the environment when their module loads, as in Lambda.
@@ -64,15 +70,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       S3_ENDPOINT: objects.endpoint,
       SES_ENDPOINT: mail.endpoint,
       PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? baseUrl,
+      ...webhooks.env,
       ...options.env,
     });
     const handlers = {} as Record<Surface, LambdaHandler>;
     for (const surface of SURFACES) {
-      const module = (await import(pathToFileURL(join(PROJECT_ROOT, HANDLER_ENTRIES[surface])).href)) as { handler: LambdaHandler };
+      // A fresh module instance per stack, as a new container would load it: a second stack in one process
+      // (the restart tests) must not reuse handlers bound to the first stack's endpoints.
+      const entry = `${pathToFileURL(join(PROJECT_ROOT, HANDLER_ENTRIES[surface])).href}?stack=${++stacksStarted}`;
+      const module = (await import(entry)) as { handler: LambdaHandler };
       handlers[surface] = module.handler;
     }
+    const scheduler = await startScheduler(PROJECT_ROOT, process.env);
+    stops.push(scheduler.stop);
+    await webhooks.run();
 
-    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes: { '/_local/mail': () => ({ emails: mail.sent() }) } });
+    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes: { '/_local/mail': () => ({ emails: mail.sent() }), '/_local/webhook-queue': webhooks.queueState } });
     await new Promise<void>((resolveListen, reject) => {
       gateway.once('error', reject);
       gateway.listen(port, resolveListen);

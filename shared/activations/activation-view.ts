@@ -18,3 +18,18 @@ export function toActivation(item: ActivationItem) {
 
 export type Activation = ReturnType<typeof toActivation>;
 export type { ActivationItem };
+
+/** The license and product an activation belongs to, as list items and events show them. */
+export type ActivationOwner = {
+  license: { licenseId: string; licenseKey: string; customerEmail: string };
+  product: { productId: string; name: string };
+};
+
+/** An activation list item (SERVICE-SPEC §2): the activation with `license {id, key, customerEmail}` and `product {id, name}`. */
+export function toActivationListItem(item: ActivationItem, owner: ActivationOwner) {
+  return {
+    ...toActivation(item),
+    license: { id: owner.license.licenseId, key: owner.license.licenseKey, customerEmail: owner.license.customerEmail },
+    product: { id: owner.product.productId, name: owner.product.name },
+  };
+}

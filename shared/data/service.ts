@@ -6,6 +6,7 @@ import { paymentEntity, subscriptionEntity } from './entities/billing.js';
 import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
+import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
 import { releaseEntity } from './entities/release.js';
@@ -30,6 +31,7 @@ export function createDataService(client: DynamoDBDocumentClient, table: string)
       release: releaseEntity(),
       license: licenseEntity(),
       licenseRef: licenseRefEntity(),
+      licenseExpiry: licenseExpiryEntity(),
       activation: activationEntity(),
       activeDomain: activeDomainEntity(),
       customer: customerEntity(),

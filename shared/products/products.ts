@@ -4,6 +4,7 @@ import type { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/entities/product.j
 import { newId, randomBase32 } from '../ids.js';
 import { paginateInMemory, type Page } from '../http/schemas.js';
 import type { Deps } from '../runtime.js';
+import { forgetCachedProduct } from './cache-invalidation.js';
 import { defaultLicensePrefix, slugCandidates, slugify } from './slugs.js';
 
 type ProductDeps = Pick<Deps, 'data' | 'clock'>;
@@ -152,6 +153,7 @@ export async function updateProduct(
       .remove(cleared)
       .where(({ slug, deletedAt }, { eq, notExists }) => `${eq(slug, current.slug)} AND ${notExists(deletedAt)}`)
       .go({ response: 'all_new' });
+    forgetCachedProduct(productId);
     return toProduct(data as ProductItem);
   }
   const newSlug = changes.slug;
@@ -167,6 +169,7 @@ export async function updateProduct(
     .go();
   if (failedConditions(outcome).includes(0)) throw new ConflictError(SLUG_TAKEN);
   if (outcome.canceled) throw new ConflictError('Product was changed concurrently; retry');
+  forgetCachedProduct(productId);
   return getProduct(deps, tenantId, productId);
 }
 
@@ -179,6 +182,7 @@ export async function deleteProduct(deps: ProductDeps, tenantId: string, product
     .set({ deletedAt: now, updatedAt: now })
     .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
     .go();
+  forgetCachedProduct(productId);
 }
 
 /** Replaces the public key; the old one stops identifying the product at once. */

@@ -58,3 +58,6 @@ export function highestVersion(versions: Iterable<string>): string | undefined {
   for (const version of versions) if (highest === undefined || compareVersions(version, highest) > 0) highest = version;
   return highest;
 }
+
+/** What a release's version may look like: "1.2", "2.0.0-beta.1", "3.1+build.7". */
+export const VERSION_PATTERN = /^[0-9A-Za-z][0-9A-Za-z._+-]{0,49}$/;

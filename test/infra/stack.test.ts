@@ -76,11 +76,16 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('exist once per surface: nodejs22.x on arm64, 10 s', () => {
-    template.resourceCountIs('AWS::Lambda::Function', SURFACES.length);
+  it('exist once per surface, plus the webhook fan-out, the dispatcher and the expiry sweep: nodejs22.x on arm64', () => {
+    const others = [stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.expirySweep.function];
+    template.resourceCountIs('AWS::Lambda::Function', SURFACES.length + others.length);
     for (const surface of SURFACES) {
       const fn = template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource;
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 10 });
+    }
+    for (const other of others) {
+      const fn = template.toJSON().Resources[logicalId(stack, other)] as Resource;
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'] });
     }
   });
 
@@ -91,6 +96,8 @@ describe('functions', () => {
       RUNTIME: 'aws',
       NODE_OPTIONS: '--enable-source-maps',
       TABLE_NAME: { Ref: tableId },
+      BUCKET_NAME: { Ref: logicalId(stack, stack.releaseBucket.bucket) },
+      QUEUE_URL: { Ref: logicalId(stack, stack.webhookDelivery.queue) },
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
       MAIL_FROM: 'licenses@example.com',
@@ -100,22 +107,34 @@ describe('functions', () => {
   it('leave optional settings out when they are not given', () => {
     const bare = synth();
     const fn = bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.functions.management)] as Resource;
-    expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(['NODE_OPTIONS', 'RUNTIME', 'TABLE_NAME']);
+    expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
+      'BUCKET_NAME',
+      'NODE_OPTIONS',
+      'QUEUE_URL',
+      'RUNTIME',
+      'TABLE_NAME',
+    ]);
   });
 
-  it('may touch the table and its indexes only', () => {
+  it('may touch the table and its indexes, and beyond them only what each surface needs', () => {
+    // Services other than DynamoDB that each surface may use; their resources are checked in their own tests.
+    const otherServices: Record<string, string[]> = { management: ['s3', 'sqs'], edge: ['s3'], public: [] };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);
       const policies = Object.values(
         template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }),
       ) as Resource[];
       expect(policies).toHaveLength(1);
-      const statements = policies[0]!.Properties.PolicyDocument.Statement as { Action: string[]; Resource: unknown[] }[];
-      for (const statement of statements) {
-        expect(statement.Action.every((action) => action.startsWith('dynamodb:'))).toBe(true);
+      const statements = policies[0]!.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[];
+      const actionsOf = (statement: { Action: string | string[] }) => [statement.Action].flat();
+      const dynamo = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+      for (const statement of dynamo) {
+        expect(actionsOf(statement).every((action) => action.startsWith('dynamodb:'))).toBe(true);
         expect(statement.Resource).toEqual([tableArn, indexArn]);
       }
-      const actions = statements.flatMap((s) => s.Action);
+      const services = new Set(statements.flatMap(actionsOf).map((action) => action.split(':')[0]));
+      expect([...services].sort()).toEqual(['dynamodb', ...(otherServices[surface] ?? [])].sort());
+      const actions = dynamo.flatMap(actionsOf);
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem']));
       expect(actions).not.toContain('dynamodb:*');
       expect(actions).not.toContain('dynamodb:DeleteTable');

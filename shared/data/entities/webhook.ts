@@ -38,6 +38,8 @@ export const deliveryEntity = () =>
       status: { type: DELIVERY_STATUSES, required: true },
       attempts: { type: 'number', required: true, default: 0 },
       responseStatus: { type: 'number' },
+      /** Why the last attempt failed without an HTTP answer (refused address, timeout, connection error). */
+      lastError: { type: 'string' },
       lastAttemptAt: { type: 'string' },
       nextAttemptAt: { type: 'string' },
       createdAt: { type: 'string', required: true },

@@ -1,0 +1,113 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { startLocalStack } from '../infra/local/stack.js';
+import { loadConfig } from '../shared/config.js';
+import { newId } from '../shared/ids.js';
+import { createLicense } from '../shared/licenses/create-license.js';
+import { listLicenses, type LicenseStatus } from '../shared/licenses/list-licenses.js';
+import { updateLicense } from '../shared/licenses/update-license.js';
+import { createProduct } from '../shared/products/products.js';
+import { createDeps, type Deps } from '../shared/runtime.js';
+
+/**
+ * `npx tsx bench/license-list.ts`: page 1 of the license list must cost about one page, however many
+ * licenses the tenant has. Creates 10,000 licenses (a mix of statuses) for one tenant on a fresh local
+ * stack, then measures the read capacity DynamoDB reports and the items it read for page 1, unfiltered
+ * and filtered by status. Exits non-zero when either exceeds 3× one page.
+ */
+const LICENSES = Number(process.env.BENCH_LICENSES ?? 10_000);
+const CONCURRENCY = 32;
+const PER_PAGE = 20;
+/** A license item is well under 1 KB: one page read strongly consistent costs at most this (4 KB per unit). */
+const ONE_PAGE_RCU = Math.ceil((PER_PAGE * 1024) / 4096);
+const BUDGET = { items: 3 * PER_PAGE, rcu: 3 * ONE_PAGE_RCU };
+
+type Meter = { rcu: number; items: number; requests: number };
+
+/** Asks DynamoDB for the consumed capacity of every call on this client, and adds it and the items read up. */
+function meter(client: DynamoDBDocumentClient): Meter {
+  const totals: Meter = { rcu: 0, items: 0, requests: 0 };
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const output = result.output as {
+        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
+        ScannedCount?: number;
+        Item?: unknown;
+        Responses?: Record<string, unknown[]>;
+      };
+      const consumed = [output.ConsumedCapacity ?? []].flat();
+      totals.rcu += consumed.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      totals.items += output.ScannedCount ?? (output.Item ? 1 : 0) + Object.values(output.Responses ?? {}).reduce((n, r) => n + r.length, 0);
+      totals.requests++;
+      return result;
+    },
+    { step: 'initialize', name: 'benchCapacityMeter' },
+  );
+  return totals;
+}
+
+/** Runs `task(i)` for i in [0, count) with at most `limit` in flight. */
+async function pool(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+/** Every 5th license suspended, every 7th revoked, every 11th expired; the rest active. */
+function statusOf(i: number): LicenseStatus {
+  if (i % 11 === 0) return 'expired';
+  if (i % 7 === 0) return 'revoked';
+  if (i % 5 === 0) return 'suspended';
+  return 'active';
+}
+
+async function seed(deps: Deps, tenantId: string): Promise<void> {
+  const product = await createProduct(deps, tenantId, { name: `Bench ${Date.now()}`, productType: 'plugin' });
+  const started = Date.now();
+  await pool(LICENSES, CONCURRENCY, async (i) => {
+    const license = await createLicense(deps, tenantId, { productId: product.id, customerEmail: `buyer${i % 500}@example.com` });
+    const status = statusOf(i);
+    if (status !== 'active') await updateLicense(deps, tenantId, license.id, { status });
+    if ((i + 1) % 1000 === 0) console.log(`  ${i + 1} licenses (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  });
+}
+
+const stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { EXPIRY_SWEEP_INTERVAL_MS: '0' } });
+let exitCode = 0;
+try {
+  const config = loadConfig(process.env);
+  const tenantId = newId('usr');
+  console.log(`Seeding ${LICENSES} licenses…`);
+  await seed(createDeps(config), tenantId);
+
+  const measured = createDeps(config);
+  const totals = meter(measured.clients.dynamo);
+  const rows: Record<string, Meter & { total: number; withinBudget: boolean }> = {};
+  const scenarios: [string, { status?: LicenseStatus; page?: number }, boolean][] = [
+    ['page 1, unfiltered', {}, true],
+    ['page 1, status=active', { status: 'active' }, true],
+    ['page 1, status=suspended', { status: 'suspended' }, true],
+    ['page 25, unfiltered (not gated)', { page: 25 }, false],
+  ];
+  for (const [name, filter, gated] of scenarios) {
+    Object.assign(totals, { rcu: 0, items: 0, requests: 0 });
+    const page = await listLicenses(measured, tenantId, { page: filter.page ?? 1, perPage: PER_PAGE, status: filter.status });
+    if (page.items.length !== PER_PAGE) throw new Error(`${name}: expected ${PER_PAGE} items, got ${page.items.length}`);
+    const withinBudget = !gated || (totals.items <= BUDGET.items && totals.rcu <= BUDGET.rcu);
+    rows[name] = { ...totals, total: page.pagination.total, withinBudget };
+    if (!withinBudget) exitCode = 1;
+  }
+  console.log(`\nLicense list, ${PER_PAGE} per page; budget for page 1: ≤ ${BUDGET.items} items read and ≤ ${BUDGET.rcu} RCU`);
+  console.table(rows);
+  if (exitCode) console.error('FAIL: page 1 of the license list reads more than 3× one page');
+} catch (error) {
+  console.error(error);
+  exitCode = 1;
+} finally {
+  await stack.stop();
+}
+process.exit(exitCode);

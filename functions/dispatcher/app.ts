@@ -1,0 +1,47 @@
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Deps } from '../../shared/runtime.js';
+import type { DeliveryMessage, DeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
+import { attemptDelivery } from '../../shared/webhooks/dispatch.js';
+
+function deliveryIdOf(record: SQSRecord): string | undefined {
+  try {
+    const message = JSON.parse(record.body) as Partial<DeliveryMessage>;
+    return typeof message.deliveryId === 'string' ? message.deliveryId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The webhook dispatcher (SQS event source with ReportBatchItemFailures). A message to retry is reported
+ * as failed after its visibility is set to the retry delay, so SQS itself brings it back when it is due;
+ * a message that errored is reported failed as it is and returns after the queue's visibility timeout.
+ */
+export function createDispatcherHandler(deps: Deps, queue: DeliveryQueue) {
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const failed: string[] = [];
+    await Promise.all(
+      event.Records.map(async (record) => {
+        try {
+          const deliveryId = deliveryIdOf(record);
+          if (!deliveryId) {
+            console.error(JSON.stringify({ level: 'error', message: 'unreadable delivery message', messageId: record.messageId }));
+            await queue.deadLetter(record.body);
+            return;
+          }
+          const outcome = await attemptDelivery(deps, deliveryId);
+          if (outcome.kind === 'retry') {
+            await queue.retryAfter(record.receiptHandle, outcome.afterSeconds);
+            failed.push(record.messageId);
+          } else if (outcome.kind === 'dead') {
+            await queue.deadLetter(record.body);
+          }
+        } catch (error) {
+          console.error(JSON.stringify({ level: 'error', message: 'delivery attempt failed', messageId: record.messageId, error: String(error) }));
+          failed.push(record.messageId);
+        }
+      }),
+    );
+    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+  };
+}

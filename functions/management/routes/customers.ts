@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { createCustomer, deleteCustomer, listCustomers, updateCustomer } from '../../../shared/customers/customers.js';
+import { getCustomer } from '../../../shared/customers/get-customer.js';
+import { metadataSchema } from '../../../shared/customers/metadata.js';
+import { created, noContent, ok } from '../../../shared/http/responses.js';
+import { email, paginationQuery } from '../../../shared/http/schemas.js';
+import type { Deps } from '../../../shared/runtime.js';
+import type { Route, RouteBuilders } from '../route.js';
+
+const text = (max: number) => z.string().trim().max(max).nullable().optional();
+const customerFields = {
+  email,
+  firstName: text(100),
+  lastName: text(100),
+  company: text(200),
+  phone: text(50),
+  street: text(200),
+  city: text(100),
+  state: text(100),
+  postalCode: text(20),
+  country: text(100),
+  timezone: text(64),
+  metadata: metadataSchema.nullable().optional(),
+};
+
+const createBody = z.strictObject(customerFields);
+const updateBody = createBody.partial();
+const listQuery = z.strictObject({ ...paginationQuery, search: z.string().max(254).optional() });
+
+export function customerRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+  return [
+    authed('GET', '/api/customers', { query: listQuery }, async ({ caller, query }) =>
+      ok(await listCustomers(deps, caller.userId, { page: query.page, perPage: query.per_page, search: query.search })),
+    ),
+    authed('POST', '/api/customers', { body: createBody }, async ({ caller, body }) => created(await createCustomer(deps, caller.userId, body))),
+    authed('GET', '/api/customers/{id}', {}, async ({ caller, params }) => ok(await getCustomer(deps, caller.userId, params.id!))),
+    authed('PUT', '/api/customers/{id}', { body: updateBody }, async ({ caller, params, body }) =>
+      ok(await updateCustomer(deps, caller.userId, params.id!, body)),
+    ),
+    authed('DELETE', '/api/customers/{id}', {}, async ({ caller, params }) => {
+      await deleteCustomer(deps, caller.userId, params.id!);
+      return noContent();
+    }),
+  ];
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { BILLING_CYCLES } from '../../../shared/data/entities/plan.js';
+import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../../../shared/plans/plans.js';
+import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
+import { created, noContent, ok } from '../../../shared/http/responses.js';
+import type { Deps } from '../../../shared/runtime.js';
+import type { Route, RouteBuilders } from '../route.js';
+
+/** Prices are major units with at most two decimals, up to what card processors accept in one charge. */
+const price = z
+  .number()
+  .min(0)
+  .max(999_999.99)
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'must have at most two decimal places');
+
+const planFields = {
+  name: z.string().trim().min(1).max(200),
+  slug: z.string().min(1).max(64).regex(SLUG_PATTERN, 'must be lower-case letters, digits and single hyphens'),
+  billingCycle: z.enum(BILLING_CYCLES),
+  price,
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code')
+    .transform((code) => code.toUpperCase()),
+  siteLimit: z.number().int().min(1).max(1_000_000),
+  shortDescription: z.string().max(500).nullable().optional(),
+  isActive: z.boolean(),
+  isPublic: z.boolean(),
+};
+
+const createBody = z.strictObject({
+  ...planFields,
+  slug: planFields.slug.optional(),
+  siteLimit: planFields.siteLimit.optional(),
+  isActive: planFields.isActive.optional(),
+  isPublic: planFields.isPublic.optional(),
+});
+const updateBody = createBody.partial();
+
+export function planRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+  const base = '/api/products/{id}/plans';
+  return [
+    authed('GET', base, {}, async ({ caller, params }) => ok({ items: await listPlans(deps, caller.userId, params.id!) })),
+    authed('POST', base, { body: createBody }, async ({ caller, params, body }) =>
+      created(await createPlan(deps, caller.userId, params.id!, body)),
+    ),
+    authed('GET', `${base}/{planId}`, {}, async ({ caller, params }) =>
+      ok(await getPlan(deps, caller.userId, params.id!, params.planId!)),
+    ),
+    authed('PUT', `${base}/{planId}`, { body: updateBody }, async ({ caller, params, body }) =>
+      ok(await updatePlan(deps, caller.userId, params.id!, params.planId!, body)),
+    ),
+    authed('DELETE', `${base}/{planId}`, {}, async ({ caller, params }) => {
+      await deletePlan(deps, caller.userId, params.id!, params.planId!);
+      return noContent();
+    }),
+  ];
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { RELEASE_STATUSES } from '../../../shared/data/entities/release.js';
+import { header, rawBody } from '../../../shared/http/request.js';
+import { created, noContent, ok } from '../../../shared/http/responses.js';
+import { MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES } from '../../../shared/releases/file-rules.js';
+import { createRelease, deleteRelease, getRelease, listReleases, updateRelease } from '../../../shared/releases/releases.js';
+import { parseUploadForm } from '../../../shared/releases/upload-form.js';
+import { createUploadUrl, storeUploadedFile } from '../../../shared/releases/uploads.js';
+import { VERSION_PATTERN } from '../../../shared/releases/versions.js';
+import type { Deps } from '../../../shared/runtime.js';
+import type { Route, RouteBuilders } from '../route.js';
+
+const text = (max: number) => z.string().max(max).nullable().optional();
+const fileName = z.string().min(1).max(255);
+
+const releaseFields = {
+  version: z.string().regex(VERSION_PATTERN, 'must be 1-50 letters, digits, dots, hyphens, underscores or plus signs'),
+  releaseNotes: text(50_000),
+  filePath: z.string().min(1).max(1024),
+  fileName,
+  fileSize: z.number().int().min(0),
+  status: z.enum(RELEASE_STATUSES),
+  tested: text(32),
+  requires: text(32),
+  requiresPhp: text(32),
+};
+
+const createBody = z.strictObject({
+  ...releaseFields,
+  fileName: releaseFields.fileName.optional(),
+  fileSize: releaseFields.fileSize.optional(),
+  status: releaseFields.status.optional(),
+});
+const updateBody = createBody.partial();
+const uploadUrlBody = z.strictObject({
+  fileName,
+  fileSize: z.number().int().min(1).max(MAX_DIRECT_UPLOAD_BYTES, `must be at most ${MAX_DIRECT_UPLOAD_BYTES / (1024 * 1024)} MB`),
+});
+
+export function releaseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+  const base = '/api/products/{id}/releases';
+  return [
+    authed('GET', base, {}, async ({ caller, params }) => ok({ items: await listReleases(deps, caller.userId, params.id!) })),
+    authed('POST', base, { body: createBody }, async ({ caller, params, body }) =>
+      created(await createRelease(deps, caller.userId, params.id!, body)),
+    ),
+    authed('POST', `${base}/upload`, { rawBody: true }, async ({ caller, params, event }) => {
+      const form = await parseUploadForm(header(event, 'content-type'), rawBody(event), MAX_API_UPLOAD_BYTES);
+      return created(await storeUploadedFile(deps, caller.userId, params.id!, form));
+    }),
+    authed('POST', `${base}/upload-url`, { body: uploadUrlBody }, async ({ caller, params, body }) =>
+      ok(await createUploadUrl(deps, caller.userId, params.id!, body)),
+    ),
+    authed('GET', `${base}/{releaseId}`, {}, async ({ caller, params }) =>
+      ok(await getRelease(deps, caller.userId, params.id!, params.releaseId!)),
+    ),
+    authed('PUT', `${base}/{releaseId}`, { body: updateBody }, async ({ caller, params, body }) =>
+      ok(await updateRelease(deps, caller.userId, params.id!, params.releaseId!, body)),
+    ),
+    authed('DELETE', `${base}/{releaseId}`, {}, async ({ caller, params }) => {
+      await deleteRelease(deps, caller.userId, params.id!, params.releaseId!);
+      return noContent();
+    }),
+  ];
+}

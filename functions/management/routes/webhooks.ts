@@ -1,0 +1,82 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { EVENT_TYPES } from '../../../shared/events/event-types.js';
+import { created, json, noContent, ok } from '../../../shared/http/responses.js';
+import { httpUrl, paginationQuery } from '../../../shared/http/schemas.js';
+import type { Deps } from '../../../shared/runtime.js';
+import { isForbiddenAddress } from '../../../shared/webhooks/address-guard.js';
+import { listDeliveries, redeliver } from '../../../shared/webhooks/deliveries.js';
+import { createDeliveryQueue } from '../../../shared/webhooks/delivery-queue.js';
+import { isValidSecret } from '../../../shared/webhooks/signing.js';
+import { sendTestEvent } from '../../../shared/webhooks/test-delivery.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  regenerateSecret,
+  updateWebhook,
+} from '../../../shared/webhooks/webhooks.js';
+import type { Route, RouteBuilders } from '../route.js';
+
+/** A literal address the guard would refuse at send time is refused when the webhook is saved, too. */
+function isRefusedLiteral(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || (isIP(host) !== 0 && isForbiddenAddress(host));
+}
+
+function webhookSchemas(deps: Deps) {
+  const { runtime, webhooks } = deps.config;
+  const url = httpUrl
+    .refine((value) => runtime !== 'aws' || value.startsWith('https://'), 'must be an https URL')
+    .refine((value) => !webhooks.addressGuard || !isRefusedLiteral(value), 'must not point to a private or loopback address');
+  const fields = {
+    name: z.string().trim().min(1).max(100),
+    url,
+    events: z
+      .array(z.enum(EVENT_TYPES))
+      .min(1, 'must name at least one event')
+      .max(100)
+      .transform((events) => [...new Set(events)]),
+    enabled: z.boolean(),
+  };
+  return {
+    create: z.strictObject({
+      ...fields,
+      enabled: fields.enabled.optional(),
+      secret: z.string().max(200).refine(isValidSecret, 'must be whsec_ followed by base64 of 24 to 64 bytes').optional(),
+    }),
+    update: z.strictObject(fields).partial(),
+  };
+}
+
+const deliveriesQuery = z.strictObject(paginationQuery);
+
+export function webhookRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+  const schemas = webhookSchemas(deps);
+  const queue = createDeliveryQueue(deps.config);
+  return [
+    authed('GET', '/api/webhooks', {}, async ({ caller }) => ok({ items: await listWebhooks(deps, caller.userId), events: EVENT_TYPES })),
+    authed('POST', '/api/webhooks', { body: schemas.create }, async ({ caller, body }) =>
+      created(await createWebhook(deps, caller.userId, body)),
+    ),
+    authed('GET', '/api/webhooks/{id}', {}, async ({ caller, params }) => ok(await getWebhook(deps, caller.userId, params.id!))),
+    authed('PUT', '/api/webhooks/{id}', { body: schemas.update }, async ({ caller, params, body }) =>
+      ok(await updateWebhook(deps, caller.userId, params.id!, body)),
+    ),
+    authed('DELETE', '/api/webhooks/{id}', {}, async ({ caller, params }) => {
+      await deleteWebhook(deps, caller.userId, params.id!);
+      return noContent();
+    }),
+    authed('POST', '/api/webhooks/{id}/regenerate-secret', {}, async ({ caller, params }) =>
+      ok(await regenerateSecret(deps, caller.userId, params.id!)),
+    ),
+    authed('POST', '/api/webhooks/{id}/test', {}, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.userId, params.id!))),
+    authed('GET', '/api/webhooks/{id}/deliveries', { query: deliveriesQuery }, async ({ caller, params, query }) =>
+      ok(await listDeliveries(deps, caller.userId, params.id!, { page: query.page, perPage: query.per_page })),
+    ),
+    authed('POST', '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', {}, async ({ caller, params }) =>
+      json(202, await redeliver({ ...deps, queue }, caller.userId, params.id!, params.deliveryId!)),
+    ),
+  ];
+}

@@ -1,0 +1,7 @@
+import { loadConfig } from '../../shared/config.js';
+import { createDeps } from '../../shared/runtime.js';
+import { createDeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
+import { createFanOutHandler } from './app.js';
+
+const config = loadConfig();
+export const handler = createFanOutHandler(createDeps(config), createDeliveryQueue(config));

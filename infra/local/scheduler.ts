@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The scheduled jobs of the stack, as EventBridge rules run them in AWS: entry file and local interval. */
+const JOBS = [
+  {
+    name: 'expiry-sweep',
+    entry: 'functions/jobs/expiry-sweep.ts',
+    /** `EXPIRY_SWEEP_INTERVAL_MS` (default one minute); 0 turns the local timer off. */
+    intervalMs: (env: NodeJS.ProcessEnv) => Number(env.EXPIRY_SWEEP_INTERVAL_MS ?? 60_000),
+  },
+];
+
+type JobHandler = () => Promise<unknown>;
+
+/**
+ * Runs each job's handler periodically in this process. A run starts only after the previous one
+ * ended (never overlapping), failures are logged and the timer goes on, as a scheduled Lambda would.
+ * The timers do not keep the process alive; `stop` waits for a run in progress.
+ */
+export async function startScheduler(projectRoot: string, env: NodeJS.ProcessEnv): Promise<{ stop: () => Promise<void> }> {
+  const timers = new Map<string, NodeJS.Timeout>();
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  for (const job of JOBS) {
+    const intervalMs = job.intervalMs(env);
+    if (!Number.isFinite(intervalMs) || intervalMs <= 0) continue;
+    // Imported after the stack has set the environment: the module reads its config when it loads.
+    const { handler } = (await import(pathToFileURL(join(projectRoot, job.entry)).href)) as { handler: JobHandler };
+    const schedule = () => {
+      if (stopped) return;
+      const timer = setTimeout(() => {
+        const run = handler()
+          .then(() => undefined, (error) => console.error(`local scheduler: ${job.name} failed`, error))
+          .finally(() => {
+            running.delete(run);
+            schedule();
+          });
+        running.add(run);
+      }, intervalMs);
+      timer.unref();
+      timers.set(job.name, timer);
+    };
+    schedule();
+  }
+  return {
+    stop: async () => {
+      stopped = true;
+      for (const timer of timers.values()) clearTimeout(timer);
+      await Promise.all(running);
+    },
+  };
+}

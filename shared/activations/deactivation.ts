@@ -1,0 +1,91 @@
+import { ServiceUnavailableError } from '../errors.js';
+import { outboxEvent } from '../events/outbox.js';
+import { activationsDeactivated } from '../licenses/license-counters.js';
+import { commitWithRetry, conditionFailed } from '../licensing/transactions.js';
+import type { LicenseItem } from '../licensing/license-lookup.js';
+import type { Deps } from '../runtime.js';
+import { toActivationListItem, type ActivationItem } from './activation-view.js';
+import { readLicenseById } from './license-by-id.js';
+
+const ACTIVATION_ITEM = 0;
+const LICENSE_ITEM = 2;
+/** Rounds of "the license key moved under us" (a regenerate between read and write). */
+const MAX_ROUNDS = 5;
+
+/**
+ * Deactivates an active activation in one transaction: the activation becomes `deactivated` with
+ * `deactivatedAt`, its domain is freed, the license gives the seat back (conditionally), the counters
+ * move and `license.deactivated` is recorded. Returns the deactivated activation, or undefined when it
+ * was no longer active (someone else deactivated it first). A license whose key was regenerated
+ * meanwhile is followed through its ref.
+ */
+export async function deactivateActivation(
+  deps: Pick<Deps, 'data' | 'clock'>,
+  activation: ActivationItem,
+  owner: { license: LicenseItem | undefined; product: { productId: string; name: string } },
+  ipAddress?: string,
+): Promise<ActivationItem | undefined> {
+  let license = owner.license;
+  // False when the license is gone, or (never by this code) already counts no activations.
+  let givesSeatBack = Boolean(license && license.activatedCount > 0);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const now = deps.clock.now();
+    const deactivated: ActivationItem = {
+      ...activation,
+      status: 'deactivated',
+      deactivatedAt: now.toISOString(),
+      ...(ipAddress ? { lastIpAddress: ipAddress } : {}),
+    };
+    const current = license;
+    const outcome = await commitWithRetry(() =>
+      deps.data.transaction
+        .write((tx) => [
+          tx.activation
+            .patch({ activationId: activation.activationId })
+            // tenantId and activatedAt: composites of the status index, whose keys change with the status.
+            .set({
+              status: 'deactivated',
+              deactivatedAt: deactivated.deactivatedAt!,
+              tenantId: activation.tenantId,
+              activatedAt: activation.activatedAt,
+              ...(ipAddress ? { lastIpAddress: ipAddress } : {}),
+            })
+            .where(({ status }, { eq }) => eq(status, 'active'))
+            .commit(),
+          tx.activeDomain.delete({ licenseId: activation.licenseId, domain: activation.domain }).commit(),
+          ...(current && givesSeatBack
+            ? [
+                tx.license
+                  .patch({ licenseKey: current.licenseKey })
+                  .add({ activatedCount: -1 })
+                  .set({ updatedAt: now.toISOString() })
+                  .where(({ licenseId, activatedCount }, { eq, gt }) => `${eq(licenseId, activation.licenseId)} AND ${gt(activatedCount, 0)}`)
+                  .commit(),
+              ]
+            : []),
+          ...activationsDeactivated(tx.counter, activation.tenantId, 1),
+          outboxEvent(tx.outboxEvent, {
+            tenantId: activation.tenantId,
+            type: 'license.deactivated',
+            data: toActivationListItem(deactivated, {
+              license: current ?? { licenseId: activation.licenseId, licenseKey: '', customerEmail: '' },
+              product: owner.product,
+            }),
+            now,
+          }),
+        ])
+        .go(),
+    );
+    if (!outcome.canceled) return deactivated;
+    if (conditionFailed(outcome, ACTIVATION_ITEM)) return undefined;
+    if (givesSeatBack && conditionFailed(outcome, LICENSE_ITEM)) {
+      const moved = await readLicenseById(deps, activation.licenseId);
+      givesSeatBack = Boolean(moved && moved.activatedCount > 0);
+      // A license deleted meanwhile is still named in the event as it was.
+      license = moved ?? license;
+      continue;
+    }
+    throw new Error(`deactivation transaction cancelled: ${outcome.data.map((r) => r.code).join(',')}`);
+  }
+  throw new ServiceUnavailableError();
+}

@@ -1,0 +1,78 @@
+import { customerLinkItems, resolveCustomerLink } from '../customers/customer-link.js';
+import { normalizeEmail } from '../customers/customer-view.js';
+import { counterNames, counterUpdates } from '../data/counters.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import { outboxEvent } from '../events/outbox.js';
+import { newId } from '../ids.js';
+import { loadLiveProduct } from '../products/products.js';
+import { expiryItemChanges } from './expiry-items.js';
+import { generateLicenseKey } from './license-key.js';
+import { toLicense, type License, type LicenseItem } from './license-view.js';
+import type { LicenseDeps } from './load-license.js';
+
+export type LicenseInput = {
+  productId: string;
+  planId?: string | null;
+  customerEmail: string;
+  customerName?: string | null;
+  seats?: number;
+  /** ISO timestamp; null or absent: lifetime. */
+  expiresAt?: string | null;
+};
+
+/** Key collisions and customers created or deleted meanwhile are retried; this bounds the retries. */
+const CREATE_ATTEMPTS = 5;
+
+async function planSeats(deps: LicenseDeps, tenantId: string, productId: string, planId: string): Promise<number> {
+  const { data: plan } = await deps.data.entities.plan.get({ planId }).go();
+  // A plan of another product or tenant is as unknown as a missing one.
+  if (!plan || plan.tenantId !== tenantId || plan.productId !== productId) throw new NotFoundError('Plan not found');
+  return plan.siteLimit;
+}
+
+/**
+ * Issues a license: the license (keyed by its new key, which must be free), its id ref, the list
+ * counters, the `license.created` event, the expiry item and the customer link commit together.
+ */
+export async function createLicense(deps: LicenseDeps, tenantId: string, input: LicenseInput): Promise<License> {
+  const product = await loadLiveProduct(deps, tenantId, input.productId);
+  const planSeatLimit = input.planId ? await planSeats(deps, tenantId, product.productId, input.planId) : undefined;
+  const customerEmail = normalizeEmail(input.customerEmail);
+  const customerName = input.customerName ?? undefined;
+  const summary = { id: product.productId, name: product.name, slug: product.slug };
+  const licenseId = newId('lic');
+
+  for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+    const now = deps.clock.now();
+    const link = await resolveCustomerLink(deps, tenantId, customerEmail, customerName, now);
+    const item: LicenseItem = {
+      licenseKey: generateLicenseKey(product.licensePrefix),
+      licenseId,
+      tenantId,
+      productId: product.productId,
+      planId: input.planId ?? undefined,
+      customerId: link.customerId,
+      customerEmail,
+      customerName,
+      status: 'active',
+      seats: input.seats ?? planSeatLimit ?? 1,
+      activatedCount: 0,
+      expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : undefined,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    const license = toLicense(item, summary);
+    const outcome = await deps.data.transaction
+      .write((tx) => [
+        tx.license.create(item).commit(),
+        tx.licenseRef.create({ licenseId, licenseKey: item.licenseKey, tenantId }).commit(),
+        ...counterUpdates(tx.counter, tenantId, counterNames.licenses(item.productId, item.status), 1),
+        outboxEvent(tx.outboxEvent, { tenantId, type: 'license.created', data: license, now }),
+        ...expiryItemChanges(tx, item, undefined, item),
+        ...customerLinkItems(tx, link, now),
+      ])
+      .go();
+    if (!outcome.canceled) return license;
+  }
+  throw new ConflictError('License could not be created because of concurrent changes; retry');
+}

@@ -1,0 +1,76 @@
+import type { ActivationItem } from '../activations/activation-view.js';
+import { counterNames, counterUpdates } from '../data/counters.js';
+import type { TransactionEntities } from '../data/service.js';
+import { ConflictError } from '../errors.js';
+import { expiryItemChanges } from './expiry-items.js';
+import { activationsOf, activationsRead, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
+import type { LicenseItem } from './license-view.js';
+import { loadLicense, type LicenseDeps } from './load-license.js';
+
+const MAX_FAILURES = 5;
+
+/** Items that remove one activation (only in the state it was read in) and, if active, its domain hold. */
+function removalItems(tx: TransactionEntities, activation: ActivationItem) {
+  const { activationId, licenseId, domain, status } = activation;
+  return [
+    tx.activation.delete({ activationId }).where(({ status: now }, { eq }) => eq(now, status)).commit(),
+    ...(status === 'active'
+      ? [tx.activeDomain.delete({ licenseId, domain }).where(({ activationId: holder }, { eq }) => eq(holder, activationId)).commit()]
+      : []),
+  ];
+}
+
+/** Counter items for removing these activations: the total and each status's count go down. */
+function activationCounterItems(tx: TransactionEntities, tenantId: string, removed: ActivationItem[]) {
+  const active = removed.filter((a) => a.status === 'active').length;
+  const byName = new Map<string, number>();
+  for (const [status, count] of [['active', active], ['deactivated', removed.length - active]] as const) {
+    if (count === 0) continue;
+    for (const name of counterNames.activations(status)) byName.set(name, (byName.get(name) ?? 0) - count);
+  }
+  return [...byName].flatMap(([name, delta]) => counterUpdates(tx.counter, tenantId, [name], delta));
+}
+
+/**
+ * Deletes a license with its activations: its key stops working and it leaves every list and
+ * counter. The license, its ref, its counters and the first activations go in one transaction,
+ * conditioned on the activation count it read, so no activation is created unseen; activations
+ * beyond one transaction's room follow in further transactions of the same call.
+ */
+export async function deleteLicense(deps: LicenseDeps, tenantId: string, licenseId: string): Promise<void> {
+  for (let attempt = 0; attempt < MAX_FAILURES; attempt++) {
+    const current = await loadLicense(deps, tenantId, licenseId);
+    const activations = await activationsRead(deps, current);
+    const first = activations.slice(0, FIRST_CHUNK);
+    const outcome = await deps.data.transaction
+      .write((tx) => [
+        tx.license
+          .delete({ licenseKey: current.licenseKey })
+          .where(({ licenseId: id, activatedCount, status }, { eq }) =>
+            `${eq(id, licenseId)} AND ${eq(activatedCount, current.activatedCount)} AND ${eq(status, current.status)}`,
+          )
+          .commit(),
+        tx.licenseRef.delete({ licenseId }).commit(),
+        ...counterUpdates(tx.counter, tenantId, counterNames.licenses(current.productId, current.status), -1),
+        ...expiryItemChanges(tx, current, current, undefined),
+        ...activationCounterItems(tx, tenantId, first),
+        ...first.flatMap((activation) => removalItems(tx, activation)),
+      ])
+      .go();
+    if (!outcome.canceled) return removeRemainingActivations(deps, current);
+  }
+  throw new ConflictError('License was changed concurrently; retry');
+}
+
+/** After the license is gone no activation can be added; what remains is removed chunk by chunk. */
+async function removeRemainingActivations(deps: LicenseDeps, license: LicenseItem): Promise<void> {
+  for (let failures = 0; failures < MAX_FAILURES; ) {
+    const chunk = (await activationsOf(deps, license.licenseId)).slice(0, LATER_CHUNK);
+    if (chunk.length === 0) return;
+    const outcome = await deps.data.transaction
+      .write((tx) => [...activationCounterItems(tx, license.tenantId, chunk), ...chunk.flatMap((a) => removalItems(tx, a))])
+      .go();
+    failures = outcome.canceled ? failures + 1 : 0;
+  }
+  throw new ConflictError('License was deleted, but some of its activations were changed concurrently; retry');
+}

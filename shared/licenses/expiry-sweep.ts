@@ -1,0 +1,94 @@
+import type { Entities } from '../data/service.js';
+import { outboxEvent } from '../events/outbox.js';
+import type { Deps } from '../runtime.js';
+import { EXPIRY_SHARDS } from './expiry-items.js';
+import { indexFields } from './index-fields.js';
+import { licenseStatusMoves } from './license-counters.js';
+import { toLicense, type LicenseItem, type ProductSummary } from './license-view.js';
+import { productSummaries } from './load-license.js';
+
+type SweepDeps = Pick<Deps, 'data' | 'clock'>;
+type ExpiryItem = Awaited<ReturnType<ReturnType<Entities['licenseExpiry']['query']['byDue']>['go']>>['data'][number];
+
+/** One run handles at most this many due licenses per shard; the next run takes the rest. */
+const SWEEP_BATCH_PER_SHARD = 200;
+
+export type SweepResult = { expired: number; cleared: number; retried: number };
+
+/**
+ * Moves active licenses whose `expiresAt` has passed to `expired` and emits `license.expired`.
+ * It reads only due expiry items (a key-range query per shard), never the licenses at large.
+ * Each license changes in its own transaction, conditioned on still being active with the same
+ * expiry, so a concurrent edit wins and the item is looked at again by the next run.
+ */
+export async function sweepExpiredLicenses(deps: SweepDeps): Promise<SweepResult> {
+  const now = deps.clock.now();
+  const products = new Map<string, Promise<ProductSummary | undefined>>();
+  const productOf = (productId: string) => {
+    if (!products.has(productId)) products.set(productId, productSummaries(deps, [productId]).then((m) => m.get(productId)));
+    return products.get(productId)!;
+  };
+  const result: SweepResult = { expired: 0, cleared: 0, retried: 0 };
+  await Promise.all(
+    EXPIRY_SHARDS.map(async (shard) => {
+      const { data: due } = await deps.data.entities.licenseExpiry.query
+        .byDue({ shard })
+        .lte({ expiresAt: now.toISOString() })
+        .go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' });
+      for (const item of due) result[await settle(deps, item, now, productOf)]++;
+    }),
+  );
+  return result;
+}
+
+/** The license now; `deleted` when its ref is gone, `moving` when its key is being regenerated right now. */
+async function currentLicense(deps: SweepDeps, licenseId: string): Promise<LicenseItem | 'deleted' | 'moving'> {
+  const { data: ref } = await deps.data.entities.licenseRef.get({ licenseId }).go({ consistent: true });
+  if (!ref) return 'deleted';
+  const { data: license } = await deps.data.entities.license.get({ licenseKey: ref.licenseKey }).go({ consistent: true });
+  return license?.licenseId === licenseId ? license : 'moving';
+}
+
+async function settle(
+  deps: SweepDeps,
+  item: ExpiryItem,
+  now: Date,
+  productOf: (productId: string) => Promise<ProductSummary | undefined>,
+): Promise<keyof SweepResult> {
+  const license = await currentLicense(deps, item.licenseId);
+  const expiryKey = { shard: item.shard, expiresAt: item.expiresAt, licenseId: item.licenseId };
+  if (license === 'moving') return 'retried';
+  if (license === 'deleted') {
+    await deps.data.entities.licenseExpiry.delete(expiryKey).go();
+    return 'cleared';
+  }
+  if (license.status !== 'active' || license.expiresAt !== item.expiresAt) {
+    // Stale: removed only while the license is still as read, so an edit that re-armed it is kept.
+    const outcome = await deps.data.transaction
+      .write((tx) => [
+        tx.license.check({ licenseKey: license.licenseKey }).where(({ updatedAt }, { eq }) => eq(updatedAt, license.updatedAt)).commit(),
+        tx.licenseExpiry.delete(expiryKey).commit(),
+      ])
+      .go();
+    return outcome.canceled ? 'retried' : 'cleared';
+  }
+  const product = (await productOf(license.productId)) ?? { id: license.productId, name: '', slug: '' };
+  const at = now.toISOString();
+  const expired: LicenseItem = { ...license, status: 'expired', updatedAt: at };
+  const { licenseKey, licenseId, tenantId, productId } = license;
+  const outcome = await deps.data.transaction
+    .write((tx) => [
+      tx.license
+        .patch({ licenseKey })
+        .set({ ...indexFields(expired), updatedAt: at })
+        .where(({ licenseId: id, status, expiresAt }, { eq }) =>
+          `${eq(id, licenseId)} AND ${eq(status, 'active')} AND ${eq(expiresAt, item.expiresAt)}`,
+        )
+        .commit(),
+      ...licenseStatusMoves(tx.counter, tenantId, productId, 'active', 'expired'),
+      outboxEvent(tx.outboxEvent, { tenantId, type: 'license.expired', data: toLicense(expired, product), now }),
+      tx.licenseExpiry.delete(expiryKey).commit(),
+    ])
+    .go();
+  return outcome.canceled ? 'retried' : 'expired';
+}

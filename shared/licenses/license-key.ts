@@ -1,0 +1,22 @@
+import { randomInt } from 'node:crypto';
+
+/** Key characters: A–Z and 2–9 without the look-alikes 0, O, 1 and I (DECISIONS §3). */
+export const KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+const GROUPS = 4;
+const GROUP_LENGTH = 4;
+
+/** The product's prefix plus four groups of four random key characters joined by `-`. */
+export function generateLicenseKey(prefix: string): string {
+  const groups = Array.from({ length: GROUPS }, () =>
+    Array.from({ length: GROUP_LENGTH }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join(''),
+  );
+  return `${prefix}${groups.join('-')}`;
+}
+
+const KEY_BODY = new RegExp(`(?:[${KEY_ALPHABET}]{${GROUP_LENGTH}}-){${GROUPS - 1}}[${KEY_ALPHABET}]{${GROUP_LENGTH}}$`);
+
+/** True for a search string shaped like a generated key (any prefix): list search then looks it up exactly. */
+export function looksLikeLicenseKey(search: string): boolean {
+  return !search.includes('@') && KEY_BODY.test(search);
+}

@@ -1,0 +1,26 @@
+import type { Entities } from '../data/service.js';
+
+export type LicenseItem = NonNullable<Awaited<ReturnType<ReturnType<Entities['license']['get']>['go']>>['data']>;
+export type ProductSummary = { id: string; name: string; slug: string };
+
+/** A license as the management API shows it; unset optionals are `null`. */
+export function toLicense(item: LicenseItem, product: ProductSummary) {
+  return {
+    id: item.licenseId,
+    licenseKey: item.licenseKey,
+    productId: item.productId,
+    planId: item.planId ?? null,
+    customerId: item.customerId ?? null,
+    customerEmail: item.customerEmail,
+    customerName: item.customerName ?? null,
+    status: item.status,
+    seats: item.seats,
+    activatedCount: item.activatedCount,
+    expiresAt: item.expiresAt ?? null,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+    product,
+  };
+}
+
+export type License = ReturnType<typeof toLicense>;

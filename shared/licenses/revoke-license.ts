@@ -1,0 +1,63 @@
+import type { ActivationItem } from '../activations/activation-view.js';
+import { ConflictError } from '../errors.js';
+import { outboxEvent } from '../events/outbox.js';
+import { expiryItemChanges } from './expiry-items.js';
+import { indexFields } from './index-fields.js';
+import { activationsRead, deactivationItems, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
+import { activationsDeactivated, licenseStatusMoves } from './license-counters.js';
+import { toLicense, type License, type LicenseItem, type ProductSummary } from './license-view.js';
+import { loadLicense, productSummary, type LicenseDeps } from './load-license.js';
+
+/** Consecutive cancelled transactions (concurrent activations, deactivations or edits) before giving up. */
+const MAX_FAILURES = 5;
+
+/**
+ * Sets `revoked` and deactivates every active activation. The status change, the event and the first
+ * activations commit together; a license with more active activations than fit in one transaction
+ * has the rest deactivated in further transactions of the same call, each moving `activatedCount` and
+ * the activation counters by exactly what it deactivates. Revoking a revoked license finishes any
+ * activations left active and emits no second event.
+ */
+export async function revokeLicense(deps: LicenseDeps, tenantId: string, licenseId: string): Promise<License> {
+  let product: ProductSummary | undefined;
+  for (let failures = 0; failures < MAX_FAILURES; ) {
+    const current = await loadLicense(deps, tenantId, licenseId);
+    product ??= await productSummary(deps, current.productId);
+    const active = (await activationsRead(deps, current)).filter((a) => a.status === 'active');
+    const transition = current.status !== 'revoked';
+    if (!transition && active.length === 0) return toLicense(current, product);
+    const chunk = active.slice(0, transition ? FIRST_CHUNK : LATER_CHUNK);
+    const outcome = await revokeStep(deps, current, product, chunk, transition);
+    failures = outcome.canceled ? failures + 1 : 0;
+  }
+  throw new ConflictError('License was changed concurrently; retry');
+}
+
+function revokeStep(deps: LicenseDeps, current: LicenseItem, product: ProductSummary, chunk: ActivationItem[], transition: boolean) {
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const { licenseKey, licenseId, tenantId, productId } = current;
+  const revoked: LicenseItem = { ...current, status: 'revoked', activatedCount: 0, updatedAt: at };
+  return deps.data.transaction
+    .write((tx) => [
+      tx.license
+        .patch({ licenseKey })
+        .set(transition ? { ...indexFields(revoked), updatedAt: at } : { updatedAt: at })
+        .subtract({ activatedCount: chunk.length })
+        // The same status, and for the first step the same count: no activation slipped in unseen.
+        .where(({ licenseId: id, status, activatedCount }, { eq }) =>
+          [eq(id, licenseId), eq(status, current.status), ...(transition ? [eq(activatedCount, current.activatedCount)] : [])].join(' AND '),
+        )
+        .commit(),
+      ...(transition
+        ? [
+            ...licenseStatusMoves(tx.counter, tenantId, productId, current.status, 'revoked'),
+            ...expiryItemChanges(tx, current, current, revoked),
+            outboxEvent(tx.outboxEvent, { tenantId, type: 'license.revoked', data: toLicense(revoked, product), now }),
+          ]
+        : []),
+      ...(chunk.length ? activationsDeactivated(tx.counter, tenantId, chunk.length) : []),
+      ...chunk.flatMap((activation) => deactivationItems(tx, activation, at)),
+    ])
+    .go();
+}

@@ -1,0 +1,94 @@
+import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
+import { toActivationListItem, type ActivationItem } from '../activations/activation-view.js';
+import { counterNames, counterUpdates } from '../data/counters.js';
+import { outboxEvent } from '../events/outbox.js';
+import { newId } from '../ids.js';
+import type { Deps } from '../runtime.js';
+import { assertUsable } from './license-state.js';
+import { readLicense, resolveLicense, type LicenseClaim, type LicenseItem } from './license-lookup.js';
+import { LICENSE_MESSAGES } from './messages.js';
+import type { ProductRef } from './product-catalog.js';
+import { commitWithRetry, conditionFailed } from './transactions.js';
+import type { LicenseContext } from './validate.js';
+
+export type ActivationResult = { activationId: string; activatedAt: string; created: boolean };
+
+/** Positions in the activation transaction whose refusals mean something. */
+const DOMAIN_ITEM = 1;
+const LICENSE_ITEM = 2;
+/** Rounds of "the license changed between our read and our write": each re-reads it and decides again. */
+const MAX_ROUNDS = 5;
+
+/**
+ * Activates a license on a (normalized) domain. One transaction creates the activation and the
+ * domain's uniqueness item, takes a seat with a condition on the license item (active, not expired,
+ * a seat free), moves the counters and records `license.activated`. An already active domain gets its
+ * existing activation back; a deactivated one gets a new activation.
+ */
+export async function activateLicense(
+  deps: Pick<Deps, 'data' | 'clock'>,
+  context: LicenseContext,
+  input: LicenseClaim & { domain: string; ipAddress: string },
+): Promise<ActivationResult> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const { license, product } = await resolveLicense(deps, context.catalog, input);
+    const now = deps.clock.now();
+    assertUsable(license, now);
+    const activation: ActivationItem = {
+      activationId: newId('act'),
+      licenseId: license.licenseId,
+      tenantId: license.tenantId,
+      productId: license.productId,
+      domain: input.domain,
+      ipAddress: input.ipAddress,
+      status: 'active',
+      activatedAt: now.toISOString(),
+    };
+    const outcome = await commitWithRetry(() => writeActivation(deps, license, product, activation, now));
+    if (!outcome.canceled) return { activationId: activation.activationId, activatedAt: activation.activatedAt, created: true };
+
+    if (conditionFailed(outcome, DOMAIN_ITEM)) {
+      const existing = (outcome.data[DOMAIN_ITEM]?.item as { activationId: string; activatedAt: string } | null | undefined) ??
+        (await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.domain }).go({ consistent: true })).data;
+      if (existing) {
+        await context.activity.activationSeen(existing.activationId, input.ipAddress);
+        return { activationId: existing.activationId, activatedAt: existing.activatedAt, created: false };
+      }
+      continue; // deactivated between the two: activate afresh
+    }
+    if (conditionFailed(outcome, LICENSE_ITEM)) {
+      // The license item decides: gone (regenerated or deleted), no longer usable, full, or merely changed.
+      const current = await readLicense(deps, input.licenseKey);
+      if (!current || current.licenseId !== license.licenseId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+      assertUsable(current, deps.clock.now());
+      if (current.activatedCount >= current.seats) throw new BadRequestError(LICENSE_MESSAGES.seatLimit);
+      continue;
+    }
+    throw new Error(`activation transaction cancelled: ${outcome.data.map((r) => r.code).join(',')}`);
+  }
+  throw new ServiceUnavailableError();
+}
+
+function writeActivation(deps: Pick<Deps, 'data'>, license: LicenseItem, product: ProductRef, activation: ActivationItem, now: Date) {
+  const nowIso = now.toISOString();
+  const event = toActivationListItem(activation, { license, product });
+  return deps.data.transaction
+    .write((tx) => [
+      tx.activation.create(activation).commit(),
+      tx.activeDomain
+        .create({ licenseId: license.licenseId, domain: activation.domain, activationId: activation.activationId, activatedAt: nowIso })
+        .commit({ response: 'all_old' }),
+      tx.license
+        .patch({ licenseKey: license.licenseKey })
+        .add({ activatedCount: 1 })
+        .set({ updatedAt: nowIso })
+        .where(
+          ({ licenseId, status, activatedCount, seats, expiresAt }, { eq, name, notExists, gt }) =>
+            `${eq(licenseId, license.licenseId)} AND ${eq(status, 'active')} AND ${name(activatedCount)} < ${name(seats)} AND (${notExists(expiresAt)} OR ${gt(expiresAt, nowIso)})`,
+        )
+        .commit(),
+      ...counterUpdates(tx.counter, license.tenantId, counterNames.activations('active'), 1),
+      outboxEvent(tx.outboxEvent, { tenantId: license.tenantId, type: 'license.activated', data: event, now }),
+    ])
+    .go();
+}

@@ -1,0 +1,21 @@
+import type { Deps } from '../runtime.js';
+import { assertUsable } from './license-state.js';
+import { resolveLicense, type LicenseClaim } from './license-lookup.js';
+import type { LicenseContext } from './validate.js';
+
+/**
+ * Whether the license is active on a (normalized) domain. A license that cannot be used (expired,
+ * suspended, revoked) answers its error rather than a bare `false`, so the plugin can say why.
+ */
+export async function checkActivation(
+  deps: Pick<Deps, 'data' | 'clock'>,
+  context: LicenseContext,
+  input: LicenseClaim & { domain: string; ipAddress: string },
+): Promise<{ activationId: string | null }> {
+  const { license } = await resolveLicense(deps, context.catalog, input);
+  assertUsable(license, deps.clock.now());
+  const { data } = await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.domain }).go({ consistent: true });
+  if (!data) return { activationId: null };
+  await context.activity.activationSeen(data.activationId, input.ipAddress);
+  return { activationId: data.activationId };
+}

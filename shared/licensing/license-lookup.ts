@@ -1,0 +1,42 @@
+import { BadRequestError, NotFoundError } from '../errors.js';
+import type { Entities } from '../data/service.js';
+import type { Deps } from '../runtime.js';
+import { LICENSE_MESSAGES } from './messages.js';
+import type { ProductCatalog, ProductRef } from './product-catalog.js';
+
+export type LicenseItem = NonNullable<Awaited<ReturnType<ReturnType<Entities['license']['get']>['go']>>['data']>;
+
+/** How a caller names the license and, optionally, the product it expects it to belong to. */
+export type LicenseClaim = {
+  licenseKey: string;
+  /** Public API: the product's `pk_` key; unknown → 404 `Invalid public_key`, another product's → 404. */
+  publicKey?: string;
+  /** Optional check that the license is this product's (400 when it is not). */
+  productSlug?: string;
+};
+
+export type ResolvedLicense = { license: LicenseItem; product: ProductRef };
+
+/** The license item by key: one strongly consistent GetItem, so every answer reflects the latest write. */
+export async function readLicense(deps: Pick<Deps, 'data'>, licenseKey: string): Promise<LicenseItem | undefined> {
+  const { data } = await deps.data.entities.license.get({ licenseKey }).go({ consistent: true });
+  return data ?? undefined;
+}
+
+/**
+ * Finds the license and its product and checks the claim, in the order of DECISIONS §4: the public key,
+ * the key itself, then the product. A deleted product's licenses are unknown on public surfaces.
+ */
+export async function resolveLicense(deps: Pick<Deps, 'data'>, catalog: ProductCatalog, claim: LicenseClaim): Promise<ResolvedLicense> {
+  const [keyProduct, license] = await Promise.all([
+    claim.publicKey === undefined ? undefined : catalog.byPublicKey(claim.publicKey),
+    readLicense(deps, claim.licenseKey),
+  ]);
+  if (claim.publicKey !== undefined && (!keyProduct || keyProduct.deleted)) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
+  if (!license) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+  if (keyProduct && keyProduct.productId !== license.productId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+  const product = keyProduct ?? (await catalog.byId(license.productId));
+  if (!product || product.deleted || product.tenantId !== license.tenantId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+  if (claim.productSlug !== undefined && claim.productSlug !== product.slug) throw new BadRequestError(LICENSE_MESSAGES.wrongProduct);
+  return { license, product };
+}

@@ -1,0 +1,11 @@
+/** The exact messages of the license operations (DECISIONS §4); clients match on them. */
+export const LICENSE_MESSAGES = {
+  invalidPublicKey: 'Invalid public_key',
+  notFound: 'License key not found',
+  expired: 'License has expired',
+  suspended: 'License is suspended',
+  revoked: 'License has been revoked',
+  seatLimit: 'License seat limit reached',
+  wrongProduct: 'License does not belong to this product',
+  activationNotFound: 'Activation not found',
+} as const;

@@ -1,0 +1,36 @@
+import type { Deps } from '../runtime.js';
+import type { ActivityRecorder } from './activity.js';
+import { assertUsable } from './license-state.js';
+import { resolveLicense, type LicenseClaim } from './license-lookup.js';
+import type { ProductCatalog } from './product-catalog.js';
+
+export type LicenseContext = { catalog: ProductCatalog; activity: ActivityRecorder };
+
+export type Validation = {
+  license: { key: string; status: string; seats: number; activatedCount: number; expiresAt: string | null };
+  product: { id: string; name: string; slug: string };
+};
+
+/**
+ * Validates a key: one strongly consistent read of the license item, which holds the whole answer
+ * (the product comes from the container's cache). A `domain` is only recorded on its activation.
+ */
+export async function validateLicense(
+  deps: Pick<Deps, 'data' | 'clock'>,
+  context: LicenseContext,
+  input: LicenseClaim & { domain?: string; ipAddress: string },
+): Promise<Validation> {
+  const { license, product } = await resolveLicense(deps, context.catalog, input);
+  assertUsable(license, deps.clock.now());
+  if (input.domain !== undefined) await context.activity.domainSeen(license.licenseId, input.domain, input.ipAddress);
+  return {
+    license: {
+      key: license.licenseKey,
+      status: license.status,
+      seats: license.seats,
+      activatedCount: license.activatedCount,
+      expiresAt: license.expiresAt ?? null,
+    },
+    product: { id: product.productId, name: product.name, slug: product.slug },
+  };
+}

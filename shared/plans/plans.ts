@@ -1,0 +1,200 @@
+import { ConflictError, NotFoundError } from '../errors.js';
+import { failedConditions } from '../data/conditions.js';
+import type { BILLING_CYCLES } from '../data/entities/plan.js';
+import { newId } from '../ids.js';
+import { loadLiveProduct } from '../products/products.js';
+import { slugCandidates, slugify } from '../products/slugs.js';
+import type { Deps } from '../runtime.js';
+
+type PlanDeps = Pick<Deps, 'data' | 'clock'>;
+type BillingCycle = (typeof BILLING_CYCLES)[number];
+
+export type PlanInput = {
+  name: string;
+  slug?: string;
+  billingCycle: BillingCycle;
+  price: number;
+  /** Upper-case ISO 4217 code. */
+  currency: string;
+  siteLimit?: number;
+  shortDescription?: string | null;
+  isActive?: boolean;
+  isPublic?: boolean;
+};
+export type PlanChanges = Partial<PlanInput>;
+
+type PlanItem = NonNullable<Awaited<ReturnType<ReturnType<Deps['data']['entities']['plan']['get']>['go']>>['data']>;
+
+export function toPlan(item: PlanItem) {
+  return {
+    id: item.planId,
+    productId: item.productId,
+    name: item.name,
+    slug: item.slug,
+    billingCycle: item.billingCycle,
+    price: item.price,
+    currency: item.currency,
+    siteLimit: item.siteLimit,
+    shortDescription: item.shortDescription ?? null,
+    isActive: item.isActive,
+    isPublic: item.isPublic,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+export type Plan = ReturnType<typeof toPlan>;
+
+const PLAN_NOT_FOUND = 'Plan not found';
+const PRODUCT_NOT_FOUND = 'Product not found';
+const SLUG_TAKEN = 'Slug is already taken';
+const CHANGED_CONCURRENTLY = 'Plan was changed concurrently; retry';
+
+/** A plan of this tenant's product; another tenant's or another product's plan is not found. */
+async function loadPlan(deps: PlanDeps, tenantId: string, productId: string, planId: string): Promise<PlanItem> {
+  const { data } = await deps.data.entities.plan.get({ planId }).go({ consistent: true });
+  if (!data || data.tenantId !== tenantId || data.productId !== productId) throw new NotFoundError(PLAN_NOT_FOUND);
+  return data;
+}
+
+/** A product's plans in the order they were created (the order a pricing table shows them). */
+export async function listPlans(deps: PlanDeps, tenantId: string, productId: string): Promise<Plan[]> {
+  await loadLiveProduct(deps, tenantId, productId);
+  const { data } = await deps.data.entities.plan.query.byProduct({ productId }).go({ pages: 'all' });
+  return data.map(toPlan);
+}
+
+export async function getPlan(deps: PlanDeps, tenantId: string, productId: string, planId: string): Promise<Plan> {
+  await loadLiveProduct(deps, tenantId, productId);
+  return toPlan(await loadPlan(deps, tenantId, productId, planId));
+}
+
+/**
+ * Creates a plan, claims its slug within the product, and counts it on the product, in one transaction
+ * that also requires the product to be live. A requested slug that is taken is 409; a generated one moves
+ * on to the next numbered candidate.
+ */
+export async function createPlan(deps: PlanDeps, tenantId: string, productId: string, input: PlanInput): Promise<Plan> {
+  await loadLiveProduct(deps, tenantId, productId);
+  const now = deps.clock.now().toISOString();
+  const planId = newId('pln');
+  const candidates = input.slug ? [input.slug] : slugCandidates(slugify(input.name));
+  for (const slug of candidates) {
+    const item: PlanItem = {
+      planId,
+      tenantId,
+      productId,
+      name: input.name,
+      slug,
+      billingCycle: input.billingCycle,
+      price: input.price,
+      currency: input.currency,
+      siteLimit: input.siteLimit ?? 1,
+      ...(input.shortDescription != null && { shortDescription: input.shortDescription }),
+      isActive: input.isActive ?? true,
+      isPublic: input.isPublic ?? true,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const outcome = await deps.data.transaction
+      .write(({ planSlug, plan, product }) => [
+        planSlug.create({ productId, slug, planId }).commit(),
+        plan.create(item).commit(),
+        product
+          .patch({ productId })
+          .add({ plansCount: 1 })
+          .where(({ tenantId: owner, deletedAt }, { eq, notExists }) => `${eq(owner, tenantId)} AND ${notExists(deletedAt)}`)
+          .commit(),
+      ])
+      .go();
+    if (!outcome.canceled) return toPlan(item);
+    const failed = failedConditions(outcome);
+    if (failed.includes(2)) throw new NotFoundError(PRODUCT_NOT_FOUND);
+    if (!failed.includes(0)) throw new ConflictError(CHANGED_CONCURRENTLY);
+    if (input.slug) throw new ConflictError(SLUG_TAKEN);
+  }
+  throw new ConflictError(SLUG_TAKEN);
+}
+
+/** Partial update; a new slug is claimed and the old one released in the same transaction as the plan. */
+export async function updatePlan(
+  deps: PlanDeps,
+  tenantId: string,
+  productId: string,
+  planId: string,
+  changes: PlanChanges,
+): Promise<Plan> {
+  await loadLiveProduct(deps, tenantId, productId);
+  const current = await loadPlan(deps, tenantId, productId, planId);
+  const { shortDescription, ...rest } = changes;
+  const set = {
+    ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+    ...(shortDescription != null && { shortDescription }),
+    updatedAt: deps.clock.now().toISOString(),
+  } as Partial<PlanItem>;
+  const cleared = shortDescription === null ? (['shortDescription'] as const) : [];
+  const newSlug = changes.slug !== undefined && changes.slug !== current.slug ? changes.slug : undefined;
+  const outcome = await deps.data.transaction
+    .write(({ planSlug, plan, product }) => [
+      product
+        .check({ productId })
+        .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
+        .commit(),
+      // The plan is written only if its slug is still the one read, so the slug items stay in step.
+      plan
+        .patch({ planId })
+        .set(set)
+        .remove([...cleared])
+        .where(({ slug }, { eq }) => eq(slug, current.slug))
+        .commit(),
+      ...(newSlug
+        ? [
+            planSlug.create({ productId, slug: newSlug, planId }).commit(),
+            planSlug
+              .delete({ productId, slug: current.slug })
+              .where(({ planId: owner }, { eq }) => eq(owner, planId))
+              .commit(),
+          ]
+        : []),
+    ])
+    .go();
+  const failed = failedConditions(outcome);
+  if (failed.includes(0)) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  if (failed.includes(2)) throw new ConflictError(SLUG_TAKEN);
+  if (outcome.canceled) {
+    // The plan may have been deleted meanwhile (404), or changed its slug (retryable conflict).
+    await loadPlan(deps, tenantId, productId, planId);
+    throw new ConflictError(CHANGED_CONCURRENTLY);
+  }
+  const updated = { ...current, ...set } as PlanItem;
+  if (shortDescription === null) delete updated.shortDescription;
+  return toPlan(updated);
+}
+
+/** Deletes the plan and its slug and uncounts it from the product, together. Issued licenses keep their seats. */
+export async function deletePlan(deps: PlanDeps, tenantId: string, productId: string, planId: string): Promise<void> {
+  await loadLiveProduct(deps, tenantId, productId);
+  const current = await loadPlan(deps, tenantId, productId, planId);
+  const outcome = await deps.data.transaction
+    .write(({ planSlug, plan, product }) => [
+      product
+        .patch({ productId })
+        .add({ plansCount: -1 })
+        .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
+        .commit(),
+      plan
+        .delete({ planId })
+        .where(({ slug }, { eq }) => eq(slug, current.slug))
+        .commit(),
+      planSlug
+        .delete({ productId, slug: current.slug })
+        .where(({ planId: owner }, { eq }) => eq(owner, planId))
+        .commit(),
+    ])
+    .go();
+  const failed = failedConditions(outcome);
+  if (failed.includes(0)) throw new NotFoundError(PRODUCT_NOT_FOUND);
+  if (outcome.canceled) {
+    await loadPlan(deps, tenantId, productId, planId);
+    throw new ConflictError(CHANGED_CONCURRENTLY);
+  }
+}

@@ -1,0 +1,267 @@
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
+import { forgetCachedProduct } from '../products/cache-invalidation.js';
+import type { RELEASE_STATUSES } from '../data/entities/release.js';
+import type { TransactionEntities } from '../data/service.js';
+import { newId } from '../ids.js';
+import { loadLiveProduct } from '../products/products.js';
+import type { Deps } from '../runtime.js';
+import { inspectReleaseFile, type StorageDeps } from '../storage/release-files.js';
+import { isProductFilePath, isZipArchive, sanitizeFileName, ZIP_SIGNATURE_LENGTH } from './file-rules.js';
+import { latestVersionChange, recomputeLatest } from './latest-version.js';
+import { compareVersions } from './versions.js';
+
+type ReleaseDeps = Pick<Deps, 'data' | 'clock'> & StorageDeps;
+type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
+
+/** Optional text fields: `null` in an update clears them. */
+const OPTIONAL_TEXT = ['releaseNotes', 'tested', 'requires', 'requiresPhp'] as const;
+
+export type ReleaseInput = {
+  version: string;
+  filePath: string;
+  fileName?: string;
+  fileSize?: number;
+  status?: ReleaseStatus;
+} & { [K in (typeof OPTIONAL_TEXT)[number]]?: string | null };
+export type ReleaseChanges = Partial<ReleaseInput>;
+
+type ReleaseItem = NonNullable<Awaited<ReturnType<ReturnType<Deps['data']['entities']['release']['get']>['go']>>['data']>;
+
+export function toRelease(item: ReleaseItem) {
+  return {
+    id: item.releaseId,
+    productId: item.productId,
+    version: item.version,
+    releaseNotes: item.releaseNotes ?? null,
+    filePath: item.filePath,
+    fileName: item.fileName,
+    fileSize: item.fileSize,
+    status: item.status,
+    downloadCount: item.downloadCount ?? 0,
+    tested: item.tested ?? null,
+    requires: item.requires ?? null,
+    requiresPhp: item.requiresPhp ?? null,
+    releasedAt: item.releasedAt ?? null,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+  };
+}
+export type Release = ReturnType<typeof toRelease>;
+
+const RELEASE_NOT_FOUND = 'Release not found';
+const MAX_WRITE_ATTEMPTS = 5;
+
+const withoutNulls = <T extends object>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], null>;
+  };
+
+/** A product's releases, newest created first (one query; a product has a bounded number of releases). */
+async function productReleases(deps: Pick<Deps, 'data'>, productId: string): Promise<ReleaseItem[]> {
+  const { data } = await deps.data.entities.release.query.byProduct({ productId }).go({ pages: 'all', order: 'desc' });
+  return data;
+}
+
+/** A release of this tenant's product; anything else (another tenant, another product) is not found. */
+async function loadRelease(deps: ReleaseDeps, tenantId: string, productId: string, releaseId: string): Promise<ReleaseItem> {
+  const { data } = await deps.data.entities.release.get({ releaseId }).go({ consistent: true });
+  if (!data || data.tenantId !== tenantId || data.productId !== productId) throw new NotFoundError(RELEASE_NOT_FOUND);
+  return data;
+}
+
+/**
+ * Checks a release's file in storage: it must be one of this product's uploads, exist, and be a ZIP.
+ * The stored size is the truth; a `fileSize` that disagrees with it is refused.
+ */
+async function resolveFile(
+  deps: ReleaseDeps,
+  tenantId: string,
+  productId: string,
+  input: { filePath: string; fileName?: string; fileSize?: number },
+) {
+  if (!isProductFilePath(input.filePath, tenantId, productId)) {
+    throw new BadRequestError('filePath: must be a path returned by an upload for this product');
+  }
+  const stored = await inspectReleaseFile(deps, input.filePath, ZIP_SIGNATURE_LENGTH);
+  if (!stored) throw new BadRequestError('filePath: no uploaded file at this path');
+  if (!isZipArchive(stored.head)) throw new BadRequestError('filePath: the uploaded file is not a ZIP archive');
+  if (input.fileSize !== undefined && input.fileSize !== stored.size) {
+    throw new BadRequestError('fileSize: does not match the uploaded file');
+  }
+  return {
+    filePath: input.filePath,
+    fileName: sanitizeFileName(input.fileName ?? input.filePath.split('/').pop()!),
+    fileSize: stored.size,
+  };
+}
+
+type PreparedWrite = {
+  before?: ReleaseItem;
+  after?: ReleaseItem;
+  /** The release's own write; its condition must hold `before`'s version and status, which the decision used. */
+  write: (release: TransactionEntities['release']) => ReturnType<ReturnType<TransactionEntities['release']['delete']>['commit']>;
+};
+
+type ConditionOperations = { eq: (attribute: any, value: string) => string; notExists: (attribute: any) => string };
+
+/** The product condition of a release write: still live, and its `latestVersion` as it was read. */
+const latestVersionHolds =
+  (asRead: string | undefined) =>
+  ({ latestVersion, deletedAt }: Record<'latestVersion' | 'deletedAt', unknown>, { eq, notExists }: ConditionOperations) =>
+    `${notExists(deletedAt)} AND ${asRead === undefined ? notExists(latestVersion) : eq(latestVersion, asRead)}`;
+
+/**
+ * Writes one release change together with the product's `latestVersion`, in one transaction whose
+ * conditions hold the product's `latestVersion` (and that it is not deleted) as it was read. A
+ * concurrent change to either makes the transaction fail, and the change is prepared again from
+ * fresh reads. Only removing the current latest consults the product's other releases, through an
+ * index that can lag a just-committed write by a moment; every other case needs no index read.
+ */
+async function writeWithLatestVersion(
+  deps: ReleaseDeps,
+  tenantId: string,
+  productId: string,
+  prepare: () => Promise<PreparedWrite>,
+): Promise<ReleaseItem | undefined> {
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+    const current = (await loadLiveProduct(deps, tenantId, productId)).latestVersion;
+    const { before, after, write } = await prepare();
+    const change = latestVersionChange(current, before, after);
+    const next =
+      change.kind === 'keep'
+        ? current
+        : change.kind === 'set'
+          ? change.version
+          : recomputeLatest(await productReleases(deps, productId), (before ?? after)!.releaseId, after);
+    const outcome = await deps.data.transaction
+      .write(({ release, product }) => {
+        const productWrite =
+          next === current
+            ? product.check({ productId }).where(latestVersionHolds(current)).commit()
+            : next === undefined
+              ? product.patch({ productId }).remove(['latestVersion']).where(latestVersionHolds(current)).commit()
+              : product.patch({ productId }).set({ latestVersion: next }).where(latestVersionHolds(current)).commit();
+        return [write(release), productWrite];
+      })
+      .go();
+    // Cancelled: a condition failed (a concurrent change) or DynamoDB saw a conflicting transaction.
+    if (!outcome.canceled) {
+      forgetCachedProduct(productId);
+      return after;
+    }
+  }
+  throw new ConflictError('Release was changed concurrently; retry');
+}
+
+/** Every release of the product, newest first. */
+export async function listReleases(deps: ReleaseDeps, tenantId: string, productId: string): Promise<Release[]> {
+  await loadLiveProduct(deps, tenantId, productId);
+  return (await productReleases(deps, productId)).map(toRelease);
+}
+
+export async function getRelease(deps: ReleaseDeps, tenantId: string, productId: string, releaseId: string): Promise<Release> {
+  await loadLiveProduct(deps, tenantId, productId);
+  return toRelease(await loadRelease(deps, tenantId, productId, releaseId));
+}
+
+export async function createRelease(deps: ReleaseDeps, tenantId: string, productId: string, input: ReleaseInput): Promise<Release> {
+  await loadLiveProduct(deps, tenantId, productId);
+  const file = await resolveFile(deps, tenantId, productId, input);
+  const now = deps.clock.now().toISOString();
+  const status = input.status ?? 'published';
+  const item: ReleaseItem = {
+    ...withoutNulls({ releaseNotes: input.releaseNotes, tested: input.tested, requires: input.requires, requiresPhp: input.requiresPhp }),
+    releaseId: newId('rel'),
+    tenantId,
+    productId,
+    version: input.version,
+    ...file,
+    status,
+    downloadCount: 0,
+    ...(status === 'published' && { releasedAt: now }),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await writeWithLatestVersion(deps, tenantId, productId, async () => ({
+    after: item,
+    write: (release) => release.create(item).commit(),
+  }));
+  return toRelease(item);
+}
+
+export async function updateRelease(
+  deps: ReleaseDeps,
+  tenantId: string,
+  productId: string,
+  releaseId: string,
+  changes: ReleaseChanges,
+): Promise<Release> {
+  await loadLiveProduct(deps, tenantId, productId);
+  const release = await loadRelease(deps, tenantId, productId, releaseId);
+  const file = changes.filePath
+    ? await resolveFile(deps, tenantId, productId, { filePath: changes.filePath, fileName: changes.fileName, fileSize: changes.fileSize })
+    : undefined;
+  if (!file && changes.fileSize !== undefined && changes.fileSize !== release.fileSize) {
+    throw new BadRequestError('fileSize: does not match the uploaded file');
+  }
+  const cleared = OPTIONAL_TEXT.filter((field) => changes[field] === null);
+  const updated = await writeWithLatestVersion(deps, tenantId, productId, async () => {
+    const before = await loadRelease(deps, tenantId, productId, releaseId);
+    const now = deps.clock.now().toISOString();
+    const set = {
+      ...withoutNulls({
+        version: changes.version,
+        status: changes.status,
+        releaseNotes: changes.releaseNotes,
+        tested: changes.tested,
+        requires: changes.requires,
+        requiresPhp: changes.requiresPhp,
+        fileName: changes.fileName === undefined ? undefined : sanitizeFileName(changes.fileName),
+      }),
+      ...file,
+      // First publication stamps releasedAt; later status changes keep it.
+      ...((changes.status ?? before.status) === 'published' && !before.releasedAt && { releasedAt: now }),
+      updatedAt: now,
+    };
+    const after = { ...before, ...set } as ReleaseItem;
+    for (const field of cleared) delete after[field];
+    return {
+      before,
+      after,
+      write: (entity) =>
+        entity
+          .patch({ releaseId })
+          .set(set)
+          .remove(cleared)
+          .where(({ version, status }, { eq }) => `${eq(version, before.version)} AND ${eq(status, before.status)}`)
+          .commit(),
+    };
+  });
+  return toRelease(updated!);
+}
+
+export async function deleteRelease(deps: ReleaseDeps, tenantId: string, productId: string, releaseId: string): Promise<void> {
+  await writeWithLatestVersion(deps, tenantId, productId, async () => {
+    const before = await loadRelease(deps, tenantId, productId, releaseId);
+    return {
+      before,
+      write: (entity) =>
+        entity
+          .delete({ releaseId })
+          .where(({ version, status }, { eq }) => `${eq(version, before.version)} AND ${eq(status, before.status)}`)
+          .commit(),
+    };
+  });
+}
+
+/** A product's published releases, highest version first (equal versions: the newest release first). */
+export async function publishedReleases(deps: Pick<Deps, 'data'>, productId: string): Promise<Release[]> {
+  const published = (await productReleases(deps, productId)).filter((r) => r.status === 'published');
+  // The query gives newest-created first and the sort is stable, so ties keep that order.
+  return published.sort((a, b) => compareVersions(b.version, a.version)).map(toRelease);
+}
+
+/** The release an update check offers: the product's highest published version, if any. */
+export async function latestPublishedRelease(deps: Pick<Deps, 'data'>, productId: string): Promise<Release | undefined> {
+  return (await publishedReleases(deps, productId))[0];
+}

@@ -1,0 +1,59 @@
+import busboy from 'busboy';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
+
+export type UploadForm = { file: { name: string; bytes: Buffer }; version?: string };
+
+const FIELD_LIMIT_BYTES = 1024;
+const isMultipart = (contentType: string | undefined) => /^multipart\/form-data\s*;/i.test(contentType ?? '');
+
+/**
+ * Reads the release upload form (`file`, optional `version`) from a multipart body held in memory.
+ * Wrong content type is 415; a file over `maxFileBytes` is 413; anything else unexpected is 400.
+ */
+export function parseUploadForm(contentType: string | undefined, body: Buffer, maxFileBytes: number): Promise<UploadForm> {
+  if (!isMultipart(contentType)) return Promise.reject(new UnsupportedMediaTypeError('Content-Type must be multipart/form-data'));
+  return new Promise((resolve, reject) => {
+    let failure: Error | undefined;
+    const fail = (error: Error) => (failure ??= error);
+    let file: UploadForm['file'] | undefined;
+    let fileParts = 0;
+    let version: string | undefined;
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType! },
+        // busboy reports the limit when a file reaches it; one byte more lets a file of exactly the maximum through.
+        limits: { fileSize: maxFileBytes + 1, fieldSize: FIELD_LIMIT_BYTES, fields: 5, files: 2, parts: 7 },
+      });
+    } catch {
+      reject(new BadRequestError('Malformed multipart body'));
+      return;
+    }
+    parser.on('file', (name, stream, info) => {
+      // Counted as parts arrive: a file's 'end' may come after the next part has begun.
+      if (name !== 'file') fail(new BadRequestError(`Unknown field: ${name}`));
+      else if (++fileParts > 1) fail(new BadRequestError('Only one file may be uploaded'));
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => fail(new PayloadTooLargeError(`file is larger than ${maxFileBytes / (1024 * 1024)} MB; use an upload URL`)));
+      stream.on('end', () => {
+        if (name === 'file' && !file) file = { name: info.filename ?? '', bytes: Buffer.concat(chunks) };
+      });
+    });
+    parser.on('field', (name, value, info) => {
+      if (name !== 'version') fail(new BadRequestError(`Unknown field: ${name}`));
+      else if (info.valueTruncated) fail(new BadRequestError('version: too long'));
+      else version = value;
+    });
+    for (const limit of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
+      parser.on(limit, () => fail(new BadRequestError('Too many parts in the upload form')));
+    }
+    parser.on('error', () => reject(failure ?? new BadRequestError('Malformed multipart body')));
+    parser.on('close', () => {
+      if (failure) reject(failure);
+      else if (!file) reject(new BadRequestError('file is required'));
+      else resolve({ file, ...(version !== undefined && { version }) });
+    });
+    parser.end(body);
+  });
+}

@@ -1,0 +1,48 @@
+import { ForbiddenError, NotFoundError } from '../errors.js';
+import { isConditionFailure } from '../data/conditions.js';
+import { licenseProblem } from '../licensing/license-state.js';
+import { readLicense } from '../licensing/license-lookup.js';
+import { LICENSE_MESSAGES } from '../licensing/messages.js';
+import type { ProductCatalog } from '../licensing/product-catalog.js';
+import type { Deps } from '../runtime.js';
+import { presignDownload } from '../storage/release-files.js';
+
+/** Lifetime of the storage URL a download redirects to: long enough to start, too short to share. */
+export const DOWNLOAD_URL_TTL_SECONDS = 300;
+const RELEASE_NOT_FOUND = 'Release not found';
+
+/**
+ * `GET /v1/download/{releaseId}`: the key must be valid and of the release's product (else 403), the
+ * release published and its product live (else 404). The download is counted, then answered with a
+ * short-lived storage URL that saves the file under its original name.
+ */
+export async function downloadRelease(
+  deps: Pick<Deps, 'data' | 'clock' | 'config' | 'clients'>,
+  catalog: ProductCatalog,
+  input: { releaseId: string; licenseKey: string },
+): Promise<string> {
+  const { release: releases } = deps.data.entities;
+  const [license, { data: release }] = await Promise.all([
+    readLicense(deps, input.licenseKey),
+    releases.get({ releaseId: input.releaseId }).go({ consistent: true }),
+  ]);
+  if (!license) throw new ForbiddenError(LICENSE_MESSAGES.notFound);
+  const problem = licenseProblem(license, deps.clock.now());
+  if (problem) throw new ForbiddenError(problem);
+  if (!release || release.status !== 'published') throw new NotFoundError(RELEASE_NOT_FOUND);
+  const product = await catalog.byId(release.productId);
+  if (!product || product.deleted) throw new NotFoundError(RELEASE_NOT_FOUND);
+  if (license.productId !== release.productId) throw new ForbiddenError(LICENSE_MESSAGES.wrongProduct);
+  try {
+    await releases
+      .patch({ releaseId: release.releaseId })
+      .add({ downloadCount: 1 })
+      .where(({ status }, { eq }) => eq(status, 'published'))
+      .go({ response: 'none' });
+  } catch (error) {
+    // Unpublished or deleted since it was read.
+    if (isConditionFailure(error)) throw new NotFoundError(RELEASE_NOT_FOUND);
+    throw error;
+  }
+  return presignDownload(deps, release.filePath, release.fileName, DOWNLOAD_URL_TTL_SECONDS);
+}

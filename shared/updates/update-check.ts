@@ -1,0 +1,30 @@
+import { NotFoundError } from '../errors.js';
+import { licenseProblem } from '../licensing/license-state.js';
+import { readLicense } from '../licensing/license-lookup.js';
+import type { Deps } from '../runtime.js';
+import type { ReleaseCatalog } from './release-catalog.js';
+import { updateInfo } from './wordpress.js';
+
+/**
+ * `GET /v1/wp/update-check`: product and releases from the per-slug cache, the key from one strongly
+ * consistent read, so a revoked or regenerated key loses `package` at once. The installed `version`
+ * changes nothing in the answer (DECISIONS §5).
+ */
+export async function checkForUpdate(
+  deps: Pick<Deps, 'data' | 'clock'>,
+  releases: ReleaseCatalog,
+  input: { slug: string; licenseKey: string; baseUrl: string },
+) {
+  const [entry, license] = await Promise.all([releases.bySlug(input.slug), readLicense(deps, input.licenseKey)]);
+  if (!entry) throw new NotFoundError('Product not found');
+  const latest = entry.published[0];
+  const entitled =
+    license !== undefined &&
+    license.productId === entry.product.productId &&
+    licenseProblem(license, deps.clock.now()) === undefined;
+  const packageUrl =
+    latest && entitled
+      ? `${input.baseUrl}/v1/download/${encodeURIComponent(latest.releaseId)}?license_key=${encodeURIComponent(license.licenseKey)}`
+      : undefined;
+  return updateInfo(entry, packageUrl);
+}

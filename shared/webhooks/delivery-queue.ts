@@ -1,0 +1,69 @@
+import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { Config } from '../config.js';
+import { MAX_ATTEMPTS } from './retry-schedule.js';
+
+/** What a queue message says: which delivery to attempt. Everything else is read from the table. */
+export type DeliveryMessage = { deliveryId: string };
+
+/** The webhook delivery queue (SQS in AWS, the local stack's queue locally). */
+export type DeliveryQueue = {
+  /** Queues a first attempt. */
+  enqueue(deliveryId: string): Promise<void>;
+  /** Hides a received message for `seconds`: the next attempt (SQS allows up to 12 h per receive). */
+  retryAfter(receiptHandle: string, seconds: number): Promise<void>;
+  /** Moves a message whose delivery has given up to the dead-letter queue. */
+  deadLetter(body: string): Promise<void>;
+};
+
+/**
+ * SQS refuses a visibility timeout reaching past 12 h from the receive; the send before it took up to
+ * the dispatcher's timeout. A longer wait comes back early and is put off again for the rest.
+ */
+const MAX_VISIBILITY_SECONDS = 12 * 3600 - 60;
+
+export function createDeliveryQueue(config: Config): DeliveryQueue {
+  const { queueUrl, deadLetterQueueUrl } = config.webhooks;
+  const sqs = new SQSClient({
+    region: config.region,
+    maxAttempts: 3,
+    requestHandler: new NodeHttpHandler({ connectionTimeout: 1000, requestTimeout: 3000 }),
+    ...(config.endpoints.sqs ? { endpoint: config.endpoints.sqs, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  const required = (url: string | undefined, name: string) => {
+    if (!url) throw new Error(`${name} is not configured`);
+    return url;
+  };
+  return {
+    async enqueue(deliveryId) {
+      const body: DeliveryMessage = { deliveryId };
+      await sqs.send(new SendMessageCommand({ QueueUrl: required(queueUrl, 'QUEUE_URL'), MessageBody: JSON.stringify(body) }));
+    },
+    async retryAfter(receiptHandle, seconds) {
+      await sqs.send(
+        new ChangeMessageVisibilityCommand({ QueueUrl: required(queueUrl, 'QUEUE_URL'), ReceiptHandle: receiptHandle, VisibilityTimeout: Math.min(seconds, MAX_VISIBILITY_SECONDS) }),
+      );
+    },
+    async deadLetter(body) {
+      await sqs.send(new SendMessageCommand({ QueueUrl: required(deadLetterQueueUrl, 'DEAD_LETTER_QUEUE_URL'), MessageBody: body }));
+    },
+  };
+}
+
+/**
+ * SQS moves a message to the dead-letter queue after this many receives. Every attempt is one receive,
+ * and the dispatcher moves a delivery that has used all its attempts there itself; the margin is for
+ * receives that did not reach an attempt (a crashed or timed-out batch), so only a message that keeps
+ * crashing the dispatcher ends there this way.
+ */
+export const MAX_RECEIVE_COUNT = 2 * MAX_ATTEMPTS;
+
+/** How the queue feeds the dispatcher, in AWS and locally alike. */
+export const DELIVERY_QUEUE_SETTINGS = {
+  /** Sends in a batch run in parallel, each at most 10 s: the dispatcher gets 30 s. */
+  dispatcherTimeoutSeconds: 30,
+  /** Several times the dispatcher's timeout, so a message is not handed out again while a batch still runs. */
+  visibilityTimeoutSeconds: 180,
+  batchSize: 10,
+  maxReceiveCount: MAX_RECEIVE_COUNT,
+};

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+
+const outRoot = mkdtempSync(join(tmpdir(), 'licensing-bucket-test-'));
+afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
+
+function synth(props: LicensingStackProps = {}) {
+  const stack = new LicensingStack(new App({ outdir: mkdtempSync(join(outRoot, 'app-')) }), 'LicensingService', { bundle: false, ...props });
+  const template = Template.fromStack(stack);
+  const bucketId = stack.getLogicalId(stack.releaseBucket.bucket.node.defaultChild as CfnElement);
+  const bucket = template.toJSON().Resources[bucketId] as Resource;
+  return { stack, template, bucketId, bucket };
+}
+
+const { stack, template, bucketId, bucket } = synth({ dashboardUrl: 'https://dashboard.example.com/app' });
+const bucketArn = { 'Fn::GetAtt': [bucketId, 'Arn'] };
+const objectsArn = { 'Fn::Join': ['', [bucketArn, '/*']] };
+
+/** Every statement of the policies attached to a function's role. */
+function statementsOf(fnConstruct: (typeof stack.functions)[keyof typeof stack.functions]) {
+  const roleId = stack.getLogicalId(fnConstruct.role!.node.defaultChild as CfnElement);
+  const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } })) as Resource[];
+  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+}
+const actionsOn = (statements: ReturnType<typeof statementsOf>, prefix: string) =>
+  statements.flatMap((s) => [s.Action].flat()).filter((action) => action.startsWith(prefix));
+
+describe('release bucket', () => {
+  it('is private: public access blocked, S3-managed encryption, owner-enforced objects, retained', () => {
+    template.resourceCountIs('AWS::S3::Bucket', 1);
+    expect(bucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+    });
+    expect(bucket.DeletionPolicy).toBe('Retain');
+  });
+
+  it('refuses any request without TLS', () => {
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucketId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Principal: { AWS: '*' }, Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it("allows presigned PUT and GET from the dashboard's origin only", () => {
+    expect(bucket.Properties.CorsConfiguration.CorsRules).toEqual([
+      expect.objectContaining({ AllowedMethods: ['PUT', 'GET', 'HEAD'], AllowedOrigins: ['https://dashboard.example.com'], AllowedHeaders: ['*'] }),
+    ]);
+  });
+
+  it('allows any origin without a dashboard, since only a presigned URL grants access', () => {
+    const bare = synth();
+    expect(bare.bucket.Properties.CorsConfiguration.CorsRules[0].AllowedOrigins).toEqual(['*']);
+  });
+
+  it('aborts incomplete multipart uploads after a day', () => {
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+      expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+    ]);
+  });
+});
+
+describe('bindBucket', () => {
+  it('gives the management function read and put on the bucket, never delete, and BUCKET_NAME', () => {
+    const fn = template.toJSON().Resources[stack.getLogicalId(stack.functions.management.node.defaultChild as CfnElement)] as Resource;
+    expect(fn.Properties.Environment.Variables.BUCKET_NAME).toEqual({ Ref: bucketId });
+    const statements = statementsOf(stack.functions.management);
+    const s3Actions = actionsOn(statements, 's3:');
+    expect(s3Actions).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:List*', 's3:PutObject']));
+    expect(s3Actions.some((action) => action.startsWith('s3:Delete'))).toBe(false);
+    for (const statement of statements.filter((s) => actionsOn([s], 's3:').length > 0)) {
+      const resources = [statement.Resource].flat();
+      expect(resources).toContainEqual(objectsArn);
+      expect(resources.every((r) => JSON.stringify(r).includes(bucketId))).toBe(true);
+    }
+  });
+
+  it('gives functions without a bucket setting neither access nor the variable', () => {
+    for (const [surface, fnConstruct] of Object.entries(stack.functions)) {
+      if (surface === 'management') continue;
+      const fn = template.toJSON().Resources[stack.getLogicalId(fnConstruct.node.defaultChild as CfnElement)] as Resource;
+      const hasVariable = 'BUCKET_NAME' in fn.Properties.Environment.Variables;
+      expect(actionsOn(statementsOf(fnConstruct), 's3:').length > 0).toBe(hasVariable);
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LicensingStack } from '../../infra/stack.js';
+import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
+
+const outdir = mkdtempSync(join(tmpdir(), 'webhook-delivery-test-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+const stack = new LicensingStack(new App({ outdir }), 'LicensingService', { bundle: false });
+const template = Template.fromStack(stack);
+const delivery = stack.webhookDelivery;
+const id = (s: Stack, construct: { node: { defaultChild?: unknown } }) => s.getLogicalId(construct.node.defaultChild as CfnElement);
+const queueId = id(stack, delivery.queue);
+const dlqId = id(stack, delivery.deadLetterQueue);
+const tableId = id(stack, stack.table);
+
+type Statement = { Action: string | string[]; Resource: unknown };
+function statementsOf(fn: { role?: unknown }): Statement[] {
+  const roleId = id(stack, (fn as { role: { node: { defaultChild?: unknown } } }).role);
+  const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } })) as {
+    Properties: { PolicyDocument: { Statement: Statement[] } };
+  }[];
+  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+const actionsOn = (statements: Statement[], resource: unknown) =>
+  statements.filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify(resource))).flatMap((s) => [s.Action].flat());
+const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
+const dlqArn = { 'Fn::GetAtt': [dlqId, 'Arn'] };
+
+describe('webhook delivery infrastructure', () => {
+  it('has a delivery queue that redrives to an encrypted dead-letter queue', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: DELIVERY_QUEUE_SETTINGS.visibilityTimeoutSeconds,
+      MessageRetentionPeriod: 4 * 24 * 3600,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: dlqArn, maxReceiveCount: DELIVERY_QUEUE_SETTINGS.maxReceiveCount },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+  });
+
+  it('feeds the dispatcher from the queue in batches, reporting partial failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: queueArn,
+      FunctionName: { Ref: id(stack, delivery.dispatcher) },
+      BatchSize: DELIVERY_QUEUE_SETTINGS.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const fn = template.toJSON().Resources[id(stack, delivery.dispatcher)];
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: DELIVERY_QUEUE_SETTINGS.dispatcherTimeoutSeconds });
+    expect(fn.Properties.Timeout).toBeLessThan(DELIVERY_QUEUE_SETTINGS.visibilityTimeoutSeconds);
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      RUNTIME: 'aws',
+      TABLE_NAME: { Ref: tableId },
+      QUEUE_URL: { Ref: queueId },
+      DEAD_LETTER_QUEUE_URL: { Ref: dlqId },
+    });
+  });
+
+  it('feeds the fan-out with outbox inserts only from the table stream', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      FunctionName: { Ref: id(stack, delivery.fanOut) },
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: dlqArn } },
+      FilterCriteria: {
+        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent'] } } } }) }],
+      },
+    });
+    const fn = template.toJSON().Resources[id(stack, delivery.fanOut)];
+    expect(fn.Properties.Environment.Variables).toMatchObject({ TABLE_NAME: { Ref: tableId }, QUEUE_URL: { Ref: queueId } });
+  });
+
+  it('grants each function only what it uses of the queues', () => {
+    const dispatcher = statementsOf(delivery.dispatcher);
+    expect(actionsOn(dispatcher, queueArn)).toEqual(
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage']),
+    );
+    expect(actionsOn(dispatcher, queueArn)).not.toContain('sqs:SendMessage');
+    expect(actionsOn(dispatcher, dlqArn)).toContain('sqs:SendMessage');
+    expect(actionsOn(dispatcher, dlqArn)).not.toContain('sqs:ReceiveMessage');
+
+    const fanOut = statementsOf(delivery.fanOut);
+    expect(actionsOn(fanOut, queueArn)).toContain('sqs:SendMessage');
+    expect(actionsOn(fanOut, queueArn)).not.toContain('sqs:ReceiveMessage');
+    expect(actionsOn(fanOut, { 'Fn::GetAtt': [tableId, 'StreamArn'] })).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator']));
+
+    const management = statementsOf(stack.functions.management);
+    expect(actionsOn(management, queueArn)).toContain('sqs:SendMessage');
+    expect(actionsOn(management, queueArn)).not.toContain('sqs:ReceiveMessage');
+    expect(actionsOn(management, dlqArn)).toEqual([]);
+    for (const statements of [dispatcher, fanOut, management]) {
+      expect(statements.flatMap((s) => [s.Action].flat())).not.toContain('sqs:*');
+    }
+  });
+
+  it('gives the management function the queue address for redeliveries', () => {
+    const fn = template.toJSON().Resources[id(stack, stack.functions.management)];
+    expect(fn.Properties.Environment.Variables.QUEUE_URL).toEqual({ Ref: queueId });
+  });
+
+  it('raises an alarm as soon as the dead-letter queue holds a message', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('keeps the queues private to TLS callers', () => {
+    const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy')) as { Properties: { PolicyDocument: { Statement: unknown[] } } }[];
+    expect(policies).toHaveLength(2);
+    for (const policy of policies) {
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+    }
+  });
+});

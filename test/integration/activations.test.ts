@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { newTenant } from '../support/client.js';
+import { eventually, licensedProduct, newLicense, plugin } from '../support/licensing-fixtures.js';
+
+const activate = (licenseKey: string, domain: string) =>
+  plugin().post('/v1/licenses/activate', { license_key: licenseKey, domain }, { origin: null });
+const validate = (licenseKey: string, domain?: string) =>
+  plugin().post('/v1/licenses/validate', { license_key: licenseKey, domain }, { origin: null });
+
+describe('activation concurrency', () => {
+  it('gives 20 concurrent activations of different domains on 3 seats exactly 3 seats', async () => {
+    const { license } = await licensedProduct({ seats: 3 });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => activate(license.licenseKey, `site-${i}.example`)));
+    const won = results.filter((r) => r.status === 200);
+    expect(won).toHaveLength(3);
+    for (const lost of results.filter((r) => r.status !== 200)) {
+      expect([lost.status, lost.body]).toEqual([400, { error: 'License seat limit reached' }]);
+    }
+    expect((await validate(license.licenseKey)).body.license.activatedCount).toBe(3);
+  });
+
+  it('gives 10 concurrent activations of one domain one activation', async () => {
+    const { tenant, license } = await licensedProduct({ seats: 5 });
+    const results = await Promise.all(Array.from({ length: 10 }, () => activate(license.licenseKey, 'same.example')));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    expect(new Set(results.map((r) => r.body.activation_id)).size).toBe(1);
+    expect((await validate(license.licenseKey)).body.license.activatedCount).toBe(1);
+    const listed = await eventually(
+      () => tenant.get(`/api/activations?license_id=${license.id}`),
+      (r) => r.body.pagination?.total >= 1,
+    );
+    expect(listed.body.pagination.total).toBe(1);
+  });
+});
+
+describe('management activations', () => {
+  it('lists activations with license and product, filters by license and status, and counts them', async () => {
+    const { tenant, product, license } = await licensedProduct({ seats: 5 });
+    const other = await newLicense(tenant, product.id, { customerEmail: 'other@example.com' });
+    const a = (await activate(license.licenseKey, 'a.example')).body.activation_id;
+    await activate(license.licenseKey, 'b.example');
+    await activate(other.licenseKey, 'c.example');
+    await plugin().post('/v1/licenses/deactivate', { license_key: license.licenseKey, domain: 'b.example' }, { origin: null });
+
+    const all = await eventually(() => tenant.get('/api/activations'), (r) => r.body.items?.length === 3);
+    expect(all.status).toBe(200);
+    expect(all.body.pagination).toEqual({ page: 1, perPage: 20, total: 3, totalPages: 1 });
+    const item = all.body.items.find((i: { id: string }) => i.id === a);
+    expect(item).toEqual({
+      id: a,
+      licenseId: license.id,
+      domain: 'a.example',
+      ipAddress: expect.any(String),
+      status: 'active',
+      activatedAt: expect.any(String),
+      deactivatedAt: null,
+      lastCheckedAt: null,
+      license: { id: license.id, key: license.licenseKey, customerEmail: 'buyer@example.com' },
+      product: { id: product.id, name: product.name },
+    });
+
+    const active = await eventually(() => tenant.get('/api/activations?status=active'), (r) => r.body.items?.length === 2);
+    expect(active.body.pagination.total).toBe(2);
+    const deactivated = await eventually(() => tenant.get('/api/activations?status=deactivated'), (r) => r.body.items?.length === 1);
+    expect(deactivated.body.items[0]).toMatchObject({ domain: 'b.example', status: 'deactivated', deactivatedAt: expect.any(String) });
+    expect(deactivated.body.pagination.total).toBe(1);
+
+    const byLicense = await tenant.get(`/api/activations?license_id=${license.id}&status=active`);
+    expect(byLicense.body.items.map((i: { domain: string }) => i.domain)).toEqual(['a.example']);
+    const paged = await tenant.get('/api/activations?per_page=2&page=2');
+    expect(paged.body.items).toHaveLength(1);
+    expect(paged.body.pagination).toEqual({ page: 2, perPage: 2, total: 3, totalPages: 2 });
+
+    expect((await tenant.get('/api/activations?status=gone')).status).toBe(400);
+    expect((await tenant.get('/api/activations?page=0')).status).toBe(400);
+    const stranger = await newTenant();
+    expect((await stranger.get(`/api/activations?license_id=${license.id}`)).body.items).toEqual([]);
+    expect((await stranger.get('/api/activations')).body.pagination.total).toBe(0);
+  });
+
+  it('deactivates by id: activation returned, seat freed, other tenants get 404', async () => {
+    const { tenant, license } = await licensedProduct({ seats: 1 });
+    const id = (await activate(license.licenseKey, 'solo.example')).body.activation_id;
+    const stranger = await newTenant();
+    const foreign = await stranger.post(`/api/activations/${id}/deactivate`);
+    expect([foreign.status, foreign.body]).toEqual([404, { error: 'Activation not found' }]);
+    expect((await tenant.post('/api/activations/act_unknown/deactivate')).status).toBe(404);
+
+    const res = await tenant.post(`/api/activations/${id}/deactivate`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, licenseId: license.id, domain: 'solo.example', status: 'deactivated', deactivatedAt: expect.any(String) });
+    expect((await validate(license.licenseKey)).body.license.activatedCount).toBe(0);
+    expect((await tenant.get(`/api/licenses/${license.id}`)).body.activatedCount).toBe(0);
+    // Idempotent: a second call changes nothing and answers the same state.
+    const again = await tenant.post(`/api/activations/${id}/deactivate`);
+    expect([again.status, again.body.deactivatedAt]).toEqual([200, res.body.deactivatedAt]);
+    expect((await activate(license.licenseKey, 'next.example')).status).toBe(200);
+  });
+
+  it('records the last check (time and IP) when a validate names an activated domain', async () => {
+    const { tenant, license } = await licensedProduct();
+    await activate(license.licenseKey, 'watched.example');
+    expect((await validate(license.licenseKey, 'https://watched.example/wp-admin')).body.valid).toBe(true);
+    const listed = await eventually(
+      () => tenant.get(`/api/activations?license_id=${license.id}`),
+      (r) => r.body.items?.[0]?.lastCheckedAt !== null && r.body.items?.length === 1,
+    );
+    expect(listed.body.items[0].lastCheckedAt).toEqual(expect.any(String));
+  });
+
+  it('deactivates every activation when the license is revoked', async () => {
+    const { tenant, license } = await licensedProduct({ seats: 3 });
+    await activate(license.licenseKey, 'one.example');
+    await activate(license.licenseKey, 'two.example');
+    expect((await tenant.post(`/api/licenses/${license.id}/revoke`)).status).toBe(200);
+    const listed = await tenant.get(`/api/activations?license_id=${license.id}`);
+    expect(listed.body.items.map((i: { status: string }) => i.status)).toEqual(['deactivated', 'deactivated']);
+    expect((await validate(license.licenseKey)).body).toEqual({ valid: false, error: 'License has been revoked' });
+  });
+});

@@ -1,0 +1,64 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../shared/events/event-types.js';
+import { Client, newTenant } from '../support/client.js';
+import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+
+/**
+ * The events the service's own operations emit, each delivered once to a webhook subscribed to it,
+ * and to no webhook subscribed to other kinds, no disabled webhook, and no other tenant's webhook.
+ */
+describe('events emitted by operations', () => {
+  let subscribed: Receiver;
+  let bystanders: Receiver;
+  beforeAll(async () => {
+    [subscribed, bystanders] = await Promise.all([startReceiver(), startReceiver()]);
+  });
+  afterAll(async () => {
+    await Promise.all([subscribed.close(), bystanders.close()]);
+  });
+
+  it('delivers customer and license events of the API and the edge', async () => {
+    const tenant = await newTenant();
+    const other = await newTenant();
+    const { body: hook } = await tenant.post('/api/webhooks', { name: 'All', url: subscribed.url, events: [...EVENT_TYPES] });
+    const { body: otherKinds } = await tenant.post('/api/webhooks', { name: 'Payments', url: bystanders.url, events: ['payment.completed', 'payment.refunded'] });
+    const { body: disabled } = await tenant.post('/api/webhooks', { name: 'Off', url: bystanders.url, events: [...EVENT_TYPES], enabled: false });
+    const { body: foreign } = await other.post('/api/webhooks', { name: 'Other', url: bystanders.url, events: [...EVENT_TYPES] });
+
+    const email = 'buyer@example.com';
+    const customer = await tenant.post('/api/customers', { email, firstName: 'Ada' });
+    expect(customer.status).toBe(201);
+    expect((await tenant.put(`/api/customers/${customer.body.id}`, { lastName: 'Lovelace' })).status).toBe(200);
+    const { body: product } = await tenant.post('/api/products', { name: 'Hooked', productType: 'plugin' });
+    const license = await tenant.post('/api/licenses', { productId: product.id, customerEmail: email, seats: 2 });
+    expect(license.status).toBe(201);
+    const edge = new Client();
+    const activated = await edge.post('/v1/licenses/activate', { license_key: license.body.licenseKey, domain: 'example.com' }, { origin: null });
+    expect(activated.status).toBe(200);
+    expect((await edge.post('/v1/licenses/deactivate', { license_key: license.body.licenseKey, domain: 'example.com' }, { origin: null })).status).toBe(200);
+    expect((await tenant.post(`/api/licenses/${license.body.id}/revoke`)).status).toBe(200);
+
+    const expected = ['customer.created', 'customer.updated', 'license.created', 'license.activated', 'license.deactivated', 'license.revoked'];
+    const requests = await subscribed.waitFor(expected.length);
+    const events = requests.map((r) => new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as any);
+    expect(events.map((e) => e.type).sort()).toEqual([...expected].sort());
+    const byType = Object.fromEntries(events.map((e) => [e.type, e]));
+    expect(byType['customer.created'].data).toMatchObject({ id: customer.body.id, email });
+    expect(byType['customer.updated'].data).toMatchObject({ id: customer.body.id, lastName: 'Lovelace' });
+    expect(byType['license.created'].data).toMatchObject({ id: license.body.id, licenseKey: license.body.licenseKey });
+    expect(byType['license.revoked'].data).toMatchObject({ id: license.body.id, status: 'revoked' });
+    expect(new Set(events.map((e) => e.id)).size).toBe(expected.length);
+
+    // Every delivery is recorded before it is sent: once all have succeeded, none went anywhere else.
+    await eventually(async () => {
+      const { items } = (await tenant.get(`/api/webhooks/${hook.id}/deliveries`)).body;
+      return items.length === expected.length && items.every((d: { status: string }) => d.status === 'succeeded') ? true : undefined;
+    });
+    for (const [client, id] of [[tenant, otherKinds.id], [tenant, disabled.id], [other, foreign.id]] as const) {
+      expect((await client.get(`/api/webhooks/${id}/deliveries`)).body.items).toEqual([]);
+    }
+    expect(bystanders.requests).toEqual([]);
+    expect(subscribed.requests).toHaveLength(expected.length);
+  });
+});

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../infra/local/ports.js';
+import { startLocalStack, type LocalStack } from '../../infra/local/stack.js';
+import { createDataService } from '../../shared/data/service.js';
+import { outboxEvent } from '../../shared/events/outbox.js';
+import { firstDeliveryId } from '../../shared/webhooks/deliveries.js';
+import { Client } from '../support/client.js';
+import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+
+// A stack of this file's own, on a data directory, so that it can be stopped and started again.
+const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-restart-'));
+let stack: LocalStack | undefined;
+let receiver: Receiver | undefined;
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const start = () => startLocalStack({ port: 0, dataDir, env: { WEBHOOK_RETRY_SCALE: '0.0001' } });
+const local = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+
+describe('webhook delivery across a restart', () => {
+  it('delivers an event recorded just before the service stopped once it runs again, exactly once', async () => {
+    stack = await start();
+    const client = new Client(stack.url);
+    const { body: registered } = await client.post('/api/auth/register', { email: 'restart@example.com', password: 'correct horse battery' });
+    // The receiver is down until after the restart: whatever the stopping service got to, it could not deliver.
+    const receiverPort = await freePort();
+    const { body: webhook } = await client.post('/api/webhooks', {
+      name: 'Restart',
+      url: `http://127.0.0.1:${receiverPort}/hook`,
+      events: ['customer.created'],
+    });
+
+    const data = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, ...local })), process.env.TABLE_NAME!);
+    const outcome = await data.transaction
+      .write(({ outboxEvent: outbox }) => [
+        outboxEvent(outbox, { tenantId: registered.user.id, type: 'customer.created', data: { id: 'cus_restart' }, now: new Date() }),
+      ])
+      .go();
+    expect(outcome.canceled).toBe(false);
+    await stack.stop();
+    stack = undefined;
+
+    stack = await start();
+    receiver = await startReceiver(() => 200, receiverPort);
+    const [request] = await receiver.waitFor(1, 30_000);
+    const payload = new Webhook(webhook.secret).verify(request!.body, request!.headers as Record<string, string>) as any;
+    expect(payload).toMatchObject({ type: 'customer.created', data: { id: 'cus_restart' } });
+
+    // A second copy of the delivery's message (SQS delivers at least once) sends nothing more.
+    const sqs = new SQSClient({ endpoint: process.env.SQS_ENDPOINT, ...local });
+    const deliveryId = firstDeliveryId(payload.id, webhook.id);
+    await sqs.send(new SendMessageCommand({ QueueUrl: process.env.QUEUE_URL, MessageBody: JSON.stringify({ deliveryId }) }));
+    const gateway = new Client(stack.url);
+    await eventually(async () => ((await gateway.get('/_local/webhook-queue')).body.messages === 0 ? true : undefined));
+    expect(receiver.requests).toHaveLength(1);
+  }, 120_000);
+});
