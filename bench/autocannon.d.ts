@@ -4,11 +4,13 @@ declare module 'autocannon' {
   type Options = {
     url: string;
     connections?: number;
+    /** Runs the load on this many worker threads instead of the caller's. */
+    workers?: number;
     duration?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;
-    requests?: { setupRequest?: (request: Request) => Request; method?: string; path?: string; body?: string }[];
+    requests?: (Request & { setupRequest?: (request: Request) => Request })[];
   };
   type Result = {
     requests: { average: number; total: number };
