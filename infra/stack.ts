@@ -1,23 +1,16 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { GLOBAL_INDEXES, SERVICE_NAME, TABLE_KEYS } from '../shared/data/table-schema.js';
 import { bindTable, type TableAccess } from './constructs/table-access.js';
 import { ExpirySweep } from './constructs/expiry-sweep.js';
 import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/release-bucket.js';
+import { serviceFunction } from './constructs/service-function.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
-
-/** The project root: entries in HANDLER_ENTRIES are relative to it. */
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * What each surface's function is given. Keyed by `Surface`, so adding a surface to `SURFACES`
@@ -39,13 +32,6 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   edge: { memorySize: 1024, timeout: Duration.seconds(10), table: 'readWrite', bucket: 'read' },
   public: { memorySize: 1024, timeout: Duration.seconds(10), table: 'readWrite' },
 };
-
-/**
- * ESM bundles have no `require`; some CommonJS dependencies bundled into them still call it
- * (for Node built-ins). The alias avoids clashing with a bundled `createRequire` import.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 export interface LicensingStackProps extends StackProps {
   /** Base of generated links (`PUBLIC_BASE_URL`); unset: the API's own domain from the request. */
@@ -113,7 +99,13 @@ export class LicensingStack extends Stack {
     const functions = {} as Record<Surface, LambdaFunction>;
     for (const surface of SURFACES) {
       const settings = SURFACE_SETTINGS[surface];
-      const fn = this.surfaceFunction(surface, settings, environment, props.bundle ?? true);
+      const fn = serviceFunction(this, `${pascal(surface)}Function`, {
+        entry: HANDLER_ENTRIES[surface],
+        memorySize: settings.memorySize,
+        timeout: settings.timeout,
+        environment,
+        bundle: props.bundle ?? true,
+      });
       bindTable(fn, this.table, settings.table);
       if (settings.bucket) bindBucket(fn, this.releaseBucket.bucket, settings.bucket);
       functions[surface] = fn;
@@ -161,57 +153,6 @@ export class LicensingStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: this.stage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });
-  }
-
-  private surfaceFunction(
-    surface: Surface,
-    settings: SurfaceSettings,
-    environment: Record<string, string>,
-    bundle: boolean,
-  ): LambdaFunction {
-    const id = `${pascal(surface)}Function`;
-    const entry = join(PROJECT_ROOT, HANDLER_ENTRIES[surface]);
-    if (!existsSync(entry)) throw new Error(`Handler entry of surface "${surface}" not found: ${entry}`);
-
-    const common = {
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
-      memorySize: settings.memorySize,
-      timeout: settings.timeout,
-      environment,
-      // An explicit log group, so logs do not live forever and go when the stack goes.
-      logGroup: new LogGroup(this, `${id}Logs`, {
-        retention: RetentionDays.ONE_MONTH,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
-    };
-
-    if (!bundle) {
-      return new LambdaFunction(this, id, {
-        ...common,
-        handler: 'index.handler',
-        code: Code.fromInline('exports.handler = async () => ({ statusCode: 503 });'),
-      });
-    }
-
-    return new NodejsFunction(this, id, {
-      ...common,
-      entry,
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        // Bundle the AWS SDK too: the deployed code then runs the SDK versions the tests ran,
-        // not whichever the Lambda runtime ships this month.
-        externalModules: [],
-      },
-    });
   }
 }
 

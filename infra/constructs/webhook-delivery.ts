@@ -1,19 +1,14 @@
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Architecture, Code, FilterCriteria, Function as LambdaFunction, Runtime, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { OUTBOX_INSERT_FILTER } from '../../functions/webhook-fanout/outbox-filter.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
+import { serviceFunction } from './service-function.js';
 import { bindTable } from './table-access.js';
-
-const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The whole retry schedule is about 33 h at most; messages are kept well beyond it. */
 const MESSAGE_RETENTION = Duration.days(4);
@@ -45,6 +40,7 @@ export class WebhookDelivery extends Construct {
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
     const { table } = props;
+    const functionProps = { memorySize: 256, environment: props.environment, bundle: props.bundle };
 
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
       retentionPeriod: Duration.days(14),
@@ -59,7 +55,11 @@ export class WebhookDelivery extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: DELIVERY_QUEUE_SETTINGS.maxReceiveCount },
     });
 
-    this.dispatcher = this.handlerFunction('Dispatcher', 'functions/dispatcher/handler.ts', props, DELIVERY_QUEUE_SETTINGS.dispatcherTimeoutSeconds);
+    this.dispatcher = serviceFunction(this, 'Dispatcher', {
+      ...functionProps,
+      entry: 'functions/dispatcher/handler.ts',
+      timeout: Duration.seconds(DELIVERY_QUEUE_SETTINGS.dispatcherTimeoutSeconds),
+    });
     bindTable(this.dispatcher, table, 'readWrite');
     this.dispatcher.addEnvironment('QUEUE_URL', this.queue.queueUrl);
     this.dispatcher.addEnvironment('DEAD_LETTER_QUEUE_URL', this.deadLetterQueue.queueUrl);
@@ -70,7 +70,7 @@ export class WebhookDelivery extends Construct {
       new SqsEventSource(this.queue, { batchSize: DELIVERY_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }),
     );
 
-    this.fanOut = this.handlerFunction('FanOut', 'functions/webhook-fanout/handler.ts', props, 30);
+    this.fanOut = serviceFunction(this, 'FanOut', { ...functionProps, entry: 'functions/webhook-fanout/handler.ts', timeout: Duration.seconds(30) });
     bindTable(this.fanOut, table, 'readWrite');
     this.fanOut.addEnvironment('QUEUE_URL', this.queue.queueUrl);
     this.queue.grantSendMessages(this.fanOut);
@@ -95,37 +95,6 @@ export class WebhookDelivery extends Construct {
       evaluationPeriods: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
-  }
-
-  /** A function bundled as the stack bundles its surfaces (ESM, Node 22, arm64, SDK included). */
-  private handlerFunction(id: string, entry: string, props: WebhookDeliveryProps, timeoutSeconds: number): LambdaFunction {
-    const common = {
-      runtime: Runtime.NODEJS_22_X,
-      architecture: Architecture.ARM_64,
-      memorySize: 256,
-      timeout: Duration.seconds(timeoutSeconds),
-      environment: { ...props.environment },
-      logGroup: new LogGroup(this, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
-    };
-    if (!props.bundle) {
-      return new LambdaFunction(this, id, { ...common, handler: 'index.handler', code: Code.fromInline('exports.handler = async () => ({});') });
-    }
-    return new NodejsFunction(this, id, {
-      ...common,
-      entry: join(PROJECT_ROOT, entry),
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-        minify: true,
-        sourceMap: true,
-        externalModules: [],
-      },
     });
   }
 }

@@ -20,12 +20,15 @@ const TRANSIENT_AWS_ERRORS = new Set([
   'TransactionConflictException',
 ]);
 
-/** A throttled or unreachable store is the caller's to retry (503), not a bug and never a domain answer. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+
+/**
+ * A throttled or unreachable store is the caller's to retry (503), not a bug and never a domain answer.
+ * ElectroDB wraps the SDK's error in its own (`cause`), so the whole chain is looked at.
+ */
 function fromStorage(error: unknown): AppError | undefined {
-  const e = error as { name?: string; code?: string } | undefined;
-  const name = e?.name ?? '';
-  if (TRANSIENT_AWS_ERRORS.has(name) || e?.code === 'ECONNREFUSED' || e?.code === 'ECONNRESET') {
-    return new ServiceUnavailableError();
+  for (let e = error as { name?: string; code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (TRANSIENT_AWS_ERRORS.has(e.name ?? '') || UNREACHABLE.has(e.code ?? '')) return new ServiceUnavailableError();
   }
   return undefined;
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { BadRequestError } from '../errors.js';
 
 /** Shared field rules: strings are trimmed of nothing and never coerced from other types. */
 export const email = z.email({ message: 'must be a valid e-mail address' }).max(254);
@@ -38,8 +37,4 @@ export function pageOf<T>(items: T[], page: number, perPage: number, total: numb
 /** Slices an in-memory list: for small, bounded collections such as a tenant's products. */
 export function paginateInMemory<T>(all: T[], page: number, perPage: number): Page<T> {
   return pageOf(all.slice((page - 1) * perPage, page * perPage), page, perPage, all.length);
-}
-
-export function assertNever(value: never): never {
-  throw new BadRequestError(`Unexpected value ${String(value)}`);
 }

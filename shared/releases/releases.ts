@@ -255,13 +255,8 @@ export async function deleteRelease(deps: ReleaseDeps, tenantId: string, product
 }
 
 /** A product's published releases, highest version first (equal versions: the newest release first). */
-export async function publishedReleases(deps: Pick<Deps, 'data'>, productId: string): Promise<Release[]> {
+export async function publishedReleaseItems(deps: Pick<Deps, 'data'>, productId: string): Promise<ReleaseItem[]> {
   const published = (await productReleases(deps, productId)).filter((r) => r.status === 'published');
   // The query gives newest-created first and the sort is stable, so ties keep that order.
-  return published.sort((a, b) => compareVersions(b.version, a.version)).map(toRelease);
-}
-
-/** The release an update check offers: the product's highest published version, if any. */
-export async function latestPublishedRelease(deps: Pick<Deps, 'data'>, productId: string): Promise<Release | undefined> {
-  return (await publishedReleases(deps, productId))[0];
+  return published.sort((a, b) => compareVersions(b.version, a.version));
 }

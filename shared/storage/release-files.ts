@@ -43,10 +43,6 @@ async function storedSize(deps: StorageDeps, filePath: string): Promise<number |
   }
 }
 
-export async function releaseFileExists(deps: StorageDeps, filePath: string): Promise<boolean> {
-  return (await storedSize(deps, filePath)) !== undefined;
-}
-
 /** The stored file's size and first bytes (enough to recognize its format), or undefined when there is none. */
 export async function inspectReleaseFile(
   deps: StorageDeps,

@@ -1,6 +1,6 @@
 import type { Entities } from '../data/service.js';
 import { TtlCache } from '../licensing/ttl-cache.js';
-import { compareVersions } from '../releases/versions.js';
+import { publishedReleaseItems } from '../releases/releases.js';
 import type { Deps } from '../runtime.js';
 
 type Item<E extends keyof Entities> = NonNullable<Awaited<ReturnType<ReturnType<Entities[E]['get']>['go']>>['data']>;
@@ -32,18 +32,17 @@ export function forgetProductReleases(productId: string): void {
 export type ReleaseCatalog = ReturnType<typeof createReleaseCatalog>;
 
 export function createReleaseCatalog(deps: Pick<Deps, 'data'>) {
-  const { product, productSlug, release } = deps.data.entities;
+  const { product, productSlug } = deps.data.entities;
   return {
     bySlug: (slug: string) =>
       bySlug.get(slug, async () => {
         const { data: ref } = await productSlug.get({ slug }).go();
         if (!ref) return undefined;
-        const [{ data: item }, { data: releases }] = await Promise.all([
+        const [{ data: item }, published] = await Promise.all([
           product.get({ productId: ref.productId }).go(),
-          release.query.byProduct({ productId: ref.productId }).go({ pages: 'all' }),
+          publishedReleaseItems(deps, ref.productId),
         ]);
         if (!item || item.deletedAt || item.slug !== slug) return undefined;
-        const published = releases.filter((r) => r.status === 'published').sort((a, b) => compareVersions(b.version, a.version));
         slugsOfProduct.set(ref.productId, (slugsOfProduct.get(ref.productId) ?? new Set()).add(slug));
         return { product: item, published };
       }),

@@ -1,7 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../shared/events/event-types.js';
+import { sweepExpiredLicenses } from '../../shared/licenses/expiry-sweep.js';
+import { systemClock } from '../../shared/runtime.js';
 import { Client, newTenant } from '../support/client.js';
+import { localData } from '../support/table.js';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /**
@@ -18,7 +21,7 @@ describe('events emitted by operations', () => {
     await Promise.all([subscribed.close(), bystanders.close()]);
   });
 
-  it('delivers customer and license events of the API and the edge', async () => {
+  it('delivers customer and license events of the API, the edge and the expiry sweep', async () => {
     const tenant = await newTenant();
     const other = await newTenant();
     const { body: hook } = await tenant.post('/api/webhooks', { name: 'All', url: subscribed.url, events: [...EVENT_TYPES] });
@@ -38,16 +41,22 @@ describe('events emitted by operations', () => {
     expect(activated.status).toBe(200);
     expect((await edge.post('/v1/licenses/deactivate', { license_key: license.body.licenseKey, domain: 'example.com' }, { origin: null })).status).toBe(200);
     expect((await tenant.post(`/api/licenses/${license.body.id}/revoke`)).status).toBe(200);
+    const lapsed = await tenant.post('/api/licenses', { productId: product.id, customerEmail: email, expiresAt: new Date(Date.now() - 1000).toISOString() });
+    expect(lapsed.status).toBe(201);
+    // The job's domain function, as the scheduled sweep runs it (the local timer may also run it meanwhile: one event either way).
+    await sweepExpiredLicenses({ data: localData(), clock: systemClock });
 
-    const expected = ['customer.created', 'customer.updated', 'license.created', 'license.activated', 'license.deactivated', 'license.revoked'];
+    const expected = ['customer.created', 'customer.updated', 'license.created', 'license.created', 'license.activated', 'license.deactivated', 'license.revoked', 'license.expired'];
     const requests = await subscribed.waitFor(expected.length);
     const events = requests.map((r) => new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as any);
     expect(events.map((e) => e.type).sort()).toEqual([...expected].sort());
     const byType = Object.fromEntries(events.map((e) => [e.type, e]));
     expect(byType['customer.created'].data).toMatchObject({ id: customer.body.id, email });
     expect(byType['customer.updated'].data).toMatchObject({ id: customer.body.id, lastName: 'Lovelace' });
-    expect(byType['license.created'].data).toMatchObject({ id: license.body.id, licenseKey: license.body.licenseKey });
+    const created = events.filter((e) => e.type === 'license.created').map((e) => [e.data.id, e.data.licenseKey]);
+    expect(created.sort()).toEqual([[license.body.id, license.body.licenseKey], [lapsed.body.id, lapsed.body.licenseKey]].sort());
     expect(byType['license.revoked'].data).toMatchObject({ id: license.body.id, status: 'revoked' });
+    expect(byType['license.expired'].data).toMatchObject({ id: lapsed.body.id, licenseKey: lapsed.body.licenseKey, status: 'expired' });
     expect(new Set(events.map((e) => e.id)).size).toBe(expected.length);
 
     // Every delivery is recorded before it is sent: once all have succeeded, none went anywhere else.
