@@ -1,4 +1,4 @@
-import { NotFoundError } from '../errors.js';
+import { BadRequestError } from '../errors.js';
 import { deactivateActivation } from '../activations/deactivation.js';
 import type { Deps } from '../runtime.js';
 import { resolveLicense, type LicenseClaim } from './license-lookup.js';
@@ -11,6 +11,7 @@ export type ActivationTarget = { activationId?: string; domain?: string };
 /**
  * Deactivates one active activation of the license. Allowed whatever the license's state: freeing a
  * seat of an expired or suspended license harms nothing, and an uninstalling plugin should succeed.
+ * No such active activation is a 400: on these surfaces 404 means an unknown key (SERVICE-SPEC §7).
  */
 export async function deactivateLicense(
   deps: Pick<Deps, 'data' | 'clock'>,
@@ -30,7 +31,7 @@ export async function deactivateLicense(
     activation.licenseId === license.licenseId &&
     activation.status === 'active' &&
     (input.domain === undefined || activation.domain === input.domain);
-  if (!matches) throw new NotFoundError(LICENSE_MESSAGES.activationNotFound);
+  if (!matches) throw new BadRequestError(LICENSE_MESSAGES.activationNotFound);
   const deactivated = await deactivateActivation(deps, activation, { license, product }, input.ipAddress);
-  if (!deactivated) throw new NotFoundError(LICENSE_MESSAGES.activationNotFound);
+  if (!deactivated) throw new BadRequestError(LICENSE_MESSAGES.activationNotFound);
 }

@@ -97,7 +97,7 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     const off = await call('deactivate', { ...key, domain: 'http://example.com/' });
     expect([off.status, off.body]).toEqual([200, { success: true }]);
     const offAgain = await call('deactivate', { ...key, domain: 'example.com' });
-    expect([offAgain.status, offAgain.body]).toEqual([404, { error: 'Activation not found' }]);
+    expect([offAgain.status, offAgain.body]).toEqual([400, { error: 'Activation not found' }]);
     expect((await call('validate', key)).body.license.activatedCount).toBe(1);
 
     const back = await call('activate', { ...key, domain: 'example.com' });
@@ -133,7 +133,7 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     const other = await newLicense(tenant, product.id);
     const mine = await call('activate', { ...identify(product), license_key: license.licenseKey, domain: 'mine.example' });
     const res = await call('deactivate', { ...identify(product), license_key: other.licenseKey, activation_id: mine.body.activation_id });
-    expect([res.status, res.body]).toEqual([404, { error: 'Activation not found' }]);
+    expect([res.status, res.body]).toEqual([400, { error: 'Activation not found' }]);
     const unknown = await call('deactivate', { ...identify(product), license_key: 'NOPE-AAAA-BBBB-CCCC-DDDD', domain: 'mine.example' });
     expect([unknown.status, unknown.body]).toEqual([404, { error: 'License key not found' }]);
   });
