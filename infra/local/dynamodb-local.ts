@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -13,41 +13,73 @@ function jarDirectory(): string {
 
 export type DynamoDbLocal = { endpoint: string; stop: () => Promise<void> };
 
+/**
+ * Java runs under a small shell guard in a process group of its own. The guard's stdin is a pipe from
+ * this process: when it closes (a clean stop, or this process dying in any way, even SIGKILL) the guard
+ * stops Java with SIGTERM. Java then closes its database cleanly: killed outright, DynamoDB Local can
+ * roll back writes it had already acknowledged. Nothing is left behind holding the port or the files.
+ */
+// A background job's stdin is /dev/null, so the pipe is kept on fd 3 for the watcher (and closed for Java).
+const GUARD_SCRIPT = 'exec 3<&0; java "$@" 3<&- & java=$!; (read _ <&3; kill $java 2>/dev/null) & wait $java';
+
+/** Where the guard's pid is kept beside a persistent database, so a restart waits for the last one to end. */
+const guardPidFile = (dbPath: string) => join(dbPath, 'guard.pid');
+
+/** Waits until a previous DynamoDB Local on this database (one whose parent was killed) has shut down. */
+async function previousInstanceGone(dbPath: string): Promise<void> {
+  const file = guardPidFile(dbPath);
+  if (!existsSync(file)) return;
+  const pid = Number(readFileSync(file, 'utf8'));
+  const running = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  await waitFor('the previous DynamoDB Local to stop', async () => !running());
+}
+
 /** Starts DynamoDB Local (Java) in memory, or persisting under `dbPath`. */
 export async function startDynamoDbLocal(options: { dbPath?: string }): Promise<DynamoDbLocal> {
   const port = await freePort();
   const dir = jarDirectory();
   const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
-  if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
-  const java: ChildProcess = spawn(
-    'java',
-    ['-Xmx1g', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb', ...storage],
-    { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  if (options.dbPath) {
+    mkdirSync(options.dbPath, { recursive: true });
+    await previousInstanceGone(options.dbPath);
+  }
+  const javaArgs = ['-Xmx1g', `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb', ...storage];
+  const guard: ChildProcess = spawn('sh', ['-c', GUARD_SCRIPT, 'dynamodb-local-guard', ...javaArgs], {
+    cwd: dir,
+    stdio: ['pipe', 'ignore', 'pipe'],
+    detached: true,
+  });
+  if (options.dbPath && guard.pid) writeFileSync(guardPidFile(options.dbPath), String(guard.pid));
   let stderr = '';
-  java.stderr?.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => java.once('exit', () => resolve()));
-  java.once('error', (error) => (stderr += String(error)));
+  guard.stderr?.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => guard.once('exit', () => resolve()));
+  guard.once('error', (error) => (stderr += String(error)));
+  const stop = async () => {
+    if (guard.exitCode === null && guard.signalCode === null) guard.stdin?.end();
+    await exited;
+    if (options.dbPath) rmSync(guardPidFile(options.dbPath), { force: true });
+  };
 
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   try {
     await waitFor('DynamoDB Local', async () => {
-      if (java.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr}`);
+      if (guard.exitCode !== null) throw new Error(`DynamoDB Local exited: ${stderr}`);
       await client.send(new ListTablesCommand({}));
       return true;
     });
   } catch (error) {
-    java.kill('SIGKILL');
+    await stop();
     throw new Error(`${(error as Error).message}\n${stderr}`);
   } finally {
     client.destroy();
   }
-  return {
-    endpoint,
-    stop: async () => {
-      if (java.exitCode === null) java.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { endpoint, stop };
 }

@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/ports.js';
 import { Client, DASHBOARD_ORIGIN } from '../support/client.js';
-import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-crash-'));
@@ -15,35 +15,27 @@ const running = new Set<ChildProcess>();
 let receiver: Receiver | undefined;
 
 /**
- * SIGKILL to the service's process: the gateway, the handlers, the queue and the stream poller die mid-flight,
- * as a Lambda container can. The table outlives it, as it does in AWS: DynamoDB Local, the service's child, is
- * then stopped gracefully, because it is not crash-safe itself (killed with an SQLite transaction open, it rolls
- * back writes it had already acknowledged), which is a property of the stand-in, not of DynamoDB.
+ * SIGKILL to the service's whole process group, as a harness or a power cut would: the gateway, the handlers,
+ * the queue and the stream poller die mid-flight. (DynamoDB Local is the table, which outlives a Lambda
+ * container in AWS: it runs in a group of its own and shuts down cleanly once its parent is gone.)
  */
 async function killService(child: ChildProcess) {
   running.delete(child);
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
+  process.kill(-child.pid!, 'SIGKILL');
   await exited;
-  await stopProcessGroup(child.pid!);
 }
 
-/** SIGTERM to what is left of the service's process group (DynamoDB Local), and waits until it is gone. */
-async function stopProcessGroup(groupId: number) {
-  const signal = (name: NodeJS.Signals | 0) => {
-    try {
-      process.kill(-groupId, name);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  signal('SIGTERM');
-  await eventually(async () => (signal(0) ? undefined : true), 30_000);
+/** A clean stop (SIGTERM), which ends DynamoDB Local too. */
+async function stopService(child: ChildProcess) {
+  running.delete(child);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 afterAll(async () => {
-  for (const child of running) await killService(child);
+  for (const child of running) await stopService(child);
   await receiver?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
