@@ -1,6 +1,6 @@
-import type { Entities } from '../data/service.js';
+import type { EntityItem } from '../data/service.js';
 
-type ActivationItem = NonNullable<Awaited<ReturnType<ReturnType<Entities['activation']['get']>['go']>>['data']>;
+type ActivationItem = EntityItem<'activation'>;
 
 /** An activation as every surface shows it (SERVICE-SPEC §2); list items add `license` and `product`. */
 export function toActivation(item: ActivationItem) {

@@ -2,7 +2,7 @@ import { ServiceUnavailableError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { activationsDeactivated } from '../licenses/license-counters.js';
 import { commitWithRetry, conditionFailed } from '../licensing/transactions.js';
-import type { LicenseItem } from '../licensing/license-lookup.js';
+import type { LicenseItem } from '../licenses/license-view.js';
 import type { Deps } from '../runtime.js';
 import { toActivationListItem, type ActivationItem } from './activation-view.js';
 import { readLicenseById } from './license-by-id.js';

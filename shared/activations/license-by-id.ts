@@ -1,5 +1,6 @@
 import type { Deps } from '../runtime.js';
-import { readLicense, type LicenseItem } from '../licensing/license-lookup.js';
+import type { LicenseItem } from '../licenses/license-view.js';
+import { readLicense } from '../licensing/license-lookup.js';
 
 /**
  * A license by its stable id: the ref gives the current key, then the item itself (both strongly

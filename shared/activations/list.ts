@@ -1,7 +1,7 @@
 import type { ACTIVATION_STATUSES } from '../data/entities/activation.js';
 import { counterNames, readCounter } from '../data/counters.js';
 import { pageOf, type Page } from '../http/schemas.js';
-import type { LicenseItem } from '../licensing/license-lookup.js';
+import type { LicenseItem } from '../licenses/license-view.js';
 import type { Deps } from '../runtime.js';
 import { toActivationListItem, type ActivationItem } from './activation-view.js';
 import { readLicenseById } from './license-by-id.js';

@@ -1,9 +1,8 @@
-import type { Entities } from '../data/service.js';
+import type { EntityItem } from '../data/service.js';
 
-type Item<E extends keyof Entities> = NonNullable<Awaited<ReturnType<ReturnType<Entities[E]['get']>['go']>>['data']>;
 
 /** A payment as SERVICE-SPEC §2 shows it (the portal calls it an invoice). */
-export function toPayment(item: Item<'payment'>) {
+export function toPayment(item: EntityItem<'payment'>) {
   return {
     id: item.paymentId,
     amount: item.amount,
@@ -17,7 +16,7 @@ export function toPayment(item: Item<'payment'>) {
 }
 
 /** A subscription as SERVICE-SPEC §2 shows it. */
-export function toSubscription(item: Item<'subscription'>) {
+export function toSubscription(item: EntityItem<'subscription'>) {
   return {
     id: item.subscriptionId,
     status: item.status,

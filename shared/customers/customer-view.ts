@@ -1,6 +1,6 @@
-import type { Entities } from '../data/service.js';
+import type { EntityItem } from '../data/service.js';
 
-export type CustomerItem = NonNullable<Awaited<ReturnType<ReturnType<Entities['customer']['get']>['go']>>['data']>;
+export type CustomerItem = EntityItem<'customer'>;
 
 export const CUSTOMER_TEXT_FIELDS = [
   'firstName', 'lastName', 'company', 'phone', 'street', 'city', 'state', 'postalCode', 'country', 'timezone',

@@ -50,5 +50,8 @@ export function createDataService(client: DynamoDBDocumentClient, table: string)
 export type DataService = ReturnType<typeof createDataService>;
 export type Entities = DataService['entities'];
 
+/** An item of an entity as its reads return it. */
+export type EntityItem<E extends keyof Entities> = NonNullable<Awaited<ReturnType<ReturnType<Entities[E]['get']>['go']>>['data']>;
+
 /** The entities as a `transaction.write` callback receives them: their operations end in `.commit()`. */
 export type TransactionEntities = Parameters<Parameters<DataService['transaction']['write']>[0]>[0];

@@ -1,6 +1,6 @@
-import type { Entities } from '../data/service.js';
+import type { EntityItem } from '../data/service.js';
 
-export type LicenseItem = NonNullable<Awaited<ReturnType<ReturnType<Entities['license']['get']>['go']>>['data']>;
+export type LicenseItem = EntityItem<'license'>;
 export type ProductSummary = { id: string; name: string; slug: string };
 
 /** A license as the management API shows it; unset optionals are `null`. */

@@ -1,10 +1,8 @@
 import { BadRequestError, NotFoundError } from '../errors.js';
-import type { Entities } from '../data/service.js';
+import type { LicenseItem } from '../licenses/license-view.js';
 import type { Deps } from '../runtime.js';
 import { LICENSE_MESSAGES } from './messages.js';
 import type { ProductCatalog, ProductRef } from './product-catalog.js';
-
-export type LicenseItem = NonNullable<Awaited<ReturnType<ReturnType<Entities['license']['get']>['go']>>['data']>;
 
 /** How a caller names the license and, optionally, the product it expects it to belong to. */
 export type LicenseClaim = {

@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors.js';
 import { failedConditions } from '../data/conditions.js';
+import type { EntityItem } from '../data/service.js';
 import type { BILLING_CYCLES } from '../data/entities/plan.js';
 import { newId } from '../ids.js';
 import { loadLiveProduct } from '../products/products.js';
@@ -23,7 +24,7 @@ export type PlanInput = {
 };
 export type PlanChanges = Partial<PlanInput>;
 
-type PlanItem = NonNullable<Awaited<ReturnType<ReturnType<Deps['data']['entities']['plan']['get']>['go']>>['data']>;
+type PlanItem = EntityItem<'plan'>;
 
 export function toPlan(item: PlanItem) {
   return {

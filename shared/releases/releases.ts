@@ -1,7 +1,7 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import { forgetCachedProduct } from '../products/cache-invalidation.js';
 import type { RELEASE_STATUSES } from '../data/entities/release.js';
-import type { TransactionEntities } from '../data/service.js';
+import type { EntityItem, TransactionEntities } from '../data/service.js';
 import { newId } from '../ids.js';
 import { loadLiveProduct } from '../products/products.js';
 import type { Deps } from '../runtime.js';
@@ -25,7 +25,7 @@ export type ReleaseInput = {
 } & { [K in (typeof OPTIONAL_TEXT)[number]]?: string | null };
 export type ReleaseChanges = Partial<ReleaseInput>;
 
-type ReleaseItem = NonNullable<Awaited<ReturnType<ReturnType<Deps['data']['entities']['release']['get']>['go']>>['data']>;
+type ReleaseItem = EntityItem<'release'>;
 
 export function toRelease(item: ReleaseItem) {
   return {

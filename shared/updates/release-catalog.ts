@@ -1,11 +1,10 @@
-import type { Entities } from '../data/service.js';
+import type { EntityItem } from '../data/service.js';
 import { TtlCache } from '../licensing/ttl-cache.js';
 import { publishedReleaseItems } from '../releases/releases.js';
 import type { Deps } from '../runtime.js';
 
-type Item<E extends keyof Entities> = NonNullable<Awaited<ReturnType<ReturnType<Entities[E]['get']>['go']>>['data']>;
-export type ProductItem = Item<'product'>;
-export type ReleaseItem = Item<'release'>;
+export type ProductItem = EntityItem<'product'>;
+export type ReleaseItem = EntityItem<'release'>;
 
 /** A product as the update check shows it, with its published releases, newest version first. */
 export type ProductReleases = { product: ProductItem; published: ReleaseItem[] };
