@@ -1,0 +1,28 @@
+import { SERVICE_NAME } from './table-schema.js';
+
+/**
+ * Which items each kind of function may touch, by the attribute that leads its partition key
+ * (ElectroDB writes partition keys as `$licensing#<attribute>_<value>…`, on the table and on every index).
+ * The stack turns these into `dynamodb:LeadingKeys` conditions and the local runtime enforces the same
+ * list, so a function that reaches for an item outside its role fails in the tests as it would in AWS.
+ * Users (`userId`), their e-mails and login throttles (`email`), sessions (`tokenHash`) and API keys
+ * (`keyHash`) are in no list but the management function's, which is not restricted.
+ */
+export const KEY_ACCESS = {
+  /** Edge and public surfaces: license operations, update checks, downloads, their counters, events and rate limits. */
+  licensing: ['licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'tenantId', 'bucket'],
+  /** Webhook fan-out and dispatcher: webhooks (by id and by tenant), deliveries and their counters. */
+  webhookWorker: ['webhookId', 'deliveryId', 'tenantId'],
+  /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events. */
+  expirySweep: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type KeyAccessRole = keyof typeof KEY_ACCESS;
+
+/** What a function is given: one of the restricted roles, or the whole table (management). */
+export type TableKeyAccess = KeyAccessRole | 'all';
+
+/** `StringLike` patterns of the partition keys a role may use. */
+export function leadingKeyPatterns(role: KeyAccessRole): string[] {
+  return KEY_ACCESS[role].map((attribute) => `$${SERVICE_NAME}#${attribute}_*`);
+}
