@@ -1,3 +1,4 @@
+import { writeItem } from '../data/writes.js';
 import { NotFoundError } from '../errors.js';
 import { newId, randomBase32, sha256Hex } from '../ids.js';
 import type { Deps } from '../runtime.js';
@@ -21,7 +22,9 @@ export async function createApiKey(deps: KeyDeps, userId: string, name: string) 
     prefix: key.slice(0, PREFIX_LENGTH),
     createdAt: deps.clock.now().toISOString(),
   };
-  await deps.data.entities.apiKey.create(item).go();
+  const written = await writeItem(() => deps.data.entities.apiKey.create(item).go());
+  // 160 random bits: a key that is already taken means something is badly wrong, not bad luck.
+  if (!written.written) throw new Error('API key collision');
   return { id: item.apiKeyId, name, key, prefix: item.prefix, createdAt: item.createdAt };
 }
 
@@ -37,7 +40,7 @@ export async function revokeApiKey(deps: KeyDeps, userId: string, apiKeyId: stri
   const { data } = await deps.data.entities.apiKey.query.byUser({ userId, apiKeyId }).go();
   const key = data[0];
   if (!key) throw new NotFoundError('API key not found');
-  await deps.data.entities.apiKey.delete({ keyHash: key.keyHash }).go();
+  await writeItem(() => deps.data.entities.apiKey.delete({ keyHash: key.keyHash }).go());
 }
 
 /** The owner of a secret key, or undefined when the key is unknown or revoked. */
@@ -47,11 +50,11 @@ export async function resolveApiKey(deps: KeyDeps, key: string): Promise<string 
   if (!data) return undefined;
   const now = deps.clock.now();
   if (!data.lastUsedAt || now.getTime() - Date.parse(data.lastUsedAt) > LAST_USED_RESOLUTION_MS) {
-    await deps.data.entities.apiKey
-      .patch({ keyHash })
-      .set({ lastUsedAt: now.toISOString() })
-      .go()
-      .catch(() => undefined); // a lost race with a revoke changes nothing worth failing the request for
+    // Bookkeeping: a key revoked meanwhile is left alone (the write's condition), and a failed write is
+    // logged, never the reason a request fails.
+    await writeItem(() => deps.data.entities.apiKey.patch({ keyHash }).set({ lastUsedAt: now.toISOString() }).go()).catch((error: unknown) =>
+      console.warn(JSON.stringify({ level: 'warn', message: 'API key use not recorded', error: String(error) })),
+    );
   }
   return data.userId;
 }

@@ -1,10 +1,11 @@
-import { TooManyRequestsError } from '../errors.js';
-import { isConditionFailure } from '../data/conditions.js';
+import { writeItem } from '../data/writes.js';
+import { ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
 import type { Deps } from '../runtime.js';
 
 const WINDOW_MS = 60_000;
 /** Attempts allowed per e-mail in one window; the next one is refused. */
 const ATTEMPTS_PER_WINDOW = 5;
+export const LOGIN_LIMIT_MESSAGE = 'Too many login attempts; try again later';
 
 type ThrottleDeps = Pick<Deps, 'data' | 'clock'>;
 
@@ -16,35 +17,36 @@ export async function countLoginAttempt(deps: ThrottleDeps, email: string): Prom
   const throttle = deps.data.entities.loginThrottle;
   const now = deps.clock.now().getTime();
   const windowStart = now - WINDOW_MS;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const { data } = await throttle
+  for (let round = 0; round < 3; round++) {
+    const counted = await writeItem(() =>
+      throttle
         .update({ email })
         .add({ failures: 1 })
         .where(({ windowStartedAt }, { gt }) => gt(windowStartedAt, windowStart))
-        .go({ response: 'all_new' });
+        .go({ response: 'all_new' }),
+    );
+    if (counted.written) {
+      const { data } = counted.value;
       if ((data.failures ?? 0) > ATTEMPTS_PER_WINDOW) {
         const retryAfter = Math.max(1, Math.ceil(((data.windowStartedAt ?? now) + WINDOW_MS - now) / 1000));
-        throw new TooManyRequestsError('Too many login attempts; try again later', retryAfter);
+        throw new TooManyRequestsError(LOGIN_LIMIT_MESSAGE, retryAfter);
       }
       return;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
     }
     // No current window: open one, unless another request just did (then count in that one).
-    try {
-      await throttle
+    const opened = await writeItem(() =>
+      throttle
         .put({ email, failures: 1, windowStartedAt: now, ttl: Math.ceil((now + WINDOW_MS) / 1000) + 60 })
         .where(({ windowStartedAt }, { notExists, lte }) => `${notExists(windowStartedAt)} OR ${lte(windowStartedAt, windowStart)}`)
-        .go();
-      return;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+        .go(),
+    );
+    if (opened.written) return;
   }
+  // Windows opened and closed under us three times: the attempt is not let through uncounted.
+  throw new ServiceUnavailableError();
 }
 
 /** A successful login clears the count. */
 export async function clearLoginAttempts(deps: ThrottleDeps, email: string): Promise<void> {
-  await deps.data.entities.loginThrottle.delete({ email }).go();
+  await writeItem(() => deps.data.entities.loginThrottle.delete({ email }).go());
 }

@@ -1,3 +1,4 @@
+import { deleteItems, writeItem } from '../data/writes.js';
 import { randomBase32, sha256Hex } from '../ids.js';
 import type { Deps } from '../runtime.js';
 
@@ -13,21 +14,25 @@ export async function startSession(deps: SessionDeps, userId: string): Promise<s
   const token = randomBase32(20);
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  await deps.data.entities.session
-    .create({
-      tokenHash: sha256Hex(token),
-      userId,
-      createdAt: now.toISOString(),
-      expiresAt: expiresAt.toISOString(),
-      ttl: Math.ceil(expiresAt.getTime() / 1000),
-    })
-    .go();
+  const session = {
+    tokenHash: sha256Hex(token),
+    userId,
+    createdAt: now.toISOString(),
+    expiresAt: expiresAt.toISOString(),
+    ttl: Math.ceil(expiresAt.getTime() / 1000),
+  };
+  const written = await writeItem(() => deps.data.entities.session.create(session).go());
+  // 160 random bits: a token that is already taken means something is badly wrong, not bad luck.
+  if (!written.written) throw new Error('session token collision');
   return token;
 }
 
 export type ActiveSession = { userId: string; tokenHash: string; refreshed: boolean };
 
-/** The live session of a token, extended when under 15 days remain; undefined when unknown or expired. */
+/**
+ * The live session of a token, extended when under 15 days remain; undefined when unknown, expired,
+ * or ended (logout, password change) between the read and the extension.
+ */
 export async function resumeSession(deps: SessionDeps, token: string): Promise<ActiveSession | undefined> {
   const tokenHash = sha256Hex(token);
   const { data: session } = await deps.data.entities.session.get({ tokenHash }).go({ consistent: true });
@@ -37,20 +42,23 @@ export async function resumeSession(deps: SessionDeps, token: string): Promise<A
   if (expiresAt <= now) return undefined;
   if (expiresAt - now >= REFRESH_BELOW_MS) return { userId: session.userId, tokenHash, refreshed: false };
   const extended = new Date(now + SESSION_LIFETIME_MS);
-  await deps.data.entities.session
-    .patch({ tokenHash })
-    .set({ expiresAt: extended.toISOString(), ttl: Math.ceil(extended.getTime() / 1000) })
-    .go();
-  return { userId: session.userId, tokenHash, refreshed: true };
+  const written = await writeItem(() =>
+    deps.data.entities.session
+      .patch({ tokenHash })
+      .set({ expiresAt: extended.toISOString(), ttl: Math.ceil(extended.getTime() / 1000) })
+      .go(),
+  );
+  return written.written ? { userId: session.userId, tokenHash, refreshed: true } : undefined;
 }
 
 export async function endSession(deps: SessionDeps, token: string): Promise<void> {
-  await deps.data.entities.session.delete({ tokenHash: sha256Hex(token) }).go();
+  await writeItem(() => deps.data.entities.session.delete({ tokenHash: sha256Hex(token) }).go());
 }
 
 /** Ends every session of a user but the one kept (after a password change). */
 export async function endOtherSessions(deps: SessionDeps, userId: string, keepTokenHash?: string): Promise<void> {
-  const { data: sessions } = await deps.data.entities.session.query.byUser({ userId }).go({ pages: 'all' });
+  const { session } = deps.data.entities;
+  const { data: sessions } = await session.query.byUser({ userId }).go({ pages: 'all' });
   const doomed = sessions.filter((s) => s.tokenHash !== keepTokenHash).map((s) => ({ tokenHash: s.tokenHash }));
-  if (doomed.length > 0) await deps.data.entities.session.delete(doomed).go();
+  await deleteItems(doomed, (keys) => session.delete(keys).go());
 }

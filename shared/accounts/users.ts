@@ -1,5 +1,5 @@
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../errors.js';
-import { failedConditions } from '../data/conditions.js';
+import { transact, writeItem } from '../data/writes.js';
 import { newId } from '../ids.js';
 import type { Deps } from '../runtime.js';
 import { clearLoginAttempts, countLoginAttempt } from './login-throttle.js';
@@ -43,13 +43,14 @@ export async function registerUser(
     updatedAt: now,
   };
   // The e-mail item exists only if absent: uniqueness holds under concurrent registrations.
-  const outcome = await deps.data.transaction
-    .write(({ userEmail, user: users }) => [
-      userEmail.create({ email, userId: user.userId }).commit(),
-      users.create(user).commit(),
-    ])
-    .go();
-  if (failedConditions(outcome).length > 0) throw new ConflictError('Email already registered');
+  const outcome = await transact(deps.data, (tx) => ({
+    email: tx.userEmail.create({ email, userId: user.userId }).commit(),
+    user: tx.user.create(user).commit(),
+  }));
+  if (!outcome.committed) {
+    if (outcome.refused('email')) throw new ConflictError('Email already registered');
+    throw outcome.unexpected();
+  }
   const token = await startSession(deps, user.userId);
   return { user: toPublicUser(user), token };
 }
@@ -87,10 +88,11 @@ export async function updateProfile(
 ): Promise<PublicUser> {
   const { avatarUrl, ...rest } = changes;
   const patch = deps.data.entities.user.patch({ userId }).set({ ...rest, updatedAt: deps.clock.now().toISOString() });
-  const { data } = await (avatarUrl === null ? patch.remove(['avatarUrl']) : patch.set(avatarUrl ? { avatarUrl } : {})).go({
-    response: 'all_new',
-  });
-  return toPublicUser(data as UserItem);
+  const written = await writeItem(() =>
+    (avatarUrl === null ? patch.remove(['avatarUrl']) : patch.set(avatarUrl ? { avatarUrl } : {})).go({ response: 'all_new' }),
+  );
+  if (!written.written) throw new NotFoundError('User not found');
+  return toPublicUser(written.value.data as UserItem);
 }
 
 /** Changes the password and ends every other session of the user. */
@@ -105,9 +107,15 @@ export async function changePassword(
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
     throw new BadRequestError('Current password is incorrect');
   }
-  await deps.data.entities.user
-    .patch({ userId })
-    .set({ passwordHash: await hashPassword(input.newPassword), updatedAt: deps.clock.now().toISOString() })
-    .go();
+  const passwordHash = await hashPassword(input.newPassword);
+  // Written only over the hash that was checked: two concurrent changes cannot both win with different passwords.
+  const written = await writeItem(() =>
+    deps.data.entities.user
+      .patch({ userId })
+      .set({ passwordHash, updatedAt: deps.clock.now().toISOString() })
+      .where(({ passwordHash: stored }, { eq }) => eq(stored, user.passwordHash))
+      .go(),
+  );
+  if (!written.written) throw new ConflictError('Password was changed concurrently; retry');
   await endOtherSessions(deps, userId, keepSessionHash);
 }

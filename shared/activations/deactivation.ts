@@ -1,14 +1,12 @@
+import { transact } from '../data/writes.js';
 import { ServiceUnavailableError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { activationsDeactivated } from '../licenses/license-counters.js';
-import { commitWithRetry, conditionFailed } from '../licensing/transactions.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import type { Deps } from '../runtime.js';
 import { toActivationListItem, type ActivationItem } from './activation-view.js';
 import { readLicenseById } from './license-by-id.js';
 
-const ACTIVATION_ITEM = 0;
-const LICENSE_ITEM = 2;
 /** Rounds of "the license key moved under us" (a regenerate between read and write). */
 const MAX_ROUNDS = 5;
 
@@ -37,55 +35,50 @@ export async function deactivateActivation(
       ...(ipAddress ? { lastIpAddress: ipAddress } : {}),
     };
     const current = license;
-    const outcome = await commitWithRetry(() =>
-      deps.data.transaction
-        .write((tx) => [
-          tx.activation
-            .patch({ activationId: activation.activationId })
-            // tenantId and activatedAt: composites of the status index, whose keys change with the status.
-            .set({
-              status: 'deactivated',
-              deactivatedAt: deactivated.deactivatedAt!,
-              tenantId: activation.tenantId,
-              activatedAt: activation.activatedAt,
-              ...(ipAddress ? { lastIpAddress: ipAddress } : {}),
-            })
-            .where(({ status }, { eq }) => eq(status, 'active'))
-            .commit(),
-          tx.activeDomain.delete({ licenseId: activation.licenseId, domain: activation.domain }).commit(),
-          ...(current && givesSeatBack
-            ? [
-                tx.license
-                  .patch({ licenseKey: current.licenseKey })
-                  .add({ activatedCount: -1 })
-                  .set({ updatedAt: now.toISOString() })
-                  .where(({ licenseId, activatedCount }, { eq, gt }) => `${eq(licenseId, activation.licenseId)} AND ${gt(activatedCount, 0)}`)
-                  .commit(),
-              ]
-            : []),
-          ...activationsDeactivated(tx.counter, activation.tenantId, 1),
-          outboxEvent(tx.outboxEvent, {
-            tenantId: activation.tenantId,
-            type: 'license.deactivated',
-            data: toActivationListItem(deactivated, {
-              license: current ?? { licenseId: activation.licenseId, licenseKey: '', customerEmail: '' },
-              product: owner.product,
-            }),
-            now,
-          }),
-        ])
-        .go(),
-    );
-    if (!outcome.canceled) return deactivated;
-    if (conditionFailed(outcome, ACTIVATION_ITEM)) return undefined;
-    if (givesSeatBack && conditionFailed(outcome, LICENSE_ITEM)) {
+    const outcome = await transact(deps.data, (tx) => ({
+      activation: tx.activation
+        .patch({ activationId: activation.activationId })
+        // tenantId and activatedAt: composites of the status index, whose keys change with the status.
+        .set({
+          status: 'deactivated',
+          deactivatedAt: deactivated.deactivatedAt!,
+          tenantId: activation.tenantId,
+          activatedAt: activation.activatedAt,
+          ...(ipAddress ? { lastIpAddress: ipAddress } : {}),
+        })
+        .where(({ status }, { eq }) => eq(status, 'active'))
+        .commit(),
+      domain: tx.activeDomain.delete({ licenseId: activation.licenseId, domain: activation.domain }).commit(),
+      seat:
+        current &&
+        givesSeatBack &&
+        tx.license
+          .patch({ licenseKey: current.licenseKey })
+          .add({ activatedCount: -1 })
+          .set({ updatedAt: now.toISOString() })
+          .where(({ licenseId, activatedCount }, { eq, gt }) => `${eq(licenseId, activation.licenseId)} AND ${gt(activatedCount, 0)}`)
+          .commit(),
+      counters: activationsDeactivated(tx.counter, activation.tenantId, 1),
+      event: outboxEvent(tx.outboxEvent, {
+        tenantId: activation.tenantId,
+        type: 'license.deactivated',
+        data: toActivationListItem(deactivated, {
+          license: current ?? { licenseId: activation.licenseId, licenseKey: '', customerEmail: '' },
+          product: owner.product,
+        }),
+        now,
+      }),
+    }));
+    if (outcome.committed) return deactivated;
+    if (outcome.refused('activation')) return undefined;
+    if (outcome.refused('seat')) {
       const moved = await readLicenseById(deps, activation.licenseId);
       givesSeatBack = Boolean(moved && moved.activatedCount > 0);
       // A license deleted meanwhile is still named in the event as it was.
       license = moved ?? license;
       continue;
     }
-    throw new Error(`deactivation transaction cancelled: ${outcome.data.map((r) => r.code).join(',')}`);
+    throw outcome.unexpected();
   }
   throw new ServiceUnavailableError();
 }

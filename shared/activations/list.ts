@@ -1,6 +1,6 @@
 import type { ACTIVATION_STATUSES } from '../data/entities/activation.js';
 import { counterNames, readCounter } from '../data/counters.js';
-import { pageOf, type Page } from '../http/schemas.js';
+import { pageOf, type Page } from '../pagination.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import type { Deps } from '../runtime.js';
 import { toActivationListItem, type ActivationItem } from './activation-view.js';

@@ -1,9 +1,10 @@
 import { counterNames, counterUpdates, readCounter } from '../data/counters.js';
-import { failedConditions } from '../data/conditions.js';
+import { transact } from '../data/writes.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
-import { pageOf, paginateInMemory, type Page } from '../http/schemas.js';
+import { pageOf, paginateInMemory, type Page } from '../pagination.js';
 import { newId } from '../ids.js';
+import { withoutNulls } from '../optional-fields.js';
 import type { Deps } from '../runtime.js';
 import { CUSTOMER_TEXT_FIELDS, nameSearchOf, normalizeEmail, toCustomer, type Customer, type CustomerItem, type CustomerTextField } from './customer-view.js';
 
@@ -16,10 +17,8 @@ const CUSTOMER_NOT_FOUND = 'Customer not found';
 const EMAIL_TAKEN = 'A customer with this email already exists';
 /** A search reads at most this many matches from each index (name and e-mail). */
 const CUSTOMER_SEARCH_LIMIT = 1000;
-const ATTEMPTS = 5;
-
-const withoutNulls = <T extends object>(fields: T) =>
-  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]: Exclude<T[K], null> };
+/** Rounds of "changed between our read and our write" before answering 409. */
+const WRITE_ROUNDS = 5;
 
 export async function loadCustomer(deps: CustomerDeps, tenantId: string, customerId: string): Promise<CustomerItem> {
   const { data } = await deps.data.entities.customer.get({ customerId }).go({ consistent: true });
@@ -40,17 +39,15 @@ export async function createCustomer(deps: CustomerDeps, tenantId: string, input
     updatedAt: now.toISOString(),
   };
   const customer = toCustomer(item);
-  const outcome = await deps.data.transaction
-    .write((tx) => [
-      tx.customerEmail.create({ tenantId, email: item.email, customerId: item.customerId }).commit(),
-      tx.customer.create(item).commit(),
-      outboxEvent(tx.outboxEvent, { tenantId, type: 'customer.created', data: customer, now }),
-      ...counterUpdates(tx.counter, tenantId, counterNames.customers(), 1),
-    ])
-    .go();
-  if (failedConditions(outcome).includes(0)) throw new ConflictError(EMAIL_TAKEN);
-  if (outcome.canceled) throw new ConflictError('Customer could not be created because of a concurrent change; retry');
-  return customer;
+  const outcome = await transact(deps.data, (tx) => ({
+    email: tx.customerEmail.create({ tenantId, email: item.email, customerId: item.customerId }).commit(),
+    customer: tx.customer.create(item).commit(),
+    event: outboxEvent(tx.outboxEvent, { tenantId, type: 'customer.created', data: customer, now }),
+    counters: counterUpdates(tx.counter, tenantId, counterNames.customers(), 1),
+  }));
+  if (outcome.committed) return customer;
+  if (outcome.refused('email')) throw new ConflictError(EMAIL_TAKEN);
+  throw outcome.unexpected();
 }
 
 /** Newest first; page N reads N × per_page index items, the total is one counter read. */
@@ -87,7 +84,7 @@ async function searchCustomers(deps: CustomerDeps, tenantId: string, needle: str
  * claimed (409 when taken) and the old one released in the same transaction.
  */
 export async function updateCustomer(deps: CustomerDeps, tenantId: string, customerId: string, changes: CustomerChanges): Promise<Customer> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
     const current = await loadCustomer(deps, tenantId, customerId);
     const now = deps.clock.now();
     const email = changes.email === undefined ? current.email : normalizeEmail(changes.email);
@@ -100,47 +97,42 @@ export async function updateCustomer(deps: CustomerDeps, tenantId: string, custo
     const { tenantId: tenant, createdAt, nameSearch, updatedAt } = next;
     const set = { ...withoutNulls(changes), email, tenantId: tenant, createdAt, nameSearch, updatedAt };
 
-    const outcome = await deps.data.transaction
-      .write((tx) => [
-        tx.customer
-          .patch({ customerId })
-          .set(set)
-          .remove(cleared)
-          .where(({ updatedAt: at, email: held }, { eq }) => `${eq(at, current.updatedAt)} AND ${eq(held, current.email)}`)
+    const outcome = await transact(deps.data, (tx) => ({
+      customer: tx.customer
+        .patch({ customerId })
+        .set(set)
+        .remove(cleared)
+        .where(({ updatedAt: at, email: held }, { eq }) => `${eq(at, current.updatedAt)} AND ${eq(held, current.email)}`)
+        .commit(),
+      event: outboxEvent(tx.outboxEvent, { tenantId, type: 'customer.updated', data: customer, now }),
+      newEmail: emailChanges && tx.customerEmail.create({ tenantId, email, customerId }).commit(),
+      oldEmail:
+        emailChanges &&
+        tx.customerEmail
+          .delete({ tenantId, email: current.email })
+          .where(({ customerId: holder }, { eq }) => eq(holder, customerId))
           .commit(),
-        outboxEvent(tx.outboxEvent, { tenantId, type: 'customer.updated', data: customer, now }),
-        ...(emailChanges
-          ? [
-              tx.customerEmail.create({ tenantId, email, customerId }).commit(),
-              tx.customerEmail
-                .delete({ tenantId, email: current.email })
-                .where(({ customerId: holder }, { eq }) => eq(holder, customerId))
-                .commit(),
-            ]
-          : []),
-      ])
-      .go();
-    if (!outcome.canceled) return customer;
-    if (failedConditions(outcome).includes(2)) throw new ConflictError(EMAIL_TAKEN);
+    }));
+    if (outcome.committed) return customer;
+    if (outcome.refused('newEmail')) throw new ConflictError(EMAIL_TAKEN);
+    // Changed or deleted since it was read: the next round reads it again (404 once it is gone).
   }
   throw new ConflictError('Customer was changed concurrently; retry');
 }
 
 /** Removes the customer and frees its e-mail; licenses keep their e-mail (and stay listed under it). */
 export async function deleteCustomer(deps: CustomerDeps, tenantId: string, customerId: string): Promise<void> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
     const current = await loadCustomer(deps, tenantId, customerId);
-    const outcome = await deps.data.transaction
-      .write((tx) => [
-        tx.customer.delete({ customerId }).where(({ email }, { eq }) => eq(email, current.email)).commit(),
-        tx.customerEmail
-          .delete({ tenantId, email: current.email })
-          .where(({ customerId: holder }, { eq }) => eq(holder, customerId))
-          .commit(),
-        ...counterUpdates(tx.counter, tenantId, counterNames.customers(), -1),
-      ])
-      .go();
-    if (!outcome.canceled) return;
+    const outcome = await transact(deps.data, (tx) => ({
+      customer: tx.customer.delete({ customerId }).where(({ email }, { eq }) => eq(email, current.email)).commit(),
+      email: tx.customerEmail
+        .delete({ tenantId, email: current.email })
+        .where(({ customerId: holder }, { eq }) => eq(holder, customerId))
+        .commit(),
+      counters: counterUpdates(tx.counter, tenantId, counterNames.customers(), -1),
+    }));
+    if (outcome.committed) return;
   }
   throw new ConflictError('Customer was changed concurrently; retry');
 }

@@ -1,8 +1,16 @@
+import { randomInt } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ServiceUnavailableError } from '../errors.js';
 import type { Entities, TransactionEntities } from './service.js';
+import { jitteredBackoffMs, MAX_WRITE_ATTEMPTS } from './writes.js';
+
+/** Shards of every counter: a total costs one batch read of this many small items. */
+export const COUNTER_SHARDS = 16;
+const SHARD_NAMES = Array.from({ length: COUNTER_SHARDS }, (_, n) => String(n));
 
 /**
- * Names of the per-tenant counters that give list totals in one read. A write that adds, removes or
- * moves an item between filters updates these names in its own transaction.
+ * Names of the per-tenant counters that give list totals without counting items. A write that adds,
+ * removes or moves an item between filters updates these names in its own transaction.
  */
 export const counterNames = {
   licenses: (productId: string, status: string) => [
@@ -13,6 +21,7 @@ export const counterNames = {
   ],
   activations: (status: string) => ['activation', `activation#status#${status}`],
   customers: () => ['customer'],
+  deliveries: (webhookId: string) => [`delivery#webhook#${webhookId}`],
 };
 
 /** Counter name of a license list filter (none, status, product, or both). */
@@ -23,12 +32,28 @@ export function licenseFilterCounter(filter: { status?: string; productId?: stri
   return parts.join('#');
 }
 
-/** Transaction items that add `delta` to each named counter of a tenant (counters start at 0). */
+/**
+ * Transaction items that add `delta` to each named counter of a tenant, all in one shard chosen at random
+ * (a transaction may not touch one item twice, so the names must differ).
+ */
 export function counterUpdates(counter: TransactionEntities['counter'], tenantId: string, names: string[], delta: number) {
-  return names.map((name) => counter.update({ tenantId, name }).add({ count: delta }).commit());
+  const shard = SHARD_NAMES[randomInt(COUNTER_SHARDS)]!;
+  return names.map((name) => counter.update({ tenantId, shard, name }).add({ count: delta }).commit());
 }
 
+/**
+ * A counter's total: its shards, read in one batch. Keys that DynamoDB leaves unprocessed under load
+ * are asked for again after a jittered pause, and 503 when they stay so.
+ */
 export async function readCounter(counter: Entities['counter'], tenantId: string, name: string): Promise<number> {
-  const { data } = await counter.get({ tenantId, name }).go();
-  return data?.count ?? 0;
+  let keys = SHARD_NAMES.map((shard) => ({ tenantId, shard, name }));
+  let total = 0;
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+    if (attempt > 0) await sleep(jitteredBackoffMs(attempt));
+    const { data, unprocessed } = await counter.get(keys).go();
+    total += data.reduce((sum, item) => sum + (item.count ?? 0), 0);
+    if (unprocessed.length === 0) return total;
+    keys = unprocessed.map(({ shard }) => ({ tenantId, shard, name }));
+  }
+  throw new ServiceUnavailableError();
 }

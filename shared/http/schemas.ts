@@ -27,14 +27,3 @@ export const paginationQuery = {
     .optional()
     .transform((n) => Math.min(n ?? DEFAULT_PER_PAGE, MAX_PER_PAGE)),
 };
-
-export type Page<T> = { items: T[]; pagination: { page: number; perPage: number; total: number; totalPages: number } };
-
-export function pageOf<T>(items: T[], page: number, perPage: number, total: number): Page<T> {
-  return { items, pagination: { page, perPage, total, totalPages: Math.ceil(total / perPage) } };
-}
-
-/** Slices an in-memory list: for small, bounded collections such as a tenant's products. */
-export function paginateInMemory<T>(all: T[], page: number, perPage: number): Page<T> {
-  return pageOf(all.slice((page - 1) * perPage, page * perPage), page, perPage, all.length);
-}

@@ -2,6 +2,7 @@ import { customerLinkItems, resolveCustomerLink } from '../customers/customer-li
 import { normalizeEmail } from '../customers/customer-view.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
 import { ConflictError, NotFoundError } from '../errors.js';
+import { transact } from '../data/writes.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
 import { loadLiveProduct } from '../products/products.js';
@@ -20,8 +21,8 @@ export type LicenseInput = {
   expiresAt?: string | null;
 };
 
-/** Key collisions and customers created or deleted meanwhile are retried; this bounds the retries. */
-const CREATE_ATTEMPTS = 5;
+/** Key collisions and customers created or deleted meanwhile are retried; this bounds the rounds. */
+const CREATE_ROUNDS = 5;
 
 async function planSeats(deps: LicenseDeps, tenantId: string, productId: string, planId: string): Promise<number> {
   const { data: plan } = await deps.data.entities.plan.get({ planId }).go();
@@ -42,7 +43,7 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
   const summary = { id: product.productId, name: product.name, slug: product.slug };
   const licenseId = newId('lic');
 
-  for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+  for (let round = 0; round < CREATE_ROUNDS; round++) {
     const now = deps.clock.now();
     const link = await resolveCustomerLink(deps, tenantId, customerEmail, customerName, now);
     const item: LicenseItem = {
@@ -62,17 +63,23 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
       updatedAt: now.toISOString(),
     };
     const license = toLicense(item, summary);
-    const outcome = await deps.data.transaction
-      .write((tx) => [
-        tx.license.create(item).commit(),
-        tx.licenseRef.create({ licenseId, licenseKey: item.licenseKey, tenantId }).commit(),
-        ...counterUpdates(tx.counter, tenantId, counterNames.licenses(item.productId, item.status), 1),
-        outboxEvent(tx.outboxEvent, { tenantId, type: 'license.created', data: license, now }),
-        ...expiryItemChanges(tx, item, undefined, item),
-        ...customerLinkItems(tx, link, now),
-      ])
-      .go();
-    if (!outcome.canceled) return license;
+    const outcome = await transact(deps.data, (tx) => ({
+      // Only if the drawn key is free.
+      license: tx.license.create(item).commit(),
+      ref: tx.licenseRef.create({ licenseId, licenseKey: item.licenseKey, tenantId }).commit(),
+      product: tx.product
+        .check({ productId: product.productId })
+        .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
+        .commit(),
+      counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(item.productId, item.status), 1),
+      event: outboxEvent(tx.outboxEvent, { tenantId, type: 'license.created', data: license, now }),
+      expiry: expiryItemChanges(tx, item, undefined, item),
+      // The e-mail still names the customer read, or is still free for the one created.
+      customer: customerLinkItems(tx, link, now),
+    }));
+    if (outcome.committed) return license;
+    if (outcome.refused('product')) throw new NotFoundError('Product not found');
+    if (!outcome.refused('license') && !outcome.refused('customer')) throw outcome.unexpected();
   }
   throw new ConflictError('License could not be created because of concurrent changes; retry');
 }

@@ -1,12 +1,14 @@
 import type { ActivationItem } from '../activations/activation-view.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
 import type { TransactionEntities } from '../data/service.js';
+import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { activationsOf, activationsRead, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
 import type { LicenseItem } from './license-view.js';
 import { loadLicense, type LicenseDeps } from './load-license.js';
 
+/** Consecutive refused transactions (activations changing meanwhile) before answering 409. */
 const MAX_FAILURES = 5;
 
 /** Items that remove one activation (only in the state it was read in) and, if active, its domain hold. */
@@ -38,26 +40,25 @@ function activationCounterItems(tx: TransactionEntities, tenantId: string, remov
  * beyond one transaction's room follow in further transactions of the same call.
  */
 export async function deleteLicense(deps: LicenseDeps, tenantId: string, licenseId: string): Promise<void> {
-  for (let attempt = 0; attempt < MAX_FAILURES; attempt++) {
+  for (let round = 0; round < MAX_FAILURES; round++) {
     const current = await loadLicense(deps, tenantId, licenseId);
     const activations = await activationsRead(deps, current);
     const first = activations.slice(0, FIRST_CHUNK);
-    const outcome = await deps.data.transaction
-      .write((tx) => [
-        tx.license
-          .delete({ licenseKey: current.licenseKey })
-          .where(({ licenseId: id, activatedCount, status }, { eq }) =>
-            `${eq(id, licenseId)} AND ${eq(activatedCount, current.activatedCount)} AND ${eq(status, current.status)}`,
-          )
-          .commit(),
-        tx.licenseRef.delete({ licenseId }).commit(),
-        ...counterUpdates(tx.counter, tenantId, counterNames.licenses(current.productId, current.status), -1),
-        ...expiryItemChanges(tx, current, current, undefined),
-        ...activationCounterItems(tx, tenantId, first),
-        ...first.flatMap((activation) => removalItems(tx, activation)),
-      ])
-      .go();
-    if (!outcome.canceled) return removeRemainingActivations(deps, current);
+    const outcome = await transact(deps.data, (tx) => ({
+      license: tx.license
+        .delete({ licenseKey: current.licenseKey })
+        .where(({ licenseId: id, activatedCount, status }, { eq }) =>
+          `${eq(id, licenseId)} AND ${eq(activatedCount, current.activatedCount)} AND ${eq(status, current.status)}`,
+        )
+        .commit(),
+      ref: tx.licenseRef.delete({ licenseId }).commit(),
+      counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(current.productId, current.status), -1),
+      expiry: expiryItemChanges(tx, current, current, undefined),
+      activationCounters: activationCounterItems(tx, tenantId, first),
+      activations: first.flatMap((activation) => removalItems(tx, activation)),
+    }));
+    if (outcome.committed) return removeRemainingActivations(deps, current);
+    // The license or one of its activations changed since they were read: read them again.
   }
   throw new ConflictError('License was changed concurrently; retry');
 }
@@ -67,10 +68,11 @@ async function removeRemainingActivations(deps: LicenseDeps, license: LicenseIte
   for (let failures = 0; failures < MAX_FAILURES; ) {
     const chunk = (await activationsOf(deps, license.licenseId)).slice(0, LATER_CHUNK);
     if (chunk.length === 0) return;
-    const outcome = await deps.data.transaction
-      .write((tx) => [...activationCounterItems(tx, license.tenantId, chunk), ...chunk.flatMap((a) => removalItems(tx, a))])
-      .go();
-    failures = outcome.canceled ? failures + 1 : 0;
+    const outcome = await transact(deps.data, (tx) => ({
+      activationCounters: activationCounterItems(tx, license.tenantId, chunk),
+      activations: chunk.flatMap((a) => removalItems(tx, a)),
+    }));
+    failures = outcome.committed ? 0 : failures + 1;
   }
   throw new ConflictError('License was deleted, but some of its activations were changed concurrently; retry');
 }

@@ -1,4 +1,6 @@
 import type { Entities } from '../data/service.js';
+import { transact, writeItem } from '../data/writes.js';
+import { ServiceUnavailableError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import type { Deps } from '../runtime.js';
 import { EXPIRY_SHARDS } from './expiry-items.js';
@@ -35,7 +37,14 @@ export async function sweepExpiredLicenses(deps: SweepDeps): Promise<SweepResult
         .byDue({ shard })
         .lte({ expiresAt: now.toISOString() })
         .go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' });
-      for (const item of due) result[await settle(deps, item, now, productOf)]++;
+      for (const item of due) {
+        // A license the table would not let us write now (contention, throttling) waits for the next run.
+        const settled = await settle(deps, item, now, productOf).catch((error: unknown) => {
+          if (error instanceof ServiceUnavailableError) return 'retried' as const;
+          throw error;
+        });
+        result[settled]++;
+      }
     }),
   );
   return result;
@@ -59,36 +68,33 @@ async function settle(
   const expiryKey = { shard: item.shard, expiresAt: item.expiresAt, licenseId: item.licenseId };
   if (license === 'moving') return 'retried';
   if (license === 'deleted') {
-    await deps.data.entities.licenseExpiry.delete(expiryKey).go();
+    await writeItem(() => deps.data.entities.licenseExpiry.delete(expiryKey).go());
     return 'cleared';
   }
   if (license.status !== 'active' || license.expiresAt !== item.expiresAt) {
     // Stale: removed only while the license is still as read, so an edit that re-armed it is kept.
-    const outcome = await deps.data.transaction
-      .write((tx) => [
-        tx.license.check({ licenseKey: license.licenseKey }).where(({ updatedAt }, { eq }) => eq(updatedAt, license.updatedAt)).commit(),
-        tx.licenseExpiry.delete(expiryKey).commit(),
-      ])
-      .go();
-    return outcome.canceled ? 'retried' : 'cleared';
+    const outcome = await transact(deps.data, (tx) => ({
+      license: tx.license.check({ licenseKey: license.licenseKey }).where(({ updatedAt }, { eq }) => eq(updatedAt, license.updatedAt)).commit(),
+      expiry: tx.licenseExpiry.delete(expiryKey).commit(),
+    }));
+    return outcome.committed ? 'cleared' : 'retried';
   }
   const product = (await productOf(license.productId)) ?? { id: license.productId, name: '', slug: '' };
   const at = now.toISOString();
   const expired: LicenseItem = { ...license, status: 'expired', updatedAt: at };
   const { licenseKey, licenseId, tenantId, productId } = license;
-  const outcome = await deps.data.transaction
-    .write((tx) => [
-      tx.license
-        .patch({ licenseKey })
-        .set({ ...indexFields(expired), updatedAt: at })
-        .where(({ licenseId: id, status, expiresAt }, { eq }) =>
-          `${eq(id, licenseId)} AND ${eq(status, 'active')} AND ${eq(expiresAt, item.expiresAt)}`,
-        )
-        .commit(),
-      ...licenseStatusMoves(tx.counter, tenantId, productId, 'active', 'expired'),
-      outboxEvent(tx.outboxEvent, { tenantId, type: 'license.expired', data: toLicense(expired, product), now }),
-      tx.licenseExpiry.delete(expiryKey).commit(),
-    ])
-    .go();
-  return outcome.canceled ? 'retried' : 'expired';
+  const outcome = await transact(deps.data, (tx) => ({
+    license: tx.license
+      .patch({ licenseKey })
+      .set({ ...indexFields(expired), updatedAt: at })
+      .where(({ licenseId: id, status, expiresAt }, { eq }) =>
+        `${eq(id, licenseId)} AND ${eq(status, 'active')} AND ${eq(expiresAt, item.expiresAt)}`,
+      )
+      .commit(),
+    counters: licenseStatusMoves(tx.counter, tenantId, productId, 'active', 'expired'),
+    event: outboxEvent(tx.outboxEvent, { tenantId, type: 'license.expired', data: toLicense(expired, product), now }),
+    expiry: tx.licenseExpiry.delete(expiryKey).commit(),
+  }));
+  // Refused: the license changed since it was read; the next run looks at it again.
+  return outcome.committed ? 'expired' : 'retried';
 }

@@ -1,7 +1,7 @@
 import { normalizeEmail } from '../customers/customer-view.js';
 import { licenseFilterCounter, readCounter } from '../data/counters.js';
 import type { LICENSE_STATUSES } from '../data/entities/license.js';
-import { pageOf, paginateInMemory, type Page } from '../http/schemas.js';
+import { pageOf, paginateInMemory, type Page } from '../pagination.js';
 import { looksLikeLicenseKey } from './license-key.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';
 import { productSummaries, type LicenseDeps } from './load-license.js';

@@ -1,9 +1,11 @@
+import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { generateLicenseKey } from './license-key.js';
 import { toLicense, type License } from './license-view.js';
 import { loadLicense, type LicenseDeps } from './load-license.js';
 
-const ATTEMPTS = 5;
+/** Rounds of "taken key or changed license" before answering 409. */
+const REGENERATE_ROUNDS = 5;
 
 /**
  * Moves the license to a new key in one transaction: the old item goes (only if unchanged since it
@@ -12,29 +14,28 @@ const ATTEMPTS = 5;
  * the moment the transaction commits. Activations are keyed by license id and stay attached.
  */
 export async function regenerateLicenseKey(deps: LicenseDeps, tenantId: string, licenseId: string): Promise<License> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+  for (let round = 0; round < REGENERATE_ROUNDS; round++) {
     const current = await loadLicense(deps, tenantId, licenseId);
     const { data: product } = await deps.data.entities.product.get({ productId: current.productId }).go();
     if (!product) throw new Error(`Product ${current.productId} of license ${licenseId} is missing`);
     const moved = { ...current, licenseKey: generateLicenseKey(product.licensePrefix), updatedAt: deps.clock.now().toISOString() };
-    const outcome = await deps.data.transaction
-      .write((tx) => [
-        tx.license
-          .delete({ licenseKey: current.licenseKey })
-          .where(({ licenseId: id, updatedAt, activatedCount }, { eq }) =>
-            `${eq(id, licenseId)} AND ${eq(updatedAt, current.updatedAt)} AND ${eq(activatedCount, current.activatedCount)}`,
-          )
-          .commit(),
-        tx.license.create(moved).commit(),
-        tx.licenseRef
-          .patch({ licenseId })
-          .set({ licenseKey: moved.licenseKey })
-          .where(({ licenseKey }, { eq }) => eq(licenseKey, current.licenseKey))
-          .commit(),
-      ])
-      .go();
-    if (!outcome.canceled) return toLicense(moved, { id: product.productId, name: product.name, slug: product.slug });
-    // A taken new key or a concurrent change: the next attempt re-reads and draws another key.
+    const outcome = await transact(deps.data, (tx) => ({
+      oldKey: tx.license
+        .delete({ licenseKey: current.licenseKey })
+        .where(({ licenseId: id, updatedAt, activatedCount }, { eq }) =>
+          `${eq(id, licenseId)} AND ${eq(updatedAt, current.updatedAt)} AND ${eq(activatedCount, current.activatedCount)}`,
+        )
+        .commit(),
+      newKey: tx.license.create(moved).commit(),
+      ref: tx.licenseRef
+        .patch({ licenseId })
+        .set({ licenseKey: moved.licenseKey })
+        .where(({ licenseKey }, { eq }) => eq(licenseKey, current.licenseKey))
+        .commit(),
+    }));
+    if (outcome.committed) return toLicense(moved, { id: product.productId, name: product.name, slug: product.slug });
+    // A taken new key or a concurrent change (an activation, an edit, a delete): the next round reads
+    // the license again (404 once it is gone) and draws another key.
   }
   throw new ConflictError('License was changed concurrently; retry');
 }

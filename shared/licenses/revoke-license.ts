@@ -1,4 +1,5 @@
 import type { ActivationItem } from '../activations/activation-view.js';
+import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { expiryItemChanges } from './expiry-items.js';
@@ -28,7 +29,7 @@ export async function revokeLicense(deps: LicenseDeps, tenantId: string, license
     if (!transition && active.length === 0) return toLicense(current, product);
     const chunk = active.slice(0, transition ? FIRST_CHUNK : LATER_CHUNK);
     const outcome = await revokeStep(deps, current, product, chunk, transition);
-    failures = outcome.canceled ? failures + 1 : 0;
+    failures = outcome.committed ? 0 : failures + 1;
   }
   throw new ConflictError('License was changed concurrently; retry');
 }
@@ -38,26 +39,20 @@ function revokeStep(deps: LicenseDeps, current: LicenseItem, product: ProductSum
   const at = now.toISOString();
   const { licenseKey, licenseId, tenantId, productId } = current;
   const revoked: LicenseItem = { ...current, status: 'revoked', activatedCount: 0, updatedAt: at };
-  return deps.data.transaction
-    .write((tx) => [
-      tx.license
-        .patch({ licenseKey })
-        .set(transition ? { ...indexFields(revoked), updatedAt: at } : { updatedAt: at })
-        .subtract({ activatedCount: chunk.length })
-        // The same status, and for the first step the same count: no activation slipped in unseen.
-        .where(({ licenseId: id, status, activatedCount }, { eq }) =>
-          [eq(id, licenseId), eq(status, current.status), ...(transition ? [eq(activatedCount, current.activatedCount)] : [])].join(' AND '),
-        )
-        .commit(),
-      ...(transition
-        ? [
-            ...licenseStatusMoves(tx.counter, tenantId, productId, current.status, 'revoked'),
-            ...expiryItemChanges(tx, current, current, revoked),
-            outboxEvent(tx.outboxEvent, { tenantId, type: 'license.revoked', data: toLicense(revoked, product), now }),
-          ]
-        : []),
-      ...(chunk.length ? activationsDeactivated(tx.counter, tenantId, chunk.length) : []),
-      ...chunk.flatMap((activation) => deactivationItems(tx, activation, at)),
-    ])
-    .go();
+  return transact(deps.data, (tx) => ({
+    license: tx.license
+      .patch({ licenseKey })
+      .set(transition ? { ...indexFields(revoked), updatedAt: at } : { updatedAt: at })
+      .subtract({ activatedCount: chunk.length })
+      // The same status, and for the first step the same count: no activation slipped in unseen.
+      .where(({ licenseId: id, status, activatedCount }, { eq }) =>
+        [eq(id, licenseId), eq(status, current.status), ...(transition ? [eq(activatedCount, current.activatedCount)] : [])].join(' AND '),
+      )
+      .commit(),
+    counters: transition && licenseStatusMoves(tx.counter, tenantId, productId, current.status, 'revoked'),
+    expiry: transition && expiryItemChanges(tx, current, current, revoked),
+    event: transition && outboxEvent(tx.outboxEvent, { tenantId, type: 'license.revoked', data: toLicense(revoked, product), now }),
+    activationCounters: chunk.length > 0 && activationsDeactivated(tx.counter, tenantId, chunk.length),
+    activations: chunk.flatMap((activation) => deactivationItems(tx, activation, at)),
+  }));
 }

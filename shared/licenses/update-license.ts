@@ -1,6 +1,6 @@
 import { customerLinkItems, resolveCustomerLink, type CustomerLink } from '../customers/customer-link.js';
 import { normalizeEmail } from '../customers/customer-view.js';
-import { failedConditions } from '../data/conditions.js';
+import { transact } from '../data/writes.js';
 import { BadRequestError, ConflictError } from '../errors.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
@@ -18,7 +18,8 @@ export type LicenseChanges = {
   expiresAt?: string | null;
 };
 
-const UPDATE_ATTEMPTS = 5;
+/** Rounds of "changed between our read and our write" before answering 409. */
+const UPDATE_ROUNDS = 5;
 
 const seatsBelowActivations = (activatedCount: number) =>
   new BadRequestError(`seats cannot be below the license's ${activatedCount} active activations`);
@@ -44,7 +45,7 @@ function applyChanges(current: LicenseItem, changes: LicenseChanges, link: Custo
  * the live activation count, so a concurrent activation can never leave more activations than seats.
  */
 export async function updateLicense(deps: LicenseDeps, tenantId: string, licenseId: string, changes: LicenseChanges): Promise<License> {
-  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+  for (let round = 0; round < UPDATE_ROUNDS; round++) {
     const current = await loadLicense(deps, tenantId, licenseId);
     if (changes.seats !== undefined && changes.seats < current.activatedCount) throw seatsBelowActivations(current.activatedCount);
     const now = deps.clock.now();
@@ -57,32 +58,31 @@ export async function updateLicense(deps: LicenseDeps, tenantId: string, license
     const { licenseKey, productId, customerId, customerName, status, seats, expiresAt, updatedAt } = next;
     const cleared = [...(customerName === undefined ? ['customerName' as const] : []), ...(expiresAt === undefined ? ['expiresAt' as const] : [])];
 
-    const outcome = await deps.data.transaction
-      .write((tx) => [
-        tx.license
-          .patch({ licenseKey })
-          .set({ ...indexFields(next), seats, updatedAt, ...(customerId && { customerId }), ...(customerName !== undefined && { customerName }), ...(expiresAt !== undefined && { expiresAt }) })
-          .remove(cleared)
-          .where((attr, op) =>
-            [
-              op.eq(attr.licenseId, licenseId),
-              op.eq(attr.status, current.status),
-              op.eq(attr.customerEmail, current.customerEmail),
-              current.expiresAt ? op.eq(attr.expiresAt, current.expiresAt) : op.notExists(attr.expiresAt),
-              ...(changes.seats !== undefined ? [op.lte(attr.activatedCount, changes.seats)] : []),
-            ].join(' AND '),
-          )
-          .commit(),
-        ...(current.status !== status ? licenseStatusMoves(tx.counter, tenantId, productId, current.status, status) : []),
-        ...expiryItemChanges(tx, next, current, next),
-        ...(link ? customerLinkItems(tx, link, now) : []),
-      ])
-      .go();
-    if (!outcome.canceled) return toLicense(next, await productSummary(deps, productId));
-    if (failedConditions(outcome).includes(0) && changes.seats !== undefined) {
+    const outcome = await transact(deps.data, (tx) => ({
+      license: tx.license
+        .patch({ licenseKey })
+        .set({ ...indexFields(next), seats, updatedAt, ...(customerId && { customerId }), ...(customerName !== undefined && { customerName }), ...(expiresAt !== undefined && { expiresAt }) })
+        .remove(cleared)
+        .where((attr, op) =>
+          [
+            op.eq(attr.licenseId, licenseId),
+            op.eq(attr.status, current.status),
+            op.eq(attr.customerEmail, current.customerEmail),
+            current.expiresAt ? op.eq(attr.expiresAt, current.expiresAt) : op.notExists(attr.expiresAt),
+            ...(changes.seats !== undefined ? [op.lte(attr.activatedCount, changes.seats)] : []),
+          ].join(' AND '),
+        )
+        .commit(),
+      counters: current.status !== status && licenseStatusMoves(tx.counter, tenantId, productId, current.status, status),
+      expiry: expiryItemChanges(tx, next, current, next),
+      customer: link && customerLinkItems(tx, link, now),
+    }));
+    if (outcome.committed) return toLicense(next, await productSummary(deps, productId));
+    if (outcome.refused('license') && changes.seats !== undefined) {
       const latest = await loadLicense(deps, tenantId, licenseId);
       if (latest.activatedCount > changes.seats) throw seatsBelowActivations(latest.activatedCount);
     }
+    // Otherwise the license, its expiry item or the customer link changed meanwhile: read again.
   }
   throw new ConflictError('License was changed concurrently; retry');
 }

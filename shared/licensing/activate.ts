@@ -1,6 +1,7 @@
 import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { toActivationListItem, type ActivationItem } from '../activations/activation-view.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
+import { transact } from '../data/writes.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
 import type { Deps } from '../runtime.js';
@@ -9,14 +10,10 @@ import type { LicenseItem } from '../licenses/license-view.js';
 import { readLicense, resolveLicense, type LicenseClaim } from './license-lookup.js';
 import { LICENSE_MESSAGES } from './messages.js';
 import type { ProductRef } from './product-catalog.js';
-import { commitWithRetry, conditionFailed } from './transactions.js';
 import type { LicenseContext } from './validate.js';
 
 export type ActivationResult = { activationId: string; activatedAt: string; created: boolean };
 
-/** Positions in the activation transaction whose refusals mean something. */
-const DOMAIN_ITEM = 1;
-const LICENSE_ITEM = 2;
 /** Rounds of "the license changed between our read and our write": each re-reads it and decides again. */
 const MAX_ROUNDS = 5;
 
@@ -45,11 +42,12 @@ export async function activateLicense(
       status: 'active',
       activatedAt: now.toISOString(),
     };
-    const outcome = await commitWithRetry(() => writeActivation(deps, license, product, activation, now));
-    if (!outcome.canceled) return { activationId: activation.activationId, activatedAt: activation.activatedAt, created: true };
+    const outcome = await writeActivation(deps, license, product, activation, now);
+    if (outcome.committed) return { activationId: activation.activationId, activatedAt: activation.activatedAt, created: true };
 
-    if (conditionFailed(outcome, DOMAIN_ITEM)) {
-      const existing = (outcome.data[DOMAIN_ITEM]?.item as { activationId: string; activatedAt: string } | null | undefined) ??
+    if (outcome.refused('domain')) {
+      const existing =
+        outcome.oldItem<{ activationId: string; activatedAt: string }>('domain') ??
         (await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.domain }).go({ consistent: true })).data;
       if (existing) {
         await context.activity.activationSeen(existing.activationId, input.ipAddress);
@@ -57,7 +55,7 @@ export async function activateLicense(
       }
       continue; // deactivated between the two: activate afresh
     }
-    if (conditionFailed(outcome, LICENSE_ITEM)) {
+    if (outcome.refused('seat')) {
       // The license item decides: gone (regenerated or deleted), no longer usable, full, or merely changed.
       const current = await readLicense(deps, input.licenseKey);
       if (!current || current.licenseId !== license.licenseId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
@@ -65,7 +63,7 @@ export async function activateLicense(
       if (current.activatedCount >= current.seats) throw new BadRequestError(LICENSE_MESSAGES.seatLimit);
       continue;
     }
-    throw new Error(`activation transaction cancelled: ${outcome.data.map((r) => r.code).join(',')}`);
+    throw outcome.unexpected();
   }
   throw new ServiceUnavailableError();
 }
@@ -73,23 +71,23 @@ export async function activateLicense(
 function writeActivation(deps: Pick<Deps, 'data'>, license: LicenseItem, product: ProductRef, activation: ActivationItem, now: Date) {
   const nowIso = now.toISOString();
   const event = toActivationListItem(activation, { license, product });
-  return deps.data.transaction
-    .write((tx) => [
-      tx.activation.create(activation).commit(),
-      tx.activeDomain
-        .create({ licenseId: license.licenseId, domain: activation.domain, activationId: activation.activationId, activatedAt: nowIso })
-        .commit({ response: 'all_old' }),
-      tx.license
-        .patch({ licenseKey: license.licenseKey })
-        .add({ activatedCount: 1 })
-        .set({ updatedAt: nowIso })
-        .where(
-          ({ licenseId, status, activatedCount, seats, expiresAt }, { eq, name, notExists, gt }) =>
-            `${eq(licenseId, license.licenseId)} AND ${eq(status, 'active')} AND ${name(activatedCount)} < ${name(seats)} AND (${notExists(expiresAt)} OR ${gt(expiresAt, nowIso)})`,
-        )
-        .commit(),
-      ...counterUpdates(tx.counter, license.tenantId, counterNames.activations('active'), 1),
-      outboxEvent(tx.outboxEvent, { tenantId: license.tenantId, type: 'license.activated', data: event, now }),
-    ])
-    .go();
+  return transact(deps.data, (tx) => ({
+    activation: tx.activation.create(activation).commit(),
+    // Only if the domain holds no active activation of this license; refused, it hands back the one that does.
+    domain: tx.activeDomain
+      .create({ licenseId: license.licenseId, domain: activation.domain, activationId: activation.activationId, activatedAt: nowIso })
+      .commit({ response: 'all_old' }),
+    // The seat: the license is still this one, active, unexpired and not full.
+    seat: tx.license
+      .patch({ licenseKey: license.licenseKey })
+      .add({ activatedCount: 1 })
+      .set({ updatedAt: nowIso })
+      .where(
+        ({ licenseId, status, activatedCount, seats, expiresAt }, { eq, name, notExists, gt }) =>
+          `${eq(licenseId, license.licenseId)} AND ${eq(status, 'active')} AND ${name(activatedCount)} < ${name(seats)} AND (${notExists(expiresAt)} OR ${gt(expiresAt, nowIso)})`,
+      )
+      .commit(),
+    counters: counterUpdates(tx.counter, license.tenantId, counterNames.activations('active'), 1),
+    event: outboxEvent(tx.outboxEvent, { tenantId: license.tenantId, type: 'license.activated', data: event, now }),
+  }));
 }

@@ -1,4 +1,4 @@
-import { isConditionFailure } from '../data/conditions.js';
+import { writeItem } from '../data/writes.js';
 import type { Deps } from '../runtime.js';
 
 /** How often one container records the same activation's last check: often enough to see it, rarely enough to cost little. */
@@ -25,16 +25,15 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, inter
     return true;
   }
 
+  /** Refused when deactivated meanwhile: there is nothing to record then. */
   async function touch(activationId: string, ipAddress: string): Promise<void> {
-    await deps.data.entities.activation
-      .patch({ activationId })
-      .set({ lastCheckedAt: deps.clock.now().toISOString(), lastIpAddress: ipAddress })
-      .where(({ status }, { eq }) => eq(status, 'active'))
-      .go({ response: 'none' })
-      .catch((error: unknown) => {
-        // Deactivated meanwhile: there is nothing to record.
-        if (!isConditionFailure(error)) throw error;
-      });
+    await writeItem(() =>
+      deps.data.entities.activation
+        .patch({ activationId })
+        .set({ lastCheckedAt: deps.clock.now().toISOString(), lastIpAddress: ipAddress })
+        .where(({ status }, { eq }) => eq(status, 'active'))
+        .go({ response: 'none' }),
+    );
   }
 
   const logFailure = (error: unknown) =>

@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '../errors.js';
-import { failedConditions } from '../data/conditions.js';
 import type { EntityItem } from '../data/service.js';
 import type { BILLING_CYCLES } from '../data/entities/plan.js';
+import { transact } from '../data/writes.js';
 import { newId } from '../ids.js';
 import { loadLiveProduct } from '../products/products.js';
 import { slugCandidates, slugify } from '../products/slugs.js';
@@ -96,21 +96,18 @@ export async function createPlan(deps: PlanDeps, tenantId: string, productId: st
       createdAt: now,
       updatedAt: now,
     };
-    const outcome = await deps.data.transaction
-      .write(({ planSlug, plan, product }) => [
-        planSlug.create({ productId, slug, planId }).commit(),
-        plan.create(item).commit(),
-        product
-          .patch({ productId })
-          .add({ plansCount: 1 })
-          .where(({ tenantId: owner, deletedAt }, { eq, notExists }) => `${eq(owner, tenantId)} AND ${notExists(deletedAt)}`)
-          .commit(),
-      ])
-      .go();
-    if (!outcome.canceled) return toPlan(item);
-    const failed = failedConditions(outcome);
-    if (failed.includes(2)) throw new NotFoundError(PRODUCT_NOT_FOUND);
-    if (!failed.includes(0)) throw new ConflictError(CHANGED_CONCURRENTLY);
+    const outcome = await transact(deps.data, (tx) => ({
+      slug: tx.planSlug.create({ productId, slug, planId }).commit(),
+      plan: tx.plan.create(item).commit(),
+      product: tx.product
+        .patch({ productId })
+        .add({ plansCount: 1 })
+        .where(({ tenantId: owner, deletedAt }, { eq, notExists }) => `${eq(owner, tenantId)} AND ${notExists(deletedAt)}`)
+        .commit(),
+    }));
+    if (outcome.committed) return toPlan(item);
+    if (outcome.refused('product')) throw new NotFoundError(PRODUCT_NOT_FOUND);
+    if (!outcome.refused('slug')) throw outcome.unexpected();
     if (input.slug) throw new ConflictError(SLUG_TAKEN);
   }
   throw new ConflictError(SLUG_TAKEN);
@@ -134,34 +131,29 @@ export async function updatePlan(
   } as Partial<PlanItem>;
   const cleared = shortDescription === null ? (['shortDescription'] as const) : [];
   const newSlug = changes.slug !== undefined && changes.slug !== current.slug ? changes.slug : undefined;
-  const outcome = await deps.data.transaction
-    .write(({ planSlug, plan, product }) => [
-      product
-        .check({ productId })
-        .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
+  const outcome = await transact(deps.data, (tx) => ({
+    product: tx.product
+      .check({ productId })
+      .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
+      .commit(),
+    // The plan is written only if its slug is still the one read, so the slug items stay in step.
+    plan: tx.plan
+      .patch({ planId })
+      .set(set)
+      .remove([...cleared])
+      .where(({ slug }, { eq }) => eq(slug, current.slug))
+      .commit(),
+    newSlug: newSlug !== undefined && tx.planSlug.create({ productId, slug: newSlug, planId }).commit(),
+    oldSlug:
+      newSlug !== undefined &&
+      tx.planSlug
+        .delete({ productId, slug: current.slug })
+        .where(({ planId: owner }, { eq }) => eq(owner, planId))
         .commit(),
-      // The plan is written only if its slug is still the one read, so the slug items stay in step.
-      plan
-        .patch({ planId })
-        .set(set)
-        .remove([...cleared])
-        .where(({ slug }, { eq }) => eq(slug, current.slug))
-        .commit(),
-      ...(newSlug
-        ? [
-            planSlug.create({ productId, slug: newSlug, planId }).commit(),
-            planSlug
-              .delete({ productId, slug: current.slug })
-              .where(({ planId: owner }, { eq }) => eq(owner, planId))
-              .commit(),
-          ]
-        : []),
-    ])
-    .go();
-  const failed = failedConditions(outcome);
-  if (failed.includes(0)) throw new NotFoundError(PRODUCT_NOT_FOUND);
-  if (failed.includes(2)) throw new ConflictError(SLUG_TAKEN);
-  if (outcome.canceled) {
+  }));
+  if (!outcome.committed) {
+    if (outcome.refused('product')) throw new NotFoundError(PRODUCT_NOT_FOUND);
+    if (outcome.refused('newSlug')) throw new ConflictError(SLUG_TAKEN);
     // The plan may have been deleted meanwhile (404), or changed its slug (retryable conflict).
     await loadPlan(deps, tenantId, productId, planId);
     throw new ConflictError(CHANGED_CONCURRENTLY);
@@ -175,26 +167,23 @@ export async function updatePlan(
 export async function deletePlan(deps: PlanDeps, tenantId: string, productId: string, planId: string): Promise<void> {
   await loadLiveProduct(deps, tenantId, productId);
   const current = await loadPlan(deps, tenantId, productId, planId);
-  const outcome = await deps.data.transaction
-    .write(({ planSlug, plan, product }) => [
-      product
-        .patch({ productId })
-        .add({ plansCount: -1 })
-        .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
-        .commit(),
-      plan
-        .delete({ planId })
-        .where(({ slug }, { eq }) => eq(slug, current.slug))
-        .commit(),
-      planSlug
-        .delete({ productId, slug: current.slug })
-        .where(({ planId: owner }, { eq }) => eq(owner, planId))
-        .commit(),
-    ])
-    .go();
-  const failed = failedConditions(outcome);
-  if (failed.includes(0)) throw new NotFoundError(PRODUCT_NOT_FOUND);
-  if (outcome.canceled) {
+  const outcome = await transact(deps.data, (tx) => ({
+    product: tx.product
+      .patch({ productId })
+      .add({ plansCount: -1 })
+      .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
+      .commit(),
+    plan: tx.plan
+      .delete({ planId })
+      .where(({ slug }, { eq }) => eq(slug, current.slug))
+      .commit(),
+    slug: tx.planSlug
+      .delete({ productId, slug: current.slug })
+      .where(({ planId: owner }, { eq }) => eq(owner, planId))
+      .commit(),
+  }));
+  if (!outcome.committed) {
+    if (outcome.refused('product')) throw new NotFoundError(PRODUCT_NOT_FOUND);
     await loadPlan(deps, tenantId, productId, planId);
     throw new ConflictError(CHANGED_CONCURRENTLY);
   }

@@ -1,10 +1,11 @@
-import { ConflictError, NotFoundError } from '../errors.js';
-import { failedConditions } from '../data/conditions.js';
 import type { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/entities/product.js';
+import type { ConditionOperations } from '../data/conditions.js';
+import { transact, writeItem } from '../data/writes.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import { newId, randomBase32 } from '../ids.js';
-import { paginateInMemory, type Page } from '../http/schemas.js';
+import { withoutNulls } from '../optional-fields.js';
+import { paginateInMemory, type Page } from '../pagination.js';
 import type { Deps } from '../runtime.js';
-import { forgetCachedProduct } from './cache-invalidation.js';
 import { defaultLicensePrefix, slugCandidates, slugify } from './slugs.js';
 
 type ProductDeps = Pick<Deps, 'data' | 'clock'>;
@@ -31,6 +32,7 @@ export type ProductInput = {
 export type ProductChanges = Partial<ProductInput>;
 
 type ProductItem = Awaited<ReturnType<typeof loadProduct>>;
+type ProductAttributes = Record<'slug' | 'deletedAt', unknown>;
 
 export function toProduct(item: ProductItem) {
   return {
@@ -56,11 +58,9 @@ export type Product = ReturnType<typeof toProduct>;
 
 const PRODUCT_NOT_FOUND = 'Product not found';
 const SLUG_TAKEN = 'Slug is already taken';
-
-const withoutNulls = <T extends object>(fields: T) =>
-  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)) as {
-    [K in keyof T]: Exclude<T[K], null>;
-  };
+const CHANGED_CONCURRENTLY = 'Product was changed concurrently; retry';
+/** Rounds of "changed between our read and our write" before answering 409. */
+const WRITE_ROUNDS = 5;
 
 /** A tenant's product, deleted or not; another tenant's id is not found. */
 async function loadProduct(deps: ProductDeps, tenantId: string, productId: string) {
@@ -105,15 +105,13 @@ export async function createProduct(deps: ProductDeps, tenantId: string, input: 
       createdAt: now,
       updatedAt: now,
     };
-    const outcome = await deps.data.transaction
-      .write(({ productSlug, productPublicKey, product }) => [
-        productSlug.create({ slug, productId, tenantId }).commit(),
-        productPublicKey.create({ publicKey, productId, tenantId }).commit(),
-        product.create(item).commit(),
-      ])
-      .go();
-    if (!outcome.canceled) return toProduct(item as ProductItem);
-    if (!failedConditions(outcome).includes(0)) throw new Error('Product creation failed');
+    const outcome = await transact(deps.data, (tx) => ({
+      slug: tx.productSlug.create({ slug, productId, tenantId }).commit(),
+      publicKey: tx.productPublicKey.create({ publicKey, productId, tenantId }).commit(),
+      product: tx.product.create(item).commit(),
+    }));
+    if (outcome.committed) return toProduct(item as ProductItem);
+    if (!outcome.refused('slug')) throw outcome.unexpected();
     if (input.slug) throw new ConflictError(SLUG_TAKEN);
   }
   throw new ConflictError(SLUG_TAKEN);
@@ -142,64 +140,80 @@ export async function updateProduct(
   productId: string,
   changes: ProductChanges,
 ): Promise<Product> {
-  const current = await loadLiveProduct(deps, tenantId, productId);
   const cleared = OPTIONAL_TEXT.filter((field) => changes[field] === null);
-  const set = { ...withoutNulls(changes), updatedAt: deps.clock.now().toISOString() };
-  // The product is written only if nobody changed its slug or deleted it since it was read.
-  if (changes.slug === undefined || changes.slug === current.slug) {
-    const { data } = await deps.data.entities.product
-      .patch({ productId })
-      .set(set)
-      .remove(cleared)
-      .where(({ slug, deletedAt }, { eq, notExists }) => `${eq(slug, current.slug)} AND ${notExists(deletedAt)}`)
-      .go({ response: 'all_new' });
-    forgetCachedProduct(productId);
-    return toProduct(data as ProductItem);
-  }
-  const newSlug = changes.slug;
-  const outcome = await deps.data.transaction
-    .write(({ productSlug, product }) => [
-      productSlug.create({ slug: newSlug, productId, tenantId }).commit(),
-      productSlug
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
+    const current = await loadLiveProduct(deps, tenantId, productId);
+    const set = { ...withoutNulls(changes), updatedAt: deps.clock.now().toISOString() };
+    const newSlug = changes.slug !== undefined && changes.slug !== current.slug ? changes.slug : undefined;
+    // The product is written only if nobody changed its slug or deleted it since it was read.
+    const unchanged = ({ slug, deletedAt }: ProductAttributes, { eq, notExists }: ConditionOperations) =>
+      `${eq(slug, current.slug)} AND ${notExists(deletedAt)}`;
+    if (!newSlug) {
+      const written = await writeItem(() =>
+        deps.data.entities.product.patch({ productId }).set(set).remove(cleared).where(unchanged).go({ response: 'all_new' }),
+      );
+      if (written.written) return toProduct(written.value.data as ProductItem);
+      continue;
+    }
+    const outcome = await transact(deps.data, (tx) => ({
+      newSlug: tx.productSlug.create({ slug: newSlug, productId, tenantId }).commit(),
+      oldSlug: tx.productSlug
         .delete({ slug: current.slug })
         .where(({ productId: owner }, { eq }) => eq(owner, productId))
         .commit(),
-      product.patch({ productId }).set(set).remove(cleared).where(({ slug, deletedAt }, { eq, notExists }) => `${eq(slug, current.slug)} AND ${notExists(deletedAt)}`).commit(),
-    ])
-    .go();
-  if (failedConditions(outcome).includes(0)) throw new ConflictError(SLUG_TAKEN);
-  if (outcome.canceled) throw new ConflictError('Product was changed concurrently; retry');
-  forgetCachedProduct(productId);
-  return getProduct(deps, tenantId, productId);
+      product: tx.product.patch({ productId }).set(set).remove(cleared).where(unchanged).commit(),
+    }));
+    if (outcome.committed) return getProduct(deps, tenantId, productId);
+    if (outcome.refused('newSlug')) throw new ConflictError(SLUG_TAKEN);
+  }
+  throw new ConflictError(CHANGED_CONCURRENTLY);
 }
 
-/** Soft delete: the product leaves lists and public surfaces; GET still answers it with `deletedAt`. */
+/**
+ * Soft delete: the product leaves lists; GET still answers it with `deletedAt`. Its public key mapping
+ * goes in the same transaction, so the public surface, which reads that mapping on every call, refuses
+ * the product at once from every container. Its slug stays taken.
+ */
 export async function deleteProduct(deps: ProductDeps, tenantId: string, productId: string): Promise<void> {
-  await loadLiveProduct(deps, tenantId, productId);
-  const now = deps.clock.now().toISOString();
-  await deps.data.entities.product
-    .patch({ productId })
-    .set({ deletedAt: now, updatedAt: now })
-    .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
-    .go();
-  forgetCachedProduct(productId);
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
+    const current = await loadLiveProduct(deps, tenantId, productId);
+    const now = deps.clock.now().toISOString();
+    const outcome = await transact(deps.data, (tx) => ({
+      product: tx.product
+        .patch({ productId })
+        .set({ deletedAt: now, updatedAt: now })
+        .where(({ deletedAt, publicKey }, { eq, notExists }) => `${notExists(deletedAt)} AND ${eq(publicKey, current.publicKey)}`)
+        .commit(),
+      publicKey: tx.productPublicKey
+        .delete({ publicKey: current.publicKey })
+        .where(({ productId: owner }, { eq }) => eq(owner, productId))
+        .commit(),
+    }));
+    if (outcome.committed) return;
+    // Deleted by someone else (the next read answers 404) or its key replaced meanwhile (try again).
+  }
+  throw new ConflictError(CHANGED_CONCURRENTLY);
 }
 
 /** Replaces the public key; the old one stops identifying the product at once. */
 export async function regeneratePublicKey(deps: ProductDeps, tenantId: string, productId: string): Promise<Product> {
-  const current = await loadLiveProduct(deps, tenantId, productId);
-  const publicKey = `pk_${randomBase32(20)}`;
-  const outcome = await deps.data.transaction
-    .write(({ productPublicKey, product }) => [
-      productPublicKey.create({ publicKey, productId, tenantId }).commit(),
-      productPublicKey.delete({ publicKey: current.publicKey }).commit(),
-      product
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
+    const current = await loadLiveProduct(deps, tenantId, productId);
+    const publicKey = `pk_${randomBase32(20)}`;
+    const outcome = await transact(deps.data, (tx) => ({
+      newKey: tx.productPublicKey.create({ publicKey, productId, tenantId }).commit(),
+      oldKey: tx.productPublicKey
+        .delete({ publicKey: current.publicKey })
+        .where(({ productId: owner }, { eq }) => eq(owner, productId))
+        .commit(),
+      product: tx.product
         .patch({ productId })
         .set({ publicKey, updatedAt: deps.clock.now().toISOString() })
-        .where(({ publicKey: key }, { eq }) => eq(key, current.publicKey))
+        .where(({ publicKey: key, deletedAt }, { eq, notExists }) => `${eq(key, current.publicKey)} AND ${notExists(deletedAt)}`)
         .commit(),
-    ])
-    .go();
-  if (outcome.canceled) throw new ConflictError('Product was changed concurrently; retry');
-  return getProduct(deps, tenantId, productId);
+    }));
+    if (outcome.committed) return getProduct(deps, tenantId, productId);
+    // A drawn key that is taken, a concurrent replacement or a delete: the next round reads again.
+  }
+  throw new ConflictError(CHANGED_CONCURRENTLY);
 }

@@ -1,8 +1,10 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
-import { forgetCachedProduct } from '../products/cache-invalidation.js';
 import type { RELEASE_STATUSES } from '../data/entities/release.js';
+import type { ConditionOperations } from '../data/conditions.js';
 import type { EntityItem, TransactionEntities } from '../data/service.js';
+import { transact } from '../data/writes.js';
 import { newId } from '../ids.js';
+import { withoutNulls } from '../optional-fields.js';
 import { loadLiveProduct } from '../products/products.js';
 import type { Deps } from '../runtime.js';
 import { inspectReleaseFile, type StorageDeps } from '../storage/release-files.js';
@@ -49,12 +51,9 @@ export function toRelease(item: ReleaseItem) {
 export type Release = ReturnType<typeof toRelease>;
 
 const RELEASE_NOT_FOUND = 'Release not found';
-const MAX_WRITE_ATTEMPTS = 5;
+/** Rounds of "changed between our read and our write" before answering 409. */
+const WRITE_ROUNDS = 5;
 
-const withoutNulls = <T extends object>(fields: T) =>
-  Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)) as {
-    [K in keyof T]: Exclude<T[K], null>;
-  };
 
 /** A product's releases, newest created first (one query; a product has a bounded number of releases). */
 async function productReleases(deps: Pick<Deps, 'data'>, productId: string): Promise<ReleaseItem[]> {
@@ -102,8 +101,6 @@ type PreparedWrite = {
   write: (release: TransactionEntities['release']) => ReturnType<ReturnType<TransactionEntities['release']['delete']>['commit']>;
 };
 
-type ConditionOperations = { eq: (attribute: any, value: string) => string; notExists: (attribute: any) => string };
-
 /** The product condition of a release write: still live, and its `latestVersion` as it was read. */
 const latestVersionHolds =
   (asRead: string | undefined) =>
@@ -111,10 +108,10 @@ const latestVersionHolds =
     `${notExists(deletedAt)} AND ${asRead === undefined ? notExists(latestVersion) : eq(latestVersion, asRead)}`;
 
 /**
- * Writes one release change together with the product's `latestVersion`, in one transaction whose
- * conditions hold the product's `latestVersion` (and that it is not deleted) as it was read. A
- * concurrent change to either makes the transaction fail, and the change is prepared again from
- * fresh reads. Only removing the current latest consults the product's other releases, through an
+ * Writes one release change together with the product's `latestVersion` and `releasesChangedAt` (the
+ * stamp by which every container's update check knows its cached releases are stale), in one transaction
+ * whose conditions hold the product's `latestVersion` (and that it is not deleted) as it was read. A
+ * concurrent change to either refuses the transaction, and the change is prepared again from fresh reads. Only removing the current latest consults the product's other releases, through an
  * index that can lag a just-committed write by a moment; every other case needs no index read.
  */
 async function writeWithLatestVersion(
@@ -123,7 +120,7 @@ async function writeWithLatestVersion(
   productId: string,
   prepare: () => Promise<PreparedWrite>,
 ): Promise<ReleaseItem | undefined> {
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
     const current = (await loadLiveProduct(deps, tenantId, productId)).latestVersion;
     const { before, after, write } = await prepare();
     const change = latestVersionChange(current, before, after);
@@ -133,22 +130,18 @@ async function writeWithLatestVersion(
         : change.kind === 'set'
           ? change.version
           : recomputeLatest(await productReleases(deps, productId), (before ?? after)!.releaseId, after);
-    const outcome = await deps.data.transaction
-      .write(({ release, product }) => {
-        const productWrite =
-          next === current
-            ? product.check({ productId }).where(latestVersionHolds(current)).commit()
-            : next === undefined
-              ? product.patch({ productId }).remove(['latestVersion']).where(latestVersionHolds(current)).commit()
-              : product.patch({ productId }).set({ latestVersion: next }).where(latestVersionHolds(current)).commit();
-        return [write(release), productWrite];
-      })
-      .go();
-    // Cancelled: a condition failed (a concurrent change) or DynamoDB saw a conflicting transaction.
-    if (!outcome.canceled) {
-      forgetCachedProduct(productId);
-      return after;
-    }
+    const releasesChangedAt = deps.clock.now().toISOString();
+    const outcome = await transact(deps.data, (tx) => ({
+      release: write(tx.release),
+      product: tx.product
+        .patch({ productId })
+        .set({ releasesChangedAt, ...(next !== undefined && { latestVersion: next }) })
+        .remove(next === undefined ? ['latestVersion'] : [])
+        .where(latestVersionHolds(current))
+        .commit(),
+    }));
+    if (outcome.committed) return after;
+    // Refused: the release or the product changed since they were read; the next round reads them again.
   }
   throw new ConflictError('Release was changed concurrently; retry');
 }

@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError } from '../errors.js';
-import { isConditionFailure } from '../data/conditions.js';
+import { writeItem } from '../data/writes.js';
 import { licenseProblem } from '../licensing/license-state.js';
 import { readLicense } from '../licensing/license-lookup.js';
 import { LICENSE_MESSAGES } from '../licensing/messages.js';
@@ -33,16 +33,14 @@ export async function downloadRelease(
   const product = await catalog.byId(release.productId);
   if (!product || product.deleted) throw new NotFoundError(RELEASE_NOT_FOUND);
   if (license.productId !== release.productId) throw new ForbiddenError(LICENSE_MESSAGES.wrongProduct);
-  try {
-    await releases
+  const counted = await writeItem(() =>
+    releases
       .patch({ releaseId: release.releaseId })
       .add({ downloadCount: 1 })
       .where(({ status }, { eq }) => eq(status, 'published'))
-      .go({ response: 'none' });
-  } catch (error) {
-    // Unpublished or deleted since it was read.
-    if (isConditionFailure(error)) throw new NotFoundError(RELEASE_NOT_FOUND);
-    throw error;
-  }
+      .go({ response: 'none' }),
+  );
+  // Refused: unpublished or deleted since it was read.
+  if (!counted.written) throw new NotFoundError(RELEASE_NOT_FOUND);
   return presignDownload(deps, release.filePath, release.fileName, DOWNLOAD_URL_TTL_SECONDS);
 }

@@ -1,7 +1,7 @@
 import type { EntityItem } from '../data/service.js';
-import { TtlCache } from '../licensing/ttl-cache.js';
 import { publishedReleaseItems } from '../releases/releases.js';
 import type { Deps } from '../runtime.js';
+import { TtlCache } from '../ttl-cache.js';
 
 export type ProductItem = EntityItem<'product'>;
 export type ReleaseItem = EntityItem<'release'>;
@@ -9,41 +9,52 @@ export type ReleaseItem = EntityItem<'release'>;
 /** A product as the update check shows it, with its published releases, newest version first. */
 export type ProductReleases = { product: ProductItem; published: ReleaseItem[] };
 
-/** SERVICE-SPEC §8: the update check's product and latest-release data live 5 minutes per slug. */
+/** SERVICE-SPEC §8: the update check's product and latest-release data live at most 5 minutes. */
 export const UPDATE_CACHE_TTL_MS = 5 * 60_000;
-
-/**
- * One cache per container (module scope): a live product (by slug) with its published releases.
- * Releases and products written in this container are forgotten at once (`forgetProductReleases`);
- * writes through another container are seen within UPDATE_CACHE_TTL_MS. A missing or deleted product is
- * not cached, so a new product is seen at once.
- */
-const bySlug = new TtlCache<ProductReleases>(UPDATE_CACHE_TTL_MS);
-/** The slugs cached for each product, so a product's entries can be forgotten by id. */
-const slugsOfProduct = new Map<string, Set<string>>();
-
-/** Call after writing a product or one of its releases, so this container's next update check sees it. */
-export function forgetProductReleases(productId: string): void {
-  for (const slug of slugsOfProduct.get(productId) ?? []) bySlug.delete(slug);
-  slugsOfProduct.delete(productId);
-}
+const MAX_CACHED_PRODUCTS = 2_000;
 
 export type ReleaseCatalog = ReturnType<typeof createReleaseCatalog>;
 
+/**
+ * Products with their published releases for the update check, for the container that builds it.
+ * Every check reads the product item (one small read beside the license's), so a deleted or edited
+ * product is answered as it is now; the product's releases, the costly part, are cached under the
+ * product's `releasesChangedAt` stamp, which every release write moves, so a new release is offered at
+ * once from every container. Slugs are cached as they rarely change; a stale one is read again.
+ */
 export function createReleaseCatalog(deps: Pick<Deps, 'data'>) {
   const { product, productSlug } = deps.data.entities;
+  const idBySlug = new TtlCache<string>(UPDATE_CACHE_TTL_MS, MAX_CACHED_PRODUCTS);
+  const releasesByStamp = new TtlCache<ReleaseItem[]>(UPDATE_CACHE_TTL_MS, MAX_CACHED_PRODUCTS);
+
+  const liveProduct = async (productId: string, slug: string) => {
+    const { data } = await product.get({ productId }).go();
+    return data && !data.deletedAt && data.slug === slug ? data : undefined;
+  };
+
+  /**
+   * Published releases as the index shows them. Kept only once they agree with the product's
+   * `latestVersion`: the index can lag a release write by a moment, and a lagging list must not be cached.
+   */
+  const releasesOf = async (item: ProductItem) =>
+    (await releasesByStamp.get(
+      `${item.productId}#${item.releasesChangedAt ?? ''}`,
+      () => publishedReleaseItems(deps, item.productId),
+      (published) => published[0]?.version === item.latestVersion,
+    ))!;
+
   return {
-    bySlug: (slug: string) =>
-      bySlug.get(slug, async () => {
+    async bySlug(slug: string): Promise<ProductReleases | undefined> {
+      const cachedId = await idBySlug.get(slug, async () => (await productSlug.get({ slug }).go()).data?.productId);
+      let item = cachedId ? await liveProduct(cachedId, slug) : undefined;
+      if (cachedId && !item) {
+        // Renamed or deleted since the slug was cached: the slug may name another product now.
+        idBySlug.delete(slug);
         const { data: ref } = await productSlug.get({ slug }).go();
-        if (!ref) return undefined;
-        const [{ data: item }, published] = await Promise.all([
-          product.get({ productId: ref.productId }).go(),
-          publishedReleaseItems(deps, ref.productId),
-        ]);
-        if (!item || item.deletedAt || item.slug !== slug) return undefined;
-        slugsOfProduct.set(ref.productId, (slugsOfProduct.get(ref.productId) ?? new Set()).add(slug));
-        return { product: item, published };
-      }),
+        item = ref && ref.productId !== cachedId ? await liveProduct(ref.productId, slug) : undefined;
+      }
+      if (!item) return undefined;
+      return { product: item, published: await releasesOf(item) };
+    },
   };
 }

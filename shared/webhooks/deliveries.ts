@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { base32 } from '@scure/base';
-import { counterUpdates, readCounter } from '../data/counters.js';
+import { counterNames, counterUpdates, readCounter } from '../data/counters.js';
+import { transact } from '../data/writes.js';
 import { NotFoundError } from '../errors.js';
-import { pageOf, type Page } from '../http/schemas.js';
+import { pageOf, type Page } from '../pagination.js';
 import { newId } from '../ids.js';
+import type { EntityItem } from '../data/service.js';
 import type { Deps } from '../runtime.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { loadWebhook } from './webhooks.js';
@@ -13,7 +15,7 @@ type DeliveryDeps = Pick<Deps, 'data' | 'clock'>;
 /** The body every delivery of an event carries (DECISIONS §7); its `id` is also the `webhook-id` header. */
 export type EventEnvelope = { id: string; type: string; createdAt: string; data: unknown };
 
-type DeliveryItem = NonNullable<Awaited<ReturnType<typeof getDeliveryItem>>>;
+type DeliveryItem = EntityItem<'delivery'>;
 
 export function toDelivery(item: DeliveryItem) {
   return {
@@ -31,7 +33,6 @@ export function toDelivery(item: DeliveryItem) {
 }
 export type Delivery = ReturnType<typeof toDelivery>;
 
-const deliveryCounter = (webhookId: string) => `delivery#webhook#${webhookId}`;
 
 /**
  * The id of an event's first delivery to a webhook, derived from both, so that a stream record seen
@@ -44,33 +45,33 @@ export function firstDeliveryId(eventId: string, webhookId: string): string {
 }
 
 /**
- * Records a pending delivery and counts it for the webhook's list, in one transaction.
- * Returns false when a delivery with this id already exists (nothing is written then).
+ * Records a pending delivery and counts it for the webhook's list, in one transaction. `exists` when a
+ * delivery with this id was already recorded (nothing is written then); any other failure throws, so a
+ * caller can never take an unwritten delivery for a recorded one.
  */
 export async function recordDelivery(
   deps: DeliveryDeps,
   delivery: { deliveryId: string; webhookId: string; tenantId: string; event: EventEnvelope; payload: string },
-): Promise<boolean> {
+): Promise<{ recorded: 'created'; item: DeliveryItem } | { recorded: 'exists' }> {
   const { deliveryId, webhookId, tenantId, event, payload } = delivery;
-  const outcome = await deps.data.transaction
-    .write(({ delivery: deliveries, counter }) => [
-      deliveries
-        .create({
-          deliveryId,
-          webhookId,
-          tenantId,
-          eventId: event.id,
-          eventType: event.type,
-          payload,
-          status: 'pending',
-          attempts: 0,
-          createdAt: deps.clock.now().toISOString(),
-        })
-        .commit(),
-      ...counterUpdates(counter, tenantId, [deliveryCounter(webhookId)], 1),
-    ])
-    .go();
-  return !outcome.canceled;
+  const item: DeliveryItem = {
+    deliveryId,
+    webhookId,
+    tenantId,
+    eventId: event.id,
+    eventType: event.type,
+    payload,
+    status: 'pending',
+    attempts: 0,
+    createdAt: deps.clock.now().toISOString(),
+  };
+  const outcome = await transact(deps.data, (tx) => ({
+    delivery: tx.delivery.create(item).commit(),
+    counters: counterUpdates(tx.counter, tenantId, counterNames.deliveries(webhookId), 1),
+  }));
+  if (outcome.committed) return { recorded: 'created', item };
+  if (outcome.refused('delivery')) return { recorded: 'exists' };
+  throw outcome.unexpected();
 }
 
 export async function getDeliveryItem(deps: Pick<Deps, 'data'>, deliveryId: string) {
@@ -87,7 +88,7 @@ export async function listDeliveries(
 ): Promise<Page<Delivery>> {
   await loadWebhook(deps, tenantId, webhookId);
   const [total, { data }] = await Promise.all([
-    readCounter(deps.data.entities.counter, tenantId, deliveryCounter(webhookId)),
+    readCounter(deps.data.entities.counter, tenantId, counterNames.deliveries(webhookId)[0]!),
     deps.data.entities.delivery.query
       .byWebhook({ webhookId })
       .go({ order: 'desc', count: options.page * options.perPage, pages: 'all' }),
@@ -107,8 +108,9 @@ export async function redeliver(
   const original = await getDeliveryItem(deps, deliveryId);
   if (!original || original.webhookId !== webhookId || original.tenantId !== tenantId) throw new NotFoundError('Delivery not found');
   const event = JSON.parse(original.payload) as EventEnvelope;
-  const next = { deliveryId: newId('dlv'), webhookId, tenantId, event, payload: original.payload };
-  await recordDelivery(deps, next);
-  await deps.queue.enqueue(next.deliveryId);
-  return toDelivery((await getDeliveryItem(deps, next.deliveryId))!);
+  const recorded = await recordDelivery(deps, { deliveryId: newId('dlv'), webhookId, tenantId, event, payload: original.payload });
+  // A fresh random id cannot exist already.
+  if (recorded.recorded !== 'created') throw new Error('delivery id collision');
+  await deps.queue.enqueue(recorded.item.deliveryId);
+  return toDelivery(recorded.item);
 }

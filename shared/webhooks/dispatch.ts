@@ -1,4 +1,4 @@
-import { isConditionFailure } from '../data/conditions.js';
+import { writeItem } from '../data/writes.js';
 import type { Deps } from '../runtime.js';
 import { getDeliveryItem } from './deliveries.js';
 import { MAX_ATTEMPTS, retryDelaySeconds } from './retry-schedule.js';
@@ -47,18 +47,16 @@ export async function attemptDelivery(deps: DispatchDeps, deliveryId: string): P
     return { kind: 'dead' };
   }
   const attempt = delivery.attempts + 1;
-  try {
-    await deps.data.entities.delivery
+  const claimed = await writeItem(() =>
+    deps.data.entities.delivery
       .patch({ deliveryId })
       .set({ attempts: attempt, lastAttemptAt: now.toISOString() })
       .remove(['nextAttemptAt'])
       .where(({ status, attempts }, { eq }) => `${eq(status, 'pending')} AND ${eq(attempts, delivery.attempts)}`)
-      .go();
-  } catch (error) {
-    // Another copy of the message claimed this attempt; that copy carries the delivery on.
-    if (isConditionFailure(error)) return { kind: 'done' };
-    throw error;
-  }
+      .go(),
+  );
+  // Another copy of the message claimed this attempt; that copy carries the delivery on.
+  if (!claimed.written) return { kind: 'done' };
 
   const headers = signatureHeaders(webhook.secret, delivery.eventId, delivery.payload, now);
   const result = await postJson(webhook.url, delivery.payload, headers, { guard: deps.config.webhooks.addressGuard });
@@ -94,17 +92,16 @@ type Settlement = {
 async function settle(deps: DispatchDeps, deliveryId: string, settlement: Settlement): Promise<void> {
   const absent = (['lastError', 'nextAttemptAt'] as const).filter((field) => settlement[field] === undefined);
   const set = Object.fromEntries(Object.entries(settlement).filter(([, value]) => value !== undefined)) as Settlement;
-  await deps.data.entities.delivery.patch({ deliveryId }).set(set).remove(absent).go();
+  // Only the holder of the claimed attempt settles it, so the write needs no condition of its own.
+  await writeItem(() => deps.data.entities.delivery.patch({ deliveryId }).set(set).remove(absent).go());
 }
 
-/** Records the send on the webhook (and disables it on 410); a webhook deleted meanwhile is left alone. */
+/** Records the send on the webhook (and disables it on 410); a webhook deleted meanwhile is left alone (refused). */
 async function markTriggered(deps: DispatchDeps, webhookId: string, at: Date, gone: boolean): Promise<void> {
-  try {
-    await deps.data.entities.webhook
+  await writeItem(() =>
+    deps.data.entities.webhook
       .patch({ webhookId })
       .set({ lastTriggeredAt: at.toISOString(), ...(gone ? { enabled: false, updatedAt: at.toISOString() } : {}) })
-      .go();
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+      .go(),
+  );
 }

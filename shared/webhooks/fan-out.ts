@@ -19,8 +19,8 @@ export async function fanOutEvent(deps: Pick<Deps, 'data' | 'clock'> & { queue: 
   const queued = await Promise.all(
     webhooks.map(async ({ webhookId }) => {
       const deliveryId = firstDeliveryId(event.eventId, webhookId);
-      const created = await recordDelivery(deps, { deliveryId, webhookId, tenantId: event.tenantId, event: envelope, payload });
-      if (!created) {
+      const { recorded } = await recordDelivery(deps, { deliveryId, webhookId, tenantId: event.tenantId, event: envelope, payload });
+      if (recorded === 'exists') {
         const existing = await getDeliveryItem(deps, deliveryId);
         if (existing?.status !== 'pending' || existing.attempts > 0) return false;
       }

@@ -1,4 +1,4 @@
-import { isConditionFailure } from '../data/conditions.js';
+import { writeItem } from '../data/writes.js';
 import { NotFoundError } from '../errors.js';
 import type { EventType } from '../events/event-types.js';
 import { newId } from '../ids.js';
@@ -61,24 +61,23 @@ export async function createWebhook(deps: WebhookDeps, tenantId: string, input: 
     createdAt: now,
     updatedAt: now,
   };
-  await deps.data.entities.webhook.create(item).go();
+  const written = await writeItem(() => deps.data.entities.webhook.create(item).go());
+  if (!written.written) throw new Error('webhook id collision');
   return toWebhook(item);
 }
 
 /** Writes `set` only to a webhook that still exists and is the tenant's (a concurrent delete wins). */
 async function patchWebhook(deps: WebhookDeps, tenantId: string, webhookId: string, set: Partial<WebhookItem>): Promise<Webhook> {
   await loadWebhook(deps, tenantId, webhookId);
-  try {
-    const { data } = await deps.data.entities.webhook
+  const written = await writeItem(() =>
+    deps.data.entities.webhook
       .patch({ webhookId })
       .set({ ...set, updatedAt: deps.clock.now().toISOString() })
       .where(({ tenantId: owner }, { eq }) => eq(owner, tenantId))
-      .go({ response: 'all_new' });
-    return toWebhook(data as WebhookItem);
-  } catch (error) {
-    if (isConditionFailure(error)) throw new NotFoundError('Webhook not found');
-    throw error;
-  }
+      .go({ response: 'all_new' }),
+  );
+  if (!written.written) throw new NotFoundError('Webhook not found');
+  return toWebhook(written.value.data as WebhookItem);
 }
 
 export function updateWebhook(deps: WebhookDeps, tenantId: string, webhookId: string, changes: WebhookChanges): Promise<Webhook> {
@@ -93,5 +92,5 @@ export function regenerateSecret(deps: WebhookDeps, tenantId: string, webhookId:
 /** Deletes the webhook; its pending deliveries fail at their next attempt. */
 export async function deleteWebhook(deps: WebhookDeps, tenantId: string, webhookId: string): Promise<void> {
   await loadWebhook(deps, tenantId, webhookId);
-  await deps.data.entities.webhook.delete({ webhookId }).go();
+  await writeItem(() => deps.data.entities.webhook.delete({ webhookId }).go());
 }

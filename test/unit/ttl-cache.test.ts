@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TtlCache } from '../../shared/licensing/ttl-cache.js';
+import { TtlCache } from '../../shared/ttl-cache.js';
 
 describe('TtlCache', () => {
   it('loads once per key while fresh, shares a concurrent load, and reloads after the lifetime', async () => {
@@ -20,6 +20,16 @@ describe('TtlCache', () => {
     expect(await cache.get('k', async () => 'now there')).toBe('now there');
     await expect(cache.get('e', async () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await cache.get('e', async () => 'recovered')).toBe('recovered');
+  });
+
+  it('hands a value its `keep` refuses to the callers of that load, and loads afresh next time', async () => {
+    let loads = 0;
+    const cache = new TtlCache<number>(60_000);
+    const load = async () => ++loads;
+    const onlyEven = (n: number) => n % 2 === 0;
+    expect(await Promise.all([cache.get('k', load, onlyEven), cache.get('k', load, onlyEven)])).toEqual([1, 1]);
+    expect(await cache.get('k', load, onlyEven)).toBe(2);
+    expect(await cache.get('k', load, onlyEven)).toBe(2);
   });
 
   it('drops the oldest entry when full', async () => {

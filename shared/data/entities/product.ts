@@ -33,6 +33,8 @@ export const productEntity = () =>
       plansCount: { type: 'number', required: true, default: 0 },
       /** Kept by release writes: the newest published release's version. */
       latestVersion: { type: 'string' },
+      /** Set by every release write: an update check whose cached releases are older reads them again. */
+      releasesChangedAt: { type: 'string' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
       deletedAt: { type: 'string' },

@@ -1,7 +1,7 @@
 /**
  * A read-through cache for one container: entries live `ttlMs`, concurrent misses of one key share
- * one load, failed loads and `undefined` (not found) are not kept, and the oldest entries go first
- * when `maxEntries` is reached.
+ * one load, failed loads, `undefined` (not found) and values that `keep` refuses are not kept (the callers
+ * of that load still get them), and the oldest entries go first when `maxEntries` is reached.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: Promise<V | undefined>; expiresAt: number }>();
@@ -12,7 +12,7 @@ export class TtlCache<V> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  get(key: string, load: () => Promise<V | undefined>, keep: (value: V) => boolean = () => true): Promise<V | undefined> {
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > this.now()) return entry.value;
     this.entries.delete(key);
@@ -23,7 +23,7 @@ export class TtlCache<V> {
     const forget = () => {
       if (this.entries.get(key) === stored) this.entries.delete(key);
     };
-    value.then((result) => result === undefined && forget(), forget);
+    value.then((result) => (result === undefined || !keep(result)) && forget(), forget);
     return value;
   }
 

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ServiceUnavailableError } from '../errors.js';
+import type { DataService, TransactionEntities } from './service.js';
+
+/**
+ * Every write to the table goes through `transact` (transactions) or `writeItem` (single items), so that
+ * each one tells the three ways DynamoDB can refuse a write apart:
+ * - a condition did not hold: a domain answer, reported by name for the caller to turn into 404, 409, …;
+ * - another transaction held an item (`TransactionConflict`) or the table was throttled: retried with
+ *   jittered backoff, then 503, never mistaken for a domain answer;
+ * - anything else (a malformed request): thrown, never taken for success.
+ * DynamoDB Local never produces the second kind; test/unit/*-writes.test.ts inject it.
+ */
+
+/** Attempts of one write before answering 503. */
+export const MAX_WRITE_ATTEMPTS = 6;
+
+/** Full jitter over an exponential ceiling (10, 20, 40 … ms): racing writers spread out instead of colliding again. */
+export const jitteredBackoffMs = (attempt: number) => Math.random() * 10 * 2 ** attempt;
+
+export type WriteOptions = { backoffMs?: (attempt: number) => number };
+
+/** Cancellation reasons that mean "try again", not "your condition failed". */
+const RETRYABLE_REASONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+type TransactionItem = ReturnType<Parameters<DataService['transaction']['write']>[0]>[number];
+
+/** One named part of a transaction: an item, several (counters), or nothing (`false`/`undefined`). */
+export type Slot = TransactionItem | readonly TransactionItem[] | false | undefined;
+
+export type TransactionResult<N extends string> =
+  | { committed: true }
+  | {
+      committed: false;
+      /** True when a condition of an item in this slot failed. At least one slot is refused. */
+      refused(slot: N): boolean;
+      /** The item as it was when its condition failed, for slots written with `commit({ response: 'all_old' })`. */
+      oldItem<T>(slot: N): T | undefined;
+      /** The error for a refusal the caller did not expect: a bug, reported with the slots' names. */
+      unexpected(): Error;
+    };
+
+type Layout<N extends string> = { name: N; from: number; to: number }[];
+
+function flatten<N extends string>(slots: Record<N, Slot>, layout: Layout<N>): TransactionItem[] {
+  const items: TransactionItem[] = [];
+  layout.length = 0;
+  for (const [name, slot] of Object.entries(slots) as [N, Slot][]) {
+    if (!slot) continue;
+    const from = items.length;
+    items.push(...(Array.isArray(slot) ? slot : [slot as TransactionItem]));
+    layout.push({ name, from, to: items.length });
+  }
+  return items;
+}
+
+/**
+ * Runs a write transaction whose items are grouped in named slots. Each attempt carries a fresh
+ * `ClientRequestToken`, so an SDK retry of an attempt whose answer was lost (a timeout) cannot apply it twice.
+ */
+export async function transact<N extends string>(
+  data: DataService,
+  build: (tx: TransactionEntities) => Record<N, Slot>,
+  options: WriteOptions = {},
+): Promise<TransactionResult<N>> {
+  const backoff = options.backoffMs ?? jitteredBackoffMs;
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+    const layout: Layout<N> = [];
+    const outcome = await unlessThrottled(() => data.transaction.write((tx) => flatten(build(tx), layout)).go({ token: randomUUID() }));
+    if (!outcome.canceled) return { committed: true };
+
+    const reasons = outcome.data as ReadonlyArray<{ code?: string; item?: unknown }>;
+    const codes = reasons.map((reason) => reason.code ?? 'None');
+    const slotOf = (index: number) => layout.find((slot) => index >= slot.from && index < slot.to)?.name;
+    const refused = new Set(codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [slotOf(index)!] : [])));
+    if (refused.size > 0) {
+      return {
+        committed: false,
+        refused: (slot) => refused.has(slot),
+        oldItem: <T>(slot: N) => {
+          const entry = layout.find((s) => s.name === slot);
+          return (entry && (reasons[entry.from]?.item as T | null)) ?? undefined;
+        },
+        unexpected: () => new Error(`transaction refused by slot ${[...refused].join(', ')}`),
+      };
+    }
+    if (!codes.some((code) => RETRYABLE_REASONS.has(code))) throw new TransactionRejectedError(codes);
+    if (attempt + 1 < MAX_WRITE_ATTEMPTS) await sleep(backoff(attempt));
+  }
+  throw new ServiceUnavailableError();
+}
+
+/** A transaction refused for a reason that is neither a condition nor contention (e.g. a malformed item). */
+export class TransactionRejectedError extends Error {
+  constructor(readonly codes: string[]) {
+    super(`transaction rejected: ${codes.join(', ')}`);
+    // A ValidationError reason is DynamoDB's ValidationException, item by item: mapped as that is.
+    this.name = codes.includes('ValidationError') ? 'ValidationException' : 'TransactionRejectedError';
+  }
+}
+
+function hasErrorNamed(error: unknown, names: ReadonlySet<string>): boolean {
+  // ElectroDB wraps the SDK's error in its own (`cause`), so the whole chain is looked at.
+  for (let e = error as { name?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (names.has(e.name ?? '')) return true;
+  }
+  return false;
+}
+
+const CONDITION_FAILED = new Set(['ConditionalCheckFailedException']);
+/** A single write that met an item held by a transaction: the SDK does not retry it, this does. */
+const ITEM_BUSY = new Set(['TransactionConflictException']);
+/** Throttling the SDK has already retried with its own backoff: the caller may try again later. */
+const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+
+/** Runs a request, answering 503 when the table stayed throttled through the SDK's retries. */
+async function unlessThrottled<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    if (hasErrorNamed(error, THROTTLED)) throw new ServiceUnavailableError();
+    throw error;
+  }
+}
+
+export type ItemWriteResult<T> = { written: true; value: T } | { written: false };
+
+/**
+ * Runs one single-item write (put, update, patch, delete, remove). `written: false` means its condition
+ * did not hold (ElectroDB's `create`, `patch` and `remove` carry one of their own). Throttling is
+ * retried by the SDK itself, then 503; a conflict with a transaction is retried here with jittered
+ * backoff, then 503.
+ */
+export async function writeItem<T>(write: () => Promise<T>, options: WriteOptions = {}): Promise<ItemWriteResult<T>> {
+  const backoff = options.backoffMs ?? jitteredBackoffMs;
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+    try {
+      return { written: true, value: await unlessThrottled(write) };
+    } catch (error) {
+      if (hasErrorNamed(error, CONDITION_FAILED)) return { written: false };
+      if (!hasErrorNamed(error, ITEM_BUSY)) throw error;
+    }
+    if (attempt + 1 < MAX_WRITE_ATTEMPTS) await sleep(backoff(attempt));
+  }
+  throw new ServiceUnavailableError();
+}
+
+/**
+ * Deletes items in batches (BatchWriteItem), asking again for the keys DynamoDB leaves unprocessed under
+ * load, with jittered pauses; 503 when some stay so, rather than reporting a partial delete as done.
+ */
+export async function deleteItems<K>(keys: K[], remove: (keys: K[]) => Promise<{ unprocessed: K[] }>, options: WriteOptions = {}): Promise<void> {
+  const backoff = options.backoffMs ?? jitteredBackoffMs;
+  let pending = keys;
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS && pending.length > 0; attempt++) {
+    if (attempt > 0) await sleep(backoff(attempt));
+    pending = (await unlessThrottled(() => remove(pending))).unprocessed;
+  }
+  if (pending.length > 0) throw new ServiceUnavailableError();
+}
