@@ -20,6 +20,7 @@ describe('bad input', () => {
       [tenant.delete('/api/api-keys/KEY_NOT_AN_ID'), 404, 'API key not found'],
       [tenant.post(`/api/activations/${product.id}/deactivate`), 404, 'Activation not found'],
       [tenant.post('/api/licenses', { productId: 'prd_x', customerEmail: 'a@example.com' }), 404, 'Product not found'],
+      [tenant.post('/api/licenses', { productId: 'p'.repeat(5000), customerEmail: 'a@example.com' }), 404, 'Product not found'],
       [tenant.post('/api/licenses', { productId: product.id, planId: 'x'.repeat(64), customerEmail: 'a@example.com' }), 404, 'Plan not found'],
       // Body rules still come first, as for an unknown id.
       [tenant.post('/api/licenses', { productId: 'prd_x', customerEmail: 'nope' }), 400, 'customerEmail: must be a valid e-mail address'],

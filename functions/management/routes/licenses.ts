@@ -16,7 +16,8 @@ import type { RouteBuilders } from '../route.js';
 
 const MAX_SEATS = 1_000_000;
 
-const id = z.string().min(1).max(64);
+/** Any string: one that is not an id of its kind is answered as an unknown one (`bodyIds`). */
+const id = z.string();
 const licenseFields = {
   customerEmail: email,
   customerName: z.string().trim().min(1).max(200).nullable().optional(),
@@ -56,7 +57,9 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
         }),
       ),
     ),
-    authed('POST', '/api/licenses', { body: createBody, bodyIds: { productId: ID_KINDS.product, planId: ID_KINDS.plan } }, async ({ caller, body }) => created(await createLicense(deps, caller.userId, body))),
+    authed('POST', '/api/licenses', { body: createBody, bodyIds: { productId: ID_KINDS.product, planId: ID_KINDS.plan } }, async ({ caller, body }) =>
+      created(await createLicense(deps, caller.userId, body)),
+    ),
     authed('GET', '/api/licenses/{id}', byId, async ({ caller, params }) => ok(await getLicense(deps, caller.userId, params.id!))),
     authed('PUT', '/api/licenses/{id}', { ...byId, body: updateBody }, async ({ caller, params, body }) =>
       ok(await updateLicense(deps, caller.userId, params.id!, body)),
