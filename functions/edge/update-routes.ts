@@ -1,13 +1,18 @@
 import { z } from 'zod';
+import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
+import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
+import type { Route } from '../../shared/http/route.js';
+import { requiredText } from '../../shared/http/schemas.js';
+import { parseInput } from '../../shared/http/validation.js';
+import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
+import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import type { Deps } from '../../shared/runtime.js';
 import { downloadRelease } from '../../shared/updates/download.js';
 import type { ReleaseCatalog } from '../../shared/updates/release-catalog.js';
 import { checkForUpdate } from '../../shared/updates/update-check.js';
-import { parseEdgeInput, requiredText } from './input.js';
-import type { Route } from './license-routes.js';
 
 const updateCheckQuery = z.object({
   slug: requiredText('slug', 128),
@@ -15,6 +20,7 @@ const updateCheckQuery = z.object({
   version: requiredText('version', 64),
 });
 const downloadQuery = z.object({ license_key: requiredText('license_key', 256) });
+const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Release not found') };
 
 /** The WordPress update check and the licensed download. */
 export function updateRoutes(deps: Deps, catalogs: { products: ProductCatalog; releases: ReleaseCatalog }): Route[] {
@@ -22,8 +28,9 @@ export function updateRoutes(deps: Deps, catalogs: { products: ProductCatalog; r
     {
       method: 'GET',
       path: '/v1/wp/update-check',
+      input: { query: updateCheckQuery },
       handler: async (event) => {
-        const input = parseEdgeInput(updateCheckQuery, query(event));
+        const input = parseInput(updateCheckQuery, query(event));
         return ok(
           await checkForUpdate(deps, catalogs.releases, {
             slug: input.slug,
@@ -36,9 +43,13 @@ export function updateRoutes(deps: Deps, catalogs: { products: ProductCatalog; r
     {
       method: 'GET',
       path: '/v1/download/{releaseId}',
+      input: { pathIds: { releaseId: RELEASE }, query: downloadQuery },
       handler: async (event) => {
-        const input = parseEdgeInput(downloadQuery, query(event));
-        const releaseId = decodeURIComponent(event.pathParameters?.releaseId ?? '');
+        const input = parseInput(downloadQuery, query(event));
+        // Shapes before reads, in the order the download checks: the key (403 as an unknown key), then the release.
+        if (!looksLikeLicenseKey(input.license_key)) throw new ForbiddenError(LICENSE_MESSAGES.notFound);
+        const releaseId = event.pathParameters!.releaseId!;
+        checkIdShape(RELEASE, releaseId);
         return redirect(302, await downloadRelease(deps, catalogs.products, { releaseId, licenseKey: input.license_key }));
       },
     },

@@ -1,9 +1,6 @@
-import middy from '@middy/core';
-import httpRouterHandler from '@middy/http-router';
-import { cors } from '../../shared/http/cors.js';
-import { errorHandler } from '../../shared/http/error-handler.js';
+import { httpApp } from '../../shared/http/app.js';
 import { ok } from '../../shared/http/responses.js';
-import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
+import type { Route } from '../../shared/http/route.js';
 import type { Deps } from '../../shared/runtime.js';
 import { routeBuilders } from './route.js';
 import { activationRoutes } from './routes/activations.js';
@@ -16,10 +13,10 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
 
-/** The management API (`/api`): session cookie or secret API key. */
-export function createManagementHandler(deps: Deps) {
+/** Every route of the management API. */
+export function managementRoutes(deps: Deps): Route[] {
   const builders = routeBuilders(deps);
-  const routes = [
+  return [
     ...authRoutes(deps, builders),
     ...apiKeyRoutes(deps, builders),
     ...activationRoutes(deps, builders),
@@ -29,11 +26,12 @@ export function createManagementHandler(deps: Deps) {
     ...webhookRoutes(deps, builders),
     ...planRoutes(deps, builders),
     ...releaseRoutes(deps, builders),
-    { method: 'GET' as const, path: '/health', handler: async () => ok({ status: 'ok' }) },
+    { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
-  // onError runs in reverse order: the error handler shapes the answer, then CORS decorates it.
-  return middy<HttpEvent, HttpResult>()
-    .use(cors({ kind: 'credentialed', origin: deps.config.dashboardUrl ? new URL(deps.config.dashboardUrl).origin : undefined }))
-    .use(errorHandler())
-    .handler(httpRouterHandler(routes) as unknown as (event: HttpEvent) => Promise<HttpResult>);
+}
+
+/** The management API (`/api`): session cookie or secret API key. */
+export function createManagementHandler(deps: Deps) {
+  const dashboardOrigin = deps.config.dashboardUrl ? new URL(deps.config.dashboardUrl).origin : undefined;
+  return httpApp(managementRoutes(deps), { kind: 'credentialed', origin: dashboardOrigin });
 }

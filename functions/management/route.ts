@@ -1,59 +1,84 @@
 import { z as zod, type z } from 'zod';
-import { STATE_CHANGING_METHODS } from '../../shared/http/origin.js';
 import { sessionCookie } from '../../shared/http/cookies.js';
-import { allowedOrigins, assertOrigin } from '../../shared/http/origin.js';
+import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
+import { allowedOrigins, assertOrigin, STATE_CHANGING_METHODS } from '../../shared/http/origin.js';
 import { jsonBody, query, requestBaseUrl } from '../../shared/http/request.js';
+import type { Method, Route } from '../../shared/http/route.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { Deps } from '../../shared/runtime.js';
 import { authenticate, type Caller } from './authenticate.js';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
-export type Route = { method: Method; path: string; handler: (event: HttpEvent) => Promise<HttpResult> };
-
-/** `rawBody`: the route reads its own body (multipart upload); otherwise bodies are JSON objects only. */
-type Schemas = { body?: z.ZodType; query?: z.ZodType; rawBody?: true };
+/**
+ * What a route reads, checked in this order before the route runs: the body (a JSON object against `body`,
+ * or the route's own `readBody`, e.g. a multipart upload), the query, then the ids in the path (`pathIds`,
+ * one per `{param}`) and in the body (`bodyIds`). Ids come last so that a request with a malformed id is
+ * answered exactly as one with an unknown id, which only the route's first read would find out.
+ */
+type Schemas = {
+  body?: z.ZodType;
+  readBody?: (event: HttpEvent) => Promise<unknown>;
+  query?: z.ZodType;
+  pathIds?: Record<string, IdKind>;
+  bodyIds?: Record<string, IdKind>;
+};
 
 /** A state-changing route without a body schema still refuses non-JSON bodies and unknown fields. */
 const NO_BODY = zod.strictObject({});
 type Parsed<S extends Schemas> = {
   event: HttpEvent;
-  body: S['body'] extends z.ZodType ? z.infer<S['body']> : undefined;
+  body: S['body'] extends z.ZodType
+    ? z.infer<S['body']>
+    : S['readBody'] extends (event: HttpEvent) => Promise<infer B>
+      ? B
+      : undefined;
   query: S['query'] extends z.ZodType ? z.infer<S['query']> : undefined;
   params: Record<string, string>;
   baseUrl: string;
 };
 export type Authenticated<S extends Schemas> = Parsed<S> & { caller: Caller };
 
+const pathParamNames = (path: string) => [...path.matchAll(/\{([^}+]+)\}/g)].map((match) => match[1]!);
+
 /** Route builders bound to one container's dependencies; each parses and checks input before the handler runs. */
 export function routeBuilders(deps: Deps) {
-  function parse<S extends Schemas>(event: HttpEvent, schemas: S): Parsed<S> {
+  async function parse<S extends Schemas>(event: HttpEvent, schemas: S): Promise<Parsed<S>> {
     const bodySchema =
-      schemas.body ?? (!schemas.rawBody && STATE_CHANGING_METHODS.has(event.requestContext.http.method) ? NO_BODY : undefined);
-    const body = bodySchema ? parseInput(bodySchema, jsonBody(event)) : undefined;
+      schemas.body ?? (!schemas.readBody && STATE_CHANGING_METHODS.has(event.requestContext.http.method) ? NO_BODY : undefined);
+    const body = schemas.readBody ? await schemas.readBody(event) : bodySchema ? parseInput(bodySchema, jsonBody(event)) : undefined;
+    const parsedQuery = schemas.query ? parseInput(schemas.query, query(event)) : undefined;
+    // The app decodes path parameters; the router adds its own `proxy`, which no route reads.
+    const params = event.pathParameters as Record<string, string>;
+    for (const [name, kind] of Object.entries(schemas.pathIds ?? {})) checkIdShape(kind, params[name]!);
+    for (const [field, kind] of Object.entries(schemas.bodyIds ?? {})) {
+      const value = (body as Record<string, unknown>)[field];
+      if (typeof value === 'string') checkIdShape(kind, value);
+    }
     return {
       event,
-      body: (schemas.body ? body : undefined) as Parsed<S>['body'],
-      query: (schemas.query ? parseInput(schemas.query, query(event)) : undefined) as Parsed<S>['query'],
-      params: Object.fromEntries(
-        Object.entries(event.pathParameters ?? {}).map(([k, v]) => [k, decodeURIComponent(v ?? '')]),
-      ),
+      body: (schemas.body || schemas.readBody ? body : undefined) as Parsed<S>['body'],
+      query: parsedQuery as Parsed<S>['query'],
+      params,
       baseUrl: requestBaseUrl(event, deps.config.publicBaseUrl),
     };
   }
+
+  /** Every `{param}` of a path is an id whose kind the route names, so none reaches a read unchecked. */
+  function route(method: Method, path: string, schemas: Schemas, handler: Route['handler']): Route {
+    const unchecked = pathParamNames(path).filter((name) => !schemas.pathIds?.[name]);
+    if (unchecked.length) throw new Error(`${method} ${path}: no id kind for {${unchecked.join('}, {')}}`);
+    return { method, path, handler, input: { pathIds: schemas.pathIds, body: schemas.body, query: schemas.query } };
+  }
+
   const origins = (event: HttpEvent) =>
     allowedOrigins(deps.config.dashboardUrl, requestBaseUrl(event, deps.config.publicBaseUrl));
 
   /** A route open to anyone (login, register); a foreign browser origin is still refused. */
   function open<S extends Schemas>(method: Method, path: string, schemas: S, run: (req: Parsed<S>) => Promise<HttpResult>): Route {
-    return {
-      method,
-      path,
-      handler: async (event) => {
-        assertOrigin(event, origins(event), false);
-        return run(parse(event, schemas));
-      },
-    };
+    return route(method, path, schemas, async (event) => {
+      assertOrigin(event, origins(event), false);
+      return run(await parse(event, schemas));
+    });
   }
 
   /** A route for an authenticated developer: session cookie (with the CSRF origin rule) or secret API key. */
@@ -63,19 +88,15 @@ export function routeBuilders(deps: Deps) {
     schemas: S,
     run: (req: Authenticated<S>) => Promise<HttpResult>,
   ): Route {
-    return {
-      method,
-      path,
-      handler: async (event) => {
-        const caller = await authenticate(deps, event);
-        if (caller.via === 'session') assertOrigin(event, origins(event), true);
-        const result = await run({ ...parse(event, schemas), caller });
-        if (caller.via === 'session' && caller.refreshed) {
-          result.cookies = [...(result.cookies ?? []), sessionCookie(caller.token, deps.config.runtime === 'aws')];
-        }
-        return result;
-      },
-    };
+    return route(method, path, schemas, async (event) => {
+      const caller = await authenticate(deps, event);
+      if (caller.via === 'session') assertOrigin(event, origins(event), true);
+      const result = await run({ ...(await parse(event, schemas)), caller });
+      if (caller.via === 'session' && caller.refreshed) {
+        result.cookies = [...(result.cookies ?? []), sessionCookie(caller.token, deps.config.runtime === 'aws')];
+      }
+      return result;
+    });
   }
 
   return { open, authed };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { finished } from 'node:stream/promises';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import type { RouteSpec, Surface } from '../routes.js';
@@ -36,15 +37,23 @@ function lambdaContext(functionName: string): Context {
   };
 }
 
+/**
+ * The request body, or 'too-large' past API Gateway's limit. Either way the body is read to its end (the
+ * excess is dropped, not kept): a client still sending when the answer comes would see its connection reset.
+ */
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > PAYLOAD_LIMIT_BYTES) return 'too-large';
-    chunks.push(chunk as Buffer);
+    if (size <= PAYLOAD_LIMIT_BYTES) chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  return size > PAYLOAD_LIMIT_BYTES ? 'too-large' : Buffer.concat(chunks);
+}
+
+async function discardBody(req: IncomingMessage): Promise<void> {
+  req.resume();
+  await finished(req);
 }
 
 /** Builds the payload-2.0 event API Gateway's HTTP API would send for this request. */
@@ -113,7 +122,10 @@ export function createGateway(options: GatewayOptions): Server {
       const local = options.localRoutes[url.pathname];
       if (local && req.method === 'GET') return send(res, jsonResult(200, local()));
       const found = match(req.method ?? 'GET', url.pathname);
-      if (!found) return send(res, jsonResult(404, { message: 'Not Found' }));
+      if (!found) {
+        await discardBody(req);
+        return send(res, jsonResult(404, { message: 'Not Found' }));
+      }
       const body = await readBody(req);
       if (body === 'too-large') return send(res, jsonResult(413, { message: 'Request Entity Too Large' }));
       const routeKey = `${found.route.method} ${found.route.path}`;

@@ -5,7 +5,7 @@ import type { HttpEvent, HttpResult } from './types.js';
 const ALLOWED_HEADERS = 'content-type, authorization';
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
-type CorsPolicy =
+export type CorsPolicy =
   /** Any origin, no credentials: the public surfaces. */
   | { kind: 'open' }
   /** Exactly one origin, with credentials (the dashboard on `/api`); never `*`. */

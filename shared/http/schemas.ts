@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasIdShape, type IdPrefix } from '../ids.js';
 
 /** Shared field rules: strings are trimmed of nothing and never coerced from other types. */
 export const email = z.email({ message: 'must be a valid e-mail address' }).max(254);
@@ -6,6 +7,36 @@ export const httpUrl = z
   .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
   .max(2048);
 export const password = z.string().min(8, 'must be at least 8 characters').max(256);
+
+/**
+ * A list filter naming an item by id: an unknown id matches nothing, one of another shape is a mistake (400),
+ * and an empty one is no filter.
+ */
+export const idFilter = (prefix: IdPrefix, kind: string) =>
+  z
+    .string()
+    .refine((value) => value === '' || hasIdShape(prefix, value), `must be a ${kind} id`)
+    .transform((value) => value || undefined);
+
+/**
+ * Field rules of the edge and public surfaces, whose messages stand alone (`license_key must be a string`).
+ * Plugins send extra fields (site names, versions, environment details), so their schemas ignore unknown
+ * fields, unlike `/api`; the fields that are read keep strict types, and `null` for an optional field reads as absent.
+ */
+export const requiredText = (field: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be a string`) })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(max, `${field} must be at most ${max} characters`);
+
+export const optionalText = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a string` })
+    .trim()
+    .max(max, `${field} must be at most ${max} characters`)
+    .nullish()
+    .transform((value) => value || undefined);
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 20;

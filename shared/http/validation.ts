@@ -7,8 +7,13 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), input);
 }
 
+/**
+ * A message written to stand alone names its field first (`license_key must be a string`) and is kept as
+ * written; other problems are `<field> is required`, `Unknown field: <name>` or `<field>: <reason>`.
+ */
 function describe(issue: z.core.$ZodIssue, input: unknown): Detail {
   const path = issue.path.map(String).join('.');
+  if (path && issue.message.startsWith(`${path} `)) return { path, message: issue.message };
   if (issue.code === 'unrecognized_keys') {
     return { path, message: `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}` };
   }

@@ -32,3 +32,35 @@ describe('normalizeDomain', () => {
     expect((error as AppError).message).toMatch(/^domain /);
   });
 });
+
+describe('normalizeDomain host name limits (DNS, and a DynamoDB key)', () => {
+  const label = (n: number) => 'a'.repeat(n);
+  // 4 labels of 62 and one of 1: 62 * 4 + 4 dots + 1 = 253 characters.
+  const longest = [label(62), label(62), label(62), label(62), 'b'].join('.');
+
+  it('accepts 253 characters and labels of 63, wherever the path makes the input long', () => {
+    expect(longest).toHaveLength(253);
+    expect(normalizeDomain(longest)).toBe(longest);
+    expect(normalizeDomain(`${label(63)}.com`)).toBe(`${label(63)}.com`);
+    expect(normalizeDomain(`https://example.com/${'p'.repeat(2000)}`)).toBe('example.com');
+  });
+
+  it.each([
+    ['254 characters', `${longest}b`, 'domain must be a host name of at most 253 characters'],
+    ['a 2,000-character host', `${'a.'.repeat(999)}io`, 'domain must be a host name of at most 253 characters'],
+    ['a label of 64', `${label(64)}.com`, 'domain must not have a label longer than 63 characters'],
+    ['a label that punycode makes longer than 63', `${'ü'.repeat(60)}.com`, 'domain must not have a label longer than 63 characters'],
+  ])('refuses %s with a 400', (_label, input, message) => {
+    expect(() => normalizeDomain(input)).toThrow(message);
+    try {
+      normalizeDomain(input);
+    } catch (error) {
+      expect((error as AppError).statusCode).toBe(400);
+    }
+  });
+
+  it('names the field it was given', () => {
+    expect(() => normalizeDomain(`${label(64)}.com`, 'site')).toThrow(/^site must not have a label/);
+  });
+});
+

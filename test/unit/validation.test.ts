@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BadRequestError } from '../../shared/errors.js';
+import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 
 const schema = z.strictObject({ name: z.string(), kind: z.enum(['a', 'b']), nested: z.strictObject({ n: z.number() }).optional() });
@@ -33,5 +34,24 @@ describe('input validation messages', () => {
 
   it('returns the parsed value when valid', () => {
     expect(parseInput(schema, { name: 'x', kind: 'b' })).toEqual({ name: 'x', kind: 'b' });
+  });
+
+  it('keeps a message written to stand alone (it names its field first), as the edge fields write them', () => {
+    const edge = z.object({ license_key: requiredText('license_key', 8), domain: optionalText('domain', 8) });
+    const edgeMessage = (input: unknown) => {
+      try {
+        parseInput(edge, input);
+      } catch (error) {
+        return (error as BadRequestError).message;
+      }
+      throw new Error('expected a failure');
+    };
+    expect(edgeMessage({})).toBe('license_key is required');
+    expect(edgeMessage({ license_key: null })).toBe('license_key is required');
+    expect(edgeMessage({ license_key: '  ' })).toBe('license_key is required');
+    expect(edgeMessage({ license_key: 42 })).toBe('license_key must be a string');
+    expect(edgeMessage({ license_key: 'x'.repeat(9) })).toBe('license_key must be at most 8 characters');
+    expect(edgeMessage({ license_key: 'x', domain: ['a'] })).toBe('domain must be a string');
+    expect(parseInput(edge, { license_key: ' k ', domain: null, extra: 1 })).toEqual({ license_key: 'k', domain: undefined });
   });
 });

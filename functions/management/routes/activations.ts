@@ -3,13 +3,15 @@ import { ACTIVATION_STATUSES } from '../../../shared/data/entities/activation.js
 import { listActivations } from '../../../shared/activations/list.js';
 import { deactivateActivationById } from '../../../shared/activations/manage.js';
 import { ok } from '../../../shared/http/responses.js';
-import { paginationQuery } from '../../../shared/http/schemas.js';
+import { idFilter, paginationQuery } from '../../../shared/http/schemas.js';
 import type { Deps } from '../../../shared/runtime.js';
-import type { Route, RouteBuilders } from '../route.js';
+import type { Route } from '../../../shared/http/route.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
 
 const listQuery = z.strictObject({
   ...paginationQuery,
-  license_id: z.string().min(1).max(64).optional(),
+  license_id: idFilter('lic', 'license').optional(),
   status: z.enum(ACTIVATION_STATUSES).optional(),
 });
 
@@ -25,7 +27,7 @@ export function activationRoutes(deps: Deps, { authed }: RouteBuilders): Route[]
         }),
       ),
     ),
-    authed('POST', '/api/activations/{id}/deactivate', {}, async ({ caller, params }) =>
+    authed('POST', '/api/activations/{id}/deactivate', { pathIds: { id: ID_KINDS.activation } }, async ({ caller, params }) =>
       ok(await deactivateActivationById(deps, caller.userId, params.id!)),
     ),
   ];

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/accounts/api-keys.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import type { Deps } from '../../../shared/runtime.js';
-import type { Route, RouteBuilders } from '../route.js';
+import type { Route } from '../../../shared/http/route.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
 
 const createBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
 
@@ -12,7 +14,7 @@ export function apiKeyRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       created(await createApiKey(deps, caller.userId, body.name)),
     ),
     authed('GET', '/api/api-keys', {}, async ({ caller }) => ok({ items: await listApiKeys(deps, caller.userId) })),
-    authed('DELETE', '/api/api-keys/{id}', {}, async ({ caller, params }) => {
+    authed('DELETE', '/api/api-keys/{id}', { pathIds: { id: ID_KINDS.apiKey } }, async ({ caller, params }) => {
       await revokeApiKey(deps, caller.userId, params.id!);
       return noContent();
     }),

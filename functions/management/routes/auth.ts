@@ -7,7 +7,8 @@ import { allowedOrigins, assertOrigin } from '../../../shared/http/origin.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, httpUrl, password } from '../../../shared/http/schemas.js';
 import type { Deps } from '../../../shared/runtime.js';
-import type { Route, RouteBuilders } from '../route.js';
+import type { Route } from '../../../shared/http/route.js';
+import type { RouteBuilders } from '../route.js';
 
 const registerBody = z.strictObject({ email, password, name: z.string().trim().min(1).max(200).optional() });
 const loginBody = z.strictObject({ email: z.string().max(254), password: z.string().max(256) });

@@ -5,7 +5,9 @@ import { metadataSchema } from '../../../shared/customers/metadata.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, paginationQuery } from '../../../shared/http/schemas.js';
 import type { Deps } from '../../../shared/runtime.js';
-import type { Route, RouteBuilders } from '../route.js';
+import type { Route } from '../../../shared/http/route.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
 
 const text = (max: number) => z.string().trim().max(max).nullable().optional();
 const customerFields = {
@@ -33,11 +35,11 @@ export function customerRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       ok(await listCustomers(deps, caller.userId, { page: query.page, perPage: query.per_page, search: query.search })),
     ),
     authed('POST', '/api/customers', { body: createBody }, async ({ caller, body }) => created(await createCustomer(deps, caller.userId, body))),
-    authed('GET', '/api/customers/{id}', {}, async ({ caller, params }) => ok(await getCustomer(deps, caller.userId, params.id!))),
-    authed('PUT', '/api/customers/{id}', { body: updateBody }, async ({ caller, params, body }) =>
+    authed('GET', '/api/customers/{id}', { pathIds: { id: ID_KINDS.customer } }, async ({ caller, params }) => ok(await getCustomer(deps, caller.userId, params.id!))),
+    authed('PUT', '/api/customers/{id}', { body: updateBody, pathIds: { id: ID_KINDS.customer } }, async ({ caller, params, body }) =>
       ok(await updateCustomer(deps, caller.userId, params.id!, body)),
     ),
-    authed('DELETE', '/api/customers/{id}', {}, async ({ caller, params }) => {
+    authed('DELETE', '/api/customers/{id}', { pathIds: { id: ID_KINDS.customer } }, async ({ caller, params }) => {
       await deleteCustomer(deps, caller.userId, params.id!);
       return noContent();
     }),

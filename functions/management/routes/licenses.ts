@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
-import { email, paginationQuery } from '../../../shared/http/schemas.js';
+import { email, idFilter, paginationQuery } from '../../../shared/http/schemas.js';
 import { createLicense } from '../../../shared/licenses/create-license.js';
 import { deleteLicense } from '../../../shared/licenses/delete-license.js';
 import { getLicense } from '../../../shared/licenses/get-license.js';
@@ -10,11 +10,14 @@ import { regenerateLicenseKey } from '../../../shared/licenses/regenerate-licens
 import { revokeLicense } from '../../../shared/licenses/revoke-license.js';
 import { updateLicense } from '../../../shared/licenses/update-license.js';
 import type { Deps } from '../../../shared/runtime.js';
-import type { Route, RouteBuilders } from '../route.js';
+import type { Route } from '../../../shared/http/route.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
 
 const MAX_SEATS = 1_000_000;
 
-const id = z.string().min(1).max(64);
+/** Any string: one that is not an id of its kind is answered as an unknown one (`bodyIds`). */
+const id = z.string();
 const licenseFields = {
   customerEmail: email,
   customerName: z.string().trim().min(1).max(200).nullable().optional(),
@@ -37,10 +40,11 @@ const listQuery = z.strictObject({
   ...paginationQuery,
   search: z.string().max(254).optional(),
   status: z.enum(LICENSE_STATUSES).optional(),
-  product_id: z.string().max(64).optional(),
+  product_id: idFilter('prd', 'product').optional(),
 });
 
 export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+  const byId = { pathIds: { id: ID_KINDS.license } };
   return [
     authed('GET', '/api/licenses', { query: listQuery }, async ({ caller, query }) =>
       ok(
@@ -49,21 +53,23 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
           perPage: query.per_page,
           search: query.search,
           status: query.status,
-          productId: query.product_id || undefined,
+          productId: query.product_id,
         }),
       ),
     ),
-    authed('POST', '/api/licenses', { body: createBody }, async ({ caller, body }) => created(await createLicense(deps, caller.userId, body))),
-    authed('GET', '/api/licenses/{id}', {}, async ({ caller, params }) => ok(await getLicense(deps, caller.userId, params.id!))),
-    authed('PUT', '/api/licenses/{id}', { body: updateBody }, async ({ caller, params, body }) =>
+    authed('POST', '/api/licenses', { body: createBody, bodyIds: { productId: ID_KINDS.product, planId: ID_KINDS.plan } }, async ({ caller, body }) =>
+      created(await createLicense(deps, caller.userId, body)),
+    ),
+    authed('GET', '/api/licenses/{id}', byId, async ({ caller, params }) => ok(await getLicense(deps, caller.userId, params.id!))),
+    authed('PUT', '/api/licenses/{id}', { ...byId, body: updateBody }, async ({ caller, params, body }) =>
       ok(await updateLicense(deps, caller.userId, params.id!, body)),
     ),
-    authed('DELETE', '/api/licenses/{id}', {}, async ({ caller, params }) => {
+    authed('DELETE', '/api/licenses/{id}', byId, async ({ caller, params }) => {
       await deleteLicense(deps, caller.userId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/licenses/{id}/revoke', {}, async ({ caller, params }) => ok(await revokeLicense(deps, caller.userId, params.id!))),
-    authed('POST', '/api/licenses/{id}/regenerate', {}, async ({ caller, params }) =>
+    authed('POST', '/api/licenses/{id}/revoke', byId, async ({ caller, params }) => ok(await revokeLicense(deps, caller.userId, params.id!))),
+    authed('POST', '/api/licenses/{id}/regenerate', byId, async ({ caller, params }) =>
       ok(await regenerateLicenseKey(deps, caller.userId, params.id!)),
     ),
   ];

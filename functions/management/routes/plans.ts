@@ -4,7 +4,9 @@ import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../../..
 import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import type { Deps } from '../../../shared/runtime.js';
-import type { Route, RouteBuilders } from '../route.js';
+import type { Route } from '../../../shared/http/route.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
 
 /** Prices are major units with at most two decimals, up to what card processors accept in one charge. */
 const price = z
@@ -39,18 +41,20 @@ const updateBody = createBody.partial();
 
 export function planRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   const base = '/api/products/{id}/plans';
+  const ofProduct = { pathIds: { id: ID_KINDS.product } };
+  const byId = { pathIds: { id: ID_KINDS.product, planId: ID_KINDS.plan } };
   return [
-    authed('GET', base, {}, async ({ caller, params }) => ok({ items: await listPlans(deps, caller.userId, params.id!) })),
-    authed('POST', base, { body: createBody }, async ({ caller, params, body }) =>
+    authed('GET', base, ofProduct, async ({ caller, params }) => ok({ items: await listPlans(deps, caller.userId, params.id!) })),
+    authed('POST', base, { ...ofProduct, body: createBody }, async ({ caller, params, body }) =>
       created(await createPlan(deps, caller.userId, params.id!, body)),
     ),
-    authed('GET', `${base}/{planId}`, {}, async ({ caller, params }) =>
+    authed('GET', `${base}/{planId}`, byId, async ({ caller, params }) =>
       ok(await getPlan(deps, caller.userId, params.id!, params.planId!)),
     ),
-    authed('PUT', `${base}/{planId}`, { body: updateBody }, async ({ caller, params, body }) =>
+    authed('PUT', `${base}/{planId}`, { ...byId, body: updateBody }, async ({ caller, params, body }) =>
       ok(await updatePlan(deps, caller.userId, params.id!, params.planId!, body)),
     ),
-    authed('DELETE', `${base}/{planId}`, {}, async ({ caller, params }) => {
+    authed('DELETE', `${base}/{planId}`, byId, async ({ caller, params }) => {
       await deletePlan(deps, caller.userId, params.id!, params.planId!);
       return noContent();
     }),

@@ -12,7 +12,9 @@ import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { httpUrl, paginationQuery } from '../../../shared/http/schemas.js';
 import type { Deps } from '../../../shared/runtime.js';
-import type { Route, RouteBuilders } from '../route.js';
+import type { Route } from '../../../shared/http/route.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
 
 const text = (max: number) => z.string().max(max).nullable().optional();
 const productFields = {
@@ -53,6 +55,7 @@ const listQuery = z.strictObject({
 });
 
 export function productRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+  const byId = { pathIds: { id: ID_KINDS.product } };
   return [
     authed('GET', '/api/products', { query: listQuery }, async ({ caller, query }) =>
       ok(await listProducts(deps, caller.userId, { page: query.page, perPage: query.per_page, search: query.search, status: query.status })),
@@ -60,15 +63,15 @@ export function productRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
     authed('POST', '/api/products', { body: createBody }, async ({ caller, body }) =>
       created(await createProduct(deps, caller.userId, body)),
     ),
-    authed('GET', '/api/products/{id}', {}, async ({ caller, params }) => ok(await getProduct(deps, caller.userId, params.id!))),
-    authed('PUT', '/api/products/{id}', { body: updateBody }, async ({ caller, params, body }) =>
+    authed('GET', '/api/products/{id}', byId, async ({ caller, params }) => ok(await getProduct(deps, caller.userId, params.id!))),
+    authed('PUT', '/api/products/{id}', { ...byId, body: updateBody }, async ({ caller, params, body }) =>
       ok(await updateProduct(deps, caller.userId, params.id!, body)),
     ),
-    authed('DELETE', '/api/products/{id}', {}, async ({ caller, params }) => {
+    authed('DELETE', '/api/products/{id}', byId, async ({ caller, params }) => {
       await deleteProduct(deps, caller.userId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/products/{id}/regenerate-public-key', {}, async ({ caller, params }) =>
+    authed('POST', '/api/products/{id}/regenerate-public-key', byId, async ({ caller, params }) =>
       ok(await regeneratePublicKey(deps, caller.userId, params.id!)),
     ),
   ];

@@ -7,8 +7,11 @@ import { createRelease, deleteRelease, getRelease, listReleases, updateRelease }
 import { parseUploadForm } from '../../../shared/releases/upload-form.js';
 import { createUploadUrl, storeUploadedFile } from '../../../shared/releases/uploads.js';
 import { VERSION_PATTERN } from '../../../shared/releases/versions.js';
+import type { HttpEvent } from '../../../shared/http/types.js';
 import type { Deps } from '../../../shared/runtime.js';
-import type { Route, RouteBuilders } from '../route.js';
+import type { Route } from '../../../shared/http/route.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
 
 const text = (max: number) => z.string().max(max).nullable().optional();
 const fileName = z.string().min(1).max(255);
@@ -37,27 +40,31 @@ const uploadUrlBody = z.strictObject({
   fileSize: z.number().int().min(1).max(MAX_DIRECT_UPLOAD_BYTES, `must be at most ${MAX_DIRECT_UPLOAD_BYTES / (1024 * 1024)} MB`),
 });
 
+/** A multipart upload reads its own body; it is checked, like JSON bodies, before the product is looked up. */
+const readUploadForm = (event: HttpEvent) => parseUploadForm(header(event, 'content-type'), rawBody(event), MAX_API_UPLOAD_BYTES);
+
 export function releaseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   const base = '/api/products/{id}/releases';
+  const ofProduct = { pathIds: { id: ID_KINDS.product } };
+  const byId = { pathIds: { id: ID_KINDS.product, releaseId: ID_KINDS.release } };
   return [
-    authed('GET', base, {}, async ({ caller, params }) => ok({ items: await listReleases(deps, caller.userId, params.id!) })),
-    authed('POST', base, { body: createBody }, async ({ caller, params, body }) =>
+    authed('GET', base, ofProduct, async ({ caller, params }) => ok({ items: await listReleases(deps, caller.userId, params.id!) })),
+    authed('POST', base, { ...ofProduct, body: createBody }, async ({ caller, params, body }) =>
       created(await createRelease(deps, caller.userId, params.id!, body)),
     ),
-    authed('POST', `${base}/upload`, { rawBody: true }, async ({ caller, params, event }) => {
-      const form = await parseUploadForm(header(event, 'content-type'), rawBody(event), MAX_API_UPLOAD_BYTES);
-      return created(await storeUploadedFile(deps, caller.userId, params.id!, form));
-    }),
-    authed('POST', `${base}/upload-url`, { body: uploadUrlBody }, async ({ caller, params, body }) =>
+    authed('POST', `${base}/upload`, { ...ofProduct, readBody: readUploadForm }, async ({ caller, params, body }) =>
+      created(await storeUploadedFile(deps, caller.userId, params.id!, body)),
+    ),
+    authed('POST', `${base}/upload-url`, { ...ofProduct, body: uploadUrlBody }, async ({ caller, params, body }) =>
       ok(await createUploadUrl(deps, caller.userId, params.id!, body)),
     ),
-    authed('GET', `${base}/{releaseId}`, {}, async ({ caller, params }) =>
+    authed('GET', `${base}/{releaseId}`, byId, async ({ caller, params }) =>
       ok(await getRelease(deps, caller.userId, params.id!, params.releaseId!)),
     ),
-    authed('PUT', `${base}/{releaseId}`, { body: updateBody }, async ({ caller, params, body }) =>
+    authed('PUT', `${base}/{releaseId}`, { ...byId, body: updateBody }, async ({ caller, params, body }) =>
       ok(await updateRelease(deps, caller.userId, params.id!, params.releaseId!, body)),
     ),
-    authed('DELETE', `${base}/{releaseId}`, {}, async ({ caller, params }) => {
+    authed('DELETE', `${base}/{releaseId}`, byId, async ({ caller, params }) => {
       await deleteRelease(deps, caller.userId, params.id!, params.releaseId!);
       return noContent();
     }),

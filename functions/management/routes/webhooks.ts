@@ -17,7 +17,9 @@ import {
   regenerateSecret,
   updateWebhook,
 } from '../../../shared/webhooks/webhooks.js';
-import type { Route, RouteBuilders } from '../route.js';
+import type { Route } from '../../../shared/http/route.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
 
 /** A literal address the guard would refuse at send time is refused when the webhook is saved, too. */
 function isRefusedLiteral(url: string): boolean {
@@ -55,27 +57,28 @@ const deliveriesQuery = z.strictObject(paginationQuery);
 export function webhookRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   const schemas = webhookSchemas(deps);
   const queue = createDeliveryQueue(deps.config);
+  const byId = { pathIds: { id: ID_KINDS.webhook } };
   return [
     authed('GET', '/api/webhooks', {}, async ({ caller }) => ok({ items: await listWebhooks(deps, caller.userId), events: EVENT_TYPES })),
     authed('POST', '/api/webhooks', { body: schemas.create }, async ({ caller, body }) =>
       created(await createWebhook(deps, caller.userId, body)),
     ),
-    authed('GET', '/api/webhooks/{id}', {}, async ({ caller, params }) => ok(await getWebhook(deps, caller.userId, params.id!))),
-    authed('PUT', '/api/webhooks/{id}', { body: schemas.update }, async ({ caller, params, body }) =>
+    authed('GET', '/api/webhooks/{id}', byId, async ({ caller, params }) => ok(await getWebhook(deps, caller.userId, params.id!))),
+    authed('PUT', '/api/webhooks/{id}', { ...byId, body: schemas.update }, async ({ caller, params, body }) =>
       ok(await updateWebhook(deps, caller.userId, params.id!, body)),
     ),
-    authed('DELETE', '/api/webhooks/{id}', {}, async ({ caller, params }) => {
+    authed('DELETE', '/api/webhooks/{id}', byId, async ({ caller, params }) => {
       await deleteWebhook(deps, caller.userId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/webhooks/{id}/regenerate-secret', {}, async ({ caller, params }) =>
+    authed('POST', '/api/webhooks/{id}/regenerate-secret', byId, async ({ caller, params }) =>
       ok(await regenerateSecret(deps, caller.userId, params.id!)),
     ),
-    authed('POST', '/api/webhooks/{id}/test', {}, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.userId, params.id!))),
-    authed('GET', '/api/webhooks/{id}/deliveries', { query: deliveriesQuery }, async ({ caller, params, query }) =>
+    authed('POST', '/api/webhooks/{id}/test', byId, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.userId, params.id!))),
+    authed('GET', '/api/webhooks/{id}/deliveries', { ...byId, query: deliveriesQuery }, async ({ caller, params, query }) =>
       ok(await listDeliveries(deps, caller.userId, params.id!, { page: query.page, perPage: query.per_page })),
     ),
-    authed('POST', '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', {}, async ({ caller, params }) =>
+    authed('POST', '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { pathIds: { id: ID_KINDS.webhook, deliveryId: ID_KINDS.delivery } }, async ({ caller, params }) =>
       json(202, await redeliver({ ...deps, queue }, caller.userId, params.id!, params.deliveryId!)),
     ),
   ];

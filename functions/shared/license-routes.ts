@@ -1,17 +1,19 @@
 import { z } from 'zod';
-import { AppError, BadRequestError } from '../../shared/errors.js';
+import { AppError, BadRequestError, NotFoundError } from '../../shared/errors.js';
 import { jsonBody, sourceIp } from '../../shared/http/request.js';
 import { json, ok } from '../../shared/http/responses.js';
-import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
+import type { Route } from '../../shared/http/route.js';
+import { optionalText, requiredText } from '../../shared/http/schemas.js';
+import { parseInput } from '../../shared/http/validation.js';
+import { hasIdShape, hasPublicKeyShape } from '../../shared/ids.js';
+import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
 import { activateLicense } from '../../shared/licensing/activate.js';
 import { checkActivation } from '../../shared/licensing/check.js';
 import { deactivateLicense } from '../../shared/licensing/deactivate.js';
 import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
+import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import { validateLicense, type LicenseContext } from '../../shared/licensing/validate.js';
 import type { Deps } from '../../shared/runtime.js';
-import { optionalText, parseEdgeInput, requiredText } from './input.js';
-
-export type Route = { method: 'GET' | 'POST'; path: string; handler: (event: HttpEvent) => Promise<HttpResult> };
 
 /** `/v1` (no identification) or `/public/v1` (the product's `public_key` in every body). */
 export type LicenseSurface = { prefix: string; publicKey: boolean };
@@ -33,13 +35,16 @@ function schemaFor<F extends z.ZodRawShape>(surface: LicenseSurface, fields: F) 
 
 type LicenseBody = { license_key: string; product_slug?: string; domain?: string; site?: string; public_key?: string };
 
+/**
+ * The key and product a caller names. Keys that cannot be keys are answered as unknown ones before
+ * anything is read, in the order of DECISIONS §4: the public key, then the license key.
+ */
 function claimOf(surface: LicenseSurface, body: LicenseBody) {
-  return {
-    licenseKey: body.license_key,
-    productSlug: body.product_slug,
-    // On the edge a public key is not expected, and is ignored when a plugin sends one.
-    publicKey: surface.publicKey ? body.public_key : undefined,
-  };
+  // On the edge a public key is not expected, and is ignored when a plugin sends one.
+  const publicKey = surface.publicKey ? body.public_key : undefined;
+  if (publicKey !== undefined && !hasPublicKeyShape(publicKey)) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
+  if (!looksLikeLicenseKey(body.license_key)) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+  return { licenseKey: body.license_key, productSlug: body.product_slug, publicKey };
 }
 
 const givenDomain = (body: LicenseBody) => {
@@ -53,6 +58,13 @@ function requiredDomain(body: LicenseBody): string {
   return domain;
 }
 
+/** An activation id of another shape names no activation: answered as an unknown one (400 on these surfaces). */
+function activationIdOf(body: { activation_id?: string }): string | undefined {
+  const id = body.activation_id;
+  if (id !== undefined && !hasIdShape('act', id)) throw new BadRequestError(LICENSE_MESSAGES.activationNotFound);
+  return id;
+}
+
 /** validate, activate and deactivate on both prefixes; check on the public one. */
 export function licenseRoutes(deps: Deps, context: LicenseContext, surface: LicenseSurface): Route[] {
   const validateSchema = schemaFor(surface, licenseFields);
@@ -61,14 +73,12 @@ export function licenseRoutes(deps: Deps, context: LicenseContext, surface: Lice
     {
       method: 'POST',
       path: `${surface.prefix}/licenses/validate`,
+      input: { body: validateSchema },
       handler: async (event) => {
         try {
-          const body = parseEdgeInput(validateSchema, jsonBody(event));
-          const result = await validateLicense(deps, context, {
-            ...claimOf(surface, body),
-            domain: givenDomain(body),
-            ipAddress: sourceIp(event),
-          });
+          const body = parseInput(validateSchema, jsonBody(event));
+          const domain = givenDomain(body);
+          const result = await validateLicense(deps, context, { ...claimOf(surface, body), domain, ipAddress: sourceIp(event) });
           return ok({ valid: true, ...result });
         } catch (error) {
           // Every refusal of a validate, bad input included, is `{valid: false, error}` with its status.
@@ -80,13 +90,11 @@ export function licenseRoutes(deps: Deps, context: LicenseContext, surface: Lice
     {
       method: 'POST',
       path: `${surface.prefix}/licenses/activate`,
+      input: { body: validateSchema },
       handler: async (event) => {
-        const body = parseEdgeInput(validateSchema, jsonBody(event));
-        const activation = await activateLicense(deps, context, {
-          ...claimOf(surface, body),
-          domain: requiredDomain(body),
-          ipAddress: sourceIp(event),
-        });
+        const body = parseInput(validateSchema, jsonBody(event));
+        const domain = requiredDomain(body);
+        const activation = await activateLicense(deps, context, { ...claimOf(surface, body), domain, ipAddress: sourceIp(event) });
         return ok({
           success: true,
           activation_id: activation.activationId,
@@ -97,16 +105,13 @@ export function licenseRoutes(deps: Deps, context: LicenseContext, surface: Lice
     {
       method: 'POST',
       path: `${surface.prefix}/licenses/deactivate`,
+      input: { body: deactivateSchema },
       handler: async (event) => {
-        const body = parseEdgeInput(deactivateSchema, jsonBody(event));
+        const body = parseInput(deactivateSchema, jsonBody(event));
         const domain = givenDomain(body);
         if (domain === undefined && body.activation_id === undefined) throw new BadRequestError('domain or activation_id is required');
-        await deactivateLicense(deps, context, {
-          ...claimOf(surface, body),
-          domain,
-          activationId: body.activation_id,
-          ipAddress: sourceIp(event),
-        });
+        const claim = claimOf(surface, body);
+        await deactivateLicense(deps, context, { ...claim, domain, activationId: activationIdOf(body), ipAddress: sourceIp(event) });
         return ok({ success: true });
       },
     },
@@ -115,13 +120,11 @@ export function licenseRoutes(deps: Deps, context: LicenseContext, surface: Lice
     routes.push({
       method: 'POST',
       path: `${surface.prefix}/licenses/check`,
+      input: { body: validateSchema },
       handler: async (event) => {
-        const body = parseEdgeInput(validateSchema, jsonBody(event));
-        const { activationId } = await checkActivation(deps, context, {
-          ...claimOf(surface, body),
-          domain: requiredDomain(body),
-          ipAddress: sourceIp(event),
-        });
+        const body = parseInput(validateSchema, jsonBody(event));
+        const domain = requiredDomain(body);
+        const { activationId } = await checkActivation(deps, context, { ...claimOf(surface, body), domain, ipAddress: sourceIp(event) });
         return ok({ activated: activationId !== null, activation_id: activationId });
       },
     });

@@ -1,0 +1,17 @@
+import { NotFoundError } from '../../shared/errors.js';
+import type { IdKind } from '../../shared/http/id-kind.js';
+
+const kind = (prefix: IdKind['prefix'], notFound: string): IdKind => ({ prefix, unknown: () => new NotFoundError(notFound) });
+
+/** The ids of `/api` paths and bodies, each with the 404 an unknown id of its kind gets from its domain module. */
+export const ID_KINDS = {
+  product: kind('prd', 'Product not found'),
+  plan: kind('pln', 'Plan not found'),
+  release: kind('rel', 'Release not found'),
+  license: kind('lic', 'License not found'),
+  activation: kind('act', 'Activation not found'),
+  customer: kind('cus', 'Customer not found'),
+  webhook: kind('whk', 'Webhook not found'),
+  delivery: kind('dlv', 'Delivery not found'),
+  apiKey: kind('key', 'API key not found'),
+} as const;

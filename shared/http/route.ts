@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import type { IdKind } from './id-kind.js';
+import type { HttpEvent, HttpResult } from './types.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * What a route reads besides its method and path: the kinds of the ids in its path, its JSON body and
+ * its query. Routes carry it so that whatever enumerates the API (the malformed-input sweep) finds every
+ * field of a new route by itself.
+ */
+export type RouteInput = { pathIds?: Record<string, IdKind>; body?: z.ZodType; query?: z.ZodType };
+
+export type Route = { method: Method; path: string; handler: (event: HttpEvent) => Promise<HttpResult>; input?: RouteInput };

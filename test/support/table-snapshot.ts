@@ -1,0 +1,45 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
+
+/** Items a refused request may write: attempt counters, not data. Told apart by ElectroDB's entity marker. */
+const BOOKKEEPING_ENTITIES = new Set(['loginThrottle', 'rateLimit']);
+
+export type TableSnapshot = Map<string, string>;
+
+/** Every item of the table (bookkeeping left out), by primary key, as JSON with sorted attributes. */
+export async function snapshotTable(endpoint: string, tableName: string): Promise<TableSnapshot> {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  const items = new Map<string, string>();
+  try {
+    for await (const page of paginateScan({ client }, { TableName: tableName, ConsistentRead: true })) {
+      for (const item of page.Items ?? []) {
+        if (BOOKKEEPING_ENTITIES.has(item.__edb_e__)) continue;
+        items.set(`${item.pk} | ${item.sk}`, JSON.stringify(sortedKeys(item)));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+  return items;
+}
+
+/** The value with every object's keys in order, so equal items serialize equally. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value instanceof Set) return [...value].map(sortedKeys).sort();
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]));
+}
+
+/** What changed between two snapshots, one line per item: `+` written, `-` deleted, `~` changed. */
+export function snapshotChanges(before: TableSnapshot, after: TableSnapshot): string[] {
+  const changes: string[] = [];
+  for (const [key, item] of after) {
+    if (!before.has(key)) changes.push(`+ ${item}`);
+    else if (before.get(key) !== item) changes.push(`~ ${before.get(key)} → ${item}`);
+  }
+  for (const [key, item] of before) if (!after.has(key)) changes.push(`- ${item}`);
+  return changes;
+}
