@@ -5,7 +5,7 @@ import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } fro
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { GLOBAL_INDEXES, SERVICE_NAME, TABLE_KEYS } from '../shared/data/table-schema.js';
-import { bindTable, type TableAccess } from './constructs/table-access.js';
+import { bindTable, type TableBinding } from './constructs/table-access.js';
 import { ExpirySweep } from './constructs/expiry-sweep.js';
 import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/release-bucket.js';
 import { serviceFunction } from './constructs/service-function.js';
@@ -20,17 +20,22 @@ import { WebhookDelivery } from './constructs/webhook-delivery.js';
 type SurfaceSettings = {
   memorySize: number;
   timeout: Duration;
-  table: TableAccess;
+  /**
+   * Read or write, and which partition keys: a role of `shared/data/key-access.ts`, or `'all'`.
+   * The handler passes the same role to `createDeps`, which enforces it on the local stack.
+   */
+  table: TableBinding;
   /** Release files; absent: the function has no access to the bucket. */
   bucket?: BucketAccess;
 };
 
 const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
-  management: { memorySize: 512, timeout: Duration.seconds(10), table: 'readWrite', bucket: 'readWrite' },
+  // Accounts, sessions and API keys are its alone: the one function with the whole table.
+  management: { memorySize: 512, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'all' }, bucket: 'readWrite' },
   // License operations write activations; 1 GB gives ARM Lambda the CPU for low-latency validate.
   // Reads the bucket only to presign downloads.
-  edge: { memorySize: 1024, timeout: Duration.seconds(10), table: 'readWrite', bucket: 'read' },
-  public: { memorySize: 1024, timeout: Duration.seconds(10), table: 'readWrite' },
+  edge: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, bucket: 'read' },
+  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' } },
 };
 
 export interface LicensingStackProps extends StackProps {
