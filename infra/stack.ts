@@ -78,7 +78,10 @@ export class LicensingStack extends Stack {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      // Vendors' licenses and customers: the table outlives the stack, and DynamoDB refuses to delete it
+      // until someone turns protection off on purpose (docs/deploy.md).
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     });
     for (const index of GLOBAL_INDEXES) {
       this.table.addGlobalSecondaryIndex({
