@@ -11,8 +11,8 @@ const LOCAL_DISPATCHER_CONCURRENCY = 5;
 
 /**
  * The webhook delivery pipeline on this machine: the table's stream drives the fan-out function and the
- * in-process queue drives the dispatcher (the deployed entry files), as the stream and SQS event sources do in AWS. With a data
- * directory, the queue's messages and the stream position survive a restart.
+ * in-process queue drives the dispatcher (their deployed entry files), as the stream and SQS event sources
+ * do in AWS. With a data directory, the queue's messages and the stream position survive a restart.
  */
 export async function startWebhookPipeline(options: { dataDir?: string; dynamoEndpoint: string; tableName: string; instance: number }) {
   const queue = await startLocalQueue({
