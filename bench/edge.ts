@@ -131,7 +131,7 @@ function event(method: string, path: string, body?: unknown, queryStringParamete
 
 /** DynamoDB requests per operation, counted by a middleware on a fresh edge handler's own client. */
 async function requestsPerOperation(keys: string[], slug: string) {
-  const deps = createDeps(loadConfig());
+  const deps = createDeps(loadConfig(), 'licensing');
   let requests = 0;
   deps.clients.dynamo.middlewareStack.add((next) => (args) => (requests++, next(args)), { step: 'initialize', name: 'countRequests' });
   const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;

@@ -1,11 +1,12 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { GLOBAL_INDEXES, SERVICE_NAME, TABLE_KEYS } from '../shared/data/table-schema.js';
-import { bindTable, type TableAccess } from './constructs/table-access.js';
+import { bindTable, type TableBinding } from './constructs/table-access.js';
+import { EdgeDistribution } from './constructs/edge-distribution.js';
 import { ExpirySweep } from './constructs/expiry-sweep.js';
 import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/release-bucket.js';
 import { serviceFunction } from './constructs/service-function.js';
@@ -20,17 +21,22 @@ import { WebhookDelivery } from './constructs/webhook-delivery.js';
 type SurfaceSettings = {
   memorySize: number;
   timeout: Duration;
-  table: TableAccess;
+  /**
+   * Read or write, and which partition keys: a role of `shared/data/key-access.ts`, or `'all'`.
+   * The handler passes the same role to `createDeps`, which enforces it on the local stack.
+   */
+  table: TableBinding;
   /** Release files; absent: the function has no access to the bucket. */
   bucket?: BucketAccess;
 };
 
 const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
-  management: { memorySize: 512, timeout: Duration.seconds(10), table: 'readWrite', bucket: 'readWrite' },
+  // Accounts, sessions and API keys are its alone: the one function with the whole table.
+  management: { memorySize: 512, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'all' }, bucket: 'readWrite' },
   // License operations write activations; 1 GB gives ARM Lambda the CPU for low-latency validate.
   // Reads the bucket only to presign downloads.
-  edge: { memorySize: 1024, timeout: Duration.seconds(10), table: 'readWrite', bucket: 'read' },
-  public: { memorySize: 1024, timeout: Duration.seconds(10), table: 'readWrite' },
+  edge: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, bucket: 'read' },
+  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' } },
 };
 
 export interface LicensingStackProps extends StackProps {
@@ -42,6 +48,12 @@ export interface LicensingStackProps extends StackProps {
   readonly mailFrom?: string;
   /** Default-stage throttling of the HTTP API. @default { rateLimit: 1000, burstLimit: 2000 } */
   readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
+  /**
+   * The edge firewall: a CloudFront distribution with this web ACL (`EdgeFirewallStack`, in us-east-1)
+   * in front of the HTTP API. Needs an explicit account and region, and `crossRegionReferences` on both
+   * stacks. Unset: no distribution, callers reach the API directly.
+   */
+  readonly edgeFirewall?: { readonly webAclArn: string };
   /**
    * `false` replaces each bundled handler with an inline stand-in so that stack assertion tests
    * synthesize without running esbuild. Every other property of the function is unchanged.
@@ -62,9 +74,20 @@ export class LicensingStack extends Stack {
   readonly webhookDelivery: WebhookDelivery;
   /** The scheduled license expiry sweep. */
   readonly expirySweep: ExpirySweep;
+  /** The CloudFront distribution of the edge firewall; only with `edgeFirewall`. */
+  readonly edgeDistribution?: EdgeDistribution;
 
   constructor(scope: Construct, id: string, props: LicensingStackProps = {}) {
     super(scope, id, props);
+    if (props.edgeFirewall && (Token.isUnresolved(this.account) || Token.isUnresolved(this.region))) {
+      throw new Error(
+        'The edge firewall needs an explicit account and region (-c account=… -c region=…, or CDK_DEPLOY_ACCOUNT and ' +
+          'CDK_DEPLOY_REGION): its web ACL lives in us-east-1 and reaches this stack by a cross-region reference',
+      );
+    }
+    // Strong (CDK's export writer and reader): the firewall's stack cannot be deleted while the distribution
+    // uses its web ACL. Set before any child exists, as context must be.
+    if (props.edgeFirewall) CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
@@ -73,7 +96,10 @@ export class LicensingStack extends Stack {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      // Vendors' licenses and customers: the table outlives the stack, and DynamoDB refuses to delete it
+      // until someone turns protection off on purpose (docs/deploy.md).
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     });
     for (const index of GLOBAL_INDEXES) {
       this.table.addGlobalSecondaryIndex({
@@ -151,6 +177,17 @@ export class LicensingStack extends Stack {
       });
     }
 
+    if (props.edgeFirewall) {
+      this.edgeDistribution = new EdgeDistribution(this, 'EdgeDistribution', {
+        api: this.api,
+        webAclArn: props.edgeFirewall.webAclArn,
+        httpFunctions: Object.values(functions),
+      });
+      new CfnOutput(this, 'EdgeUrl', {
+        value: `https://${this.edgeDistribution.distribution.distributionDomainName}/`,
+        description: 'Base URL behind the edge firewall: the one to give plugins',
+      });
+    }
     new CfnOutput(this, 'ApiUrl', { value: this.stage.url, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });
   }

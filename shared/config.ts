@@ -23,6 +23,8 @@ const environmentSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.string().regex(/^\d+(\.\d+)?$/).transform(Number).default(1),
   /** `on` refuses private, loopback and metadata webhook targets outside AWS too (always on in AWS). */
   WEBHOOK_ADDRESS_GUARD: z.enum(['on', 'off']).optional(),
+  /** The secret CloudFront sends as `x-origin-verify` when the edge firewall is on: proves its `cloudfront-viewer-address`. */
+  ORIGIN_VERIFY_TOKEN: z.string().min(1).optional(),
 });
 
 export type Config = {
@@ -35,6 +37,8 @@ export type Config = {
   mailFrom: string;
   endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string };
   webhooks: { queueUrl?: string; deadLetterQueueUrl?: string; retryScale: number; addressGuard: boolean };
+  /** Set when the API sits behind the CloudFront distribution of the edge firewall (see `shared/http/client-address.ts`). */
+  originVerifyToken?: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -54,5 +58,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScale: parsed.WEBHOOK_RETRY_SCALE,
       addressGuard: parsed.RUNTIME === 'aws' || parsed.WEBHOOK_ADDRESS_GUARD === 'on',
     },
+    originVerifyToken: parsed.ORIGIN_VERIFY_TOKEN,
   };
 }

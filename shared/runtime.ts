@@ -1,5 +1,6 @@
 import { createClients, type Clients } from './clients.js';
 import type { Config } from './config.js';
+import type { TableKeyAccess } from './data/key-access.js';
 import { createDataService, type DataService } from './data/service.js';
 
 export type Clock = { now: () => Date };
@@ -13,7 +14,8 @@ export type Deps = {
   clock: Clock;
 };
 
-export function createDeps(config: Config): Deps {
-  const clients = createClients(config);
+/** `keyAccess`: the function's role in `shared/data/key-access.ts`, the one its stack binding names. */
+export function createDeps(config: Config, keyAccess: TableKeyAccess): Deps {
+  const clients = createClients(config, keyAccess);
   return { config, clients, data: createDataService(clients.dynamo, config.tableName), clock: systemClock };
 }

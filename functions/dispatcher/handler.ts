@@ -4,4 +4,4 @@ import { createDeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
 import { createDispatcherHandler } from './app.js';
 
 const config = loadConfig();
-export const handler = createDispatcherHandler(createDeps(config), createDeliveryQueue(config));
+export const handler = createDispatcherHandler(createDeps(config, 'webhookWorker'), createDeliveryQueue(config));

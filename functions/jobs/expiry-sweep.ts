@@ -2,7 +2,7 @@ import { loadConfig } from '../../shared/config.js';
 import { sweepExpiredLicenses, type SweepResult } from '../../shared/licenses/expiry-sweep.js';
 import { createDeps } from '../../shared/runtime.js';
 
-const deps = createDeps(loadConfig());
+const deps = createDeps(loadConfig(), 'expirySweep');
 
 /**
  * The expiry sweep, run on a schedule: every 5 minutes by an EventBridge rule in AWS, every minute

@@ -4,4 +4,4 @@ import { createDeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
 import { createFanOutHandler } from './app.js';
 
 const config = loadConfig();
-export const handler = createFanOutHandler(createDeps(config), createDeliveryQueue(config));
+export const handler = createFanOutHandler(createDeps(config, 'webhookWorker'), createDeliveryQueue(config));

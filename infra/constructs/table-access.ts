@@ -1,16 +1,38 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { leadingKeyPatterns, type KeyAccessRole, type TableKeyAccess } from '../../shared/data/key-access.js';
 
-/** How much of the table a function may touch. */
+/** Whether a function may change items or only read them. */
 export type TableAccess = 'read' | 'readWrite';
+
+/** What a function is given of the table: read or write, and which partition keys (`'all'`, or a role of `KEY_ACCESS`). */
+export type TableBinding = { access: TableAccess; keys: TableKeyAccess };
+
+const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:BatchWriteItem'];
 
 /**
  * Gives a function the table: the IAM grant (data-plane actions on the table and its indexes,
  * nothing else) and the `TABLE_NAME` variable that `shared/config.ts` reads, in one call, so a
  * function can never have the variable without the permission or the permission without a use.
  */
-export function bindTable(fn: LambdaFunction, table: ITable, access: TableAccess): void {
-  if (access === 'readWrite') table.grantReadWriteData(fn);
+export function bindTable(fn: LambdaFunction, table: ITable, binding: TableBinding): void {
+  if (binding.keys !== 'all') fn.addToRolePolicy(leadingKeyStatement(table, binding.access, binding.keys));
+  else if (binding.access === 'readWrite') table.grantReadWriteData(fn);
   else table.grantReadData(fn);
   fn.addEnvironment('TABLE_NAME', table.tableName);
+}
+
+/**
+ * Item actions on the partition keys of a role only. `ForAllValues` holds vacuously for a request that
+ * names no partition key (a Scan), so Scan is simply not among the actions; transactions need no action
+ * of their own, IAM checks each item against the item action it performs.
+ */
+function leadingKeyStatement(table: ITable, access: TableAccess, role: KeyAccessRole): PolicyStatement {
+  return new PolicyStatement({
+    actions: access === 'readWrite' ? [...READ_ACTIONS, ...WRITE_ACTIONS] : READ_ACTIONS,
+    resources: [table.tableArn, `${table.tableArn}/index/*`],
+    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns(role) } },
+  });
 }

@@ -7,6 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { OUTBOX_INSERT_FILTER } from '../../functions/webhook-fanout/outbox-filter.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
+import { WORKER_ENTRIES } from '../worker-entries.js';
 import { serviceFunction } from './service-function.js';
 import { bindTable } from './table-access.js';
 
@@ -57,10 +58,10 @@ export class WebhookDelivery extends Construct {
 
     this.dispatcher = serviceFunction(this, 'Dispatcher', {
       ...functionProps,
-      entry: 'functions/dispatcher/handler.ts',
+      entry: WORKER_ENTRIES.webhookDispatcher,
       timeout: Duration.seconds(DELIVERY_QUEUE_SETTINGS.dispatcherTimeoutSeconds),
     });
-    bindTable(this.dispatcher, table, 'readWrite');
+    bindTable(this.dispatcher, table, { access: 'readWrite', keys: 'webhookWorker' });
     this.dispatcher.addEnvironment('QUEUE_URL', this.queue.queueUrl);
     this.dispatcher.addEnvironment('DEAD_LETTER_QUEUE_URL', this.deadLetterQueue.queueUrl);
     // Receive, delete and change visibility (the retry delay) on the queue; send to the dead-letter queue.
@@ -70,8 +71,8 @@ export class WebhookDelivery extends Construct {
       new SqsEventSource(this.queue, { batchSize: DELIVERY_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }),
     );
 
-    this.fanOut = serviceFunction(this, 'FanOut', { ...functionProps, entry: 'functions/webhook-fanout/handler.ts', timeout: Duration.seconds(30) });
-    bindTable(this.fanOut, table, 'readWrite');
+    this.fanOut = serviceFunction(this, 'FanOut', { ...functionProps, entry: WORKER_ENTRIES.webhookFanOut, timeout: Duration.seconds(30) });
+    bindTable(this.fanOut, table, { access: 'readWrite', keys: 'webhookWorker' });
     this.fanOut.addEnvironment('QUEUE_URL', this.queue.queueUrl);
     this.queue.grantSendMessages(this.fanOut);
     this.fanOut.addEventSource(

@@ -1,11 +1,11 @@
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { WORKER_ENTRIES } from '../worker-entries.js';
+import { importFunctionEntry } from './function-entry.js';
 
 /** The scheduled jobs of the stack, as EventBridge rules run them in AWS: entry file and local interval. */
 const JOBS = [
   {
     name: 'expiry-sweep',
-    entry: 'functions/jobs/expiry-sweep.ts',
+    entry: WORKER_ENTRIES.expirySweep,
     /** `EXPIRY_SWEEP_INTERVAL_MS` (default one minute); 0 turns the local timer off. */
     intervalMs: (env: NodeJS.ProcessEnv) => Number(env.EXPIRY_SWEEP_INTERVAL_MS ?? 60_000),
   },
@@ -18,7 +18,7 @@ type JobHandler = () => Promise<unknown>;
  * ended (never overlapping), failures are logged and the timer goes on, as a scheduled Lambda would.
  * The timers do not keep the process alive; `stop` waits for a run in progress.
  */
-export async function startScheduler(projectRoot: string, env: NodeJS.ProcessEnv): Promise<{ stop: () => Promise<void> }> {
+export async function startScheduler(instance: number, env: NodeJS.ProcessEnv): Promise<{ stop: () => Promise<void> }> {
   const timers = new Map<string, NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
   let stopped = false;
@@ -26,7 +26,7 @@ export async function startScheduler(projectRoot: string, env: NodeJS.ProcessEnv
     const intervalMs = job.intervalMs(env);
     if (!Number.isFinite(intervalMs) || intervalMs <= 0) continue;
     // Imported after the stack has set the environment: the module reads its config when it loads.
-    const { handler } = (await import(pathToFileURL(join(projectRoot, job.entry)).href)) as { handler: JobHandler };
+    const { handler } = await importFunctionEntry<{ handler: JobHandler }>(job.entry, instance);
     const schedule = () => {
       if (stopped) return;
       const timer = setTimeout(() => {

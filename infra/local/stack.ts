@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from '../routes.js';
 import { ensureTable } from './create-table.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
+import { importFunctionEntry } from './function-entry.js';
 import { createGateway, type LambdaHandler } from './gateway.js';
 import { startMailServer } from './mail-server.js';
 import { startObjectStore } from './object-store.js';
@@ -16,7 +16,6 @@ import { startWebhookPipeline } from './webhook-pipeline.js';
 // Lambda runs Node 22; the SDK's notice about older local Node versions is only noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const TABLE_NAME = 'licensing';
 const BUCKET_NAME = 'licensing-releases';
 
@@ -54,7 +53,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const client = new DynamoDBClient({ endpoint: dynamo.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
     await ensureTable(client, TABLE_NAME);
     client.destroy();
-    const webhooks = await startWebhookPipeline({ dataDir, dynamoEndpoint: dynamo.endpoint, tableName: TABLE_NAME });
+    const instance = ++stacksStarted;
+    const webhooks = await startWebhookPipeline({ dataDir, dynamoEndpoint: dynamo.endpoint, tableName: TABLE_NAME, instance });
     stops.push(webhooks.stop);
 
     const baseUrl = `http://localhost:${port}`;
@@ -75,13 +75,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     const handlers = {} as Record<Surface, LambdaHandler>;
     for (const surface of SURFACES) {
-      // A fresh module instance per stack, as a new container would load it: a second stack in one process
-      // (the restart tests) must not reuse handlers bound to the first stack's endpoints.
-      const entry = `${pathToFileURL(join(PROJECT_ROOT, HANDLER_ENTRIES[surface])).href}?stack=${++stacksStarted}`;
-      const module = (await import(entry)) as { handler: LambdaHandler };
-      handlers[surface] = module.handler;
+      handlers[surface] = (await importFunctionEntry<{ handler: LambdaHandler }>(HANDLER_ENTRIES[surface], instance)).handler;
     }
-    const scheduler = await startScheduler(PROJECT_ROOT, process.env);
+    const scheduler = await startScheduler(instance, process.env);
     stops.push(scheduler.stop);
     await webhooks.run();
 

@@ -1,22 +1,20 @@
 import { join } from 'node:path';
-import { createDispatcherHandler } from '../../functions/dispatcher/app.js';
-import { createFanOutHandler } from '../../functions/webhook-fanout/app.js';
 import { matchesFilter, OUTBOX_INSERT_FILTER } from '../../functions/webhook-fanout/outbox-filter.js';
-import { loadConfig } from '../../shared/config.js';
-import { createDeps } from '../../shared/runtime.js';
-import { createDeliveryQueue, DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
-import { startLocalQueue } from './queue.js';
-import { startStreamPoller } from './stream-poller.js';
+import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
+import { WORKER_ENTRIES } from '../worker-entries.js';
+import { importFunctionEntry } from './function-entry.js';
+import { startLocalQueue, type QueueConsumer } from './queue.js';
+import { startStreamPoller, type StreamHandler } from './stream-poller.js';
 
 /** Batches handled at once by the local dispatcher, as Lambda would run several. */
 const LOCAL_DISPATCHER_CONCURRENCY = 5;
 
 /**
- * The webhook delivery pipeline on this machine: the table's stream drives the fan-out handler and the
- * in-process queue drives the dispatcher, as the stream and SQS event sources do in AWS. With a data
- * directory, the queue's messages and the stream position survive a restart.
+ * The webhook delivery pipeline on this machine: the table's stream drives the fan-out function and the
+ * in-process queue drives the dispatcher (their deployed entry files), as the stream and SQS event sources
+ * do in AWS. With a data directory, the queue's messages and the stream position survive a restart.
  */
-export async function startWebhookPipeline(options: { dataDir?: string; dynamoEndpoint: string; tableName: string }) {
+export async function startWebhookPipeline(options: { dataDir?: string; dynamoEndpoint: string; tableName: string; instance: number }) {
   const queue = await startLocalQueue({
     name: 'webhook-deliveries',
     deadLetterName: 'webhook-deliveries-dlq',
@@ -32,15 +30,14 @@ export async function startWebhookPipeline(options: { dataDir?: string; dynamoEn
     env: { QUEUE_URL: queue.queueUrl, DEAD_LETTER_QUEUE_URL: queue.deadLetterQueueUrl, SQS_ENDPOINT: queue.endpoint },
     /** Starts both consumers; call once `env` is in the process environment, as the functions read it. */
     run: async () => {
-      const config = loadConfig();
-      const deps = createDeps(config);
-      const deliveryQueue = createDeliveryQueue(config);
-      queue.consume(createDispatcherHandler(deps, deliveryQueue));
+      const dispatcher = await importFunctionEntry<{ handler: QueueConsumer }>(WORKER_ENTRIES.webhookDispatcher, options.instance);
+      const fanOut = await importFunctionEntry<{ handler: StreamHandler }>(WORKER_ENTRIES.webhookFanOut, options.instance);
+      queue.consume(dispatcher.handler);
       poller = await startStreamPoller({
         endpoint: options.dynamoEndpoint,
         tableName: options.tableName,
         filter: (record) => matchesFilter(OUTBOX_INSERT_FILTER, record),
-        handler: createFanOutHandler(deps, deliveryQueue),
+        handler: fanOut.handler,
         checkpointFile: options.dataDir && join(options.dataDir, 'webhook-stream-position.json'),
       });
     },

@@ -16,13 +16,17 @@ const FORBIDDEN_V4: [string, number][] = [
   ['240.0.0.0', 4],
 ];
 
-/** IPv6 ranges: unspecified, loopback, unique-local (holds fd00:ec2::254), link-local, multicast. */
+/**
+ * IPv6 ranges: unspecified, loopback, unique-local (holds fd00:ec2::254), link-local, multicast, and local-use
+ * NAT64 (RFC 8215), refused whole since where its IPv4 addresses sit is each network's own choice.
+ */
 const FORBIDDEN_V6: [string, number][] = [
   ['::', 128],
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
+  ['64:ff9b:1::', 48],
 ];
 
 function v4Bytes(address: string): number[] {
@@ -58,13 +62,22 @@ function inRange(bytes: number[], base: number[], prefixLength: number): boolean
 
 const isZero = (bytes: number[]) => bytes.every((b) => b === 0);
 
-/** The IPv4 address an IPv6 address stands for: mapped (::ffff:a.b.c.d), compatible (::a.b.c.d) or NAT64 (64:ff9b::/96). */
+/**
+ * IPv6 forms that reach an IPv4 address, with where that address sits: IPv4-mapped (::ffff:0:0/96, also
+ * written in hex, ::ffff:7f00:1), well-known NAT64 (64:ff9b::/96) and 6to4 (2002::/16, bits 16–47).
+ */
+const V4_CARRIERS: { prefix: number[]; length: number; v4At: number }[] = [
+  { prefix: v6Bytes('::ffff:0:0'), length: 96, v4At: 12 },
+  { prefix: v6Bytes('64:ff9b::'), length: 96, v4At: 12 },
+  { prefix: v6Bytes('2002::'), length: 16, v4At: 2 },
+];
+
+/** The IPv4 address an IPv6 address stands for: one of `V4_CARRIERS`, or IPv4-compatible (::a.b.c.d). */
 function embeddedV4(bytes: number[]): number[] | undefined {
-  const head = bytes.slice(0, 12);
-  const mapped = isZero(head.slice(0, 10)) && head[10] === 0xff && head[11] === 0xff;
-  const compatible = isZero(head) && !isZero(bytes.slice(12, 14));
-  const nat64 = inRange(bytes, v6Bytes('64:ff9b::'), 96);
-  return mapped || compatible || nat64 ? bytes.slice(12) : undefined;
+  const carrier = V4_CARRIERS.find(({ prefix, length }) => inRange(bytes, prefix, length));
+  if (carrier) return bytes.slice(carrier.v4At, carrier.v4At + 4);
+  const compatible = isZero(bytes.slice(0, 12)) && !isZero(bytes.slice(12, 14));
+  return compatible ? bytes.slice(12) : undefined;
 }
 
 /** True for an address a webhook must not reach; anything that is not an IP address is refused too. */

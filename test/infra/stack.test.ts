@@ -63,10 +63,11 @@ describe('table', () => {
     );
   });
 
-  it('is on-demand, with TTL, point-in-time recovery and a stream, and is retained', () => {
+  it('is on-demand, with TTL, point-in-time recovery and a stream, and is retained and protected from deletion', () => {
     const [, table] = only('AWS::DynamoDB::Table');
     expect(table.Properties).toMatchObject({
       BillingMode: 'PAY_PER_REQUEST',
+      DeletionProtectionEnabled: true,
       TimeToLiveSpecification: { AttributeName: TABLE_KEYS.timeToLive, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },

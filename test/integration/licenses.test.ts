@@ -319,7 +319,7 @@ describe('licenses', () => {
     const extended = await newLicense(tenant, { productId: product.id, customerEmail: 'e@example.com', expiresAt: past });
     await tenant.put(`/api/licenses/${extended.id}`, { expiresAt: '2099-01-01T00:00:00Z' });
 
-    await sweepExpiredLicenses({ data: localData(), clock: systemClock });
+    await sweepExpiredLicenses({ data: localData('expirySweep'), clock: systemClock });
 
     expect((await tenant.get(`/api/licenses/${due.id}`)).body.status).toBe('expired');
     expect((await tenant.get(`/api/licenses/${dueButSuspended.id}`)).body.status).toBe('suspended');
@@ -330,7 +330,7 @@ describe('licenses', () => {
     expect((await validate(tenant, due.licenseKey)).body).toMatchObject({ valid: false });
 
     // A second run finds nothing of this tenant's left to do.
-    await sweepExpiredLicenses({ data: localData(), clock: systemClock });
+    await sweepExpiredLicenses({ data: localData('expirySweep'), clock: systemClock });
     expect(await total(tenant, '?status=expired')).toBe(1);
   });
 });

@@ -20,6 +20,36 @@ describe('webhook address guard', () => {
     },
   );
 
+  describe.each([
+    {
+      form: 'IPv4-mapped (::ffff:0:0/96)',
+      private: ['::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:192.168.1.1', '::ffff:c0a8:101', '0:0:0:0:0:ffff:a00:1', '::FFFF:A9FE:A9FE'],
+      public: ['::ffff:8.8.8.8', '::ffff:808:808', '::ffff:5db8:d70e'],
+    },
+    {
+      form: 'NAT64 (64:ff9b::/96)',
+      private: ['64:ff9b::127.0.0.1', '64:ff9b::7f00:1', '64:ff9b::10.0.0.1', '64:ff9b::c0a8:101', '64:ff9b::a9fe:a9fe'],
+      public: ['64:ff9b::8.8.8.8', '64:ff9b::808:808', '64:ff9b::5db8:d70e'],
+    },
+    {
+      form: '6to4 (2002::/16, IPv4 in bits 16-47)',
+      private: ['2002:7f00:1::', '2002:7f00:0001:0:0:0:0:1', '2002:a00:1::1', '2002:c0a8:101:1::1', '2002:a9fe:a9fe::', '2002::1'],
+      public: ['2002:808:808::1', '2002:5db8:d70e:1::1'],
+    },
+    {
+      form: 'local-use NAT64 (64:ff9b:1::/48), refused whole',
+      private: ['64:ff9b:1::808:808', '64:ff9b:1::7f00:1', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff'],
+      public: [],
+    },
+  ])('IPv4 addresses in IPv6 form: $form', ({ private: refused, public: allowed }) => {
+    it.each(refused)('refuses %s', (address) => {
+      expect(isForbiddenAddress(address)).toBe(true);
+    });
+    it.each(allowed)('allows %s', (address) => {
+      expect(isForbiddenAddress(address)).toBe(false);
+    });
+  });
+
   it('fails a lookup that resolves to a forbidden address, so no connection is made', async () => {
     const result = await new Promise<{ error: Error | null }>((resolve) =>
       guardedLookup('localhost', {}, (error) => resolve({ error })),

@@ -1,0 +1,62 @@
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
+import type { Construct } from 'constructs';
+
+/** WAF counts a rate-based rule's requests over this window and allows no limit below 10 in it. */
+const RATE_WINDOW_SECONDS = 300;
+const MIN_RATE_LIMIT = 10;
+const MAX_RATE_LIMIT = 2_000_000_000;
+const TOO_MANY_REQUESTS_BODY = 'too-many-requests';
+
+export interface EdgeFirewallStackProps extends StackProps {
+  /** Requests one IP address may make in 5 minutes, over all routes; beyond it WAF answers 429. */
+  readonly requestsPer5Minutes: number;
+}
+
+/**
+ * The edge firewall's web ACL. A CloudFront web ACL must live in us-east-1, so it has a stack of its
+ * own there; the service's stack puts it on the CloudFront distribution in front of the HTTP API (an
+ * HTTP API cannot carry a web ACL itself), reading its ARN through a cross-region reference.
+ */
+export class EdgeFirewallStack extends Stack {
+  readonly webAcl: CfnWebACL;
+  readonly webAclArn: string;
+
+  constructor(scope: Construct, id: string, props: EdgeFirewallStackProps) {
+    super(scope, id, props);
+    const limit = props.requestsPer5Minutes;
+    if (!Number.isInteger(limit) || limit < MIN_RATE_LIMIT || limit > MAX_RATE_LIMIT) {
+      throw new Error(`The edge rate limit must be a whole number of requests per 5 minutes from ${MIN_RATE_LIMIT} to ${MAX_RATE_LIMIT}, got ${limit}`);
+    }
+    if (this.region !== 'us-east-1') throw new Error(`The edge firewall's stack must be in us-east-1 (CloudFront web ACLs live there), got ${this.region}`);
+
+    const metrics = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
+    this.webAcl = new CfnWebACL(this, 'WebAcl', {
+      scope: 'CLOUDFRONT',
+      description: 'Licensing service edge: per-IP rate limit in front of the HTTP API',
+      defaultAction: { allow: {} },
+      visibilityConfig: metrics('licensing-edge'),
+      // The service's own error shape (DECISIONS §12), so plugins read WAF's refusal as they read the service's.
+      customResponseBodies: { [TOO_MANY_REQUESTS_BODY]: { contentType: 'APPLICATION_JSON', content: '{"error":"Too many requests"}' } },
+      rules: [
+        {
+          name: 'rate-limit-per-ip',
+          priority: 0,
+          statement: { rateBasedStatement: { limit, aggregateKeyType: 'IP', evaluationWindowSec: RATE_WINDOW_SECONDS } },
+          action: {
+            block: {
+              customResponse: {
+                responseCode: 429,
+                customResponseBodyKey: TOO_MANY_REQUESTS_BODY,
+                // The block lifts once the address's count over the window falls below the limit: at most a window away.
+                responseHeaders: [{ name: 'retry-after', value: String(RATE_WINDOW_SECONDS) }],
+              },
+            },
+          },
+          visibilityConfig: metrics('licensing-edge-rate-limit'),
+        },
+      ],
+    });
+    this.webAclArn = this.webAcl.attrArn;
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * Entry files of the functions no route reaches (queue, stream and schedule consumers), relative to the
+ * project root. The stack deploys exactly these and the local runtime loads the same files, as
+ * `HANDLER_ENTRIES` in `routes.ts` does for the HTTP surfaces.
+ */
+export const WORKER_ENTRIES = {
+  webhookDispatcher: 'functions/dispatcher/handler.ts',
+  webhookFanOut: 'functions/webhook-fanout/handler.ts',
+  expirySweep: 'functions/jobs/expiry-sweep.ts',
+} as const;

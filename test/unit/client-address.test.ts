@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { clientAddress } from '../../shared/http/client-address.js';
+import type { HttpEvent } from '../../shared/http/types.js';
+
+const TOKEN = 'Zq3x9MzYbT4dW7kPvN2rL8sHcJ5fGaE1';
+const CLOUDFRONT_EDGE = '130.176.0.1';
+
+function request(headers: Record<string, string>): HttpEvent {
+  return {
+    version: '2.0',
+    routeKey: 'ANY /v1/{proxy+}',
+    rawPath: '/v1/licenses/validate',
+    rawQueryString: '',
+    headers,
+    requestContext: {
+      accountId: 'test', apiId: 'test', domainName: 'abc.execute-api.eu-west-1.amazonaws.com', domainPrefix: 'abc',
+      http: { method: 'POST', path: '/v1/licenses/validate', protocol: 'HTTP/1.1', sourceIp: CLOUDFRONT_EDGE, userAgent: 'test' },
+      requestId: 'test', routeKey: 'ANY /v1/{proxy+}', stage: '$default', time: '', timeEpoch: 0,
+    },
+    isBase64Encoded: false,
+  };
+}
+const viaCloudFront = (viewer: string, token = TOKEN) => request({ 'x-origin-verify': token, 'cloudfront-viewer-address': viewer });
+
+describe('clientAddress', () => {
+  it.each([
+    ['198.51.100.10:46532', '198.51.100.10'],
+    ['198.51.100.10', '198.51.100.10'],
+    ['2001:db8:3333:4444:5555:6666:7777:8888:46532', '2001:db8:3333:4444:5555:6666:7777:8888'],
+    ['2001:db8::1:443', '2001:db8::1'],
+    ['[2001:db8::1]:46532', '2001:db8::1'],
+    ['[2001:db8::1]', '2001:db8::1'],
+    [' 203.0.113.7:1 ', '203.0.113.7'],
+  ])('takes the viewer from cloudfront-viewer-address %s on a request with the origin secret', (viewer, expected) => {
+    expect(clientAddress(viaCloudFront(viewer), { originVerifyToken: TOKEN })).toBe(expected);
+  });
+
+  it('keeps the connection address when the origin secret is wrong, missing or not configured', () => {
+    const viewer = '198.51.100.10:46532';
+    expect(clientAddress(viaCloudFront(viewer, 'guessed'), { originVerifyToken: TOKEN })).toBe(CLOUDFRONT_EDGE);
+    expect(clientAddress(viaCloudFront(viewer, `${TOKEN}x`), { originVerifyToken: TOKEN })).toBe(CLOUDFRONT_EDGE);
+    expect(clientAddress(viaCloudFront(viewer, ''), { originVerifyToken: TOKEN })).toBe(CLOUDFRONT_EDGE);
+    expect(clientAddress(request({ 'cloudfront-viewer-address': viewer }), { originVerifyToken: TOKEN })).toBe(CLOUDFRONT_EDGE);
+    expect(clientAddress(viaCloudFront(viewer), {})).toBe(CLOUDFRONT_EDGE);
+  });
+
+  it.each(['', 'unknown', '999.1.1.1:80', '[198.51.100.10]:80', '[not-an-address]:1', '198.51.100.10:46532,203.0.113.7:1'])(
+    'keeps the connection address when the verified viewer address %j cannot be read',
+    (viewer) => {
+      expect(clientAddress(viaCloudFront(viewer), { originVerifyToken: TOKEN })).toBe(CLOUDFRONT_EDGE);
+    },
+  );
+
+  it('keeps the connection address of a direct call without CloudFront headers', () => {
+    expect(clientAddress(request({}), { originVerifyToken: TOKEN })).toBe(CLOUDFRONT_EDGE);
+  });
+});

@@ -1,0 +1,167 @@
+import { DynamoDBClient, GetItemCommand, QueryCommand as RawQueryCommand, ScanCommand as RawScanCommand } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { createClients } from '../../shared/clients.js';
+import { loadConfig } from '../../shared/config.js';
+import { enforceKeyAccess } from '../../shared/data/key-access-guard.js';
+import { KEY_ACCESS, type KeyAccessRole, type TableKeyAccess } from '../../shared/data/key-access.js';
+import { leadingKeysOf } from '../../shared/data/leading-keys.js';
+import { createDataService } from '../../shared/data/service.js';
+
+const TABLE = 'licensing';
+const ROLES = Object.keys(KEY_ACCESS) as KeyAccessRole[];
+/** Items that belong to the management function alone: users, sessions, API keys, e-mail lookups. */
+const MANAGEMENT_ONLY = ['userId', 'tokenHash', 'keyHash', 'email'];
+
+/**
+ * A table client whose requests stop right after the build step, where the guard sits, and count as
+ * answered: what reaches it passed the guard, and nothing goes over the network.
+ */
+function tableClient(install: (client: DynamoDBClient) => void) {
+  const raw = new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+  install(raw);
+  const answered: string[] = [];
+  raw.middlewareStack.add(
+    (_next, context) => async () => {
+      answered.push(context.commandName!);
+      return { output: { $metadata: {} }, response: {} };
+    },
+    { step: 'build', priority: 'low', name: 'answerWithoutNetwork' },
+  );
+  return { raw, doc: DynamoDBDocumentClient.from(raw), answered };
+}
+
+const guarded = (role: KeyAccessRole) => tableClient((client) => enforceKeyAccess(client, role));
+const key = (attribute: string) => ({ pk: `$licensing#${attribute}_abc123`, sk: '$entity_1' });
+
+async function refusal(send: Promise<unknown>) {
+  const error = (await send.then(() => undefined, (e: unknown) => e)) as { name?: string; $metadata?: { httpStatusCode?: number } } | undefined;
+  return error && { name: error.name, status: error.$metadata?.httpStatusCode };
+}
+const DENIED = { name: 'AccessDeniedException', status: 400 };
+
+describe.each(ROLES)('key access guard, role %s', (role) => {
+  const allowed = KEY_ACCESS[role][0];
+
+  it('lets a request on its own partition keys through, from the document client and the plain client alike', async () => {
+    const { raw, doc, answered } = guarded(role);
+    await doc.send(new GetCommand({ TableName: TABLE, Key: key(allowed) }));
+    await raw.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: key(allowed).pk }, sk: { S: '$entity_1' } } }));
+    await doc.send(new PutCommand({ TableName: TABLE, Item: { ...key(allowed), name: 'x' } }));
+    await doc.send(new UpdateCommand({ TableName: TABLE, Key: key(allowed), UpdateExpression: 'SET #n = :n', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':n': 'y' } }));
+    await doc.send(new DeleteCommand({ TableName: TABLE, Key: key(allowed) }));
+    expect(answered).toEqual(['GetItemCommand', 'GetItemCommand', 'PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand']);
+  });
+
+  it.each(MANAGEMENT_ONLY)('refuses items keyed by %s as IAM would: AccessDeniedException, 400', async (attribute) => {
+    const { raw, doc, answered } = guarded(role);
+    expect(await refusal(doc.send(new GetCommand({ TableName: TABLE, Key: key(attribute) })))).toEqual(DENIED);
+    expect(await refusal(raw.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: key(attribute).pk }, sk: { S: 'x' } } })))).toEqual(DENIED);
+    expect(await refusal(doc.send(new PutCommand({ TableName: TABLE, Item: key(attribute) })))).toEqual(DENIED);
+    expect(await refusal(doc.send(new DeleteCommand({ TableName: TABLE, Key: key(attribute) })))).toEqual(DENIED);
+    const byIndex = new QueryCommand({
+      TableName: TABLE,
+      IndexName: 'gsi1',
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': 'gsi1pk' },
+      ExpressionAttributeValues: { ':pk': key(attribute).pk },
+    });
+    expect(await refusal(doc.send(byIndex))).toEqual(DENIED);
+    expect(answered).toEqual([]);
+  });
+
+  it('refuses a Scan, which names no partition key', async () => {
+    const { raw, doc, answered } = guarded(role);
+    expect(await refusal(doc.send(new ScanCommand({ TableName: TABLE })))).toEqual(DENIED);
+    expect(await refusal(raw.send(new RawScanCommand({ TableName: TABLE })))).toEqual(DENIED);
+    expect(answered).toEqual([]);
+  });
+
+  it('refuses a transaction or batch with one forbidden item among allowed ones', async () => {
+    const { doc, answered } = guarded(role);
+    const transaction = new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: TABLE, Item: key(allowed) } },
+        { ConditionCheck: { TableName: TABLE, Key: key('userId'), ConditionExpression: 'attribute_exists(pk)' } },
+      ],
+    });
+    expect(await refusal(doc.send(transaction))).toEqual(DENIED);
+    const read = new TransactGetCommand({ TransactItems: [{ Get: { TableName: TABLE, Key: key(allowed) } }, { Get: { TableName: TABLE, Key: key('tokenHash') } }] });
+    expect(await refusal(doc.send(read))).toEqual(DENIED);
+    expect(await refusal(doc.send(new BatchGetCommand({ RequestItems: { [TABLE]: { Keys: [key(allowed), key('keyHash')] } } })))).toEqual(DENIED);
+    const batchWrite = new BatchWriteCommand({ RequestItems: { [TABLE]: [{ PutRequest: { Item: key(allowed) } }, { DeleteRequest: { Key: key('email') } }] } });
+    expect(await refusal(doc.send(batchWrite))).toEqual(DENIED);
+    expect(answered).toEqual([]);
+
+    await doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: TABLE, Item: key(allowed) } }, { Delete: { TableName: TABLE, Key: key(allowed) } }] }));
+    await doc.send(new BatchGetCommand({ RequestItems: { [TABLE]: { Keys: [key(allowed)] } } }));
+    expect(answered).toEqual(['TransactWriteItemsCommand', 'BatchGetItemCommand']);
+  });
+});
+
+describe('key access guard with ElectroDB', () => {
+  it("refuses the edge's reach for a session and lets its license queries through", async () => {
+    const { doc, answered } = guarded('licensing');
+    const data = createDataService(doc, TABLE);
+    const error = await data.entities.session.get({ tokenHash: 'f'.repeat(64) }).go().then(() => undefined, (e: Error) => e);
+    expect((error?.cause as Error | undefined)?.name).toBe('AccessDeniedException');
+    await data.entities.license.query.byProductStatus({ tenantId: 'usr_1', productId: 'prd_1', status: 'active' }).go();
+    expect(answered).toEqual(['QueryCommand']);
+  });
+});
+
+describe('leadingKeysOf', () => {
+  const query = (expression: string, values: Record<string, string>, index?: string) => ({
+    TableName: TABLE,
+    ...(index ? { IndexName: index } : {}),
+    KeyConditionExpression: expression,
+    ExpressionAttributeNames: { '#pk': index ? `${index}pk` : 'pk', '#sk': 'sk' },
+    ExpressionAttributeValues: Object.fromEntries(Object.entries(values).map(([name, value]) => [name, { S: value }])),
+  });
+
+  it("reads a Query's partition key from its key condition, either way round, on the table or on an index", () => {
+    expect(leadingKeysOf('QueryCommand', query('#pk = :pk AND #sk <= :sk', { ':pk': 'a', ':sk': 'b' }))).toEqual(['a']);
+    expect(leadingKeysOf('QueryCommand', query(':sk >= #sk and :pk = #pk', { ':pk': 'a', ':sk': 'b' }))).toEqual(['a']);
+    expect(leadingKeysOf('QueryCommand', query('#pk=:v1 AND #sk BETWEEN :v2 AND :v3', { ':v1': 'a', ':v2': 'b', ':v3': 'c' }, 'gsi3'))).toEqual(['a']);
+    expect(leadingKeysOf('QueryCommand', { ...query('pk = :pk', { ':pk': 'a' }), ExpressionAttributeNames: undefined })).toEqual(['a']);
+  });
+
+  it('reads no key (so nothing matches) when the condition is on another attribute or the index is unknown', () => {
+    expect(leadingKeysOf('QueryCommand', query('#sk = :pk', { ':pk': 'a' }))).toEqual(['']);
+    expect(leadingKeysOf('QueryCommand', query('#pk = :pk', { ':pk': 'a' }, 'gsi9'))).toEqual(['']);
+    expect(leadingKeysOf('QueryCommand', { TableName: TABLE })).toEqual(['']);
+  });
+
+  it('grants no operation outside the item actions', () => {
+    for (const command of ['ScanCommand', 'ExecuteStatementCommand', 'DescribeTableCommand', 'DeleteTableCommand', undefined]) {
+      expect(leadingKeysOf(command, { TableName: TABLE })).toBeUndefined();
+    }
+  });
+});
+
+describe('createClients', () => {
+  const config = (runtime: 'local' | 'aws') => loadConfig({ RUNTIME: runtime, TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
+  const outcome = async (runtime: 'local' | 'aws', keyAccess: TableKeyAccess) => {
+    const { dynamo } = createClients(config(runtime), keyAccess);
+    dynamo.middlewareStack.add(() => async () => ({ output: { $metadata: {} }, response: {} }), { step: 'build', priority: 'low', name: 'answerWithoutNetwork' });
+    return refusal(dynamo.send(new RawQueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: key('userId').pk } } })));
+  };
+
+  it('guards the table client on the local stack for a restricted role only; IAM does it in AWS', async () => {
+    expect(await outcome('local', 'licensing')).toEqual(DENIED);
+    expect(await outcome('local', 'all')).toBeUndefined();
+    expect(await outcome('aws', 'licensing')).toBeUndefined();
+  });
+});
