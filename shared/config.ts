@@ -25,6 +25,8 @@ const environmentSchema = z.object({
   WEBHOOK_ADDRESS_GUARD: z.enum(['on', 'off']).optional(),
   /** The secret CloudFront sends as `x-origin-verify` when the edge firewall is on: proves its `cloudfront-viewer-address`. */
   ORIGIN_VERIFY_TOKEN: z.string().min(1).optional(),
+  /** Multiplies every rate limit's size and refill rate (DECISIONS §12); 0 turns the limits off. */
+  RATE_LIMIT_SCALE: z.string().regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0').transform(Number).default(1),
 });
 
 export type Config = {
@@ -39,6 +41,7 @@ export type Config = {
   webhooks: { queueUrl?: string; deadLetterQueueUrl?: string; retryScale: number; addressGuard: boolean };
   /** Set when the API sits behind the CloudFront distribution of the edge firewall (see `shared/http/client-address.ts`). */
   originVerifyToken?: string;
+  rateLimitScale: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -59,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       addressGuard: parsed.RUNTIME === 'aws' || parsed.WEBHOOK_ADDRESS_GUARD === 'on',
     },
     originVerifyToken: parsed.ORIGIN_VERIFY_TOKEN,
+    rateLimitScale: parsed.RATE_LIMIT_SCALE,
   };
 }

@@ -2,6 +2,7 @@ import { httpApp } from '../../shared/http/app.js';
 import type { Route } from '../../shared/http/route.js';
 import { createActivityRecorder } from '../../shared/licensing/activity.js';
 import { createProductCatalog } from '../../shared/licensing/product-catalog.js';
+import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
 import { createReleaseCatalog } from '../../shared/updates/release-catalog.js';
 import { licenseRoutes } from '../shared/license-routes.js';
@@ -10,7 +11,7 @@ import { updateRoutes } from './update-routes.js';
 /** Every route of the edge API, with this container's caches and bookkeeping, shared by every request it serves. */
 export function edgeRoutes(deps: Deps): Route[] {
   const products = createProductCatalog(deps);
-  const context = { catalog: products, activity: createActivityRecorder(deps) };
+  const context = { catalog: products, activity: createActivityRecorder(deps), limits: createRateLimiter(deps) };
   return [
     ...licenseRoutes(deps, context, { prefix: '/v1', publicKey: false }),
     ...updateRoutes(deps, { products, releases: createReleaseCatalog(deps) }),

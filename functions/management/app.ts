@@ -1,6 +1,7 @@
 import { httpApp } from '../../shared/http/app.js';
 import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
+import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
 import { routeBuilders } from './route.js';
 import { activationRoutes } from './routes/activations.js';
@@ -17,7 +18,7 @@ import { releaseRoutes } from './routes/releases.js';
 export function managementRoutes(deps: Deps): Route[] {
   const builders = routeBuilders(deps);
   return [
-    ...authRoutes(deps, builders),
+    ...authRoutes(deps, createRateLimiter(deps), builders),
     ...apiKeyRoutes(deps, builders),
     ...activationRoutes(deps, builders),
     ...productRoutes(deps, builders),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors.js';
-import { jsonBody, sourceIp } from '../../shared/http/request.js';
+import { clientAddress } from '../../shared/http/client-address.js';
+import { jsonBody } from '../../shared/http/request.js';
 import { json, ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
 import { optionalText, requiredText } from '../../shared/http/schemas.js';
@@ -13,6 +14,8 @@ import { deactivateLicense } from '../../shared/licensing/deactivate.js';
 import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
 import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import { validateLicense, type LicenseContext } from '../../shared/licensing/validate.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
 
 /** `/v1` (no identification) or `/public/v1` (the product's `public_key` in every body). */
@@ -66,9 +69,18 @@ function activationIdOf(body: { activation_id?: string }): string | undefined {
 }
 
 /** validate, activate and deactivate on both prefixes; check on the public one. */
-export function licenseRoutes(deps: Deps, context: LicenseContext, surface: LicenseSurface): Route[] {
+export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: RateLimiter }, surface: LicenseSurface): Route[] {
   const validateSchema = schemaFor(surface, licenseFields);
   const deactivateSchema = schemaFor(surface, deactivateFields);
+  const { limits } = context;
+  /** On the public API a caller is an address using one product's public key; on the edge, the address. */
+  const callerOf = (claim: { publicKey?: string }, address: string) => (claim.publicKey ? `${claim.publicKey}#${address}` : address);
+  /** Public reads are limited in the container, so a validate under its limit costs no I/O; edge reads are not limited. */
+  const limitRead = (claim: { publicKey?: string }, address: string) =>
+    claim.publicKey ? limits.take(RATE_LIMITS.publicReads, callerOf(claim, address)) : undefined;
+  /** Activate and deactivate write: the key's bucket and the caller's, both in the table. */
+  const limitWrite = (claim: { licenseKey: string; publicKey?: string }, address: string) =>
+    Promise.all([limits.take(RATE_LIMITS.activationKey, claim.licenseKey), limits.take(RATE_LIMITS.activationAddress, callerOf(claim, address))]);
   const routes: Route[] = [
     {
       method: 'POST',
@@ -78,11 +90,16 @@ export function licenseRoutes(deps: Deps, context: LicenseContext, surface: Lice
         try {
           const body = parseInput(validateSchema, jsonBody(event));
           const domain = givenDomain(body);
-          const result = await validateLicense(deps, context, { ...claimOf(surface, body), domain, ipAddress: sourceIp(event) });
+          const claim = claimOf(surface, body);
+          const address = clientAddress(event, deps.config);
+          await limitRead(claim, address);
+          const result = await validateLicense(deps, context, { ...claim, domain, ipAddress: address });
           return ok({ valid: true, ...result });
         } catch (error) {
-          // Every refusal of a validate, bad input included, is `{valid: false, error}` with its status.
-          if (error instanceof AppError && error.statusCode < 500) return json(error.statusCode, { valid: false, error: error.message });
+          // Every refusal of a validate, bad input included, is `{valid: false, error}` with its status (and Retry-After on 429).
+          if (error instanceof AppError && error.statusCode < 500) {
+            return json(error.statusCode, { valid: false, error: error.message }, { headers: error.headers });
+          }
           throw error;
         }
       },
@@ -94,7 +111,10 @@ export function licenseRoutes(deps: Deps, context: LicenseContext, surface: Lice
       handler: async (event) => {
         const body = parseInput(validateSchema, jsonBody(event));
         const domain = requiredDomain(body);
-        const activation = await activateLicense(deps, context, { ...claimOf(surface, body), domain, ipAddress: sourceIp(event) });
+        const claim = claimOf(surface, body);
+        const address = clientAddress(event, deps.config);
+        await limitWrite(claim, address);
+        const activation = await activateLicense(deps, context, { ...claim, domain, ipAddress: address });
         return ok({
           success: true,
           activation_id: activation.activationId,
@@ -111,7 +131,10 @@ export function licenseRoutes(deps: Deps, context: LicenseContext, surface: Lice
         const domain = givenDomain(body);
         if (domain === undefined && body.activation_id === undefined) throw new BadRequestError('domain or activation_id is required');
         const claim = claimOf(surface, body);
-        await deactivateLicense(deps, context, { ...claim, domain, activationId: activationIdOf(body), ipAddress: sourceIp(event) });
+        const activationId = activationIdOf(body);
+        const address = clientAddress(event, deps.config);
+        await limitWrite(claim, address);
+        await deactivateLicense(deps, context, { ...claim, domain, activationId, ipAddress: address });
         return ok({ success: true });
       },
     },
@@ -124,7 +147,10 @@ export function licenseRoutes(deps: Deps, context: LicenseContext, surface: Lice
       handler: async (event) => {
         const body = parseInput(validateSchema, jsonBody(event));
         const domain = requiredDomain(body);
-        const { activationId } = await checkActivation(deps, context, { ...claimOf(surface, body), domain, ipAddress: sourceIp(event) });
+        const claim = claimOf(surface, body);
+        const address = clientAddress(event, deps.config);
+        await limitRead(claim, address);
+        const { activationId } = await checkActivation(deps, context, { ...claim, domain, ipAddress: address });
         return ok({ activated: activationId !== null, activation_id: activationId });
       },
     });

@@ -1,8 +1,9 @@
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../errors.js';
 import { transact, writeItem } from '../data/writes.js';
 import { newId } from '../ids.js';
+import { RATE_LIMITS } from '../rate-limits/limits.js';
+import type { RateLimiter } from '../rate-limits/rate-limiter.js';
 import type { Deps } from '../runtime.js';
-import { clearLoginAttempts, countLoginAttempt } from './login-throttle.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { endOtherSessions, startSession } from './sessions.js';
 
@@ -62,17 +63,21 @@ async function findUserByEmail(deps: AccountDeps, email: string) {
   return user ?? undefined;
 }
 
-/** An unknown e-mail and a wrong password get the same answer, after the same work. */
+/**
+ * An unknown e-mail and a wrong password get the same answer, after the same work. Each attempt takes a
+ * token from the account's login bucket before the password is checked, so parallel guesses cannot pass
+ * the limit; a successful login fills the bucket again.
+ */
 export async function logIn(
-  deps: AccountDeps,
+  deps: AccountDeps & { limits: RateLimiter },
   input: { email: string; password: string },
 ): Promise<{ user: PublicUser; token: string }> {
   const email = normalizeEmail(input.email);
-  await countLoginAttempt(deps, email);
+  await deps.limits.take(RATE_LIMITS.loginEmail, email);
   const user = await findUserByEmail(deps, email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
   if (!user || !valid) throw new UnauthorizedError(INVALID_LOGIN);
-  await clearLoginAttempts(deps, email);
+  await deps.limits.refill(RATE_LIMITS.loginEmail, email);
   return { user: toPublicUser(user), token: await startSession(deps, user.userId) };
 }
 

@@ -11,7 +11,8 @@ import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
 import { releaseEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
-import { loginThrottleEntity, userEmailEntity, userEntity } from './entities/user.js';
+import { rateLimitEntity } from './entities/rate-limit.js';
+import { userEmailEntity, userEntity } from './entities/user.js';
 import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
 
 /** Every entity of the single table, bound to one client and table name. */
@@ -20,7 +21,6 @@ export function createDataService(client: DynamoDBDocumentClient, table: string)
     {
       user: userEntity(),
       userEmail: userEmailEntity(),
-      loginThrottle: loginThrottleEntity(),
       session: sessionEntity(),
       apiKey: apiKeyEntity(),
       product: productEntity(),
@@ -42,6 +42,7 @@ export function createDataService(client: DynamoDBDocumentClient, table: string)
       delivery: deliveryEntity(),
       outboxEvent: outboxEventEntity(),
       counter: counterEntity(),
+      rateLimit: rateLimitEntity(),
     },
     { client, table },
   );

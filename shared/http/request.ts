@@ -50,7 +50,3 @@ export function requestBaseUrl(event: HttpEvent, configured: string | undefined)
   const proto = header(event, 'x-forwarded-proto') ?? 'https';
   return `${proto}://${event.requestContext.domainName}`;
 }
-
-export function sourceIp(event: HttpEvent): string {
-  return event.requestContext.http.sourceIp;
-}

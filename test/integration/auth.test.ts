@@ -80,27 +80,6 @@ describe('login and sessions', () => {
     expect(wrong.cookies).toEqual([]);
   });
 
-  it('limits login attempts per account: the 6th within a minute is 429, even with the right password', async () => {
-    const tenant = await newTenant();
-    for (let i = 0; i < 5; i++) {
-      expect((await new Client().post('/api/auth/login', { email: tenant.email, password: 'wrong password' })).status).toBe(401);
-    }
-    const sixth = await new Client().post('/api/auth/login', { email: tenant.email, password: tenant.password });
-    expect(sixth.status).toBe(429);
-    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Another account is not affected.
-    const other = await newTenant();
-    expect((await new Client().post('/api/auth/login', { email: other.email, password: other.password })).status).toBe(200);
-  });
-
-  it('holds the limit under parallel attempts', async () => {
-    const tenant = await newTenant();
-    const results = await Promise.all(
-      Array.from({ length: 8 }, () => new Client().post('/api/auth/login', { email: tenant.email, password: 'wrong password' })),
-    );
-    expect(results.filter((r) => r.status === 429)).toHaveLength(3);
-  });
-
   it('logout clears the cookie and revokes the token', async () => {
     const tenant = await newTenant();
     const token = tenant.cookie!;

@@ -99,7 +99,7 @@ beforeAll(async () => {
   const registered = await tenant.post('/api/auth/register', { email: 'sweep@example.com', password: 'correct horse battery' });
   expect(registered.status, registered.text).toBe(201);
   targets = await createFixtures();
-  const deps = createDeps(loadConfig());
+  const deps = createDeps(loadConfig(), 'all');
   routes = (Object.keys(SURFACE_ROUTES) as Surface[]).flatMap((surface) => SURFACE_ROUTES[surface](deps).map((route) => ({ surface, route })));
   before = await settledSnapshot();
 }, 120_000);

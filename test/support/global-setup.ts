@@ -12,7 +12,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { DASHBOARD_URL, WEBHOOK_RETRY_SCALE: '0.0001' } });
+  const stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { DASHBOARD_URL, WEBHOOK_RETRY_SCALE: '0.0001', RATE_LIMIT_SCALE: '1000' } });
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
   project.provide('tableName', process.env.TABLE_NAME!);

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, paginateScan } from '@aws-sdk/lib-dynamodb';
 
 /** Items a refused request may write: attempt counters, not data. Told apart by ElectroDB's entity marker. */
-const BOOKKEEPING_ENTITIES = new Set(['loginThrottle', 'rateLimit']);
+const BOOKKEEPING_ENTITIES = new Set(['rateLimit']);
 
 export type TableSnapshot = Map<string, string>;
 

@@ -1,3 +1,4 @@
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { edgeRoutes } from '../../functions/edge/app.js';
@@ -20,7 +21,7 @@ const SORT_KEY_BYTES = 1024;
 const WIDE = '中'; // three bytes in UTF-8, and lower-casing keeps it so
 const ASCII = 'a';
 
-const deps = createDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }));
+const deps = createDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }), 'all');
 const { entities } = deps.data;
 const routes: Route[] = [...managementRoutes(deps), ...edgeRoutes(deps)];
 const tenantId = newId('usr');
@@ -102,7 +103,8 @@ describe('input limits keep every DynamoDB key within its size limit', () => {
 
   it('accounts and slugs: login e-mail, product slug', () => {
     const loginEmail = longestAccepted(schemaOf('POST', '/api/auth/login', 'body'), { password: 'x' }, 'email', repeat(WIDE)).toLowerCase();
-    expect(bytes(entities.loginThrottle.get({ email: loginEmail }).params().Key.pk)).toBeLessThanOrEqual(PARTITION_KEY_BYTES);
+    const loginBucket = `${RATE_LIMITS.loginEmail.name}#${loginEmail}`;
+    expect(bytes(entities.rateLimit.get({ bucket: loginBucket }).params().Key.pk)).toBeLessThanOrEqual(PARTITION_KEY_BYTES);
     expect(bytes(entities.userEmail.get({ email: loginEmail }).params().Key.pk)).toBeLessThanOrEqual(PARTITION_KEY_BYTES);
     const slug = longestAccepted(schemaOf('POST', '/api/products', 'body'), { name: 'x', productType: 'plugin' }, 'slug', repeat(ASCII));
     expect(bytes(entities.productSlug.get({ slug }).params().Key.pk)).toBeLessThanOrEqual(PARTITION_KEY_BYTES);
@@ -111,6 +113,8 @@ describe('input limits keep every DynamoDB key within its size limit', () => {
   it('edge: license keys, the update-check slug and activated domains', () => {
     const licenseKey = longestAccepted(schemaOf('POST', '/v1/licenses/validate', 'body'), {}, 'license_key', keyShaped);
     expect(bytes(entities.license.get({ licenseKey }).params().Key.pk)).toBeLessThanOrEqual(PARTITION_KEY_BYTES);
+    const keyBucket = `${RATE_LIMITS.activationKey.name}#${licenseKey}`;
+    expect(bytes(entities.rateLimit.get({ bucket: keyBucket }).params().Key.pk)).toBeLessThanOrEqual(PARTITION_KEY_BYTES);
     const slug = longestAccepted(schemaOf('GET', '/v1/wp/update-check', 'query'), { license_key: 'k', version: '1' }, 'slug', repeat(WIDE));
     expect(bytes(entities.productSlug.get({ slug }).params().Key.pk)).toBeLessThanOrEqual(PARTITION_KEY_BYTES);
     const longestHost = normalizeDomain(`${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`);

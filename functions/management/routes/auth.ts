@@ -6,6 +6,9 @@ import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from 
 import { allowedOrigins, assertOrigin } from '../../../shared/http/origin.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, httpUrl, password } from '../../../shared/http/schemas.js';
+import { clientAddress } from '../../../shared/http/client-address.js';
+import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
 import type { RouteBuilders } from '../route.js';
@@ -15,15 +18,18 @@ const loginBody = z.strictObject({ email: z.string().max(254), password: z.strin
 const profileBody = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), avatarUrl: httpUrl.nullable().optional() });
 const changePasswordBody = z.strictObject({ currentPassword: z.string().max(256), newPassword: password });
 
-export function authRoutes(deps: Deps, { open, authed }: RouteBuilders): Route[] {
+export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
   return [
-    open('POST', '/api/auth/register', { body: registerBody }, async ({ body }) => {
+    open('POST', '/api/auth/register', { body: registerBody }, async ({ body, event }) => {
+      await limits.take(RATE_LIMITS.registerAddress, clientAddress(event, deps.config));
       const { user, token } = await registerUser(deps, body);
       return created({ user }, { cookies: [sessionCookie(token, secure)] });
     }),
-    open('POST', '/api/auth/login', { body: loginBody }, async ({ body }) => {
-      const { user, token } = await logIn(deps, body);
+    open('POST', '/api/auth/login', { body: loginBody }, async ({ body, event }) => {
+      // The address first: a spray across many accounts from one place is refused before any account is touched.
+      await limits.take(RATE_LIMITS.loginAddress, clientAddress(event, deps.config));
+      const { user, token } = await logIn({ ...deps, limits }, body);
       return ok({ user }, { cookies: [sessionCookie(token, secure)] });
     }),
     // Logout works with or without a live session and always clears the cookie; riding on a cookie, it needs an allowed origin.

@@ -27,16 +27,3 @@ export const userEmailEntity = () =>
     },
     indexes: { byEmail: primaryKey(['email']) },
   });
-
-/** Failed-login counter per e-mail (known or not), in a fixed one-minute window. */
-export const loginThrottleEntity = () =>
-  new Entity({
-    model: model('loginThrottle'),
-    attributes: {
-      email: { type: 'string', required: true },
-      failures: { type: 'number', required: true },
-      windowStartedAt: { type: 'number', required: true },
-      ttl: { type: 'number', required: true },
-    },
-    indexes: { byEmail: primaryKey(['email']) },
-  });

@@ -1,0 +1,37 @@
+/**
+ * Every rate limit of the service (DECISIONS §12): a token bucket per caller of `capacity` tokens, refilled
+ * at `refillPerSecond`, both multiplied by RATE_LIMIT_SCALE. `table` buckets live in DynamoDB and hold
+ * across containers; `container` buckets cost no I/O and hold per warm container (the hot read paths).
+ * The sizes are documented in docs/api.md.
+ */
+export type RateLimit = {
+  name: string;
+  capacity: number;
+  refillPerSecond: number;
+  store: 'table' | 'container';
+  message: string;
+};
+
+const TOO_MANY = 'Too many requests';
+export const LOGIN_LIMIT_MESSAGE = 'Too many login attempts; try again later';
+
+export const RATE_LIMITS = {
+  /** Login attempts from one address, whatever the account: limits a password spray across accounts. */
+  loginAddress: { name: 'login-address', capacity: 20, refillPerSecond: 1 / 15, store: 'table', message: LOGIN_LIMIT_MESSAGE },
+  /** Login attempts at one account, from anywhere; a successful login fills it again. */
+  loginEmail: { name: 'login-email', capacity: 5, refillPerSecond: 1 / 12, store: 'table', message: LOGIN_LIMIT_MESSAGE },
+  /** Accounts registered from one address. */
+  registerAddress: {
+    name: 'register-address',
+    capacity: 10,
+    refillPerSecond: 1 / 360,
+    store: 'table',
+    message: 'Too many registrations from this address; try again later',
+  },
+  /** Activations and deactivations of one license key, from anywhere (a leaked key being spread). */
+  activationKey: { name: 'activation-key', capacity: 20, refillPerSecond: 1 / 6, store: 'table', message: TOO_MANY },
+  /** Activations and deactivations from one address (on the public API: for one product's public key). */
+  activationAddress: { name: 'activation-address', capacity: 60, refillPerSecond: 1, store: 'table', message: TOO_MANY },
+  /** Validate and check on the public API, per public key and address, in each container. */
+  publicReads: { name: 'public-reads', capacity: 120, refillPerSecond: 2, store: 'container', message: TOO_MANY },
+} as const satisfies Record<string, RateLimit>;

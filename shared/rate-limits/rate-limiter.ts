@@ -1,0 +1,92 @@
+import type { Config } from '../config.js';
+import { writeItem } from '../data/writes.js';
+import { TooManyRequestsError } from '../errors.js';
+import type { Deps } from '../runtime.js';
+import { bucketTiming, retryAfterSeconds, takeToken, type BucketTiming } from './gcra.js';
+import type { RateLimit } from './limits.js';
+
+/** Buckets one container remembers (its own buckets, or hints about table buckets); the oldest go first. */
+const MAX_REMEMBERED = 50_000;
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * Takes tokens from the buckets of RATE_LIMITS; over a limit it throws 429 with `Retry-After`. Built once
+ * per container. A table bucket is one conditional write that fails only when the caller is over the
+ * limit, never a read. A bucket store that cannot be reached lets the request through (logged): the
+ * limits protect the service, they must not take it down.
+ */
+export function createRateLimiter(deps: Pick<Deps, 'data' | 'clock'> & { config: Pick<Config, 'rateLimitScale'> }) {
+  const scale = deps.config.rateLimitScale;
+  /** Container buckets' `tat`, and for table buckets the last `tat` seen, to try the likely write first. */
+  const remembered = new Map<string, number>();
+  const remember = (bucket: string, tat: number) => {
+    if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
+    remembered.delete(bucket);
+    remembered.set(bucket, tat);
+  };
+
+  function takeFromContainer(bucket: string, now: number, timing: BucketTiming): number | undefined {
+    const decision = takeToken(remembered.get(bucket), now, timing);
+    if (!decision.allowed) return decision.retryAfterSeconds;
+    remember(bucket, decision.tat);
+    return undefined;
+  }
+
+  /** Refused: seconds until a token is sure. The two writes are GCRA's two cases, each refused unless it applies. */
+  async function takeFromTable(bucket: string, now: number, timing: BucketTiming): Promise<number | undefined> {
+    const { rateLimit } = deps.data.entities;
+    const ttl = Math.ceil((now + timing.toleranceMs + timing.emissionMs) / 1000) + 60;
+    const fromFull = () =>
+      writeItem(() =>
+        rateLimit
+          .update({ bucket })
+          .set({ tat: now + timing.emissionMs, ttl })
+          .where(({ tat }, { notExists, lte }) => `${notExists(tat)} OR ${lte(tat, now)}`)
+          .go({ response: 'none' }),
+      );
+    const fromDraining = () =>
+      writeItem(() =>
+        rateLimit
+          .update({ bucket })
+          .add({ tat: timing.emissionMs })
+          .set({ ttl })
+          .where(({ tat }, { gt, lte }) => `${gt(tat, now)} AND ${lte(tat, now + timing.toleranceMs)}`)
+          .go({ response: 'none' }),
+      );
+    // Most buckets are idle (full) when a caller comes; one that was seen draining is likely still so.
+    const draining = (remembered.get(bucket) ?? 0) > now;
+    const [first, second] = draining ? [fromDraining, fromFull] : [fromFull, fromDraining];
+    const taken = (await first()).written || (await second()).written;
+    remember(bucket, taken ? now + timing.emissionMs : now + timing.toleranceMs + timing.emissionMs);
+    return taken ? undefined : retryAfterSeconds(timing);
+  }
+
+  return {
+    /** Takes a token for `caller` from `limit`'s bucket; throws 429 when there is none. RATE_LIMIT_SCALE 0: no limits. */
+    async take(limit: RateLimit, caller: string): Promise<void> {
+      if (scale === 0) return;
+      const bucket = `${limit.name}#${caller}`;
+      const timing = bucketTiming(limit, scale);
+      const now = deps.clock.now().getTime();
+      let refusedFor: number | undefined;
+      try {
+        refusedFor = limit.store === 'container' ? takeFromContainer(bucket, now, timing) : await takeFromTable(bucket, now, timing);
+      } catch (error) {
+        console.warn(JSON.stringify({ level: 'warn', message: 'rate limit not applied', bucket: limit.name, error: String(error) }));
+        return;
+      }
+      if (refusedFor !== undefined) throw new TooManyRequestsError(limit.message, refusedFor);
+    },
+    /** Fills a caller's bucket again (a successful login forgives the failed attempts before it). */
+    async refill(limit: RateLimit, caller: string): Promise<void> {
+      if (scale === 0) return;
+      const bucket = `${limit.name}#${caller}`;
+      remembered.delete(bucket);
+      if (limit.store !== 'table') return;
+      await writeItem(() => deps.data.entities.rateLimit.delete({ bucket }).go()).catch((error: unknown) =>
+        console.warn(JSON.stringify({ level: 'warn', message: 'rate limit not refilled', bucket: limit.name, error: String(error) })),
+      );
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStack } from '../../infra/local/stack.js';
+import { randomBase32 } from '../../shared/ids.js';
+import { generateLicenseKey } from '../../shared/licenses/license-key.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import { requestFrom } from '../support/addressed-client.js';
+import { DASHBOARD_URL } from '../support/global-setup.js';
+
+/**
+ * Every limit at its real size (RATE_LIMIT_SCALE 1), over HTTP, on a stack of this file's own. Each test
+ * calls from a loopback address of its own, so each is a separate caller to the per-address buckets.
+ * Recovery of each table bucket is shown with a moving clock in rate-limit-buckets.test.ts.
+ */
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { DASHBOARD_URL, RATE_LIMIT_SCALE: '1', EXPIRY_SWEEP_INTERVAL_MS: '0' } });
+}, 120_000);
+afterAll(() => stack?.stop());
+
+const from = (address: string) => ({
+  post: (path: string, body: unknown) => requestFrom(address, stack.url, 'POST', path, body),
+});
+const unknownKey = () => generateLicenseKey('NOPE-');
+const unknownPublicKey = () => `pk_${randomBase32(20)}`;
+const password = 'correct horse battery';
+const email = () => `limit-${randomBase32(5)}@example.com`;
+
+/** Sends `count` requests one after another; every answer must have `status`. */
+async function spend(count: number, send: (n: number) => Promise<{ status: number }>, status: number) {
+  for (let n = 0; n < count; n++) expect((await send(n)).status, `request ${n + 1}`).toBe(status);
+}
+
+/** Polls until `send` is no longer refused with 429; fails after `timeoutMs`. */
+async function recovers(send: () => Promise<{ status: number }>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await send();
+    if (res.status !== 429) return res;
+    if (Date.now() > deadline) throw new Error('still refused');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('rate limits', () => {
+  it('limits registrations per address', async () => {
+    const caller = from('127.0.0.2');
+    await spend(RATE_LIMITS.registerAddress.capacity, () => caller.post('/api/auth/register', { email: email(), password }), 201);
+    const refused = await caller.post('/api/auth/register', { email: email(), password });
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many registrations from this address; try again later' }]);
+    expect(refused.headers['retry-after']).toBe('360');
+    expect((await from('127.0.0.3').post('/api/auth/register', { email: email(), password })).status).toBe(201);
+  });
+
+  it('limits login attempts per address, across accounts (a password spray)', async () => {
+    const caller = from('127.0.0.4');
+    await spend(RATE_LIMITS.loginAddress.capacity, () => caller.post('/api/auth/login', { email: email(), password }), 401);
+    const refused = await caller.post('/api/auth/login', { email: email(), password });
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many login attempts; try again later' }]);
+    expect(refused.headers['retry-after']).toBe('15');
+  });
+
+  it('limits login attempts per account, from any address, even with the right password', async () => {
+    const account = email();
+    expect((await from('127.0.0.5').post('/api/auth/register', { email: account, password })).status).toBe(201);
+    await spend(RATE_LIMITS.loginEmail.capacity, (n) => from(`127.0.1.${n + 1}`).post('/api/auth/login', { email: account, password: 'wrong password' }), 401);
+    const refused = await from('127.0.1.100').post('/api/auth/login', { email: account, password });
+    expect([refused.status, refused.body.error]).toEqual([429, 'Too many login attempts; try again later']);
+    expect(refused.headers['retry-after']).toBe('12');
+    // Another account is not affected.
+    const other = email();
+    await from('127.0.0.5').post('/api/auth/register', { email: other, password });
+    expect((await from('127.0.0.6').post('/api/auth/login', { email: other, password })).status).toBe(200);
+  });
+
+  it('holds the per-account limit under parallel attempts, and a successful login fills it again', async () => {
+    const account = email();
+    await from('127.0.0.7').post('/api/auth/register', { email: account, password });
+    const parallel = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => from(`127.0.2.${n + 1}`).post('/api/auth/login', { email: account, password: 'wrong password' })),
+    );
+    expect(parallel.filter((r) => r.status === 429)).toHaveLength(3);
+
+    const fresh = email();
+    await from('127.0.0.7').post('/api/auth/register', { email: fresh, password });
+    await spend(4, () => from('127.0.0.8').post('/api/auth/login', { email: fresh, password: 'wrong password' }), 401);
+    expect((await from('127.0.0.8').post('/api/auth/login', { email: fresh, password })).status).toBe(200);
+    await spend(RATE_LIMITS.loginEmail.capacity, () => from('127.0.0.8').post('/api/auth/login', { email: fresh, password: 'wrong password' }), 401);
+  });
+
+  it('limits activations and deactivations per license key, whatever the address, and recovers', async () => {
+    const key = unknownKey();
+    const activate = (n: number) => from(`127.0.3.${n + 1}`).post('/v1/licenses/activate', { license_key: key, domain: 'example.com' });
+    const deactivate = (n: number) => from(`127.0.3.${n + 1}`).post('/v1/licenses/deactivate', { license_key: key, domain: 'example.com' });
+    // Both operations draw on the key's one bucket; an unknown key spends tokens too (no free guessing).
+    await spend(RATE_LIMITS.activationKey.capacity / 2, activate, 404);
+    await spend(RATE_LIMITS.activationKey.capacity / 2, (n) => deactivate(n + 20), 404);
+    const refused = await activate(100);
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many requests' }]);
+    expect(refused.headers['retry-after']).toBe('6');
+    expect((await from('127.0.3.101').post('/v1/licenses/activate', { license_key: unknownKey(), domain: 'example.com' })).status).toBe(404);
+    expect((await recovers(() => activate(102), 10_000)).status).toBe(404);
+  });
+
+  it('limits activations per address on the edge, and per public key and address on the public API, and recovers', async () => {
+    const caller = from('127.0.0.9');
+    await spend(RATE_LIMITS.activationAddress.capacity, () => caller.post('/v1/licenses/activate', { license_key: unknownKey(), domain: 'a.example' }), 404);
+    const refused = await caller.post('/v1/licenses/activate', { license_key: unknownKey(), domain: 'a.example' });
+    expect([refused.status, refused.headers['retry-after']]).toEqual([429, '1']);
+    expect((await recovers(() => caller.post('/v1/licenses/activate', { license_key: unknownKey(), domain: 'a.example' }), 5_000)).status).toBe(404);
+
+    const publicCaller = from('127.0.0.10');
+    const [publicKey, otherPublicKey] = [unknownPublicKey(), unknownPublicKey()];
+    const activatePublic = (pk: string) => publicCaller.post('/public/v1/licenses/activate', { public_key: pk, license_key: unknownKey(), domain: 'a.example' });
+    await spend(RATE_LIMITS.activationAddress.capacity, () => activatePublic(publicKey), 404);
+    expect((await activatePublic(publicKey)).status).toBe(429);
+    expect((await activatePublic(otherPublicKey)).status).toBe(404);
+  });
+
+  it('limits public validate and check per public key and address, answering validate in its own form', async () => {
+    const caller = from('127.0.0.11');
+    const publicKey = unknownPublicKey();
+    const validate = () => caller.post('/public/v1/licenses/validate', { public_key: publicKey, license_key: unknownKey() });
+    // This bucket refills twice a second, so the time the requests take earns a few tokens more.
+    const started = Date.now();
+    expect((await caller.post('/public/v1/licenses/check', { public_key: publicKey, license_key: unknownKey(), domain: 'a.example' })).status).toBe(404);
+    let allowed = 1;
+    let refused = await validate();
+    while (refused.status === 404 && allowed < 2 * RATE_LIMITS.publicReads.capacity) {
+      allowed++;
+      refused = await validate();
+    }
+    const earned = Math.ceil(((Date.now() - started) / 1000) * RATE_LIMITS.publicReads.refillPerSecond);
+    expect(allowed).toBeGreaterThanOrEqual(RATE_LIMITS.publicReads.capacity);
+    expect(allowed).toBeLessThanOrEqual(RATE_LIMITS.publicReads.capacity + earned);
+    expect([refused.status, refused.body]).toEqual([429, { valid: false, error: 'Too many requests' }]);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect((await recovers(validate, 5_000)).status).toBe(404);
+  });
+
+  it('does not limit edge validations', async () => {
+    const caller = from('127.0.0.12');
+    await spend(RATE_LIMITS.publicReads.capacity + 10, () => caller.post('/v1/licenses/validate', { license_key: unknownKey() }), 404);
+  });
+});
