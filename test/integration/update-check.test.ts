@@ -71,6 +71,21 @@ describe('update check', () => {
     expect([deleted.status, deleted.body]).toEqual([404, { error: 'Product not found' }]);
   });
 
+  it('offers a release at once, and answers a product deleted since it was cached as unknown', async () => {
+    // The edge keeps its own caches, as its own Lambda would; release writes reach it through the product's stamp.
+    const { tenant, product, license } = await licensedProduct();
+    await newRelease(tenant, product.id, { version: '1.0.0' });
+    const check = () => updateCheck({ slug: product.slug, license_key: license.licenseKey, version: '1.0.0' });
+    expect((await check()).body.new_version).toBe('1.0.0');
+    const next = await newRelease(tenant, product.id, { version: '1.1.0', releaseNotes: 'Faster' });
+    const updated = (await check()).body;
+    expect([updated.new_version, updated.package]).toEqual(['1.1.0', expect.stringContaining(`/v1/download/${next.id}?`)]);
+    await tenant.put(`/api/products/${product.id}/releases/${next.id}`, { status: 'draft' });
+    expect((await check()).body.new_version).toBe('1.0.0');
+    await tenant.delete(`/api/products/${product.id}`);
+    expect((await check()).status).toBe(404);
+  });
+
   it('answers a product without published releases with null versions and no package', async () => {
     const { product, license } = await licensedProduct();
     const res = await updateCheck({ slug: product.slug, license_key: license.licenseKey, version: '1.0' });
