@@ -23,8 +23,9 @@ export async function deactivateActivation(
   owner: { license: LicenseItem | undefined; product: { productId: string; name: string } },
   ipAddress?: string,
 ): Promise<ActivationItem | undefined> {
+  /** The license item that holds the seat; undefined once the license is gone (deleted). */
   let license = owner.license;
-  // False when the license is gone, or (never by this code) already counts no activations.
+  // False when the count read was 0: the write then checks that it still is.
   let givesSeatBack = Boolean(license && license.activatedCount > 0);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const now = deps.clock.now();
@@ -49,21 +50,28 @@ export async function deactivateActivation(
         .where(({ status }, { eq }) => eq(status, 'active'))
         .commit(),
       domain: tx.activeDomain.delete({ licenseId: activation.licenseId, domain: activation.domain }).commit(),
+      // The seat goes back on the license; when the count read was 0 (read before the activation being ended
+      // committed), the count must still be 0, so a stale read is refused and read again rather than acted on.
       seat:
         current &&
-        givesSeatBack &&
-        tx.license
-          .patch({ licenseKey: current.licenseKey })
-          .add({ activatedCount: -1 })
-          .set({ updatedAt: now.toISOString() })
-          .where(({ licenseId, activatedCount }, { eq, gt }) => `${eq(licenseId, activation.licenseId)} AND ${gt(activatedCount, 0)}`)
-          .commit(),
+        (givesSeatBack
+          ? tx.license
+              .patch({ licenseKey: current.licenseKey })
+              .add({ activatedCount: -1 })
+              .set({ updatedAt: now.toISOString() })
+              .where(({ licenseId, activatedCount }, { eq, gt }) => `${eq(licenseId, activation.licenseId)} AND ${gt(activatedCount, 0)}`)
+              .commit()
+          : tx.license
+              .check({ licenseKey: current.licenseKey })
+              .where(({ licenseId, activatedCount }, { eq }) => `${eq(licenseId, activation.licenseId)} AND ${eq(activatedCount, 0)}`)
+              .commit()),
       counters: activationsDeactivated(tx.counter, activation.tenantId, 1),
       event: outboxEvent(tx.outboxEvent, {
         tenantId: activation.tenantId,
         type: 'license.deactivated',
         data: toActivationListItem(deactivated, {
-          license: current ?? { licenseId: activation.licenseId, licenseKey: '', customerEmail: '' },
+          // A license deleted meanwhile is still named in the event as it was.
+          license: current ?? owner.license ?? { licenseId: activation.licenseId, licenseKey: '', customerEmail: '' },
           product: owner.product,
         }),
         now,
@@ -72,10 +80,10 @@ export async function deactivateActivation(
     if (outcome.committed) return deactivated;
     if (outcome.refused('activation')) return undefined;
     if (outcome.refused('seat')) {
+      // Regenerated (the item moved to a new key) or its count was not what was read: read it again by id.
       const moved = await readLicenseById(deps, activation.licenseId);
       givesSeatBack = Boolean(moved && moved.activatedCount > 0);
-      // A license deleted meanwhile is still named in the event as it was.
-      license = moved ?? license;
+      license = moved;
       continue;
     }
     throw outcome.unexpected();

@@ -91,6 +91,15 @@ export function mockTable() {
       for (const codes of reasons) behavior = behavior.callsFakeOnce((input: TransactInput) => Promise.reject(cancellation(input, codes)));
       behavior.callsFake(commit);
     },
+    /** The next transaction is cancelled with these reasons after `meanwhile` changed the table (a concurrent writer). */
+    cancelTransactionAfter(codes: Reason[], meanwhile: () => void) {
+      (ddb.on(TransactWriteCommand) as unknown as Behavior)
+        .callsFakeOnce((input: TransactInput) => {
+          meanwhile();
+          return Promise.reject(cancellation(input, codes));
+        })
+        .callsFake(commit);
+    },
     /** Every transaction is cancelled with these reasons, however often it is tried. */
     alwaysCancelTransactions(codes: Reason[]) {
       ddb.on(TransactWriteCommand).callsFake((input: TransactInput) => Promise.reject(cancellation(input, codes)));

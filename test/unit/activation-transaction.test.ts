@@ -92,6 +92,18 @@ describe('deactivation transaction', () => {
     expect(new Set(table.writes())).toEqual(new Set(['TransactWriteCommand']));
   });
 
+  it('does not end an activation without its seat when the count was read before that activation committed', async () => {
+    // The license read said 0 activations; the activation being ended committed after that read.
+    const deps = setUp({ ...licenseItem, activatedCount: 0 });
+    const stale = { licenseKey: LICENSE_KEY, domain: activationItem.domain, ipAddress: '203.0.113.9' };
+    table.cancelTransactionAfter(['None', 'None', 'ConditionalCheckFailed'], () => table.seed('license', licenseItem));
+    await deactivateLicense(deps, context, stale);
+    const [first, second] = table.transactions().map((t) => t.TransactItems![2]);
+    // First the check that the count is still 0 (refused), then, read again, the seat given back.
+    expect(first).toHaveProperty('ConditionCheck');
+    expect(second).toMatchObject({ Update: { UpdateExpression: expect.stringContaining('#activatedCount') } });
+  });
+
   it('answers "Activation not found" when someone else deactivated it first', async () => {
     const deps = setUp();
     table.cancelTransactions(['ConditionalCheckFailed']);
