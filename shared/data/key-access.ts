@@ -5,7 +5,7 @@ import { SERVICE_NAME } from './table-schema.js';
  * (ElectroDB writes partition keys as `$licensing#<attribute>_<value>…`, on the table and on every index).
  * The stack turns these into `dynamodb:LeadingKeys` conditions and the local runtime enforces the same
  * list, so a function that reaches for an item outside its role fails in the tests as it would in AWS.
- * Users (`userId`), their e-mails and login throttles (`email`), sessions (`tokenHash`) and API keys
+ * Users (`userId`), their e-mails (`email`), sessions (`tokenHash`) and API keys
  * (`keyHash`) are in no list but the management function's, which is not restricted.
  */
 export const KEY_ACCESS = {
