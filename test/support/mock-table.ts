@@ -48,13 +48,13 @@ export function mockTable() {
     UnprocessedKeys: {},
   }));
   ddb.on(QueryCommand).callsFake((input) => {
-    // ElectroDB names the partition key `#pk` and its value `:pk`; the sort key condition, when there is one, is a prefix.
+    // ElectroDB names the partition key `#pk` and its value `:pk`, the sort key `#sk1` and its bound `:sk1`.
     const pkField = input.ExpressionAttributeNames['#pk'];
     const skField = input.ExpressionAttributeNames['#sk1'];
-    const skPrefix = input.ExpressionAttributeValues[':sk1'];
-    const Items = [...stored.values()].filter(
-      (item) => item[pkField] === input.ExpressionAttributeValues[':pk'] && (!skField || String(item[skField]).startsWith(skPrefix)),
-    );
+    const bound = String(input.ExpressionAttributeValues[':sk1']);
+    const upTo = / <= :sk1/.test(input.KeyConditionExpression);
+    const sortMatches = (value: string) => !skField || (upTo ? value <= bound : value.startsWith(bound));
+    const Items = [...stored.values()].filter((item) => item[pkField] === input.ExpressionAttributeValues[':pk'] && sortMatches(String(item[skField])));
     return { Items };
   });
   /** What a committed transaction leaves behind, for paths that read again after committing (set by `afterCommit`). */
