@@ -23,7 +23,11 @@ export function hasIdShape(prefix: IdPrefix, value: string): boolean {
   return ID_SHAPES.get(prefix)!.test(value);
 }
 
-/** A product's public key is `pk_` plus 32 lowercase base32 characters (20 random bytes). */
+/** A product's public key: `pk_` plus 32 lowercase base32 characters (20 random bytes). */
+export function newPublicKey(): string {
+  return `pk_${randomBase32(20)}`;
+}
+
 export function hasPublicKeyShape(value: string): boolean {
   return /^pk_[a-z2-7]{32}$/.test(value);
 }

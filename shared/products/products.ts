@@ -2,7 +2,7 @@ import type { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/entities/product.j
 import type { ConditionOperations } from '../data/conditions.js';
 import { transact, writeItem } from '../data/writes.js';
 import { ConflictError, NotFoundError } from '../errors.js';
-import { newId, randomBase32 } from '../ids.js';
+import { newId, newPublicKey } from '../ids.js';
 import { withoutNulls } from '../optional-fields.js';
 import { paginateInMemory, type Page } from '../pagination.js';
 import type { Deps } from '../runtime.js';
@@ -87,7 +87,7 @@ export async function getProduct(deps: ProductDeps, tenantId: string, productId:
 export async function createProduct(deps: ProductDeps, tenantId: string, input: ProductInput): Promise<Product> {
   const now = deps.clock.now().toISOString();
   const productId = newId('prd');
-  const publicKey = `pk_${randomBase32(20)}`;
+  const publicKey = newPublicKey();
   const candidates = input.slug ? [input.slug] : slugCandidates(slugify(input.name));
   for (const slug of candidates) {
     const item = {
@@ -199,7 +199,7 @@ export async function deleteProduct(deps: ProductDeps, tenantId: string, product
 export async function regeneratePublicKey(deps: ProductDeps, tenantId: string, productId: string): Promise<Product> {
   for (let round = 0; round < WRITE_ROUNDS; round++) {
     const current = await loadLiveProduct(deps, tenantId, productId);
-    const publicKey = `pk_${randomBase32(20)}`;
+    const publicKey = newPublicKey();
     const outcome = await transact(deps.data, (tx) => ({
       newKey: tx.productPublicKey.create({ publicKey, productId, tenantId }).commit(),
       oldKey: tx.productPublicKey
