@@ -57,3 +57,13 @@ export class ServiceUnavailableError extends AppError {
     super(503, message, undefined, { 'retry-after': '1' });
   }
 }
+
+/**
+ * An error and the errors it wraps, outermost first: ElectroDB puts the SDK's error in `cause`, so what
+ * DynamoDB said is found down the chain. Bounded, as a chain may loop.
+ */
+export function errorChain(error: unknown): { name?: string; code?: string }[] {
+  const chain: { name?: string; code?: string; cause?: unknown }[] = [];
+  for (let e = error as (typeof chain)[number] | undefined; e && chain.length < 16; e = e.cause as (typeof chain)[number] | undefined) chain.push(e);
+  return chain;
+}

@@ -2,10 +2,10 @@ import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServiceUnavailableError } from '../errors.js';
 import type { Entities, TransactionEntities } from './service.js';
-import { jitteredBackoffMs, MAX_WRITE_ATTEMPTS } from './writes.js';
+import { jitteredBackoffMs, MAX_STORAGE_ATTEMPTS } from './writes.js';
 
 /** Shards of every counter: a total costs one batch read of this many small items. */
-export const COUNTER_SHARDS = 16;
+const COUNTER_SHARDS = 16;
 const SHARD_NAMES = Array.from({ length: COUNTER_SHARDS }, (_, n) => String(n));
 
 /**
@@ -48,7 +48,7 @@ export function counterUpdates(counter: TransactionEntities['counter'], tenantId
 export async function readCounter(counter: Entities['counter'], tenantId: string, name: string): Promise<number> {
   let keys = SHARD_NAMES.map((shard) => ({ tenantId, shard, name }));
   let total = 0;
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS; attempt++) {
     if (attempt > 0) await sleep(jitteredBackoffMs(attempt));
     const { data, unprocessed } = await counter.get(keys).go();
     total += data.reduce((sum, item) => sum + (item.count ?? 0), 0);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ServiceUnavailableError } from '../errors.js';
+import { errorChain, ServiceUnavailableError } from '../errors.js';
 import type { DataService, TransactionEntities } from './service.js';
 
 /**
@@ -13,13 +13,11 @@ import type { DataService, TransactionEntities } from './service.js';
  * DynamoDB Local never produces the second kind; test/unit/*-writes.test.ts inject it.
  */
 
-/** Attempts of one write before answering 503. */
-export const MAX_WRITE_ATTEMPTS = 6;
+/** Attempts of one request (a write, or a batch read's unprocessed keys) before answering 503. */
+export const MAX_STORAGE_ATTEMPTS = 6;
 
 /** Full jitter over an exponential ceiling (10, 20, 40 … ms): racing writers spread out instead of colliding again. */
 export const jitteredBackoffMs = (attempt: number) => Math.random() * 10 * 2 ** attempt;
-
-export type WriteOptions = { backoffMs?: (attempt: number) => number };
 
 /** Cancellation reasons that mean "try again", not "your condition failed". */
 const RETRYABLE_REASONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
@@ -62,10 +60,8 @@ function flatten<N extends string>(slots: Record<N, Slot>, layout: Layout<N>): T
 export async function transact<N extends string>(
   data: DataService,
   build: (tx: TransactionEntities) => Record<N, Slot>,
-  options: WriteOptions = {},
 ): Promise<TransactionResult<N>> {
-  const backoff = options.backoffMs ?? jitteredBackoffMs;
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS; attempt++) {
     const layout: Layout<N> = [];
     const outcome = await unlessThrottled(() => data.transaction.write((tx) => flatten(build(tx), layout)).go({ token: randomUUID() }));
     if (!outcome.canceled) return { committed: true };
@@ -86,7 +82,7 @@ export async function transact<N extends string>(
       };
     }
     if (!codes.some((code) => RETRYABLE_REASONS.has(code))) throw new TransactionRejectedError(codes);
-    if (attempt + 1 < MAX_WRITE_ATTEMPTS) await sleep(backoff(attempt));
+    if (attempt + 1 < MAX_STORAGE_ATTEMPTS) await sleep(jitteredBackoffMs(attempt));
   }
   throw new ServiceUnavailableError();
 }
@@ -100,13 +96,7 @@ export class TransactionRejectedError extends Error {
   }
 }
 
-function hasErrorNamed(error: unknown, names: ReadonlySet<string>): boolean {
-  // ElectroDB wraps the SDK's error in its own (`cause`), so the whole chain is looked at.
-  for (let e = error as { name?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (names.has(e.name ?? '')) return true;
-  }
-  return false;
-}
+const hasErrorNamed = (error: unknown, names: ReadonlySet<string>) => errorChain(error).some((e) => names.has(e.name ?? ''));
 
 const CONDITION_FAILED = new Set(['ConditionalCheckFailedException']);
 /** A single write that met an item held by a transaction: the SDK does not retry it, this does. */
@@ -132,16 +122,15 @@ export type ItemWriteResult<T> = { written: true; value: T } | { written: false 
  * retried by the SDK itself, then 503; a conflict with a transaction is retried here with jittered
  * backoff, then 503.
  */
-export async function writeItem<T>(write: () => Promise<T>, options: WriteOptions = {}): Promise<ItemWriteResult<T>> {
-  const backoff = options.backoffMs ?? jitteredBackoffMs;
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+export async function writeItem<T>(write: () => Promise<T>): Promise<ItemWriteResult<T>> {
+  for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS; attempt++) {
     try {
       return { written: true, value: await unlessThrottled(write) };
     } catch (error) {
       if (hasErrorNamed(error, CONDITION_FAILED)) return { written: false };
       if (!hasErrorNamed(error, ITEM_BUSY)) throw error;
     }
-    if (attempt + 1 < MAX_WRITE_ATTEMPTS) await sleep(backoff(attempt));
+    if (attempt + 1 < MAX_STORAGE_ATTEMPTS) await sleep(jitteredBackoffMs(attempt));
   }
   throw new ServiceUnavailableError();
 }
@@ -150,11 +139,10 @@ export async function writeItem<T>(write: () => Promise<T>, options: WriteOption
  * Deletes items in batches (BatchWriteItem), asking again for the keys DynamoDB leaves unprocessed under
  * load, with jittered pauses; 503 when some stay so, rather than reporting a partial delete as done.
  */
-export async function deleteItems<K>(keys: K[], remove: (keys: K[]) => Promise<{ unprocessed: K[] }>, options: WriteOptions = {}): Promise<void> {
-  const backoff = options.backoffMs ?? jitteredBackoffMs;
+export async function deleteItems<K>(keys: K[], remove: (keys: K[]) => Promise<{ unprocessed: K[] }>): Promise<void> {
   let pending = keys;
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS && pending.length > 0; attempt++) {
-    if (attempt > 0) await sleep(backoff(attempt));
+  for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS && pending.length > 0; attempt++) {
+    if (attempt > 0) await sleep(jitteredBackoffMs(attempt));
     pending = (await unlessThrottled(() => remove(pending))).unprocessed;
   }
   if (pending.length > 0) throw new ServiceUnavailableError();

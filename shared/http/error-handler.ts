@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { AppError, BadRequestError, ConflictError, ServiceUnavailableError } from '../errors.js';
+import { AppError, BadRequestError, ConflictError, errorChain, ServiceUnavailableError } from '../errors.js';
 import { json } from './responses.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
@@ -20,38 +20,24 @@ const TRANSIENT_AWS_ERRORS = new Set([
   'TransactionConflictException',
 ]);
 
-/** Cancellation reasons of a transaction that say "try again", as the transient errors above do. */
-const TRANSIENT_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded', 'TransactionConflict']);
-
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
 
 export const STORAGE_REFUSED_INPUT = 'Request refused: a value is too large or malformed for storage';
 export const CHANGED_CONCURRENTLY = 'The resource was changed concurrently; retry';
 
-type ErrorLink = { name?: string; code?: string; cause?: unknown; CancellationReasons?: { Code?: string }[] };
-
-/** The error and the errors it wraps (ElectroDB puts the SDK's error in `cause`); bounded, as a chain may loop. */
-function causeChain(error: unknown): ErrorLink[] {
-  const chain: ErrorLink[] = [];
-  for (let e = error as ErrorLink | undefined; e && chain.length < 16; e = e.cause as ErrorLink | undefined) chain.push(e);
-  return chain;
-}
 
 /**
  * DynamoDB's answers that are not bugs of ours: throttled or unreachable (503, the caller may retry), input
- * the store refuses such as a key over its size limit (400, should the input rules ever let one through),
- * and a condition or transaction that no domain code turned into an answer (409: the item changed meanwhile).
+ * the store refuses such as a key over its size limit (400, should the input rules ever let one through; a
+ * transaction refused item by item for it arrives named so, from shared/data/writes.ts), and a condition
+ * that no domain code turned into an answer (409: the item changed meanwhile). Transaction cancellations are
+ * read in shared/data/writes.ts alone: ElectroDB returns them, it does not throw them.
  */
 function fromStorage(error: unknown): AppError | undefined {
-  const chain = causeChain(error);
+  const chain = errorChain(error);
   if (chain.some((e) => TRANSIENT_AWS_ERRORS.has(e.name ?? '') || UNREACHABLE.has(e.code ?? ''))) return new ServiceUnavailableError();
-  const canceled = chain.find((e) => e.name === 'TransactionCanceledException');
-  const reasons = (canceled?.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
-  if (reasons.some((code) => TRANSIENT_CANCELLATIONS.has(code))) return new ServiceUnavailableError();
-  if (chain.some((e) => e.name === 'ValidationException') || reasons.includes('ValidationError')) {
-    return new BadRequestError(STORAGE_REFUSED_INPUT);
-  }
-  if (canceled || chain.some((e) => e.name === 'ConditionalCheckFailedException')) return new ConflictError(CHANGED_CONCURRENTLY);
+  if (chain.some((e) => e.name === 'ValidationException')) return new BadRequestError(STORAGE_REFUSED_INPUT);
+  if (chain.some((e) => e.name === 'ConditionalCheckFailedException')) return new ConflictError(CHANGED_CONCURRENTLY);
   return undefined;
 }
 

@@ -5,7 +5,7 @@ import { TtlCache } from '../ttl-cache.js';
 export type ProductRef = { productId: string; tenantId: string; name: string; slug: string; deleted: boolean };
 
 /** The spec's validation cache lifetime (SERVICE-SPEC §8): the bound on seeing a product write made elsewhere. */
-export const PRODUCT_CACHE_TTL_MS = 60_000;
+const PRODUCT_CACHE_TTL_MS = 60_000;
 
 export type ProductCatalog = ReturnType<typeof createProductCatalog>;
 

@@ -13,7 +13,7 @@ export type RateLimit = {
 };
 
 const TOO_MANY = 'Too many requests';
-export const LOGIN_LIMIT_MESSAGE = 'Too many login attempts; try again later';
+const LOGIN_LIMIT_MESSAGE = 'Too many login attempts; try again later';
 
 export const RATE_LIMITS = {
   /** Login attempts from one address, whatever the account: limits a password spray across accounts. */

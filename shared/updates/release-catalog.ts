@@ -10,7 +10,7 @@ export type ReleaseItem = EntityItem<'release'>;
 export type ProductReleases = { product: ProductItem; published: ReleaseItem[] };
 
 /** SERVICE-SPEC §8: the update check's product and latest-release data live at most 5 minutes. */
-export const UPDATE_CACHE_TTL_MS = 5 * 60_000;
+const UPDATE_CACHE_TTL_MS = 5 * 60_000;
 const MAX_CACHED_PRODUCTS = 2_000;
 
 export type ReleaseCatalog = ReturnType<typeof createReleaseCatalog>;

@@ -1,5 +1,6 @@
 import { NotFoundError } from '../errors.js';
 import { licenseProblem } from '../licensing/license-state.js';
+import { looksLikeLicenseKey } from '../licenses/license-key.js';
 import { readLicense } from '../licensing/license-lookup.js';
 import type { Deps } from '../runtime.js';
 import type { ReleaseCatalog } from './release-catalog.js';
@@ -15,7 +16,11 @@ export async function checkForUpdate(
   releases: ReleaseCatalog,
   input: { slug: string; licenseKey: string; baseUrl: string },
 ) {
-  const [entry, license] = await Promise.all([releases.bySlug(input.slug), readLicense(deps, input.licenseKey)]);
+  // A value that cannot be a key names no license: no read for it (the answer is the unknown key's).
+  const [entry, license] = await Promise.all([
+    releases.bySlug(input.slug),
+    looksLikeLicenseKey(input.licenseKey) ? readLicense(deps, input.licenseKey) : undefined,
+  ]);
   if (!entry) throw new NotFoundError('Product not found');
   const latest = entry.published[0];
   const entitled =

@@ -14,11 +14,11 @@ export const ids = {
   delivery: 'dlv_aaaaaaaaaaaaaaaaaaaaaaaa',
 };
 export const LICENSE_KEY = 'WIDGET-ABCD-EFGH-JKLM-NPQR';
-export const PUBLIC_KEY = 'pk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+const PUBLIC_KEY = 'pk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 
 const at = NOW.toISOString();
 
-export const productItem = {
+const productItem = {
   productId: ids.product, tenantId: TENANT, name: 'Widget', slug: 'widget', productType: 'plugin', status: 'active',
   isPremium: false, requiresLicense: true, managesReleases: true, licensePrefix: 'WIDGET-', publicKey: PUBLIC_KEY,
   plansCount: 1, createdAt: at, updatedAt: at,

@@ -1,6 +1,7 @@
-import { ConditionalCheckFailedException, DynamoDBServiceException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it, vi } from 'vitest';
 import { createDataService } from '../../shared/data/service.js';
+import { TransactionRejectedError } from '../../shared/data/writes.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { CHANGED_CONCURRENTLY, errorHandler, STORAGE_REFUSED_INPUT } from '../../shared/http/error-handler.js';
 import type { HttpResult } from '../../shared/http/types.js';
@@ -15,8 +16,6 @@ async function answerTo(error: unknown): Promise<{ status: number; body: unknown
 
 const metadata = { $metadata: {} };
 const validation = () => new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', message: 'One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes', ...metadata });
-const canceled = (...codes: string[]) =>
-  new TransactionCanceledException({ message: 'Transaction cancelled', CancellationReasons: codes.map((Code) => ({ Code })), ...metadata });
 
 /** The error ElectroDB throws when the SDK call under it fails: its own, with the SDK's error as `cause`. */
 async function throughElectroDb(error: Error): Promise<unknown> {
@@ -36,12 +35,14 @@ describe('error handler: DynamoDB errors are never a 500', () => {
     for (const error of [validation(), wrapped]) {
       expect(await answerTo(error)).toMatchObject({ status: 400, body: { error: STORAGE_REFUSED_INPUT } });
     }
-    expect(await answerTo(canceled('None', 'ValidationError'))).toMatchObject({ status: 400, body: { error: STORAGE_REFUSED_INPUT } });
+    // A transaction DynamoDB refused item by item as invalid, as shared/data/writes.ts reports it.
+    expect(await answerTo(new TransactionRejectedError(['None', 'ValidationError']))).toMatchObject({ status: 400, body: { error: STORAGE_REFUSED_INPUT } });
+    expect((await answerTo(new TransactionRejectedError(['None', 'DuplicateItem']))).status).toBe(500);
   });
 
-  it('answers a condition or transaction no domain code handled with 409', async () => {
+  it('answers a condition no domain code handled with 409', async () => {
     const conditionFailed = new ConditionalCheckFailedException({ message: 'The conditional request failed', ...metadata });
-    for (const error of [conditionFailed, await throughElectroDb(conditionFailed), canceled('None', 'ConditionalCheckFailed')]) {
+    for (const error of [conditionFailed, await throughElectroDb(conditionFailed)]) {
       expect(await answerTo(error)).toMatchObject({ status: 409, body: { error: CHANGED_CONCURRENTLY } });
     }
     expect(CHANGED_CONCURRENTLY).toMatch(/changed concurrently; retry$/);
@@ -50,7 +51,7 @@ describe('error handler: DynamoDB errors are never a 500', () => {
   it('keeps throttling, conflicts and an unreachable store at 503 with Retry-After', async () => {
     const throttled = Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
     const unreachable = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-    for (const error of [throttled, await throughElectroDb(throttled), unreachable, canceled('ConditionalCheckFailed', 'ThrottlingError'), canceled('TransactionConflict')]) {
+    for (const error of [throttled, await throughElectroDb(throttled), unreachable]) {
       expect(await answerTo(error)).toEqual({
         status: 503,
         body: { error: 'Service temporarily unavailable' },
