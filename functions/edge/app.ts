@@ -4,6 +4,7 @@ import { createActivityRecorder } from '../../shared/licensing/activity.js';
 import { createProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
+import { createDownloadLinks } from '../../shared/storage/download-links.js';
 import { createReleaseCatalog } from '../../shared/updates/release-catalog.js';
 import { licenseRoutes } from '../shared/license-routes.js';
 import { updateRoutes } from './update-routes.js';
@@ -14,7 +15,7 @@ export function edgeRoutes(deps: Deps): Route[] {
   const context = { catalog: products, activity: createActivityRecorder(deps), limits: createRateLimiter(deps) };
   return [
     ...licenseRoutes(deps, context, { prefix: '/v1', publicKey: false }),
-    ...updateRoutes(deps, { products, releases: createReleaseCatalog(deps) }),
+    ...updateRoutes(deps, { products, releases: createReleaseCatalog(deps), links: createDownloadLinks(deps.config, () => deps.clients.dynamo.config.credentials()) }),
   ];
 }
 

@@ -10,6 +10,7 @@ import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import type { Deps } from '../../shared/runtime.js';
+import type { DownloadLinks } from '../../shared/storage/download-links.js';
 import { downloadRelease } from '../../shared/updates/download.js';
 import type { ReleaseCatalog } from '../../shared/updates/release-catalog.js';
 import { checkForUpdate } from '../../shared/updates/update-check.js';
@@ -23,7 +24,7 @@ const downloadQuery = z.object({ license_key: requiredText('license_key', 256) }
 const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Release not found') };
 
 /** The WordPress update check and the licensed download. */
-export function updateRoutes(deps: Deps, catalogs: { products: ProductCatalog; releases: ReleaseCatalog }): Route[] {
+export function updateRoutes(deps: Deps, catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks }): Route[] {
   return [
     {
       method: 'GET',
@@ -50,7 +51,7 @@ export function updateRoutes(deps: Deps, catalogs: { products: ProductCatalog; r
         if (!looksLikeLicenseKey(input.license_key)) throw new ForbiddenError(LICENSE_MESSAGES.notFound);
         const releaseId = event.pathParameters!.releaseId!;
         checkIdShape(RELEASE, releaseId);
-        return redirect(302, await downloadRelease(deps, catalogs.products, { releaseId, licenseKey: input.license_key }));
+        return redirect(302, await downloadRelease(deps, catalogs, { releaseId, licenseKey: input.license_key }));
       },
     },
   ];

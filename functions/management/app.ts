@@ -2,7 +2,10 @@ import { httpApp } from '../../shared/http/app.js';
 import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/runtime.js';
+import type { Config } from '../../shared/config.js';
+import { createDeps, type Deps } from '../../shared/runtime.js';
+import { createStorageClient } from '../../shared/storage/storage-client.js';
+import type { StorageDeps } from '../../shared/storage/release-files.js';
 import { routeBuilders } from './route.js';
 import { activationRoutes } from './routes/activations.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -14,8 +17,16 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
 
+/** What the management API uses: the table, and the release bucket's client. */
+export type ManagementDeps = Deps & StorageDeps;
+
+export function createManagementDeps(config: Config): ManagementDeps {
+  const deps = createDeps(config, 'all');
+  return { ...deps, clients: { ...deps.clients, s3: createStorageClient(config) } };
+}
+
 /** Every route of the management API. */
-export function managementRoutes(deps: Deps): Route[] {
+export function managementRoutes(deps: ManagementDeps): Route[] {
   const builders = routeBuilders(deps);
   return [
     ...authRoutes(deps, createRateLimiter(deps), builders),
@@ -32,7 +43,7 @@ export function managementRoutes(deps: Deps): Route[] {
 }
 
 /** The management API (`/api`): session cookie or secret API key. */
-export function createManagementHandler(deps: Deps) {
+export function createManagementHandler(deps: ManagementDeps) {
   const dashboardOrigin = deps.config.dashboardUrl ? new URL(deps.config.dashboardUrl).origin : undefined;
   return httpApp(managementRoutes(deps), { kind: 'credentialed', origin: dashboardOrigin });
 }

@@ -1,5 +1,4 @@
 import { loadConfig } from '../../shared/config.js';
-import { createDeps } from '../../shared/runtime.js';
-import { createManagementHandler } from './app.js';
+import { createManagementDeps, createManagementHandler } from './app.js';
 
-export const handler = createManagementHandler(createDeps(loadConfig(), 'all'));
+export const handler = createManagementHandler(createManagementDeps(loadConfig()));

@@ -10,7 +10,7 @@ import type { Deps } from '../runtime.js';
 import { inspectReleaseFile, type StorageDeps } from '../storage/release-files.js';
 import { isProductFilePath, isZipArchive, sanitizeFileName, ZIP_SIGNATURE_LENGTH } from './file-rules.js';
 import { latestVersionChange, recomputeLatest } from './latest-version.js';
-import { compareVersions } from './versions.js';
+import { productReleases } from './product-releases.js';
 
 type ReleaseDeps = Pick<Deps, 'data' | 'clock'> & StorageDeps;
 type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
@@ -56,11 +56,6 @@ const WRITE_ROUNDS = 5;
 
 
 /** A product's releases, newest created first (one query; a product has a bounded number of releases). */
-async function productReleases(deps: Pick<Deps, 'data'>, productId: string): Promise<ReleaseItem[]> {
-  const { data } = await deps.data.entities.release.query.byProduct({ productId }).go({ pages: 'all', order: 'desc' });
-  return data;
-}
-
 /** A release of this tenant's product; anything else (another tenant, another product) is not found. */
 async function loadRelease(deps: ReleaseDeps, tenantId: string, productId: string, releaseId: string): Promise<ReleaseItem> {
   const { data } = await deps.data.entities.release.get({ releaseId }).go({ consistent: true });
@@ -245,11 +240,4 @@ export async function deleteRelease(deps: ReleaseDeps, tenantId: string, product
           .commit(),
     };
   });
-}
-
-/** A product's published releases, highest version first (equal versions: the newest release first). */
-export async function publishedReleaseItems(deps: Pick<Deps, 'data'>, productId: string): Promise<ReleaseItem[]> {
-  const published = (await productReleases(deps, productId)).filter((r) => r.status === 'published');
-  // The query gives newest-created first and the sort is stable, so ties keep that order.
-  return published.sort((a, b) => compareVersions(b.version, a.version));
 }

@@ -58,18 +58,3 @@ export async function inspectReleaseFile(
   );
   return { size, head: (await object.Body?.transformToByteArray()) ?? new Uint8Array() };
 }
-
-/** A short-lived GET URL that makes browsers save the file under its original name. */
-export async function presignDownload(
-  deps: StorageDeps,
-  filePath: string,
-  fileName: string,
-  expiresInSeconds: number,
-): Promise<string> {
-  const command = new GetObjectCommand({
-    Bucket: bucketOf(deps),
-    Key: filePath,
-    ResponseContentDisposition: `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"`,
-  });
-  return getSignedUrl(deps.clients.s3, command, { expiresIn: expiresInSeconds });
-}

@@ -5,7 +5,7 @@ import { readLicense } from '../licensing/license-lookup.js';
 import { LICENSE_MESSAGES } from '../licensing/messages.js';
 import type { ProductCatalog } from '../licensing/product-catalog.js';
 import type { Deps } from '../runtime.js';
-import { presignDownload } from '../storage/release-files.js';
+import type { DownloadLinks } from '../storage/download-links.js';
 
 /** Lifetime of the storage URL a download redirects to: long enough to start, too short to share. */
 export const DOWNLOAD_URL_TTL_SECONDS = 300;
@@ -17,8 +17,8 @@ const RELEASE_NOT_FOUND = 'Release not found';
  * short-lived storage URL that saves the file under its original name.
  */
 export async function downloadRelease(
-  deps: Pick<Deps, 'data' | 'clock' | 'config' | 'clients'>,
-  catalog: ProductCatalog,
+  deps: Pick<Deps, 'data' | 'clock'>,
+  sources: { products: ProductCatalog; links: DownloadLinks },
   input: { releaseId: string; licenseKey: string },
 ): Promise<string> {
   const { release: releases } = deps.data.entities;
@@ -30,7 +30,7 @@ export async function downloadRelease(
   const problem = licenseProblem(license, deps.clock.now());
   if (problem) throw new ForbiddenError(problem);
   if (!release || release.status !== 'published') throw new NotFoundError(RELEASE_NOT_FOUND);
-  const product = await catalog.byId(release.productId);
+  const product = await sources.products.byId(release.productId);
   if (!product || product.deleted) throw new NotFoundError(RELEASE_NOT_FOUND);
   if (license.productId !== release.productId) throw new ForbiddenError(LICENSE_MESSAGES.wrongProduct);
   const counted = await writeItem(() =>
@@ -42,5 +42,5 @@ export async function downloadRelease(
   );
   // Refused: unpublished or deleted since it was read.
   if (!counted.written) throw new NotFoundError(RELEASE_NOT_FOUND);
-  return presignDownload(deps, release.filePath, release.fileName, DOWNLOAD_URL_TTL_SECONDS);
+  return sources.links.presign(release.filePath, release.fileName, DOWNLOAD_URL_TTL_SECONDS);
 }

@@ -1,5 +1,5 @@
 import type { EntityItem } from '../data/service.js';
-import { publishedReleaseItems } from '../releases/releases.js';
+import { publishedReleaseItems } from '../releases/product-releases.js';
 import type { Deps } from '../runtime.js';
 import { TtlCache } from '../ttl-cache.js';
 

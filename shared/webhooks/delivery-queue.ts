@@ -1,5 +1,5 @@
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { awsClientOptions } from '../clients.js';
 import type { Config } from '../config.js';
 import { MAX_ATTEMPTS } from './retry-schedule.js';
 
@@ -24,12 +24,7 @@ const MAX_VISIBILITY_SECONDS = 12 * 3600 - 60;
 
 export function createDeliveryQueue(config: Config): DeliveryQueue {
   const { queueUrl, deadLetterQueueUrl } = config.webhooks;
-  const sqs = new SQSClient({
-    region: config.region,
-    maxAttempts: 3,
-    requestHandler: new NodeHttpHandler({ connectionTimeout: 1000, requestTimeout: 3000 }),
-    ...(config.endpoints.sqs ? { endpoint: config.endpoints.sqs, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  const sqs = new SQSClient(awsClientOptions(config, config.endpoints.sqs));
   const required = (url: string | undefined, name: string) => {
     if (!url) throw new Error(`${name} is not configured`);
     return url;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeRoutes } from '../../functions/edge/app.js';
-import { managementRoutes } from '../../functions/management/app.js';
+import { createManagementDeps, managementRoutes, type ManagementDeps } from '../../functions/management/app.js';
 import { publicRoutes } from '../../functions/public/app.js';
 import { freePort } from '../../infra/local/ports.js';
 import { createRouteMatcher } from '../../infra/local/route-match.js';
@@ -9,7 +9,6 @@ import { ROUTES, type Surface } from '../../infra/routes.js';
 import { loadConfig } from '../../shared/config.js';
 import type { Route } from '../../shared/http/route.js';
 import { newId } from '../../shared/ids.js';
-import { createDeps, type Deps } from '../../shared/runtime.js';
 import { Client, DASHBOARD_ORIGIN } from '../support/client.js';
 import { newRelease, type Tenant } from '../support/licensing-fixtures.js';
 import {
@@ -22,7 +21,7 @@ import { snapshotChanges, snapshotTable, type TableSnapshot } from '../support/t
  * each answer is a 4xx within a few seconds, and the table holds exactly what it held before. The routes come
  * from the apps themselves, so a new route is swept without a change here. Its own stack: nothing else writes.
  */
-const SURFACE_ROUTES: Record<Surface, (deps: Deps) => Route[]> = {
+const SURFACE_ROUTES: Record<Surface, (deps: ManagementDeps) => Route[]> = {
   management: managementRoutes,
   edge: edgeRoutes,
   public: publicRoutes,
@@ -99,7 +98,7 @@ beforeAll(async () => {
   const registered = await tenant.post('/api/auth/register', { email: 'sweep@example.com', password: 'correct horse battery' });
   expect(registered.status, registered.text).toBe(201);
   targets = await createFixtures();
-  const deps = createDeps(loadConfig(), 'all');
+  const deps = createManagementDeps(loadConfig());
   routes = (Object.keys(SURFACE_ROUTES) as Surface[]).flatMap((surface) => SURFACE_ROUTES[surface](deps).map((route) => ({ surface, route })));
   before = await settledSnapshot();
 }, 120_000);

@@ -1,6 +1,6 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { presignDownload } from '../../shared/storage/release-files.js';
+import { createDownloadLinks } from '../../shared/storage/download-links.js';
 import { newTenant } from '../support/client.js';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -44,7 +44,7 @@ async function storageFor(tenant: Tenant, productId: string) {
   });
   const storedUnder = async (prefix: string) =>
     ((await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }))).Contents ?? []).map((o) => o.Key);
-  return { s3, bucket, storedUnder, prefix: `releases/${tenant.userId}/${productId}/` };
+  return { s3, bucket, endpoint: url.origin, storedUnder, prefix: `releases/${tenant.userId}/${productId}/` };
 }
 
 describe('release upload', () => {
@@ -192,7 +192,8 @@ describe('releases', () => {
     expect(res.body).toMatchObject({ fileName: 'Big-Plugin.zip', fileSize: 2048 });
 
     const storage = await storageFor(tenant, product.id);
-    const url = await presignDownload({ config: { bucketName: storage.bucket }, clients: { s3: storage.s3 } }, res.body.filePath, res.body.fileName, 60);
+    const links = createDownloadLinks({ region: 'us-east-1', bucketName: storage.bucket, endpoints: { s3: storage.endpoint } }, storage.s3.config.credentials);
+    const url = await links.presign(res.body.filePath, res.body.fileName, 60);
     const download = await fetch(url);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toBe('attachment; filename="Big-Plugin.zip"');

@@ -2,13 +2,12 @@ import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { edgeRoutes } from '../../functions/edge/app.js';
-import { managementRoutes } from '../../functions/management/app.js';
+import { createManagementDeps, managementRoutes } from '../../functions/management/app.js';
 import { loadConfig } from '../../shared/config.js';
 import { nameSearchOf } from '../../shared/customers/customer-view.js';
 import type { Route } from '../../shared/http/route.js';
 import { newId } from '../../shared/ids.js';
 import { normalizeDomain } from '../../shared/licensing/domain.js';
-import { createDeps } from '../../shared/runtime.js';
 
 /**
  * DynamoDB refuses a partition key over 2048 bytes and a sort key over 1024 (UTF-8), in the table and in
@@ -21,7 +20,7 @@ const SORT_KEY_BYTES = 1024;
 const WIDE = '中'; // three bytes in UTF-8, and lower-casing keeps it so
 const ASCII = 'a';
 
-const deps = createDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }), 'all');
+const deps = createManagementDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }));
 const { entities } = deps.data;
 const routes: Route[] = [...managementRoutes(deps), ...edgeRoutes(deps)];
 const tenantId = newId('usr');

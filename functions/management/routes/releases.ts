@@ -9,6 +9,7 @@ import { createUploadUrl, storeUploadedFile } from '../../../shared/releases/upl
 import { VERSION_PATTERN } from '../../../shared/releases/versions.js';
 import type { HttpEvent } from '../../../shared/http/types.js';
 import type { Deps } from '../../../shared/runtime.js';
+import type { StorageDeps } from '../../../shared/storage/release-files.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
@@ -43,7 +44,7 @@ const uploadUrlBody = z.strictObject({
 /** A multipart upload reads its own body; it is checked, like JSON bodies, before the product is looked up. */
 const readUploadForm = (event: HttpEvent) => parseUploadForm(header(event, 'content-type'), rawBody(event), MAX_API_UPLOAD_BYTES);
 
-export function releaseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+export function releaseRoutes(deps: Deps & StorageDeps, { authed }: RouteBuilders): Route[] {
   const base = '/api/products/{id}/releases';
   const ofProduct = { pathIds: { id: ID_KINDS.product } };
   const byId = { pathIds: { id: ID_KINDS.product, releaseId: ID_KINDS.release } };
