@@ -112,7 +112,6 @@ export class LicensingStack extends Stack {
 
     const environment: Record<string, string> = {
       RUNTIME: 'aws',
-      NODE_OPTIONS: '--enable-source-maps',
       ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
       ...(props.dashboardUrl && { DASHBOARD_URL: props.dashboardUrl }),
       ...(props.mailFrom && { MAIL_FROM: props.mailFrom }),

@@ -95,7 +95,6 @@ describe('functions', () => {
     expect(fn.Properties.MemorySize).toBe(512);
     expect(fn.Properties.Environment.Variables).toEqual({
       RUNTIME: 'aws',
-      NODE_OPTIONS: '--enable-source-maps',
       TABLE_NAME: { Ref: tableId },
       BUCKET_NAME: { Ref: logicalId(stack, stack.releaseBucket.bucket) },
       QUEUE_URL: { Ref: logicalId(stack, stack.webhookDelivery.queue) },
@@ -110,7 +109,6 @@ describe('functions', () => {
     const fn = bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.functions.management)] as Resource;
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
       'BUCKET_NAME',
-      'NODE_OPTIONS',
       'QUEUE_URL',
       'RUNTIME',
       'TABLE_NAME',
