@@ -1,6 +1,7 @@
 import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { toActivationListItem, type ActivationItem } from '../activations/activation-view.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
+import type { TransactionEntities } from '../data/service.js';
 import { transact } from '../data/writes.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
@@ -69,9 +70,14 @@ export async function activateLicense(
 }
 
 function writeActivation(deps: Pick<Deps, 'data'>, license: LicenseItem, product: ProductRef, activation: ActivationItem, now: Date) {
+  return transact(deps.data, (tx) => activationWrites(tx, license, product, activation, now));
+}
+
+/** The items of the activation transaction, by slot (also what bench/edge.ts sends raw as activate's floor). */
+export function activationWrites(tx: TransactionEntities, license: LicenseItem, product: ProductRef, activation: ActivationItem, now: Date) {
   const nowIso = now.toISOString();
   const event = toActivationListItem(activation, { license, product });
-  return transact(deps.data, (tx) => ({
+  return {
     activation: tx.activation.create(activation).commit(),
     // Only if the domain holds no active activation of this license; refused, it hands back the one that does.
     domain: tx.activeDomain
@@ -89,5 +95,5 @@ function writeActivation(deps: Pick<Deps, 'data'>, license: LicenseItem, product
       .commit(),
     counters: counterUpdates(tx.counter, license.tenantId, counterNames.activations('active'), 1),
     event: outboxEvent(tx.outboxEvent, { tenantId: license.tenantId, type: 'license.activated', data: event, now }),
-  }));
+  };
 }
