@@ -9,7 +9,7 @@ import type { ActivationItem } from './activation-view.js';
  * An active activation's last check is kept on its domain's `activeDomain` item (shared/licensing/activity.ts);
  * a deactivated one's on the activation item itself, copied there when it was deactivated.
  */
-export type LastCheck = { lastCheckedAt?: string; lastIpAddress?: string };
+type LastCheck = { lastCheckedAt?: string; lastIpAddress?: string };
 
 /** A domain's activeDomain item: which activation holds it, and that activation's last check. */
 export type DomainHold = EntityItem<'activeDomain'>;
@@ -31,7 +31,10 @@ export async function readDomainHolds(
   options: { consistent?: boolean } = {},
 ): Promise<Map<string, DomainHold>> {
   const holds = new Map<string, DomainHold>();
-  let keys = activations.map(({ licenseId, domain }) => ({ licenseId, domain }));
+  // Once each: a lagging index can list a domain's old activation as active beside its new one, and a batch
+  // naming one key twice is refused.
+  const unique = new Map(activations.map(({ licenseId, domain }) => [holdKey(licenseId, domain), { licenseId, domain }]));
+  let keys = [...unique.values()];
   for (let attempt = 0; keys.length > 0; attempt++) {
     if (attempt === MAX_STORAGE_ATTEMPTS) throw new ServiceUnavailableError();
     if (attempt > 0) await sleep(jitteredBackoffMs(attempt));
