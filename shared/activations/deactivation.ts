@@ -5,6 +5,7 @@ import { activationsDeactivated } from '../licenses/license-counters.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import type { Deps } from '../runtime.js';
 import { toActivationListItem, type ActivationItem } from './activation-view.js';
+import { lastCheckIn } from './last-check.js';
 import { readLicenseById } from './license-by-id.js';
 
 /** Rounds of "the license key moved under us" (a regenerate between read and write). */
@@ -12,10 +13,11 @@ const MAX_ROUNDS = 5;
 
 /**
  * Deactivates an active activation in one transaction: the activation becomes `deactivated` with
- * `deactivatedAt`, its domain is freed, the license gives the seat back (conditionally), the counters
- * move and `license.deactivated` is recorded. Returns the deactivated activation, or undefined when it
- * was no longer active (someone else deactivated it first). A license whose key was regenerated
- * meanwhile is followed through its ref.
+ * `deactivatedAt` and the last check its domain item held, its domain is freed, the license gives the
+ * seat back (conditionally), the counters move and `license.deactivated` is recorded. Returns the
+ * deactivated activation, or undefined when it was no longer active (someone else deactivated it first).
+ * A license whose key was regenerated meanwhile is followed through its ref; a check recorded between
+ * the domain item's read and the write makes the write read it again, so the copied check is the last.
  */
 export async function deactivateActivation(
   deps: Pick<Deps, 'data' | 'clock'>,
@@ -27,14 +29,12 @@ export async function deactivateActivation(
   let license = owner.license;
   // False when the count read was 0: the write then checks that it still is.
   let givesSeatBack = Boolean(license && license.activatedCount > 0);
+  const domainKey = { licenseId: activation.licenseId, domain: activation.domain };
   for (let round = 0; round < MAX_ROUNDS; round++) {
+    const { data: hold } = await deps.data.entities.activeDomain.get(domainKey).go({ consistent: true });
+    const lastCheck = { ...lastCheckIn(hold, activation.activationId), ...(ipAddress ? { lastIpAddress: ipAddress } : {}) };
     const now = deps.clock.now();
-    const deactivated: ActivationItem = {
-      ...activation,
-      status: 'deactivated',
-      deactivatedAt: now.toISOString(),
-      ...(ipAddress ? { lastIpAddress: ipAddress } : {}),
-    };
+    const deactivated: ActivationItem = { ...activation, ...lastCheck, status: 'deactivated', deactivatedAt: now.toISOString() };
     const current = license;
     const outcome = await transact(deps.data, (tx) => ({
       activation: tx.activation
@@ -45,11 +45,15 @@ export async function deactivateActivation(
           deactivatedAt: deactivated.deactivatedAt!,
           tenantId: activation.tenantId,
           activatedAt: activation.activatedAt,
-          ...(ipAddress ? { lastIpAddress: ipAddress } : {}),
+          ...lastCheck,
         })
         .where(({ status }, { eq }) => eq(status, 'active'))
         .commit(),
-      domain: tx.activeDomain.delete({ licenseId: activation.licenseId, domain: activation.domain }).commit(),
+      // Freed only with the last check that was copied: a check recorded since then is read again.
+      domain: tx.activeDomain
+        .delete(domainKey)
+        .where(({ lastCheckedAt }, { eq, notExists }) => (hold?.lastCheckedAt ? eq(lastCheckedAt, hold.lastCheckedAt) : notExists(lastCheckedAt)))
+        .commit(),
       // The seat goes back on the license; when the count read was 0 (read before the activation being ended
       // committed), the count must still be 0, so a stale read is refused and read again rather than acted on.
       seat:
@@ -79,6 +83,7 @@ export async function deactivateActivation(
     }));
     if (outcome.committed) return deactivated;
     if (outcome.refused('activation')) return undefined;
+    if (outcome.refused('domain')) continue;
     if (outcome.refused('seat')) {
       // Regenerated (the item moved to a new key) or its count was not what was read: read it again by id.
       const moved = await readLicenseById(deps, activation.licenseId);

@@ -4,6 +4,7 @@ import { pageOf, type Page } from '../pagination.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import type { Deps } from '../runtime.js';
 import { toActivationListItem, type ActivationItem } from './activation-view.js';
+import { withLastChecks } from './last-check.js';
 import { readLicenseById } from './license-by-id.js';
 
 type ActivationStatus = (typeof ACTIVATION_STATUSES)[number];
@@ -14,6 +15,7 @@ export type ActivationFilter = { page: number; perPage: number; licenseId?: stri
  * A tenant's activations, newest first. Unfiltered or by status: one index query of the first
  * `page × perPage` items and the total from the tenant's counters. By license: that license's
  * activations (a few per seat) are read whole and counted. Another tenant's license lists nothing.
+ * The page's active activations take their last check from their domain items (one batch read).
  */
 export async function listActivations(deps: Pick<Deps, 'data'>, tenantId: string, filter: ActivationFilter): Promise<Page<ActivationListItem>> {
   const { page, perPage } = filter;
@@ -40,8 +42,8 @@ export async function listActivations(deps: Pick<Deps, 'data'>, tenantId: string
     items = data.slice((page - 1) * perPage, wanted);
     total = count;
   }
-  const owners = await loadOwners(deps, items, knownLicense);
-  const listed = items.flatMap((item) => {
+  const [owners, shown] = await Promise.all([loadOwners(deps, items, knownLicense), withLastChecks(deps, items)]);
+  const listed = shown.flatMap((item) => {
     const license = owners.licenses.get(item.licenseId);
     const product = owners.products.get(item.productId);
     return license && product ? [toActivationListItem(item, { license, product })] : [];

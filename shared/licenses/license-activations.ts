@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ActivationItem } from '../activations/activation-view.js';
+import { lastCheckIn, type DomainHold } from '../activations/last-check.js';
 import type { TransactionEntities } from '../data/service.js';
 import type { LicenseItem } from './license-view.js';
 import type { LicenseDeps } from './load-license.js';
@@ -31,19 +32,26 @@ export async function activationsRead(deps: LicenseDeps, license: LicenseItem): 
   return activations;
 }
 
-/** Items that deactivate one active activation, conditioned on it still being active, and free its domain. */
-export function deactivationItems(tx: TransactionEntities, activation: ActivationItem, now: string) {
+/**
+ * Items that deactivate one active activation, conditioned on it still being active, and free its domain.
+ * `hold`: its domain item as read (strongly consistent); its last check is copied onto the activation,
+ * and the domain is freed only if no check was recorded since that read.
+ */
+export function deactivationItems(tx: TransactionEntities, activation: ActivationItem, now: string, hold: DomainHold | undefined) {
   const { activationId, licenseId, domain, tenantId, activatedAt } = activation;
+  const checkedAt = hold?.lastCheckedAt;
   return [
     tx.activation
       .patch({ activationId })
       // With every composite of the indexes the status is part of, so ElectroDB can rebuild their keys.
-      .set({ status: 'deactivated', deactivatedAt: now, tenantId, licenseId, activatedAt })
+      .set({ status: 'deactivated', deactivatedAt: now, tenantId, licenseId, activatedAt, ...lastCheckIn(hold, activationId) })
       .where(({ status }, { eq }) => eq(status, 'active'))
       .commit(),
     tx.activeDomain
       .delete({ licenseId, domain })
-      .where(({ activationId: holder }, { eq }) => eq(holder, activationId))
+      .where(({ activationId: holder, lastCheckedAt }, { eq, notExists }) =>
+        `${eq(holder, activationId)} AND ${checkedAt ? eq(lastCheckedAt, checkedAt) : notExists(lastCheckedAt)}`,
+      )
       .commit(),
   ];
 }

@@ -1,4 +1,5 @@
 import type { ActivationItem } from '../activations/activation-view.js';
+import { holdOf, readDomainHolds, type DomainHold } from '../activations/last-check.js';
 import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
@@ -17,7 +18,8 @@ const MAX_FAILURES = 5;
  * activations commit together; a license with more active activations than fit in one transaction
  * has the rest deactivated in further transactions of the same call, each moving `activatedCount` and
  * the activation counters by exactly what it deactivates. Revoking a revoked license finishes any
- * activations left active and emits no second event.
+ * activations left active and emits no second event. Each step copies the last checks of the activations it
+ * ends from their domain items (one batch read).
  */
 export async function revokeLicense(deps: LicenseDeps, tenantId: string, licenseId: string): Promise<License> {
   let product: ProductSummary | undefined;
@@ -28,13 +30,21 @@ export async function revokeLicense(deps: LicenseDeps, tenantId: string, license
     const transition = current.status !== 'revoked';
     if (!transition && active.length === 0) return toLicense(current, product);
     const chunk = active.slice(0, transition ? FIRST_CHUNK : LATER_CHUNK);
-    const outcome = await revokeStep(deps, current, product, chunk, transition);
+    const holds = chunk.length > 0 ? await readDomainHolds(deps, chunk, { consistent: true }) : new Map<string, DomainHold>();
+    const outcome = await revokeStep(deps, current, product, chunk, holds, transition);
     failures = outcome.committed ? 0 : failures + 1;
   }
   throw new ConflictError('License was changed concurrently; retry');
 }
 
-function revokeStep(deps: LicenseDeps, current: LicenseItem, product: ProductSummary, chunk: ActivationItem[], transition: boolean) {
+function revokeStep(
+  deps: LicenseDeps,
+  current: LicenseItem,
+  product: ProductSummary,
+  chunk: ActivationItem[],
+  holds: Map<string, DomainHold>,
+  transition: boolean,
+) {
   const now = deps.clock.now();
   const at = now.toISOString();
   const { licenseKey, licenseId, tenantId, productId } = current;
@@ -53,6 +63,6 @@ function revokeStep(deps: LicenseDeps, current: LicenseItem, product: ProductSum
     expiry: transition && expiryItemChanges(tx, current, current, revoked),
     event: transition && outboxEvent(tx.outboxEvent, { tenantId, type: 'license.revoked', data: toLicense(revoked, product), now }),
     activationCounters: chunk.length > 0 && activationsDeactivated(tx.counter, tenantId, chunk.length),
-    activations: chunk.flatMap((activation) => deactivationItems(tx, activation, at)),
+    activations: chunk.flatMap((activation) => deactivationItems(tx, activation, at, holdOf(holds, activation))),
   }));
 }

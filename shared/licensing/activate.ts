@@ -51,7 +51,7 @@ export async function activateLicense(
         outcome.oldItem<{ activationId: string; activatedAt: string }>('domain') ??
         (await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.domain }).go({ consistent: true })).data;
       if (existing) {
-        await context.activity.activationSeen(existing.activationId, input.ipAddress);
+        await context.activity.domainSeen(license.licenseId, input.domain, input.ipAddress);
         return { activationId: existing.activationId, activatedAt: existing.activatedAt, created: false };
       }
       continue; // deactivated between the two: activate afresh

@@ -1,15 +1,18 @@
 import { writeItem } from '../data/writes.js';
 import type { Deps } from '../runtime.js';
 
-/** How often one container records the same activation's last check: often enough to see it, rarely enough to cost little. */
+/** How often one container records the same domain's last check: often enough to see it, rarely enough to cost little. */
 export const ACTIVITY_INTERVAL_MS = 60_000;
 const MAX_TRACKED = 50_000;
 
 export type ActivityRecorder = ReturnType<typeof createActivityRecorder>;
 
 /**
- * Records when and from where an active activation was last seen (`lastCheckedAt`, `lastIpAddress`).
- * It is bookkeeping, not part of any answer: each container writes an activation at most once per
+ * Records when and from where an active domain was last seen (`lastCheckedAt`, `lastIpAddress`) on its
+ * `activeDomain` item: one conditional UpdateItem of a small item that no index copies, so 1 write unit
+ * and no read. The activation item (and its three index copies) is not rewritten; views read the last
+ * check from the activeDomain item, and deactivation copies it onto the activation.
+ * It is bookkeeping, not part of any answer: each container writes a domain at most once per
  * ACTIVITY_INTERVAL_MS, and a failed write is logged, never returned to the caller.
  */
 export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, intervalMs = ACTIVITY_INTERVAL_MS) {
@@ -25,35 +28,22 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, inter
     return true;
   }
 
-  /** Refused when deactivated meanwhile: there is nothing to record then. */
-  async function touch(activationId: string, ipAddress: string): Promise<void> {
-    await writeItem(() =>
-      deps.data.entities.activation
-        .patch({ activationId })
-        .set({ lastCheckedAt: deps.clock.now().toISOString(), lastIpAddress: ipAddress })
-        .where(({ status }, { eq }) => eq(status, 'active'))
-        .go({ response: 'none' }),
-    );
-  }
-
   const logFailure = (error: unknown) =>
     console.warn(JSON.stringify({ level: 'warn', message: 'activity not recorded', error: String(error) }));
 
   return {
-    /** A known activation was seen (activate of an active domain, check). */
-    async activationSeen(activationId: string, ipAddress: string): Promise<void> {
-      if (!due(activationId)) return;
-      await touch(activationId, ipAddress).catch(logFailure);
-    },
-    /** A validate named a domain: finds its active activation, if any, and records the check. */
+    /**
+     * A validate, check or repeated activate named a domain of the license. `patch` writes only if the
+     * activeDomain item exists, so a domain that is not active (or was deactivated meanwhile) records nothing.
+     */
     async domainSeen(licenseId: string, domain: string, ipAddress: string): Promise<void> {
       if (!due(`${licenseId}#${domain}`)) return;
-      try {
-        const { data } = await deps.data.entities.activeDomain.get({ licenseId, domain }).go();
-        if (data) await touch(data.activationId, ipAddress);
-      } catch (error) {
-        logFailure(error);
-      }
+      await writeItem(() =>
+        deps.data.entities.activeDomain
+          .patch({ licenseId, domain })
+          .set({ lastCheckedAt: deps.clock.now().toISOString(), lastIpAddress: ipAddress })
+          .go({ response: 'none' }),
+      ).catch(logFailure);
     },
   };
 }

@@ -16,6 +16,6 @@ export async function checkActivation(
   assertUsable(license, deps.clock.now());
   const { data } = await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.domain }).go({ consistent: true });
   if (!data) return { activationId: null };
-  await context.activity.activationSeen(data.activationId, input.ipAddress);
+  await context.activity.domainSeen(license.licenseId, input.domain, input.ipAddress);
   return { activationId: data.activationId };
 }

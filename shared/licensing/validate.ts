@@ -13,7 +13,7 @@ export type Validation = {
 
 /**
  * Validates a key: one strongly consistent read of the license item, which holds the whole answer
- * (the product comes from the container's cache). A `domain` is only recorded on its activation.
+ * (the product comes from the container's cache). A `domain` is only recorded as its active domain's last check.
  */
 export async function validateLicense(
   deps: Pick<Deps, 'data' | 'clock'>,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newTenant } from '../support/client.js';
 import { eventually, licensedProduct, newLicense, plugin } from '../support/licensing-fixtures.js';
+import { localData } from '../support/table.js';
 
 const activate = (licenseKey: string, domain: string) =>
   plugin().post('/v1/licenses/activate', { license_key: licenseKey, domain }, { origin: null });
@@ -97,15 +98,40 @@ describe('management activations', () => {
     expect((await activate(license.licenseKey, 'next.example')).status).toBe(200);
   });
 
-  it('records the last check (time and IP) when a validate names an activated domain', async () => {
-    const { tenant, license } = await licensedProduct();
-    await activate(license.licenseKey, 'watched.example');
-    expect((await validate(license.licenseKey, 'https://watched.example/wp-admin')).body.valid).toBe(true);
-    const listed = await eventually(
-      () => tenant.get(`/api/activations?license_id=${license.id}`),
-      (r) => r.body.items?.[0]?.lastCheckedAt !== null && r.body.items?.length === 1,
-    );
-    expect(listed.body.items[0].lastCheckedAt).toEqual(expect.any(String));
+  it('records a check on the domain item alone, shows it in every view and keeps it through deactivation and revoke', async () => {
+    const { tenant, license } = await licensedProduct({ seats: 3 });
+    const data = localData();
+    const [kept, revoked] = ['kept.example', 'revoked.example'];
+    const ids = [(await activate(license.licenseKey, kept)).body.activation_id, (await activate(license.licenseKey, revoked)).body.activation_id];
+    // The activation items as stored, with their index keys (gsi1–3), before any check.
+    // `data: 'raw'` answers DynamoDB's own response, which ElectroDB's types do not describe.
+    const stored = async (id: string) =>
+      ((await data.entities.activation.get({ activationId: id }).go({ consistent: true, data: 'raw' })).data as unknown as { Item: object }).Item;
+    const before = await Promise.all(ids.map(stored));
+    expect(before[0]).toMatchObject({ gsi1pk: expect.any(String), gsi2pk: expect.any(String), gsi3pk: expect.any(String) });
+
+    for (const domain of [kept, revoked]) expect((await validate(license.licenseKey, `https://${domain}/wp-admin`)).body.valid).toBe(true);
+    const hold = async (domain: string) =>
+      (await data.entities.activeDomain.get({ licenseId: license.id, domain }).go({ consistent: true })).data!;
+    const checked = await hold(kept);
+    expect(checked).toMatchObject({ activationId: ids[0], lastCheckedAt: expect.any(String), lastIpAddress: expect.any(String) });
+    expect(await Promise.all(ids.map(stored))).toEqual(before);
+
+    const lastChecks = (items: { id: string; lastCheckedAt: string | null }[]) => items.map((a) => [a.id, a.lastCheckedAt]);
+    // Newest first, as every view lists them.
+    const expected = [[ids[1], (await hold(revoked)).lastCheckedAt], [ids[0], checked.lastCheckedAt]];
+    expect(lastChecks((await tenant.get(`/api/licenses/${license.id}`)).body.activations)).toEqual(expected);
+    const listed = await eventually(() => tenant.get(`/api/activations?license_id=${license.id}`), (r) => r.body.items?.length === 2);
+    expect(lastChecks(listed.body.items)).toEqual(expected);
+    const tenantWide = await eventually(() => tenant.get('/api/activations'), (r) => r.body.items?.length === 2);
+    expect(lastChecks(tenantWide.body.items)).toEqual(expected);
+
+    // Deactivation (edge) and revoke copy the last check onto the activation before its domain item goes.
+    await plugin().post('/v1/licenses/deactivate', { license_key: license.licenseKey, domain: kept }, { origin: null });
+    expect((await tenant.post(`/api/licenses/${license.id}/revoke`)).status).toBe(200);
+    const ended = (await tenant.get(`/api/licenses/${license.id}`)).body.activations;
+    expect(ended.map((a: { status: string }) => a.status)).toEqual(['deactivated', 'deactivated']);
+    expect(lastChecks(ended)).toEqual(expected);
   });
 
   it('deactivates every activation when the license is revoked', async () => {

@@ -14,7 +14,7 @@ import { mockTable, type MockTable } from '../support/mock-table.js';
 const product: ProductRef = { productId: ids.product, tenantId: TENANT, name: 'Widget', slug: 'widget', deleted: false };
 const context = {
   catalog: { byId: async () => product, byPublicKey: async () => product } as unknown as ProductCatalog,
-  activity: { activationSeen: async () => undefined, domainSeen: async () => undefined } as unknown as ActivityRecorder,
+  activity: { domainSeen: async () => undefined } as ActivityRecorder,
 };
 const input = { licenseKey: LICENSE_KEY, domain: 'new.example', ipAddress: '203.0.113.9' };
 
@@ -102,6 +102,21 @@ describe('deactivation transaction', () => {
     // First the check that the count is still 0 (refused), then, read again, the seat given back.
     expect(first).toHaveProperty('ConditionCheck');
     expect(second).toMatchObject({ Update: { UpdateExpression: expect.stringContaining('#activatedCount') } });
+  });
+
+  it('copies the last check its domain item holds, and reads it again when a check lands before the write', async () => {
+    const deps = setUp();
+    const hold = { licenseId: ids.license, domain: activationItem.domain, activationId: ids.activation, activatedAt: activationItem.activatedAt };
+    table.seed('activeDomain', { ...hold, lastCheckedAt: '2029-12-31T23:00:00.000Z', lastIpAddress: '198.51.100.1' });
+    // A validate records a check between the read of the domain item and the transaction: its delete is refused.
+    table.cancelTransactionAfter(['None', 'ConditionalCheckFailed'], () =>
+      table.seed('activeDomain', { ...hold, lastCheckedAt: '2029-12-31T23:59:00.000Z', lastIpAddress: '198.51.100.2' }),
+    );
+    await deactivateLicense(deps, context, { ...deactivate, ipAddress: '203.0.113.7' });
+    const [first, second] = table.transactions().map((t) => t.TransactItems!);
+    expect(first![1]).toMatchObject({ Delete: { ExpressionAttributeValues: expect.objectContaining({ ':lastCheckedAt0': '2029-12-31T23:00:00.000Z' }) } });
+    expect(second![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':lastCheckedAt_u0': '2029-12-31T23:59:00.000Z', ':lastIpAddress_u0': '203.0.113.7' });
+    expect(second![1]).toMatchObject({ Delete: { ExpressionAttributeValues: expect.objectContaining({ ':lastCheckedAt0': '2029-12-31T23:59:00.000Z' }) } });
   });
 
   it('answers "Activation not found" when someone else deactivated it first', async () => {

@@ -16,6 +16,7 @@ export const activationEntity = () =>
       status: { type: ACTIVATION_STATUSES, required: true },
       activatedAt: { type: 'string', required: true },
       deactivatedAt: { type: 'string' },
+      // Copied from the domain's activeDomain item when it is deactivated (a check never rewrites this item).
       lastCheckedAt: { type: 'string' },
       lastIpAddress: { type: 'string' },
     },
@@ -30,6 +31,9 @@ export const activationEntity = () =>
 /**
  * Exists while a domain is active on a license: created only if absent, in the activation transaction,
  * so one domain holds at most one active activation; deleted when it is deactivated.
+ * It also carries the active activation's last check (`lastCheckedAt`, `lastIpAddress`): a small item
+ * with no index keys, so recording a check is one write unit instead of the activation item's four
+ * (its three index copies are rewritten with it). Deactivation copies the last check onto the activation.
  */
 export const activeDomainEntity = () =>
   new Entity({
@@ -39,6 +43,8 @@ export const activeDomainEntity = () =>
       domain: { type: 'string', required: true },
       activationId: { type: 'string', required: true },
       activatedAt: { type: 'string', required: true },
+      lastCheckedAt: { type: 'string' },
+      lastIpAddress: { type: 'string' },
     },
     indexes: { byDomain: primaryKey(['licenseId', 'domain']) },
   });

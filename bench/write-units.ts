@@ -1,0 +1,205 @@
+/**
+ * Capacity benchmark: `npx tsx bench/write-units.ts` (~30 s). Starts its own local stack in memory, seeds a
+ * product, a release and a license over HTTP, then calls a fresh edge handler (as a new container would) once
+ * per operation, with a middleware on the handler's own table client that asks every request for
+ * `ReturnConsumedCapacity: 'INDEXES'` and sums what DynamoDB answers: read and write units per operation,
+ * split into the table and each index. These units are what on-demand bills (docs/cost.md).
+ * DynamoDB Local answers every request with a ConsumedCapacity, but its figures for transactions do not follow
+ * DynamoDB's published rules (it counts an index update as a delete and a put, and doubles index writes), so each
+ * write is also computed from the items' sizes before and after it (bench/capacity/item-units.ts), side by side.
+ * Exits non-zero if a validate that names a domain writes more than 1 write unit when it records the check.
+ */
+import { DynamoDBClient, GetItemCommand, type AttributeValue, type ConsumedCapacity, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { createEdgeHandler } from '../functions/edge/app.js';
+import { startLocalStack } from '../infra/local/stack.js';
+import { loadConfig } from '../shared/config.js';
+import type { HttpEvent, HttpResult } from '../shared/http/types.js';
+import { createDeps } from '../shared/runtime.js';
+import { writeUnits, type Image } from './capacity/item-units.js';
+
+/** The target of issue 10: recording a check is one small write, no index copy. */
+const VALIDATE_WITH_DOMAIN_MAX_WRITE_UNITS = 1;
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** What one operation cost, summed over its DynamoDB requests. */
+type Units = {
+  requests: number;
+  /** Requests whose answer carried no ConsumedCapacity (then the units below leave them out). */
+  unmeasured: string[];
+  read: number;
+  /** Write units as DynamoDB Local reports them. */
+  write: number;
+  /** Write units computed from item sizes, by where they land: `table`, `gsi1` … */
+  computedBy: Map<string, number>;
+};
+
+const noUnits = (): Units => ({ requests: 0, unmeasured: [], read: 0, write: 0, computedBy: new Map() });
+const computed = (units: Units) => [...units.computedBy.values()].reduce((sum, n) => sum + n, 0);
+
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
+
+/**
+ * Adds one answer's ConsumedCapacity (an object, or a list for batch and transaction requests). Local reports
+ * a single request's units as `CapacityUnits` alone, so the command tells reads from writes.
+ */
+function addCapacity(units: Units, command: string, consumed: ConsumedCapacity | ConsumedCapacity[] | undefined) {
+  const entries = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
+  if (entries.length === 0) units.unmeasured.push(command);
+  for (const entry of entries) {
+    if (WRITES.has(command)) units.write += entry.WriteCapacityUnits ?? entry.CapacityUnits ?? 0;
+    else units.read += entry.ReadCapacityUnits ?? entry.CapacityUnits ?? 0;
+  }
+}
+
+type Key = Record<string, AttributeValue>;
+const keyOf = (item: Key | undefined): Key | undefined => item && { pk: item.pk!, sk: item.sk! };
+
+/** The keys of the items a (marshalled) write request writes or checks. */
+function writtenKeys(command: string, input: Record<string, any>): Key[] {
+  const fromTransactItem = (t: TransactWriteItem) => keyOf(t.Put?.Item) ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key;
+  const keys =
+    command === 'PutItemCommand'
+      ? [keyOf(input.Item)]
+      : command === 'TransactWriteItemsCommand'
+        ? (input.TransactItems as TransactWriteItem[]).map(fromTransactItem)
+        : command === 'BatchWriteItemCommand'
+          ? Object.values(input.RequestItems as Record<string, any[]>).flat().map((w) => keyOf(w.PutRequest?.Item) ?? w.DeleteRequest?.Key)
+          : [input.Key];
+  return keys.filter((key): key is Key => key !== undefined);
+}
+
+/** A tenant with a product, one published release and a license of many seats, made through the management API. */
+async function seed(baseUrl: string) {
+  const call = async (path: string, body: unknown, cookie?: string) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, origin: baseUrl, ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return { body: (await res.json()) as Record<string, any>, cookie: res.headers.getSetCookie()[0]?.split(';')[0] };
+  };
+  const { cookie } = await call('/api/auth/register', { email: `units-${Date.now()}@example.com`, password: 'bench password', name: 'Bench' });
+  const product = (await call('/api/products', { name: `Units ${Date.now()}`, productType: 'plugin' }, cookie)).body;
+  const license = (await call('/api/licenses', { productId: product.id, customerEmail: 'buyer@example.com', seats: 1000 }, cookie)).body;
+  const form = new FormData();
+  form.set('version', '1.0.0');
+  form.set('file', new Blob([new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)])], { type: 'application/zip' }), 'bench.zip');
+  const upload = await fetch(`${baseUrl}/api/products/${product.id}/releases/upload`, { method: 'POST', headers: { cookie: cookie!, origin: baseUrl }, body: form });
+  const release = (await call(`/api/products/${product.id}/releases`, { ...((await upload.json()) as object), version: '1.0.0' }, cookie)).body;
+  return { key: license.licenseKey as string, slug: product.slug as string, releaseId: release.id as string };
+}
+
+/** A payload-2.0 event as the gateway builds it, for calling the handler directly. */
+function event(method: string, path: string, body?: unknown, queryStringParameters?: Record<string, string>): HttpEvent {
+  return {
+    version: '2.0',
+    routeKey: 'ANY /v1/{proxy+}',
+    rawPath: path,
+    rawQueryString: new URLSearchParams(queryStringParameters).toString(),
+    headers: body === undefined ? {} : JSON_HEADERS,
+    ...(queryStringParameters ? { queryStringParameters } : {}),
+    requestContext: {
+      accountId: 'bench', apiId: 'bench', domainName: 'localhost', domainPrefix: 'localhost',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '198.51.100.7', userAgent: 'bench' },
+      requestId: 'bench', routeKey: 'ANY /v1/{proxy+}', stage: '$default', time: '', timeEpoch: Date.now(),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    isBase64Encoded: false,
+  };
+}
+
+async function main() {
+  // Limits scaled far up: activate pays for its rate-limit writes, but is never refused here.
+  const stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { EXPIRY_SWEEP_INTERVAL_MS: '0', RATE_LIMIT_SCALE: '1000000' } });
+  let failed = false;
+  try {
+    const { key, slug, releaseId } = await seed(stack.url);
+    const deps = createDeps(loadConfig(), 'licensing');
+    // Reads the items around each write, unseen by the handler's client and its counts.
+    const inspector = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const imageOf = async (Key: Key): Promise<Image> =>
+      (await inspector.send(new GetItemCommand({ TableName: process.env.TABLE_NAME, Key, ConsistentRead: true }))).Item;
+    let current = noUnits();
+    const middleware = deps.clients.dynamo.middlewareStack;
+    middleware.add(
+      (next) => async (args) => {
+        (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
+        return next(args);
+      },
+      { step: 'initialize', name: 'returnConsumedCapacity' },
+    );
+    // At the build step every input is marshalled (`{S: …}`), whichever client sent it.
+    middleware.add(
+      (next, context) => async (args) => {
+        const command = context.commandName ?? '?';
+        const input = args.input as Record<string, any>;
+        const keys = WRITES.has(command) ? writtenKeys(command, input) : [];
+        const before = await Promise.all(keys.map(imageOf));
+        const result = await next(args);
+        const after = await Promise.all(keys.map(imageOf));
+        current.requests++;
+        addCapacity(current, command, (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity);
+        keys.forEach((_, i) => {
+          for (const [at, n] of writeUnits(before[i], after[i], command === 'TransactWriteItemsCommand')) {
+            current.computedBy.set(at, (current.computedBy.get(at) ?? 0) + n);
+          }
+        });
+        return result;
+      },
+      { step: 'build', priority: 'low', name: 'capacityAccounting' },
+    );
+    const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;
+    const measure = async (e: HttpEvent) => {
+      current = noUnits();
+      const { statusCode } = await handler(e, {});
+      return { ...current, statusCode };
+    };
+
+    const domain = `units-${Date.now()}.example`;
+    const validate = (body: Record<string, string>) => event('POST', '/v1/licenses/validate', { license_key: key, ...body });
+    const updateQuery = { slug, license_key: key, version: '0.9' };
+    // Caches (product by slug, releases) filled first, as in a warm container; the activated domain exists before its checks.
+    await measure(validate({}));
+    await measure(event('GET', '/v1/wp/update-check', undefined, updateQuery));
+    const rows: [string, Awaited<ReturnType<typeof measure>>][] = [];
+    rows.push(['validate (no domain)', await measure(validate({}))]);
+    rows.push(['activate (new domain)', await measure(event('POST', '/v1/licenses/activate', { license_key: key, domain }))]);
+    const recorded = await measure(validate({ domain }));
+    rows.push(['validate + domain (check recorded)', recorded]);
+    rows.push(['validate + domain (same minute)', await measure(validate({ domain }))]);
+    rows.push(['deactivate (by domain)', await measure(event('POST', '/v1/licenses/deactivate', { license_key: key, domain }))]);
+    rows.push(['update check (warm)', await measure(event('GET', '/v1/wp/update-check', undefined, updateQuery))]);
+    rows.push(['download', await measure(event('GET', `/v1/download/${releaseId}`, undefined, { license_key: key }))]);
+
+    console.log(`${'operation'.padEnd(36)} status  requests  read units  write units: computed  Local  (computed by table / index)`);
+    for (const [name, units] of rows) {
+      const where = [...units.computedBy].map(([at, n]) => `${at} ${n}`).join(', ');
+      const unmeasured = units.unmeasured.length ? `  NOT MEASURED: ${units.unmeasured.join(', ')}` : '';
+      console.log(
+        `${name.padEnd(36)} ${String(units.statusCode).padStart(6)}  ${String(units.requests).padStart(8)}  ${units.read.toFixed(1).padStart(10)}  ${String(computed(units)).padStart(21)}  ${String(units.write).padStart(5)}  ${where && `(${where})`}${unmeasured}`,
+      );
+    }
+    const unmeasured = rows.flatMap(([, units]) => units.unmeasured);
+    console.log(
+      unmeasured.length > 0
+        ? `\nDynamoDB Local answered ${unmeasured.length} request(s) without ConsumedCapacity (${[...new Set(unmeasured)].join(', ')}): their writes are counted from item sizes only.`
+        : '\nDynamoDB Local answered every request with its ConsumedCapacity (read units above are its figures).',
+    );
+    console.log('Write units "computed" follow DynamoDB\'s published rules from the items\' sizes; Local doubles index writes in transactions and counts an index update as two.');
+    // Both figures must meet the target; a run that wrote nothing did not record the check.
+    const worst = Math.max(recorded.write, computed(recorded));
+    if (recorded.statusCode !== 200 || recorded.write === 0 || worst > VALIDATE_WITH_DOMAIN_MAX_WRITE_UNITS) {
+      console.error(`validate + domain: ${worst} write unit(s) when it records the check: target 0 < units ≤ ${VALIDATE_WITH_DOMAIN_MAX_WRITE_UNITS}`);
+      failed = true;
+    } else {
+      console.log(`validate + domain: ${worst} write unit(s) when it records the check (target ≤ ${VALIDATE_WITH_DOMAIN_MAX_WRITE_UNITS})`);
+    }
+    inspector.destroy();
+  } finally {
+    await stack.stop();
+  }
+  if (failed) process.exitCode = 1;
+}
+
+await main();
