@@ -1,32 +1,36 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+
+// zod/mini loads no locale: English (as in shared/http/validation.ts), so that a refused environment says what is wrong.
+z.config(en());
 
 /** Environment of every function, read and checked once when a container starts. */
 const environmentSchema = z.object({
   /** `local` enables the local-only routes and plain-http webhook targets. */
-  RUNTIME: z.enum(['aws', 'local']).default('aws'),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
-  TABLE_NAME: z.string().min(1),
-  BUCKET_NAME: z.string().min(1).optional(),
+  RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
+  AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
+  TABLE_NAME: z.string().check(z.minLength(1)),
+  BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
   /** Base of generated links; in AWS, when unset, the API's own domain from the request is used. */
-  PUBLIC_BASE_URL: z.url().optional(),
+  PUBLIC_BASE_URL: z.optional(z.url()),
   /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
-  DASHBOARD_URL: z.url().optional(),
-  MAIL_FROM: z.string().min(3).default('no-reply@example.com'),
-  DYNAMODB_ENDPOINT: z.url().optional(),
-  S3_ENDPOINT: z.url().optional(),
-  SES_ENDPOINT: z.url().optional(),
+  DASHBOARD_URL: z.optional(z.url()),
+  MAIL_FROM: z._default(z.string().check(z.minLength(3)), 'no-reply@example.com'),
+  DYNAMODB_ENDPOINT: z.optional(z.url()),
+  S3_ENDPOINT: z.optional(z.url()),
+  SES_ENDPOINT: z.optional(z.url()),
   /** Webhook delivery queue and its dead-letter queue (SQS; locally the in-process queue's endpoint). */
-  QUEUE_URL: z.url().optional(),
-  DEAD_LETTER_QUEUE_URL: z.url().optional(),
-  SQS_ENDPOINT: z.url().optional(),
+  QUEUE_URL: z.optional(z.url()),
+  DEAD_LETTER_QUEUE_URL: z.optional(z.url()),
+  SQS_ENDPOINT: z.optional(z.url()),
   /** Multiplies every webhook retry delay; 0.0001 runs the whole schedule in seconds (tests). */
-  WEBHOOK_RETRY_SCALE: z.string().regex(/^\d+(\.\d+)?$/).transform(Number).default(1),
+  WEBHOOK_RETRY_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), 1),
   /** `on` refuses private, loopback and metadata webhook targets outside AWS too (always on in AWS). */
-  WEBHOOK_ADDRESS_GUARD: z.enum(['on', 'off']).optional(),
+  WEBHOOK_ADDRESS_GUARD: z.optional(z.enum(['on', 'off'])),
   /** The secret CloudFront sends as `x-origin-verify` when the edge firewall is on: proves its `cloudfront-viewer-address`. */
-  ORIGIN_VERIFY_TOKEN: z.string().min(1).optional(),
+  ORIGIN_VERIFY_TOKEN: z.optional(z.string().check(z.minLength(1))),
   /** Multiplies every rate limit's size and refill rate (DECISIONS §12); 0 turns the limits off. */
-  RATE_LIMIT_SCALE: z.string().regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0').transform(Number).default(1),
+  RATE_LIMIT_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0')), z.transform(Number)), 1),
 });
 
 export type Config = {

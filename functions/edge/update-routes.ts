@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';

@@ -1,4 +1,4 @@
-import { z as zod, type z } from 'zod';
+import * as z from 'zod/mini';
 import { sessionCookie } from '../../shared/http/cookies.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { allowedOrigins, assertOrigin, STATE_CHANGING_METHODS } from '../../shared/http/origin.js';
@@ -16,23 +16,23 @@ import { authenticate, type Caller } from './authenticate.js';
  * answered exactly as one with an unknown id, which only the route's first read would find out.
  */
 type Schemas = {
-  body?: z.ZodType;
+  body?: z.core.$ZodType;
   readBody?: (event: HttpEvent) => Promise<unknown>;
-  query?: z.ZodType;
+  query?: z.core.$ZodType;
   pathIds?: Record<string, IdKind>;
   bodyIds?: Record<string, IdKind>;
 };
 
 /** A state-changing route without a body schema still refuses non-JSON bodies and unknown fields. */
-const NO_BODY = zod.strictObject({});
+const NO_BODY = z.strictObject({});
 type Parsed<S extends Schemas> = {
   event: HttpEvent;
-  body: S['body'] extends z.ZodType
+  body: S['body'] extends z.core.$ZodType
     ? z.infer<S['body']>
     : S['readBody'] extends (event: HttpEvent) => Promise<infer B>
       ? B
       : undefined;
-  query: S['query'] extends z.ZodType ? z.infer<S['query']> : undefined;
+  query: S['query'] extends z.core.$ZodType ? z.infer<S['query']> : undefined;
   params: Record<string, string>;
   baseUrl: string;
 };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors.js';
 import { clientAddress } from '../../shared/http/client-address.js';
 import { jsonBody } from '../../shared/http/request.js';
@@ -31,7 +31,7 @@ const licenseFields = {
 const publicKeyField = { public_key: requiredText('public_key', 128) };
 const deactivateFields = { ...licenseFields, activation_id: optionalText('activation_id', 64) };
 
-function schemaFor<F extends z.ZodRawShape>(surface: LicenseSurface, fields: F) {
+function schemaFor<F extends z.core.$ZodShape>(surface: LicenseSurface, fields: F) {
   // The public key comes first, so a body missing everything names it first.
   return surface.publicKey ? z.object({ ...publicKeyField, ...fields }) : z.object({ ...fields, public_key: optionalText('public_key', 128) });
 }

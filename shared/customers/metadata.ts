@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 const METADATA_MAX_DEPTH = 8;
 const METADATA_MAX_BYTES = 8 * 1024;
@@ -26,5 +26,7 @@ export function nestsAtMost(value: unknown, maxDepth: number): boolean {
  */
 export const metadataSchema = z
   .record(z.string(), z.unknown())
-  .refine((value) => nestsAtMost(value, METADATA_MAX_DEPTH), { message: `must nest at most ${METADATA_MAX_DEPTH} levels`, abort: true })
-  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`);
+  .check(
+    z.refine((value) => nestsAtMost(value, METADATA_MAX_DEPTH), { message: `must nest at most ${METADATA_MAX_DEPTH} levels`, abort: true }),
+    z.refine((value) => Buffer.byteLength(JSON.stringify(value)) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`),
+  );

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import type { IdKind } from './id-kind.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
@@ -9,6 +9,6 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * its query. Routes carry it so that whatever enumerates the API (the malformed-input sweep) finds every
  * field of a new route by itself.
  */
-export type RouteInput = { pathIds?: Record<string, IdKind>; body?: z.ZodType; query?: z.ZodType };
+export type RouteInput = { pathIds?: Record<string, IdKind>; body?: $ZodType; query?: $ZodType };
 
 export type Route = { method: Method; path: string; handler: (event: HttpEvent) => Promise<HttpResult>; input?: RouteInput };

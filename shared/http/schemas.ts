@@ -1,22 +1,22 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { hasIdShape, type IdPrefix } from '../ids.js';
 
 /** Shared field rules: strings are trimmed of nothing and never coerced from other types. */
-export const email = z.email({ message: 'must be a valid e-mail address' }).max(254);
+export const email = z.email({ message: 'must be a valid e-mail address' }).check(z.maxLength(254));
 export const httpUrl = z
   .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
-  .max(2048);
-export const password = z.string().min(8, 'must be at least 8 characters').max(256);
+  .check(z.maxLength(2048));
+export const password = z.string().check(z.minLength(8, 'must be at least 8 characters'), z.maxLength(256));
 
 /**
  * A list filter naming an item by id: an unknown id matches nothing, one of another shape is a mistake (400),
  * and an empty one is no filter.
  */
 export const idFilter = (prefix: IdPrefix, kind: string) =>
-  z
-    .string()
-    .refine((value) => value === '' || hasIdShape(prefix, value), `must be a ${kind} id`)
-    .transform((value) => value || undefined);
+  z.pipe(
+    z.string().check(z.refine((value) => value === '' || hasIdShape(prefix, value), `must be a ${kind} id`)),
+    z.transform((value) => value || undefined),
+  );
 
 /**
  * Field rules of the edge and public surfaces, whose messages stand alone (`license_key must be a string`).
@@ -26,35 +26,28 @@ export const idFilter = (prefix: IdPrefix, kind: string) =>
 export const requiredText = (field: string, max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be a string`) })
-    .trim()
-    .min(1, `${field} is required`)
-    .max(max, `${field} must be at most ${max} characters`);
+    .check(z.trim(), z.minLength(1, `${field} is required`), z.maxLength(max, `${field} must be at most ${max} characters`));
 
 export const optionalText = (field: string, max: number) =>
-  z
-    .string({ error: `${field} must be a string` })
-    .trim()
-    .max(max, `${field} must be at most ${max} characters`)
-    .nullish()
-    .transform((value) => value || undefined);
+  z.pipe(
+    z.nullish(z.string({ error: `${field} must be a string` }).check(z.trim(), z.maxLength(max, `${field} must be at most ${max} characters`))),
+    z.transform((value) => value || undefined),
+  );
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 20;
 
 const wholeNumber = (name: string) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be a whole number`)
-    .transform(Number);
+  z.pipe(z.string().check(z.regex(/^\d+$/, `${name} must be a whole number`)), z.transform(Number));
 
 /** `page` ≥ 1 (else 400), `per_page` 1–100 (larger values clamp to 100). */
 export const paginationQuery = {
-  page: wholeNumber('page')
-    .refine((n) => n >= 1, 'page must be at least 1')
-    .optional()
-    .transform((n) => n ?? 1),
-  per_page: wholeNumber('per_page')
-    .refine((n) => n >= 1, 'per_page must be at least 1')
-    .optional()
-    .transform((n) => Math.min(n ?? DEFAULT_PER_PAGE, MAX_PER_PAGE)),
+  page: z.pipe(
+    z.optional(wholeNumber('page').check(z.refine((n) => n >= 1, 'page must be at least 1'))),
+    z.transform((n) => n ?? 1),
+  ),
+  per_page: z.pipe(
+    z.optional(wholeNumber('per_page').check(z.refine((n) => n >= 1, 'per_page must be at least 1'))),
+    z.transform((n) => Math.min(n ?? DEFAULT_PER_PAGE, MAX_PER_PAGE)),
+  ),
 };

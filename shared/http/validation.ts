@@ -1,5 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { BadRequestError } from '../errors.js';
+
+// zod/mini loads no locale: without English, every message zod writes itself (`Too big: …`) would be `Invalid input`.
+// The one locale file, not `z.locales.en`, which would bundle all of them (260 KB).
+z.config(en());
 
 type Detail = { path: string; message: string };
 
@@ -24,8 +29,8 @@ function describe(issue: z.core.$ZodIssue, input: unknown): Detail {
 }
 
 /** Parses with a zod schema; failures become a 400 whose `error` names the first problem. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
+export function parseInput<S extends z.core.$ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = z.safeParse(schema, input);
   if (result.success) return result.data;
   const details = result.error.issues.map((issue) => describe(issue, input));
   throw new BadRequestError(details[0]?.message ?? 'Invalid request', details);

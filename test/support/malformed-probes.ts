@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Route } from '../../shared/http/route.js';
 import { ID_PREFIXES, newId, type IdPrefix } from '../../shared/ids.js';
 
@@ -39,9 +39,9 @@ const WRONG_VALUES: [string, string][] = [
 ];
 
 /** Fields of an object schema (the part that reads input when it is piped). */
-export function fieldsOf(schema: z.ZodType | undefined): string[] {
-  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
-  if (schema instanceof z.ZodPipe) return fieldsOf(schema.in as z.ZodType);
+export function fieldsOf(schema: z.core.$ZodType | undefined): string[] {
+  if (schema instanceof z.core.$ZodObject) return Object.keys(schema._zod.def.shape);
+  if (schema instanceof z.core.$ZodPipe) return fieldsOf(schema._zod.def.in);
   return [];
 }
 

@@ -1,6 +1,6 @@
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { edgeRoutes } from '../../functions/edge/app.js';
 import { createManagementDeps, managementRoutes } from '../../functions/management/app.js';
 import { loadConfig } from '../../shared/config.js';
@@ -25,15 +25,15 @@ const { entities } = deps.data;
 const routes: Route[] = [...managementRoutes(deps), ...edgeRoutes(deps)];
 const tenantId = newId('usr');
 
-function schemaOf(method: string, path: string, part: 'body' | 'query'): z.ZodType {
+function schemaOf(method: string, path: string, part: 'body' | 'query'): z.core.$ZodType {
   const schema = routes.find((route) => route.method === method && route.path === path)?.input?.[part];
   if (!schema) throw new Error(`${method} ${path} has no ${part} schema`);
   return schema;
 }
 
 /** The longest `make(n)` the schema accepts as `field` of `base` (its limits are maxima, so acceptance only falls with n). */
-function longestAccepted(schema: z.ZodType, base: Record<string, unknown>, field: string, make: (n: number) => string): string {
-  const accepts = (n: number) => schema.safeParse({ ...base, [field]: make(n) }).success;
+function longestAccepted(schema: z.core.$ZodType, base: Record<string, unknown>, field: string, make: (n: number) => string): string {
+  const accepts = (n: number) => z.safeParse(schema, { ...base, [field]: make(n) }).success;
   if (!accepts(1)) throw new Error(`${field}: even the shortest value is refused`);
   let [low, high] = [1, 1 << 17];
   if (accepts(high)) throw new Error(`${field}: no limit below ${high} characters`);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BadRequestError } from '../../shared/errors.js';
 import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 
-const schema = z.strictObject({ name: z.string(), kind: z.enum(['a', 'b']), nested: z.strictObject({ n: z.number() }).optional() });
+const schema = z.strictObject({ name: z.string(), kind: z.enum(['a', 'b']), nested: z.optional(z.strictObject({ n: z.number() })) });
 
 function messageOf(input: unknown): string {
   try {
@@ -30,6 +30,11 @@ describe('input validation messages', () => {
     expect(messageOf({ name: 5, kind: 'a' })).toMatch(/^name: /);
     expect(messageOf({ name: 'x', kind: 'c' })).toMatch(/^kind: /);
     expect(messageOf({ name: 'x', kind: 'a', nested: { n: '1' } })).toMatch(/^nested\.n: /);
+  });
+
+  it("words zod's own messages in English (zod/mini loads no locale by itself)", () => {
+    expect(messageOf({ name: 5, kind: 'a' })).toBe('name: Invalid input: expected string, received number');
+    expect(messageOf({ name: 'x', kind: 'c' })).toBe('kind: Invalid option: expected one of "a"|"b"');
   });
 
   it('returns the parsed value when valid', () => {

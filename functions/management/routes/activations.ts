@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ACTIVATION_STATUSES } from '../../../shared/data/entities/activation.js';
 import { listActivations } from '../../../shared/activations/list.js';
 import { deactivateActivationById } from '../../../shared/activations/manage.js';
@@ -11,8 +11,8 @@ import type { RouteBuilders } from '../route.js';
 
 const listQuery = z.strictObject({
   ...paginationQuery,
-  license_id: idFilter('lic', 'license').optional(),
-  status: z.enum(ACTIVATION_STATUSES).optional(),
+  license_id: z.optional(idFilter('lic', 'license')),
+  status: z.optional(z.enum(ACTIVATION_STATUSES)),
 });
 
 export function activationRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/accounts/api-keys.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import type { Deps } from '../../../shared/runtime.js';
@@ -6,7 +6,7 @@ import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
 
-const createBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+const createBody = z.strictObject({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)) });
 
 export function apiKeyRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   return [

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { changePassword, getUser, logIn, registerUser, toPublicUser, updateProfile } from '../../../shared/accounts/users.js';
 import { endSession } from '../../../shared/accounts/sessions.js';
 import { NotFoundError } from '../../../shared/errors.js';
@@ -13,10 +13,11 @@ import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
 import type { RouteBuilders } from '../route.js';
 
-const registerBody = z.strictObject({ email, password, name: z.string().trim().min(1).max(200).optional() });
-const loginBody = z.strictObject({ email: z.string().max(254), password: z.string().max(256) });
-const profileBody = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), avatarUrl: httpUrl.nullable().optional() });
-const changePasswordBody = z.strictObject({ currentPassword: z.string().max(256), newPassword: password });
+const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
+const registerBody = z.strictObject({ email, password, name: z.optional(name) });
+const loginBody = z.strictObject({ email: z.string().check(z.maxLength(254)), password: z.string().check(z.maxLength(256)) });
+const profileBody = z.strictObject({ name: z.optional(name), avatarUrl: z.nullish(httpUrl) });
+const changePasswordBody = z.strictObject({ currentPassword: z.string().check(z.maxLength(256)), newPassword: password });
 
 export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';

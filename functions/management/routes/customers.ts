@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createCustomer, deleteCustomer, listCustomers, updateCustomer } from '../../../shared/customers/customers.js';
 import { getCustomer } from '../../../shared/customers/get-customer.js';
 import { metadataSchema } from '../../../shared/customers/metadata.js';
@@ -9,7 +9,7 @@ import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
 
-const text = (max: number) => z.string().trim().max(max).nullable().optional();
+const text = (max: number) => z.nullish(z.string().check(z.trim(), z.maxLength(max)));
 const customerFields = {
   email,
   firstName: text(100),
@@ -22,12 +22,12 @@ const customerFields = {
   postalCode: text(20),
   country: text(100),
   timezone: text(64),
-  metadata: metadataSchema.nullable().optional(),
+  metadata: z.nullish(metadataSchema),
 };
 
 const createBody = z.strictObject(customerFields);
-const updateBody = createBody.partial();
-const listQuery = z.strictObject({ ...paginationQuery, search: z.string().max(254).optional() });
+const updateBody = z.partial(createBody);
+const listQuery = z.strictObject({ ...paginationQuery, search: z.optional(z.string().check(z.maxLength(254))) });
 
 export function customerRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   return [

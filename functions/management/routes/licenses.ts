@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, idFilter, paginationQuery } from '../../../shared/http/schemas.js';
@@ -20,27 +20,28 @@ const MAX_SEATS = 1_000_000;
 const id = z.string();
 const licenseFields = {
   customerEmail: email,
-  customerName: z.string().trim().min(1).max(200).nullable().optional(),
+  customerName: z.nullish(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
   status: z.enum(LICENSE_STATUSES),
-  seats: z.number().int('must be a whole number').min(1).max(MAX_SEATS),
+  // `z.int` as a check (what classic zod's `.int()` adds): as the schema, its message would also replace `expected number` for a string.
+  seats: z.number().check(z.int('must be a whole number'), z.gte(1), z.lte(MAX_SEATS)),
   /** null: lifetime. */
-  expiresAt: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }).nullable(),
+  expiresAt: z.nullable(z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })),
 };
 
 const createBody = z.strictObject({
   productId: id,
-  planId: id.nullable().optional(),
+  planId: z.nullish(id),
   customerEmail: licenseFields.customerEmail,
   customerName: licenseFields.customerName,
-  seats: licenseFields.seats.optional(),
-  expiresAt: licenseFields.expiresAt.optional(),
+  seats: z.optional(licenseFields.seats),
+  expiresAt: z.optional(licenseFields.expiresAt),
 });
-const updateBody = z.strictObject(licenseFields).partial();
+const updateBody = z.partial(z.strictObject(licenseFields));
 const listQuery = z.strictObject({
   ...paginationQuery,
-  search: z.string().max(254).optional(),
-  status: z.enum(LICENSE_STATUSES).optional(),
-  product_id: idFilter('prd', 'product').optional(),
+  search: z.optional(z.string().check(z.maxLength(254))),
+  status: z.optional(z.enum(LICENSE_STATUSES)),
+  product_id: z.optional(idFilter('prd', 'product')),
 });
 
 export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BILLING_CYCLES } from '../../../shared/data/entities/plan.js';
 import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../../../shared/plans/plans.js';
 import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
@@ -11,33 +11,31 @@ import type { RouteBuilders } from '../route.js';
 /** Prices are major units with at most two decimals, up to what card processors accept in one charge. */
 const price = z
   .number()
-  .min(0)
-  .max(999_999.99)
-  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'must have at most two decimal places');
+  .check(z.gte(0), z.lte(999_999.99), z.refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'must have at most two decimal places'));
 
 const planFields = {
-  name: z.string().trim().min(1).max(200),
-  slug: z.string().min(1).max(64).regex(SLUG_PATTERN, 'must be lower-case letters, digits and single hyphens'),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+  slug: z.string().check(z.minLength(1), z.maxLength(64), z.regex(SLUG_PATTERN, 'must be lower-case letters, digits and single hyphens')),
   billingCycle: z.enum(BILLING_CYCLES),
   price,
-  currency: z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code')
-    .transform((code) => code.toUpperCase()),
-  siteLimit: z.number().int().min(1).max(1_000_000),
-  shortDescription: z.string().max(500).nullable().optional(),
+  currency: z.pipe(
+    z.string().check(z.regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code')),
+    z.transform((code) => code.toUpperCase()),
+  ),
+  siteLimit: z.number().check(z.int(), z.gte(1), z.lte(1_000_000)),
+  shortDescription: z.nullish(z.string().check(z.maxLength(500))),
   isActive: z.boolean(),
   isPublic: z.boolean(),
 };
 
 const createBody = z.strictObject({
   ...planFields,
-  slug: planFields.slug.optional(),
-  siteLimit: planFields.siteLimit.optional(),
-  isActive: planFields.isActive.optional(),
-  isPublic: planFields.isPublic.optional(),
+  slug: z.optional(planFields.slug),
+  siteLimit: z.optional(planFields.siteLimit),
+  isActive: z.optional(planFields.isActive),
+  isPublic: z.optional(planFields.isPublic),
 });
-const updateBody = createBody.partial();
+const updateBody = z.partial(createBody);
 
 export function planRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   const base = '/api/products/{id}/plans';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../../../shared/data/entities/product.js';
 import {
   createProduct,
@@ -16,23 +16,23 @@ import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
 
-const text = (max: number) => z.string().max(max).nullable().optional();
+const text = (max: number) => z.nullish(z.string().check(z.maxLength(max)));
 const productFields = {
-  name: z.string().trim().min(1).max(200),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
   productType: z.enum(PRODUCT_TYPES),
-  slug: z.string().min(1).max(64).regex(SLUG_PATTERN, 'must be lower-case letters, digits and single hyphens'),
+  slug: z.string().check(z.minLength(1), z.maxLength(64), z.regex(SLUG_PATTERN, 'must be lower-case letters, digits and single hyphens')),
   status: z.enum(PRODUCT_STATUSES),
   description: text(10_000),
   isPremium: z.boolean(),
   requiresLicense: z.boolean(),
   managesReleases: z.boolean(),
-  licensePrefix: z.string().min(1).max(16).regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, - or _'),
-  logoUrl: httpUrl.nullable().optional(),
-  bannerUrl: httpUrl.nullable().optional(),
-  readmeUrl: httpUrl.nullable().optional(),
-  homepage: httpUrl.nullable().optional(),
+  licensePrefix: z.string().check(z.minLength(1), z.maxLength(16), z.regex(/^[A-Za-z0-9_-]+$/, 'must be letters, digits, - or _')),
+  logoUrl: z.nullish(httpUrl),
+  bannerUrl: z.nullish(httpUrl),
+  readmeUrl: z.nullish(httpUrl),
+  homepage: z.nullish(httpUrl),
   icon: text(32),
-  color: z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex color such as #3366ff').nullable().optional(),
+  color: z.nullish(z.string().check(z.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex color such as #3366ff'))),
   tested: text(32),
   requires: text(32),
   requiresPhp: text(32),
@@ -40,18 +40,18 @@ const productFields = {
 
 const createBody = z.strictObject({
   ...productFields,
-  slug: productFields.slug.optional(),
-  status: productFields.status.optional(),
-  isPremium: productFields.isPremium.optional(),
-  requiresLicense: productFields.requiresLicense.optional(),
-  managesReleases: productFields.managesReleases.optional(),
-  licensePrefix: productFields.licensePrefix.optional(),
+  slug: z.optional(productFields.slug),
+  status: z.optional(productFields.status),
+  isPremium: z.optional(productFields.isPremium),
+  requiresLicense: z.optional(productFields.requiresLicense),
+  managesReleases: z.optional(productFields.managesReleases),
+  licensePrefix: z.optional(productFields.licensePrefix),
 });
-const updateBody = createBody.partial();
+const updateBody = z.partial(createBody);
 const listQuery = z.strictObject({
   ...paginationQuery,
-  search: z.string().max(200).optional(),
-  status: z.enum(PRODUCT_STATUSES).optional(),
+  search: z.optional(z.string().check(z.maxLength(200))),
+  status: z.optional(z.enum(PRODUCT_STATUSES)),
 });
 
 export function productRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { RELEASE_STATUSES } from '../../../shared/data/entities/release.js';
 import { header, rawBody } from '../../../shared/http/request.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
@@ -14,15 +14,15 @@ import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
 
-const text = (max: number) => z.string().max(max).nullable().optional();
-const fileName = z.string().min(1).max(255);
+const text = (max: number) => z.nullish(z.string().check(z.maxLength(max)));
+const fileName = z.string().check(z.minLength(1), z.maxLength(255));
 
 const releaseFields = {
-  version: z.string().regex(VERSION_PATTERN, 'must be 1-50 letters, digits, dots, hyphens, underscores or plus signs'),
+  version: z.string().check(z.regex(VERSION_PATTERN, 'must be 1-50 letters, digits, dots, hyphens, underscores or plus signs')),
   releaseNotes: text(50_000),
-  filePath: z.string().min(1).max(1024),
+  filePath: z.string().check(z.minLength(1), z.maxLength(1024)),
   fileName,
-  fileSize: z.number().int().min(0),
+  fileSize: z.number().check(z.int(), z.gte(0)),
   status: z.enum(RELEASE_STATUSES),
   tested: text(32),
   requires: text(32),
@@ -31,14 +31,14 @@ const releaseFields = {
 
 const createBody = z.strictObject({
   ...releaseFields,
-  fileName: releaseFields.fileName.optional(),
-  fileSize: releaseFields.fileSize.optional(),
-  status: releaseFields.status.optional(),
+  fileName: z.optional(releaseFields.fileName),
+  fileSize: z.optional(releaseFields.fileSize),
+  status: z.optional(releaseFields.status),
 });
-const updateBody = createBody.partial();
+const updateBody = z.partial(createBody);
 const uploadUrlBody = z.strictObject({
   fileName,
-  fileSize: z.number().int().min(1).max(MAX_DIRECT_UPLOAD_BYTES, `must be at most ${MAX_DIRECT_UPLOAD_BYTES / (1024 * 1024)} MB`),
+  fileSize: z.number().check(z.int(), z.gte(1), z.lte(MAX_DIRECT_UPLOAD_BYTES, `must be at most ${MAX_DIRECT_UPLOAD_BYTES / (1024 * 1024)} MB`)),
 });
 
 /** A multipart upload reads its own body; it is checked, like JSON bodies, before the product is looked up. */

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { EVENT_TYPES } from '../../../shared/events/event-types.js';
 import { created, json, noContent, ok } from '../../../shared/http/responses.js';
 import { httpUrl, paginationQuery } from '../../../shared/http/schemas.js';
@@ -29,26 +29,26 @@ function isRefusedLiteral(url: string): boolean {
 
 function webhookSchemas(deps: Deps) {
   const { runtime, webhooks } = deps.config;
-  const url = httpUrl
-    .refine((value) => runtime !== 'aws' || value.startsWith('https://'), 'must be an https URL')
-    .refine((value) => !webhooks.addressGuard || !isRefusedLiteral(value), 'must not point to a private or loopback address');
+  const url = httpUrl.check(
+    z.refine((value) => runtime !== 'aws' || value.startsWith('https://'), 'must be an https URL'),
+    z.refine((value) => !webhooks.addressGuard || !isRefusedLiteral(value), 'must not point to a private or loopback address'),
+  );
   const fields = {
-    name: z.string().trim().min(1).max(100),
+    name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
     url,
-    events: z
-      .array(z.enum(EVENT_TYPES))
-      .min(1, 'must name at least one event')
-      .max(100)
-      .transform((events) => [...new Set(events)]),
+    events: z.pipe(
+      z.array(z.enum(EVENT_TYPES)).check(z.minLength(1, 'must name at least one event'), z.maxLength(100)),
+      z.transform((events) => [...new Set(events)]),
+    ),
     enabled: z.boolean(),
   };
   return {
     create: z.strictObject({
       ...fields,
-      enabled: fields.enabled.optional(),
-      secret: z.string().max(200).refine(isValidSecret, 'must be whsec_ followed by base64 of 24 to 64 bytes').optional(),
+      enabled: z.optional(fields.enabled),
+      secret: z.optional(z.string().check(z.maxLength(200), z.refine(isValidSecret, 'must be whsec_ followed by base64 of 24 to 64 bytes'))),
     }),
-    update: z.strictObject(fields).partial(),
+    update: z.partial(z.strictObject(fields)),
   };
 }
 
