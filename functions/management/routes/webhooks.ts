@@ -23,6 +23,8 @@ import type { RouteBuilders } from '../route.js';
 
 /** A literal address the guard would refuse at send time is refused when the webhook is saved, too. */
 function isRefusedLiteral(url: string): boolean {
+  // Not a URL at all: the URL rule before this one has already said so.
+  if (!URL.canParse(url)) return false;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || (isIP(host) !== 0 && isForbiddenAddress(host));
 }
