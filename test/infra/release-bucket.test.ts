@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cdkApp } from './support/app.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -12,7 +13,7 @@ const outRoot = mkdtempSync(join(tmpdir(), 'licensing-bucket-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
 
 function synth(props: LicensingStackProps = {}) {
-  const stack = new LicensingStack(new App({ outdir: mkdtempSync(join(outRoot, 'app-')) }), 'LicensingService', { bundle: false, ...props });
+  const stack = new LicensingStack(cdkApp(mkdtempSync(join(outRoot, 'app-'))), 'LicensingService', { bundle: false, ...props });
   const template = Template.fromStack(stack);
   const bucketId = stack.getLogicalId(stack.releaseBucket.bucket.node.defaultChild as CfnElement);
   const bucket = template.toJSON().Resources[bucketId] as Resource;
