@@ -35,7 +35,6 @@ const actionsOn = (statements: ReturnType<typeof statementsOf>, prefix: string) 
 
 describe('release bucket', () => {
   it('is private: public access blocked, S3-managed encryption, owner-enforced objects, retained', () => {
-    template.resourceCountIs('AWS::S3::Bucket', 1);
     expect(bucket.Properties).toMatchObject({
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
@@ -67,9 +66,39 @@ describe('release bucket', () => {
   });
 
   it('aborts incomplete multipart uploads after a day', () => {
-    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
       expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
-    ]);
+    );
+  });
+
+  it('keeps versions, and expires replaced or deleted ones after 30 days', () => {
+    expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: 30 } }),
+    );
+  });
+
+  it('logs its requests to a private access log bucket that keeps them 90 days', () => {
+    const logBucketId = stack.getLogicalId(stack.releaseBucket.accessLogBucket.node.defaultChild as CfnElement);
+    template.resourceCountIs('AWS::S3::Bucket', 2);
+    expect(bucket.Properties.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logBucketId }, LogFilePrefix: 'release-files/' });
+    const logBucket = template.toJSON().Resources[logBucketId] as Resource;
+    expect(logBucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LifecycleConfiguration: { Rules: [expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 90 })] },
+    });
+    expect(logBucket.DeletionPolicy).toBe('Retain');
+    // The S3 logging service writes by bucket policy (no ACLs), over TLS only.
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: logBucketId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'logging.s3.amazonaws.com' }, Action: 's3:PutObject' }),
+        ]),
+      },
+    });
   });
 });
 
