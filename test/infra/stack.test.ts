@@ -103,6 +103,8 @@ describe('functions', () => {
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
       MAIL_FROM: 'licenses@example.com',
+      POWERTOOLS_SERVICE_NAME: 'management',
+      POWERTOOLS_METRICS_NAMESPACE: 'LicensingService',
     });
   });
 
@@ -112,6 +114,8 @@ describe('functions', () => {
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
       'BUCKET_NAME',
       'NODE_OPTIONS',
+      'POWERTOOLS_METRICS_NAMESPACE',
+      'POWERTOOLS_SERVICE_NAME',
       'QUEUE_URL',
       'RUNTIME',
       'TABLE_NAME',
