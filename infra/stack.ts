@@ -109,8 +109,8 @@ export class LicensingStack extends Stack {
     super(scope, id, props);
     if (props.edgeFirewall && (Token.isUnresolved(this.account) || Token.isUnresolved(this.region))) {
       throw new Error(
-        'The edge firewall needs an explicit account and region (-c account=… -c region=…, or CDK_DEPLOY_ACCOUNT and ' +
-          'CDK_DEPLOY_REGION): its web ACL lives in us-east-1 and reaches this stack by a cross-region reference',
+        'The edge firewall needs an explicit account and region (-c account=… -c region=…): its web ACL lives in ' +
+          'us-east-1 and reaches this stack by a cross-region reference',
       );
     }
     // Strong (CDK's export writer and reader): the firewall's stack cannot be deleted while the distribution
