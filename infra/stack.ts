@@ -49,9 +49,6 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' } },
 };
 
-/** CloudWatch namespace of the functions' own metrics (Powertools); per stack, so stages in one account stay apart. */
-export const metricsNamespace = (stack: Stack) => stack.stackName;
-
 export interface LicensingStackProps extends StackProps {
   /**
    * Base of generated links (`PUBLIC_BASE_URL`), or `ssm:<parameter>`; unset: the custom domain's URL, else the
@@ -183,9 +180,10 @@ export class LicensingStack extends Stack {
       'expiry-sweep': this.expirySweep.function,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
-      // Read by Powertools Logger and Metrics in the handlers.
+      // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
+      // in one account keep their metrics apart.
       fn.addEnvironment('POWERTOOLS_SERVICE_NAME', name);
-      fn.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', metricsNamespace(this));
+      fn.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', this.stackName);
       acknowledgeFunctionFindings(fn);
     }
 

@@ -37,7 +37,8 @@ function checkedStacks(): Stack[] {
 const findings = (stack: Stack, kind: 'findError' | 'findWarning') =>
   Annotations.fromStack(stack)[kind]('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((m) => `${m.id}: ${String(m.entry.data).split(':')[0]}`);
 
-// Read up front: the first read synthesizes the whole app, which can take longer than a test's timeout.
+// Read up front: the first read synthesizes the whole app, which can take longer than a test's timeout. An unacknowledged
+// error can also stop that synthesis itself (cdk.json's `annotationsInValidationReport`): the file then fails with its list.
 const results = checkedStacks().map((stack) => ({ name: stack.stackName, errors: findings(stack, 'findError'), warnings: findings(stack, 'findWarning') }));
 
 describe('AWS Solutions checks (cdk-nag)', () => {
