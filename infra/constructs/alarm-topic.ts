@@ -1,5 +1,7 @@
+import { Stack } from 'aws-cdk-lib';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
@@ -20,6 +22,21 @@ export class AlarmTopic extends Construct {
   constructor(scope: Construct, id: string, props: AlarmTopicProps) {
     super(scope, id);
     this.topic = new Topic(this, 'Topic', { topicName: props.topicName, displayName: 'Licensing service alarms', enforceSSL: true });
+    // enforceSSL gives the topic a policy of its own, which replaces SNS's default one: without this statement no alarm
+    // could publish ("not authorized to perform: SNS:Publish … because no resource-based policy allows").
+    const { account, region, partition } = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowThisAccountsAlarms',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': account },
+          ArnLike: { 'aws:SourceArn': `arn:${partition}:cloudwatch:${region}:${account}:alarm:*` },
+        },
+      }),
+    );
     if (props.email) this.topic.addSubscription(new EmailSubscription(settingValue(this, props.email)));
     this.action = new SnsAction(this.topic);
     NagSuppressions.addResourceSuppressions(this.topic, [

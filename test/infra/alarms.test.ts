@@ -43,6 +43,25 @@ describe('alarm topic', () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
+  });
+
+  it("lets this account's alarms publish, since the topic's own policy replaces SNS's default one", () => {
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+            Resource: topicRef,
+            Condition: {
+              StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+              ArnLike: { 'aws:SourceArn': Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([':cloudwatch:', ':alarm:*'])] }) },
+            },
+          }),
+        ]),
+      },
+    });
     template.resourceCountIs('AWS::SNS::Subscription', 1);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: topicRef });
   });
