@@ -11,11 +11,11 @@ export function acknowledgeFunctionFindings(fn: LambdaFunction): void {
     [
       {
         id: 'AwsSolutions-L1',
-        reason: 'Node.js 22 is the runtime the bundles target and the tests run on; it moves when the build does, not when Lambda adds a runtime',
+        reason: "Node.js 22 is the runtime the bundles are built for (esbuild target node22): it moves with serviceFunction's build settings, not whenever Lambda adds a runtime",
       },
       {
         id: 'AwsSolutions-IAM4',
-        reason: "AWSLambdaBasicExecutionRole only lets the function write its own logs, which is what CDK grants every function",
+        reason: 'AWSLambdaBasicExecutionRole grants CloudWatch Logs writes only (log groups, streams, events): what every function needs to log, attached by CDK',
         appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
       },
     ],
