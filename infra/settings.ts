@@ -58,6 +58,13 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
     }
     return value;
   };
+  const emailAddress = (key: string): string | undefined => {
+    const value = text(key);
+    if (value !== undefined && ssmParameterName(value) === undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) {
+      throw new Error(`${key} must be an e-mail address or ssm:<parameter>, got "${value}"`);
+    }
+    return value;
+  };
   const whole = (key: string): number | undefined => {
     const value = text(key);
     if (value !== undefined && !/^\d+$/.test(value)) throw new Error(`${key} must be a whole number, got "${value}"`);
@@ -86,7 +93,7 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
     publicBaseUrl: url('publicBaseUrl', { ssm: true }),
     dashboardUrl: url('dashboardUrl', { ssm: false }),
     mailFrom: text('mailFrom'),
-    alarmEmail: text('alarmEmail'),
+    alarmEmail: emailAddress('alarmEmail'),
     customDomain: readCustomDomain(text),
   };
 }

@@ -57,6 +57,11 @@ describe('deploy settings', () => {
     });
   });
 
+  it('refuse an alarm address that is not one', () => {
+    expect(() => read({ alarmEmail: 'ops' })).toThrow(/alarmEmail must be an e-mail address/);
+    expect(read({ alarmEmail: 'ssm:/licensing/alarm-email' }).alarmEmail).toBe('ssm:/licensing/alarm-email');
+  });
+
   it('demand an account and region with the edge firewall, and a whole number for its limit', () => {
     expect(() => read({ edgeRateLimit: '1000' })).toThrow(/explicit account and region/);
     expect(() => read({ edgeRateLimit: '1e3', account: '1', region: 'eu-west-1' })).toThrow(/whole number/);
