@@ -4,14 +4,24 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { GLOBAL_INDEXES, SERVICE_NAME, TABLE_KEYS } from '../shared/data/table-schema.js';
+import { NagSuppressions } from 'cdk-nag';
+import { GLOBAL_INDEXES, TABLE_KEYS } from '../shared/data/table-schema.js';
+import { AlarmTopic } from './constructs/alarm-topic.js';
+import { ServiceAlarms } from './constructs/alarms.js';
+import { ApiAccessLogs } from './constructs/api-access-logs.js';
+import { CustomDomain } from './constructs/custom-domain.js';
+import { ServiceDashboard } from './constructs/dashboard.js';
 import { bindTable, type TableBinding } from './constructs/table-access.js';
 import { EdgeDistribution } from './constructs/edge-distribution.js';
 import { ExpirySweep } from './constructs/expiry-sweep.js';
+import { acknowledgeFunctionFindings } from './constructs/function-findings.js';
 import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/release-bucket.js';
 import { serviceFunction } from './constructs/service-function.js';
-import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
+import { settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
+import { pascalCase } from './names.js';
+import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
+import type { CustomDomainSettings } from './settings.js';
 
 /**
  * What each surface's function is given. Keyed by `Surface`, so adding a surface to `SURFACES`
@@ -40,12 +50,19 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
 };
 
 export interface LicensingStackProps extends StackProps {
-  /** Base of generated links (`PUBLIC_BASE_URL`); unset: the API's own domain from the request. */
+  /**
+   * Base of generated links (`PUBLIC_BASE_URL`), or `ssm:<parameter>`; unset: the custom domain's URL, else the
+   * API's own domain from the request.
+   */
   readonly publicBaseUrl?: string;
   /** The dashboard's origin (`DASHBOARD_URL`): the only origin given credentialed CORS answers. */
   readonly dashboardUrl?: string;
-  /** Sender address of outgoing mail (`MAIL_FROM`); unset: the function's default. */
+  /** Sender address of outgoing mail (`MAIL_FROM`), or `ssm:<parameter>`; unset: the function's default. */
   readonly mailFrom?: string;
+  /** Subscribed by e-mail to the alarm topic, or `ssm:<parameter>`; unset: the topic has no subscription. */
+  readonly alarmEmail?: string;
+  /** The API under the vendor's own host name (`CustomDomain`); unset: only the execute-api address. */
+  readonly customDomain?: CustomDomainSettings;
   /** Default-stage throttling of the HTTP API. @default { rateLimit: 1000, burstLimit: 2000 } */
   readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
   /**
@@ -76,13 +93,21 @@ export class LicensingStack extends Stack {
   readonly expirySweep: ExpirySweep;
   /** The CloudFront distribution of the edge firewall; only with `edgeFirewall`. */
   readonly edgeDistribution?: EdgeDistribution;
+  /** Every function of the stack by its service name (Powertools `service`, alarm names, dashboard labels). */
+  readonly allFunctions: Record<string, LambdaFunction>;
+  readonly accessLogs: ApiAccessLogs;
+  readonly alarmTopic: AlarmTopic;
+  readonly alarms: ServiceAlarms;
+  readonly dashboard: ServiceDashboard;
+  /** Only with `customDomain`. */
+  readonly customDomain?: CustomDomain;
 
   constructor(scope: Construct, id: string, props: LicensingStackProps = {}) {
     super(scope, id, props);
     if (props.edgeFirewall && (Token.isUnresolved(this.account) || Token.isUnresolved(this.region))) {
       throw new Error(
-        'The edge firewall needs an explicit account and region (-c account=… -c region=…, or CDK_DEPLOY_ACCOUNT and ' +
-          'CDK_DEPLOY_REGION): its web ACL lives in us-east-1 and reaches this stack by a cross-region reference',
+        'The edge firewall needs an explicit account and region (-c account=… -c region=…): its web ACL lives in ' +
+          'us-east-1 and reaches this stack by a cross-region reference',
       );
     }
     // Strong (CDK's export writer and reader): the firewall's stack cannot be deleted while the distribution
@@ -110,11 +135,13 @@ export class LicensingStack extends Stack {
       });
     }
 
+    const customDomainUrl = props.customDomain && `https://${props.customDomain.domainName}`;
+    const publicBaseUrl = props.publicBaseUrl ? settingValue(this, props.publicBaseUrl) : customDomainUrl;
     const environment: Record<string, string> = {
       RUNTIME: 'aws',
-      ...(props.publicBaseUrl && { PUBLIC_BASE_URL: props.publicBaseUrl }),
+      ...(publicBaseUrl && { PUBLIC_BASE_URL: publicBaseUrl }),
       ...(props.dashboardUrl && { DASHBOARD_URL: props.dashboardUrl }),
-      ...(props.mailFrom && { MAIL_FROM: props.mailFrom }),
+      ...(props.mailFrom && { MAIL_FROM: settingValue(this, props.mailFrom) }),
     };
 
     this.releaseBucket = new ReleaseBucket(this, 'ReleaseBucket', {
@@ -124,7 +151,7 @@ export class LicensingStack extends Stack {
     const functions = {} as Record<Surface, LambdaFunction>;
     for (const surface of SURFACES) {
       const settings = SURFACE_SETTINGS[surface];
-      const fn = serviceFunction(this, `${pascal(surface)}Function`, {
+      const fn = serviceFunction(this, `${pascalCase(surface)}Function`, {
         entry: HANDLER_ENTRIES[surface],
         memorySize: settings.memorySize,
         timeout: settings.timeout,
@@ -145,23 +172,40 @@ export class LicensingStack extends Stack {
 
     this.expirySweep = new ExpirySweep(this, 'ExpirySweep', { table: this.table, environment, bundle: props.bundle ?? true });
 
+    this.allFunctions = {
+      ...functions,
+      'webhook-fanout': this.webhookDelivery.fanOut,
+      'webhook-dispatcher': this.webhookDelivery.dispatcher,
+      'expiry-sweep': this.expirySweep.function,
+    };
+    for (const [name, fn] of Object.entries(this.allFunctions)) {
+      // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
+      // in one account keep their metrics apart.
+      fn.addEnvironment('POWERTOOLS_SERVICE_NAME', name);
+      fn.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', this.stackName);
+      acknowledgeFunctionFindings(fn);
+    }
+
     // The functions answer OPTIONS themselves (credentialed CORS for the dashboard only), so the
     // API has no CORS configuration: API Gateway's would answer preflights before they arrive.
-    this.api = new HttpApi(this, 'HttpApi', { apiName: SERVICE_NAME, createDefaultStage: false });
+    this.api = new HttpApi(this, 'HttpApi', { apiName: this.stackName, createDefaultStage: false });
     const throttle = props.throttle ?? { rateLimit: 1000, burstLimit: 2000 };
+    this.accessLogs = new ApiAccessLogs(this, 'ApiAccessLogs');
     this.stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
       throttle,
+      accessLogSettings: this.accessLogs.settings,
     });
+    if (props.customDomain) this.customDomain = new CustomDomain(this, 'CustomDomain', { ...props.customDomain, api: this.api, stage: this.stage });
 
     // One integration per surface, shared by that surface's routes.
     const integrations = new Map<Surface, HttpLambdaIntegration>();
     const integrationFor = (surface: Surface) => {
       let integration = integrations.get(surface);
       if (!integration) {
-        integration = new HttpLambdaIntegration(`${pascal(surface)}Integration`, functions[surface], {
+        integration = new HttpLambdaIntegration(`${pascalCase(surface)}Integration`, functions[surface], {
           payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
         });
         integrations.set(surface, integration);
@@ -175,6 +219,12 @@ export class LicensingStack extends Stack {
         integration: integrationFor(route.surface),
       });
     }
+    // After the routes: a suppression reaches the children that exist when it is added.
+    NagSuppressions.addResourceSuppressions(
+      this.api,
+      [{ id: 'AwsSolutions-APIG4', reason: 'Each function authenticates its own surface (session cookie or sk_ key, public_key, or none for plugins): the routes are open by design' }],
+      true,
+    );
 
     if (props.edgeFirewall) {
       this.edgeDistribution = new EdgeDistribution(this, 'EdgeDistribution', {
@@ -187,11 +237,46 @@ export class LicensingStack extends Stack {
         description: 'Base URL behind the edge firewall: the one to give plugins',
       });
     }
-    new CfnOutput(this, 'ApiUrl', { value: this.stage.url, description: 'Base URL of the HTTP API' });
-    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });
-  }
-}
 
-function pascal(name: string): string {
-  return name.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
+    this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
+    this.alarms = new ServiceAlarms(this, 'Alarms', {
+      namePrefix: this.stackName,
+      topic: this.alarmTopic,
+      api: this.api,
+      functions: this.allFunctions,
+      edgeFunction: functions.edge,
+      streamConsumer: this.webhookDelivery.fanOut,
+    });
+    this.alarmTopic.notify(this.webhookDelivery.deadLetterAlarm);
+    this.dashboard = new ServiceDashboard(this, 'Dashboard', {
+      dashboardName: this.stackName,
+      api: this.api,
+      functions: this.allFunctions,
+      edgeFunction: functions.edge,
+      streamConsumer: this.webhookDelivery.fanOut,
+      deadLetterQueue: this.webhookDelivery.deadLetterQueue,
+      alarms: [...this.alarms.alarms, this.webhookDelivery.deadLetterAlarm],
+    });
+
+    this.outputs({ publicBaseUrl });
+  }
+
+  /** What a vendor needs after a deployment: where the API is, what to tell Stripe, and where to look. */
+  private outputs({ publicBaseUrl }: { publicBaseUrl: string | undefined }): void {
+    const apiUrl = this.customDomain ? `${this.customDomain.url}/` : this.stage.url;
+    new CfnOutput(this, 'ApiUrl', { value: apiUrl, description: 'Base URL of the HTTP API (the custom domain when there is one)' });
+    if (this.customDomain && !this.customDomain.aliasRecord) {
+      new CfnOutput(this, 'CustomDomainTarget', { value: this.customDomain.target, description: 'Point the custom domain here (CNAME) in your DNS' });
+    }
+    // The links the service generates use PUBLIC_BASE_URL when it is set (a custom domain sets it), else the address called.
+    const linkBase = publicBaseUrl === undefined ? this.api.apiEndpoint : Token.isUnresolved(publicBaseUrl) ? publicBaseUrl : publicBaseUrl.replace(/\/+$/, '');
+    new CfnOutput(this, 'StripeWebhookUrl', {
+      value: `${linkBase}/v1/webhooks/stripe/{userId}`,
+      description: "The endpoint to register in each vendor's Stripe account, {userId} being the vendor's user id (GET /api/payment-provider answers it whole)",
+    });
+    new CfnOutput(this, 'ReleaseBucketName', { value: this.releaseBucket.bucket.bucketName, description: 'Release ZIP files (retained with the stack)' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'Every alarm reports here: subscribe more addresses or a chat hook' });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The CloudWatch dashboard' });
+  }
 }

@@ -4,6 +4,7 @@ import { AllowedMethods, CachePolicy, Distribution, OriginProtocolPolicy, Origin
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
 /** The header by which the functions know a request came through the distribution (`shared/http/client-address.ts`). */
@@ -56,5 +57,20 @@ export class EdgeDistribution extends Construct {
       },
     });
     for (const fn of props.httpFunctions) fn.addEnvironment('ORIGIN_VERIFY_TOKEN', originVerifyToken);
+
+    NagSuppressions.addResourceSuppressions(this.originVerifySecret, [
+      {
+        id: 'AwsSolutions-SMG4',
+        reason: 'CloudFront and the functions read the value at deployment, so a rotation outside a deployment would refuse every request; it is replaced by redeploying with a new secret',
+      },
+    ]);
+    NagSuppressions.addResourceSuppressions(this.distribution, [
+      { id: 'AwsSolutions-CFR1', reason: "Plugins call from wherever their customers' sites are hosted: no country can be refused" },
+      { id: 'AwsSolutions-CFR3', reason: "The API's JSON access log records every request that passes; WAF's sampled requests show the blocked ones" },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason: 'The distribution serves the default *.cloudfront.net certificate, whose protocol floor CloudFront fixes; raising it needs a certificate of our own on the distribution',
+      },
+    ]);
   }
 }

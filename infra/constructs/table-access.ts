@@ -1,6 +1,8 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { NagSuppressions } from 'cdk-nag';
+import { logicalIdOf } from '../names.js';
 import { leadingKeyPatterns, type KeyAccessRole, type TableKeyAccess } from '../../shared/data/key-access.js';
 
 /** Whether a function may change items or only read them. */
@@ -22,6 +24,17 @@ export function bindTable(fn: LambdaFunction, table: ITable, binding: TableBindi
   else if (binding.access === 'readWrite') table.grantReadWriteData(fn);
   else table.grantReadData(fn);
   fn.addEnvironment('TABLE_NAME', table.tableName);
+  NagSuppressions.addResourceSuppressions(
+    fn,
+    [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason: 'Queries on the indexes gsi1…gsi5, which entities share; outside management the dynamodb:LeadingKeys condition limits every item action to the partition keys of the function\'s role',
+        appliesTo: [`Resource::<${logicalIdOf(table)}.Arn>/index/*`],
+      },
+    ],
+    true,
+  );
 }
 
 /**
@@ -36,3 +49,4 @@ function leadingKeyStatement(table: ITable, access: TableAccess, role: KeyAccess
     conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns(role) } },
   });
 }
+

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cdkApp } from './support/app.js';
 import { EdgeFirewallStack } from '../../infra/edge-firewall-stack.js';
 import { LicensingStack } from '../../infra/stack.js';
 
@@ -12,7 +13,7 @@ type Resource = { Type: string; Properties: Record<string, any> };
 
 const outRoot = mkdtempSync(join(tmpdir(), 'edge-firewall-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
-const newApp = () => new App({ outdir: mkdtempSync(join(outRoot, 'app-')) });
+const newApp = () => cdkApp(mkdtempSync(join(outRoot, 'app-')));
 
 const ACCOUNT = '123456789012';
 const logicalId = (stack: Stack, construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);

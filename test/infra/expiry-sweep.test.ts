@@ -1,15 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cdkApp } from './support/app.js';
 import { LicensingStack } from '../../infra/stack.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'expiry-sweep-stack-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-const stack = new LicensingStack(new App({ outdir }), 'LicensingService', { bundle: false });
+const stack = new LicensingStack(cdkApp(outdir), 'LicensingService', { bundle: false });
 const template = Template.fromStack(stack);
 const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const sweepId = logicalId(stack.expirySweep.function);

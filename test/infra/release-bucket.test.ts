@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cdkApp } from './support/app.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -12,7 +13,7 @@ const outRoot = mkdtempSync(join(tmpdir(), 'licensing-bucket-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
 
 function synth(props: LicensingStackProps = {}) {
-  const stack = new LicensingStack(new App({ outdir: mkdtempSync(join(outRoot, 'app-')) }), 'LicensingService', { bundle: false, ...props });
+  const stack = new LicensingStack(cdkApp(mkdtempSync(join(outRoot, 'app-'))), 'LicensingService', { bundle: false, ...props });
   const template = Template.fromStack(stack);
   const bucketId = stack.getLogicalId(stack.releaseBucket.bucket.node.defaultChild as CfnElement);
   const bucket = template.toJSON().Resources[bucketId] as Resource;
@@ -34,7 +35,6 @@ const actionsOn = (statements: ReturnType<typeof statementsOf>, prefix: string) 
 
 describe('release bucket', () => {
   it('is private: public access blocked, S3-managed encryption, owner-enforced objects, retained', () => {
-    template.resourceCountIs('AWS::S3::Bucket', 1);
     expect(bucket.Properties).toMatchObject({
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
@@ -66,9 +66,39 @@ describe('release bucket', () => {
   });
 
   it('aborts incomplete multipart uploads after a day', () => {
-    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
       expect.objectContaining({ Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
-    ]);
+    );
+  });
+
+  it('keeps versions, and expires replaced or deleted ones after 30 days', () => {
+    expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ Status: 'Enabled', NoncurrentVersionExpiration: { NoncurrentDays: 30 } }),
+    );
+  });
+
+  it('logs its requests to a private access log bucket that keeps them 90 days', () => {
+    const logBucketId = stack.getLogicalId(stack.releaseBucket.accessLogBucket.node.defaultChild as CfnElement);
+    template.resourceCountIs('AWS::S3::Bucket', 2);
+    expect(bucket.Properties.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logBucketId }, LogFilePrefix: 'release-files/' });
+    const logBucket = template.toJSON().Resources[logBucketId] as Resource;
+    expect(logBucket.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      LifecycleConfiguration: { Rules: [expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 90 })] },
+    });
+    expect(logBucket.DeletionPolicy).toBe('Retain');
+    // The S3 logging service writes by bucket policy (no ACLs), over TLS only.
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: logBucketId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'logging.s3.amazonaws.com' }, Action: 's3:PutObject' }),
+        ]),
+      },
+    });
   });
 });
 

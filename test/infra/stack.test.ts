@@ -1,9 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cdkApp } from './support/app.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES } from '../../infra/routes.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/data/table-schema.js';
@@ -13,7 +14,7 @@ type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?
 // Every App synthesizes into a directory of its own; keep them all under one that is removed at the end.
 const outRoot = mkdtempSync(join(tmpdir(), 'licensing-stack-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
-const newApp = () => new App({ outdir: mkdtempSync(join(outRoot, 'app-')) });
+const newApp = () => cdkApp(mkdtempSync(join(outRoot, 'app-')));
 
 /** Synthesizes without esbuild: the functions get an inline stand-in, everything else is real. */
 function synth(props: LicensingStackProps = {}) {
@@ -101,6 +102,8 @@ describe('functions', () => {
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
       MAIL_FROM: 'licenses@example.com',
+      POWERTOOLS_SERVICE_NAME: 'management',
+      POWERTOOLS_METRICS_NAMESPACE: 'LicensingService',
     });
   });
 
@@ -109,6 +112,8 @@ describe('functions', () => {
     const fn = bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.functions.management)] as Resource;
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
       'BUCKET_NAME',
+      'POWERTOOLS_METRICS_NAMESPACE',
+      'POWERTOOLS_SERVICE_NAME',
       'QUEUE_URL',
       'RUNTIME',
       'TABLE_NAME',

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { App, type CfnElement } from 'aws-cdk-lib';
+import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { cdkApp } from './support/app.js';
 import { HANDLER_ENTRIES } from '../../infra/routes.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { WORKER_ENTRIES } from '../../infra/worker-entries.js';
@@ -27,7 +28,7 @@ vi.mock('../../shared/runtime.js', async (importOriginal) => {
 const outdir = mkdtempSync(join(tmpdir(), 'table-grants-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-const stack = new LicensingStack(new App({ outdir }), 'LicensingService', { bundle: false });
+const stack = new LicensingStack(cdkApp(outdir), 'LicensingService', { bundle: false });
 const template = Template.fromStack(stack);
 const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 const tableArn = { 'Fn::GetAtt': [logicalId(stack.table), 'Arn'] };

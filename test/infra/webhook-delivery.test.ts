@@ -1,16 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type CfnElement, type Stack } from 'aws-cdk-lib';
+import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cdkApp } from './support/app.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'webhook-delivery-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-const stack = new LicensingStack(new App({ outdir }), 'LicensingService', { bundle: false });
+const stack = new LicensingStack(cdkApp(outdir), 'LicensingService', { bundle: false });
 const template = Template.fromStack(stack);
 const delivery = stack.webhookDelivery;
 const id = (s: Stack, construct: { node: { defaultChild?: unknown } }) => s.getLogicalId(construct.node.defaultChild as CfnElement);

@@ -1,0 +1,52 @@
+import { Duration } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+
+/**
+ * The metrics the alarms watch and the dashboard draws, defined once so the two always show the same thing.
+ * All are AWS's own metrics: nothing here depends on what the functions log.
+ */
+export const METRIC_PERIOD = Duration.minutes(5);
+
+export function apiMetrics(api: HttpApi) {
+  const requests = api.metricCount({ period: METRIC_PERIOD, statistic: 'Sum', label: 'Requests' });
+  const serverErrors = api.metricServerError({ period: METRIC_PERIOD, statistic: 'Sum', label: '5xx' });
+  return {
+    requests,
+    serverErrors,
+    clientErrors: api.metricClientError({ period: METRIC_PERIOD, statistic: 'Sum', label: '4xx' }),
+    // A period without requests has no rate rather than a division by zero.
+    serverErrorRate: new MathExpression({
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: { requests, errors: serverErrors },
+      period: METRIC_PERIOD,
+      label: '5xx (% of requests)',
+    }),
+    latencyP99: api.metricLatency({ period: METRIC_PERIOD, statistic: 'p99', label: 'API latency p99' }),
+  };
+}
+
+export function functionMetrics(fn: LambdaFunction, name: string) {
+  return {
+    invocations: fn.metricInvocations({ period: METRIC_PERIOD, statistic: 'Sum', label: name }),
+    errors: fn.metricErrors({ period: METRIC_PERIOD, statistic: 'Sum', label: name }),
+    throttles: fn.metricThrottles({ period: METRIC_PERIOD, statistic: 'Sum', label: name }),
+    durationP99: fn.metricDuration({ period: METRIC_PERIOD, statistic: 'p99', label: `${name} duration p99` }),
+  };
+}
+
+/** How far behind the newest stream record a stream consumer is, in milliseconds. */
+export function iteratorAge(fn: LambdaFunction): Metric {
+  return fn.metric('IteratorAge', { period: METRIC_PERIOD, statistic: 'Maximum', label: 'Iterator age (max)' });
+}
+
+/**
+ * The account's SES reputation in this region (a fraction, 0.05 = 5%). SES publishes it as a running rate over
+ * recent sends, so an hour's maximum is enough; every stage in the account shares it.
+ */
+export function sesReputation() {
+  const reputation = (metricName: string, label: string) =>
+    new Metric({ namespace: 'AWS/SES', metricName, period: Duration.hours(1), statistic: 'Maximum', label });
+  return { bounceRate: reputation('Reputation.BounceRate', 'Bounce rate'), complaintRate: reputation('Reputation.ComplaintRate', 'Complaint rate') };
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Aspects, type Stack } from 'aws-cdk-lib';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EdgeFirewallStack } from '../../infra/edge-firewall-stack.js';
+import { LicensingStack } from '../../infra/stack.js';
+import { cdkApp } from './support/app.js';
+
+const outRoot = mkdtempSync(join(tmpdir(), 'cdk-nag-test-'));
+afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
+
+/** The stacks as `bin/app.ts` builds them, checked as it checks them: every optional part on, to check them all. */
+function checkedStacks(): Stack[] {
+  const app = cdkApp(mkdtempSync(join(outRoot, 'app-')));
+  const env = { account: '123456789012', region: 'eu-west-1' };
+  const firewall = new EdgeFirewallStack(app, 'LicensingServiceEdgeFirewall-test', {
+    env: { ...env, region: 'us-east-1' },
+    crossRegionReferences: true,
+    requestsPer5Minutes: 2000,
+  });
+  const service = new LicensingStack(app, 'LicensingService-test', {
+    env,
+    crossRegionReferences: true,
+    edgeFirewall: { webAclArn: firewall.webAclArn },
+    alarmEmail: 'ops@example.com',
+    customDomain: { domainName: 'licenses.example.com', hostedZone: { hostedZoneId: 'Z0123456789ABC', zoneName: 'example.com' } },
+    bundle: false,
+  });
+  const plain = new LicensingStack(app, 'LicensingService-plain', { bundle: false });
+  Aspects.of(app).add(new AwsSolutionsChecks());
+  return [service, firewall, plain];
+}
+
+const findings = (stack: Stack, kind: 'findError' | 'findWarning') =>
+  Annotations.fromStack(stack)[kind]('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((m) => `${m.id}: ${String(m.entry.data).split(':')[0]}`);
+
+// Read up front: the first read synthesizes the whole app, which can take longer than a test's timeout. An unacknowledged
+// error can also stop that synthesis itself (cdk.json's `annotationsInValidationReport`): the file then fails with its list.
+const results = checkedStacks().map((stack) => ({ name: stack.stackName, errors: findings(stack, 'findError'), warnings: findings(stack, 'findWarning') }));
+
+describe('AWS Solutions checks (cdk-nag)', () => {
+  it.each(results.map((result) => [result.name, result] as const))('%s: no error or warning is left unfixed or unacknowledged', (_name, result) => {
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+  });
+});
