@@ -26,6 +26,8 @@ function environmentOf(resource: LambdaResource): Record<string, string> {
     AWS_SECRET_ACCESS_KEY: 'bench',
     AWS_SESSION_TOKEN: 'bench',
     AWS_LAMBDA_FUNCTION_NAME: 'bench',
+    // Lambda runs Node 22, where the SDK has no notice to print about older versions.
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   for (const [name, value] of Object.entries(variables)) {
     env[name] = typeof value === 'string' ? value : /_URL$/.test(name) ? 'https://sqs.us-east-1.amazonaws.com/000000000000/bench' : `bench-${name.toLowerCase()}`;
@@ -44,7 +46,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 const out = mkdtempSync(join(tmpdir(), 'cold-start-'));
 try {
-  execFileSync('npx', ['cdk', 'synth', '-q', '--output', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // esbuild's own report of each bundle goes to stderr: kept out of the table, shown only if synth fails.
+  execFileSync('npx', ['cdk', 'synth', '-q', '--output', out], { stdio: ['ignore', 'ignore', 'pipe'] });
   const templates = readdirSync(out).filter((f) => f.endsWith('.template.json'));
   let missed = 0;
   console.log(`${'function'.padEnd(34)} ${'bundle'.padStart(10)} ${'target'.padStart(8)} ${'init (median of 5)'.padStart(20)} ${'target'.padStart(8)}`);
