@@ -18,12 +18,13 @@ export type ProductCatalog = ReturnType<typeof createProductCatalog>;
  * find nothing are not cached.
  */
 export function createProductCatalog(deps: Pick<Deps, 'data'>) {
-  const { product, productPublicKey } = deps.data.entities;
+  // Entities are named when used, not here: a container builds only those its requests need (shared/data/service.ts).
+  const { entities } = deps.data;
   const byId = new TtlCache<ProductRef>(PRODUCT_CACHE_TTL_MS);
 
   const productById = (productId: string) =>
     byId.get(productId, async () => {
-      const { data } = await product.get({ productId }).go();
+      const { data } = await entities.product.get({ productId }).go();
       if (!data) return undefined;
       return { productId, tenantId: data.tenantId, name: data.name, slug: data.slug, deleted: Boolean(data.deletedAt) };
     });
@@ -32,7 +33,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
     byId: productById,
     /** Strongly consistent, beside the license read: a replaced or deleted product's key must stop at once. */
     async byPublicKey(publicKey: string): Promise<ProductRef | undefined> {
-      const { data } = await productPublicKey.get({ publicKey }).go({ consistent: true });
+      const { data } = await entities.productPublicKey.get({ publicKey }).go({ consistent: true });
       return data ? productById(data.productId) : undefined;
     },
   };

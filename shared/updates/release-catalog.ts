@@ -23,12 +23,13 @@ export type ReleaseCatalog = ReturnType<typeof createReleaseCatalog>;
  * once from every container. Slugs are cached as they rarely change; a stale one is read again.
  */
 export function createReleaseCatalog(deps: Pick<Deps, 'data'>) {
-  const { product, productSlug } = deps.data.entities;
+  // Entities are named when used, not here: a container builds only those its requests need (shared/data/service.ts).
+  const { entities } = deps.data;
   const idBySlug = new TtlCache<string>(UPDATE_CACHE_TTL_MS, MAX_CACHED_PRODUCTS);
   const releasesByStamp = new TtlCache<ReleaseItem[]>(UPDATE_CACHE_TTL_MS, MAX_CACHED_PRODUCTS);
 
   const liveProduct = async (productId: string, slug: string) => {
-    const { data } = await product.get({ productId }).go();
+    const { data } = await entities.product.get({ productId }).go();
     return data && !data.deletedAt && data.slug === slug ? data : undefined;
   };
 
@@ -45,12 +46,12 @@ export function createReleaseCatalog(deps: Pick<Deps, 'data'>) {
 
   return {
     async bySlug(slug: string): Promise<ProductReleases | undefined> {
-      const cachedId = await idBySlug.get(slug, async () => (await productSlug.get({ slug }).go()).data?.productId);
+      const cachedId = await idBySlug.get(slug, async () => (await entities.productSlug.get({ slug }).go()).data?.productId);
       let item = cachedId ? await liveProduct(cachedId, slug) : undefined;
       if (cachedId && !item) {
         // Renamed or deleted since the slug was cached: the slug may name another product now.
         idBySlug.delete(slug);
-        const { data: ref } = await productSlug.get({ slug }).go();
+        const { data: ref } = await entities.productSlug.get({ slug }).go();
         item = ref && ref.productId !== cachedId ? await liveProduct(ref.productId, slug) : undefined;
       }
       if (!item) return undefined;
