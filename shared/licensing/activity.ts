@@ -1,4 +1,5 @@
 import { writeItem } from '../data/writes.js';
+import { logger } from '../observability/logger.js';
 import type { Deps } from '../runtime.js';
 
 /** How often one container records the same activation's last check: often enough to see it, rarely enough to cost little. */
@@ -36,8 +37,7 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, inter
     );
   }
 
-  const logFailure = (error: unknown) =>
-    console.warn(JSON.stringify({ level: 'warn', message: 'activity not recorded', error: String(error) }));
+  const logFailure = (error: unknown) => logger.warn('Activity not recorded', { error });
 
   return {
     /** A known activation was seen (activate of an active domain, check). */
