@@ -16,26 +16,27 @@ export type DeliveryOutcome = 'succeeded' | 'retried' | 'failed';
  * Counters in CloudWatch's embedded metric format, written to stdout when an invocation ends. An EMF
  * record has one value per dimension, so each metric with each set of dimension values has a Metrics
  * object of its own, made the first time it is counted in a container: an invocation that counts
- * Validations{result=invalid} and Refusals{operation=validate, reason=expired} writes two records, one per object it used.
+ * Validations{result=invalid} and Refusals{operation=validate, reason=expired} writes two records.
  * Metrics turned off (`POWERTOOLS_METRICS_DISABLED`, or `POWERTOOLS_DEV`) are not even counted.
  */
 export function createMetricsRecorder(options: { namespace?: string } = {}) {
-  const recorders = new Map<string, Metrics>();
-  const used = new Set<Metrics>();
+  type Counter = { name: string; metrics: Metrics };
+  const counters = new Map<string, Counter>();
+  /** This invocation's counts, added to Powertools once each as it ends: one value per record, never an array. */
+  const counted = new Map<Counter, number>();
   // The environment is read at the first count, not as the module loads: it is complete by the first invocation.
   let disabled: boolean | undefined;
 
   function count(name: string, dimensions: Record<string, string>, key: string): void {
     disabled ??= metricsDisabled(process.env);
     if (disabled) return;
-    let recorder = recorders.get(key);
-    if (!recorder) {
+    let counter = counters.get(key);
+    if (!counter) {
       const namespace = options.namespace ?? (process.env.POWERTOOLS_METRICS_NAMESPACE || DEFAULT_NAMESPACE);
-      recorder = new Metrics({ namespace, defaultDimensions: dimensions });
-      recorders.set(key, recorder);
+      counter = { name, metrics: new Metrics({ namespace, defaultDimensions: dimensions }) };
+      counters.set(key, counter);
     }
-    recorder.addMetric(name, MetricUnit.Count, 1);
-    used.add(recorder);
+    counted.set(counter, (counted.get(counter) ?? 0) + 1);
   }
 
   return {
@@ -52,8 +53,8 @@ export function createMetricsRecorder(options: { namespace?: string } = {}) {
     stripeEvent: (type: string) => count('StripeEvents', { type }, `StripeEvents#${type}`),
     /** Writes what this invocation counted, one record per set of dimensions; called once as it ends. */
     publish(): void {
-      for (const recorder of used) recorder.publishStoredMetrics();
-      used.clear();
+      for (const [{ name, metrics }, value] of counted) metrics.addMetric(name, MetricUnit.Count, value).publishStoredMetrics();
+      counted.clear();
     },
   };
 }

@@ -27,7 +27,7 @@ describe('metrics', () => {
 
     const records = publishedBy(() => metrics.publish());
     expect(records.map(({ _aws, ...fields }) => [_aws.CloudWatchMetrics, fields])).toEqual([
-      [[{ Namespace: 'LicensingService', Dimensions: [['service', 'result']], Metrics: [{ Name: 'Validations', Unit: 'Count' }] }], { service: 'edge', result: 'valid', Validations: [1, 1] }],
+      [[{ Namespace: 'LicensingService', Dimensions: [['service', 'result']], Metrics: [{ Name: 'Validations', Unit: 'Count' }] }], { service: 'edge', result: 'valid', Validations: 2 }],
       [[{ Namespace: 'LicensingService', Dimensions: [['service', 'result']], Metrics: [{ Name: 'Validations', Unit: 'Count' }] }], { service: 'edge', result: 'invalid', Validations: 1 }],
       [
         [{ Namespace: 'LicensingService', Dimensions: [['service', 'operation', 'reason']], Metrics: [{ Name: 'Refusals', Unit: 'Count' }] }],
