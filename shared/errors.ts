@@ -58,12 +58,23 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/** One link of an error chain: what an SDK, ElectroDB or Node error may carry besides its message. */
+export type ErrorLink = {
+  name?: string;
+  message?: string;
+  code?: string | number;
+  stack?: string;
+  $fault?: string;
+  $metadata?: { httpStatusCode?: number; requestId?: string };
+  cause?: unknown;
+};
+
 /**
  * An error and the errors it wraps, outermost first: ElectroDB puts the SDK's error in `cause`, so what
- * DynamoDB said is found down the chain. Bounded, as a chain may loop.
+ * DynamoDB said is found down the chain. Bounded, and each link once, as a chain may loop.
  */
-export function errorChain(error: unknown): { name?: string; code?: string }[] {
-  const chain: { name?: string; code?: string; cause?: unknown }[] = [];
-  for (let e = error as (typeof chain)[number] | undefined; e && chain.length < 16; e = e.cause as (typeof chain)[number] | undefined) chain.push(e);
+export function errorChain(error: unknown): ErrorLink[] {
+  const chain: ErrorLink[] = [];
+  for (let e = error as ErrorLink | undefined; e && chain.length < 16 && !chain.includes(e); e = e.cause as ErrorLink | undefined) chain.push(e);
   return chain;
 }

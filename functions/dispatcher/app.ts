@@ -1,7 +1,9 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { logger } from '../../shared/observability/logger.js';
 import type { Deps } from '../../shared/runtime.js';
 import type { DeliveryMessage, DeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
 import { attemptDelivery } from '../../shared/webhooks/dispatch.js';
+import { workerApp } from '../../shared/workers/app.js';
 
 function deliveryIdOf(record: SQSRecord): string | undefined {
   try {
@@ -18,14 +20,14 @@ function deliveryIdOf(record: SQSRecord): string | undefined {
  * a message that errored is reported failed as it is and returns after the queue's visibility timeout.
  */
 export function createDispatcherHandler(deps: Deps, queue: DeliveryQueue) {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  return workerApp(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failed: string[] = [];
     await Promise.all(
       event.Records.map(async (record) => {
         try {
           const deliveryId = deliveryIdOf(record);
           if (!deliveryId) {
-            console.error(JSON.stringify({ level: 'error', message: 'unreadable delivery message', messageId: record.messageId }));
+            logger.error('Unreadable delivery message', { messageId: record.messageId });
             await queue.deadLetter(record.body);
             return;
           }
@@ -37,11 +39,11 @@ export function createDispatcherHandler(deps: Deps, queue: DeliveryQueue) {
             await queue.deadLetter(record.body);
           }
         } catch (error) {
-          console.error(JSON.stringify({ level: 'error', message: 'delivery attempt failed', messageId: record.messageId, error: String(error) }));
+          logger.error('Delivery attempt failed', { messageId: record.messageId, error });
           failed.push(record.messageId);
         }
       }),
     );
     return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-  };
+  });
 }

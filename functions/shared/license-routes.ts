@@ -13,7 +13,9 @@ import { checkActivation } from '../../shared/licensing/check.js';
 import { deactivateLicense } from '../../shared/licensing/deactivate.js';
 import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
 import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
+import { refusalReason } from '../../shared/licensing/refusal-reason.js';
 import { validateLicense, type LicenseContext } from '../../shared/licensing/validate.js';
+import { metrics, type LicenseOperation } from '../../shared/observability/metrics.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
@@ -68,6 +70,18 @@ function activationIdOf(body: { activation_id?: string }): string | undefined {
   return id;
 }
 
+/** Counts a refusal (a 4xx) of `operation` by reason, then lets the error handler answer it. */
+function countingRefusals(operation: LicenseOperation, handler: Route['handler']): Route['handler'] {
+  return async (event) => {
+    try {
+      return await handler(event);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode < 500) metrics.refusal(operation, refusalReason(error));
+      throw error;
+    }
+  };
+}
+
 /** validate, activate and deactivate on both prefixes; check on the public one. */
 export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: RateLimiter }, surface: LicenseSurface): Route[] {
   const validateSchema = schemaFor(surface, licenseFields);
@@ -94,10 +108,13 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
           const address = clientAddress(event, deps.config);
           await limitRead(claim, address);
           const result = await validateLicense(deps, context, { ...claim, domain, ipAddress: address });
+          metrics.validation('valid');
           return ok({ valid: true, ...result });
         } catch (error) {
           // Every refusal of a validate, bad input included, is `{valid: false, error}` with its status (and Retry-After on 429).
           if (error instanceof AppError && error.statusCode < 500) {
+            metrics.validation('invalid');
+            metrics.refusal('validate', refusalReason(error));
             return json(error.statusCode, { valid: false, error: error.message }, { headers: error.headers });
           }
           throw error;
@@ -108,25 +125,26 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
       method: 'POST',
       path: `${surface.prefix}/licenses/activate`,
       input: { body: validateSchema },
-      handler: async (event) => {
+      handler: countingRefusals('activate', async (event) => {
         const body = parseInput(validateSchema, jsonBody(event));
         const domain = requiredDomain(body);
         const claim = claimOf(surface, body);
         const address = clientAddress(event, deps.config);
         await limitWrite(claim, address);
         const activation = await activateLicense(deps, context, { ...claim, domain, ipAddress: address });
+        metrics.activation();
         return ok({
           success: true,
           activation_id: activation.activationId,
           ...(surface.publicKey ? { activated_at: activation.activatedAt } : {}),
         });
-      },
+      }),
     },
     {
       method: 'POST',
       path: `${surface.prefix}/licenses/deactivate`,
       input: { body: deactivateSchema },
-      handler: async (event) => {
+      handler: countingRefusals('deactivate', async (event) => {
         const body = parseInput(deactivateSchema, jsonBody(event));
         const domain = givenDomain(body);
         if (domain === undefined && body.activation_id === undefined) throw new BadRequestError('domain or activation_id is required');
@@ -136,7 +154,7 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
         await limitWrite(claim, address);
         await deactivateLicense(deps, context, { ...claim, domain, activationId, ipAddress: address });
         return ok({ success: true });
-      },
+      }),
     },
   ];
   if (surface.publicKey) {
@@ -144,7 +162,7 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
       method: 'POST',
       path: `${surface.prefix}/licenses/check`,
       input: { body: validateSchema },
-      handler: async (event) => {
+      handler: countingRefusals('check', async (event) => {
         const body = parseInput(validateSchema, jsonBody(event));
         const domain = requiredDomain(body);
         const claim = claimOf(surface, body);
@@ -152,7 +170,7 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
         await limitRead(claim, address);
         const { activationId } = await checkActivation(deps, context, { ...claim, domain, ipAddress: address });
         return ok({ activated: activationId !== null, activation_id: activationId });
-      },
+      }),
     });
   }
   return routes;

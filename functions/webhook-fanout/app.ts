@@ -1,9 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { logger } from '../../shared/observability/logger.js';
 import type { Deps } from '../../shared/runtime.js';
 import type { DeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
 import { fanOutEvent, type OutboxEvent } from '../../shared/webhooks/fan-out.js';
+import { workerApp } from '../../shared/workers/app.js';
 import { matchesFilter, OUTBOX_INSERT_FILTER } from './outbox-filter.js';
 
 /**
@@ -12,7 +14,7 @@ import { matchesFilter, OUTBOX_INSERT_FILTER } from './outbox-filter.js';
  * batch is reported back, so the stream retries from that record and nothing after it is skipped.
  */
 export function createFanOutHandler(deps: Deps, queue: DeliveryQueue) {
-  return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  return workerApp(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     for (const record of event.Records) {
       if (!matchesFilter(OUTBOX_INSERT_FILTER, record)) continue;
       try {
@@ -21,10 +23,10 @@ export function createFanOutHandler(deps: Deps, queue: DeliveryQueue) {
         if (!data) continue;
         await fanOutEvent({ ...deps, queue }, data as OutboxEvent);
       } catch (error) {
-        console.error(JSON.stringify({ level: 'error', message: 'fan-out failed', eventID: record.eventID, error: String(error) }));
+        logger.error('Fan-out failed', { eventID: record.eventID, error });
         return { batchItemFailures: [{ itemIdentifier: record.dynamodb!.SequenceNumber! }] };
       }
     }
     return { batchItemFailures: [] };
-  };
+  });
 }

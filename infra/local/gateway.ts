@@ -4,6 +4,7 @@ import { finished } from 'node:stream/promises';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import type { RouteSpec, Surface } from '../routes.js';
+import { lambdaContext } from './lambda-context.js';
 import { createRouteMatcher } from './route-match.js';
 
 export type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
@@ -18,24 +19,6 @@ type GatewayOptions = {
   /** Local-only routes answered by the gateway itself (e.g. `/_local/mail`). */
   localRoutes: Record<string, () => unknown>;
 };
-
-function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 30_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 /**
  * The request body, or 'too-large' past API Gateway's limit. Either way the body is read to its end (the

@@ -1,17 +1,20 @@
+import type { Context } from 'aws-lambda';
 import { WORKER_ENTRIES } from '../worker-entries.js';
 import { importFunctionEntry } from './function-entry.js';
+import { lambdaContext } from './lambda-context.js';
 
 /** The scheduled jobs of the stack, as EventBridge rules run them in AWS: entry file and local interval. */
 const JOBS = [
   {
-    name: 'expiry-sweep',
+    name: 'expirySweep',
     entry: WORKER_ENTRIES.expirySweep,
     /** `EXPIRY_SWEEP_INTERVAL_MS` (default one minute); 0 turns the local timer off. */
     intervalMs: (env: NodeJS.ProcessEnv) => Number(env.EXPIRY_SWEEP_INTERVAL_MS ?? 60_000),
   },
 ];
 
-type JobHandler = () => Promise<unknown>;
+/** A scheduled handler: EventBridge's event says nothing the jobs read, so none is passed. */
+type JobHandler = (event: undefined, context: Context) => Promise<unknown>;
 
 /**
  * Runs each job's handler periodically in this process. A run starts only after the previous one
@@ -30,7 +33,7 @@ export async function startScheduler(instance: number, env: NodeJS.ProcessEnv): 
     const schedule = () => {
       if (stopped) return;
       const timer = setTimeout(() => {
-        const run = handler()
+        const run = handler(undefined, lambdaContext(job.name))
           .then(() => undefined, (error) => console.error(`local scheduler: ${job.name} failed`, error))
           .finally(() => {
             running.delete(run);

@@ -70,6 +70,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       S3_ENDPOINT: objects.endpoint,
       SES_ENDPOINT: mail.endpoint,
       PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? baseUrl,
+      // Logs pretty-printed and quiet (LOG_LEVEL, default WARN), no metrics per request; what the caller set wins.
+      POWERTOOLS_DEV: process.env.POWERTOOLS_DEV ?? 'true',
+      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'WARN',
+      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+      POWERTOOLS_SERVICE_NAME: process.env.POWERTOOLS_SERVICE_NAME ?? 'licensing-service',
       ...webhooks.env,
       ...options.env,
     });

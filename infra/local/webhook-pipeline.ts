@@ -1,10 +1,15 @@
 import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
 import { matchesFilter, OUTBOX_INSERT_FILTER } from '../../functions/webhook-fanout/outbox-filter.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
 import { importFunctionEntry } from './function-entry.js';
+import { lambdaContext } from './lambda-context.js';
 import { startLocalQueue, type QueueConsumer } from './queue.js';
 import { startStreamPoller, type StreamHandler } from './stream-poller.js';
+
+/** A deployed handler: the event and the invocation's context. */
+type Invoked<Consumer extends (event: never) => unknown> = { handler: (event: Parameters<Consumer>[0], context: Context) => ReturnType<Consumer> };
 
 /** Batches handled at once by the local dispatcher, as Lambda would run several. */
 const LOCAL_DISPATCHER_CONCURRENCY = 5;
@@ -30,14 +35,14 @@ export async function startWebhookPipeline(options: { dataDir?: string; dynamoEn
     env: { QUEUE_URL: queue.queueUrl, DEAD_LETTER_QUEUE_URL: queue.deadLetterQueueUrl, SQS_ENDPOINT: queue.endpoint },
     /** Starts both consumers; call once `env` is in the process environment, as the functions read it. */
     run: async () => {
-      const dispatcher = await importFunctionEntry<{ handler: QueueConsumer }>(WORKER_ENTRIES.webhookDispatcher, options.instance);
-      const fanOut = await importFunctionEntry<{ handler: StreamHandler }>(WORKER_ENTRIES.webhookFanOut, options.instance);
-      queue.consume(dispatcher.handler);
+      const dispatcher = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.webhookDispatcher, options.instance);
+      const fanOut = await importFunctionEntry<Invoked<StreamHandler>>(WORKER_ENTRIES.webhookFanOut, options.instance);
+      queue.consume((event) => dispatcher.handler(event, lambdaContext('webhookDispatcher')));
       poller = await startStreamPoller({
         endpoint: options.dynamoEndpoint,
         tableName: options.tableName,
         filter: (record) => matchesFilter(OUTBOX_INSERT_FILTER, record),
-        handler: fanOut.handler,
+        handler: (event) => fanOut.handler(event, lambdaContext('webhookFanOut')),
         checkpointFile: options.dataDir && join(options.dataDir, 'webhook-stream-position.json'),
       });
     },

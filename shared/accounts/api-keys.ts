@@ -1,6 +1,7 @@
 import { writeItem } from '../data/writes.js';
 import { NotFoundError } from '../errors.js';
 import { newId, randomBase32, sha256Hex } from '../ids.js';
+import { logger } from '../observability/logger.js';
 import type { Deps } from '../runtime.js';
 
 type KeyDeps = Pick<Deps, 'data' | 'clock'>;
@@ -53,7 +54,7 @@ export async function resolveApiKey(deps: KeyDeps, key: string): Promise<string 
     // Bookkeeping: a key revoked meanwhile is left alone (the write's condition), and a failed write is
     // logged, never the reason a request fails.
     await writeItem(() => deps.data.entities.apiKey.patch({ keyHash }).set({ lastUsedAt: now.toISOString() }).go()).catch((error: unknown) =>
-      console.warn(JSON.stringify({ level: 'warn', message: 'API key use not recorded', error: String(error) })),
+      logger.warn('API key use not recorded', { error }),
     );
   }
   return data.userId;

@@ -1,19 +1,25 @@
 import middy from '@middy/core';
 import httpRouterHandler from '@middy/http-router';
+import { httpObservability } from '../observability/middleware.js';
 import { cors, type CorsPolicy } from './cors.js';
 import { errorHandler } from './error-handler.js';
 import { decodePathParameters } from './path-parameters.js';
 import type { Route } from './route.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
-/** One surface's Lambda handler: its routes behind CORS and the error handler; path parameters arrive decoded. */
+/**
+ * One surface's Lambda handler: its routes behind logging and metrics, CORS and the error handler; path
+ * parameters arrive decoded.
+ */
 export function httpApp(routes: Route[], corsPolicy: CorsPolicy) {
   const decoding = routes.map((route) => ({
     ...route,
     handler: (event: HttpEvent) => route.handler({ ...event, pathParameters: decodePathParameters(event.pathParameters) }),
   }));
-  // onError runs in reverse order: the error handler shapes the answer, then CORS decorates it.
+  // onError runs in reverse order: the error handler shapes (and logs) the answer, CORS decorates it, then
+  // the invocation's metrics are published and its log keys dropped.
   return middy<HttpEvent, HttpResult>()
+    .use(httpObservability())
     .use(cors(corsPolicy))
     .use(errorHandler())
     .handler(httpRouterHandler(decoding) as unknown as (event: HttpEvent) => Promise<HttpResult>);

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { AppError, BadRequestError, ConflictError, errorChain, ServiceUnavailableError } from '../errors.js';
+import { logger } from '../observability/logger.js';
 import { json } from './responses.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
@@ -35,7 +36,7 @@ export const CHANGED_CONCURRENTLY = 'The resource was changed concurrently; retr
  */
 function fromStorage(error: unknown): AppError | undefined {
   const chain = errorChain(error);
-  if (chain.some((e) => TRANSIENT_AWS_ERRORS.has(e.name ?? '') || UNREACHABLE.has(e.code ?? ''))) return new ServiceUnavailableError();
+  if (chain.some((e) => TRANSIENT_AWS_ERRORS.has(e.name ?? '') || UNREACHABLE.has(String(e.code)))) return new ServiceUnavailableError();
   if (chain.some((e) => e.name === 'ValidationException')) return new BadRequestError(STORAGE_REFUSED_INPUT);
   if (chain.some((e) => e.name === 'ConditionalCheckFailedException')) return new ConflictError(CHANGED_CONCURRENTLY);
   return undefined;
@@ -48,7 +49,7 @@ export function errorHandler(): MiddlewareObj<HttpEvent, HttpResult> {
       const error = request.error;
       const stored = error instanceof AppError ? undefined : fromStorage(error);
       // A refusal by the store means an input rule or a domain module missed a case: worth a look, not a 500.
-      if (stored && stored.statusCode !== 503) log('warn', 'storage refused a request', error);
+      if (stored && stored.statusCode !== 503) logger.warn('Storage refused a request', { error, http: httpOf(request.event) });
       const known = error instanceof AppError ? error : (fromRouter(error) ?? stored);
       if (known) {
         request.response = json(
@@ -58,12 +59,12 @@ export function errorHandler(): MiddlewareObj<HttpEvent, HttpResult> {
         );
         return;
       }
-      log('error', 'unhandled', error);
+      // The whole cause chain, redacted (shared/observability/logger.ts): what DynamoDB said is in ElectroDB's `cause`.
+      logger.error('Unhandled error', { error, http: httpOf(request.event) });
       request.response = json(500, { error: 'Internal server error' });
     },
   };
 }
 
-function log(level: 'warn' | 'error', message: string, error: unknown): void {
-  console.error(JSON.stringify({ level, message, error: String(error), stack: (error as Error)?.stack }));
-}
+/** Which request failed: method and path (never the query, headers or body, which may carry keys and personal data). */
+const httpOf = (event: HttpEvent) => ({ method: event.requestContext.http.method, path: event.rawPath });

@@ -1,4 +1,5 @@
 import { writeItem } from '../data/writes.js';
+import { logger } from '../observability/logger.js';
 import type { Deps } from '../runtime.js';
 
 /** How often one container records the same domain's last check: often enough to see it, rarely enough to cost little. */
@@ -28,8 +29,7 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, inter
     return true;
   }
 
-  const logFailure = (error: unknown) =>
-    console.warn(JSON.stringify({ level: 'warn', message: 'activity not recorded', error: String(error) }));
+  const logFailure = (error: unknown) => logger.warn('Activity not recorded', { error });
 
   return {
     /**

@@ -1,6 +1,8 @@
 import type { Config } from '../config.js';
 import { writeItem } from '../data/writes.js';
 import { TooManyRequestsError } from '../errors.js';
+import { logger } from '../observability/logger.js';
+import { metrics } from '../observability/metrics.js';
 import type { Deps } from '../runtime.js';
 import { bucketTiming, retryAfterSeconds, takeToken, type BucketTiming } from './gcra.js';
 import type { RateLimit } from './limits.js';
@@ -73,10 +75,12 @@ export function createRateLimiter(deps: Pick<Deps, 'data' | 'clock'> & { config:
       try {
         refusedFor = limit.store === 'container' ? takeFromContainer(bucket, now, timing) : await takeFromTable(bucket, now, timing);
       } catch (error) {
-        console.warn(JSON.stringify({ level: 'warn', message: 'rate limit not applied', bucket: limit.name, error: String(error) }));
+        logger.warn('Rate limit not applied', { limit: limit.name, error });
         return;
       }
-      if (refusedFor !== undefined) throw new TooManyRequestsError(limit.message, refusedFor);
+      if (refusedFor === undefined) return;
+      metrics.rateLimited(limit.name);
+      throw new TooManyRequestsError(limit.message, refusedFor);
     },
     /** Fills a caller's bucket again (a successful login forgives the failed attempts before it). */
     async refill(limit: RateLimit, caller: string): Promise<void> {
@@ -85,7 +89,7 @@ export function createRateLimiter(deps: Pick<Deps, 'data' | 'clock'> & { config:
       remembered.delete(bucket);
       if (limit.store !== 'table') return;
       await writeItem(() => deps.data.entities.rateLimit.delete({ bucket }).go()).catch((error: unknown) =>
-        console.warn(JSON.stringify({ level: 'warn', message: 'rate limit not refilled', bucket: limit.name, error: String(error) })),
+        logger.warn('Rate limit not refilled', { limit: limit.name, error }),
       );
     },
   };

@@ -1,4 +1,5 @@
 import { writeItem } from '../data/writes.js';
+import { metrics, type DeliveryOutcome } from '../observability/metrics.js';
 import type { Deps } from '../runtime.js';
 import { getDeliveryItem } from './deliveries.js';
 import { MAX_ATTEMPTS, retryDelaySeconds } from './retry-schedule.js';
@@ -89,11 +90,15 @@ type Settlement = {
   nextAttemptAt?: string;
 };
 
+/** Each attempt that reaches an end is settled once: the place to count how attempts end. */
+const OUTCOMES: Record<Settlement['status'], DeliveryOutcome> = { pending: 'retried', succeeded: 'succeeded', failed: 'failed' };
+
 async function settle(deps: DispatchDeps, deliveryId: string, settlement: Settlement): Promise<void> {
   const absent = (['lastError', 'nextAttemptAt'] as const).filter((field) => settlement[field] === undefined);
   const set = Object.fromEntries(Object.entries(settlement).filter(([, value]) => value !== undefined)) as Settlement;
   // Only the holder of the claimed attempt settles it, so the write needs no condition of its own.
   await writeItem(() => deps.data.entities.delivery.patch({ deliveryId }).set(set).remove(absent).go());
+  metrics.webhookDelivery(OUTCOMES[settlement.status]);
 }
 
 /** Records the send on the webhook (and disables it on 410); a webhook deleted meanwhile is left alone (refused). */

@@ -8,7 +8,8 @@ import type { HttpResult } from '../../shared/http/types.js';
 
 /** The answer the error middleware gives for `error`, as middy would call it. */
 async function answerTo(error: unknown): Promise<{ status: number; body: unknown; headers: HttpResult['headers'] }> {
-  const request = { error, response: null as HttpResult | null } as never as Parameters<NonNullable<ReturnType<typeof errorHandler>['onError']>>[0];
+  const event = { rawPath: '/api/products', requestContext: { http: { method: 'GET' } } };
+  const request = { event, error, response: null as HttpResult | null } as never as Parameters<NonNullable<ReturnType<typeof errorHandler>['onError']>>[0];
   await errorHandler().onError!(request);
   const response = request.response as HttpResult;
   return { status: response.statusCode, body: JSON.parse(response.body!), headers: response.headers };
@@ -27,7 +28,9 @@ async function throughElectroDb(error: Error): Promise<unknown> {
 }
 
 describe('error handler: DynamoDB errors are never a 500', () => {
+  // The logger writes through the console in tests (POWERTOOLS_DEV); these errors are logged on purpose.
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
 
   it('answers a ValidationException, also wrapped by ElectroDB, with 400 and a generic message', async () => {
     const wrapped = await throughElectroDb(validation());
