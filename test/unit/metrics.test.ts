@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMetricsRecorder } from '../../shared/observability/metrics.js';
+import { createMetricsRecorder, PUBLISH_INTERVAL_MS } from '../../shared/observability/metrics.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -16,10 +16,11 @@ function publishedBy(publish: () => void): Record<string, any>[] {
 }
 
 describe('metrics', () => {
-  it('publishes one EMF record per metric and set of dimension values, once per invocation', () => {
+  it('publishes one EMF record per metric and set of dimension values', () => {
     vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
     vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'edge');
-    const metrics = createMetricsRecorder();
+    let now = 0;
+    const metrics = createMetricsRecorder({ clock: () => now });
     metrics.validation('valid');
     metrics.validation('valid');
     metrics.validation('invalid');
@@ -34,10 +35,27 @@ describe('metrics', () => {
         { service: 'edge', operation: 'validate', reason: 'expired', Refusals: 1 },
       ],
     ]);
-    // The next invocation starts empty, and one that counted nothing writes nothing.
+    // What was written is not written again, and an invocation that counted nothing writes nothing.
+    now += PUBLISH_INTERVAL_MS;
     expect(publishedBy(() => metrics.publish())).toEqual([]);
     metrics.webhookDelivery('retried');
     expect(publishedBy(() => metrics.publish()).map((r) => [r.outcome, r.WebhookDeliveries])).toEqual([['retried', 1]]);
+  });
+
+  it('sums the counts of a busy minute into one write, and writes at once after a quiet one', () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    let now = 1_000_000;
+    const metrics = createMetricsRecorder({ clock: () => now });
+    const invocation = (seconds: number) => {
+      now += seconds * 1000;
+      metrics.validation('valid');
+      return publishedBy(() => metrics.publish()).map((r) => r.Validations);
+    };
+    expect(invocation(0)).toEqual([1]); // the container's first write is not held back
+    expect(invocation(1)).toEqual([]);
+    expect(invocation(30)).toEqual([]);
+    expect(invocation(29)).toEqual([3]); // a minute after the last write: the three since then, in one record
+    expect(invocation(61)).toEqual([1]); // after a quiet minute, at once
   });
 
   it('takes its namespace from POWERTOOLS_METRICS_NAMESPACE and names every counter the docs name', () => {
