@@ -9,6 +9,7 @@ import { parseInput } from '../../shared/http/validation.js';
 import { hasIdShape, hasPublicKeyShape } from '../../shared/ids.js';
 import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
 import { activateLicense } from '../../shared/licensing/activate.js';
+import { resolveLicense } from '../../shared/licensing/license-lookup.js';
 import { checkActivation } from '../../shared/licensing/check.js';
 import { deactivateLicense } from '../../shared/licensing/deactivate.js';
 import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
@@ -130,8 +131,12 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
         const domain = requiredDomain(body);
         const claim = claimOf(surface, body);
         const address = clientAddress(event, deps.config);
+        // The license is read while the rate-limit buckets are written, not after: one round trip less.
+        // A refused limit still answers first (429), whatever the read finds.
+        const resolved = resolveLicense(deps, context.catalog, claim);
+        resolved.catch(() => undefined);
         await limitWrite(claim, address);
-        const activation = await activateLicense(deps, context, { ...claim, domain, ipAddress: address });
+        const activation = await activateLicense(deps, context, { ...claim, domain, ipAddress: address }, resolved);
         metrics.activation();
         return ok({
           success: true,

@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import type { Deps } from '../runtime.js';
 import { assertUsable } from './license-state.js';
 import type { LicenseItem } from '../licenses/license-view.js';
-import { readLicense, resolveLicense, type LicenseClaim } from './license-lookup.js';
+import { readLicense, resolveLicense, type LicenseClaim, type ResolvedLicense } from './license-lookup.js';
 import { LICENSE_MESSAGES } from './messages.js';
 import type { ProductRef } from './product-catalog.js';
 import type { LicenseContext } from './validate.js';
@@ -23,14 +23,17 @@ const MAX_ROUNDS = 5;
  * domain's uniqueness item, takes a seat with a condition on the license item (active, not expired,
  * a seat free), moves the counters and records `license.activated`. An already active domain gets its
  * existing activation back; a deactivated one gets a new activation.
+ * `resolved`: the license as the caller already started reading it (beside its rate-limit writes), for the
+ * first round; later rounds read it again.
  */
 export async function activateLicense(
   deps: Pick<Deps, 'data' | 'clock'>,
   context: LicenseContext,
   input: LicenseClaim & { domain: string; ipAddress: string },
+  resolved: Promise<ResolvedLicense> = resolveLicense(deps, context.catalog, input),
 ): Promise<ActivationResult> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const { license, product } = await resolveLicense(deps, context.catalog, input);
+    const { license, product } = await (round === 0 ? resolved : resolveLicense(deps, context.catalog, input));
     const now = deps.clock.now();
     assertUsable(license, now);
     const activation: ActivationItem = {
