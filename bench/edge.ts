@@ -21,6 +21,7 @@ import { newId } from '../shared/ids.js';
 import { activationWrites } from '../shared/licensing/activate.js';
 import { createProductCatalog } from '../shared/licensing/product-catalog.js';
 import { createDeps } from '../shared/runtime.js';
+import { edgeEvent, seedTenant } from './support/fixtures.js';
 
 const DURATION_SECONDS = 8;
 const WARM_UP_SECONDS = 8;
@@ -30,7 +31,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const LICENSES = 50;
 /** Validate's throughput against raw GetItem's on the same DynamoDB Local; under it, the bench fails. */
 const VALIDATE_TARGET = 0.8;
-const JSON_HEADERS = { 'content-type': 'application/json' };
 
 type Measured = { name: string; rps: number; p50: number; p99: number; failures: number };
 type LoadResult = Measured & { requests: number; serviceCpuMicros: number };
@@ -65,32 +65,6 @@ function print(run: Measured): Measured {
 }
 
 const median = (runs: Measured[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
-
-/** A tenant with one product and LICENSES licenses of many seats, made through the management API. */
-async function loadLicenses(baseUrl: string) {
-  const call = async (path: string, body: unknown, cookie?: string) => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method: 'POST',
-      headers: { ...JSON_HEADERS, origin: baseUrl, ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return { body: (await res.json()) as Record<string, any>, cookie: res.headers.getSetCookie()[0]?.split(';')[0] };
-  };
-  const { cookie } = await call('/api/auth/register', { email: `bench-${Date.now()}@example.com`, password: 'bench password', name: 'Bench' });
-  const product = (await call('/api/products', { name: `Bench ${Date.now()}`, productType: 'plugin' }, cookie)).body;
-  const keys: string[] = [];
-  for (let i = 0; i < LICENSES; i++) {
-    const license = await call('/api/licenses', { productId: product.id, customerEmail: `buyer${i}@example.com`, seats: 100_000 }, cookie);
-    keys.push(license.body.licenseKey);
-  }
-  const form = new FormData();
-  form.set('version', '1.0.0');
-  form.set('file', new Blob([new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)])], { type: 'application/zip' }), 'bench.zip');
-  const upload = await fetch(`${baseUrl}/api/products/${product.id}/releases/upload`, { method: 'POST', headers: { cookie: cookie!, origin: baseUrl }, body: form });
-  await call(`/api/products/${product.id}/releases`, { ...((await upload.json()) as object), version: '1.0.0' }, cookie);
-  return { keys, slug: product.slug as string };
-}
 
 /** Requests/s of GetItem of existing license items, at the same concurrency as the HTTP runs. */
 async function rawGetItem(endpoint: string, tableName: string, keys: string[], seconds = DURATION_SECONDS): Promise<Measured> {
@@ -172,25 +146,6 @@ async function rawActivationTransaction(endpoint: string, tableName: string, key
   return { name: 'raw TransactWriteItems', rps: latencies.length / DURATION_SECONDS, p50: at(0.5), p99: at(0.99), failures: 0 };
 }
 
-/** A payload-2.0 event as the gateway builds it, for calling a handler directly. */
-function event(method: string, path: string, body?: unknown, queryStringParameters?: Record<string, string>): HttpEvent {
-  return {
-    version: '2.0',
-    routeKey: `ANY /v1/{proxy+}`,
-    rawPath: path,
-    rawQueryString: new URLSearchParams(queryStringParameters).toString(),
-    headers: body === undefined ? {} : JSON_HEADERS,
-    ...(queryStringParameters ? { queryStringParameters } : {}),
-    requestContext: {
-      accountId: 'bench', apiId: 'bench', domainName: 'localhost', domainPrefix: 'localhost',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' },
-      requestId: 'bench', routeKey: 'ANY /v1/{proxy+}', stage: '$default', time: '', timeEpoch: Date.now(),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    isBase64Encoded: false,
-  };
-}
-
 /** DynamoDB requests per operation, counted by a middleware on a fresh edge handler's own client. */
 async function requestsPerOperation(keys: string[], slug: string) {
   const deps = createDeps(loadConfig(), 'licensing');
@@ -204,21 +159,21 @@ async function requestsPerOperation(keys: string[], slug: string) {
   };
   const key = keys[0]!;
   // This handler's product cache is its own, as a new container's: warm it first.
-  await count('validate (cold)', event('POST', '/v1/licenses/validate', { license_key: key }), 'any');
-  await count('validate', event('POST', '/v1/licenses/validate', { license_key: key }), 'exactly 1');
+  await count('validate (cold)', edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: key } }), 'any');
+  await count('validate', edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: key } }), 'exactly 1');
   // Two rate-limit writes (the key's bucket and the address's), the license read, the transaction.
-  await count('activate (new domain)', event('POST', '/v1/licenses/activate', { license_key: key, domain: `count-${Date.now()}.example` }), '≤ 4');
+  await count('activate (new domain)', edgeEvent('POST', '/v1/licenses/activate', { body: { license_key: key, domain: `count-${Date.now()}.example` } }), '≤ 4');
   const updateQuery = { slug, license_key: key, version: '0.9' };
-  await count('update-check (cold)', event('GET', '/v1/wp/update-check', undefined, updateQuery), 'any');
+  await count('update-check (cold)', edgeEvent('GET', '/v1/wp/update-check', { query: updateQuery }), 'any');
   // The license and the product item, read in parallel; the releases stay cached.
-  await count('update-check (warm)', event('GET', '/v1/wp/update-check', undefined, updateQuery), '≤ 2');
+  await count('update-check (warm)', edgeEvent('GET', '/v1/wp/update-check', { query: updateQuery }), '≤ 2');
 }
 
 async function main() {
   // Limits scaled far up: activate pays for its rate-limit writes, but one address at bench rates is never refused.
   const stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { EXPIRY_SWEEP_INTERVAL_MS: '0', RATE_LIMIT_SCALE: '1000000' } });
   try {
-    const { keys, slug } = await loadLicenses(stack.url);
+    const { keys, slug } = await seedTenant(stack.url, { licenses: LICENSES, seats: 100_000 });
     console.log(`loaded ${keys.length} licenses; ${CONNECTIONS} connections, ${DURATION_SECONDS} s per run\n`);
 
     const endpoint = process.env.DYNAMODB_ENDPOINT!;

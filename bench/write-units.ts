@@ -16,10 +16,12 @@ import { loadConfig } from '../shared/config.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { createDeps } from '../shared/runtime.js';
 import { writeUnits, type Image } from './capacity/item-units.js';
+import { edgeEvent, seedTenant } from './support/fixtures.js';
 
 /** The target of issue 10: recording a check is one small write, no index copy. */
 const VALIDATE_WITH_DOMAIN_MAX_WRITE_UNITS = 1;
-const JSON_HEADERS = { 'content-type': 'application/json' };
+/** A caller of its own, so the bench's rate-limit buckets are not another's. */
+const SOURCE_IP = '198.51.100.7';
 
 /** What one operation cost, summed over its DynamoDB requests. */
 type Units = {
@@ -68,53 +70,13 @@ function writtenKeys(command: string, input: Record<string, any>): Key[] {
   return keys.filter((key): key is Key => key !== undefined);
 }
 
-/** A tenant with a product, one published release and a license of many seats, made through the management API. */
-async function seed(baseUrl: string) {
-  const call = async (path: string, body: unknown, cookie?: string) => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method: 'POST',
-      headers: { ...JSON_HEADERS, origin: baseUrl, ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return { body: (await res.json()) as Record<string, any>, cookie: res.headers.getSetCookie()[0]?.split(';')[0] };
-  };
-  const { cookie } = await call('/api/auth/register', { email: `units-${Date.now()}@example.com`, password: 'bench password', name: 'Bench' });
-  const product = (await call('/api/products', { name: `Units ${Date.now()}`, productType: 'plugin' }, cookie)).body;
-  const license = (await call('/api/licenses', { productId: product.id, customerEmail: 'buyer@example.com', seats: 1000 }, cookie)).body;
-  const form = new FormData();
-  form.set('version', '1.0.0');
-  form.set('file', new Blob([new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)])], { type: 'application/zip' }), 'bench.zip');
-  const upload = await fetch(`${baseUrl}/api/products/${product.id}/releases/upload`, { method: 'POST', headers: { cookie: cookie!, origin: baseUrl }, body: form });
-  const release = (await call(`/api/products/${product.id}/releases`, { ...((await upload.json()) as object), version: '1.0.0' }, cookie)).body;
-  return { key: license.licenseKey as string, slug: product.slug as string, releaseId: release.id as string };
-}
-
-/** A payload-2.0 event as the gateway builds it, for calling the handler directly. */
-function event(method: string, path: string, body?: unknown, queryStringParameters?: Record<string, string>): HttpEvent {
-  return {
-    version: '2.0',
-    routeKey: 'ANY /v1/{proxy+}',
-    rawPath: path,
-    rawQueryString: new URLSearchParams(queryStringParameters).toString(),
-    headers: body === undefined ? {} : JSON_HEADERS,
-    ...(queryStringParameters ? { queryStringParameters } : {}),
-    requestContext: {
-      accountId: 'bench', apiId: 'bench', domainName: 'localhost', domainPrefix: 'localhost',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '198.51.100.7', userAgent: 'bench' },
-      requestId: 'bench', routeKey: 'ANY /v1/{proxy+}', stage: '$default', time: '', timeEpoch: Date.now(),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    isBase64Encoded: false,
-  };
-}
-
 async function main() {
   // Limits scaled far up: activate pays for its rate-limit writes, but is never refused here.
   const stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { EXPIRY_SWEEP_INTERVAL_MS: '0', RATE_LIMIT_SCALE: '1000000' } });
   let failed = false;
   try {
-    const { key, slug, releaseId } = await seed(stack.url);
+    const { keys, slug, releaseId } = await seedTenant(stack.url, { licenses: 1, seats: 1000 });
+    const key = keys[0]!;
     const deps = createDeps(loadConfig(), 'licensing');
     // Reads the items around each write, unseen by the handler's client and its counts.
     const inspector = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -157,20 +119,20 @@ async function main() {
     };
 
     const domain = `units-${Date.now()}.example`;
-    const validate = (body: Record<string, string>) => event('POST', '/v1/licenses/validate', { license_key: key, ...body });
+    const validate = (body: Record<string, string>) => edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: key, ...body }, sourceIp: SOURCE_IP });
     const updateQuery = { slug, license_key: key, version: '0.9' };
     // Caches (product by slug, releases) filled first, as in a warm container; the activated domain exists before its checks.
     await measure(validate({}));
-    await measure(event('GET', '/v1/wp/update-check', undefined, updateQuery));
+    await measure(edgeEvent('GET', '/v1/wp/update-check', { query: updateQuery, sourceIp: SOURCE_IP }));
     const rows: [string, Awaited<ReturnType<typeof measure>>][] = [];
     rows.push(['validate (no domain)', await measure(validate({}))]);
-    rows.push(['activate (new domain)', await measure(event('POST', '/v1/licenses/activate', { license_key: key, domain }))]);
+    rows.push(['activate (new domain)', await measure(edgeEvent('POST', '/v1/licenses/activate', { body: { license_key: key, domain }, sourceIp: SOURCE_IP }))]);
     const recorded = await measure(validate({ domain }));
     rows.push(['validate + domain (check recorded)', recorded]);
     rows.push(['validate + domain (same minute)', await measure(validate({ domain }))]);
-    rows.push(['deactivate (by domain)', await measure(event('POST', '/v1/licenses/deactivate', { license_key: key, domain }))]);
-    rows.push(['update check (warm)', await measure(event('GET', '/v1/wp/update-check', undefined, updateQuery))]);
-    rows.push(['download', await measure(event('GET', `/v1/download/${releaseId}`, undefined, { license_key: key }))]);
+    rows.push(['deactivate (by domain)', await measure(edgeEvent('POST', '/v1/licenses/deactivate', { body: { license_key: key, domain }, sourceIp: SOURCE_IP }))]);
+    rows.push(['update check (warm)', await measure(edgeEvent('GET', '/v1/wp/update-check', { query: updateQuery, sourceIp: SOURCE_IP }))]);
+    rows.push(['download', await measure(edgeEvent('GET', `/v1/download/${releaseId}`, { query: { license_key: key }, sourceIp: SOURCE_IP }))]);
 
     console.log(`${'operation'.padEnd(36)} status  requests  read units  write units: computed  Local  (computed by table / index)`);
     for (const [name, units] of rows) {
