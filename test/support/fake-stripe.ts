@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 /** Secret keys the fake accepts: any `sk_test_good…` / `rk_test_good…`; every other key is refused as Stripe does (401). */
 export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
 
-/** How the fake fails for one key: Stripe's 500, or a dropped connection (unreachable). */
-export type Outage = 'error' | 'unreachable';
+/** How the fake fails for one key: Stripe's 500, a dropped connection (unreachable), or the key revoked since (401). */
+export type Outage = 'error' | 'unreachable' | 'revoked';
 
 type Session = { id: string; url: string; params: Record<string, unknown>; key: string };
 
@@ -52,7 +52,7 @@ export async function startFakeStripe(port = 0) {
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const outage = outages.get(key);
     if (outage === 'unreachable') return req.socket.destroy();
-    if (!isGoodKey(key)) return stripeError(res, 401, 'invalid_request_error', `Invalid API Key provided: ${key.slice(0, 8)}****`);
+    if (!isGoodKey(key) || outage === 'revoked') return stripeError(res, 401, 'invalid_request_error', `Invalid API Key provided: ${key.slice(0, 8)}****`);
     if (outage === 'error') return stripeError(res, 500, 'api_error', 'Something went wrong on our end.');
     const reply = (value: unknown) => {
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` });
