@@ -19,7 +19,7 @@ export function createPublicDeps(config: Config): PublicDeps {
 /** Every route of the public API, with this container's product cache and bookkeeping. */
 export function publicRoutes(deps: PublicDeps): Route[] {
   const context = { catalog: createProductCatalog(deps), activity: createActivityRecorder(deps), limits: createRateLimiter(deps) };
-  return [...licenseRoutes(deps, context, { prefix: '/public/v1', publicKey: true }), ...checkoutRoutes(deps, context.catalog)];
+  return [...licenseRoutes(deps, context, { prefix: '/public/v1', publicKey: true }), ...checkoutRoutes(deps, context)];
 }
 
 /** The public API (`/public/v1`): the product's public key identifies it; open to any origin. */

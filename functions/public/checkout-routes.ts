@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { NotFoundError } from '../../shared/errors.js';
+import { clientAddress } from '../../shared/http/client-address.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
@@ -11,6 +12,8 @@ import { startCheckout } from '../../shared/payments/checkout.js';
 import { checkoutReturn } from '../../shared/payments/checkout-return.js';
 import type { PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { listPublicPlans, PLAN_NOT_FOUND } from '../../shared/payments/public-plans.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
 
 /** SERVICE-SPEC §4.5: the defaults, with the neutral word in place of the brand. */
@@ -53,9 +56,12 @@ const THANK_YOU_PAGE = `<!doctype html>
 const html = (body: string): HttpResult => ({ statusCode: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body });
 
 /** The public plan list, hosted checkout (query and path forms) and the way back from it (SERVICE-SPEC §4.5). */
-export function checkoutRoutes(deps: Deps & PaymentDeps, catalog: ProductCatalog): Route[] {
+export function checkoutRoutes(deps: Deps & PaymentDeps, { catalog, limits }: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
+  /** As on the rest of the public API, a caller is an address using one product's public key. */
+  const callerOf = (event: HttpEvent, publicKey: string) => `${publicKey}#${clientAddress(event, deps.config)}`;
   const checkout = async (event: HttpEvent, input: z.infer<typeof checkoutByIdQuery>, plan: { slug: string } | { id: string }) => {
+    await limits.take(RATE_LIMITS.checkout, callerOf(event, input.public_key));
     const url = await startCheckout(deps, catalog, {
       publicKey: input.public_key,
       plan,
@@ -74,6 +80,7 @@ export function checkoutRoutes(deps: Deps & PaymentDeps, catalog: ProductCatalog
       input: { query: plansQuery },
       handler: async (event) => {
         const input = parseInput(plansQuery, query(event));
+        await limits.take(RATE_LIMITS.publicReads, callerOf(event, input.public_key));
         return ok({ plans: await listPublicPlans(deps, catalog, input.public_key, baseUrlOf(event)) });
       },
     },
