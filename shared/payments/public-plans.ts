@@ -57,7 +57,8 @@ export async function listPublicPlans(deps: Pick<Deps, 'data'>, catalog: Product
  */
 export async function planOnSale(deps: Pick<Deps, 'data'>, productId: string, plan: { slug: string } | { id: string }): Promise<EntityItem<'plan'>> {
   const planId = 'id' in plan ? planIdOf(plan.id) : undefined;
-  const found = (await plansOf(deps, productId)).find((item) => (planId ? item.planId === planId : item.slug === (plan as { slug: string }).slug));
+  const slug = 'slug' in plan ? plan.slug : undefined;
+  const found = (await plansOf(deps, productId)).find((item) => item.planId === planId || item.slug === slug);
   if (!found || !isOnSale(found)) throw new NotFoundError(PLAN_NOT_FOUND);
   return found;
 }
