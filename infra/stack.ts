@@ -19,6 +19,7 @@ import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/relea
 import { serviceFunction } from './constructs/service-function.js';
 import { settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
+import { ProviderSecretsKey, type ProviderSecretsAccess } from './constructs/provider-secrets-key.js';
 import { pascalCase } from './names.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
 import type { CustomDomainSettings } from './settings.js';
@@ -38,15 +39,25 @@ type SurfaceSettings = {
   table: TableBinding;
   /** Release files; absent: the function has no access to the bucket. */
   bucket?: BucketAccess;
+  /** Payment-provider secrets (the KMS key); absent: none. */
+  providerSecrets?: ProviderSecretsAccess;
 };
 
 const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   // Accounts, sessions and API keys are its alone: the one function with the whole table.
-  management: { memorySize: 512, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'all' }, bucket: 'readWrite' },
+  // Connecting a payment provider seals its secrets.
+  management: {
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+    table: { access: 'readWrite', keys: 'all' },
+    bucket: 'readWrite',
+    providerSecrets: 'sealAndOpen',
+  },
   // License operations write activations; 1 GB gives ARM Lambda the CPU for low-latency validate.
   // Reads the bucket only to presign downloads.
   edge: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, bucket: 'read' },
-  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' } },
+  // Checkout opens the vendor's Stripe key.
+  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, providerSecrets: 'open' },
 };
 
 export interface LicensingStackProps extends StackProps {
@@ -87,6 +98,8 @@ export class LicensingStack extends Stack {
   readonly functions: Record<Surface, LambdaFunction>;
   /** Release ZIP files, reached only through presigned URLs. */
   readonly releaseBucket: ReleaseBucket;
+  /** The KMS key of payment-provider secrets. */
+  readonly providerSecretsKey: ProviderSecretsKey;
   /** Outbound webhooks: delivery queue, dead-letter queue and alarm, fan-out and dispatcher functions. */
   readonly webhookDelivery: WebhookDelivery;
   /** The scheduled license expiry sweep. */
@@ -148,6 +161,9 @@ export class LicensingStack extends Stack {
       corsOrigin: props.dashboardUrl ? new URL(props.dashboardUrl).origin : undefined,
     });
 
+    this.providerSecretsKey = new ProviderSecretsKey(this, 'ProviderSecretsKey');
+
+    // STRIPE_API_URL is never set here: the functions use Stripe's own API.
     const functions = {} as Record<Surface, LambdaFunction>;
     for (const surface of SURFACES) {
       const settings = SURFACE_SETTINGS[surface];
@@ -160,6 +176,7 @@ export class LicensingStack extends Stack {
       });
       bindTable(fn, this.table, settings.table);
       if (settings.bucket) bindBucket(fn, this.releaseBucket.bucket, settings.bucket);
+      if (settings.providerSecrets) this.providerSecretsKey.bind(fn, settings.providerSecrets);
       functions[surface] = fn;
     }
     this.functions = functions;

@@ -31,6 +31,12 @@ const environmentSchema = z.object({
   ORIGIN_VERIFY_TOKEN: z.optional(z.string().check(z.minLength(1))),
   /** Multiplies every rate limit's size and refill rate (DECISIONS §12); 0 turns the limits off. */
   RATE_LIMIT_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0')), z.transform(Number)), 1),
+  /** Base of the Stripe API; tests point it at a fake. Never set in AWS. */
+  STRIPE_API_URL: z.optional(z.url({ protocol: /^https?$/ })),
+  /** The KMS key that wraps the data keys of stored payment-provider secrets (AWS). */
+  PROVIDER_KEY_ID: z.optional(z.string().check(z.minLength(1))),
+  /** Local runtime only: base64 of the 32-byte key that seals payment-provider secrets in place of KMS. */
+  LOCAL_PROVIDER_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be base64 of 32 bytes'))),
 });
 
 export type Config = {
@@ -46,6 +52,7 @@ export type Config = {
   /** Set when the API sits behind the CloudFront distribution of the edge firewall (see `shared/http/client-address.ts`). */
   originVerifyToken?: string;
   rateLimitScale: number;
+  payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -67,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     originVerifyToken: parsed.ORIGIN_VERIFY_TOKEN,
     rateLimitScale: parsed.RATE_LIMIT_SCALE,
+    payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },
   };
 }

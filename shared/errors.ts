@@ -58,6 +58,13 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
+/** A service the request depends on (the payment provider) failed or could not be reached: not a bug of ours. */
+export class BadGatewayError extends AppError {
+  constructor(message: string) {
+    super(502, message);
+  }
+}
+
 /** One link of an error chain: what an SDK, ElectroDB or Node error may carry besides its message. */
 export type ErrorLink = {
   name?: string;

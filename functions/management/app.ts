@@ -1,6 +1,7 @@
 import { httpApp } from '../../shared/http/app.js';
 import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
+import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Config } from '../../shared/config.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
@@ -14,15 +15,16 @@ import { customerRoutes } from './routes/customers.js';
 import { licenseRoutes } from './routes/licenses.js';
 import { productRoutes } from './routes/products.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { paymentProviderRoutes } from './routes/payment-provider.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
 
-/** What the management API uses: the table, and the release bucket's client. */
-export type ManagementDeps = Deps & StorageDeps;
+/** What the management API uses: the table, the release bucket's client, and the payment provider's. */
+export type ManagementDeps = Deps & StorageDeps & PaymentDeps;
 
 export function createManagementDeps(config: Config): ManagementDeps {
   const deps = createDeps(config, 'all');
-  return { ...deps, clients: { ...deps.clients, s3: createStorageClient(config) } };
+  return { ...deps, clients: { ...deps.clients, s3: createStorageClient(config) }, payments: createPaymentDeps(config) };
 }
 
 /** Every route of the management API. */
@@ -37,6 +39,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...customerRoutes(deps, builders),
     ...webhookRoutes(deps, builders),
     ...planRoutes(deps, builders),
+    ...paymentProviderRoutes(deps, builders),
     ...releaseRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];

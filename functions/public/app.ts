@@ -3,16 +3,26 @@ import type { Route } from '../../shared/http/route.js';
 import { createActivityRecorder } from '../../shared/licensing/activity.js';
 import { createProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/runtime.js';
+import type { Config } from '../../shared/config.js';
+import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
+import { createDeps, type Deps } from '../../shared/runtime.js';
 import { licenseRoutes } from '../shared/license-routes.js';
+import { checkoutRoutes } from './checkout-routes.js';
+
+/** What the public API uses: the table (license operations and checkout), and the payment provider for checkout. */
+export type PublicDeps = Deps & PaymentDeps;
+
+export function createPublicDeps(config: Config): PublicDeps {
+  return { ...createDeps(config, 'licensing'), payments: createPaymentDeps(config) };
+}
 
 /** Every route of the public API, with this container's product cache and bookkeeping. */
-export function publicRoutes(deps: Deps): Route[] {
+export function publicRoutes(deps: PublicDeps): Route[] {
   const context = { catalog: createProductCatalog(deps), activity: createActivityRecorder(deps), limits: createRateLimiter(deps) };
-  return licenseRoutes(deps, context, { prefix: '/public/v1', publicKey: true });
+  return [...licenseRoutes(deps, context, { prefix: '/public/v1', publicKey: true }), ...checkoutRoutes(deps, context)];
 }
 
 /** The public API (`/public/v1`): the product's public key identifies it; open to any origin. */
-export function createPublicHandler(deps: Deps) {
+export function createPublicHandler(deps: PublicDeps) {
   return httpApp(publicRoutes(deps), { kind: 'open' });
 }

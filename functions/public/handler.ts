@@ -1,5 +1,4 @@
 import { loadConfig } from '../../shared/config.js';
-import { createDeps } from '../../shared/runtime.js';
-import { createPublicHandler } from './app.js';
+import { createPublicDeps, createPublicHandler } from './app.js';
 
-export const handler = createPublicHandler(createDeps(loadConfig(), 'licensing'));
+export const handler = createPublicHandler(createPublicDeps(loadConfig()));

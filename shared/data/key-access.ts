@@ -9,8 +9,13 @@ import { SERVICE_NAME } from './table-schema.js';
  * (`keyHash`) are in no list but the management function's, which is not restricted.
  */
 export const KEY_ACCESS = {
-  /** Edge and public surfaces: license operations, update checks, downloads, their counters, events and rate limits. */
-  licensing: ['licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'tenantId', 'bucket'],
+  /**
+   * Edge and public surfaces: license operations, update checks, downloads, their counters, events and rate limits;
+   * checkout (the tenant's payment provider, by `tenantId`, and the sessions it opens).
+   */
+  licensing: [
+    'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'tenantId', 'bucket', 'checkoutSessionId',
+  ],
   /** Webhook fan-out and dispatcher: webhooks (by id and by tenant), deliveries and their counters. */
   webhookWorker: ['webhookId', 'deliveryId', 'tenantId'],
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events. */

@@ -3,10 +3,12 @@ import { createWriteTransaction, type Service } from 'electrodb';
 import { activationEntity, activeDomainEntity } from './entities/activation.js';
 import { apiKeyEntity } from './entities/api-key.js';
 import { paymentEntity, subscriptionEntity } from './entities/billing.js';
+import { checkoutSessionEntity } from './entities/checkout-session.js';
 import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
+import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
 import { releaseEntity } from './entities/release.js';
@@ -41,6 +43,8 @@ export const ENTITY_FACTORIES = {
   outboxEvent: outboxEventEntity,
   counter: counterEntity,
   rateLimit: rateLimitEntity,
+  paymentProvider: paymentProviderEntity,
+  checkoutSession: checkoutSessionEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

@@ -34,4 +34,9 @@ export const RATE_LIMITS = {
   activationAddress: { name: 'activation-address', capacity: 60, refillPerSecond: 1, store: 'table', message: TOO_MANY },
   /** Validate and check on the public API, per public key and address, in each container. */
   publicReads: { name: 'public-reads', capacity: 120, refillPerSecond: 2, store: 'container', message: TOO_MANY },
+  /**
+   * Checkouts opened per public key and address: each is a call to Stripe on the vendor's key, whose own rate limit a
+   * caller could otherwise spend; in the table, so it holds across containers.
+   */
+  checkout: { name: 'checkout', capacity: 20, refillPerSecond: 1 / 6, store: 'table', message: TOO_MANY },
 } as const satisfies Record<string, RateLimit>;

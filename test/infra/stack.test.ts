@@ -102,6 +102,7 @@ describe('functions', () => {
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
       MAIL_FROM: 'licenses@example.com',
+      PROVIDER_KEY_ID: { 'Fn::GetAtt': [logicalId(stack, stack.providerSecretsKey.key), 'Arn'] },
       POWERTOOLS_SERVICE_NAME: 'management',
       POWERTOOLS_METRICS_NAMESPACE: 'LicensingService',
     });
@@ -114,6 +115,7 @@ describe('functions', () => {
       'BUCKET_NAME',
       'POWERTOOLS_METRICS_NAMESPACE',
       'POWERTOOLS_SERVICE_NAME',
+      'PROVIDER_KEY_ID',
       'QUEUE_URL',
       'RUNTIME',
       'TABLE_NAME',
@@ -122,7 +124,7 @@ describe('functions', () => {
 
   it('may touch the table and its indexes, and beyond them only what each surface needs', () => {
     // Services other than DynamoDB that each surface may use; their resources are checked in their own tests.
-    const otherServices: Record<string, string[]> = { management: ['s3', 'sqs'], edge: ['s3'], public: [] };
+    const otherServices: Record<string, string[]> = { management: ['kms', 's3', 'sqs'], edge: ['s3'], public: ['kms'] };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);
       const policies = Object.values(
@@ -142,6 +144,26 @@ describe('functions', () => {
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem']));
       expect(actions).not.toContain('dynamodb:*');
       expect(actions).not.toContain('dynamodb:DeleteTable');
+    }
+  });
+
+  it('seal payment-provider secrets with a rotated, retained KMS key: management seals and opens, public only opens', () => {
+    const [keyId, key] = only('AWS::KMS::Key');
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.DeletionPolicy).toBe('Retain');
+    const keyArn = { 'Fn::GetAtt': [keyId, 'Arn'] };
+    const kmsActions: Record<string, string[]> = { management: ['kms:Decrypt', 'kms:GenerateDataKey'], edge: [], public: ['kms:Decrypt'] };
+    for (const surface of SURFACES) {
+      const roleId = logicalId(stack, stack.functions[surface].role!);
+      const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource;
+      const statements = (policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).filter((statement) =>
+        [statement.Action].flat().some((action) => action.startsWith('kms:')),
+      );
+      expect([surface, statements.flatMap((statement) => [statement.Action].flat()).sort()]).toEqual([surface, kmsActions[surface]]);
+      for (const statement of statements) expect(statement.Resource).toEqual(keyArn);
+      const variables = (template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource).Properties.Environment.Variables;
+      expect(variables.PROVIDER_KEY_ID).toEqual(kmsActions[surface]!.length ? keyArn : undefined);
+      expect(variables.STRIPE_API_URL).toBeUndefined();
     }
   });
 

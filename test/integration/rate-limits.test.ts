@@ -19,6 +19,7 @@ afterAll(() => stack?.stop());
 
 const from = (address: string) => ({
   post: (path: string, body: unknown) => requestFrom(address, stack.url, 'POST', path, body),
+  get: (path: string) => requestFrom(address, stack.url, 'GET', path),
 });
 const unknownKey = () => generateLicenseKey('NOPE-');
 const unknownPublicKey = () => `pk_${randomBase32(20)}`;
@@ -135,6 +136,17 @@ describe('rate limits', () => {
     expect([refused.status, refused.body]).toEqual([429, { valid: false, error: 'Too many requests' }]);
     expect(refused.headers['retry-after']).toBe('1');
     expect((await recovers(validate, 5_000)).status).toBe(404);
+  });
+
+  it('limits checkouts per public key and address, and public plan lists as public reads', async () => {
+    const caller = from('127.0.0.12');
+    const publicKey = unknownPublicKey();
+    await spend(RATE_LIMITS.checkout.capacity, () => caller.get(`/public/v1/checkout?public_key=${publicKey}&plan=pro`), 404);
+    const refused = await caller.get(`/public/v1/checkout/plan_${randomBase32(15)}?public_key=${publicKey}`);
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many requests' }]);
+    expect((await caller.get(`/public/v1/checkout?public_key=${unknownPublicKey()}&plan=pro`)).status).toBe(404);
+    await spend(RATE_LIMITS.publicReads.capacity, () => caller.get(`/public/v1/plans?public_key=${publicKey}`), 404);
+    expect((await caller.get(`/public/v1/plans?public_key=${publicKey}`)).status).toBe(429);
   });
 
   it('does not limit edge validations', async () => {

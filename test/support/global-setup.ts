@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '../../infra/local/stack.js';
+import { startFakeStripe } from './fake-stripe.js';
 
 export const DASHBOARD_URL = 'http://dashboard.test';
 
@@ -8,13 +9,24 @@ declare module 'vitest' {
     baseUrl: string;
     dynamoEndpoint: string;
     tableName: string;
+    stripeUrl: string;
   }
 }
 
 export default async function setup(project: TestProject) {
-  const stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { DASHBOARD_URL, WEBHOOK_RETRY_SCALE: '0.0001', RATE_LIMIT_SCALE: '1000' } });
+  // The Stripe API the functions talk to: a fake on this machine (test/support/fake-stripe.ts).
+  const stripe = await startFakeStripe();
+  const stack = await startLocalStack({
+    port: 0,
+    dataDir: ':memory:',
+    env: { DASHBOARD_URL, WEBHOOK_RETRY_SCALE: '0.0001', RATE_LIMIT_SCALE: '1000', STRIPE_API_URL: stripe.url },
+  });
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
   project.provide('tableName', process.env.TABLE_NAME!);
-  return () => stack.stop();
+  project.provide('stripeUrl', stripe.url);
+  return async () => {
+    await stack.stop();
+    await stripe.close();
+  };
 }

@@ -1,6 +1,7 @@
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManagementHandler, type ManagementDeps } from '../../functions/management/app.js';
+import { createPaymentDeps } from '../../shared/payments/payment-deps.js';
 import { lambdaContext } from '../../infra/local/lambda-context.js';
 import { loadConfig } from '../../shared/config.js';
 import { createDataService } from '../../shared/data/service.js';
@@ -27,7 +28,7 @@ const sdkError = () =>
 function managementHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
   const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' });
-  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock };
+  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments: createPaymentDeps(config) };
   return createManagementHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }
 

@@ -1,0 +1,27 @@
+import * as z from 'zod/mini';
+import { PAYMENT_PROVIDERS } from '../../../shared/data/entities/payment-provider.js';
+import { noContent, ok } from '../../../shared/http/responses.js';
+import type { Route } from '../../../shared/http/route.js';
+import type { PaymentDeps } from '../../../shared/payments/payment-deps.js';
+import { connectProvider, disconnectProvider, providerStatus } from '../../../shared/payments/payment-provider.js';
+import type { Deps } from '../../../shared/runtime.js';
+import type { RouteBuilders } from '../route.js';
+
+/** Stripe's shapes: a secret (`sk_`) or restricted (`rk_`) key, test or live, and an endpoint signing secret. */
+const connectBody = z.strictObject({
+  provider: z.enum(PAYMENT_PROVIDERS),
+  secretKey: z.string().check(z.regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{10,247}$/, 'must be a Stripe secret key (sk_…) or restricted key (rk_…)')),
+  webhookSecret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/=]{10,250}$/, 'must be a Stripe webhook signing secret (whsec_…)')),
+});
+
+export function paymentProviderRoutes(deps: Deps & PaymentDeps, { authed }: RouteBuilders): Route[] {
+  const path = '/api/payment-provider';
+  return [
+    authed('GET', path, {}, async ({ caller, baseUrl }) => ok(await providerStatus(deps, caller.userId, baseUrl))),
+    authed('PUT', path, { body: connectBody }, async ({ caller, body, baseUrl }) => ok(await connectProvider(deps, caller.userId, body, baseUrl))),
+    authed('DELETE', path, {}, async ({ caller }) => {
+      await disconnectProvider(deps, caller.userId);
+      return noContent();
+    }),
+  ];
+}

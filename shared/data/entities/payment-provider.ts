@@ -1,0 +1,22 @@
+import { Entity } from 'electrodb';
+import { model, primaryKey } from '../keys.js';
+
+export const PAYMENT_PROVIDERS = ['stripe'] as const;
+
+/**
+ * A tenant's connected payment provider, keyed by the tenant (the developer's user id) so that checkout and the
+ * provider's webhook route (`/v1/webhooks/stripe/{userId}`) find it in one read. The secrets are sealed
+ * (shared/payments/secret-box.ts) with the tenant id as context; they are never returned or logged.
+ */
+export const paymentProviderEntity = () =>
+  new Entity({
+    model: model('paymentProvider'),
+    attributes: {
+      tenantId: { type: 'string', required: true },
+      provider: { type: PAYMENT_PROVIDERS, required: true },
+      sealedSecretKey: { type: 'string', required: true },
+      sealedWebhookSecret: { type: 'string', required: true },
+      connectedAt: { type: 'string', required: true },
+    },
+    indexes: { byTenant: primaryKey(['tenantId']) },
+  });

@@ -1,0 +1,94 @@
+import type Stripe from 'stripe';
+import { BadRequestError } from '../errors.js';
+import type { ProductCatalog } from '../licensing/product-catalog.js';
+import type { Deps } from '../runtime.js';
+import { toMinorUnits } from './minor-units.js';
+import type { PaymentDeps } from './payment-deps.js';
+import { providerSecretKey } from './payment-provider.js';
+import { providerFailure } from './provider-errors.js';
+import { planOnSale, productOfPublicKey } from './public-plans.js';
+
+type CheckoutDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
+
+export const CHECKOUT_UNAVAILABLE = 'Checkout is not available for this product';
+/** Checkout sessions are kept this long for the return route (Stripe's own expire within a day). */
+const SESSION_ITEM_TTL_SECONDS = 30 * 24 * 3600;
+
+export type CheckoutRequest = {
+  publicKey: string;
+  plan: { slug: string } | { id: string };
+  email?: string;
+  returnUrl?: string;
+  activateParam: string;
+  pendingParam: string;
+  baseUrl: string;
+};
+
+type SessionParams = Stripe.Checkout.SessionCreateParams;
+
+/**
+ * Opens a Stripe Checkout Session for a plan on sale, on the vendor's own Stripe account, and records it for the
+ * return route; answers the hosted checkout's URL. Subscriptions for monthly and yearly plans, one payment for
+ * lifetime ones; the price in the currency's minor units. `metadata` (DECISIONS §6) is what the Stripe webhook
+ * issues the license from; subscriptions carry it too, for their renewals.
+ */
+export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog, request: CheckoutRequest): Promise<string> {
+  const product = await productOfPublicKey(catalog, request.publicKey);
+  const plan = await planOnSale(deps, product.productId, request.plan);
+  const secretKey = await providerSecretKey(deps, product.tenantId);
+  if (!secretKey) throw new BadRequestError(CHECKOUT_UNAVAILABLE);
+
+  const metadata = {
+    developer_id: product.tenantId,
+    product_id: product.productId,
+    plan_id: plan.planId,
+    // Stripe stores no empty metadata value: without a return URL the key is left out.
+    ...(request.returnUrl && { return_url: request.returnUrl }),
+    activate_param: request.activateParam,
+    pending_param: request.pendingParam,
+  };
+  const recurring = plan.billingCycle === 'lifetime' ? undefined : { interval: plan.billingCycle === 'monthly' ? ('month' as const) : ('year' as const) };
+  const params: SessionParams = {
+    mode: recurring ? 'subscription' : 'payment',
+    line_items: [
+      {
+        quantity: 1,
+        price_data: {
+          currency: plan.currency.toLowerCase(),
+          unit_amount: toMinorUnits(plan.price, plan.currency),
+          product_data: { name: `${product.name} – ${plan.name}` },
+          ...(recurring && { recurring }),
+        },
+      },
+    ],
+    ...(request.email && { customer_email: request.email }),
+    metadata,
+    ...(recurring && { subscription_data: { metadata } }),
+    success_url: `${request.baseUrl}/public/v1/checkout/return?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: request.returnUrl ?? request.baseUrl,
+  };
+
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await (await deps.payments.stripe(secretKey)).checkout.sessions.create(params);
+  } catch (error) {
+    // The vendor's key stopped working (rolled or revoked in Stripe): checkout is unavailable until they reconnect.
+    throw providerFailure(error, CHECKOUT_UNAVAILABLE);
+  }
+  if (!session.url) throw providerFailure(new Error('Stripe answered a session without a URL'), CHECKOUT_UNAVAILABLE);
+  const now = deps.clock.now();
+  await deps.data.entities.checkoutSession
+    .put({
+      checkoutSessionId: session.id,
+      tenantId: product.tenantId,
+      productId: product.productId,
+      planId: plan.planId,
+      ...(request.returnUrl && { returnUrl: request.returnUrl }),
+      activateParam: request.activateParam,
+      pendingParam: request.pendingParam,
+      createdAt: now.toISOString(),
+      ttl: Math.floor(now.getTime() / 1000) + SESSION_ITEM_TTL_SECONDS,
+    })
+    .go();
+  return session.url;
+}

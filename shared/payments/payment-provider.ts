@@ -1,0 +1,49 @@
+import type { Deps } from '../runtime.js';
+import type { PaymentDeps } from './payment-deps.js';
+import { KEY_REFUSED, providerFailure } from './provider-errors.js';
+
+type ProviderDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
+
+export type ProviderConnection = { provider: 'stripe'; secretKey: string; webhookSecret: string };
+export type ProviderStatus = { provider: 'stripe' | null; connected: boolean; webhookUrl: string };
+
+/** Where Stripe sends this developer's events (DECISIONS §3); the same whether or not a provider is connected. */
+export const stripeWebhookUrl = (baseUrl: string, tenantId: string) => `${baseUrl}/v1/webhooks/stripe/${tenantId}`;
+
+/**
+ * Checks the key with Stripe (a balance read: every secret key may make it), then stores both secrets sealed,
+ * replacing any earlier connection. A restricted key without the balance permission is still a key Stripe knows
+ * (403, not 401), so it is accepted: checkout needs other permissions, which Stripe checks when it is used.
+ */
+export async function connectProvider(deps: ProviderDeps, tenantId: string, input: ProviderConnection, baseUrl: string): Promise<ProviderStatus> {
+  const stripe = await deps.payments.stripe(input.secretKey);
+  try {
+    await stripe.balance.retrieve();
+  } catch (error) {
+    if ((error as { type?: string }).type !== 'StripePermissionError') throw providerFailure(error, KEY_REFUSED);
+  }
+  const [sealedSecretKey, sealedWebhookSecret] = await Promise.all([
+    deps.payments.secrets.seal(input.secretKey, tenantId),
+    deps.payments.secrets.seal(input.webhookSecret, tenantId),
+  ]);
+  await deps.data.entities.paymentProvider
+    .put({ tenantId, provider: input.provider, sealedSecretKey, sealedWebhookSecret, connectedAt: deps.clock.now().toISOString() })
+    .go();
+  return { provider: input.provider, connected: true, webhookUrl: stripeWebhookUrl(baseUrl, tenantId) };
+}
+
+export async function providerStatus(deps: Pick<Deps, 'data'>, tenantId: string, baseUrl: string): Promise<ProviderStatus> {
+  const { data } = await deps.data.entities.paymentProvider.get({ tenantId }).go({ consistent: true });
+  return { provider: data?.provider ?? null, connected: Boolean(data), webhookUrl: stripeWebhookUrl(baseUrl, tenantId) };
+}
+
+/** Removes the connection (idempotent); checkout reads it on every call, so it stops at once. */
+export async function disconnectProvider(deps: Pick<Deps, 'data'>, tenantId: string): Promise<void> {
+  await deps.data.entities.paymentProvider.delete({ tenantId }).go();
+}
+
+/** The tenant's connected Stripe secret key, or undefined. Read strongly consistent: a disconnect stops checkout at once. */
+export async function providerSecretKey(deps: Pick<Deps, 'data'> & PaymentDeps, tenantId: string): Promise<string | undefined> {
+  const { data } = await deps.data.entities.paymentProvider.get({ tenantId }).go({ consistent: true });
+  return data ? deps.payments.secrets.open(data.sealedSecretKey, tenantId) : undefined;
+}

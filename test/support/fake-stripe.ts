@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/** Secret keys the fake accepts: any `sk_test_good…` / `rk_test_good…`; every other key is refused as Stripe does (401). */
+export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
+
+/** How the fake fails for one key: Stripe's 500, a dropped connection (unreachable), or the key revoked since (401). */
+export type Outage = 'error' | 'unreachable' | 'revoked';
+
+type Session = { id: string; url: string; params: Record<string, unknown>; key: string };
+
+/** Form-encoded Stripe parameters (`a[b][0][c]=v`) as nested objects and arrays. */
+export function parseStripeForm(body: string): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const path = name.split(/[[\]]+/).filter(Boolean);
+    let node: any = root;
+    path.forEach((part, i) => {
+      if (i === path.length - 1) node[part] = value;
+      else node = node[part] ??= /^\d+$/.test(path[i + 1]!) ? [] : {};
+    });
+  }
+  return root;
+}
+
+const stripeError = (res: ServerResponse, status: number, type: string, message: string) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: { type, message } }));
+};
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+
+/**
+ * A small stand-in for the Stripe API that the `stripe` package talks to (through `STRIPE_API_URL`): the balance
+ * read that verifies a key, and Checkout Sessions (create and retrieve), each created session recorded with the
+ * parameters as Stripe would parse them. Outages are set per key, so tests running in parallel do not meet each
+ * other's. `/_fake/…` lets tests in other processes read sessions and set outages over HTTP.
+ */
+export async function startFakeStripe(port = 0) {
+  const sessions = new Map<string, Session>();
+  const outages = new Map<string, Outage>();
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const body = await readBody(req);
+    if (url.pathname.startsWith('/_fake/')) return control(url, body, res);
+    const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const outage = outages.get(key);
+    if (outage === 'unreachable') return req.socket.destroy();
+    if (!isGoodKey(key) || outage === 'revoked') return stripeError(res, 401, 'invalid_request_error', `Invalid API Key provided: ${key.slice(0, 8)}****`);
+    if (outage === 'error') return stripeError(res, 500, 'api_error', 'Something went wrong on our end.');
+    const reply = (value: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` });
+      res.end(JSON.stringify(value));
+    };
+    if (req.method === 'GET' && url.pathname === '/v1/balance') {
+      return reply({ object: 'balance', available: [], pending: [], livemode: false });
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      const params = parseStripeForm(body);
+      const id = `cs_test_${randomBytes(29).toString('hex')}`;
+      const session: Session = { id, url: `https://checkout.stripe.test/c/pay/${id}`, params, key };
+      sessions.set(id, session);
+      return reply(sessionObject(session));
+    }
+    const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && retrieve) {
+      const session = sessions.get(retrieve[1]!);
+      if (!session || session.key !== key) return stripeError(res, 404, 'invalid_request_error', `No such checkout.session: '${retrieve[1]}'`);
+      return reply(sessionObject(session));
+    }
+    stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`);
+  });
+
+  function control(url: URL, body: string, res: ServerResponse) {
+    const session = /^\/_fake\/sessions\/([^/]+)$/.exec(url.pathname);
+    if (session) {
+      const found = sessions.get(session[1]!);
+      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(found ?? null));
+    }
+    if (url.pathname === '/_fake/outage') {
+      const { key, outage } = JSON.parse(body) as { key: string; outage: Outage | null };
+      if (outage) outages.set(key, outage);
+      else outages.delete(key);
+      res.writeHead(204);
+      return res.end();
+    }
+    res.writeHead(404);
+    res.end();
+  }
+
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function sessionObject(session: Session) {
+  const p = session.params as { mode?: string; metadata?: unknown; customer_email?: string; success_url?: string; cancel_url?: string };
+  return {
+    id: session.id,
+    object: 'checkout.session',
+    url: session.url,
+    mode: p.mode,
+    status: 'open',
+    payment_status: 'unpaid',
+    metadata: p.metadata ?? {},
+    customer_email: p.customer_email ?? null,
+    success_url: p.success_url,
+    cancel_url: p.cancel_url ?? null,
+    livemode: false,
+  };
+}
+
+/** Test-side helpers for a fake running in another process (the global setup's). */
+export function fakeStripeClient(baseUrl: string) {
+  return {
+    async session(id: string): Promise<Session | null> {
+      const res = await fetch(`${baseUrl}/_fake/sessions/${encodeURIComponent(id)}`);
+      return res.status === 200 ? ((await res.json()) as Session) : null;
+    },
+    async setOutage(key: string, outage: Outage | null): Promise<void> {
+      await fetch(`${baseUrl}/_fake/outage`, { method: 'POST', body: JSON.stringify({ key, outage }) });
+    },
+  };
+}
+
+/** A fresh key the fake accepts (`good`) or refuses. */
+export const stripeTestKey = (good = true) => `sk_test_${good ? 'good' : 'nope'}${randomBytes(12).toString('hex')}`;
