@@ -44,8 +44,11 @@ export async function revokeApiKey(deps: KeyDeps, userId: string, apiKeyId: stri
   await writeItem(() => deps.data.entities.apiKey.delete({ keyHash: key.keyHash }).go());
 }
 
+/** Who a secret key belongs to, and which of their keys it is (rate limits are per key). */
+export type KeyOwner = { userId: string; apiKeyId: string };
+
 /** The owner of a secret key, or undefined when the key is unknown or revoked. */
-export async function resolveApiKey(deps: KeyDeps, key: string): Promise<string | undefined> {
+export async function resolveApiKey(deps: KeyDeps, key: string): Promise<KeyOwner | undefined> {
   const keyHash = sha256Hex(key);
   const { data } = await deps.data.entities.apiKey.get({ keyHash }).go({ consistent: true });
   if (!data) return undefined;
@@ -57,5 +60,5 @@ export async function resolveApiKey(deps: KeyDeps, key: string): Promise<string 
       logger.warn('API key use not recorded', { error }),
     );
   }
-  return data.userId;
+  return { userId: data.userId, apiKeyId: data.apiKeyId };
 }
