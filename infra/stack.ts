@@ -20,6 +20,7 @@ import { serviceFunction } from './constructs/service-function.js';
 import { settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
 import { ProviderSecretsKey, type ProviderSecretsAccess } from './constructs/provider-secrets-key.js';
+import { DownloadLinkSecret } from './constructs/download-link-secret.js';
 import { pascalCase } from './names.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
 import type { CustomDomainSettings } from './settings.js';
@@ -41,6 +42,8 @@ type SurfaceSettings = {
   bucket?: BucketAccess;
   /** Payment-provider secrets (the KMS key); absent: none. */
   providerSecrets?: ProviderSecretsAccess;
+  /** Signs and checks portal download links (the Secrets Manager secret); absent: no access. */
+  downloadLinks?: true;
 };
 
 const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
@@ -58,6 +61,16 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   edge: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, bucket: 'read' },
   // Checkout opens the vendor's Stripe key.
   public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, providerSecrets: 'open' },
+  // The vendor's server: reads its customers, presigns `/dl` downloads (bucket read), signs and checks their links,
+  // and opens the vendor's Stripe key to cancel a subscription.
+  portal: {
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+    table: { access: 'readWrite', keys: 'portal' },
+    bucket: 'read',
+    providerSecrets: 'open',
+    downloadLinks: true,
+  },
 };
 
 export interface LicensingStackProps extends StackProps {
@@ -100,6 +113,8 @@ export class LicensingStack extends Stack {
   readonly releaseBucket: ReleaseBucket;
   /** The KMS key of payment-provider secrets. */
   readonly providerSecretsKey: ProviderSecretsKey;
+  /** The key of portal download links. */
+  readonly downloadLinkSecret: DownloadLinkSecret;
   /** Outbound webhooks: delivery queue, dead-letter queue and alarm, fan-out and dispatcher functions. */
   readonly webhookDelivery: WebhookDelivery;
   /** The scheduled license expiry sweep. */
@@ -162,6 +177,7 @@ export class LicensingStack extends Stack {
     });
 
     this.providerSecretsKey = new ProviderSecretsKey(this, 'ProviderSecretsKey');
+    this.downloadLinkSecret = new DownloadLinkSecret(this, 'DownloadLinkSecret');
 
     // STRIPE_API_URL is never set here: the functions use Stripe's own API.
     const functions = {} as Record<Surface, LambdaFunction>;
@@ -177,6 +193,7 @@ export class LicensingStack extends Stack {
       bindTable(fn, this.table, settings.table);
       if (settings.bucket) bindBucket(fn, this.releaseBucket.bucket, settings.bucket);
       if (settings.providerSecrets) this.providerSecretsKey.bind(fn, settings.providerSecrets);
+      if (settings.downloadLinks) this.downloadLinkSecret.bind(fn);
       functions[surface] = fn;
     }
     this.functions = functions;

@@ -37,6 +37,10 @@ const environmentSchema = z.object({
   PROVIDER_KEY_ID: z.optional(z.string().check(z.minLength(1))),
   /** Local runtime only: base64 of the 32-byte key that seals payment-provider secrets in place of KMS. */
   LOCAL_PROVIDER_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be base64 of 32 bytes'))),
+  /** The Secrets Manager secret that signs portal download links (`/dl`), read once per container (AWS). */
+  DOWNLOAD_LINK_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+  /** Local runtime only: base64 of the 32-byte key that signs portal download links. */
+  LOCAL_DOWNLOAD_LINK_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be base64 of 32 bytes'))),
 });
 
 export type Config = {
@@ -53,6 +57,7 @@ export type Config = {
   originVerifyToken?: string;
   rateLimitScale: number;
   payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
+  downloadLinks: { secretArn?: string; localKey?: string };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -75,5 +80,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     originVerifyToken: parsed.ORIGIN_VERIFY_TOKEN,
     rateLimitScale: parsed.RATE_LIMIT_SCALE,
     payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },
+    downloadLinks: { secretArn: parsed.DOWNLOAD_LINK_SECRET_ARN, localKey: parsed.LOCAL_DOWNLOAD_LINK_KEY },
   };
 }

@@ -10,7 +10,7 @@ import { createGateway, type LambdaHandler } from './gateway.js';
 import { startMailServer } from './mail-server.js';
 import { startObjectStore } from './object-store.js';
 import { freePort } from './ports.js';
-import { localProviderKey } from './provider-key.js';
+import { localDownloadLinkKey, localProviderKey } from './provider-key.js';
 import { startScheduler } from './scheduler.js';
 import { startWebhookPipeline } from './webhook-pipeline.js';
 
@@ -72,6 +72,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       SES_ENDPOINT: mail.endpoint,
       PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? baseUrl,
       LOCAL_PROVIDER_KEY: localProviderKey(dataDir),
+      LOCAL_DOWNLOAD_LINK_KEY: localDownloadLinkKey(dataDir),
       // Logs pretty-printed and quiet (LOG_LEVEL, default WARN), no metrics per request; what the caller set wins.
       POWERTOOLS_DEV: process.env.POWERTOOLS_DEV ?? 'true',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'WARN',

@@ -5,8 +5,9 @@ import { SERVICE_NAME } from './table-schema.js';
  * (ElectroDB writes partition keys as `$licensing#<attribute>_<value>…`, on the table and on every index).
  * The stack turns these into `dynamodb:LeadingKeys` conditions and the local runtime enforces the same
  * list, so a function that reaches for an item outside its role fails in the tests as it would in AWS.
- * Users (`userId`), their e-mails (`email`), sessions (`tokenHash`) and API keys
- * (`keyHash`) are in no list but the management function's, which is not restricted.
+ * Users (`userId`), their e-mails (`email`) and sessions (`tokenHash`) are in no list but the management
+ * function's, which is not restricted; API keys (`keyHash`) are the management's and the portal's, which
+ * checks them and keeps their `lastUsedAt`.
  */
 export const KEY_ACCESS = {
   /**
@@ -16,6 +17,12 @@ export const KEY_ACCESS = {
   licensing: [
     'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'tenantId', 'bucket', 'checkoutSessionId',
   ],
+  /**
+   * Customer portal: its API keys (`keyHash`, for `lastUsedAt`), the tenant's customer e-mails, licenses by e-mail
+   * and payment provider (`tenantId`), payments and subscriptions (`customerId`, `subscriptionId`), products and
+   * their releases (`productId`, `releaseId`: `/dl` counts downloads), and its rate limits (`bucket`).
+   */
+  portal: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket'],
   /** Webhook fan-out and dispatcher: webhooks (by id and by tenant), deliveries and their counters. */
   webhookWorker: ['webhookId', 'deliveryId', 'tenantId'],
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events. */

@@ -39,4 +39,9 @@ export const RATE_LIMITS = {
    * caller could otherwise spend; in the table, so it holds across containers.
    */
   checkout: { name: 'checkout', capacity: 20, refillPerSecond: 1 / 6, store: 'table', message: TOO_MANY },
+  /**
+   * Portal calls per API key: a vendor's server answering its customers' pages. In the table, as a key's calls
+   * spread over containers; cancel spends the vendor's Stripe rate limit too.
+   */
+  portal: { name: 'portal', capacity: 120, refillPerSecond: 2, store: 'table', message: TOO_MANY },
 } as const satisfies Record<string, RateLimit>;

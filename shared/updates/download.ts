@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError } from '../errors.js';
-import { writeItem } from '../data/writes.js';
+import { countDownload } from '../releases/download-count.js';
 import { licenseProblem } from '../licensing/license-state.js';
 import { readLicense } from '../licensing/license-lookup.js';
 import { LICENSE_MESSAGES } from '../licensing/messages.js';
@@ -9,7 +9,7 @@ import type { DownloadLinks } from '../storage/download-links.js';
 
 /** Lifetime of the storage URL a download redirects to: long enough to start, too short to share. */
 export const DOWNLOAD_URL_TTL_SECONDS = 300;
-const RELEASE_NOT_FOUND = 'Release not found';
+export const RELEASE_NOT_FOUND = 'Release not found';
 
 /**
  * `GET /v1/download/{releaseId}`: the key must be valid and of the release's product (else 403), the
@@ -33,14 +33,6 @@ export async function downloadRelease(
   const product = await sources.products.byId(release.productId);
   if (!product || product.deleted) throw new NotFoundError(RELEASE_NOT_FOUND);
   if (license.productId !== release.productId) throw new ForbiddenError(LICENSE_MESSAGES.wrongProduct);
-  const counted = await writeItem(() =>
-    releases
-      .patch({ releaseId: release.releaseId })
-      .add({ downloadCount: 1 })
-      .where(({ status }, { eq }) => eq(status, 'published'))
-      .go({ response: 'none' }),
-  );
-  // Refused: unpublished or deleted since it was read.
-  if (!counted.written) throw new NotFoundError(RELEASE_NOT_FOUND);
+  if (!(await countDownload(deps, release.releaseId))) throw new NotFoundError(RELEASE_NOT_FOUND);
   return sources.links.presign(release.filePath, release.fileName, DOWNLOAD_URL_TTL_SECONDS);
 }

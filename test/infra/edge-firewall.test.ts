@@ -42,7 +42,8 @@ describe('edge firewall off (the default)', () => {
   it('creates no web ACL, distribution or origin secret, and tells no function an origin token', () => {
     template.resourceCountIs('AWS::WAFv2::WebACL', 0);
     template.resourceCountIs('AWS::CloudFront::Distribution', 0);
-    template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    // The portal's download-link secret only: no origin secret.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
       expect(fn.Properties.Environment.Variables).not.toHaveProperty('ORIGIN_VERIFY_TOKEN');
     }
@@ -98,6 +99,7 @@ describe('edge firewall on', () => {
   });
 
   it('sends a generated secret as x-origin-verify, by dynamic reference, and gives the HTTP functions the same', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
     template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ ExcludePunctuation: true }) });
     expect(config.Origins[0].OriginCustomHeaders).toEqual([{ HeaderName: 'x-origin-verify', HeaderValue: originVerifyToken }]);
     const variables = (fn: { node: { defaultChild?: unknown } }) =>

@@ -124,7 +124,12 @@ describe('functions', () => {
 
   it('may touch the table and its indexes, and beyond them only what each surface needs', () => {
     // Services other than DynamoDB that each surface may use; their resources are checked in their own tests.
-    const otherServices: Record<string, string[]> = { management: ['kms', 's3', 'sqs'], edge: ['s3'], public: ['kms'] };
+    const otherServices: Record<string, string[]> = {
+      management: ['kms', 's3', 'sqs'],
+      edge: ['s3'],
+      public: ['kms'],
+      portal: ['kms', 's3', 'secretsmanager'],
+    };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);
       const policies = Object.values(
@@ -152,7 +157,12 @@ describe('functions', () => {
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(key.DeletionPolicy).toBe('Retain');
     const keyArn = { 'Fn::GetAtt': [keyId, 'Arn'] };
-    const kmsActions: Record<string, string[]> = { management: ['kms:Decrypt', 'kms:GenerateDataKey'], edge: [], public: ['kms:Decrypt'] };
+    const kmsActions: Record<string, string[]> = {
+      management: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      edge: [],
+      public: ['kms:Decrypt'],
+      portal: ['kms:Decrypt'],
+    };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);
       const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource;
@@ -164,6 +174,27 @@ describe('functions', () => {
       const variables = (template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource).Properties.Environment.Variables;
       expect(variables.PROVIDER_KEY_ID).toEqual(kmsActions[surface]!.length ? keyArn : undefined);
       expect(variables.STRIPE_API_URL).toBeUndefined();
+    }
+  });
+
+  it('give the portal alone the download-link secret: read, by the ARN in DOWNLOAD_LINK_SECRET_ARN', () => {
+    const [secretId, secret] = only('AWS::SecretsManager::Secret');
+    expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+    for (const surface of SURFACES) {
+      const roleId = logicalId(stack, stack.functions[surface].role!);
+      const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource;
+      const statements = (policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]).filter((statement) =>
+        [statement.Action].flat().some((action) => action.startsWith('secretsmanager:')),
+      );
+      const variables = (template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource).Properties.Environment.Variables;
+      if (surface !== 'portal') {
+        expect([surface, statements, variables.DOWNLOAD_LINK_SECRET_ARN]).toEqual([surface, [], undefined]);
+        continue;
+      }
+      expect(statements.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
+      for (const statement of statements) expect(statement.Resource).toEqual({ Ref: secretId });
+      expect(variables.DOWNLOAD_LINK_SECRET_ARN).toEqual({ Ref: secretId });
+      expect(variables.BUCKET_NAME).toBeDefined();
     }
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeRoutes } from '../../functions/edge/app.js';
 import { createManagementDeps, managementRoutes, type ManagementDeps } from '../../functions/management/app.js';
+import { createPortalRoutes } from '../../functions/portal/app.js';
 import { publicRoutes } from '../../functions/public/app.js';
 import { freePort } from '../../infra/local/ports.js';
 import { createRouteMatcher } from '../../infra/local/route-match.js';
@@ -17,7 +18,7 @@ import {
 import { snapshotChanges, snapshotTable, type TableSnapshot } from '../support/table-snapshot.js';
 
 /**
- * Every route of the three surfaces, sent malformed paths, bodies and queries, as a tenant and as nobody:
+ * Every route of the four surfaces, sent malformed paths, bodies and queries, as a tenant and as nobody:
  * each answer is a 4xx within a few seconds, and the table holds exactly what it held before. The routes come
  * from the apps themselves, so a new route is swept without a change here. Its own stack: nothing else writes.
  */
@@ -25,6 +26,7 @@ const SURFACE_ROUTES: Record<Surface, (deps: ManagementDeps) => Route[]> = {
   management: managementRoutes,
   edge: edgeRoutes,
   public: publicRoutes,
+  portal: createPortalRoutes,
 };
 const CONCURRENCY = 16;
 const ANSWER_WITHIN_MS = 5_000;

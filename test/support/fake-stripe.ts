@@ -8,6 +8,8 @@ export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
 export type Outage = 'error' | 'unreachable' | 'revoked';
 
 type Session = { id: string; url: string; params: Record<string, unknown>; key: string };
+/** A subscription update as Stripe received it: the key it came with and its parameters. */
+export type SubscriptionUpdate = { key: string; params: Record<string, unknown> };
 
 /** Form-encoded Stripe parameters (`a[b][0][c]=v`) as nested objects and arrays. */
 export function parseStripeForm(body: string): Record<string, unknown> {
@@ -37,13 +39,14 @@ const readBody = (req: IncomingMessage) =>
 
 /**
  * A small stand-in for the Stripe API that the `stripe` package talks to (through `STRIPE_API_URL`): the balance
- * read that verifies a key, and Checkout Sessions (create and retrieve), each created session recorded with the
- * parameters as Stripe would parse them. Outages are set per key, so tests running in parallel do not meet each
+ * read that verifies a key, Checkout Sessions (create and retrieve), each created session recorded with the
+ * parameters as Stripe would parse them, and subscription updates (recorded the same way). Outages are set per key, so tests running in parallel do not meet each
  * other's. `/_fake/…` lets tests in other processes read sessions and set outages over HTTP.
  */
 export async function startFakeStripe(port = 0) {
   const sessions = new Map<string, Session>();
   const outages = new Map<string, Outage>();
+  const subscriptionUpdates = new Map<string, SubscriptionUpdate[]>();
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -74,6 +77,13 @@ export async function startFakeStripe(port = 0) {
       if (!session || session.key !== key) return stripeError(res, 404, 'invalid_request_error', `No such checkout.session: '${retrieve[1]}'`);
       return reply(sessionObject(session));
     }
+    const update = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'POST' && update) {
+      const id = decodeURIComponent(update[1]!);
+      const params = parseStripeForm(body);
+      subscriptionUpdates.set(id, [...(subscriptionUpdates.get(id) ?? []), { key, params }]);
+      return reply({ id, object: 'subscription', status: 'active', cancel_at_period_end: params.cancel_at_period_end === 'true', livemode: false });
+    }
     stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`);
   });
 
@@ -83,6 +93,11 @@ export async function startFakeStripe(port = 0) {
       const found = sessions.get(session[1]!);
       res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(found ?? null));
+    }
+    const updates = /^\/_fake\/subscription-updates\/([^/]+)$/.exec(url.pathname);
+    if (updates) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(subscriptionUpdates.get(decodeURIComponent(updates[1]!)) ?? []));
     }
     if (url.pathname === '/_fake/outage') {
       const { key, outage } = JSON.parse(body) as { key: string; outage: Outage | null };
@@ -129,6 +144,11 @@ export function fakeStripeClient(baseUrl: string) {
     async session(id: string): Promise<Session | null> {
       const res = await fetch(`${baseUrl}/_fake/sessions/${encodeURIComponent(id)}`);
       return res.status === 200 ? ((await res.json()) as Session) : null;
+    },
+    /** Every update Stripe received for this subscription id (`POST /v1/subscriptions/{id}`), oldest first. */
+    async subscriptionUpdates(id: string): Promise<SubscriptionUpdate[]> {
+      const res = await fetch(`${baseUrl}/_fake/subscription-updates/${encodeURIComponent(id)}`);
+      return (await res.json()) as SubscriptionUpdate[];
     },
     async setOutage(key: string, outage: Outage | null): Promise<void> {
       await fetch(`${baseUrl}/_fake/outage`, { method: 'POST', body: JSON.stringify({ key, outage }) });

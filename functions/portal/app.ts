@@ -1,0 +1,33 @@
+import type { Config } from '../../shared/config.js';
+import { httpApp } from '../../shared/http/app.js';
+import type { Route } from '../../shared/http/route.js';
+import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
+import { createLinkSecret } from '../../shared/portal/link-secret.js';
+import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import { createDeps, type Deps } from '../../shared/runtime.js';
+import { createDownloadLinks } from '../../shared/storage/download-links.js';
+import { portalRoutes } from './routes.js';
+
+/** What the portal uses: its share of the table, and the payment provider for cancel. */
+export type PortalDeps = Deps & PaymentDeps;
+
+export function createPortalDeps(config: Config): PortalDeps {
+  return { ...createDeps(config, 'portal'), payments: createPaymentDeps(config) };
+}
+
+/** Every route of the portal, with this container's rate limiter, link secret and presigner. */
+export function createPortalRoutes(deps: PortalDeps): Route[] {
+  return portalRoutes(deps, {
+    limits: createRateLimiter(deps),
+    secret: createLinkSecret(deps.config),
+    links: createDownloadLinks(deps.config, () => deps.clients.dynamo.config.credentials()),
+  });
+}
+
+/**
+ * The portal API (`/v1/portal`, and `/dl`): called by the vendor's server with its secret key, never by a browser,
+ * so no origin gets CORS headers (a credentialed policy with no allowed origin).
+ */
+export function createPortalHandler(deps: PortalDeps) {
+  return httpApp(createPortalRoutes(deps), { kind: 'credentialed', origin: undefined });
+}

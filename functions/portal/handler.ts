@@ -1,0 +1,4 @@
+import { loadConfig } from '../../shared/config.js';
+import { createPortalDeps, createPortalHandler } from './app.js';
+
+export const handler = createPortalHandler(createPortalDeps(loadConfig()));

@@ -1,0 +1,76 @@
+import * as z from 'zod/mini';
+import { API_KEY_MESSAGES, bearerKeyOwner } from '../../shared/accounts/bearer-key.js';
+import { normalizeEmail } from '../../shared/customers/customer-view.js';
+import { NotFoundError, UnauthorizedError } from '../../shared/errors.js';
+import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
+import { query, requestBaseUrl } from '../../shared/http/request.js';
+import { ok, redirect } from '../../shared/http/responses.js';
+import type { Method, Route } from '../../shared/http/route.js';
+import { requiredText } from '../../shared/http/schemas.js';
+import type { HttpEvent } from '../../shared/http/types.js';
+import { parseInput } from '../../shared/http/validation.js';
+import type { PaymentDeps } from '../../shared/payments/payment-deps.js';
+import { cancelSubscription, SUBSCRIPTION_NOT_FOUND } from '../../shared/portal/cancel-subscription.js';
+import type { PortalScope } from '../../shared/portal/customer-scope.js';
+import type { LinkSecret } from '../../shared/portal/link-secret.js';
+import { portalDownloads, signedDownload } from '../../shared/portal/portal-downloads.js';
+import { portalInvoices, portalLicenses, portalOverview, portalSubscriptions } from '../../shared/portal/portal-reads.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import type { Deps } from '../../shared/runtime.js';
+import type { DownloadLinks } from '../../shared/storage/download-links.js';
+import { RELEASE_NOT_FOUND } from '../../shared/updates/download.js';
+
+/** Unknown query parameters are ignored; `email` is the customer's, trusted as the vendor's server gives it (SERVICE-SPEC §4.7). */
+const emailQuery = z.object({ email: requiredText('email', 254) });
+/** Either may be missing or wrong: the link is then refused (403), never a 400. */
+const linkQuery = z.object({ expires: z.optional(z.string()), signature: z.optional(z.string()) });
+const SUBSCRIPTION: IdKind = { prefix: 'sub', unknown: () => new NotFoundError(SUBSCRIPTION_NOT_FOUND) };
+const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError(RELEASE_NOT_FOUND) };
+
+type PortalContext = { limits: RateLimiter; secret: LinkSecret; links: DownloadLinks };
+type Read = (scope: PortalScope, event: HttpEvent) => Promise<unknown>;
+
+/** The customer portal (SERVICE-SPEC §4.7) and the signed download its links lead to (DECISIONS §5). */
+export function portalRoutes(deps: Deps & PaymentDeps, { limits, secret, links }: PortalContext): Route[] {
+  /**
+   * Checked in this order: the secret key (401), its rate limit (429), `email` (400), the path's ids (404, as
+   * unknown ones); then `run` reads within the key owner's customers with that e-mail, answered as `{data}`.
+   */
+  function portal(method: Method, path: string, pathIds: Record<string, IdKind>, run: Read): Route {
+    return {
+      method,
+      path,
+      input: { query: emailQuery, pathIds },
+      handler: async (event) => {
+        const owner = await bearerKeyOwner(deps, event);
+        if (!owner) throw new UnauthorizedError(API_KEY_MESSAGES.missing);
+        await limits.take(RATE_LIMITS.portal, owner.apiKeyId);
+        const { email } = parseInput(emailQuery, query(event));
+        for (const [name, kind] of Object.entries(pathIds)) checkIdShape(kind, event.pathParameters![name]!);
+        return ok({ data: await run({ tenantId: owner.userId, email: normalizeEmail(email) }, event) });
+      },
+    };
+  }
+  const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
+
+  return [
+    portal('GET', '/v1/portal/overview', {}, (scope) => portalOverview(deps, scope)),
+    portal('GET', '/v1/portal/licenses', {}, (scope) => portalLicenses(deps, scope)),
+    portal('GET', '/v1/portal/downloads', {}, (scope, event) => portalDownloads(deps, secret, scope, baseUrlOf(event))),
+    portal('GET', '/v1/portal/invoices', {}, (scope) => portalInvoices(deps, scope)),
+    portal('GET', '/v1/portal/subscriptions', {}, (scope) => portalSubscriptions(deps, scope)),
+    portal('POST', '/v1/portal/subscriptions/{id}/cancel', { id: SUBSCRIPTION }, (scope, event) =>
+      cancelSubscription(deps, scope, event.pathParameters!.id!),
+    ),
+    {
+      method: 'GET',
+      path: '/dl/{releaseId}',
+      input: { query: linkQuery, pathIds: { releaseId: RELEASE } },
+      handler: async (event) => {
+        const link = parseInput(linkQuery, query(event));
+        return redirect(302, await signedDownload(deps, { secret, links }, { releaseId: event.pathParameters!.releaseId!, ...link }));
+      },
+    },
+  ];
+}

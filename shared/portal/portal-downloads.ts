@@ -1,0 +1,61 @@
+import { ForbiddenError, NotFoundError } from '../errors.js';
+import { licenseProblem } from '../licensing/license-state.js';
+import { countDownload } from '../releases/download-count.js';
+import { publishedReleaseItems } from '../releases/product-releases.js';
+import type { DownloadLinks } from '../storage/download-links.js';
+import { DOWNLOAD_URL_TTL_SECONDS, RELEASE_NOT_FOUND } from '../updates/download.js';
+import { licensesOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
+import { isValidDownloadLink, signedDownloadUrl } from './download-link.js';
+import type { LinkSecret } from './link-secret.js';
+
+export const INVALID_DOWNLOAD_LINK = 'Invalid or expired download link';
+
+/**
+ * The latest published release of each product the customer holds a usable license of, one entry per product,
+ * each with a fresh signed link. Deleted products and products without a published release are left out.
+ */
+export async function portalDownloads(deps: PortalDataDeps, secret: LinkSecret, scope: PortalScope, baseUrl: string) {
+  const now = deps.clock.now();
+  const licensed = new Set((await licensesOf(deps, scope)).filter((license) => !licenseProblem(license, now)).map((license) => license.productId));
+  const entries = await Promise.all(
+    [...licensed].map(async (productId) => {
+      const [{ data: product }, releases] = await Promise.all([
+        deps.data.entities.product.get({ productId }).go({ attributes: ['name', 'slug', 'deletedAt'] }),
+        publishedReleaseItems(deps, productId),
+      ]);
+      const release = releases[0];
+      if (!product || product.deletedAt || !release) return undefined;
+      return {
+        productName: product.name,
+        productSlug: product.slug,
+        releaseId: release.releaseId,
+        version: release.version,
+        fileName: release.fileName,
+        fileSize: release.fileSize,
+        releaseNotes: release.releaseNotes ?? null,
+        releasedAt: release.releasedAt ?? release.createdAt,
+        downloadUrl: await signedDownloadUrl(secret, baseUrl, release.releaseId, now),
+      };
+    }),
+  );
+  return entries.filter((entry) => entry !== undefined);
+}
+
+/**
+ * `GET /dl/{releaseId}`: a link we signed, not expired (else 403), of a published release (else 404). The
+ * download is counted (on condition the release is still published), then answered with a short-lived storage
+ * URL that saves the file under its original name, as the licensed download does. A release id of the wrong
+ * shape has no valid signature, so it is answered 403 like any other link we did not sign.
+ */
+export async function signedDownload(
+  deps: PortalDataDeps,
+  sources: { secret: LinkSecret; links: DownloadLinks },
+  link: { releaseId: string; expires?: string; signature?: string },
+): Promise<string> {
+  // Checked first: only ids we signed get this far, so no malformed id reaches the table.
+  if (!(await isValidDownloadLink(sources.secret, link, deps.clock.now()))) throw new ForbiddenError(INVALID_DOWNLOAD_LINK);
+  const { data: release } = await deps.data.entities.release.get({ releaseId: link.releaseId }).go({ consistent: true });
+  if (!release || release.status !== 'published') throw new NotFoundError(RELEASE_NOT_FOUND);
+  if (!(await countDownload(deps, release.releaseId))) throw new NotFoundError(RELEASE_NOT_FOUND);
+  return sources.links.presign(release.filePath, release.fileName, DOWNLOAD_URL_TTL_SECONDS);
+}
