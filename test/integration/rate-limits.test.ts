@@ -4,6 +4,7 @@ import { randomBase32 } from '../../shared/ids.js';
 import { generateLicenseKey } from '../../shared/licenses/license-key.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { requestFrom } from '../support/addressed-client.js';
+import { Client } from '../support/client.js';
 import { DASHBOARD_URL } from '../support/global-setup.js';
 
 /**
@@ -147,6 +148,32 @@ describe('rate limits', () => {
     expect((await caller.get(`/public/v1/checkout?public_key=${unknownPublicKey()}&plan=pro`)).status).toBe(404);
     await spend(RATE_LIMITS.publicReads.capacity, () => caller.get(`/public/v1/plans?public_key=${publicKey}`), 404);
     expect((await caller.get(`/public/v1/plans?public_key=${publicKey}`)).status).toBe(429);
+  });
+
+  it('limits portal calls per API key, not per vendor', async () => {
+    const vendor = new Client(stack.url);
+    expect((await vendor.post('/api/auth/register', { email: email(), password })).status).toBe(201);
+    const [first, second] = [(await vendor.post('/api/api-keys', { name: 'one' })).body.key, (await vendor.post('/api/api-keys', { name: 'two' })).body.key];
+    const overview = (key: string) =>
+      fetch(`${stack.url}/v1/portal/overview?email=someone@example.com`, { headers: { authorization: `Bearer ${key}` } }).then(async (res) => ({
+        status: res.status,
+        retryAfter: res.headers.get('retry-after'),
+        body: await res.json(),
+      }));
+    // Refilled twice a second, so the time the calls take earns a few more.
+    const started = Date.now();
+    let allowed = 0;
+    let refused = await overview(first);
+    while (refused.status === 200 && allowed < 2 * RATE_LIMITS.portal.capacity) {
+      allowed++;
+      refused = await overview(first);
+    }
+    const earned = Math.ceil(((Date.now() - started) / 1000) * RATE_LIMITS.portal.refillPerSecond);
+    expect(allowed).toBeGreaterThanOrEqual(RATE_LIMITS.portal.capacity);
+    expect(allowed).toBeLessThanOrEqual(RATE_LIMITS.portal.capacity + earned);
+    expect([refused.status, refused.body, refused.retryAfter]).toEqual([429, { error: 'Too many requests' }, '1']);
+    expect((await overview(second)).status).toBe(200);
+    expect((await recovers(() => overview(first), 5_000)).status).toBe(200);
   });
 
   it('does not limit edge validations', async () => {
