@@ -9,14 +9,14 @@ export type LinkSecret = () => Promise<Buffer>;
  * Manager secret, read once per container. The client is imported on the first portal download, so calls that
  * never sign or check a link do not load it. A failed read is not kept: the next request tries again.
  */
-export function createLinkSecret(config: Pick<Config, 'region' | 'downloadLinks'>): LinkSecret {
+export function createLinkSecret(config: Config): LinkSecret {
   let secret: Promise<Buffer> | undefined;
   const read = async (): Promise<Buffer> => {
     const { localKey, secretArn } = config.downloadLinks;
     if (localKey) return Buffer.from(localKey, 'base64');
     if (!secretArn) throw new Error('DOWNLOAD_LINK_SECRET_ARN is not configured');
     const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const client = new SecretsManagerClient(awsClientOptions(config as Config, undefined));
+    const client = new SecretsManagerClient(awsClientOptions(config, undefined));
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));
     if (!SecretString) throw new Error('The download-link secret is empty');
     return Buffer.from(SecretString, 'utf8');
