@@ -2,7 +2,7 @@
  * The HTTP API's routes: which function serves which path. The CDK stack creates exactly these
  * routes and the local gateway selects among them as API Gateway does, so the two cannot differ.
  */
-export const SURFACES = ['management', 'edge', 'public'] as const;
+export const SURFACES = ['management', 'edge', 'public', 'stripeWebhook'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Where each surface's handler lives, relative to the project root (`export const handler`). */
@@ -10,6 +10,7 @@ export const HANDLER_ENTRIES: Record<Surface, string> = {
   management: 'functions/management/handler.ts',
   edge: 'functions/edge/handler.ts',
   public: 'functions/public/handler.ts',
+  stripeWebhook: 'functions/stripe-webhook/handler.ts',
 };
 
 export type RouteSpec = { method: 'ANY' | 'GET' | 'POST'; path: string; surface: Surface };
@@ -20,4 +21,6 @@ export const ROUTES: RouteSpec[] = [
   // Plugins' calls; later, more specific routes (`/v1/portal/{proxy+}`, `/v1/webhooks/stripe/{userId}`) win over this one.
   { method: 'ANY', path: '/v1/{proxy+}', surface: 'edge' },
   { method: 'ANY', path: '/public/v1/{proxy+}', surface: 'public' },
+  // Stripe's events for one vendor (DECISIONS §6): more specific than `/v1/{proxy+}`, so it wins there.
+  { method: 'POST', path: '/v1/webhooks/stripe/{userId}', surface: 'stripeWebhook' },
 ];

@@ -108,6 +108,21 @@ describe('functions', () => {
     });
   });
 
+  it('give the Stripe webhook 512 MB, the table, the provider key and nothing of the bucket or queue', () => {
+    const fn = template.toJSON().Resources[logicalId(stack, stack.functions.stripeWebhook)] as Resource;
+    expect(fn.Properties.MemorySize).toBe(512);
+    expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
+      'DASHBOARD_URL',
+      'MAIL_FROM',
+      'POWERTOOLS_METRICS_NAMESPACE',
+      'POWERTOOLS_SERVICE_NAME',
+      'PROVIDER_KEY_ID',
+      'PUBLIC_BASE_URL',
+      'RUNTIME',
+      'TABLE_NAME',
+    ]);
+  });
+
   it('leave optional settings out when they are not given', () => {
     const bare = synth();
     const fn = bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.functions.management)] as Resource;
@@ -124,7 +139,7 @@ describe('functions', () => {
 
   it('may touch the table and its indexes, and beyond them only what each surface needs', () => {
     // Services other than DynamoDB that each surface may use; their resources are checked in their own tests.
-    const otherServices: Record<string, string[]> = { management: ['kms', 's3', 'sqs'], edge: ['s3'], public: ['kms'] };
+    const otherServices: Record<string, string[]> = { management: ['kms', 's3', 'sqs'], edge: ['s3'], public: ['kms'], stripeWebhook: ['kms'] };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);
       const policies = Object.values(
@@ -147,12 +162,17 @@ describe('functions', () => {
     }
   });
 
-  it('seal payment-provider secrets with a rotated, retained KMS key: management seals and opens, public only opens', () => {
+  it('seal payment-provider secrets with a rotated, retained KMS key: management seals and opens, public and the Stripe webhook only open', () => {
     const [keyId, key] = only('AWS::KMS::Key');
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(key.DeletionPolicy).toBe('Retain');
     const keyArn = { 'Fn::GetAtt': [keyId, 'Arn'] };
-    const kmsActions: Record<string, string[]> = { management: ['kms:Decrypt', 'kms:GenerateDataKey'], edge: [], public: ['kms:Decrypt'] };
+    const kmsActions: Record<string, string[]> = {
+      management: ['kms:Decrypt', 'kms:GenerateDataKey'],
+      edge: [],
+      public: ['kms:Decrypt'],
+      stripeWebhook: ['kms:Decrypt'],
+    };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);
       const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource;

@@ -8,6 +8,8 @@ export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
 export type Outage = 'error' | 'unreachable' | 'revoked';
 
 type Session = { id: string; url: string; params: Record<string, unknown>; key: string };
+/** A Stripe subscription object as a test sets it up, served to the key it belongs to. */
+type StoredSubscription = { key: string; subscription: { id: string } & Record<string, unknown> };
 
 /** Form-encoded Stripe parameters (`a[b][0][c]=v`) as nested objects and arrays. */
 export function parseStripeForm(body: string): Record<string, unknown> {
@@ -38,12 +40,13 @@ const readBody = (req: IncomingMessage) =>
 /**
  * A small stand-in for the Stripe API that the `stripe` package talks to (through `STRIPE_API_URL`): the balance
  * read that verifies a key, and Checkout Sessions (create and retrieve), each created session recorded with the
- * parameters as Stripe would parse them. Outages are set per key, so tests running in parallel do not meet each
+ * parameters as Stripe would parse them, and subscriptions a test has put in place (retrieve). Outages are set per key, so tests running in parallel do not meet each
  * other's. `/_fake/…` lets tests in other processes read sessions and set outages over HTTP.
  */
 export async function startFakeStripe(port = 0) {
   const sessions = new Map<string, Session>();
   const outages = new Map<string, Outage>();
+  const subscriptions = new Map<string, StoredSubscription>();
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -74,6 +77,12 @@ export async function startFakeStripe(port = 0) {
       if (!session || session.key !== key) return stripeError(res, 404, 'invalid_request_error', `No such checkout.session: '${retrieve[1]}'`);
       return reply(sessionObject(session));
     }
+    const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && subscription) {
+      const found = subscriptions.get(subscription[1]!);
+      if (!found || found.key !== key) return stripeError(res, 404, 'invalid_request_error', `No such subscription: '${subscription[1]}'`);
+      return reply(found.subscription);
+    }
     stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`);
   });
 
@@ -83,6 +92,12 @@ export async function startFakeStripe(port = 0) {
       const found = sessions.get(session[1]!);
       res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(found ?? null));
+    }
+    if (url.pathname === '/_fake/subscriptions') {
+      const stored = JSON.parse(body) as StoredSubscription;
+      subscriptions.set(stored.subscription.id, stored);
+      res.writeHead(204);
+      return res.end();
     }
     if (url.pathname === '/_fake/outage') {
       const { key, outage } = JSON.parse(body) as { key: string; outage: Outage | null };
@@ -129,6 +144,10 @@ export function fakeStripeClient(baseUrl: string) {
     async session(id: string): Promise<Session | null> {
       const res = await fetch(`${baseUrl}/_fake/sessions/${encodeURIComponent(id)}`);
       return res.status === 200 ? ((await res.json()) as Session) : null;
+    },
+    /** Puts a subscription in place (or replaces it) for `GET /v1/subscriptions/{id}` with `key`. */
+    async putSubscription(key: string, subscription: StoredSubscription['subscription']): Promise<void> {
+      await fetch(`${baseUrl}/_fake/subscriptions`, { method: 'POST', body: JSON.stringify({ key, subscription }) });
     },
     async setOutage(key: string, outage: Outage | null): Promise<void> {
       await fetch(`${baseUrl}/_fake/outage`, { method: 'POST', body: JSON.stringify({ key, outage }) });

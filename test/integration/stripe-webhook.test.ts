@@ -1,0 +1,176 @@
+import { describe, expect, inject, it } from 'vitest';
+import { Client, newTenant } from '../support/client.js';
+import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
+import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
+
+const fake = fakeStripeClient(inject('stripeUrl'));
+const buyer = new Client();
+const DAY = 24 * 3600;
+
+async function created(res: Promise<{ status: number; body: any; text: string }>) {
+  const { status, body, text } = await res;
+  expect(status, text).toBe(201);
+  return body;
+}
+
+/** A vendor with a product, a yearly and a lifetime plan, and Stripe connected with a webhook secret of its own. */
+async function shop() {
+  const tenant = await newTenant();
+  const product = await created(tenant.post('/api/products', { name: 'Hook Plugin', productType: 'plugin' }));
+  const plans = `/api/products/${product.id}/plans`;
+  const yearly = await created(tenant.post(plans, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49.5, currency: 'usd', siteLimit: 5 }));
+  const lifetime = await created(tenant.post(plans, { name: 'Forever', billingCycle: 'lifetime', price: 199, currency: 'usd', siteLimit: 3 }));
+  const secretKey = stripeTestKey();
+  const webhookSecret = `whsec_${Buffer.from(stripeId('secret')).toString('base64')}`;
+  const connected = await tenant.put('/api/payment-provider', { provider: 'stripe', secretKey, webhookSecret });
+  expect(connected.status, connected.text).toBe(200);
+  const path = new URL(connected.body.webhookUrl as string).pathname;
+  expect(path).toBe(`/v1/webhooks/stripe/${tenant.userId}`);
+  const send = (event: object, options?: Parameters<typeof deliver>[3]) => deliver(path, event, webhookSecret, options);
+  return { tenant, product, plans: { yearly, lifetime }, secretKey, webhookSecret, path, send, publicKey: product.public_key as string };
+}
+type Shop = Awaited<ReturnType<typeof shop>>;
+
+/** A checkout through the public API (so its session item exists), and the session Stripe would report completed. */
+async function paidCheckout(s: Shop, plan: 'yearly' | 'lifetime', email = 'buyer@example.com') {
+  const returnUrl = 'https://app.example.com/thanks';
+  const query = new URLSearchParams({ public_key: s.publicKey, return_url: returnUrl }).toString();
+  const opened = await buyer.get(`/public/v1/checkout/${s.plans[plan].id}?${query}`, { origin: null });
+  expect(opened.status, opened.text).toBe(303);
+  const sessionId = /\/(cs_test_\w+)$/.exec(opened.headers.get('location')!)![1]!;
+  const params = (await fake.session(sessionId))!.params as { metadata: Record<string, string> };
+  const recurring = plan === 'yearly';
+  const subscription = recurring ? stripeSubscription({ start: unixNow(), end: unixNow() + 365 * DAY }) : undefined;
+  if (subscription) await fake.putSubscription(s.secretKey, subscription);
+  const session = {
+    id: sessionId,
+    object: 'checkout.session',
+    mode: recurring ? 'subscription' : 'payment',
+    status: 'complete',
+    payment_status: 'paid',
+    metadata: params.metadata,
+    customer_details: { email, name: 'Jane Buyer' },
+    customer_email: null,
+    amount_total: recurring ? 4950 : 19900,
+    currency: 'usd',
+    payment_intent: recurring ? null : stripeId('pi'),
+    invoice: recurring ? stripeId('in') : null,
+    subscription: subscription?.id ?? null,
+  };
+  return { session, subscription, sessionId, returnUrl };
+}
+
+/** The vendor's licenses, and its one customer with payments and subscriptions. */
+async function records(s: Shop) {
+  const licenses = (await s.tenant.get('/api/licenses')).body.items as any[];
+  const customers = (await s.tenant.get('/api/customers')).body.items as any[];
+  const customer = customers.length === 1 ? (await s.tenant.get(`/api/customers/${customers[0].id}`)).body : undefined;
+  return { licenses, customers, customer };
+}
+
+describe('Stripe webhook: verification', () => {
+  it('refuses a bad, missing or stale signature with 400 and changes nothing; the same event later still applies', async () => {
+    const s = await shop();
+    const { session } = await paidCheckout(s, 'lifetime');
+    const event = stripeEvent('checkout.session.completed', session);
+    const refusals = [
+      await s.send(event, { signature: 't=1,v1=deadbeef' }),
+      await s.send(event, { signature: null }),
+      await s.send(event, { timestamp: unixNow() - 301 }),
+      await deliver(s.path, event, 'whsec_c29tZW9uZSBlbHNl'),
+    ];
+    for (const res of refusals) expect([res.status, res.body]).toEqual([400, { error: 'Invalid Stripe signature' }]);
+    expect((await records(s)).licenses).toEqual([]);
+
+    const res = await s.send(event);
+    expect([res.status, res.body]).toEqual([200, { received: true, outcome: 'processed' }]);
+    expect((await records(s)).licenses).toHaveLength(1);
+  });
+
+  it('refuses an event signed for one vendor at another vendor\'s URL (400), and answers 404 for an unknown or malformed user id', async () => {
+    const [a, b] = await Promise.all([shop(), shop()]);
+    const { session } = await paidCheckout(a, 'lifetime');
+    const event = stripeEvent('checkout.session.completed', session);
+    const crossed = await deliver(b.path, event, a.webhookSecret);
+    expect([crossed.status, crossed.body]).toEqual([400, { error: 'Invalid Stripe signature' }]);
+    const unconnected = await newTenant();
+    for (const path of [`/v1/webhooks/stripe/${unconnected.userId}`, '/v1/webhooks/stripe/usr_aaaaaaaaaaaaaaaaaaaaaaaa', '/v1/webhooks/stripe/nope']) {
+      expect((await deliver(path, event, a.webhookSecret)).status).toBe(404);
+    }
+    expect((await records(a)).licenses).toEqual([]);
+    expect((await records(b)).licenses).toEqual([]);
+  });
+
+  it('acknowledges an event type it does not handle, and ignores a session naming another vendor', async () => {
+    const [s, other] = await Promise.all([shop(), shop()]);
+    const unhandled = await s.send(stripeEvent('customer.created', { id: stripeId('cus'), object: 'customer' }));
+    expect([unhandled.status, unhandled.body]).toEqual([200, { received: true, outcome: 'ignored' }]);
+    const { session } = await paidCheckout(other, 'lifetime');
+    const foreign = await s.send(stripeEvent('checkout.session.completed', session));
+    expect([foreign.status, foreign.body]).toEqual([200, { received: true, outcome: 'ignored' }]);
+    const forged = await s.send(stripeEvent('checkout.session.completed', { ...session, metadata: { ...session.metadata, developer_id: s.tenant.userId } }));
+    expect([forged.status, forged.body]).toEqual([200, { received: true, outcome: 'ignored' }]);
+    expect((await records(s)).licenses).toEqual([]);
+    expect((await records(other)).licenses).toEqual([]);
+  });
+});
+
+describe('Stripe webhook: checkout.session.completed', () => {
+  it('issues exactly one license, customer, payment and subscription when the event arrives 5 times at once and 5 times later', async () => {
+    const s = await shop();
+    const { session, subscription, sessionId, returnUrl } = await paidCheckout(s, 'yearly');
+    const back = await buyer.get(`/public/v1/checkout/return?session_id=${sessionId}`, { origin: null });
+    expect(back.headers.get('location')).toBe(`${returnUrl}?svc_pending=1`);
+
+    const event = stripeEvent('checkout.session.completed', session);
+    const burst = await Promise.all(Array.from({ length: 5 }, () => s.send(event)));
+    for (const res of burst) expect([200, 409]).toContain(res.status);
+    expect(burst.filter((res) => res.body.outcome === 'processed')).toHaveLength(1);
+    for (let i = 0; i < 5; i++) expect(await s.send(event)).toMatchObject({ status: 200, body: { received: true, outcome: 'duplicate' } });
+
+    const { licenses, customers, customer } = await records(s);
+    expect(licenses).toHaveLength(1);
+    expect(customers).toHaveLength(1);
+    const periodEnd = new Date(subscription!.items.data[0]!.current_period_end * 1000).toISOString();
+    expect(licenses[0]).toMatchObject({
+      productId: s.product.id,
+      planId: s.plans.yearly.id,
+      customerEmail: 'buyer@example.com',
+      customerName: 'Jane Buyer',
+      customerId: customers[0].id,
+      status: 'active',
+      seats: 5,
+      expiresAt: periodEnd,
+    });
+    expect(customer).toMatchObject({ email: 'buyer@example.com', firstName: 'Jane', lastName: 'Buyer' });
+    expect(customer.payments).toEqual([
+      expect.objectContaining({ amount: 49.5, currency: 'USD', status: 'completed', paymentMethod: 'stripe', invoicePdfUrl: null, productName: 'Hook Plugin' }),
+    ]);
+    expect(customer.subscriptions).toEqual([
+      expect.objectContaining({
+        status: 'active',
+        planName: 'Pro',
+        billingCycle: 'yearly',
+        price: 49.5,
+        currency: 'USD',
+        productName: 'Hook Plugin',
+        cancelAtPeriodEnd: false,
+        currentPeriodEnd: periodEnd,
+      }),
+    ]);
+    const done = await buyer.get(`/public/v1/checkout/return?session_id=${sessionId}`, { origin: null });
+    expect(done.headers.get('location')).toBe(`${returnUrl}?svc_activate=${licenses[0].licenseKey}`);
+  });
+
+  it('issues a lifetime license without expiry, and reuses the customer who already has the e-mail', async () => {
+    const s = await shop();
+    const existing = await created(s.tenant.post('/api/customers', { email: 'known@example.com', firstName: 'Known' }));
+    const { session } = await paidCheckout(s, 'lifetime', 'known@example.com');
+    expect((await s.send(stripeEvent('checkout.session.completed', session))).status).toBe(200);
+    const { licenses, customers, customer } = await records(s);
+    expect(customers.map((c) => c.id)).toEqual([existing.id]);
+    expect(licenses).toEqual([expect.objectContaining({ seats: 3, expiresAt: null, planId: s.plans.lifetime.id, customerId: existing.id })]);
+    expect(customer.payments).toEqual([expect.objectContaining({ amount: 199, currency: 'USD', status: 'completed' })]);
+    expect(customer.subscriptions).toEqual([]);
+  });
+});
