@@ -5,6 +5,7 @@ import { metrics } from '../observability/metrics.js';
 import { claimEvent, markProcessed, releaseClaim } from './event-claims.js';
 import { claimLost, EVENT_IN_PROGRESS, ignored, type Applied, type EventContext, type WebhookDeps } from './event-context.js';
 import { completePurchase } from './purchase.js';
+import { refundCharge } from './refund.js';
 
 export const UNKNOWN_VENDOR = 'Not found';
 export const BAD_SIGNATURE = 'Invalid Stripe signature';
@@ -19,6 +20,7 @@ type Handler = (ctx: EventContext, object: never) => Promise<Applied>;
 /** The events that change anything (DECISIONS §6); every other type is acknowledged and ignored. */
 const HANDLERS: Partial<Record<Stripe.Event['type'], Handler>> = {
   'checkout.session.completed': completePurchase,
+  'charge.refunded': refundCharge,
 };
 
 /**

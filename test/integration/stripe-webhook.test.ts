@@ -174,3 +174,37 @@ describe('Stripe webhook: checkout.session.completed', () => {
     expect(customer.subscriptions).toEqual([]);
   });
 });
+
+describe('Stripe webhook: charge.refunded', () => {
+  it('marks the payment refunded and revokes the license with its activations; a replay changes nothing', async () => {
+    const s = await shop();
+    const { session } = await paidCheckout(s, 'lifetime');
+    expect((await s.send(stripeEvent('checkout.session.completed', session))).status).toBe(200);
+    const [license] = (await records(s)).licenses;
+    const activated = await buyer.post('/v1/licenses/activate', { license_key: license.licenseKey, domain: 'shop.example.com' }, { origin: null });
+    expect(activated.status, activated.text).toBe(200);
+
+    const charge = { id: stripeId('ch'), object: 'charge', amount: 19900, amount_refunded: 19900, refunded: true, currency: 'usd', payment_intent: session.payment_intent };
+    const partial = await s.send(stripeEvent('charge.refunded', { ...charge, amount_refunded: 100, refunded: false }));
+    expect(partial.body).toMatchObject({ outcome: 'ignored' });
+    expect((await records(s)).licenses[0].status).toBe('active');
+
+    const event = stripeEvent('charge.refunded', charge);
+    expect(await s.send(event)).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    expect(await s.send(event)).toMatchObject({ status: 200, body: { outcome: 'duplicate' } });
+    const { licenses, customer } = await records(s);
+    expect(licenses).toEqual([expect.objectContaining({ status: 'revoked', activatedCount: 0 })]);
+    expect(customer.payments).toEqual([expect.objectContaining({ status: 'refunded', amount: 199 })]);
+    const validated = await buyer.post('/v1/licenses/validate', { license_key: license.licenseKey }, { origin: null });
+    expect(validated.status).toBe(400);
+    expect(validated.body).toMatchObject({ valid: false });
+    const activations = (await s.tenant.get(`/api/licenses/${license.id}`)).body.activations as any[];
+    expect(activations.map((a) => a.status)).toEqual(['deactivated']);
+  });
+
+  it('ignores a refund of a charge it never recorded', async () => {
+    const s = await shop();
+    const res = await s.send(stripeEvent('charge.refunded', { id: stripeId('ch'), object: 'charge', refunded: true, payment_intent: stripeId('pi') }));
+    expect(res.body).toMatchObject({ outcome: 'ignored' });
+  });
+});
