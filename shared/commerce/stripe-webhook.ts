@@ -6,6 +6,7 @@ import { claimEvent, markProcessed, releaseClaim } from './event-claims.js';
 import { claimLost, EVENT_IN_PROGRESS, ignored, type Applied, type EventContext, type WebhookDeps } from './event-context.js';
 import { completePurchase } from './purchase.js';
 import { refundCharge } from './refund.js';
+import { endSubscription, syncSubscription } from './subscription-sync.js';
 
 export const UNKNOWN_VENDOR = 'Not found';
 export const BAD_SIGNATURE = 'Invalid Stripe signature';
@@ -20,6 +21,8 @@ type Handler = (ctx: EventContext, object: never) => Promise<Applied>;
 /** The events that change anything (DECISIONS §6); every other type is acknowledged and ignored. */
 const HANDLERS: Partial<Record<Stripe.Event['type'], Handler>> = {
   'checkout.session.completed': completePurchase,
+  'customer.subscription.updated': syncSubscription,
+  'customer.subscription.deleted': endSubscription,
   'charge.refunded': refundCharge,
 };
 

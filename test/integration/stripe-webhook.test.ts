@@ -208,3 +208,37 @@ describe('Stripe webhook: charge.refunded', () => {
     expect(res.body).toMatchObject({ outcome: 'ignored' });
   });
 });
+
+/** A yearly purchase applied: the shop, the Stripe subscription and invoice, our license and customer. */
+async function subscribed() {
+  const s = await shop();
+  const { session, subscription } = await paidCheckout(s, 'yearly');
+  expect((await s.send(stripeEvent('checkout.session.completed', session))).status).toBe(200);
+  const { licenses, customer } = await records(s);
+  return { s, session, subscription: subscription!, license: licenses[0], customer };
+}
+
+describe('Stripe webhook: customer.subscription.updated and deleted', () => {
+  it('records a cancellation at period end, then on deletion the license expires at the period end', async () => {
+    const { s, subscription, license } = await subscribed();
+    const period = subscription.items.data[0]!;
+    const canceledAt = unixNow();
+    const cancelling = stripeSubscription({ id: subscription.id, start: period.current_period_start, end: period.current_period_end, cancelAtPeriodEnd: true, canceledAt });
+    expect(await s.send(stripeEvent('customer.subscription.updated', cancelling))).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    let { licenses, customer } = await records(s);
+    expect(customer.subscriptions[0]).toMatchObject({ status: 'active', cancelAtPeriodEnd: true, canceledAt: new Date(canceledAt * 1000).toISOString() });
+    expect(licenses[0]).toMatchObject({ status: 'active', expiresAt: license.expiresAt });
+
+    const ended = { ...cancelling, status: 'canceled' };
+    expect(await s.send(stripeEvent('customer.subscription.deleted', ended))).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    ({ licenses, customer } = await records(s));
+    expect(customer.subscriptions[0]).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: true });
+    expect(licenses[0]).toMatchObject({ status: 'active', expiresAt: new Date(period.current_period_end * 1000).toISOString() });
+  });
+
+  it('ignores a subscription it never recorded', async () => {
+    const s = await shop();
+    const res = await s.send(stripeEvent('customer.subscription.deleted', stripeSubscription({ start: unixNow(), end: unixNow() + DAY, status: 'canceled' })));
+    expect(res.body).toMatchObject({ outcome: 'ignored' });
+  });
+});
