@@ -6,6 +6,7 @@ import { claimEvent, markProcessed, releaseClaim } from './event-claims.js';
 import { claimLost, EVENT_IN_PROGRESS, ignored, type Applied, type EventContext, type WebhookDeps } from './event-context.js';
 import { completePurchase } from './purchase.js';
 import { refundCharge } from './refund.js';
+import { renewSubscription } from './renewal.js';
 import { endSubscription, syncSubscription } from './subscription-sync.js';
 
 export const UNKNOWN_VENDOR = 'Not found';
@@ -21,6 +22,7 @@ type Handler = (ctx: EventContext, object: never) => Promise<Applied>;
 /** The events that change anything (DECISIONS §6); every other type is acknowledged and ignored. */
 const HANDLERS: Partial<Record<Stripe.Event['type'], Handler>> = {
   'checkout.session.completed': completePurchase,
+  'invoice.paid': renewSubscription,
   'customer.subscription.updated': syncSubscription,
   'customer.subscription.deleted': endSubscription,
   'charge.refunded': refundCharge,

@@ -218,6 +218,44 @@ async function subscribed() {
   return { s, session, subscription: subscription!, license: licenses[0], customer };
 }
 
+const invoice = (subscriptionId: string, billingReason: string, start: number, end: number) => ({
+  id: stripeId('in'),
+  object: 'invoice',
+  billing_reason: billingReason,
+  amount_paid: 4950,
+  currency: 'usd',
+  invoice_pdf: 'https://pay.stripe.test/invoice/acct/pdf',
+  parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata: {} } },
+  lines: { object: 'list', data: [{ id: stripeId('il'), object: 'line_item', period: { start, end } }] },
+});
+
+describe('Stripe webhook: invoice.paid', () => {
+  it('changes nothing for the first invoice of a subscription (the checkout\'s own payment)', async () => {
+    const { s, subscription, license } = await subscribed();
+    const period = subscription.items.data[0]!;
+    const first = await s.send(stripeEvent('invoice.paid', invoice(subscription.id, 'subscription_create', period.current_period_start, period.current_period_end)));
+    expect(first.body).toMatchObject({ outcome: 'ignored' });
+    const { licenses, customer } = await records(s);
+    expect(licenses[0].expiresAt).toBe(license.expiresAt);
+    expect(customer.payments).toHaveLength(1);
+  });
+
+  it('records a renewal: a second payment, the license and subscription moved to the new period end, once', async () => {
+    const { s, subscription } = await subscribed();
+    const start = subscription.items.data[0]!.current_period_end;
+    const end = start + 365 * DAY;
+    const event = stripeEvent('invoice.paid', invoice(subscription.id, 'subscription_cycle', start, end));
+    expect(await s.send(event)).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    expect(await s.send(event)).toMatchObject({ status: 200, body: { outcome: 'duplicate' } });
+    const { licenses, customer } = await records(s);
+    const newEnd = new Date(end * 1000).toISOString();
+    expect(licenses[0]).toMatchObject({ status: 'active', expiresAt: newEnd });
+    expect(customer.payments).toHaveLength(2);
+    expect(customer.payments[0]).toMatchObject({ amount: 49.5, status: 'completed', invoicePdfUrl: 'https://pay.stripe.test/invoice/acct/pdf' });
+    expect(customer.subscriptions[0]).toMatchObject({ currentPeriodStart: new Date(start * 1000).toISOString(), currentPeriodEnd: newEnd });
+  });
+});
+
 describe('Stripe webhook: customer.subscription.updated and deleted', () => {
   it('records a cancellation at period end, then on deletion the license expires at the period end', async () => {
     const { s, subscription, license } = await subscribed();
