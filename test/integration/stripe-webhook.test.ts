@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { Client, newTenant } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
+import { localData } from '../support/table.js';
 import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
 
 const fake = fakeStripeClient(inject('stripeUrl'));
@@ -112,6 +113,28 @@ describe('Stripe webhook: verification', () => {
     expect([forged.status, forged.body]).toEqual([200, { received: true, outcome: 'ignored' }]);
     expect((await records(s)).licenses).toEqual([]);
     expect((await records(other)).licenses).toEqual([]);
+  });
+});
+
+describe('Stripe webhook: each event id once', () => {
+  /** A claim left by a delivery of `event` still running (lease ahead) or crashed (lease run out). */
+  const claim = (s: Shop, event: { id: string; type: string }, leaseUntil: number) =>
+    localData().entities.stripeEvent
+      .put({ tenantId: s.tenant.userId, stripeEventId: event.id, type: event.type, state: 'processing', claimToken: 'other', leaseUntil, updatedAt: new Date().toISOString(), ttl: unixNow() + DAY })
+      .go();
+
+  it('answers 409 while another delivery holds the event, and lets a retry take over a claim whose lease ran out', async () => {
+    const s = await shop();
+    const { session } = await paidCheckout(s, 'lifetime');
+    const event = stripeEvent('checkout.session.completed', session);
+    await claim(s, event, unixNow() + 60);
+    expect(await s.send(event)).toMatchObject({ status: 409, body: { error: 'This event is being processed; retry later' } });
+    expect((await records(s)).licenses).toEqual([]);
+
+    await claim(s, event, unixNow() - 1);
+    expect(await s.send(event)).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    expect(await s.send(event)).toMatchObject({ status: 200, body: { outcome: 'duplicate' } });
+    expect((await records(s)).licenses).toHaveLength(1);
   });
 });
 
