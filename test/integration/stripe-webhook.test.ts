@@ -2,6 +2,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { Client, newTenant } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { localData } from '../support/table.js';
+import { startReceiver } from '../support/webhook-receiver.js';
+import { EVENT_TYPES } from '../../shared/events/event-types.js';
 import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
 
 const fake = fakeStripeClient(inject('stripeUrl'));
@@ -301,5 +303,40 @@ describe('Stripe webhook: customer.subscription.updated and deleted', () => {
     const s = await shop();
     const res = await s.send(stripeEvent('customer.subscription.deleted', stripeSubscription({ start: unixNow(), end: unixNow() + DAY, status: 'canceled' })));
     expect(res.body).toMatchObject({ outcome: 'ignored' });
+  });
+});
+
+describe('Stripe webhook: outbound events', () => {
+  it('emits each event of a purchase, renewal, cancellation and refund once, however often Stripe delivers', async () => {
+    const receiver = await startReceiver();
+    try {
+      const s = await shop();
+      const hook = await s.tenant.post('/api/webhooks', { name: 'All', url: receiver.url, events: [...EVENT_TYPES] });
+      expect(hook.status, hook.text).toBe(201);
+      const { session, subscription } = await paidCheckout(s, 'yearly');
+      const purchase = stripeEvent('checkout.session.completed', session);
+      for (const res of await Promise.all([s.send(purchase), s.send(purchase), s.send(purchase)])) expect([200, 409]).toContain(res.status);
+      const start = subscription!.items.data[0]!.current_period_end;
+      const renewal = stripeEvent('invoice.paid', invoice(subscription!.id, 'subscription_cycle', start, start + 365 * DAY));
+      const ended = stripeEvent('customer.subscription.deleted', stripeSubscription({ id: subscription!.id, start, end: start + 365 * DAY, status: 'canceled' }));
+      const lifetime = await paidCheckout(s, 'lifetime');
+      const bought = stripeEvent('checkout.session.completed', lifetime.session);
+      const refund = stripeEvent('charge.refunded', { id: stripeId('ch'), object: 'charge', refunded: true, payment_intent: lifetime.session.payment_intent });
+      for (const event of [renewal, ended, bought, refund]) {
+        for (const res of await Promise.all([s.send(event), s.send(event), s.send(event)])) expect([200, 409]).toContain(res.status);
+      }
+      expect(await s.send(purchase)).toMatchObject({ status: 200, body: { outcome: 'duplicate' } });
+
+      const expected = [
+        'customer.created', 'license.created', 'payment.completed', 'subscription.created',
+        'payment.completed', 'subscription.renewed', 'subscription.cancelled',
+        'license.created', 'payment.completed', 'license.revoked', 'payment.refunded',
+      ];
+      await receiver.waitFor(expected.length);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(receiver.requests.map((r) => r.json.type).sort()).toEqual([...expected].sort());
+    } finally {
+      await receiver.close();
+    }
   });
 });
