@@ -6,8 +6,11 @@ import type { EventClaim } from './event-claims.js';
 
 export type WebhookDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
 
-/** What each event's handler is given: the vendor, this delivery's claim on the event, and the vendor's Stripe client. */
-export type EventContext = { deps: WebhookDeps; tenantId: string; claim: EventClaim; stripe: Stripe };
+/**
+ * What each event's handler is given: the vendor, this delivery's claim on the event, when Stripe created the event
+ * (unix s; Stripe does not deliver in order), and the vendor's Stripe client.
+ */
+export type EventContext = { deps: WebhookDeps; tenantId: string; claim: EventClaim; eventCreated: number; stripe: Stripe };
 
 /** What applying an event came to: changes committed (with the processed mark), or nothing to change, and why. */
 export type Applied = { kind: 'applied' } | { kind: 'ignored'; reason: string };

@@ -28,10 +28,18 @@ export async function findSubscription(ctx: EventContext, stripeSubscriptionId: 
 
 /** The subscription written only if no other change landed since it was read. */
 export function subscriptionPatch(tx: Pick<TransactionEntities, 'subscription'>, current: SubscriptionItem, next: SubscriptionItem) {
-  const { status, currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd, canceledAt, updatedAt } = next;
+  const { status, currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd, canceledAt, providerEventAt, updatedAt } = next;
   const patch = tx.subscription
     .patch({ subscriptionId: current.subscriptionId })
-    .set({ status, cancelAtPeriodEnd, updatedAt, ...(currentPeriodStart && { currentPeriodStart }), ...(currentPeriodEnd && { currentPeriodEnd }), ...(canceledAt && { canceledAt }) });
+    .set({
+      status,
+      cancelAtPeriodEnd,
+      updatedAt,
+      ...(providerEventAt !== undefined && { providerEventAt }),
+      ...(currentPeriodStart && { currentPeriodStart }),
+      ...(currentPeriodEnd && { currentPeriodEnd }),
+      ...(canceledAt && { canceledAt }),
+    });
   // A cancellation taken back in Stripe clears `canceledAt`.
   return (canceledAt || !current.canceledAt ? patch : patch.remove(['canceledAt'])).where(({ updatedAt: at }, { eq }) => eq(at, current.updatedAt)).commit();
 }

@@ -11,7 +11,8 @@ import { findSubscription, licenseExpiryChange, subscriptionPatch } from './subs
 /**
  * `customer.subscription.updated` syncs status, `cancelAtPeriodEnd`, `canceledAt` and the period onto our
  * subscription. `customer.subscription.deleted` does the same, and the license then expires at the period's end,
- * with `subscription.cancelled`. Each commits with the event's processed mark.
+ * with `subscription.cancelled`. Each commits with the event's processed mark. Stripe may deliver these out of
+ * order: an event created before the last one synced (a late `updated` after `deleted`) changes nothing.
  */
 export const syncSubscription = (ctx: EventContext, subscription: Stripe.Subscription) => applySubscription(ctx, subscription, false);
 export const endSubscription = (ctx: EventContext, subscription: Stripe.Subscription) => applySubscription(ctx, subscription, true);
@@ -23,8 +24,9 @@ async function applySubscription(ctx: EventContext, stripeSubscription: Stripe.S
     const found = await findSubscription(ctx, stripeSubscription.id);
     if (!found) return ignored('subscription not bought here');
     const { subscription, license } = found;
+    if (subscription.providerEventAt !== undefined && ctx.eventCreated < subscription.providerEventAt) return ignored('older than the last subscription event synced');
     const now = deps.clock.now();
-    const next = { ...subscription, ...state, updatedAt: now.toISOString() };
+    const next = { ...subscription, ...state, providerEventAt: ctx.eventCreated, updatedAt: now.toISOString() };
     // Only an active license is given the period's end; a revoked or suspended one stays as it is.
     const expiresAt = ended && license?.status === 'active' ? state.currentPeriodEnd : undefined;
     const outcome = await transact(deps.data, (tx) => ({

@@ -297,6 +297,11 @@ describe('Stripe webhook: customer.subscription.updated and deleted', () => {
     ({ licenses, customer } = await records(s));
     expect(customer.subscriptions[0]).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: true });
     expect(licenses[0]).toMatchObject({ status: 'active', expiresAt: new Date(period.current_period_end * 1000).toISOString() });
+
+    // Stripe does not deliver in order: an update created before the deletion, arriving after it, changes nothing.
+    const late = await s.send(stripeEvent('customer.subscription.updated', { ...cancelling, cancel_at_period_end: false }, unixNow() - 60));
+    expect(late.body).toMatchObject({ outcome: 'ignored' });
+    expect((await records(s)).customer.subscriptions[0]).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: true });
   });
 
   it('ignores a subscription it never recorded', async () => {

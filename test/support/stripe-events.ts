@@ -8,9 +8,9 @@ const signer = new Stripe('sk_test_signer_only');
 export const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 export const unixNow = () => Math.floor(Date.now() / 1000);
 
-/** A Stripe event around `object`, as Stripe sends it. */
-export function stripeEvent(type: string, object: Record<string, unknown>, id = stripeId('evt')) {
-  return { id, object: 'event', api_version: '2025-10-29.clover', created: unixNow(), type, data: { object }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null } };
+/** A Stripe event around `object`, as Stripe sends it; `created` (unix s) now unless given. */
+export function stripeEvent(type: string, object: Record<string, unknown>, created = unixNow()) {
+  return { id: stripeId('evt'), object: 'event', api_version: '2025-10-29.clover', created, type, data: { object }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null } };
 }
 
 /** A subscription as Stripe's current API shows it: the period on its first item. */
