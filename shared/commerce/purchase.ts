@@ -23,7 +23,8 @@ import {
  * mark: the customer (found or created by e-mail), the license (the plan's seats; expiring at the subscription's
  * period end, or never for a lifetime plan), the payment, the subscription for recurring plans, the lookups later
  * events find them by, their outbound events, and the license key on the checkout session for the return route.
- * A session naming another vendor, or a product or plan that is not this vendor's, changes nothing.
+ * A session naming another vendor, or a product or plan that is not this vendor's, changes nothing; so does an
+ * unpaid one (a delayed payment method) until `checkout.session.async_payment_succeeded` reports it paid.
  */
 export async function completePurchase(ctx: EventContext, session: Stripe.Checkout.Session): Promise<Applied> {
   const { deps, tenantId } = ctx;
@@ -37,6 +38,8 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
   if (!product) return ignored('product is not this vendor\'s');
   const { data: plan } = await deps.data.entities.plan.get({ planId: purchase.planId }).go({ consistent: true });
   if (!plan || plan.tenantId !== tenantId || plan.productId !== product.productId) return ignored('plan is not this vendor\'s');
+  // Delayed payment methods complete the session unpaid; `checkout.session.async_payment_succeeded` brings it paid.
+  if (session.payment_status === 'unpaid') return ignored('checkout session not paid yet');
   const email = purchaseEmail(session);
   if (!email) return ignored('checkout session without an e-mail');
 
@@ -93,6 +96,8 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       });
     const outcome = await transact(deps.data, (tx) => ({
       claim: processedMark(tx, ctx.claim, now),
+      // One purchase per session, whichever of its events (completed, async payment succeeded) arrives.
+      session: tx.stripeRef.create({ tenantId, stripeId: session.id, licenseId, customerId: link.customerId }).commit(),
       license: tx.license.create(license).commit(),
       ref: tx.licenseRef.create({ licenseId, licenseKey: license.licenseKey, tenantId }).commit(),
       product: tx.product
@@ -118,6 +123,7 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
     }));
     if (outcome.committed) return APPLIED;
     if (outcome.refused('claim')) throw claimLost();
+    if (outcome.refused('session')) return ignored('checkout session already fulfilled');
     if (outcome.refused('product')) return ignored('product deleted meanwhile');
     // A drawn key taken, a customer created or deleted meanwhile, or the checkout session expired: read again.
     if (!outcome.refused('license') && !outcome.refused('customer') && !outcome.refused('checkout')) throw outcome.unexpected();

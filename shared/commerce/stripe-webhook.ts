@@ -22,6 +22,7 @@ type Handler = (ctx: EventContext, object: never) => Promise<Applied>;
 /** The events that change anything (DECISIONS §6); every other type is acknowledged and ignored. */
 const HANDLERS: Partial<Record<Stripe.Event['type'], Handler>> = {
   'checkout.session.completed': completePurchase,
+  'checkout.session.async_payment_succeeded': completePurchase,
   'invoice.paid': renewSubscription,
   'customer.subscription.updated': syncSubscription,
   'customer.subscription.deleted': endSubscription,

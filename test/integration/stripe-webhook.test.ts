@@ -187,6 +187,20 @@ describe('Stripe webhook: checkout.session.completed', () => {
     expect(done.headers.get('location')).toBe(`${returnUrl}?svc_activate=${licenses[0].licenseKey}`);
   });
 
+  it('waits for a delayed payment: an unpaid session changes nothing, its async_payment_succeeded issues the license once', async () => {
+    const s = await shop();
+    const { session } = await paidCheckout(s, 'lifetime');
+    const unpaid = await s.send(stripeEvent('checkout.session.completed', { ...session, payment_status: 'unpaid' }));
+    expect(unpaid.body).toMatchObject({ outcome: 'ignored' });
+    expect((await records(s)).licenses).toEqual([]);
+    expect((await s.send(stripeEvent('checkout.session.async_payment_succeeded', session))).body).toMatchObject({ outcome: 'processed' });
+    // Another event of the same session (a different event id) issues nothing more.
+    expect((await s.send(stripeEvent('checkout.session.completed', session))).body).toMatchObject({ outcome: 'ignored' });
+    const { licenses, customer } = await records(s);
+    expect(licenses).toHaveLength(1);
+    expect(customer.payments).toHaveLength(1);
+  });
+
   it('issues a lifetime license without expiry, and reuses the customer who already has the e-mail', async () => {
     const s = await shop();
     const existing = await created(s.tenant.post('/api/customers', { email: 'known@example.com', firstName: 'Known' }));

@@ -29,8 +29,9 @@ export const stripeEventEntity = () =>
 
 /**
  * Finds our record from a Stripe object's id: a subscription (`sub_…`) names our subscription and license, a
- * payment intent (`pi_…`) or invoice (`in_…`) our payment and license. Written in the transaction that creates
- * the record, so later events (renewal, cancellation, refund) find it in one read.
+ * payment intent (`pi_…`) or invoice (`in_…`) our payment and license, a checkout session (`cs_…`) the license it
+ * issued (created only if absent: one purchase per session). Written in the transaction that creates the record,
+ * so later events (renewal, cancellation, refund) find it in one read.
  */
 export const stripeRefEntity = () =>
   new Entity({
