@@ -2,7 +2,7 @@
  * The HTTP API's routes: which function serves which path. The CDK stack creates exactly these
  * routes and the local gateway selects among them as API Gateway does, so the two cannot differ.
  */
-export const SURFACES = ['management', 'edge', 'public', 'portal'] as const;
+export const SURFACES = ['management', 'edge', 'public', 'portal', 'stripeWebhook'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Where each surface's handler lives, relative to the project root (`export const handler`). */
@@ -11,6 +11,7 @@ export const HANDLER_ENTRIES: Record<Surface, string> = {
   edge: 'functions/edge/handler.ts',
   public: 'functions/public/handler.ts',
   portal: 'functions/portal/handler.ts',
+  stripeWebhook: 'functions/stripe-webhook/handler.ts',
 };
 
 export type RouteSpec = { method: 'ANY' | 'GET' | 'POST'; path: string; surface: Surface };
@@ -24,4 +25,6 @@ export const ROUTES: RouteSpec[] = [
   // The vendor's server with its secret key; `/dl` serves the signed links of portal downloads.
   { method: 'ANY', path: '/v1/portal/{proxy+}', surface: 'portal' },
   { method: 'GET', path: '/dl/{releaseId}', surface: 'portal' },
+  // Stripe's events for one vendor (DECISIONS §6): more specific than `/v1/{proxy+}`, so it wins there.
+  { method: 'POST', path: '/v1/webhooks/stripe/{userId}', surface: 'stripeWebhook' },
 ];

@@ -71,6 +71,14 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     providerSecrets: 'open',
     downloadLinks: true,
   },
+  // Opens the vendor's webhook secret, and key to read a subscription; a purchase is a few reads, one Stripe
+  // call and one transaction. Its event claims' lease (60 s) outlasts the timeout.
+  stripeWebhook: {
+    memorySize: 512,
+    timeout: Duration.seconds(10),
+    table: { access: 'readWrite', keys: 'stripeWebhook' },
+    providerSecrets: 'open',
+  },
 };
 
 export interface LicensingStackProps extends StackProps {

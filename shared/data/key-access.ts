@@ -23,6 +23,15 @@ export const KEY_ACCESS = {
    * their releases (`productId`, `releaseId`: `/dl` counts downloads), and its rate limits (`bucket`).
    */
   portal: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket'],
+  /**
+   * Stripe webhook: the vendor's provider, seen event ids and Stripe-id lookups (by `tenantId`), the checkout
+   * session, product and plan named by an event, and what a purchase, renewal or refund writes: customer, license
+   * (with its ref, expiry item and activations), payment, subscription, counters and outbound events.
+   */
+  stripeWebhook: [
+    'tenantId', 'checkoutSessionId', 'productId', 'planId', 'customerId', 'licenseKey', 'licenseId', 'shard', 'activationId',
+    'paymentId', 'subscriptionId', 'eventId',
+  ],
   /** Webhook fan-out and dispatcher: webhooks (by id and by tenant), deliveries and their counters. */
   webhookWorker: ['webhookId', 'deliveryId', 'tenantId'],
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events. */

@@ -14,6 +14,7 @@ import { productEntity, productPublicKeyEntity, productSlugEntity } from './enti
 import { releaseEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
+import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
 import { userEmailEntity, userEntity } from './entities/user.js';
 import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
 
@@ -45,6 +46,8 @@ export const ENTITY_FACTORIES = {
   rateLimit: rateLimitEntity,
   paymentProvider: paymentProviderEntity,
   checkoutSession: checkoutSessionEntity,
+  stripeEvent: stripeEventEntity,
+  stripeRef: stripeRefEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

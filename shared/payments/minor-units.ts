@@ -16,3 +16,10 @@ export function toMinorUnits(price: number, currency: string): number {
   // Rounded: 0.1 + 0.2 style floats (19.99 * 100 = 1998.9999…) must not lose a cent.
   return Math.round(price * 100);
 }
+
+/** The reverse: an amount Stripe reports in minor units (`4950` USD), in major units (`49.5`). */
+export function fromMinorUnits(amount: number, currency: string): number {
+  const code = currency.toUpperCase();
+  if (ZERO_DECIMAL.has(code)) return amount;
+  return THREE_DECIMAL.has(code) ? amount / 1000 : amount / 100;
+}

@@ -108,6 +108,21 @@ describe('functions', () => {
     });
   });
 
+  it('give the Stripe webhook 512 MB, the table, the provider key and nothing of the bucket or queue', () => {
+    const fn = template.toJSON().Resources[logicalId(stack, stack.functions.stripeWebhook)] as Resource;
+    expect(fn.Properties.MemorySize).toBe(512);
+    expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
+      'DASHBOARD_URL',
+      'MAIL_FROM',
+      'POWERTOOLS_METRICS_NAMESPACE',
+      'POWERTOOLS_SERVICE_NAME',
+      'PROVIDER_KEY_ID',
+      'PUBLIC_BASE_URL',
+      'RUNTIME',
+      'TABLE_NAME',
+    ]);
+  });
+
   it('leave optional settings out when they are not given', () => {
     const bare = synth();
     const fn = bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.functions.management)] as Resource;
@@ -129,6 +144,7 @@ describe('functions', () => {
       edge: ['s3'],
       public: ['kms'],
       portal: ['kms', 's3', 'secretsmanager'],
+      stripeWebhook: ['kms'],
     };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);
@@ -152,7 +168,7 @@ describe('functions', () => {
     }
   });
 
-  it('seal payment-provider secrets with a rotated, retained KMS key: management seals and opens, public only opens', () => {
+  it('seal payment-provider secrets with a rotated, retained KMS key: management seals and opens, public and the Stripe webhook only open', () => {
     const [keyId, key] = only('AWS::KMS::Key');
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(key.DeletionPolicy).toBe('Retain');
@@ -162,6 +178,7 @@ describe('functions', () => {
       edge: [],
       public: ['kms:Decrypt'],
       portal: ['kms:Decrypt'],
+      stripeWebhook: ['kms:Decrypt'],
     };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);

@@ -40,6 +40,7 @@ const FUNCTIONS: [name: string, fn: LambdaFunction, entry: string, keys: TableKe
   ['edge', stack.functions.edge, HANDLER_ENTRIES.edge, 'licensing'],
   ['public', stack.functions.public, HANDLER_ENTRIES.public, 'licensing'],
   ['portal', stack.functions.portal, HANDLER_ENTRIES.portal, 'portal'],
+  ['stripe webhook', stack.functions.stripeWebhook, HANDLER_ENTRIES.stripeWebhook, 'stripeWebhook'],
   ['webhook fan-out', stack.webhookDelivery.fanOut, WORKER_ENTRIES.webhookFanOut, 'webhookWorker'],
   ['webhook dispatcher', stack.webhookDelivery.dispatcher, WORKER_ENTRIES.webhookDispatcher, 'webhookWorker'],
   ['expiry sweep', stack.expirySweep.function, WORKER_ENTRIES.expirySweep, 'expirySweep'],

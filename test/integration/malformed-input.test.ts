@@ -3,6 +3,7 @@ import { edgeRoutes } from '../../functions/edge/app.js';
 import { createManagementDeps, managementRoutes, type ManagementDeps } from '../../functions/management/app.js';
 import { createPortalRoutes } from '../../functions/portal/app.js';
 import { publicRoutes } from '../../functions/public/app.js';
+import { stripeWebhookRoutes } from '../../functions/stripe-webhook/app.js';
 import { freePort } from '../../infra/local/ports.js';
 import { createRouteMatcher } from '../../infra/local/route-match.js';
 import { startLocalStack, type LocalStack } from '../../infra/local/stack.js';
@@ -27,6 +28,7 @@ const SURFACE_ROUTES: Record<Surface, (deps: ManagementDeps) => Route[]> = {
   edge: edgeRoutes,
   public: publicRoutes,
   portal: createPortalRoutes,
+  stripeWebhook: stripeWebhookRoutes,
 };
 const CONCURRENCY = 16;
 const ANSWER_WITHIN_MS = 5_000;

@@ -10,6 +10,8 @@ export type Outage = 'error' | 'unreachable' | 'revoked';
 type Session = { id: string; url: string; params: Record<string, unknown>; key: string };
 /** A subscription update as Stripe received it: the key it came with and its parameters. */
 export type SubscriptionUpdate = { key: string; params: Record<string, unknown> };
+/** A Stripe subscription object as a test sets it up, served to the key it belongs to. */
+type StoredSubscription = { key: string; subscription: { id: string } & Record<string, unknown> };
 
 /** Form-encoded Stripe parameters (`a[b][0][c]=v`) as nested objects and arrays. */
 export function parseStripeForm(body: string): Record<string, unknown> {
@@ -40,13 +42,15 @@ const readBody = (req: IncomingMessage) =>
 /**
  * A small stand-in for the Stripe API that the `stripe` package talks to (through `STRIPE_API_URL`): the balance
  * read that verifies a key, Checkout Sessions (create and retrieve), each created session recorded with the
- * parameters as Stripe would parse them, and subscription updates (recorded the same way). Outages are set per key, so tests running in parallel do not meet each
+ * parameters as Stripe would parse them, subscription updates (recorded the same way), and subscriptions a test has
+ * put in place (retrieve). Outages are set per key, so tests running in parallel do not meet each
  * other's. `/_fake/…` lets tests in other processes read sessions and set outages over HTTP.
  */
 export async function startFakeStripe(port = 0) {
   const sessions = new Map<string, Session>();
   const outages = new Map<string, Outage>();
   const subscriptionUpdates = new Map<string, SubscriptionUpdate[]>();
+  const subscriptions = new Map<string, StoredSubscription>();
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -77,12 +81,17 @@ export async function startFakeStripe(port = 0) {
       if (!session || session.key !== key) return stripeError(res, 404, 'invalid_request_error', `No such checkout.session: '${retrieve[1]}'`);
       return reply(sessionObject(session));
     }
-    const update = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
-    if (req.method === 'POST' && update) {
-      const id = decodeURIComponent(update[1]!);
+    const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'POST' && subscription) {
+      const id = decodeURIComponent(subscription[1]!);
       const params = parseStripeForm(body);
       subscriptionUpdates.set(id, [...(subscriptionUpdates.get(id) ?? []), { key, params }]);
       return reply({ id, object: 'subscription', status: 'active', cancel_at_period_end: params.cancel_at_period_end === 'true', livemode: false });
+    }
+    if (req.method === 'GET' && subscription) {
+      const found = subscriptions.get(subscription[1]!);
+      if (!found || found.key !== key) return stripeError(res, 404, 'invalid_request_error', `No such subscription: '${subscription[1]}'`);
+      return reply(found.subscription);
     }
     stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`);
   });
@@ -98,6 +107,12 @@ export async function startFakeStripe(port = 0) {
     if (updates) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(subscriptionUpdates.get(decodeURIComponent(updates[1]!)) ?? []));
+    }
+    if (url.pathname === '/_fake/subscriptions') {
+      const stored = JSON.parse(body) as StoredSubscription;
+      subscriptions.set(stored.subscription.id, stored);
+      res.writeHead(204);
+      return res.end();
     }
     if (url.pathname === '/_fake/outage') {
       const { key, outage } = JSON.parse(body) as { key: string; outage: Outage | null };
@@ -149,6 +164,10 @@ export function fakeStripeClient(baseUrl: string) {
     async subscriptionUpdates(id: string): Promise<SubscriptionUpdate[]> {
       const res = await fetch(`${baseUrl}/_fake/subscription-updates/${encodeURIComponent(id)}`);
       return (await res.json()) as SubscriptionUpdate[];
+    },
+    /** Puts a subscription in place (or replaces it) for `GET /v1/subscriptions/{id}` with `key`. */
+    async putSubscription(key: string, subscription: StoredSubscription['subscription']): Promise<void> {
+      await fetch(`${baseUrl}/_fake/subscriptions`, { method: 'POST', body: JSON.stringify({ key, subscription }) });
     },
     async setOutage(key: string, outage: Outage | null): Promise<void> {
       await fetch(`${baseUrl}/_fake/outage`, { method: 'POST', body: JSON.stringify({ key, outage }) });

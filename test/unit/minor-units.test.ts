@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toMinorUnits } from '../../shared/payments/minor-units.js';
+import { fromMinorUnits, toMinorUnits } from '../../shared/payments/minor-units.js';
 
 describe('price in minor units', () => {
   it.each([
@@ -15,5 +15,17 @@ describe('price in minor units', () => {
     [12.34, 'KWD', 12340],
   ])('%d %s → %d', (price, currency, expected) => {
     expect(toMinorUnits(price, currency)).toBe(expected);
+  });
+});
+
+describe('Stripe amounts in major units', () => {
+  it.each([
+    [4950, 'usd', 49.5],
+    [1999, 'EUR', 19.99],
+    [4900, 'JPY', 4900],
+    [12340, 'KWD', 12.34],
+    [0, 'USD', 0],
+  ])('%d %s → %d', (amount, currency, expected) => {
+    expect(fromMinorUnits(amount, currency)).toBe(expected);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRouteMatcher } from '../../infra/local/route-match.js';
-import type { RouteSpec } from '../../infra/routes.js';
+import { ROUTES, type RouteSpec } from '../../infra/routes.js';
 
 // Route shapes the service uses, with placeholder surfaces: precedence is what is under test.
 const routes = [
@@ -35,5 +35,11 @@ describe('local route selection (API Gateway precedence)', () => {
   it('gives the greedy remainder as `proxy` and matches nothing outside the table', () => {
     expect(match('GET', '/v1/wp/update-check')?.pathParameters).toEqual({ proxy: 'wp/update-check' });
     expect(match('GET', '/elsewhere')).toBeUndefined();
+  });
+
+  it('sends Stripe\'s deliveries to their own function in the real route table, and the rest of /v1 to edge', () => {
+    const real = createRouteMatcher(ROUTES);
+    expect(real('POST', '/v1/webhooks/stripe/usr_1')?.route.surface).toBe('stripeWebhook');
+    expect(real('GET', '/v1/webhooks/stripe/usr_1')?.route.surface).toBe('edge');
   });
 });

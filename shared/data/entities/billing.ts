@@ -46,6 +46,8 @@ export const subscriptionEntity = () =>
       cancelAtPeriodEnd: { type: 'boolean', required: true, default: false },
       canceledAt: { type: 'string' },
       providerSubscriptionId: { type: 'string' },
+      /** `created` (unix s) of the last Stripe subscription event synced: an older one arriving late is not applied. */
+      providerEventAt: { type: 'number' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

@@ -1,0 +1,132 @@
+import type Stripe from 'stripe';
+import { customerLinkItems, resolveCustomerLink } from '../customers/customer-link.js';
+import { normalizeEmail } from '../customers/customer-view.js';
+import { toPayment, toSubscription } from '../customers/billing-views.js';
+import { counterNames, counterUpdates } from '../data/counters.js';
+import { transact } from '../data/writes.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import { outboxEvent } from '../events/outbox.js';
+import { newId } from '../ids.js';
+import { expiryItemChanges } from '../licenses/expiry-items.js';
+import { generateLicenseKey } from '../licenses/license-key.js';
+import { toLicense, type LicenseItem } from '../licenses/license-view.js';
+import { loadLiveProduct } from '../products/products.js';
+import { processedMark } from './event-claims.js';
+import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
+import {
+  paymentRecord, purchaseEmail, purchaseMetadata, purchaseName, sessionPaymentId, sessionSubscriptionId, subscriptionPeriod,
+  subscriptionRecord, type Period,
+} from './stripe-mapping.js';
+
+/**
+ * `checkout.session.completed`: issues what the buyer paid for, in one transaction with the event's processed
+ * mark: the customer (found or created by e-mail), the license (the plan's seats; expiring at the subscription's
+ * period end, or never for a lifetime plan), the payment, the subscription for recurring plans, the lookups later
+ * events find them by, their outbound events, and the license key on the checkout session for the return route.
+ * A session naming another vendor, or a product or plan that is not this vendor's, changes nothing; so does an
+ * unpaid one (a delayed payment method) until `checkout.session.async_payment_succeeded` reports it paid.
+ */
+export async function completePurchase(ctx: EventContext, session: Stripe.Checkout.Session): Promise<Applied> {
+  const { deps, tenantId } = ctx;
+  const purchase = purchaseMetadata(session);
+  if (!purchase) return ignored('checkout session without our metadata');
+  if (purchase.tenantId !== tenantId) return ignored('checkout session of another vendor');
+  const product = await loadLiveProduct(deps, tenantId, purchase.productId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  });
+  if (!product) return ignored('product is not this vendor\'s');
+  const { data: plan } = await deps.data.entities.plan.get({ planId: purchase.planId }).go({ consistent: true });
+  if (!plan || plan.tenantId !== tenantId || plan.productId !== product.productId) return ignored('plan is not this vendor\'s');
+  // Delayed payment methods complete the session unpaid; `checkout.session.async_payment_succeeded` brings it paid.
+  if (session.payment_status === 'unpaid') return ignored('checkout session not paid yet');
+  const email = purchaseEmail(session);
+  if (!email) return ignored('checkout session without an e-mail');
+
+  const stripeSubscriptionId = plan.billingCycle === 'lifetime' ? undefined : sessionSubscriptionId(session);
+  const subscription = stripeSubscriptionId ? await ctx.stripe.subscriptions.retrieve(stripeSubscriptionId) : undefined;
+  const period: Period | undefined = subscription && subscriptionPeriod(subscription);
+  if (stripeSubscriptionId && !period) throw new Error(`Stripe subscription ${stripeSubscriptionId} has no current period`);
+  const providerPaymentId = sessionPaymentId(session);
+
+  const customerEmail = normalizeEmail(email);
+  const summary = { id: product.productId, name: product.name, slug: product.slug };
+  const licenseId = newId('lic');
+  for (let round = 0; round < APPLY_ROUNDS; round++) {
+    const now = deps.clock.now();
+    // Checkout records its session; one it did not (or that expired) has no return route to tell.
+    const { data: checkout } = await deps.data.entities.checkoutSession.get({ checkoutSessionId: session.id }).go({ consistent: true });
+    const link = await resolveCustomerLink(deps, tenantId, customerEmail, purchaseName(session), now);
+    const license: LicenseItem = {
+      licenseKey: generateLicenseKey(product.licensePrefix),
+      licenseId,
+      tenantId,
+      productId: product.productId,
+      planId: plan.planId,
+      customerId: link.customerId,
+      customerEmail,
+      customerName: purchaseName(session),
+      status: 'active',
+      seats: plan.siteLimit,
+      activatedCount: 0,
+      // DECISIONS §10: a recurring plan's license runs to the subscription's period end; a lifetime one never expires.
+      expiresAt: period?.end,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    };
+    const owner = { tenantId, customerId: link.customerId, licenseId, product };
+    const payment = paymentRecord({
+      ...owner,
+      paymentId: newId('pay'),
+      amountMinor: session.amount_total ?? 0,
+      currency: session.currency ?? plan.currency,
+      providerPaymentId,
+      now,
+    });
+    const record =
+      subscription &&
+      subscriptionRecord({
+        ...owner,
+        subscriptionId: newId('sub'),
+        plan,
+        providerSubscriptionId: subscription.id,
+        status: subscription.status,
+        period: period!,
+        now,
+      });
+    const outcome = await transact(deps.data, (tx) => ({
+      claim: processedMark(tx, ctx.claim, now),
+      // One purchase per session, whichever of its events (completed, async payment succeeded) arrives.
+      session: tx.stripeRef.create({ tenantId, stripeId: session.id, licenseId, customerId: link.customerId }).commit(),
+      license: tx.license.create(license).commit(),
+      ref: tx.licenseRef.create({ licenseId, licenseKey: license.licenseKey, tenantId }).commit(),
+      product: tx.product
+        .check({ productId: product.productId })
+        .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
+        .commit(),
+      counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(product.productId, 'active'), 1),
+      licenseEvent: outboxEvent(tx.outboxEvent, { tenantId, type: 'license.created', data: toLicense(license, summary), now }),
+      expiry: expiryItemChanges(tx, license, undefined, license),
+      customer: customerLinkItems(tx, link, now),
+      payment: [
+        tx.payment.create(payment).commit(),
+        outboxEvent(tx.outboxEvent, { tenantId, type: 'payment.completed', data: toPayment(payment), now }),
+        ...(providerPaymentId ? [tx.stripeRef.put({ tenantId, stripeId: providerPaymentId, paymentId: payment.paymentId, licenseId, customerId: link.customerId }).commit()] : []),
+      ],
+      subscription: record && [
+        tx.subscription.create(record).commit(),
+        outboxEvent(tx.outboxEvent, { tenantId, type: 'subscription.created', data: toSubscription(record), now }),
+        tx.stripeRef.put({ tenantId, stripeId: record.providerSubscriptionId!, subscriptionId: record.subscriptionId, licenseId, customerId: link.customerId }).commit(),
+      ],
+      // The return route sends the buyer back with this key.
+      checkout: checkout ? tx.checkoutSession.patch({ checkoutSessionId: session.id }).set({ licenseKey: license.licenseKey }).commit() : undefined,
+    }));
+    if (outcome.committed) return APPLIED;
+    if (outcome.refused('claim')) throw claimLost();
+    if (outcome.refused('session')) return ignored('checkout session already fulfilled');
+    if (outcome.refused('product')) return ignored('product deleted meanwhile');
+    // A drawn key taken, a customer created or deleted meanwhile, or the checkout session expired: read again.
+    if (!outcome.refused('license') && !outcome.refused('customer') && !outcome.refused('checkout')) throw outcome.unexpected();
+  }
+  throw new ConflictError('The purchase could not be recorded because of concurrent changes; retry');
+}

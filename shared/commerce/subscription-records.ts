@@ -1,0 +1,64 @@
+import type { EntityItem, TransactionEntities } from '../data/service.js';
+import { NotFoundError } from '../errors.js';
+import { expiryItemChanges } from '../licenses/expiry-items.js';
+import { indexFields } from '../licenses/index-fields.js';
+import { licenseStatusMoves } from '../licenses/license-counters.js';
+import type { LicenseItem } from '../licenses/license-view.js';
+import { loadLicense } from '../licenses/load-license.js';
+import type { EventContext } from './event-context.js';
+
+export type SubscriptionItem = EntityItem<'subscription'>;
+
+/**
+ * Our subscription for a Stripe subscription id (its `stripeRef`), with the license it renews (undefined when
+ * the license was deleted since). Read strongly consistent: the transaction that follows conditions on it.
+ */
+export async function findSubscription(ctx: EventContext, stripeSubscriptionId: string) {
+  const { deps, tenantId } = ctx;
+  const { data: ref } = await deps.data.entities.stripeRef.get({ tenantId, stripeId: stripeSubscriptionId }).go({ consistent: true });
+  if (!ref?.subscriptionId) return undefined;
+  const { data: subscription } = await deps.data.entities.subscription.get({ subscriptionId: ref.subscriptionId }).go({ consistent: true });
+  if (!subscription || subscription.tenantId !== tenantId) return undefined;
+  const license = await loadLicense(deps, tenantId, ref.licenseId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  });
+  return { ref, subscription, license };
+}
+
+/** The subscription written only if no other change landed since it was read. */
+export function subscriptionPatch(tx: Pick<TransactionEntities, 'subscription'>, current: SubscriptionItem, next: SubscriptionItem) {
+  const { status, currentPeriodStart, currentPeriodEnd, cancelAtPeriodEnd, canceledAt, providerEventAt, updatedAt } = next;
+  const patch = tx.subscription
+    .patch({ subscriptionId: current.subscriptionId })
+    .set({
+      status,
+      cancelAtPeriodEnd,
+      updatedAt,
+      ...(providerEventAt !== undefined && { providerEventAt }),
+      ...(currentPeriodStart && { currentPeriodStart }),
+      ...(currentPeriodEnd && { currentPeriodEnd }),
+      ...(canceledAt && { canceledAt }),
+    });
+  // A cancellation taken back in Stripe clears `canceledAt`.
+  return (canceledAt || !current.canceledAt ? patch : patch.remove(['canceledAt'])).where(({ updatedAt: at }, { eq }) => eq(at, current.updatedAt)).commit();
+}
+
+/**
+ * A license's expiry moved to `expiresAt` (a renewal may also bring an expired license back to `active`), on the
+ * condition that its status and expiry are still those read; its expiry item and status counters follow.
+ */
+export function licenseExpiryChange(tx: Pick<TransactionEntities, 'license' | 'licenseExpiry' | 'counter'>, current: LicenseItem, next: LicenseItem) {
+  return [
+    tx.license
+      .patch({ licenseKey: current.licenseKey })
+      .set({ ...indexFields(next), expiresAt: next.expiresAt!, updatedAt: next.updatedAt })
+      .where(({ licenseId, status, expiresAt }, op) =>
+        [op.eq(licenseId, current.licenseId), op.eq(status, current.status), current.expiresAt ? op.eq(expiresAt, current.expiresAt) : op.notExists(expiresAt)].join(' AND '),
+      )
+      .commit(),
+    ...licenseStatusMoves(tx.counter, current.tenantId, current.productId, current.status, next.status),
+    // The identity only: the item's own fields would carry the old expiry into the new expiry item.
+    ...expiryItemChanges(tx, { licenseId: current.licenseId, tenantId: current.tenantId, productId: current.productId }, current, next),
+  ];
+}

@@ -1,0 +1,43 @@
+import type Stripe from 'stripe';
+import { toSubscription } from '../customers/billing-views.js';
+import { transact } from '../data/writes.js';
+import { ConflictError } from '../errors.js';
+import { outboxEvent } from '../events/outbox.js';
+import { processedMark } from './event-claims.js';
+import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
+import { subscriptionState } from './stripe-mapping.js';
+import { findSubscription, licenseExpiryChange, subscriptionPatch } from './subscription-records.js';
+
+/**
+ * `customer.subscription.updated` syncs status, `cancelAtPeriodEnd`, `canceledAt` and the period onto our
+ * subscription. `customer.subscription.deleted` does the same, and the license then expires at the period's end,
+ * with `subscription.cancelled`. Each commits with the event's processed mark. Stripe may deliver these out of
+ * order: an event created before the last one synced (a late `updated` after `deleted`) changes nothing.
+ */
+export const syncSubscription = (ctx: EventContext, subscription: Stripe.Subscription) => applySubscription(ctx, subscription, false);
+export const endSubscription = (ctx: EventContext, subscription: Stripe.Subscription) => applySubscription(ctx, subscription, true);
+
+async function applySubscription(ctx: EventContext, stripeSubscription: Stripe.Subscription, ended: boolean): Promise<Applied> {
+  const { deps, tenantId } = ctx;
+  const state = subscriptionState(stripeSubscription);
+  for (let round = 0; round < APPLY_ROUNDS; round++) {
+    const found = await findSubscription(ctx, stripeSubscription.id);
+    if (!found) return ignored('subscription not bought here');
+    const { subscription, license } = found;
+    if (subscription.providerEventAt !== undefined && ctx.eventCreated < subscription.providerEventAt) return ignored('older than the last subscription event synced');
+    const now = deps.clock.now();
+    const next = { ...subscription, ...state, providerEventAt: ctx.eventCreated, updatedAt: now.toISOString() };
+    // Only an active license is given the period's end; a revoked or suspended one stays as it is.
+    const expiresAt = ended && license?.status === 'active' ? state.currentPeriodEnd : undefined;
+    const outcome = await transact(deps.data, (tx) => ({
+      claim: processedMark(tx, ctx.claim, now),
+      subscription: subscriptionPatch(tx, subscription, next),
+      license: expiresAt !== undefined && license && licenseExpiryChange(tx, license, { ...license, expiresAt, updatedAt: now.toISOString() }),
+      event: ended && outboxEvent(tx.outboxEvent, { tenantId, type: 'subscription.cancelled', data: toSubscription(next), now }),
+    }));
+    if (outcome.committed) return APPLIED;
+    if (outcome.refused('claim')) throw claimLost();
+    if (!outcome.refused('subscription') && !outcome.refused('license')) throw outcome.unexpected();
+  }
+  throw new ConflictError('The subscription was changed concurrently; retry');
+}
