@@ -10,6 +10,7 @@ import { newId } from '../ids.js';
 import { expiryItemChanges } from '../licenses/expiry-items.js';
 import { generateLicenseKey } from '../licenses/license-key.js';
 import { toLicense, type LicenseItem } from '../licenses/license-view.js';
+import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
 import { loadLiveProduct } from '../products/products.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
@@ -44,7 +45,10 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
   if (!email) return ignored('checkout session without an e-mail');
 
   const stripeSubscriptionId = plan.billingCycle === 'lifetime' ? undefined : sessionSubscriptionId(session);
-  const subscription = stripeSubscriptionId ? await ctx.stripe.subscriptions.retrieve(stripeSubscriptionId) : undefined;
+  // Stripe down, or the vendor's key rolled: 502 or 400, and Stripe delivers the event again later.
+  const subscription = stripeSubscriptionId
+    ? await ctx.stripe.subscriptions.retrieve(stripeSubscriptionId).catch((error: unknown) => Promise.reject(providerFailure(error, KEY_REFUSED)))
+    : undefined;
   const period: Period | undefined = subscription && subscriptionPeriod(subscription);
   if (stripeSubscriptionId && !period) throw new Error(`Stripe subscription ${stripeSubscriptionId} has no current period`);
   const providerPaymentId = sessionPaymentId(session);

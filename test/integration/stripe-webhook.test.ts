@@ -187,6 +187,21 @@ describe('Stripe webhook: checkout.session.completed', () => {
     expect(done.headers.get('location')).toBe(`${returnUrl}?svc_activate=${licenses[0].licenseKey}`);
   });
 
+  it("answers 502 and issues nothing while Stripe cannot be reached for the subscription; Stripe's next delivery issues it", async () => {
+    const s = await shop();
+    const { session } = await paidCheckout(s, 'yearly');
+    const event = stripeEvent('checkout.session.completed', session);
+    await fake.setOutage(s.secretKey, 'error');
+    try {
+      expect(await s.send(event)).toMatchObject({ status: 502, body: { error: 'Payment provider unavailable' } });
+      expect((await records(s)).licenses).toEqual([]);
+    } finally {
+      await fake.setOutage(s.secretKey, null);
+    }
+    expect(await s.send(event)).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    expect((await records(s)).licenses).toHaveLength(1);
+  });
+
   it('waits for a delayed payment: an unpaid session changes nothing, its async_payment_succeeded issues the license once', async () => {
     const s = await shop();
     const { session } = await paidCheckout(s, 'lifetime');
