@@ -3,7 +3,7 @@ import { newId } from '../../shared/ids.js';
 import { Client, newTenant, uniqueEmail } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { newRelease, zipBytes, type Tenant } from '../support/licensing-fixtures.js';
-import { localData } from '../support/table.js';
+import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
 
 const fake = fakeStripeClient(inject('stripeUrl'));
 const base = inject('baseUrl');
@@ -22,28 +22,33 @@ function portalClient(key: string) {
   return client;
 }
 
-/** The payment and subscription the Stripe webhook records at a purchase, written as it writes them. */
-async function recordPurchase(tenantId: string, customerId: string, product: { id: string; name: string }, providerSubscriptionId: string) {
-  const { payment, subscription } = localData().entities;
-  const now = new Date().toISOString();
-  const paymentId = newId('pay');
-  const subscriptionId = newId('sub');
-  await payment
-    .create({ paymentId, tenantId, customerId, productId: product.id, productName: product.name, amount: 49.5, currency: 'usd', status: 'completed', paymentMethod: 'stripe', invoicePdfUrl: 'https://pay.stripe.test/invoice.pdf', createdAt: now })
-    .go();
-  await subscription
-    .create({
-      subscriptionId, tenantId, customerId, productId: product.id, productName: product.name, planName: 'Pro', billingCycle: 'yearly', price: 49.5,
-      currency: 'usd', status: 'active', currentPeriodStart: now, currentPeriodEnd: new Date(Date.now() + 365 * 86_400_000).toISOString(),
-      cancelAtPeriodEnd: false, providerSubscriptionId, createdAt: now, updatedAt: now,
-    })
-    .go();
-  return { paymentId, subscriptionId };
+/**
+ * A purchase through the commerce path: the buyer opens checkout on the public API, pays, and Stripe sends the
+ * vendor's webhook `checkout.session.completed` (signed with the vendor's secret). Returns the records it made.
+ */
+async function purchase(tenant: Tenant, product: { id: string; public_key: string }, email: string, secretKey: string) {
+  const plan = await body(tenant.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49.5, currency: 'usd', siteLimit: 2 }));
+  const query = new URLSearchParams({ public_key: product.public_key, email }).toString();
+  const opened = await new Client().get(`/public/v1/checkout/${plan.id}?${query}`, { origin: null });
+  expect(opened.status, opened.text).toBe(303);
+  const sessionId = /\/(cs_test_\w+)$/.exec(opened.headers.get('location')!)![1]!;
+  const { metadata } = (await fake.session(sessionId))!.params as { metadata: Record<string, string> };
+  const subscription = stripeSubscription({ start: unixNow(), end: unixNow() + 365 * 86_400 });
+  await fake.putSubscription(secretKey, subscription);
+  const session = {
+    id: sessionId, object: 'checkout.session', mode: 'subscription', status: 'complete', payment_status: 'paid', metadata,
+    customer_details: { email, name: 'Buyer' }, customer_email: email, amount_total: 4950, currency: 'usd',
+    payment_intent: null, invoice: stripeId('in'), subscription: subscription.id,
+  };
+  const delivered = await deliver(`/v1/webhooks/stripe/${tenant.userId}`, stripeEvent('checkout.session.completed', session), webhookSecret);
+  expect([delivered.status, delivered.body.outcome], delivered.text).toEqual([200, 'processed']);
+  return { providerSubscriptionId: subscription.id };
 }
 
 /**
  * A vendor with a product (two releases, the newer one real bytes), Stripe connected, a secret key, and a customer
- * holding two licenses of the product (one activated on a site), a payment and a subscription.
+ * holding two hand-made licenses of the product (one activated on a site) and a third bought through checkout, with
+ * its payment and subscription. `connected: false` disconnects Stripe after the purchase.
  */
 async function vendorWithCustomer(options: { connected?: boolean } = {}) {
   const tenant: Tenant = await newTenant();
@@ -58,11 +63,13 @@ async function vendorWithCustomer(options: { connected?: boolean } = {}) {
   const customers = await body(tenant.get(`/api/customers?search=${encodeURIComponent(email)}`), 200);
   const customerId = customers.items[0].id as string;
   const secretKey = stripeTestKey();
-  if (options.connected !== false) await body(tenant.put('/api/payment-provider', { provider: 'stripe', secretKey, webhookSecret }), 200);
-  const providerSubscriptionId = `sub_stripe_${newId('sub').slice(4)}`;
-  const purchase = await recordPurchase(tenant.userId, customerId, product, providerSubscriptionId);
+  await body(tenant.put('/api/payment-provider', { provider: 'stripe', secretKey, webhookSecret }), 200);
+  const { providerSubscriptionId } = await purchase(tenant, product, email, secretKey);
+  if (options.connected === false) expect((await tenant.delete('/api/payment-provider')).status).toBe(204);
+  const customer = await body(tenant.get(`/api/customers/${customerId}`), 200);
+  const [paymentId, subscriptionId] = [customer.payments[0].id as string, customer.subscriptions[0].id as string];
   const apiKey = await body(tenant.post('/api/api-keys', { name: 'Portal server' }));
-  return { tenant, product, latest, bytes, email, license, customerId, secretKey, providerSubscriptionId, ...purchase, apiKey, portal: portalClient(apiKey.key) };
+  return { tenant, product, latest, bytes, email, license, customerId, secretKey, providerSubscriptionId, paymentId, subscriptionId, apiKey, portal: portalClient(apiKey.key) };
 }
 
 const q = (email: string) => `email=${encodeURIComponent(email)}`;
@@ -73,10 +80,10 @@ describe('customer portal reads', () => {
     const shouted = q(v.email.toUpperCase());
 
     const overview = await body(v.portal.get(`/v1/portal/overview?${shouted}`), 200);
-    expect(overview).toEqual({ data: { email: v.email, activeLicenses: 2, totalLicenses: 2, activeSubscriptions: 1 } });
+    expect(overview).toEqual({ data: { email: v.email, activeLicenses: 3, totalLicenses: 3, activeSubscriptions: 1 } });
 
     const licenses = (await body(v.portal.get(`/v1/portal/licenses?${shouted}`), 200)).data;
-    expect(licenses).toHaveLength(2);
+    expect(licenses).toHaveLength(3);
     expect(licenses.find((l: any) => l.id === v.license.id)).toEqual({
       id: v.license.id, licenseKey: v.license.licenseKey, status: 'active', seats: 3, siteCount: 1, expiresAt: null,
       createdAt: v.license.createdAt, productName: 'Portal Plugin', productSlug: v.product.slug,
@@ -109,13 +116,13 @@ describe('customer portal reads', () => {
     expect(counted.downloadCount).toBe(1);
 
     expect(await body(v.portal.get(`/v1/portal/invoices?${shouted}`), 200)).toEqual({
-      data: [{ id: v.paymentId, amount: 49.5, currency: 'usd', status: 'completed', paymentMethod: 'stripe', invoicePdfUrl: 'https://pay.stripe.test/invoice.pdf', productName: 'Portal Plugin', createdAt: expect.any(String) }],
+      data: [{ id: v.paymentId, amount: 49.5, currency: 'USD', status: 'completed', paymentMethod: 'stripe', invoicePdfUrl: null, productName: 'Portal Plugin', createdAt: expect.any(String) }],
     });
     const subscriptions = await body(v.portal.get(`/v1/portal/subscriptions?${shouted}`), 200);
     expect(subscriptions.data).toEqual([
       {
         id: v.subscriptionId, status: 'active', currentPeriodStart: expect.any(String), currentPeriodEnd: expect.any(String), cancelAtPeriodEnd: false,
-        canceledAt: null, planName: 'Pro', billingCycle: 'yearly', price: 49.5, currency: 'usd', productName: 'Portal Plugin',
+        canceledAt: null, planName: 'Pro', billingCycle: 'yearly', price: 49.5, currency: 'USD', productName: 'Portal Plugin',
       },
     ]);
 
@@ -132,7 +139,7 @@ describe('customer portal reads', () => {
     const licenses = (await body(v.portal.get(`/v1/portal/licenses?${q(v.email)}`), 200)).data;
     for (const license of licenses.filter((l: any) => l.productSlug === v.product.slug)) await body(v.tenant.post(`/api/licenses/${license.id}/revoke`), 200);
     expect((await body(v.portal.get(`/v1/portal/downloads?${q(v.email)}`), 200)).data).toEqual([]);
-    expect((await body(v.portal.get(`/v1/portal/overview?${q(v.email)}`), 200)).data).toMatchObject({ activeLicenses: 1, totalLicenses: 3 });
+    expect((await body(v.portal.get(`/v1/portal/overview?${q(v.email)}`), 200)).data).toMatchObject({ activeLicenses: 1, totalLicenses: 4 });
   });
 
   it('answers an e-mail with no customer with empty lists and zero counts', async () => {
