@@ -42,8 +42,8 @@ export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog,
     developer_id: product.tenantId,
     product_id: product.productId,
     plan_id: plan.planId,
-    // Stripe stores no empty metadata value: without a return URL the key is left out.
-    ...(request.returnUrl && { return_url: request.returnUrl }),
+    // Every key DECISIONS §6 names is sent; without a return URL it is empty (Stripe then stores none).
+    return_url: request.returnUrl ?? '',
     activate_param: request.activateParam,
     pending_param: request.pendingParam,
   };

@@ -118,7 +118,7 @@ describe('checkout', () => {
       cancel_url: base,
     });
     expect(monthly.params.customer_email).toBeUndefined();
-    expect(monthly.params.metadata.return_url).toBeUndefined();
+    expect(monthly.params.metadata.return_url).toBe('');
 
     const lifetime = await checkout(
       `/public/v1/checkout/${plans.lifetime.id}?${query({ public_key: publicKey, activate_param: 'key', pending_param: 'wait-1' })}`,
