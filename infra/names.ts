@@ -1,7 +1,7 @@
 import { Stack, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 
-/** `webhook-fanout` → `WebhookFanout`: construct ids from the names used elsewhere (surfaces, function names). */
+/** `outbox-fanout` → `OutboxFanout`: construct ids from the names used elsewhere (surfaces, function names). */
 export function pascalCase(name: string): string {
   return name.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
 }

@@ -1,10 +1,11 @@
-import { CfnOutput, CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
+import { DEFAULT_MAIL_FROM } from '../shared/config.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../shared/data/table-schema.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
@@ -14,6 +15,7 @@ import { ServiceDashboard } from './constructs/dashboard.js';
 import { bindTable, type TableBinding } from './constructs/table-access.js';
 import { EdgeDistribution } from './constructs/edge-distribution.js';
 import { ExpirySweep } from './constructs/expiry-sweep.js';
+import { MailDelivery } from './constructs/mail-delivery.js';
 import { acknowledgeFunctionFindings } from './constructs/function-findings.js';
 import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/release-bucket.js';
 import { serviceFunction } from './constructs/service-function.js';
@@ -89,7 +91,11 @@ export interface LicensingStackProps extends StackProps {
   readonly publicBaseUrl?: string;
   /** The dashboard's origin (`DASHBOARD_URL`): the only origin given credentialed CORS answers. */
   readonly dashboardUrl?: string;
-  /** Sender address of outgoing mail (`MAIL_FROM`), or `ssm:<parameter>`; unset: the function's default. */
+  /**
+   * Sender address of license e-mails (`MAIL_FROM`), or `ssm:<parameter>`: an address SES has verified, or one
+   * at a verified domain; the mail sender may send as this address only. Unset: `no-reply@example.com`, which
+   * SES refuses (synthesis warns).
+   */
   readonly mailFrom?: string;
   /** Subscribed by e-mail to the alarm topic, or `ssm:<parameter>`; unset: the topic has no subscription. */
   readonly alarmEmail?: string;
@@ -125,6 +131,8 @@ export class LicensingStack extends Stack {
   readonly downloadLinkSecret: DownloadLinkSecret;
   /** Outbound webhooks: delivery queue, dead-letter queue and alarm, fan-out and dispatcher functions. */
   readonly webhookDelivery: WebhookDelivery;
+  /** License e-mails: mail queue, dead-letter queue and alarm, and the SES sender. */
+  readonly mailDelivery: MailDelivery;
   /** The scheduled license expiry sweep. */
   readonly expirySweep: ExpirySweep;
   /** The CloudFront distribution of the edge firewall; only with `edgeFirewall`. */
@@ -171,13 +179,17 @@ export class LicensingStack extends Stack {
       });
     }
 
+    if (!props.mailFrom) {
+      Annotations.of(this).addWarningV2('licensing:mailFrom', `mailFrom is not set: license e-mails go from ${DEFAULT_MAIL_FROM}, which SES refuses (docs/deploy.md)`);
+    }
+    const mailFrom = props.mailFrom ? settingValue(this, props.mailFrom) : DEFAULT_MAIL_FROM;
     const customDomainUrl = props.customDomain && `https://${props.customDomain.domainName}`;
     const publicBaseUrl = props.publicBaseUrl ? settingValue(this, props.publicBaseUrl) : customDomainUrl;
     const environment: Record<string, string> = {
       RUNTIME: 'aws',
       ...(publicBaseUrl && { PUBLIC_BASE_URL: publicBaseUrl }),
       ...(props.dashboardUrl && { DASHBOARD_URL: props.dashboardUrl }),
-      ...(props.mailFrom && { MAIL_FROM: settingValue(this, props.mailFrom) }),
+      MAIL_FROM: mailFrom,
     };
 
     this.releaseBucket = new ReleaseBucket(this, 'ReleaseBucket', {
@@ -212,12 +224,16 @@ export class LicensingStack extends Stack {
       bundle: props.bundle ?? true,
     });
 
+    this.mailDelivery = new MailDelivery(this, 'MailDelivery', { table: this.table, mailFrom, environment, bundle: props.bundle ?? true });
+    this.mailDelivery.grantEnqueue(this.webhookDelivery.fanOut);
+
     this.expirySweep = new ExpirySweep(this, 'ExpirySweep', { table: this.table, environment, bundle: props.bundle ?? true });
 
     this.allFunctions = {
       ...functions,
-      'webhook-fanout': this.webhookDelivery.fanOut,
+      'outbox-fanout': this.webhookDelivery.fanOut,
       'webhook-dispatcher': this.webhookDelivery.dispatcher,
+      'mail-sender': this.mailDelivery.sender,
       'expiry-sweep': this.expirySweep.function,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
@@ -290,14 +306,15 @@ export class LicensingStack extends Stack {
       streamConsumer: this.webhookDelivery.fanOut,
     });
     this.alarmTopic.notify(this.webhookDelivery.deadLetterAlarm);
+    this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       dashboardName: this.stackName,
       api: this.api,
       functions: this.allFunctions,
       edgeFunction: functions.edge,
       streamConsumer: this.webhookDelivery.fanOut,
-      deadLetterQueue: this.webhookDelivery.deadLetterQueue,
-      alarms: [...this.alarms.alarms, this.webhookDelivery.deadLetterAlarm],
+      deadLetterQueues: { Webhook: this.webhookDelivery.deadLetterQueue, Mail: this.mailDelivery.deadLetterQueue },
+      alarms: [...this.alarms.alarms, this.webhookDelivery.deadLetterAlarm, this.mailDelivery.deadLetterAlarm],
     });
 
     this.outputs({ publicBaseUrl });

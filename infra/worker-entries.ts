@@ -5,6 +5,7 @@
  */
 export const WORKER_ENTRIES = {
   webhookDispatcher: 'functions/dispatcher/handler.ts',
-  webhookFanOut: 'functions/webhook-fanout/handler.ts',
+  outboxFanOut: 'functions/outbox-fanout/handler.ts',
+  mailSender: 'functions/mail-sender/handler.ts',
   expirySweep: 'functions/jobs/expiry-sweep.ts',
 } as const;

@@ -4,6 +4,9 @@ import en from 'zod/v4/locales/en.js';
 // zod/mini loads no locale: English (as in shared/http/validation.ts), so that a refused environment says what is wrong.
 z.config(en());
 
+/** The sender when none is configured: fine locally; in AWS, SES refuses it until `mailFrom` names a verified identity. */
+export const DEFAULT_MAIL_FROM = 'no-reply@example.com';
+
 /** Environment of every function, read and checked once when a container starts. */
 const environmentSchema = z.object({
   /** `local` enables the local-only routes and plain-http webhook targets. */
@@ -15,7 +18,10 @@ const environmentSchema = z.object({
   PUBLIC_BASE_URL: z.optional(z.url()),
   /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
   DASHBOARD_URL: z.optional(z.url()),
-  MAIL_FROM: z._default(z.string().check(z.minLength(3)), 'no-reply@example.com'),
+  /** Sender address of license e-mails: in AWS an SES identity (verified address or domain). */
+  MAIL_FROM: z._default(z.email(), DEFAULT_MAIL_FROM),
+  /** The queue of license e-mails to send (SQS; locally the in-process queue's endpoint). */
+  MAIL_QUEUE_URL: z.optional(z.url()),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
   S3_ENDPOINT: z.optional(z.url()),
   SES_ENDPOINT: z.optional(z.url()),
@@ -50,7 +56,7 @@ export type Config = {
   bucketName?: string;
   publicBaseUrl?: string;
   dashboardUrl?: string;
-  mailFrom: string;
+  mail: { from: string; queueUrl?: string };
   endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string };
   webhooks: { queueUrl?: string; deadLetterQueueUrl?: string; retryScale: number; addressGuard: boolean };
   /** Set when the API sits behind the CloudFront distribution of the edge firewall (see `shared/http/client-address.ts`). */
@@ -69,7 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bucketName: parsed.BUCKET_NAME,
     publicBaseUrl: parsed.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     dashboardUrl: parsed.DASHBOARD_URL?.replace(/\/+$/, ''),
-    mailFrom: parsed.MAIL_FROM,
+    mail: { from: parsed.MAIL_FROM, queueUrl: parsed.MAIL_QUEUE_URL },
     endpoints: { dynamodb: parsed.DYNAMODB_ENDPOINT, s3: parsed.S3_ENDPOINT, ses: parsed.SES_ENDPOINT, sqs: parsed.SQS_ENDPOINT },
     webhooks: {
       queueUrl: parsed.QUEUE_URL,

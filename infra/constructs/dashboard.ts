@@ -12,7 +12,8 @@ export interface ServiceDashboardProps {
   readonly functions: Record<string, LambdaFunction>;
   readonly edgeFunction: LambdaFunction;
   readonly streamConsumer: LambdaFunction;
-  readonly deadLetterQueue: Queue;
+  /** Each dead-letter queue by what it holds (`Webhook`, `Mail`). */
+  readonly deadLetterQueues: Record<string, Queue>;
   /** Shown first, so the page opens on what is wrong. */
   readonly alarms: IAlarm[];
 }
@@ -47,8 +48,13 @@ export class ServiceDashboard extends Construct {
           graph('Function throttles', functions.map((m) => m.throttles)),
         ],
         [
-          graph('Webhook dead-letter queue', [props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: METRIC_PERIOD, statistic: 'Maximum', label: 'Messages' })]),
-          graph('Table stream: webhook fan-out iterator age', [iteratorAge(props.streamConsumer)], 'ms'),
+          graph(
+            'Dead-letter queues',
+            Object.entries(props.deadLetterQueues).map(([label, queue]) =>
+              queue.metricApproximateNumberOfMessagesVisible({ period: METRIC_PERIOD, statistic: 'Maximum', label }),
+            ),
+          ),
+          graph('Table stream: outbox fan-out iterator age', [iteratorAge(props.streamConsumer)], 'ms'),
           graph('SES reputation (account, this region)', [ses.bounceRate, ses.complaintRate], 'fraction'),
         ],
       ],

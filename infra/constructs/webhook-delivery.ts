@@ -6,7 +6,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { OUTBOX_INSERT_FILTER } from '../../functions/webhook-fanout/outbox-filter.js';
+import { OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
 import { serviceFunction } from './service-function.js';
@@ -72,7 +72,7 @@ export class WebhookDelivery extends Construct {
       new SqsEventSource(this.queue, { batchSize: DELIVERY_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }),
     );
 
-    this.fanOut = serviceFunction(this, 'FanOut', { ...functionProps, entry: WORKER_ENTRIES.webhookFanOut, timeout: Duration.seconds(30) });
+    this.fanOut = serviceFunction(this, 'FanOut', { ...functionProps, entry: WORKER_ENTRIES.outboxFanOut, timeout: Duration.seconds(30) });
     bindTable(this.fanOut, table, { access: 'readWrite', keys: 'webhookWorker' });
     this.fanOut.addEnvironment('QUEUE_URL', this.queue.queueUrl);
     this.queue.grantSendMessages(this.fanOut);

@@ -30,6 +30,8 @@ export type LocalQueueOptions = {
   /** With a file, messages survive a restart (written on every change), as SQS keeps them. */
   stateFile?: string;
   pollIntervalMs?: number;
+  /** The endpoint that serves this queue among others (one `SQS_ENDPOINT` for every queue); default its own. */
+  sqsEndpoint?: SqsEndpoint;
 };
 
 export type LocalQueue = {
@@ -44,6 +46,19 @@ export type LocalQueue = {
   stop: () => Promise<void>;
 };
 
+/** What the endpoint calls on the queue a request names by its `QueueUrl`. */
+type QueueActions = {
+  send: (queueUrl: string, body: string, delaySeconds?: number) => StoredMessage;
+  changeVisibility: (queueUrl: string, receiptHandle: string, seconds: number) => void;
+};
+
+/** An SQS-compatible endpoint (JSON protocol: SendMessage and ChangeMessageVisibility) for several local queues. */
+export type SqsEndpoint = {
+  url: string;
+  register: (queueUrls: string[], actions: QueueActions) => void;
+  stop: () => Promise<void>;
+};
+
 class SqsError extends Error {
   constructor(
     readonly type: string,
@@ -54,6 +69,49 @@ class SqsError extends Error {
 }
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+export async function startSqsEndpoint(): Promise<SqsEndpoint> {
+  const queues = new Map<string, QueueActions>();
+  const queueNamed = (url: string) => {
+    const actions = queues.get(url);
+    if (!actions) throw new SqsError('QueueDoesNotExist', `The specified queue does not exist: ${url}`);
+    return actions;
+  };
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const reply = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
+      res.end(JSON.stringify(body));
+    };
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      const action = String(req.headers['x-amz-target'] ?? '').replace(/^AmazonSQS\./, '');
+      const queueUrl = String(input.QueueUrl);
+      if (action === 'SendMessage') {
+        const message = queueNamed(queueUrl).send(queueUrl, String(input.MessageBody), Number(input.DelaySeconds ?? 0));
+        return reply(200, { MessageId: message.messageId, MD5OfMessageBody: md5(message.body) });
+      }
+      if (action === 'ChangeMessageVisibility') {
+        queueNamed(queueUrl).changeVisibility(queueUrl, String(input.ReceiptHandle), Number(input.VisibilityTimeout));
+        return reply(200, {});
+      }
+      throw new SqsError('UnsupportedOperation', `${action} is not supported by the local queue`);
+    } catch (error) {
+      const type = error instanceof SqsError ? error.type : 'InternalError';
+      reply(400, { __type: `com.amazonaws.sqs#${type}`, message: (error as Error).message });
+    }
+  }
+
+  const server = createServer((req, res) => void answer(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    register: (queueUrls, actions) => queueUrls.forEach((url) => queues.set(url, actions)),
+    stop: () => closeServer(server),
+  };
+}
 
 /**
  * An in-process stand-in for an SQS queue with a dead-letter queue, with the semantics the webhook
@@ -73,9 +131,8 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
     renameSync(temporary, options.stateFile);
   };
 
-  const server = createServer((req, res) => void answer(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const sqsEndpoint = options.sqsEndpoint ?? (await startSqsEndpoint());
+  const endpoint = sqsEndpoint.url;
   const queueUrl = `${endpoint}/000000000000/${options.name}`;
   const deadLetterQueueUrl = `${endpoint}/000000000000/${options.deadLetterName}`;
   const arn = (name: string) => `arn:aws:sqs:us-east-1:000000000000:${name}`;
@@ -101,30 +158,7 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
     save();
   }
 
-  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const reply = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0' });
-      res.end(JSON.stringify(body));
-    };
-    try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const input = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-      const action = String(req.headers['x-amz-target'] ?? '').replace(/^AmazonSQS\./, '');
-      if (action === 'SendMessage') {
-        const message = send(String(input.QueueUrl), String(input.MessageBody), Number(input.DelaySeconds ?? 0));
-        return reply(200, { MessageId: message.messageId, MD5OfMessageBody: md5(message.body) });
-      }
-      if (action === 'ChangeMessageVisibility') {
-        changeVisibility(String(input.QueueUrl), String(input.ReceiptHandle), Number(input.VisibilityTimeout));
-        return reply(200, {});
-      }
-      throw new SqsError('UnsupportedOperation', `${action} is not supported by the local queue`);
-    } catch (error) {
-      const type = error instanceof SqsError ? error.type : 'InternalError';
-      reply(400, { __type: `com.amazonaws.sqs#${type}`, message: (error as Error).message });
-    }
-  }
+  sqsEndpoint.register([queueUrl, deadLetterQueueUrl], { send, changeVisibility });
 
   function toRecord(message: StoredMessage): SQSRecord {
     return {
@@ -217,7 +251,8 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
       consumer = undefined;
       await Promise.all(running);
       save();
-      await closeServer(server);
+      // An endpoint given by the caller may serve other queues; the caller stops it.
+      if (!options.sqsEndpoint) await sqsEndpoint.stop();
     },
   };
 }

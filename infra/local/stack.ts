@@ -12,7 +12,7 @@ import { startObjectStore } from './object-store.js';
 import { freePort } from './ports.js';
 import { localDownloadLinkKey, localProviderKey } from './provider-key.js';
 import { startScheduler } from './scheduler.js';
-import { startWebhookPipeline } from './webhook-pipeline.js';
+import { startOutboxPipeline } from './outbox-pipeline.js';
 
 // Lambda runs Node 22; the SDK's notice about older local Node versions is only noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -55,8 +55,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await ensureTable(client, TABLE_NAME);
     client.destroy();
     const instance = ++stacksStarted;
-    const webhooks = await startWebhookPipeline({ dataDir, dynamoEndpoint: dynamo.endpoint, tableName: TABLE_NAME, instance });
-    stops.push(webhooks.stop);
+    const outbox = await startOutboxPipeline({ dataDir, dynamoEndpoint: dynamo.endpoint, tableName: TABLE_NAME, instance });
+    stops.push(outbox.stop);
 
     const baseUrl = `http://localhost:${port}`;
     // Functions read their configuration from the environment when their module loads, as in Lambda.
@@ -78,7 +78,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'WARN',
       POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
       POWERTOOLS_SERVICE_NAME: process.env.POWERTOOLS_SERVICE_NAME ?? 'licensing-service',
-      ...webhooks.env,
+      ...outbox.env,
       ...options.env,
     });
     const handlers = {} as Record<Surface, LambdaHandler>;
@@ -87,9 +87,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     }
     const scheduler = await startScheduler(instance, process.env);
     stops.push(scheduler.stop);
-    await webhooks.run();
+    await outbox.run();
 
-    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes: { '/_local/mail': () => ({ emails: mail.sent() }), '/_local/webhook-queue': webhooks.queueState } });
+    const localRoutes = {
+      '/_local/mail': () => ({ emails: mail.sent() }),
+      '/_local/webhook-queue': outbox.webhookQueueState,
+      '/_local/mail-queue': outbox.mailQueueState,
+    };
+    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes });
     await new Promise<void>((resolveListen, reject) => {
       gateway.once('error', reject);
       gateway.listen(port, resolveListen);

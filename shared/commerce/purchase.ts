@@ -10,6 +10,7 @@ import { newId } from '../ids.js';
 import { expiryItemChanges } from '../licenses/expiry-items.js';
 import { generateLicenseKey } from '../licenses/license-key.js';
 import { toLicense, type LicenseItem } from '../licenses/license-view.js';
+import { licenseMailItem } from '../mail/license-mail-item.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
 import { loadLiveProduct } from '../products/products.js';
 import { processedMark } from './event-claims.js';
@@ -23,7 +24,8 @@ import {
  * `checkout.session.completed`: issues what the buyer paid for, in one transaction with the event's processed
  * mark: the customer (found or created by e-mail), the license (the plan's seats; expiring at the subscription's
  * period end, or never for a lifetime plan), the payment, the subscription for recurring plans, the lookups later
- * events find them by, their outbound events, and the license key on the checkout session for the return route.
+ * events find them by, their outbound events, the license e-mail to send, and the license key on the checkout
+ * session for the return route.
  * A session naming another vendor, or a product or plan that is not this vendor's, changes nothing; so does an
  * unpaid one (a delayed payment method) until `checkout.session.async_payment_succeeded` reports it paid.
  */
@@ -122,6 +124,8 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
         outboxEvent(tx.outboxEvent, { tenantId, type: 'subscription.created', data: toSubscription(record), now }),
         tx.stripeRef.put({ tenantId, stripeId: record.providerSubscriptionId!, subscriptionId: record.subscriptionId, licenseId, customerId: link.customerId }).commit(),
       ],
+      // Sent from the outbox through the mail queue, once: the buyer's key by e-mail.
+      mail: licenseMailItem(tx.licenseMail, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller }, now),
       // The return route sends the buyer back with this key.
       checkout: checkout ? tx.checkoutSession.patch({ checkoutSessionId: session.id }).set({ licenseKey: license.licenseKey }).commit() : undefined,
     }));

@@ -53,7 +53,9 @@ export async function receiveStripeEvent(deps: WebhookDeps, tenantId: string, ra
   const claimed = await claimEvent(deps, tenantId, event);
   if (claimed.kind === 'processed') return { outcome: 'duplicate' };
   if (claimed.kind === 'busy') throw new ConflictError(EVENT_IN_PROGRESS);
-  const ctx: EventContext = { deps, tenantId, claim: claimed.claim, eventCreated: event.created, stripe };
+  const ctx: EventContext = { deps, tenantId, claim: claimed.claim, eventCreated: event.created, stripe,
+    seller: { name: provider.sellerName, replyTo: provider.replyTo },
+  };
   let applied: Applied;
   try {
     const handler = HANDLERS[event.type];

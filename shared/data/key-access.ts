@@ -32,8 +32,10 @@ export const KEY_ACCESS = {
     'tenantId', 'checkoutSessionId', 'productId', 'planId', 'customerId', 'licenseKey', 'licenseId', 'shard', 'activationId',
     'paymentId', 'subscriptionId', 'eventId',
   ],
-  /** Webhook fan-out and dispatcher: webhooks (by id and by tenant), deliveries and their counters. */
+  /** Outbox fan-out and webhook dispatcher: webhooks (by id and by tenant), deliveries and their counters. */
   webhookWorker: ['webhookId', 'deliveryId', 'tenantId'],
+  /** Mail sender: the license e-mails it claims and marks sent (keyed by license id), nothing else. */
+  mailSender: ['licenseId'],
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events. */
   expirySweep: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId'],
 } as const satisfies Record<string, readonly string[]>;

@@ -8,6 +8,7 @@ import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
+import { licenseMailEntity } from './entities/license-mail.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
@@ -33,6 +34,7 @@ export const ENTITY_FACTORIES = {
   license: licenseEntity,
   licenseRef: licenseRefEntity,
   licenseExpiry: licenseExpiryEntity,
+  licenseMail: licenseMailEntity,
   activation: activationEntity,
   activeDomain: activeDomainEntity,
   customer: customerEntity,

@@ -4,7 +4,7 @@ import { KEY_REFUSED, providerFailure } from './provider-errors.js';
 
 type ProviderDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
 
-export type ProviderConnection = { provider: 'stripe'; secretKey: string; webhookSecret: string };
+export type ProviderConnection = { provider: 'stripe'; secretKey: string; webhookSecret: string; sellerName?: string; replyTo?: string };
 export type ProviderStatus = { provider: 'stripe' | null; connected: boolean; webhookUrl: string };
 
 /** Where Stripe sends this developer's events (DECISIONS §3); the same whether or not a provider is connected. */
@@ -14,6 +14,7 @@ export const stripeWebhookUrl = (baseUrl: string, tenantId: string) => `${baseUr
  * Checks the key with Stripe (a balance read: every secret key may make it), then stores both secrets sealed,
  * replacing any earlier connection. A restricted key without the balance permission is still a key Stripe knows
  * (403, not 401), so it is accepted: checkout needs other permissions, which Stripe checks when it is used.
+ * License e-mails name the seller and take replies as given, else as the developer's account.
  */
 export async function connectProvider(deps: ProviderDeps, tenantId: string, input: ProviderConnection, baseUrl: string): Promise<ProviderStatus> {
   const stripe = await deps.payments.stripe(input.secretKey);
@@ -22,12 +23,21 @@ export async function connectProvider(deps: ProviderDeps, tenantId: string, inpu
   } catch (error) {
     if ((error as { type?: string }).type !== 'StripePermissionError') throw providerFailure(error, KEY_REFUSED);
   }
-  const [sealedSecretKey, sealedWebhookSecret] = await Promise.all([
+  const [sealedSecretKey, sealedWebhookSecret, account] = await Promise.all([
     deps.payments.secrets.seal(input.secretKey, tenantId),
     deps.payments.secrets.seal(input.webhookSecret, tenantId),
+    input.sellerName && input.replyTo ? undefined : deps.data.entities.user.get({ userId: tenantId }).go().then(({ data }) => data),
   ]);
   await deps.data.entities.paymentProvider
-    .put({ tenantId, provider: input.provider, sealedSecretKey, sealedWebhookSecret, connectedAt: deps.clock.now().toISOString() })
+    .put({
+      tenantId,
+      provider: input.provider,
+      sealedSecretKey,
+      sealedWebhookSecret,
+      connectedAt: deps.clock.now().toISOString(),
+      sellerName: input.sellerName ?? account?.name,
+      replyTo: input.replyTo ?? account?.email,
+    })
     .go();
   return { provider: input.provider, connected: true, webhookUrl: stripeWebhookUrl(baseUrl, tenantId) };
 }

@@ -1,11 +1,8 @@
+import { escapeHtml } from '../html.js';
 import type { ProductReleases } from './release-catalog.js';
 
 /** How many releases the changelog section lists. */
 const CHANGELOG_RELEASES = 50;
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** Plain text as an HTML paragraph: escaped, line breaks kept. */
 function paragraph(text: string | undefined): string {

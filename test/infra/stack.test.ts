@@ -2,11 +2,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CfnElement, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES } from '../../infra/routes.js';
+import { DEFAULT_MAIL_FROM } from '../../shared/config.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/data/table-schema.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -78,8 +79,8 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the webhook fan-out, the dispatcher and the expiry sweep: nodejs22.x on arm64', () => {
-    const others = [stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.expirySweep.function];
+  it('exist once per surface, plus the outbox fan-out, the webhook dispatcher, the mail sender and the expiry sweep: nodejs22.x on arm64', () => {
+    const others = [stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.expirySweep.function];
     template.resourceCountIs('AWS::Lambda::Function', SURFACES.length + others.length);
     for (const surface of SURFACES) {
       const fn = template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource;
@@ -123,11 +124,12 @@ describe('functions', () => {
     ]);
   });
 
-  it('leave optional settings out when they are not given', () => {
+  it('leave optional settings out when they are not given, and warn that SES refuses the default sender', () => {
     const bare = synth();
     const fn = bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.functions.management)] as Resource;
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
       'BUCKET_NAME',
+      'MAIL_FROM',
       'POWERTOOLS_METRICS_NAMESPACE',
       'POWERTOOLS_SERVICE_NAME',
       'PROVIDER_KEY_ID',
@@ -135,6 +137,9 @@ describe('functions', () => {
       'RUNTIME',
       'TABLE_NAME',
     ]);
+    expect(fn.Properties.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
+    Annotations.fromStack(bare.stack).hasWarning('*', Match.stringLikeRegexp('mailFrom is not set'));
+    Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('mailFrom'));
   });
 
   it('may touch the table and its indexes, and beyond them only what each surface needs', () => {

@@ -41,8 +41,9 @@ const FUNCTIONS: [name: string, fn: LambdaFunction, entry: string, keys: TableKe
   ['public', stack.functions.public, HANDLER_ENTRIES.public, 'licensing'],
   ['portal', stack.functions.portal, HANDLER_ENTRIES.portal, 'portal'],
   ['stripe webhook', stack.functions.stripeWebhook, HANDLER_ENTRIES.stripeWebhook, 'stripeWebhook'],
-  ['webhook fan-out', stack.webhookDelivery.fanOut, WORKER_ENTRIES.webhookFanOut, 'webhookWorker'],
+  ['outbox fan-out', stack.webhookDelivery.fanOut, WORKER_ENTRIES.outboxFanOut, 'webhookWorker'],
   ['webhook dispatcher', stack.webhookDelivery.dispatcher, WORKER_ENTRIES.webhookDispatcher, 'webhookWorker'],
+  ['mail sender', stack.mailDelivery.sender, WORKER_ENTRIES.mailSender, 'mailSender'],
   ['expiry sweep', stack.expirySweep.function, WORKER_ENTRIES.expirySweep, 'expirySweep'],
 ];
 

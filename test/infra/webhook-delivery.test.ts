@@ -61,7 +61,7 @@ describe('webhook delivery infrastructure', () => {
     });
   });
 
-  it('feeds the fan-out with outbox inserts only from the table stream', () => {
+  it('feeds the fan-out with outbox inserts (events and license e-mails) only from the table stream', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
       FunctionName: { Ref: id(stack, delivery.fanOut) },
@@ -69,7 +69,7 @@ describe('webhook delivery infrastructure', () => {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       DestinationConfig: { OnFailure: { Destination: dlqArn } },
       FilterCriteria: {
-        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent'] } } } }) }],
+        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent', 'licenseMail'] } } } }) }],
       },
     });
     const fn = template.toJSON().Resources[id(stack, delivery.fanOut)];
@@ -118,7 +118,8 @@ describe('webhook delivery infrastructure', () => {
 
   it('keeps the queues private to TLS callers', () => {
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy')) as { Properties: { PolicyDocument: { Statement: unknown[] } } }[];
-    expect(policies).toHaveLength(2);
+    // The webhook and mail queues and their dead-letter queues.
+    expect(policies).toHaveLength(4);
     for (const policy of policies) {
       expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),

@@ -39,6 +39,17 @@ describe('payment provider', () => {
     expect((await tenant.delete('/api/payment-provider')).status).toBe(204);
   });
 
+  it('signs license e-mails with the seller name and reply-to given, else with the account\'s name and e-mail', async () => {
+    const tenant = await newTenant();
+    const stored = async () => (await localData().entities.paymentProvider.get({ tenantId: tenant.userId }).go()).data;
+    expect((await connect(tenant, stripeTestKey())).status).toBe(200);
+    expect(await stored()).toMatchObject({ sellerName: 'Dev', replyTo: tenant.email });
+    const res = await connect(tenant, stripeTestKey(), { sellerName: '  Acme Plugins ', replyTo: 'help@acme.example' });
+    expect(res.status, res.text).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['connected', 'provider', 'webhookUrl']);
+    expect(await stored()).toMatchObject({ sellerName: 'Acme Plugins', replyTo: 'help@acme.example' });
+  });
+
   it('accepts a restricted key and an API key caller', async () => {
     const tenant = await newTenant();
     const apiKey = (await tenant.post('/api/api-keys', { name: 'ci' })).body.key;
@@ -80,6 +91,10 @@ describe('payment provider', () => {
       [{ ...good, secretKey: 42 }, /secretKey/],
       [{ ...good, webhookSecret: 'secret_123456789012' }, /webhookSecret: must be a Stripe webhook signing secret/],
       [{ ...good, extra: true }, /Unknown field: extra/],
+      [{ ...good, sellerName: '' }, /^sellerName/],
+      [{ ...good, sellerName: 'x'.repeat(101) }, /^sellerName/],
+      [{ ...good, sellerName: 7 }, /^sellerName/],
+      [{ ...good, replyTo: 'not-an-address' }, /replyTo: must be a valid e-mail address/],
     ];
     for (const [body, message] of cases) {
       const res = await tenant.put('/api/payment-provider', body);

@@ -4,6 +4,7 @@ import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { localData } from '../support/table.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import { EVENT_TYPES } from '../../shared/events/event-types.js';
+import { emailsOnceSettled } from '../support/mail.js';
 import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
 
 const fake = fakeStripeClient(inject('stripeUrl'));
@@ -141,7 +142,7 @@ describe('Stripe webhook: each event id once', () => {
 });
 
 describe('Stripe webhook: checkout.session.completed', () => {
-  it('issues exactly one license, customer, payment and subscription when the event arrives 5 times at once and 5 times later', async () => {
+  it('issues exactly one license, customer, payment, subscription and e-mail when the event arrives 5 times at once and 5 times later', async () => {
     const s = await shop();
     const { session, subscription, sessionId, returnUrl } = await paidCheckout(s, 'yearly');
     const back = await buyer.get(`/public/v1/checkout/return?session_id=${sessionId}`, { origin: null });
@@ -185,6 +186,24 @@ describe('Stripe webhook: checkout.session.completed', () => {
     ]);
     const done = await buyer.get(`/public/v1/checkout/return?session_id=${sessionId}`, { origin: null });
     expect(done.headers.get('location')).toBe(`${returnUrl}?svc_activate=${licenses[0].licenseKey}`);
+
+    const key = licenses[0].licenseKey as string;
+    const emails = await emailsOnceSettled((email) => email.text.includes(key), 1);
+    expect(emails).toHaveLength(1);
+    const [email] = emails;
+    expect(email).toMatchObject({ to: ['buyer@example.com'], subject: 'Your Hook Plugin license key' });
+    // The vendor's account name signs it (no seller name was given at connect); the address is the configured sender.
+    expect(email!.from).toBe(`"Dev" <no-reply@example.com>`);
+    const renewal = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(periodEnd));
+    for (const part of [email!.text, email!.html]) {
+      expect(part).toContain(key);
+      expect(part).toContain('Hook Plugin');
+      expect(part).toContain('5 sites');
+      expect(part).toContain(`Renews on`);
+      expect(part).toContain(renewal);
+      expect(part).toContain('How to activate');
+      expect(part).toContain(s.tenant.email);
+    }
   });
 
   it("answers 502 and issues nothing while Stripe cannot be reached for the subscription; Stripe's next delivery issues it", async () => {
@@ -226,6 +245,9 @@ describe('Stripe webhook: checkout.session.completed', () => {
     expect(licenses).toEqual([expect.objectContaining({ seats: 3, expiresAt: null, planId: s.plans.lifetime.id, customerId: existing.id })]);
     expect(customer.payments).toEqual([expect.objectContaining({ amount: 199, currency: 'USD', status: 'completed' })]);
     expect(customer.subscriptions).toEqual([]);
+    const [email] = await emailsOnceSettled((e) => e.text.includes(licenses[0].licenseKey), 1);
+    expect(email!.to).toEqual(['known@example.com']);
+    expect(email!.text).toContain('Expires: Never (lifetime license)');
   });
 });
 

@@ -1,7 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFanOutHandler } from '../../functions/webhook-fanout/app.js';
+import { createFanOutHandler } from '../../functions/outbox-fanout/app.js';
 import { ServiceUnavailableError } from '../../shared/errors.js';
 import type { Deps } from '../../shared/runtime.js';
 import { firstDeliveryId } from '../../shared/webhooks/deliveries.js';
@@ -46,7 +46,7 @@ describe('webhook fan-out', () => {
 
     // The handler logs the record it fails (the logger writes through the console in tests): expected here.
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const handler = createFanOutHandler({ ...deps, config: {} } as unknown as Deps, deps.queue);
+    const handler = createFanOutHandler({ ...deps, config: {} } as unknown as Deps, { deliveries: deps.queue, mail: { enqueue: async () => undefined } });
     const outbox = table.data.entities.outboxEvent.put({ ...event, ttl: 1 }).params<{ Item: Record<string, unknown> }>().Item;
     const record = { eventID: '1', eventName: 'INSERT' as const, dynamodb: { SequenceNumber: '42', NewImage: marshall(outbox) as never } };
     expect(await handler({ Records: [record] }, {} as Context)).toEqual({ batchItemFailures: [{ itemIdentifier: '42' }] });

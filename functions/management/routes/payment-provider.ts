@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { PAYMENT_PROVIDERS } from '../../../shared/data/entities/payment-provider.js';
 import { noContent, ok } from '../../../shared/http/responses.js';
 import type { Route } from '../../../shared/http/route.js';
+import { email } from '../../../shared/http/schemas.js';
 import type { PaymentDeps } from '../../../shared/payments/payment-deps.js';
 import { connectProvider, disconnectProvider, providerStatus } from '../../../shared/payments/payment-provider.js';
 import type { Deps } from '../../../shared/runtime.js';
@@ -12,6 +13,9 @@ const connectBody = z.strictObject({
   provider: z.enum(PAYMENT_PROVIDERS),
   secretKey: z.string().check(z.regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{10,247}$/, 'must be a Stripe secret key (sk_…) or restricted key (rk_…)')),
   webhookSecret: z.string().check(z.regex(/^whsec_[A-Za-z0-9+/=]{10,250}$/, 'must be a Stripe webhook signing secret (whsec_…)')),
+  /** How license e-mails name the vendor, and where buyers' replies go; default: the account's name and e-mail. */
+  sellerName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  replyTo: z.optional(email),
 });
 
 export function paymentProviderRoutes(deps: Deps & PaymentDeps, { authed }: RouteBuilders): Route[] {

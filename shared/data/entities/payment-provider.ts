@@ -17,6 +17,9 @@ export const paymentProviderEntity = () =>
       sealedSecretKey: { type: 'string', required: true },
       sealedWebhookSecret: { type: 'string', required: true },
       connectedAt: { type: 'string', required: true },
+      /** How license e-mails name the vendor and where buyers' replies go (absent on connections made before). */
+      sellerName: { type: 'string' },
+      replyTo: { type: 'string' },
     },
     indexes: { byTenant: primaryKey(['tenantId']) },
   });

@@ -1,11 +1,11 @@
 /**
- * The stream records the fan-out receives: inserts of outbox items (ElectroDB marks every item with its
- * entity name in `__edb_e__`). In AWS this is the event source mapping's filter; the local stream poller
- * applies the same pattern, so both select the same records.
+ * The stream records the fan-out receives: inserts of outbox items, the events for webhooks and the license
+ * e-mails (ElectroDB marks every item with its entity name in `__edb_e__`). In AWS this is the event source
+ * mapping's filter; the local stream poller applies the same pattern, so both select the same records.
  */
 export const OUTBOX_INSERT_FILTER = {
   eventName: ['INSERT'],
-  dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent'] } } },
+  dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent', 'licenseMail'] } } },
 };
 
 type Pattern = { [key: string]: string[] | Pattern };

@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
+import { matchesFilter, OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
+import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
+import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
+import { WORKER_ENTRIES } from '../worker-entries.js';
+import { importFunctionEntry } from './function-entry.js';
+import { lambdaContext } from './lambda-context.js';
+import { startLocalQueue, startSqsEndpoint, type QueueConsumer } from './queue.js';
+import { startStreamPoller, type StreamHandler } from './stream-poller.js';
+
+/** A deployed handler: the event and the invocation's context. */
+type Invoked<Consumer extends (event: never) => unknown> = { handler: (event: Parameters<Consumer>[0], context: Context) => ReturnType<Consumer> };
+
+/** Batches handled at once by each local queue consumer, as Lambda would run several. */
+const LOCAL_CONSUMER_CONCURRENCY = 5;
+
+/**
+ * What the outbox drives on this machine: the table's stream feeds the fan-out function, which fills the
+ * webhook delivery queue (drained by the dispatcher) and the mail queue (drained by the mail sender); their
+ * deployed entry files, run as the stream and SQS event sources run them in AWS. With a data directory, the
+ * queues' messages and the stream position survive a restart.
+ */
+export async function startOutboxPipeline(options: { dataDir?: string; dynamoEndpoint: string; tableName: string; instance: number }) {
+  const stateFile = (name: string) => options.dataDir && join(options.dataDir, `${name}.json`);
+  const sqsEndpoint = await startSqsEndpoint();
+  const deliveries = await startLocalQueue({
+    name: 'webhook-deliveries',
+    deadLetterName: 'webhook-deliveries-dlq',
+    visibilityTimeoutSeconds: DELIVERY_QUEUE_SETTINGS.visibilityTimeoutSeconds,
+    maxReceiveCount: DELIVERY_QUEUE_SETTINGS.maxReceiveCount,
+    batchSize: DELIVERY_QUEUE_SETTINGS.batchSize,
+    concurrency: LOCAL_CONSUMER_CONCURRENCY,
+    stateFile: stateFile('webhook-queue'),
+    sqsEndpoint,
+  });
+  const mail = await startLocalQueue({
+    name: 'license-mail',
+    deadLetterName: 'license-mail-dlq',
+    visibilityTimeoutSeconds: MAIL_QUEUE_SETTINGS.visibilityTimeoutSeconds,
+    maxReceiveCount: MAIL_QUEUE_SETTINGS.maxReceiveCount,
+    batchSize: MAIL_QUEUE_SETTINGS.batchSize,
+    concurrency: LOCAL_CONSUMER_CONCURRENCY,
+    stateFile: stateFile('mail-queue'),
+    sqsEndpoint,
+  });
+  let poller: { stop: () => Promise<void> } | undefined;
+  return {
+    /** What the functions need to reach the queues (one local endpoint serves both). */
+    env: {
+      QUEUE_URL: deliveries.queueUrl,
+      DEAD_LETTER_QUEUE_URL: deliveries.deadLetterQueueUrl,
+      MAIL_QUEUE_URL: mail.queueUrl,
+      SQS_ENDPOINT: sqsEndpoint.url,
+    },
+    /** Starts the consumers; call once `env` is in the process environment, as the functions read it. */
+    run: async () => {
+      const dispatcher = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.webhookDispatcher, options.instance);
+      const sender = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.mailSender, options.instance);
+      const fanOut = await importFunctionEntry<Invoked<StreamHandler>>(WORKER_ENTRIES.outboxFanOut, options.instance);
+      deliveries.consume((event) => dispatcher.handler(event, lambdaContext('webhookDispatcher')));
+      mail.consume((event) => sender.handler(event, lambdaContext('mailSender')));
+      poller = await startStreamPoller({
+        endpoint: options.dynamoEndpoint,
+        tableName: options.tableName,
+        filter: (record) => matchesFilter(OUTBOX_INSERT_FILTER, record),
+        handler: (event) => fanOut.handler(event, lambdaContext('outboxFanOut')),
+        checkpointFile: stateFile('webhook-stream-position'),
+      });
+    },
+    /** For `GET /_local/webhook-queue` and `GET /_local/mail-queue`: message counts and the dead-letter queue's contents. */
+    webhookQueueState: () => deliveries.state(),
+    mailQueueState: () => mail.state(),
+    /** The stream first, so nothing new is queued while the queues drain their running batches. */
+    stop: async () => {
+      await poller?.stop();
+      await Promise.all([deliveries.stop(), mail.stop()]);
+      await sqsEndpoint.stop();
+    },
+  };
+}

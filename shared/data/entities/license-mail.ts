@@ -1,0 +1,41 @@
+import { Entity } from 'electrodb';
+import { model, primaryKey } from '../keys.js';
+
+export const LICENSE_MAIL_STATUSES = ['pending', 'sending', 'sent'] as const;
+
+/**
+ * The e-mail that delivers a purchased license to its buyer, keyed by the license: written in the purchase's
+ * transaction (so it exists exactly when the license does, and only once however often Stripe replays the
+ * event), carried to the mail queue by the table's stream, and claimed by the sender before each attempt.
+ * It holds what the e-mail says, as it was at the sale, so the sender reads this one item. TTL: kept 30 days.
+ */
+export const licenseMailEntity = () =>
+  new Entity({
+    model: model('licenseMail'),
+    attributes: {
+      licenseId: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+      to: { type: 'string', required: true },
+      customerName: { type: 'string' },
+      productName: { type: 'string', required: true },
+      licenseKey: { type: 'string', required: true },
+      seats: { type: 'number', required: true },
+      /** Absent for a lifetime license. */
+      expiresAt: { type: 'string' },
+      /** The license runs with a subscription: its expiry is a renewal date. */
+      renews: { type: 'boolean', required: true },
+      /** The vendor as the buyer knows them, and where replies go (the payment provider's settings). */
+      sellerName: { type: 'string' },
+      replyTo: { type: 'string' },
+      status: { type: LICENSE_MAIL_STATUSES, required: true },
+      attempts: { type: 'number', required: true, default: 0 },
+      /** While `sending`: another sender may take the e-mail over after this (the first one died mid-send). */
+      leaseUntil: { type: 'string' },
+      sentAt: { type: 'string' },
+      /** SES's id of the sent message, for tracing a bounce or complaint back to the license. */
+      messageId: { type: 'string' },
+      createdAt: { type: 'string', required: true },
+      ttl: { type: 'number', required: true },
+    },
+    indexes: { byLicense: primaryKey(['licenseId']) },
+  });

@@ -1,0 +1,32 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { awsClientOptions } from '../clients.js';
+import type { Config } from '../config.js';
+
+/** What a mail queue message says: whose license e-mail to send. Everything else is read from the table. */
+export type MailMessage = { licenseId: string };
+
+/** The mail queue (SQS in AWS, the local stack's queue locally). */
+export type MailQueue = { enqueue(licenseId: string): Promise<void> };
+
+export function createMailQueue(config: Config): MailQueue {
+  const sqs = new SQSClient(awsClientOptions(config, config.endpoints.sqs));
+  return {
+    async enqueue(licenseId) {
+      if (!config.mail.queueUrl) throw new Error('MAIL_QUEUE_URL is not configured');
+      const body: MailMessage = { licenseId };
+      await sqs.send(new SendMessageCommand({ QueueUrl: config.mail.queueUrl, MessageBody: JSON.stringify(body) }));
+    },
+  };
+}
+
+/**
+ * How the mail queue feeds the sender, in AWS and locally alike. A failed send comes back after the visibility
+ * timeout; after `maxReceiveCount` receives (about an hour of SES refusing) the message moves to the dead-letter
+ * queue, which raises an alarm and from which it can be redriven once SES is fixed.
+ */
+export const MAIL_QUEUE_SETTINGS = {
+  senderTimeoutSeconds: 30,
+  visibilityTimeoutSeconds: 120,
+  batchSize: 10,
+  maxReceiveCount: 30,
+};

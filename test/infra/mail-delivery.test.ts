@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CfnElement, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cdkApp } from './support/app.js';
+import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
+import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
+
+const outdir = mkdtempSync(join(tmpdir(), 'mail-delivery-test-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+function synth(props: LicensingStackProps) {
+  const stack = new LicensingStack(cdkApp(join(outdir, String(Math.random()))), 'LicensingService', { bundle: false, ...props });
+  return { stack, template: Template.fromStack(stack) };
+}
+const { stack, template } = synth({ mailFrom: 'licenses@vendor.example' });
+const mail = stack.mailDelivery;
+const id = (s: Stack, construct: { node: { defaultChild?: unknown } }) => s.getLogicalId(construct.node.defaultChild as CfnElement);
+const queueArn = { 'Fn::GetAtt': [id(stack, mail.queue), 'Arn'] };
+const dlqArn = { 'Fn::GetAtt': [id(stack, mail.deadLetterQueue), 'Arn'] };
+
+type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+function statementsOf(s: Stack, t: Template, fn: { role?: unknown }): Statement[] {
+  const roleId = id(s, (fn as { role: { node: { defaultChild?: unknown } } }).role);
+  const policies = Object.values(t.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } })) as {
+    Properties: { PolicyDocument: { Statement: Statement[] } };
+  }[];
+  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement);
+}
+const actionsOn = (statements: Statement[], resource: unknown) =>
+  statements.filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify(resource))).flatMap((s) => [s.Action].flat());
+const sesStatements = (statements: Statement[]) => statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
+const identityArn = (name: string) => ({
+  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:identity/${name}`]],
+});
+
+describe('license e-mail infrastructure', () => {
+  it('has a mail queue that redrives to an encrypted dead-letter queue after about an hour of failed sends', () => {
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: MAIL_QUEUE_SETTINGS.visibilityTimeoutSeconds,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: dlqArn, maxReceiveCount: MAIL_QUEUE_SETTINGS.maxReceiveCount },
+    });
+    expect(MAIL_QUEUE_SETTINGS.visibilityTimeoutSeconds * MAIL_QUEUE_SETTINGS.maxReceiveCount).toBeGreaterThanOrEqual(3600);
+    expect(MAIL_QUEUE_SETTINGS.visibilityTimeoutSeconds).toBeGreaterThan(MAIL_QUEUE_SETTINGS.senderTimeoutSeconds);
+  });
+
+  it('feeds the sender from the mail queue with partial batch failures, and gives it the sender address', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: queueArn,
+      FunctionName: { Ref: id(stack, mail.sender) },
+      BatchSize: MAIL_QUEUE_SETTINGS.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    const fn = template.toJSON().Resources[id(stack, mail.sender)];
+    expect(fn.Properties.Timeout).toBe(MAIL_QUEUE_SETTINGS.senderTimeoutSeconds);
+    expect(fn.Properties.Environment.Variables).toMatchObject({ MAIL_FROM: 'licenses@vendor.example', RUNTIME: 'aws' });
+  });
+
+  it('lets the sender send as the configured address only, on its address and domain identities', () => {
+    expect(sesStatements(statementsOf(stack, template, mail.sender))).toEqual([
+      {
+        Effect: 'Allow',
+        Action: 'ses:SendEmail',
+        Resource: [identityArn('licenses@vendor.example'), identityArn('vendor.example')],
+        Condition: { StringEquals: { 'ses:FromAddress': 'licenses@vendor.example' } },
+      },
+    ]);
+    for (const fn of [...Object.values(stack.functions), stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.expirySweep.function]) {
+      expect(sesStatements(statementsOf(stack, template, fn))).toEqual([]);
+    }
+  });
+
+  it('takes the sender address from SSM when the setting says so, in the grant as in the environment', () => {
+    const fromSsm = synth({ mailFrom: 'ssm:/licensing/mail-from' });
+    const [statement] = sesStatements(statementsOf(fromSsm.stack, fromSsm.template, fromSsm.stack.mailDelivery.sender));
+    const parameter = Object.entries(fromSsm.template.toJSON().Parameters as Record<string, { Default?: string }>).find(([, p]) => p.Default === '/licensing/mail-from')![0];
+    expect(statement!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': { Ref: parameter } } });
+    // The domain identity is cut from the parameter's value at deployment.
+    expect(JSON.stringify(statement!.Resource)).toContain(JSON.stringify({ 'Fn::Select': [1, { 'Fn::Split': ['@', { Ref: parameter }] }] }));
+    const fn = fromSsm.template.toJSON().Resources[id(fromSsm.stack, fromSsm.stack.mailDelivery.sender)];
+    expect(fn.Properties.Environment.Variables.MAIL_FROM).toEqual({ Ref: parameter });
+  });
+
+  it('lets only the outbox fan-out queue e-mails, and only the sender take them', () => {
+    const fanOut = statementsOf(stack, template, stack.webhookDelivery.fanOut);
+    expect(actionsOn(fanOut, queueArn)).toContain('sqs:SendMessage');
+    expect(actionsOn(fanOut, queueArn)).not.toContain('sqs:ReceiveMessage');
+    const fanOutFn = template.toJSON().Resources[id(stack, stack.webhookDelivery.fanOut)];
+    expect(fanOutFn.Properties.Environment.Variables.MAIL_QUEUE_URL).toEqual({ Ref: id(stack, mail.queue) });
+
+    const sender = statementsOf(stack, template, mail.sender);
+    expect(actionsOn(sender, queueArn)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+    expect(actionsOn(sender, queueArn)).not.toContain('sqs:SendMessage');
+    for (const fn of Object.values(stack.functions)) expect(actionsOn(statementsOf(stack, template, fn), queueArn)).toEqual([]);
+  });
+
+  it('raises an alarm to the topic as soon as the dead-letter queue holds an e-mail', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: 'LicensingService-mail-dead-letters',
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id(stack, mail.deadLetterQueue), 'QueueName'] } }],
+      Threshold: 1,
+      AlarmActions: [{ Ref: id(stack, stack.alarmTopic.topic) }],
+    });
+  });
+});

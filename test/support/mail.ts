@@ -1,0 +1,21 @@
+import { expect } from 'vitest';
+import { Client } from './client.js';
+
+/** One e-mail as `GET /_local/mail` shows it (DECISIONS §1). */
+export type SentEmail = { to: string[]; from: string; subject: string; text: string; html: string; at: string };
+
+const local = new Client();
+
+/** Every e-mail the local stack has sent that `matches`, oldest first. */
+export async function sentEmails(matches: (email: SentEmail) => boolean): Promise<SentEmail[]> {
+  const res = await local.get('/_local/mail');
+  expect(res.status, res.text).toBe(200);
+  return (res.body.emails as SentEmail[]).filter(matches);
+}
+
+/** Waits until `count` e-mails that match have been sent, then until the mail queue holds nothing more to send. */
+export async function emailsOnceSettled(matches: (email: SentEmail) => boolean, count: number): Promise<SentEmail[]> {
+  await expect.poll(async () => (await sentEmails(matches)).length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(count);
+  await expect.poll(async () => (await local.get('/_local/mail-queue')).body.messages, { timeout: 15_000, interval: 100 }).toBe(0);
+  return sentEmails(matches);
+}
