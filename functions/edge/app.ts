@@ -12,10 +12,16 @@ import { updateRoutes } from './update-routes.js';
 /** Every route of the edge API, with this container's caches and bookkeeping, shared by every request it serves. */
 export function edgeRoutes(deps: Deps): Route[] {
   const products = createProductCatalog(deps);
-  const context = { catalog: products, activity: createActivityRecorder(deps), limits: createRateLimiter(deps) };
+  const activity = createActivityRecorder(deps);
+  const context = { catalog: products, activity, limits: createRateLimiter(deps) };
   return [
     ...licenseRoutes(deps, context, { prefix: '/v1', publicKey: false }),
-    ...updateRoutes(deps, { products, releases: createReleaseCatalog(deps), links: createDownloadLinks(deps.config, () => deps.clients.dynamo.config.credentials()) }),
+    ...updateRoutes(deps, {
+      products,
+      releases: createReleaseCatalog(deps),
+      links: createDownloadLinks(deps.config, () => deps.clients.dynamo.config.credentials()),
+      activity,
+    }),
   ];
 }
 

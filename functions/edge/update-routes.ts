@@ -4,9 +4,12 @@ import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
-import { requiredText } from '../../shared/http/schemas.js';
+import { clientAddress } from '../../shared/http/client-address.js';
+import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
+import type { ActivityRecorder } from '../../shared/licensing/activity.js';
+import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import type { Deps } from '../../shared/runtime.js';
@@ -19,12 +22,27 @@ const updateCheckQuery = z.object({
   slug: requiredText('slug', 128),
   license_key: requiredText('license_key', 256),
   version: requiredText('version', 64),
+  /** The site asking (WordPress's home URL): its check is recorded, and its version counted in analytics. */
+  domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
 });
+
+/** A site the check names, when its domain reads as one; a malformed one never costs a site its update. */
+function siteOf(domain: string | undefined): string | undefined {
+  if (domain === undefined) return undefined;
+  try {
+    return normalizeDomain(domain);
+  } catch {
+    return undefined;
+  }
+}
 const downloadQuery = z.object({ license_key: requiredText('license_key', 256) });
 const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Release not found') };
 
 /** The WordPress update check and the licensed download. */
-export function updateRoutes(deps: Deps, catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks }): Route[] {
+export function updateRoutes(
+  deps: Deps,
+  catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; activity: ActivityRecorder },
+): Route[] {
   return [
     {
       method: 'GET',
@@ -32,11 +50,13 @@ export function updateRoutes(deps: Deps, catalogs: { products: ProductCatalog; r
       input: { query: updateCheckQuery },
       handler: async (event) => {
         const input = parseInput(updateCheckQuery, query(event));
+        const domain = siteOf(input.domain);
         return ok(
-          await checkForUpdate(deps, catalogs.releases, {
+          await checkForUpdate(deps, catalogs, {
             slug: input.slug,
             licenseKey: input.license_key,
             baseUrl: requestBaseUrl(event, deps.config.publicBaseUrl),
+            site: domain === undefined ? undefined : { domain, ipAddress: clientAddress(event, deps.config), version: input.version },
           }),
         );
       },

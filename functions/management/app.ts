@@ -9,6 +9,7 @@ import { createStorageClient } from '../../shared/storage/storage-client.js';
 import type { StorageDeps } from '../../shared/storage/release-files.js';
 import { routeBuilders } from './route.js';
 import { activationRoutes } from './routes/activations.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
 import { customerRoutes } from './routes/customers.js';
@@ -41,6 +42,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...planRoutes(deps, builders),
     ...paymentProviderRoutes(deps, builders),
     ...releaseRoutes(deps, builders),
+    ...analyticsRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }

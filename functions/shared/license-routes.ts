@@ -30,6 +30,8 @@ const licenseFields = {
   domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
   /** Alias of `domain` (a public example sends it); `domain` wins when both are given. */
   site: optionalText('site', MAX_DOMAIN_INPUT_LENGTH),
+  /** The product's version on the site: counted in the product's analytics (installs by version). */
+  version: optionalText('version', 64),
 };
 const publicKeyField = { public_key: requiredText('public_key', 128) };
 const deactivateFields = { ...licenseFields, activation_id: optionalText('activation_id', 64) };
@@ -39,7 +41,7 @@ function schemaFor<F extends z.core.$ZodShape>(surface: LicenseSurface, fields: 
   return surface.publicKey ? z.object({ ...publicKeyField, ...fields }) : z.object({ ...fields, public_key: optionalText('public_key', 128) });
 }
 
-type LicenseBody = { license_key: string; product_slug?: string; domain?: string; site?: string; public_key?: string };
+type LicenseBody = { license_key: string; product_slug?: string; domain?: string; site?: string; public_key?: string; version?: string };
 
 /**
  * The key and product a caller names. Keys that cannot be keys are answered as unknown ones before
@@ -108,7 +110,7 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
           const claim = claimOf(surface, body);
           const address = clientAddress(event, deps.config);
           await limitRead(claim, address);
-          const result = await validateLicense(deps, context, { ...claim, domain, ipAddress: address });
+          const result = await validateLicense(deps, context, { ...claim, domain, ipAddress: address, version: body.version });
           metrics.validation('valid');
           return ok({ valid: true, ...result });
         } catch (error) {
@@ -136,7 +138,7 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
         const resolved = resolveLicense(deps, context.catalog, claim);
         resolved.catch(() => undefined);
         await limitWrite(claim, address);
-        const activation = await activateLicense(deps, context, { ...claim, domain, ipAddress: address }, resolved);
+        const activation = await activateLicense(deps, context, { ...claim, domain, ipAddress: address, version: body.version }, resolved);
         metrics.activation();
         return ok({
           success: true,
@@ -173,7 +175,7 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
         const claim = claimOf(surface, body);
         const address = clientAddress(event, deps.config);
         await limitRead(claim, address);
-        const { activationId } = await checkActivation(deps, context, { ...claim, domain, ipAddress: address });
+        const { activationId } = await checkActivation(deps, context, { ...claim, domain, ipAddress: address, version: body.version });
         return ok({ activated: activationId !== null, activation_id: activationId });
       }),
     });

@@ -6,16 +6,20 @@ import { paymentEntity, subscriptionEntity } from './entities/billing.js';
 import { checkoutSessionEntity } from './entities/checkout-session.js';
 import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
+import { deactivationReasonEntity } from './entities/deactivation-reason.js';
+import { feedbackEntity } from './entities/feedback.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
+import { productDailyEntity } from './entities/product-daily.js';
 import { releaseEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
 import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
+import { usageEventEntity } from './entities/usage-event.js';
 import { userEmailEntity, userEntity } from './entities/user.js';
 import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
 
@@ -50,6 +54,10 @@ export const ENTITY_FACTORIES = {
   checkoutSession: checkoutSessionEntity,
   stripeEvent: stripeEventEntity,
   stripeRef: stripeRefEntity,
+  feedback: feedbackEntity,
+  deactivationReason: deactivationReasonEntity,
+  usageEvent: usageEventEntity,
+  productDaily: productDailyEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

@@ -21,12 +21,12 @@ function isJsonContentType(value: string | undefined): boolean {
 
 /**
  * The request's JSON object body; an absent body reads as `{}` so that schemas report missing fields.
- * A body of another type is 415; malformed JSON, or JSON that is not an object, is 400.
+ * A body over `limitBytes` is 413; of another type 415; malformed JSON, or JSON that is not an object, 400.
  */
-export function jsonBody(event: HttpEvent): unknown {
+export function jsonBody(event: HttpEvent, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
   const bytes = rawBody(event);
   if (bytes.length === 0) return {};
-  if (bytes.length > JSON_BODY_LIMIT_BYTES) throw new PayloadTooLargeError();
+  if (bytes.length > limitBytes) throw new PayloadTooLargeError();
   if (!isJsonContentType(header(event, 'content-type'))) throw new UnsupportedMediaTypeError();
   let parsed: unknown;
   try {

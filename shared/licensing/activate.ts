@@ -29,7 +29,7 @@ const MAX_ROUNDS = 5;
 export async function activateLicense(
   deps: Pick<Deps, 'data' | 'clock'>,
   context: LicenseContext,
-  input: LicenseClaim & { domain: string; ipAddress: string },
+  input: LicenseClaim & { domain: string; ipAddress: string; version?: string },
   resolved: Promise<ResolvedLicense> = resolveLicense(deps, context.catalog, input),
 ): Promise<ActivationResult> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -54,7 +54,7 @@ export async function activateLicense(
         outcome.oldItem<{ activationId: string; activatedAt: string }>('domain') ??
         (await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.domain }).go({ consistent: true })).data;
       if (existing) {
-        await context.activity.domainSeen(license.licenseId, input.domain, input.ipAddress);
+        await context.activity.domainSeen(license, input.domain, input.ipAddress, input.version);
         return { activationId: existing.activationId, activatedAt: existing.activatedAt, created: false };
       }
       continue; // deactivated between the two: activate afresh

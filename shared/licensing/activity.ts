@@ -1,3 +1,5 @@
+import { bumpDailyCount } from '../analytics/daily-counts.js';
+import { dayOf } from '../analytics/days.js';
 import { writeItem } from '../data/writes.js';
 import { logger } from '../observability/logger.js';
 import type { Deps } from '../runtime.js';
@@ -6,17 +8,21 @@ import type { Deps } from '../runtime.js';
 export const ACTIVITY_INTERVAL_MS = 60_000;
 const MAX_TRACKED = 50_000;
 
-export type ActivityRecorder = ReturnType<typeof createActivityRecorder>;
+export type ActivityRecorder = {
+  /** A validate, check or repeated activate named an active domain of the license; `version`: the product's, as the site runs it. */
+  domainSeen(license: { licenseId: string; productId: string }, domain: string, ipAddress: string, version?: string): Promise<void>;
+};
 
 /**
  * Records when and from where an active domain was last seen (`lastCheckedAt`, `lastIpAddress`) on its
  * `activeDomain` item: one conditional UpdateItem of a small item that no index copies, so 1 write unit
  * and no read. The activation item (and its three index copies) is not rewritten; views read the last
  * check from the activeDomain item, and deactivation copies it onto the activation.
+ * The first check of each day also counts the install in its product's daily counts (analytics).
  * It is bookkeeping, not part of any answer: each container writes a domain at most once per
  * ACTIVITY_INTERVAL_MS, and a failed write is logged, never returned to the caller.
  */
-export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, intervalMs = ACTIVITY_INTERVAL_MS) {
+export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, intervalMs = ACTIVITY_INTERVAL_MS): ActivityRecorder {
   const lastWritten = new Map<string, number>();
 
   /** True (and remembered) when `key` was not recorded within the interval. */
@@ -36,14 +42,25 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, inter
      * A validate, check or repeated activate named a domain of the license. `patch` writes only if the
      * activeDomain item exists, so a domain that is not active (or was deactivated meanwhile) records nothing.
      */
-    async domainSeen(licenseId: string, domain: string, ipAddress: string): Promise<void> {
+    async domainSeen(license: { licenseId: string; productId: string }, domain: string, ipAddress: string, version?: string): Promise<void> {
+      const { licenseId, productId } = license;
       if (!due(`${licenseId}#${domain}`)) return;
-      await writeItem(() =>
+      const now = deps.clock.now();
+      const recorded = await writeItem(() =>
         deps.data.entities.activeDomain
           .patch({ licenseId, domain })
-          .set({ lastCheckedAt: deps.clock.now().toISOString(), lastIpAddress: ipAddress })
-          .go({ response: 'none' }),
+          .set({ lastCheckedAt: now.toISOString(), lastIpAddress: ipAddress })
+          .go({ response: 'updated_old' }),
       ).catch(logFailure);
+      // The first check of a UTC day (DynamoDB applies one update to an item at a time, so exactly one write sees
+      // the day change) counts the install as active that day, and under the version it reports.
+      const day = dayOf(now);
+      const previous = recorded?.written ? recorded.value.data?.lastCheckedAt : day;
+      if (previous !== undefined && previous.startsWith(day)) return;
+      await Promise.all([
+        bumpDailyCount(deps, { productId, day, metric: 'installs', name: 'all' }),
+        version && bumpDailyCount(deps, { productId, day, metric: 'version', name: version }),
+      ]).catch(logFailure);
     },
   };
 }

@@ -10,12 +10,12 @@ import type { LicenseContext } from './validate.js';
 export async function checkActivation(
   deps: Pick<Deps, 'data' | 'clock'>,
   context: LicenseContext,
-  input: LicenseClaim & { domain: string; ipAddress: string },
+  input: LicenseClaim & { domain: string; ipAddress: string; version?: string },
 ): Promise<{ activationId: string | null }> {
   const { license } = await resolveLicense(deps, context.catalog, input);
   assertUsable(license, deps.clock.now());
   const { data } = await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.domain }).go({ consistent: true });
   if (!data) return { activationId: null };
-  await context.activity.domainSeen(license.licenseId, input.domain, input.ipAddress);
+  await context.activity.domainSeen(license, input.domain, input.ipAddress, input.version);
   return { activationId: data.activationId };
 }

@@ -18,11 +18,11 @@ export type Validation = {
 export async function validateLicense(
   deps: Pick<Deps, 'data' | 'clock'>,
   context: LicenseContext,
-  input: LicenseClaim & { domain?: string; ipAddress: string },
+  input: LicenseClaim & { domain?: string; ipAddress: string; version?: string },
 ): Promise<Validation> {
   const { license, product } = await resolveLicense(deps, context.catalog, input);
   assertUsable(license, deps.clock.now());
-  if (input.domain !== undefined) await context.activity.domainSeen(license.licenseId, input.domain, input.ipAddress);
+  if (input.domain !== undefined) await context.activity.domainSeen(license, input.domain, input.ipAddress, input.version);
   return {
     license: {
       key: license.licenseKey,

@@ -35,6 +35,11 @@ export const RATE_LIMITS = {
   /** Validate and check on the public API, per public key and address, in each container. */
   publicReads: { name: 'public-reads', capacity: 120, refillPerSecond: 2, store: 'container', message: TOO_MANY },
   /**
+   * Feedback, usage events and deactivation reasons per public key and address, in each container: enough for a
+   * site's plugin (a few a day) or a shared host's many sites, and a loop is refused before it costs a write.
+   */
+  analytics: { name: 'analytics', capacity: 60, refillPerSecond: 1, store: 'container', message: TOO_MANY },
+  /**
    * Checkouts opened per public key and address: each is a call to Stripe on the vendor's key, whose own rate limit a
    * caller could otherwise spend; in the table, so it holds across containers.
    */

@@ -2,6 +2,7 @@ import { NotFoundError } from '../errors.js';
 import { licenseProblem } from '../licensing/license-state.js';
 import { looksLikeLicenseKey } from '../licenses/license-key.js';
 import { readLicense } from '../licensing/license-lookup.js';
+import type { ActivityRecorder } from '../licensing/activity.js';
 import type { Deps } from '../runtime.js';
 import type { ReleaseCatalog } from './release-catalog.js';
 import { updateInfo } from './wordpress.js';
@@ -9,13 +10,15 @@ import { updateInfo } from './wordpress.js';
 /**
  * `GET /v1/wp/update-check`: product and releases from the per-slug cache, the key from one strongly
  * consistent read, so a revoked or regenerated key loses `package` at once. The installed `version`
- * changes nothing in the answer (DECISIONS §5).
+ * changes nothing in the answer (DECISIONS §5); with the site's domain it is recorded as that activation's
+ * last check, and counted among the product's installs by version.
  */
 export async function checkForUpdate(
   deps: Pick<Deps, 'data' | 'clock'>,
-  releases: ReleaseCatalog,
-  input: { slug: string; licenseKey: string; baseUrl: string },
+  context: { releases: ReleaseCatalog; activity: ActivityRecorder },
+  input: { slug: string; licenseKey: string; baseUrl: string; site?: { domain: string; ipAddress: string; version: string } },
 ) {
+  const { releases } = context;
   // A value that cannot be a key names no license: no read for it (the answer is the unknown key's).
   const [entry, license] = await Promise.all([
     releases.bySlug(input.slug),
@@ -31,5 +34,8 @@ export async function checkForUpdate(
     latest && entitled
       ? `${input.baseUrl}/v1/download/${encodeURIComponent(latest.releaseId)}?license_key=${encodeURIComponent(license.licenseKey)}`
       : undefined;
+  if (input.site && license && license.productId === entry.product.productId) {
+    await context.activity.domainSeen(license, input.site.domain, input.site.ipAddress, input.site.version);
+  }
   return updateInfo(entry, packageUrl);
 }

@@ -1,0 +1,43 @@
+import * as z from 'zod/mini';
+import { isDay } from '../../../shared/analytics/days.js';
+import { listDeactivationReasons, listFeedback, listUsageEvents, productAnalytics } from '../../../shared/analytics/reads.js';
+import { FEEDBACK_TYPES } from '../../../shared/data/entities/feedback.js';
+import { ok } from '../../../shared/http/responses.js';
+import type { Route } from '../../../shared/http/route.js';
+import { paginationQuery } from '../../../shared/http/schemas.js';
+import type { Deps } from '../../../shared/runtime.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
+
+/** A UTC day, `YYYY-MM-DD`; both ends of a range are included. */
+const day = z.optional(z.string().check(z.refine(isDay, 'must be a date (YYYY-MM-DD)')));
+const range = { from: day, to: day };
+const feedbackQuery = z.strictObject({ ...paginationQuery, ...range, type: z.optional(z.enum(FEEDBACK_TYPES)) });
+const eventsQuery = z.strictObject({ ...paginationQuery, ...range, event: z.optional(z.string().check(z.minLength(1), z.maxLength(100))) });
+const reasonsQuery = z.strictObject({ ...paginationQuery, ...range });
+const analyticsQuery = z.strictObject(range);
+
+/** What installed products sent about a product, and its daily analytics: the product's owner only. */
+export function analyticsRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+  const byId = { pathIds: { id: ID_KINDS.product } };
+  const listOptions = (query: { page: number; per_page: number; from?: string; to?: string }) => ({
+    page: query.page,
+    perPage: query.per_page,
+    from: query.from,
+    to: query.to,
+  });
+  return [
+    authed('GET', '/api/products/{id}/feedback', { ...byId, query: feedbackQuery }, async ({ caller, params, query }) =>
+      ok(await listFeedback(deps, caller.userId, params.id!, { ...listOptions(query), type: query.type })),
+    ),
+    authed('GET', '/api/products/{id}/events', { ...byId, query: eventsQuery }, async ({ caller, params, query }) =>
+      ok(await listUsageEvents(deps, caller.userId, params.id!, { ...listOptions(query), event: query.event })),
+    ),
+    authed('GET', '/api/products/{id}/deactivation-reasons', { ...byId, query: reasonsQuery }, async ({ caller, params, query }) =>
+      ok(await listDeactivationReasons(deps, caller.userId, params.id!, listOptions(query))),
+    ),
+    authed('GET', '/api/products/{id}/analytics', { ...byId, query: analyticsQuery }, async ({ caller, params, query }) =>
+      ok(await productAnalytics(deps, caller.userId, params.id!, query)),
+    ),
+  ];
+}

@@ -1,0 +1,95 @@
+import * as z from 'zod/mini';
+import { submitFeedback, recordDeactivationReason, trackEvent } from '../../shared/analytics/ingest.js';
+import { metadataSchema } from '../../shared/customers/metadata.js';
+import { FEEDBACK_TYPES } from '../../shared/data/entities/feedback.js';
+import { clientAddress } from '../../shared/http/client-address.js';
+import { jsonBody } from '../../shared/http/request.js';
+import { created, json } from '../../shared/http/responses.js';
+import type { Route } from '../../shared/http/route.js';
+import { email, optionalText, requiredText } from '../../shared/http/schemas.js';
+import { parseInput } from '../../shared/http/validation.js';
+import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
+import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import type { Deps } from '../../shared/runtime.js';
+
+/** Far above what the fields allow (5,000 characters of message and 8 KB of metadata), far below the default. */
+const ANALYTICS_BODY_LIMIT_BYTES = 32 * 1024;
+
+const originFields = {
+  public_key: requiredText('public_key', 128),
+  license_key: optionalText('license_key', 256),
+  domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
+};
+/** A free-form object of DECISIONS §10: never another type, at most 8 levels and 8 KB. */
+const freeForm = (field: string) =>
+  z.optional(z.nullable(z.pipe(z.unknown().check(z.refine((v) => v === undefined || v === null || (typeof v === 'object' && !Array.isArray(v)), `${field} must be an object`)), metadataSchema)));
+const boundedText = (field: string, max: number) =>
+  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be a string`) }).check(
+    z.trim(),
+    z.minLength(1, `${field} is required`),
+    z.maxLength(max, `${field} must be at most ${max} characters`),
+  );
+
+const feedbackBody = z.object({
+  ...originFields,
+  type: z.enum(FEEDBACK_TYPES, { error: (issue) => (issue.input === undefined ? 'type is required' : `type must be one of ${FEEDBACK_TYPES.join(', ')}`) }),
+  message: boundedText('message', 5000),
+  email: z.optional(z.nullable(z.string({ error: 'email must be a string' }).check(z.trim(), z.refine((v) => z.safeParse(email, v).success, 'email must be a valid e-mail address')))),
+  metadata: freeForm('metadata'),
+});
+const eventBody = z.object({ ...originFields, event: boundedText('event', 100), properties: freeForm('properties') });
+const reasonBody = z.object({ ...originFields, reason: boundedText('reason', 100), details: optionalText('details', 5000) });
+
+type OriginFields = { public_key: string; license_key?: string; domain?: string };
+
+/** What every record takes from the request: the product's key, the license and site named, if any. */
+function originOf(body: OriginFields) {
+  return { publicKey: body.public_key, licenseKey: body.license_key, domain: body.domain === undefined ? undefined : normalizeDomain(body.domain) };
+}
+
+/**
+ * Feedback, usage events and deactivation reasons from installed products (DECISIONS §8), identified by the
+ * product's `public_key`. Each caller (public key and address) has a bucket in the container, so a looping plugin
+ * or a script is refused (429) before it costs a write.
+ */
+export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
+  const ingest = { ...deps, catalog: context.catalog };
+  const read = async <S extends z.core.$ZodType<OriginFields>>(schema: S, event: Parameters<Route['handler']>[0]) => {
+    const body = parseInput(schema, jsonBody(event, ANALYTICS_BODY_LIMIT_BYTES));
+    await context.limits.take(RATE_LIMITS.analytics, `${body.public_key}#${clientAddress(event, deps.config)}`);
+    return body;
+  };
+  return [
+    {
+      method: 'POST',
+      path: '/public/v1/feedback',
+      input: { body: feedbackBody },
+      handler: async (event) => {
+        const body = await read(feedbackBody, event);
+        const { type, message } = body;
+        return created(await submitFeedback(ingest, { ...originOf(body), type, message, email: body.email?.toLowerCase() || undefined, metadata: body.metadata ?? undefined }));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/public/v1/events',
+      input: { body: eventBody },
+      handler: async (event) => {
+        const body = await read(eventBody, event);
+        await trackEvent(ingest, { ...originOf(body), event: body.event, properties: body.properties ?? undefined });
+        return json(202, { accepted: true });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/public/v1/deactivation-reasons',
+      input: { body: reasonBody },
+      handler: async (event) => {
+        const body = await read(reasonBody, event);
+        return created(await recordDeactivationReason(ingest, { ...originOf(body), reason: body.reason, details: body.details }));
+      },
+    },
+  ];
+}
