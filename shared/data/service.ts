@@ -8,6 +8,7 @@ import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
+import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
@@ -23,6 +24,8 @@ export const ENTITY_FACTORIES = {
   user: userEntity,
   userEmail: userEmailEntity,
   session: sessionEntity,
+  oauthState: oauthStateEntity,
+  userIdentity: userIdentityEntity,
   apiKey: apiKeyEntity,
   product: productEntity,
   productSlug: productSlugEntity,
