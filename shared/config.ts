@@ -26,6 +26,8 @@ const environmentSchema = z.object({
   QUEUE_URL: z.optional(z.url()),
   DEAD_LETTER_QUEUE_URL: z.optional(z.url()),
   SQS_ENDPOINT: z.optional(z.url()),
+  /** Tests only: a stand-in for Secrets Manager (the OAuth client secrets' reads). */
+  SECRETS_MANAGER_ENDPOINT: z.optional(z.url()),
   /** Multiplies every webhook retry delay; 0.0001 runs the whole schedule in seconds (tests). */
   WEBHOOK_RETRY_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), 1),
   /** `on` refuses private, loopback and metadata webhook targets outside AWS too (always on in AWS). */
@@ -70,7 +72,7 @@ export type Config = {
   publicBaseUrl?: string;
   dashboardUrl?: string;
   mailFrom: string;
-  endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string };
+  endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string; secretsManager?: string };
   webhooks: { queueUrl?: string; deadLetterQueueUrl?: string; retryScale: number; addressGuard: boolean };
   /** Set when the API sits behind the CloudFront distribution of the edge firewall (see `shared/http/client-address.ts`). */
   originVerifyToken?: string;
@@ -104,7 +106,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: parsed.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     dashboardUrl: parsed.DASHBOARD_URL?.replace(/\/+$/, ''),
     mailFrom: parsed.MAIL_FROM,
-    endpoints: { dynamodb: parsed.DYNAMODB_ENDPOINT, s3: parsed.S3_ENDPOINT, ses: parsed.SES_ENDPOINT, sqs: parsed.SQS_ENDPOINT },
+    endpoints: {
+      dynamodb: parsed.DYNAMODB_ENDPOINT,
+      s3: parsed.S3_ENDPOINT,
+      ses: parsed.SES_ENDPOINT,
+      sqs: parsed.SQS_ENDPOINT,
+      secretsManager: parsed.SECRETS_MANAGER_ENDPOINT,
+    },
     webhooks: {
       queueUrl: parsed.QUEUE_URL,
       deadLetterQueueUrl: parsed.DEAD_LETTER_QUEUE_URL,

@@ -15,7 +15,7 @@ export function secretValue(config: Config, source: { value?: string; secretId?:
     if (source.value) return source.value;
     if (!source.secretId) throw new Error(`${label}: neither the secret nor a Secrets Manager secret id is configured`);
     const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
-    const client = new SecretsManagerClient(awsClientOptions(config, undefined));
+    const client = new SecretsManagerClient(awsClientOptions(config, config.endpoints.secretsManager));
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: source.secretId }));
     if (!SecretString?.trim()) throw new Error(`${label}: the Secrets Manager secret is empty`);
     return SecretString.trim();

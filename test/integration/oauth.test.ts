@@ -3,6 +3,7 @@ import { sha256Hex } from '../../shared/ids.js';
 import { Browser, type BrowserResponse } from '../support/browser.js';
 import { Client, DASHBOARD_ORIGIN, newTenant, uniqueEmail } from '../support/client.js';
 import { startFakeOAuthProviders, type Failure } from '../support/fake-oauth-providers.js';
+import { startFakeSecretsManager } from '../support/fake-secrets-manager.js';
 import { startManagementGateway, type ManagementGateway } from '../support/management-gateway.js';
 import { localData } from '../support/table.js';
 
@@ -469,5 +470,49 @@ describe('a provider that fails', () => {
     const { state } = await start(b, 'google');
     expectRefused(await b.get(`/api/oauth/google/callback?code=${codeOfA}&state=${state}`), 'provider_error');
     await expectNoAccount('google', fakes.google.account(account).sub, fakes.google.account(account).email);
+  });
+});
+
+describe('client secrets kept in Secrets Manager, as in AWS', () => {
+  let secrets: Awaited<ReturnType<typeof startFakeSecretsManager>>;
+  let viaSecrets: ManagementGateway;
+  const GOOGLE_SECRET_ID = 'licensing/test/google-client-secret';
+
+  beforeAll(async () => {
+    secrets = await startFakeSecretsManager();
+    // The stack's way: the client id, and the id of the secret instead of the secret.
+    const { GOOGLE_CLIENT_SECRET: _google, GITHUB_CLIENT_SECRET: _github, ...env } = fakes.env;
+    viaSecrets = await startManagementGateway({
+      ...env,
+      DASHBOARD_URL: DASHBOARD_ORIGIN,
+      SECRETS_MANAGER_ENDPOINT: secrets.url,
+      GOOGLE_CLIENT_SECRET_ID: GOOGLE_SECRET_ID,
+      GITHUB_CLIENT_SECRET_ID: 'licensing/test/github-client-secret',
+    });
+  });
+  afterAll(async () => {
+    await viaSecrets?.close();
+    await secrets?.close();
+  });
+
+  it('reads the secret on the first callback and keeps it; one it cannot read is temporarily_unavailable, and read again next time', async () => {
+    const errors: string[] = [];
+    const printed = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)));
+    try {
+      // Not there yet: the sign-in starts (no secret needed), and its callback is refused without a user.
+      const email = uniqueEmail('secret');
+      const account = fakes.google.addAccount({ email });
+      const first = await signIn('google', account, new Browser(viaSecrets.url));
+      expectRefused(first.callback, 'temporarily_unavailable');
+      await expectNoAccount('google', fakes.google.account(account).sub, email);
+      expect(errors.filter((line) => line.includes('OAuth client secret unavailable'))).toHaveLength(1);
+      expect(errors.join('\n')).not.toContain(fakes.google.clientSecret);
+
+      secrets.put(GOOGLE_SECRET_ID, fakes.google.clientSecret);
+      for (let n = 0; n < 2; n++) expectSignedIn((await signIn('google', account, new Browser(viaSecrets.url))).callback);
+      expect(secrets.reads(GOOGLE_SECRET_ID)).toBe(2);
+    } finally {
+      printed.mockRestore();
+    }
   });
 });
