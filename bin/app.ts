@@ -32,6 +32,7 @@ new LicensingStack(app, `LicensingService-${stage}`, {
   mailFrom: settings.mailFrom,
   alarmEmail: settings.alarmEmail,
   customDomain: settings.customDomain,
+  oauth: settings.oauth,
 });
 
 // AWS Solutions checks on every synthesis: a finding that is neither fixed nor acknowledged beside its construct,

@@ -23,6 +23,23 @@ export interface DeploySettings {
   /** Where alarms are e-mailed (ssm); unset, the alarm topic has no subscription. */
   readonly alarmEmail?: string;
   readonly customDomain?: CustomDomainSettings;
+  /** Sign-in with Google and GitHub; a provider left out answers its routes with 404. */
+  readonly oauth?: OAuthSettings;
+}
+
+export interface OAuthSettings {
+  readonly google?: OAuthClientSettings;
+  readonly github?: OAuthClientSettings;
+}
+
+/**
+ * One OAuth client: its id in the template (or from SSM), its secret never. `clientSecretId` names the Secrets Manager
+ * secret (name or ARN) that holds the client secret as plain text; the function reads it at run time.
+ */
+export interface OAuthClientSettings {
+  /** The provider's client id (ssm). */
+  readonly clientId: string;
+  readonly clientSecretId: string;
 }
 
 export interface CustomDomainSettings {
@@ -36,6 +53,7 @@ export interface CustomDomainSettings {
 
 export const DEFAULT_STAGE = 'prod';
 const SSM_PREFIX = 'ssm:';
+const SECRETS_MANAGER_PREFIX = 'secretsmanager:';
 
 /** A value to read from SSM at deployment rather than use as written. */
 export function ssmParameterName(value: string): string | undefined {
@@ -95,7 +113,37 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
     mailFrom: text('mailFrom'),
     alarmEmail: emailAddress('alarmEmail'),
     customDomain: readCustomDomain(text),
+    ...optional('oauth', readOAuth(text)),
   };
+}
+
+/** `{ [key]: value }` when there is a value: an unset setting leaves no key behind. */
+const optional = <K extends string, V>(key: K, value: V | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
+
+/**
+ * `googleClientId` and `googleClientSecret` (likewise `github…`): both or neither. The secret setting must be
+ * `secretsmanager:<secret name or ARN>`, a reference to where the secret is kept: a bare value is refused, since it
+ * could only be the secret itself, which would then sit in the template and in the function's configuration.
+ */
+function readOAuth(text: (key: string) => string | undefined): OAuthSettings | undefined {
+  const client = (provider: 'google' | 'github'): OAuthClientSettings | undefined => {
+    const clientId = text(`${provider}ClientId`);
+    const secret = text(`${provider}ClientSecret`);
+    if (clientId === undefined && secret === undefined) return undefined;
+    if (clientId === undefined || secret === undefined) throw new Error(`${provider}ClientId and ${provider}ClientSecret go together`);
+    const clientSecretId = secret.startsWith(SECRETS_MANAGER_PREFIX) ? secret.slice(SECRETS_MANAGER_PREFIX.length) : undefined;
+    // Secrets Manager names: 1–512 of letters, digits and /_+=.@-; or an ARN.
+    if (!clientSecretId || !/^(arn:aws[\w-]*:secretsmanager:[\w-]+:\d{12}:secret:)?[\w/+=.@-]{1,512}$/.test(clientSecretId)) {
+      throw new Error(
+        `${provider}ClientSecret must be secretsmanager:<secret name or ARN> (the Secrets Manager secret that holds the client ` +
+          'secret), never the secret itself: see docs/deploy.md',
+      );
+    }
+    return { clientId, clientSecretId };
+  };
+  const google = client('google');
+  const github = client('github');
+  return google || github ? { ...optional('google', google), ...optional('github', github) } : undefined;
 }
 
 function readCustomDomain(text: (key: string) => string | undefined): CustomDomainSettings | undefined {

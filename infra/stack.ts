@@ -23,9 +23,10 @@ import { settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
 import { ProviderSecretsKey, type ProviderSecretsAccess } from './constructs/provider-secrets-key.js';
 import { DownloadLinkSecret } from './constructs/download-link-secret.js';
+import { OAuthClients } from './constructs/oauth-clients.js';
 import { pascalCase } from './names.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
-import type { CustomDomainSettings } from './settings.js';
+import type { CustomDomainSettings, OAuthSettings } from './settings.js';
 
 /**
  * What each surface's function is given. Keyed by `Surface`, so adding a surface to `SURFACES`
@@ -46,17 +47,20 @@ type SurfaceSettings = {
   providerSecrets?: ProviderSecretsAccess;
   /** Signs and checks portal download links (the Secrets Manager secret); absent: no access. */
   downloadLinks?: true;
+  /** Signs vendors in with Google and GitHub: the OAuth client ids and read access to their secrets; absent: none. */
+  oauthClients?: true;
 };
 
 const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   // Accounts, sessions and API keys are its alone: the one function with the whole table.
-  // Connecting a payment provider seals its secrets.
+  // Connecting a payment provider seals its secrets; OAuth sign-in reads the clients' secrets.
   management: {
     memorySize: 512,
     timeout: Duration.seconds(10),
     table: { access: 'readWrite', keys: 'all' },
     bucket: 'readWrite',
     providerSecrets: 'sealAndOpen',
+    oauthClients: true,
   },
   // License operations write activations; 1 GB gives ARM Lambda the CPU for low-latency validate.
   // Reads the bucket only to presign downloads.
@@ -101,6 +105,11 @@ export interface LicensingStackProps extends StackProps {
   readonly alarmEmail?: string;
   /** The API under the vendor's own host name (`CustomDomain`); unset: only the execute-api address. */
   readonly customDomain?: CustomDomainSettings;
+  /**
+   * Sign-in with Google and GitHub: each provider's client id (or `ssm:<parameter>`) and the Secrets Manager secret
+   * (name or ARN) holding its client secret, which the template never holds. Unset: that provider answers 404.
+   */
+  readonly oauth?: OAuthSettings;
   /** Default-stage throttling of the HTTP API. @default { rateLimit: 1000, burstLimit: 2000 } */
   readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
   /**
@@ -129,6 +138,8 @@ export class LicensingStack extends Stack {
   readonly providerSecretsKey: ProviderSecretsKey;
   /** The key of portal download links. */
   readonly downloadLinkSecret: DownloadLinkSecret;
+  /** The OAuth clients (ids and references to their secrets) of sign-in with Google and GitHub. */
+  readonly oauthClients: OAuthClients;
   /** Outbound webhooks: delivery queue, dead-letter queue and alarm, fan-out and dispatcher functions. */
   readonly webhookDelivery: WebhookDelivery;
   /** License e-mails: mail queue, dead-letter queue and alarm, and the SES sender. */
@@ -198,8 +209,9 @@ export class LicensingStack extends Stack {
 
     this.providerSecretsKey = new ProviderSecretsKey(this, 'ProviderSecretsKey');
     this.downloadLinkSecret = new DownloadLinkSecret(this, 'DownloadLinkSecret');
+    this.oauthClients = new OAuthClients(this, 'OAuthClients', props.oauth);
 
-    // STRIPE_API_URL is never set here: the functions use Stripe's own API.
+    // STRIPE_API_URL and the OAuth providers' addresses are never set here: the functions use the providers' own.
     const functions = {} as Record<Surface, LambdaFunction>;
     for (const surface of SURFACES) {
       const settings = SURFACE_SETTINGS[surface];
@@ -214,6 +226,7 @@ export class LicensingStack extends Stack {
       if (settings.bucket) bindBucket(fn, this.releaseBucket.bucket, settings.bucket);
       if (settings.providerSecrets) this.providerSecretsKey.bind(fn, settings.providerSecrets);
       if (settings.downloadLinks) this.downloadLinkSecret.bind(fn);
+      if (settings.oauthClients) this.oauthClients.bind(fn);
       functions[surface] = fn;
     }
     this.functions = functions;

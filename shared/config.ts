@@ -6,6 +6,8 @@ z.config(en());
 
 /** The sender when none is configured: fine locally; in AWS, SES refuses it until `mailFrom` names a verified identity. */
 export const DEFAULT_MAIL_FROM = 'no-reply@example.com';
+/** An OAuth provider's endpoint: the provider's own by default, a fake on this machine in tests. */
+const providerUrl = z.url({ protocol: /^https?$/ });
 
 /** Environment of every function, read and checked once when a container starts. */
 const environmentSchema = z.object({
@@ -29,6 +31,8 @@ const environmentSchema = z.object({
   QUEUE_URL: z.optional(z.url()),
   DEAD_LETTER_QUEUE_URL: z.optional(z.url()),
   SQS_ENDPOINT: z.optional(z.url()),
+  /** Tests only: a stand-in for Secrets Manager (the OAuth client secrets' reads). */
+  SECRETS_MANAGER_ENDPOINT: z.optional(z.url()),
   /** Multiplies every webhook retry delay; 0.0001 runs the whole schedule in seconds (tests). */
   WEBHOOK_RETRY_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), 1),
   /** `on` refuses private, loopback and metadata webhook targets outside AWS too (always on in AWS). */
@@ -49,6 +53,22 @@ const environmentSchema = z.object({
   DOWNLOAD_LINK_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   /** Local runtime only: base64 of the 32-byte key that signs portal download links. */
   LOCAL_DOWNLOAD_LINK_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be base64 of 32 bytes'))),
+  // OAuth sign-in (DECISIONS §1, §11). A provider is configured when it has a client id and a secret: the secret
+  // itself (`*_CLIENT_SECRET`, the local runtime), or the Secrets Manager secret that holds it (`*_CLIENT_SECRET_ID`,
+  // name or ARN, set by the stack: the template never holds the secret). Endpoints default to the providers' own.
+  GOOGLE_CLIENT_ID: z.optional(z.string()),
+  GOOGLE_CLIENT_SECRET: z.optional(z.string()),
+  GOOGLE_CLIENT_SECRET_ID: z.optional(z.string()),
+  GOOGLE_AUTH_URL: z._default(providerUrl, 'https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: z._default(providerUrl, 'https://oauth2.googleapis.com/token'),
+  GOOGLE_USERINFO_URL: z._default(providerUrl, 'https://openidconnect.googleapis.com/v1/userinfo'),
+  GITHUB_CLIENT_ID: z.optional(z.string()),
+  GITHUB_CLIENT_SECRET: z.optional(z.string()),
+  GITHUB_CLIENT_SECRET_ID: z.optional(z.string()),
+  GITHUB_AUTH_URL: z._default(providerUrl, 'https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: z._default(providerUrl, 'https://github.com/login/oauth/access_token'),
+  /** The service reads `/user` and `/user/emails` under it. */
+  GITHUB_API_URL: z._default(providerUrl, 'https://api.github.com'),
 });
 
 export type Config = {
@@ -59,7 +79,7 @@ export type Config = {
   publicBaseUrl?: string;
   dashboardUrl?: string;
   mail: { from: string; queueUrl?: string };
-  endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string };
+  endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string; secretsManager?: string };
   webhooks: { queueUrl?: string; deadLetterQueueUrl?: string; retryScale: number; addressGuard: boolean };
   /** Set when the API sits behind the CloudFront distribution of the edge firewall (see `shared/http/client-address.ts`). */
   originVerifyToken?: string;
@@ -67,7 +87,22 @@ export type Config = {
   analytics: { retentionDays: number };
   payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
   downloadLinks: { secretArn?: string; localKey?: string };
+  oauth: { google: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'userinfoUrl'>; github: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'apiUrl'> };
 };
+
+/**
+ * One OAuth client of the service. Configured when it has `clientId` and either `clientSecret` (the value) or
+ * `clientSecretId` (the Secrets Manager secret holding it, read once per container).
+ */
+export type OAuthClientConfig<E extends string> = {
+  clientId?: string;
+  clientSecret?: string;
+  clientSecretId?: string;
+  endpoints: Record<E, string>;
+};
+
+/** An empty variable is an unset one: `GOOGLE_CLIENT_ID=` in a shell turns the provider off, not the function. */
+const unlessEmpty = (value: string | undefined) => value?.trim() || undefined;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.parse(env);
@@ -79,7 +114,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: parsed.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     dashboardUrl: parsed.DASHBOARD_URL?.replace(/\/+$/, ''),
     mail: { from: parsed.MAIL_FROM, queueUrl: parsed.MAIL_QUEUE_URL },
-    endpoints: { dynamodb: parsed.DYNAMODB_ENDPOINT, s3: parsed.S3_ENDPOINT, ses: parsed.SES_ENDPOINT, sqs: parsed.SQS_ENDPOINT },
+    endpoints: {
+      dynamodb: parsed.DYNAMODB_ENDPOINT,
+      s3: parsed.S3_ENDPOINT,
+      ses: parsed.SES_ENDPOINT,
+      sqs: parsed.SQS_ENDPOINT,
+      secretsManager: parsed.SECRETS_MANAGER_ENDPOINT,
+    },
     webhooks: {
       queueUrl: parsed.QUEUE_URL,
       deadLetterQueueUrl: parsed.DEAD_LETTER_QUEUE_URL,
@@ -91,5 +132,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     analytics: { retentionDays: parsed.ANALYTICS_RETENTION_DAYS },
     payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },
     downloadLinks: { secretArn: parsed.DOWNLOAD_LINK_SECRET_ARN, localKey: parsed.LOCAL_DOWNLOAD_LINK_KEY },
+    oauth: {
+      google: {
+        clientId: unlessEmpty(parsed.GOOGLE_CLIENT_ID),
+        clientSecret: unlessEmpty(parsed.GOOGLE_CLIENT_SECRET),
+        clientSecretId: unlessEmpty(parsed.GOOGLE_CLIENT_SECRET_ID),
+        endpoints: { authUrl: parsed.GOOGLE_AUTH_URL, tokenUrl: parsed.GOOGLE_TOKEN_URL, userinfoUrl: parsed.GOOGLE_USERINFO_URL },
+      },
+      github: {
+        clientId: unlessEmpty(parsed.GITHUB_CLIENT_ID),
+        clientSecret: unlessEmpty(parsed.GITHUB_CLIENT_SECRET),
+        clientSecretId: unlessEmpty(parsed.GITHUB_CLIENT_SECRET_ID),
+        endpoints: { authUrl: parsed.GITHUB_AUTH_URL, tokenUrl: parsed.GITHUB_TOKEN_URL, apiUrl: parsed.GITHUB_API_URL.replace(/\/+$/, '') },
+      },
+    },
   };
 }

@@ -1,3 +1,4 @@
+import { createOAuthProviders, type OAuthProviders } from '../../shared/accounts/oauth-providers.js';
 import { httpApp } from '../../shared/http/app.js';
 import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
@@ -14,18 +15,24 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
 import { customerRoutes } from './routes/customers.js';
 import { licenseRoutes } from './routes/licenses.js';
+import { oauthRoutes } from './routes/oauth.js';
 import { productRoutes } from './routes/products.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { paymentProviderRoutes } from './routes/payment-provider.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
 
-/** What the management API uses: the table, the release bucket's client, and the payment provider's. */
-export type ManagementDeps = Deps & StorageDeps & PaymentDeps;
+/** What the management API uses: the table, the release bucket's client, the payment provider's, and the OAuth providers. */
+export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders };
 
 export function createManagementDeps(config: Config): ManagementDeps {
   const deps = createDeps(config, 'all');
-  return { ...deps, clients: { ...deps.clients, s3: createStorageClient(config) }, payments: createPaymentDeps(config) };
+  return {
+    ...deps,
+    clients: { ...deps.clients, s3: createStorageClient(config) },
+    payments: createPaymentDeps(config),
+    oauth: createOAuthProviders(config),
+  };
 }
 
 /** Every route of the management API. */
@@ -33,6 +40,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
   const builders = routeBuilders(deps);
   return [
     ...authRoutes(deps, createRateLimiter(deps), builders),
+    ...oauthRoutes(deps, builders),
     ...apiKeyRoutes(deps, builders),
     ...activationRoutes(deps, builders),
     ...productRoutes(deps, builders),

@@ -9,9 +9,31 @@ import { endOtherSessions, startSession } from './sessions.js';
 
 type AccountDeps = Pick<Deps, 'data' | 'clock'>;
 
-export type PublicUser = { id: string; email: string; name: string; role: string; avatarUrl: string | null; createdAt: string };
+/**
+ * A user as every route shows it. `providers`: the OAuth providers linked to the account, sorted; `hasPassword`:
+ * false for an account created by OAuth sign-in until a password is set (change-password then needs no current one).
+ */
+export type PublicUser = {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  avatarUrl: string | null;
+  createdAt: string;
+  providers: string[];
+  hasPassword: boolean;
+};
 
-type UserItem = { userId: string; email: string; name: string; role: string; avatarUrl?: string; createdAt: string };
+export type UserItem = {
+  userId: string;
+  email: string;
+  name: string;
+  role: string;
+  avatarUrl?: string;
+  passwordHash?: string;
+  providers?: string[];
+  createdAt: string;
+};
 
 export function toPublicUser(user: UserItem): PublicUser {
   return {
@@ -21,6 +43,8 @@ export function toPublicUser(user: UserItem): PublicUser {
     role: user.role,
     avatarUrl: user.avatarUrl ?? null,
     createdAt: user.createdAt,
+    providers: [...(user.providers ?? [])].sort(),
+    hasPassword: Boolean(user.passwordHash),
   };
 }
 
@@ -75,8 +99,9 @@ export async function logIn(
   const email = normalizeEmail(input.email);
   await deps.limits.take(RATE_LIMITS.loginEmail, email);
   const user = await findUserByEmail(deps, email);
+  // An account without a password (created by OAuth sign-in) is answered as a wrong password, after the same work.
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
-  if (!user || !valid) throw new UnauthorizedError(INVALID_LOGIN);
+  if (!user?.passwordHash || !valid) throw new UnauthorizedError(INVALID_LOGIN);
   await deps.limits.refill(RATE_LIMITS.loginEmail, email);
   return { user: toPublicUser(user), token: await startSession(deps, user.userId) };
 }
@@ -100,25 +125,31 @@ export async function updateProfile(
   return toPublicUser(written.value.data as UserItem);
 }
 
-/** Changes the password and ends every other session of the user. */
+/**
+ * Changes the password and ends every other session of the user. A user without a password (created by OAuth
+ * sign-in) sets the first one without `currentPassword` (any given is not checked); from then on it is required.
+ */
 export async function changePassword(
   deps: AccountDeps,
   userId: string,
-  input: { currentPassword: string; newPassword: string },
+  input: { currentPassword?: string; newPassword: string },
   keepSessionHash?: string,
 ): Promise<void> {
   const user = await getUser(deps, userId);
   if (!user) throw new NotFoundError('User not found');
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw new BadRequestError('Current password is incorrect');
+  const current = user.passwordHash;
+  if (current !== undefined) {
+    if (input.currentPassword === undefined) throw new BadRequestError('currentPassword is required');
+    if (!(await verifyPassword(input.currentPassword, current))) throw new BadRequestError('Current password is incorrect');
   }
   const passwordHash = await hashPassword(input.newPassword);
-  // Written only over the hash that was checked: two concurrent changes cannot both win with different passwords.
+  // Written only over the hash that was checked (or over none, for the first password): two concurrent changes
+  // cannot both win with different passwords, and a first password is set once without a current one.
   const written = await writeItem(() =>
     deps.data.entities.user
       .patch({ userId })
       .set({ passwordHash, updatedAt: deps.clock.now().toISOString() })
-      .where(({ passwordHash: stored }, { eq }) => eq(stored, user.passwordHash))
+      .where(({ passwordHash: stored }, { eq, notExists }) => (current === undefined ? notExists(stored) : eq(stored, current)))
       .go(),
   );
   if (!written.written) throw new ConflictError('Password was changed concurrently; retry');

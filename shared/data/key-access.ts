@@ -5,8 +5,8 @@ import { SERVICE_NAME } from './table-schema.js';
  * (ElectroDB writes partition keys as `$licensing#<attribute>_<value>…`, on the table and on every index).
  * The stack turns these into `dynamodb:LeadingKeys` conditions and the local runtime enforces the same
  * list, so a function that reaches for an item outside its role fails in the tests as it would in AWS.
- * Users (`userId`), their e-mails (`email`) and sessions (`tokenHash`) are in no list but the management
- * function's, which is not restricted; API keys (`keyHash`) are the management's and the portal's, which
+ * Users (`userId`), their e-mails (`email`), sessions (`tokenHash`), OAuth states (`stateHash`) and linked provider
+ * accounts (`provider`) are in no list but the management function's, which is not restricted; API keys (`keyHash`) are the management's and the portal's, which
  * checks them and keeps their `lastUsedAt`.
  */
 export const KEY_ACCESS = {

@@ -11,6 +11,7 @@ import { feedbackEntity } from './entities/feedback.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
+import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
@@ -28,6 +29,8 @@ export const ENTITY_FACTORIES = {
   user: userEntity,
   userEmail: userEmailEntity,
   session: sessionEntity,
+  oauthState: oauthStateEntity,
+  userIdentity: userIdentityEntity,
   apiKey: apiKeyEntity,
   product: productEntity,
   productSlug: productSlugEntity,

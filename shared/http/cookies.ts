@@ -23,3 +23,19 @@ export function sessionCookie(token: string, secure: boolean): string {
 export function clearedSessionCookie(secure: boolean): string {
   return serialize(SESSION_COOKIE, '', { httpOnly: true, path: '/', sameSite: 'none', maxAge: 0, secure });
 }
+
+/**
+ * Binds an OAuth sign-in to the browser that started it (shared/accounts/oauth-sign-in.ts): HttpOnly, sent only to
+ * `/api/oauth` routes, for the 10 minutes a sign-in may take. `SameSite=Lax`: the provider's redirect back to the
+ * callback is a top-level GET, which carries it, and nothing cross-site does otherwise.
+ */
+export const OAUTH_STATE_COOKIE = 'oauth_state';
+const OAUTH_COOKIE_PATH = '/api/oauth';
+
+export function oauthStateCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+  return serialize(OAUTH_STATE_COOKIE, value, { httpOnly: true, path: OAUTH_COOKIE_PATH, sameSite: 'lax', maxAge: maxAgeSeconds, secure });
+}
+
+export function clearedOAuthStateCookie(secure: boolean): string {
+  return serialize(OAUTH_STATE_COOKIE, '', { httpOnly: true, path: OAUTH_COOKIE_PATH, sameSite: 'lax', maxAge: 0, secure });
+}

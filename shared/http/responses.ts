@@ -18,6 +18,10 @@ export function noContent(extras: Extras = {}): HttpResult {
   return { statusCode: 204, headers: { ...extras.headers }, ...(extras.cookies?.length ? { cookies: extras.cookies } : {}) };
 }
 
-export function redirect(statusCode: 302 | 303, location: string): HttpResult {
-  return { statusCode, headers: { location, 'cache-control': 'no-store' } };
+export function redirect(statusCode: 302 | 303, location: string, extras: Extras = {}): HttpResult {
+  return {
+    statusCode,
+    headers: { location, 'cache-control': 'no-store', ...extras.headers },
+    ...(extras.cookies?.length ? { cookies: extras.cookies } : {}),
+  };
 }

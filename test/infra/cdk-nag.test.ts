@@ -27,6 +27,10 @@ function checkedStacks(): Stack[] {
     edgeFirewall: { webAclArn: firewall.webAclArn },
     alarmEmail: 'ops@example.com',
     customDomain: { domainName: 'licenses.example.com', hostedZone: { hostedZoneId: 'Z0123456789ABC', zoneName: 'example.com' } },
+    oauth: {
+      google: { clientId: 'ssm:/licensing/test/google-client-id', clientSecretId: 'licensing/test/google-client-secret' },
+      github: { clientId: 'Iv1.0123456789abcdef', clientSecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:licensing/test/github-AbCdEf' },
+    },
     bundle: false,
   });
   const plain = new LicensingStack(app, 'LicensingService-plain', { bundle: false });

@@ -178,7 +178,7 @@ describe('analytics over days', () => {
     const handlers = {
       public: createPublicHandler({ ...createPublicDeps(config), clock }),
       management: createManagementHandler({ ...createManagementDeps(config), clock }),
-    } as Record<Surface, LambdaHandler>;
+    } as unknown as Record<Surface, LambdaHandler>;
     server = createGateway({ routes: ROUTES, handlers, localRoutes: {} });
     await new Promise<void>((resolve) => server.listen(0, resolve));
     client = new Client(`http://localhost:${(server.address() as AddressInfo).port}`);

@@ -61,7 +61,9 @@ describe('login and sessions', () => {
     const client = new Client();
     const res = await client.post('/api/auth/login', { email: tenant.email, password: tenant.password });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ user: { id: tenant.userId, email: tenant.email, name: 'Dev', role: 'developer', avatarUrl: null, createdAt: expect.any(String) } });
+    expect(res.body).toEqual({
+      user: { id: tenant.userId, email: tenant.email, name: 'Dev', role: 'developer', avatarUrl: null, createdAt: expect.any(String), providers: [], hasPassword: true },
+    });
     const cookie = res.cookies.find((c) => c.startsWith('session='))!;
     const [pair, ...flags] = cookie.split(';').map((p) => p.trim());
     expect(pair).toMatch(/^session=[a-z2-7]{32}$/);
@@ -130,6 +132,8 @@ describe('profile and password', () => {
 
     const wrong = await tenant.post('/api/auth/change-password', { currentPassword: 'nope nope', newPassword: 'new password 1' });
     expect(wrong.status).toBe(400);
+    // A user with a password always needs it (only a user created by OAuth sets a first one without: oauth.test.ts).
+    expect(await tenant.post('/api/auth/change-password', { newPassword: 'new password 1' })).toMatchObject({ status: 400, body: { error: 'currentPassword is required' } });
     const res = await tenant.post('/api/auth/change-password', { currentPassword: tenant.password, newPassword: 'new password 1' });
     expect(res.status).toBe(200);
     expect((await tenant.get('/api/auth/me')).status).toBe(200);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { userForProviderAccount } from '../../shared/accounts/identities.js';
 import { registerUser } from '../../shared/accounts/users.js';
 import { createCustomer, deleteCustomer, updateCustomer } from '../../shared/customers/customers.js';
 import { ServiceUnavailableError } from '../../shared/errors.js';
@@ -38,6 +39,21 @@ const cases: Case[] = [
     run: (deps) => registerUser(deps, { email: 'New@Example.com', password: 'correct horse battery' }),
     answers: (result) => expect(result).toMatchObject({ user: { email: 'new@example.com' }, token: expect.any(String) }),
     writesAfter: ['PutCommand'],
+  },
+  {
+    name: 'OAuth sign-up (new user with the provider account)',
+    seed: () => undefined,
+    run: (deps) => userForProviderAccount(deps, { provider: 'google', subject: '1234567890', verifiedEmail: 'new@example.com', name: 'New' }),
+    answers: (result) => expect(result).toMatchObject({ email: 'new@example.com', providers: ['google'] }),
+  },
+  {
+    name: 'OAuth link (provider account to the user with its e-mail)',
+    seed: (table) => {
+      table.seed('user', { userId: TENANT, email: 'dev@example.com', name: 'Dev', role: 'developer', createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() });
+      table.seed('userEmail', { email: 'dev@example.com', userId: TENANT });
+    },
+    run: (deps) => userForProviderAccount(deps, { provider: 'github', subject: '42', verifiedEmail: 'dev@example.com' }),
+    answers: (result) => expect(result).toMatchObject({ userId: TENANT }),
   },
   {
     name: 'product create',

@@ -17,7 +17,8 @@ const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
 const registerBody = z.strictObject({ email, password, name: z.optional(name) });
 const loginBody = z.strictObject({ email: z.string().check(z.maxLength(254)), password: z.string().check(z.maxLength(256)) });
 const profileBody = z.strictObject({ name: z.optional(name), avatarUrl: z.nullish(httpUrl) });
-const changePasswordBody = z.strictObject({ currentPassword: z.string().check(z.maxLength(256)), newPassword: password });
+/** `currentPassword` is required once the user has a password; a user created by OAuth sign-in sets the first without it. */
+const changePasswordBody = z.strictObject({ currentPassword: z.optional(z.string().check(z.maxLength(256))), newPassword: password });
 
 export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';

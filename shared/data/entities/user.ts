@@ -10,7 +10,10 @@ export const userEntity = () =>
       name: { type: 'string', required: true },
       role: { type: 'string', required: true, default: 'developer' },
       avatarUrl: { type: 'string' },
-      passwordHash: { type: 'string', required: true },
+      /** scrypt; absent for a user created by OAuth sign-in until they set a password. */
+      passwordHash: { type: 'string' },
+      /** OAuth providers linked to the user (`google`, `github`), written with their `userIdentity` items. */
+      providers: { type: 'set', items: 'string' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

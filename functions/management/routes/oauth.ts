@@ -1,0 +1,60 @@
+import { OAUTH_FAILURES, OAuthFailure, type OAuthFailureCode } from '../../../shared/accounts/oauth-failure.js';
+import { OAUTH_PROVIDERS, type OAuthProviderName, type OAuthProviders } from '../../../shared/accounts/oauth-providers.js';
+import { completeOAuthSignIn, startOAuthSignIn } from '../../../shared/accounts/oauth-sign-in.js';
+import { OAUTH_STATE_LIFETIME_SECONDS } from '../../../shared/accounts/oauth-states.js';
+import { NotFoundError, ServiceUnavailableError } from '../../../shared/errors.js';
+import { clearedOAuthStateCookie, OAUTH_STATE_COOKIE, oauthStateCookie, readCookie, sessionCookie } from '../../../shared/http/cookies.js';
+import { json, ok, redirect } from '../../../shared/http/responses.js';
+import type { Route } from '../../../shared/http/route.js';
+import type { Deps } from '../../../shared/runtime.js';
+import type { RouteBuilders } from '../route.js';
+
+/**
+ * Sign-in with Google and GitHub (DECISIONS §11): open routes, as login is. The start route sends the browser to the
+ * provider; the callback signs in and sends it to the dashboard with the session cookie, or with `?error=<code>` and
+ * no session. A provider without a client id and secret answers both with 404; an unknown one is no route at all (404).
+ */
+export function oauthRoutes(deps: Deps & { oauth: OAuthProviders }, { open }: RouteBuilders): Route[] {
+  const secure = deps.config.runtime === 'aws';
+  const dashboardUrl = deps.config.dashboardUrl;
+  const configured = (name: OAuthProviderName) => {
+    const provider = deps.oauth[name];
+    if (!provider) throw new NotFoundError(`${name} login is not configured`);
+    return provider;
+  };
+  const callbackUrl = (baseUrl: string, name: OAuthProviderName) => `${baseUrl}/api/oauth/${name}/callback`;
+
+  /** A failed sign-in: to the dashboard with the code, or 400 JSON when there is no dashboard; the state cookie goes. */
+  const failed = (code: OAuthFailureCode) => {
+    const cookies = [clearedOAuthStateCookie(secure)];
+    if (!dashboardUrl) return json(400, { error: OAUTH_FAILURES[code], code }, { cookies });
+    const location = new URL(dashboardUrl);
+    location.searchParams.set('error', code);
+    return redirect(302, location.href, { cookies });
+  };
+
+  return OAUTH_PROVIDERS.flatMap((name) => [
+    open('GET', `/api/oauth/${name}`, {}, async ({ baseUrl }) => {
+      const { location, browserKey } = await startOAuthSignIn(deps, configured(name), callbackUrl(baseUrl, name));
+      return redirect(302, location, { cookies: [oauthStateCookie(browserKey, OAUTH_STATE_LIFETIME_SECONDS, secure)] });
+    }),
+    open('GET', `/api/oauth/${name}/callback`, {}, async ({ event, baseUrl }) => {
+      const provider = configured(name);
+      try {
+        const { user, token } = await completeOAuthSignIn(deps, provider, {
+          // The raw query, not API Gateway's map: a repeated parameter stays visible (and is refused).
+          query: new URLSearchParams(event.rawQueryString),
+          browserKey: readCookie(event, OAUTH_STATE_COOKIE),
+          redirectUri: callbackUrl(baseUrl, name),
+        });
+        const cookies = [sessionCookie(token, secure), clearedOAuthStateCookie(secure)];
+        // Without a dashboard to land on (a local run), the signed-in user as login answers it.
+        return dashboardUrl ? redirect(302, dashboardUrl, { cookies }) : ok({ user }, { cookies });
+      } catch (error) {
+        if (error instanceof OAuthFailure) return failed(error.code);
+        if (error instanceof ServiceUnavailableError) return failed('temporarily_unavailable');
+        throw error;
+      }
+    }),
+  ]);
+}
