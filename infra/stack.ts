@@ -5,6 +5,7 @@ import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } fro
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
+import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../shared/data/table-schema.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
@@ -35,15 +36,17 @@ type SurfaceSettings = {
   timeout: Duration;
   /**
    * Read or write, and which partition keys: a role of `shared/data/key-access.ts`, or `'all'`.
-   * The handler passes the same role to `createDeps`, which enforces it on the local stack.
+   * The handler passes the same role to `createDeps`, which enforces it on the local stack. Absent: no table.
    */
-  table: TableBinding;
+  table?: TableBinding;
   /** Release files; absent: the function has no access to the bucket. */
   bucket?: BucketAccess;
   /** Payment-provider secrets (the KMS key); absent: none. */
   providerSecrets?: ProviderSecretsAccess;
   /** Signs and checks portal download links (the Secrets Manager secret); absent: no access. */
   downloadLinks?: true;
+  /** Files copied beside the bundle for the handler to read (the reference docs' document and renderer). */
+  assets?: { directory: string; files: Record<string, string> };
 };
 
 const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
@@ -79,6 +82,8 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     table: { access: 'readWrite', keys: 'stripeWebhook' },
     providerSecrets: 'open',
   },
+  // Static files only: the OpenAPI document and Swagger UI beside the bundle. No table, bucket, key or secret.
+  docs: { memorySize: 256, timeout: Duration.seconds(10), assets: { directory: BUNDLED_ASSETS_DIR, files: DOCS_ASSETS } },
 };
 
 export interface LicensingStackProps extends StackProps {
@@ -197,8 +202,9 @@ export class LicensingStack extends Stack {
         timeout: settings.timeout,
         environment,
         bundle: props.bundle ?? true,
+        assets: settings.assets,
       });
-      bindTable(fn, this.table, settings.table);
+      if (settings.table) bindTable(fn, this.table, settings.table);
       if (settings.bucket) bindBucket(fn, this.releaseBucket.bucket, settings.bucket);
       if (settings.providerSecrets) this.providerSecretsKey.bind(fn, settings.providerSecrets);
       if (settings.downloadLinks) this.downloadLinkSecret.bind(fn);
