@@ -73,7 +73,12 @@ export const releaseOperations = defineOperations({
   'POST /api/products/{id}/releases/upload': {
     summary: 'Upload a release file (≤ 6 MB)',
     description: 'A ZIP (checked by its first bytes). Larger files: `POST …/releases/upload-url`. Nothing is stored unless the upload is accepted.',
-    requestBody: { contentType: 'multipart/form-data', schema: uploadForm, description: '`file` (required) and `version` (optional).' },
+    requestBody: {
+      contentType: 'multipart/form-data',
+      schema: uploadForm,
+      description: '`file` (required) and `version` (optional).',
+      examples: { upload: { file: '(the bytes of acme-seo-2.0.0.zip)', version: '2.0.0' } },
+    },
     responses: { 201: { description: 'Stored', body: StoredFile, examples: { stored: { filePath: EX.filePath, fileName: 'acme-seo-2.0.0.zip', fileSize: 482133 } } } },
     errors: {
       400: ['file is required', 'file: must be a ZIP archive', 'Only one file may be uploaded', 'Malformed multipart body'],
