@@ -2,7 +2,7 @@
  * The HTTP API's routes: which function serves which path. The CDK stack creates exactly these
  * routes and the local gateway selects among them as API Gateway does, so the two cannot differ.
  */
-export const SURFACES = ['management', 'edge', 'public', 'portal', 'stripeWebhook'] as const;
+export const SURFACES = ['management', 'edge', 'public', 'portal', 'stripeWebhook', 'docs'] as const;
 export type Surface = (typeof SURFACES)[number];
 
 /** Where each surface's handler lives, relative to the project root (`export const handler`). */
@@ -12,6 +12,7 @@ export const HANDLER_ENTRIES: Record<Surface, string> = {
   public: 'functions/public/handler.ts',
   portal: 'functions/portal/handler.ts',
   stripeWebhook: 'functions/stripe-webhook/handler.ts',
+  docs: 'functions/docs/handler.ts',
 };
 
 export type RouteSpec = { method: 'ANY' | 'GET' | 'POST'; path: string; surface: Surface };
@@ -27,4 +28,9 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/dl/{releaseId}', surface: 'portal' },
   // Stripe's events for one vendor (DECISIONS §6): more specific than `/v1/{proxy+}`, so it wins there.
   { method: 'POST', path: '/v1/webhooks/stripe/{userId}', surface: 'stripeWebhook' },
+  // The OpenAPI document and its reference page (infra/openapi.ts, docs/openapi.md): a function of their own, with
+  // no table and no secrets, so neither the document nor the renderer lands in another function's bundle.
+  { method: 'GET', path: '/openapi.json', surface: 'docs' },
+  { method: 'GET', path: '/docs', surface: 'docs' },
+  { method: 'GET', path: '/docs/{asset}', surface: 'docs' },
 ];

@@ -6,6 +6,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
 import { DEFAULT_MAIL_FROM } from '../shared/config.js';
+import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../shared/data/table-schema.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
@@ -38,9 +39,9 @@ type SurfaceSettings = {
   timeout: Duration;
   /**
    * Read or write, and which partition keys: a role of `shared/data/key-access.ts`, or `'all'`.
-   * The handler passes the same role to `createDeps`, which enforces it on the local stack.
+   * The handler passes the same role to `createDeps`, which enforces it on the local stack. Absent: no table.
    */
-  table: TableBinding;
+  table?: TableBinding;
   /** Release files; absent: the function has no access to the bucket. */
   bucket?: BucketAccess;
   /** Payment-provider secrets (the KMS key); absent: none. */
@@ -49,6 +50,8 @@ type SurfaceSettings = {
   downloadLinks?: true;
   /** Signs vendors in with Google and GitHub: the OAuth client ids and read access to their secrets; absent: none. */
   oauthClients?: true;
+  /** Files copied beside the bundle for the handler to read (the reference docs' document and renderer). */
+  assets?: { directory: string; files: Record<string, string> };
 };
 
 const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
@@ -85,6 +88,8 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     table: { access: 'readWrite', keys: 'stripeWebhook' },
     providerSecrets: 'open',
   },
+  // Static files only: the OpenAPI document and Swagger UI beside the bundle. No table, bucket, key or secret.
+  docs: { memorySize: 256, timeout: Duration.seconds(10), assets: { directory: BUNDLED_ASSETS_DIR, files: DOCS_ASSETS } },
 };
 
 export interface LicensingStackProps extends StackProps {
@@ -221,8 +226,9 @@ export class LicensingStack extends Stack {
         timeout: settings.timeout,
         environment,
         bundle: props.bundle ?? true,
+        assets: settings.assets,
       });
-      bindTable(fn, this.table, settings.table);
+      if (settings.table) bindTable(fn, this.table, settings.table);
       if (settings.bucket) bindBucket(fn, this.releaseBucket.bucket, settings.bucket);
       if (settings.providerSecrets) this.providerSecretsKey.bind(fn, settings.providerSecrets);
       if (settings.downloadLinks) this.downloadLinkSecret.bind(fn);

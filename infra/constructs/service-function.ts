@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { RemovalPolicy, type Duration } from 'aws-cdk-lib';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { functionBundling, PROJECT_ROOT } from './bundling.js';
@@ -18,6 +18,11 @@ export interface ServiceFunctionProps {
    * synthesize without running esbuild. Every other property of the function is unchanged.
    */
   readonly bundle: boolean;
+  /**
+   * Files copied beside the bundle, into `directory` of the asset (the handler reads them at run time): each
+   * `name` from `source`, a path relative to the project root.
+   */
+  readonly assets?: { readonly directory: string; readonly files: Readonly<Record<string, string>> };
 }
 
 /**
@@ -46,6 +51,21 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     handler: 'handler',
     projectRoot: PROJECT_ROOT,
     depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-    bundling: functionBundling({ sourceMap }),
+    bundling: { ...functionBundling({ sourceMap }), ...(props.assets ? { commandHooks: copyAssets(props.assets) } : {}) },
   });
+}
+
+/** Shell commands run after esbuild, on the host or in the bundling container alike (`inputDir` is the project root). */
+function copyAssets(assets: NonNullable<ServiceFunctionProps['assets']>): ICommandHooks {
+  for (const source of Object.values(assets.files)) {
+    if (!existsSync(join(PROJECT_ROOT, source))) throw new Error(`Asset ${source} not found (npm install, and npm run openapi for docs/openapi.json)`);
+  }
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) => [
+      `mkdir -p "${outputDir}/${assets.directory}"`,
+      ...Object.entries(assets.files).map(([name, source]) => `cp "${inputDir}/${source}" "${outputDir}/${assets.directory}/${name}"`),
+    ],
+  };
 }

@@ -34,7 +34,7 @@ const logicalId = (construct: { node: { defaultChild?: unknown } }) => stack.get
 const tableArn = { 'Fn::GetAtt': [logicalId(stack.table), 'Arn'] };
 const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
 
-/** Every function of the stack: its entry file and the key access it must have. */
+/** Every function of the stack with the table (all but the reference docs): its entry file and the key access it must have. */
 const FUNCTIONS: [name: string, fn: LambdaFunction, entry: string, keys: TableKeyAccess][] = [
   ['management', stack.functions.management, HANDLER_ENTRIES.management, 'all'],
   ['edge', stack.functions.edge, HANDLER_ENTRIES.edge, 'licensing'],
@@ -78,7 +78,14 @@ function roleOf(statement: Statement): TableKeyAccess | undefined {
 
 describe('table grants', () => {
   it('cover every function of the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', FUNCTIONS.length);
+    template.resourceCountIs('AWS::Lambda::Function', FUNCTIONS.length + 1);
+  });
+
+  it('give the reference docs nothing of the table: its handler creates no deps', async () => {
+    expect(itemStatementsOf(stack.functions.docs)).toEqual([]);
+    requestedKeyAccess.length = 0;
+    await import(pathToFileURL(join(process.cwd(), HANDLER_ENTRIES.docs)).href);
+    expect(requestedKeyAccess).toEqual([]);
   });
 
   it.each(FUNCTIONS.filter(([, , , keys]) => keys !== 'all'))(

@@ -29,6 +29,8 @@ const SURFACE_ROUTES: Record<Surface, (deps: ManagementDeps) => Route[]> = {
   public: publicRoutes,
   portal: createPortalRoutes,
   stripeWebhook: stripeWebhookRoutes,
+  // Static files: no input is read and nothing can be written (its `{asset}` is a file name, not an id).
+  docs: () => [],
 };
 const CONCURRENCY = 16;
 const ANSWER_WITHIN_MS = 5_000;

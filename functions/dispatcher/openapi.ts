@@ -1,0 +1,67 @@
+import * as z from 'zod/mini';
+import { EVENT_TYPES, type EventType } from '../../shared/events/event-types.js';
+import { idOf, timestamp } from '../../shared/openapi/common.js';
+import { EX, exampleActivationListItem, exampleCustomer, exampleLicense, examplePayment, exampleSubscription } from '../../shared/openapi/examples.js';
+import { named } from '../../shared/openapi/operation.js';
+import { ActivationListItem } from '../management/routes/activations.openapi.js';
+import { Customer, Payment, Subscription } from '../management/routes/customers.openapi.js';
+import { License } from '../management/routes/licenses.openapi.js';
+
+/**
+ * The events the dispatcher sends to vendors' webhooks (DECISIONS §7), for the document's `webhooks`: each kind's
+ * `data` schema and an example. Keyed by `EventType`, so a new kind does not compile until it is documented here.
+ */
+const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; description: string }> = {
+  'license.created': { data: License, example: exampleLicense, description: 'A license was created (by the API or by a purchase).' },
+  'license.activated': { data: ActivationListItem, example: exampleActivationListItem, description: 'A domain took a seat (edge or public API).' },
+  'license.deactivated': {
+    data: ActivationListItem,
+    example: { ...exampleActivationListItem, status: 'deactivated', deactivatedAt: EX.updated },
+    description: 'A seat was freed (edge, public or management API, or a revoke).',
+  },
+  'license.expired': { data: License, example: { ...exampleLicense, status: 'expired' }, description: 'The expiry sweep moved a license past its `expiresAt` to `expired`.' },
+  'license.revoked': { data: License, example: { ...exampleLicense, status: 'revoked', activatedCount: 0 }, description: 'A license was revoked (by the API or a refund).' },
+  'customer.created': { data: Customer, example: exampleCustomer, description: 'A customer was created (by the API, a new license\'s e-mail or a purchase).' },
+  'customer.updated': { data: Customer, example: exampleCustomer, description: 'A customer was updated.' },
+  'payment.completed': { data: Payment, example: examplePayment, description: 'A purchase or renewal was paid.' },
+  'payment.refunded': { data: Payment, example: { ...examplePayment, status: 'refunded' }, description: 'A payment was fully refunded (its license is revoked).' },
+  'subscription.created': { data: Subscription, example: exampleSubscription, description: 'A subscription was bought through checkout.' },
+  'subscription.cancelled': {
+    data: Subscription,
+    example: { ...exampleSubscription, status: 'canceled', canceledAt: EX.updated },
+    description: 'Stripe ended a subscription; its license expires at the period end.',
+  },
+  'subscription.renewed': { data: Subscription, example: exampleSubscription, description: "A subscription's renewal was paid; its license's `expiresAt` moved to the new period end." },
+};
+
+const TEST_EVENT = {
+  data: z.object({ webhookId: idOf('whk'), name: z.string() }),
+  example: { webhookId: EX.webhookId, name: 'CRM sync' },
+  description: 'Sent by `POST /api/webhooks/{id}/test` only: nothing is recorded or retried.',
+};
+
+export type WebhookEventDoc = { type: string; description: string; envelope: z.core.$ZodType; example: unknown };
+
+const envelopeOf = (type: string, data: z.core.$ZodType) =>
+  named(
+    `${type.split('.').map((part) => part[0]!.toUpperCase() + part.slice(1)).join('')}Event`,
+    z.object({ id: idOf('evt'), type: z.literal(type), createdAt: timestamp, data }),
+  );
+
+/** Every event kind, in `EVENT_TYPES` order, then `webhook.test`. */
+export const WEBHOOK_EVENTS: WebhookEventDoc[] = [
+  ...EVENT_TYPES.map((type) => ({ type, ...PAYLOADS[type] })),
+  { type: 'webhook.test', ...TEST_EVENT },
+].map(({ type, data, example, description }) => ({
+  type,
+  description,
+  envelope: envelopeOf(type, data),
+  example: { id: EX.eventId, type, createdAt: EX.created, data: example },
+}));
+
+export const WEBHOOK_DELIVERY_RULES =
+  'Each event is POSTed as JSON `{id, type, createdAt, data}` to every enabled webhook subscribed to its kind, signed with the Standard ' +
+  'Webhooks scheme: `webhook-signature` is `v1,` and base64 of HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{body}`, keyed with the ' +
+  'base64-decoded part of the secret after `whsec_`. A 2xx within 10 s is success; a redirect is a failure; `410 Gone` ends the delivery ' +
+  'and disables the webhook. Anything else is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (±20%), then the delivery is ' +
+  '`failed`. At least once: de-duplicate on `webhook-id`, which every attempt and redelivery of an event shares.';

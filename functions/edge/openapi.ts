@@ -1,0 +1,9 @@
+import { defineOperations } from '../../shared/openapi/operation.js';
+import { licenseOperations } from '../shared/license-routes.openapi.js';
+import { updateOperations } from './update-routes.openapi.js';
+
+/** The OpenAPI operations of every edge route (`edgeRoutes`). */
+export const edgeOperations = defineOperations({
+  ...licenseOperations({ prefix: '/v1', publicKey: false }),
+  ...updateOperations,
+});

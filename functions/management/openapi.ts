@@ -1,0 +1,32 @@
+import * as z from 'zod/mini';
+import { defineOperations, named } from '../../shared/openapi/operation.js';
+import { activationOperations } from './routes/activations.openapi.js';
+import { apiKeyOperations } from './routes/api-keys.openapi.js';
+import { authOperations } from './routes/auth.openapi.js';
+import { customerOperations } from './routes/customers.openapi.js';
+import { licenseOperations } from './routes/licenses.openapi.js';
+import { paymentProviderOperations } from './routes/payment-provider.openapi.js';
+import { planOperations } from './routes/plans.openapi.js';
+import { productOperations } from './routes/products.openapi.js';
+import { releaseOperations } from './routes/releases.openapi.js';
+import { webhookOperations } from './routes/webhooks.openapi.js';
+
+/** The OpenAPI operations of every management route (`managementRoutes`), one file per route file. */
+export const managementOperations = defineOperations({
+  ...authOperations,
+  ...apiKeyOperations,
+  ...activationOperations,
+  ...productOperations,
+  ...licenseOperations,
+  ...customerOperations,
+  ...webhookOperations,
+  ...planOperations,
+  ...paymentProviderOperations,
+  ...releaseOperations,
+  'GET /health': {
+    summary: 'Health check',
+    description: 'Answers once the stack is ready to serve.',
+    security: [[]],
+    responses: { 200: { description: 'Ready', body: named('Health', z.object({ status: z.literal('ok') })), examples: { ok: { status: 'ok' } } } },
+  },
+});

@@ -1,0 +1,51 @@
+import * as z from 'zod/mini';
+import type { Activation as ActivationView } from '../../../shared/activations/activation-view.js';
+import type { ActivationListItem as ActivationListItemView } from '../../../shared/activations/list.js';
+import { ACTIVATION_STATUSES } from '../../../shared/data/entities/activation.js';
+import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
+import { EX, exampleActivation, exampleActivationListItem, examplePage } from '../../../shared/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+
+const activationFields = {
+  id: idOf('act'),
+  licenseId: idOf('lic'),
+  domain: z.string(),
+  ipAddress: z.string(),
+  status: z.enum(ACTIVATION_STATUSES),
+  activatedAt: timestamp,
+  deactivatedAt: nullableTimestamp,
+  lastCheckedAt: nullableTimestamp,
+};
+
+export const Activation = named('Activation', z.object(activationFields), 'A license activated on one domain (normalized host name).');
+assertDescribes<typeof Activation, ActivationView>(true);
+
+export const ActivationListItem = named(
+  'ActivationListItem',
+  z.object({
+    ...activationFields,
+    license: z.object({ id: idOf('lic'), key: z.string(), customerEmail: z.string() }),
+    product: z.object({ id: idOf('prd'), name: z.string() }),
+  }),
+  'An activation with its license (the current key) and product.',
+);
+assertDescribes<typeof ActivationListItem, ActivationListItemView>(true);
+
+export const activationOperations = defineOperations({
+  'GET /api/activations': {
+    summary: 'List activations',
+    description: 'Newest first. `license_id` of another tenant, or unknown, lists nothing; one that is not a license id is 400.',
+    queryExamples: { license_id: EX.licenseId, status: 'active' },
+    responses: {
+      200: { description: 'A page of activations', body: pageOf('ActivationPage', ActivationListItem), examples: { page: examplePage([exampleActivationListItem]) } },
+    },
+    errors: { 400: ['license_id: must be a license id'] },
+  },
+  'POST /api/activations/{id}/deactivate': {
+    summary: 'Deactivate an activation',
+    description: "Frees the seat (the license's `activatedCount` goes down) and emits `license.deactivated`. Already deactivated: answered unchanged.",
+    responses: {
+      200: { description: 'The activation', body: Activation, examples: { deactivated: { ...exampleActivation, status: 'deactivated', deactivatedAt: EX.updated } } },
+    },
+  },
+});

@@ -1,0 +1,48 @@
+import * as z from 'zod/mini';
+import type { ApiKeySummary as ApiKeySummaryView, createApiKey } from '../../../shared/accounts/api-keys.js';
+import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
+import { EX } from '../../../shared/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+
+const fields = { id: idOf('key'), name: z.string(), prefix: z.string(), createdAt: timestamp };
+
+export const ApiKeySummary = named(
+  'ApiKeySummary',
+  z.object({ ...fields, lastUsedAt: nullableTimestamp }),
+  'A secret API key as lists show it: never the key itself. `prefix` is its first 12 characters; `lastUsedAt` moves at most once a minute.',
+);
+assertDescribes<typeof ApiKeySummary, ApiKeySummaryView>(true);
+
+export const CreatedApiKey = named(
+  'CreatedApiKey',
+  z.object({ ...fields, key: z.string().check(z.regex(/^sk_[a-z2-7]{32}$/)) }),
+  'A new secret API key: `key` (`sk_` and 32 base32 characters) is shown this once and stored only as a hash.',
+);
+assertDescribes<typeof CreatedApiKey, Awaited<ReturnType<typeof createApiKey>>>(true);
+
+const summary = { id: EX.apiKeyId, name: 'Production server', prefix: EX.secretKey.slice(0, 12), createdAt: EX.created };
+
+export const apiKeyOperations = defineOperations({
+  'POST /api/api-keys': {
+    summary: 'Create a secret API key',
+    description: 'The key authenticates every `/api` route as its owner (`Authorization: Bearer sk_…`, no cookie, no `Origin`) and every `/v1/portal` route.',
+    requestBody: { examples: { create: { name: 'Production server' } } },
+    responses: { 201: { description: 'The key, shown once', body: CreatedApiKey, examples: { created: { ...summary, key: EX.secretKey } } } },
+  },
+  'GET /api/api-keys': {
+    summary: 'List API keys',
+    description: 'Newest first, not paginated.',
+    responses: {
+      200: {
+        description: 'The keys',
+        body: named('ApiKeyList', z.object({ items: z.array(ApiKeySummary) })),
+        examples: { keys: { items: [{ ...summary, lastUsedAt: EX.updated }] } },
+      },
+    },
+  },
+  'DELETE /api/api-keys/{id}': {
+    summary: 'Revoke an API key',
+    description: 'The key stops working at once.',
+    responses: { 204: { description: 'Revoked' } },
+  },
+});

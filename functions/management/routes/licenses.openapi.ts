@@ -1,0 +1,100 @@
+import * as z from 'zod/mini';
+import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
+import type { getLicense } from '../../../shared/licenses/get-license.js';
+import type { License as LicenseView } from '../../../shared/licenses/license-view.js';
+import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
+import { EX, exampleActivation, exampleLicense, examplePage } from '../../../shared/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import { Activation } from './activations.openapi.js';
+
+const licenseFields = {
+  id: idOf('lic'),
+  licenseKey: z.string(),
+  productId: idOf('prd'),
+  planId: z.nullable(idOf('pln')),
+  customerId: z.nullable(idOf('cus')),
+  customerEmail: z.string(),
+  customerName: z.nullable(z.string()),
+  status: z.enum(LICENSE_STATUSES),
+  seats: z.number(),
+  activatedCount: z.number(),
+  expiresAt: nullableTimestamp,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
+};
+
+export const License = named(
+  'License',
+  z.object(licenseFields),
+  'A license: `licenseKey` is the product\'s prefix and four groups of four characters of `A-Z2-9` (no `0 O 1 I`); `expiresAt` null is lifetime.',
+);
+assertDescribes<typeof License, LicenseView>(true);
+
+const LicenseWithActivations = named(
+  'LicenseWithActivations',
+  z.object({ ...licenseFields, activations: z.array(Activation) }),
+  'A license with every activation, newest first.',
+);
+assertDescribes<typeof LicenseWithActivations, Awaited<ReturnType<typeof getLicense>>>(true);
+
+const concurrent = 'License was changed concurrently; retry';
+
+export const licenseOperations = defineOperations({
+  'GET /api/licenses': {
+    summary: 'List licenses',
+    description:
+      'Newest first. `search` shaped like a key is an exact key lookup; anything else matches the start of the customer e-mail. ' +
+      '`status` and `product_id` combine with each other and with `search`.',
+    queryExamples: { search: 'jane@', status: 'active', product_id: EX.productId },
+    responses: { 200: { description: 'A page of licenses', body: pageOf('LicensePage', License), examples: { page: examplePage([exampleLicense]) } } },
+    errors: { 400: ['product_id: must be a product id'] },
+  },
+  'POST /api/licenses': {
+    summary: 'Create a license',
+    description:
+      "Initial status `active`; `seats` defaults to the plan's `siteLimit`, else 1; `expiresAt` absent or null is lifetime. Links (or creates, " +
+      'with `customer.created`) the customer with that e-mail, and emits `license.created`.',
+    requestBody: {
+      examples: {
+        minimal: { productId: EX.productId, customerEmail: EX.email },
+        fromPlan: { productId: EX.productId, planId: EX.planId, customerEmail: EX.email, customerName: 'Jane Doe', seats: 3, expiresAt: EX.expires },
+      },
+    },
+    responses: { 201: { description: 'The license', body: License, examples: { created: { ...exampleLicense, activatedCount: 0 } } } },
+    errors: {
+      400: ['productId is required', 'customerEmail: must be a valid e-mail address', 'seats: must be a whole number'],
+      404: ['Product not found', 'Plan not found'],
+      409: ['License could not be created because of concurrent changes; retry'],
+    },
+  },
+  'GET /api/licenses/{id}': {
+    summary: 'Get a license with its activations',
+    responses: { 200: { description: 'The license', body: LicenseWithActivations, examples: { license: { ...exampleLicense, activations: [exampleActivation] } } } },
+  },
+  'PUT /api/licenses/{id}': {
+    summary: 'Update a license',
+    description: 'Partial; `null` clears `customerName` and `expiresAt` (lifetime). A status change only changes the status: revoke also deactivates.',
+    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null } } },
+    responses: { 200: { description: 'The license', body: License, examples: { updated: { ...exampleLicense, status: 'suspended' } } } },
+    errors: { 400: ["seats cannot be below the license's 2 active activations"], 409: [concurrent] },
+  },
+  'DELETE /api/licenses/{id}': {
+    summary: 'Delete a license',
+    description: 'The license, its key and its activations are removed; no event is emitted.',
+    responses: { 204: { description: 'Deleted' } },
+    errors: { 409: [concurrent, 'License was deleted, but some of its activations were changed concurrently; retry'] },
+  },
+  'POST /api/licenses/{id}/revoke': {
+    summary: 'Revoke a license',
+    description: 'Status `revoked`, every active activation deactivated, `license.revoked` emitted once.',
+    responses: { 200: { description: 'The license', body: License, examples: { revoked: { ...exampleLicense, status: 'revoked', activatedCount: 0 } } } },
+    errors: { 409: [concurrent] },
+  },
+  'POST /api/licenses/{id}/regenerate': {
+    summary: 'Replace the license key',
+    description: 'A new key; the old one is unknown from this moment. Id and activations stay.',
+    responses: { 200: { description: 'The license with its new key', body: License, examples: { regenerated: { ...exampleLicense, licenseKey: 'ACME-SEO-B8RT-W2LK-Q5MZ-D7HV' } } } },
+    errors: { 409: [concurrent] },
+  },
+});

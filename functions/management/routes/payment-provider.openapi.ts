@@ -1,0 +1,41 @@
+import * as z from 'zod/mini';
+import { EX } from '../../../shared/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import type { ProviderStatus as ProviderStatusView } from '../../../shared/payments/payment-provider.js';
+
+const ProviderStatus = named(
+  'PaymentProviderStatus',
+  z.object({ provider: z.nullable(z.literal('stripe')), connected: z.boolean(), webhookUrl: z.string() }),
+  "Whether a Stripe account is connected, and the URL to register in Stripe for this vendor's events (shown before connecting too).",
+);
+assertDescribes<typeof ProviderStatus, ProviderStatusView>(true);
+
+const webhookUrl = `${EX.baseUrl}/v1/webhooks/stripe/${EX.userId}`;
+
+export const paymentProviderOperations = defineOperations({
+  'GET /api/payment-provider': {
+    summary: 'Payment provider status',
+    responses: {
+      200: {
+        description: 'The connection',
+        body: ProviderStatus,
+        examples: { connected: { provider: 'stripe', connected: true, webhookUrl }, notConnected: { provider: null, connected: false, webhookUrl } },
+      },
+    },
+  },
+  'PUT /api/payment-provider': {
+    summary: 'Connect a Stripe account',
+    description: 'The key is checked with Stripe before anything is stored; both secrets are stored sealed and never returned. A second `PUT` replaces the connection.',
+    requestBody: { examples: { stripe: { provider: 'stripe', secretKey: 'sk_test_51HxAbCdEfGhIjKlMn', webhookSecret: 'whsec_1234567890abcdef' } } },
+    responses: { 200: { description: 'Connected', body: ProviderStatus, examples: { connected: { provider: 'stripe', connected: true, webhookUrl } } } },
+    errors: {
+      400: ['Stripe refused the secret key', 'secretKey: must be a Stripe secret key (sk_…) or restricted key (rk_…)', 'webhookSecret: must be a Stripe webhook signing secret (whsec_…)'],
+      502: ['Payment provider unavailable'],
+    },
+  },
+  'DELETE /api/payment-provider': {
+    summary: 'Disconnect the payment provider',
+    description: 'Checkout stops at once. Also 204 when nothing was connected.',
+    responses: { 204: { description: 'Disconnected' } },
+  },
+});

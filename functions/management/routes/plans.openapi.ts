@@ -1,0 +1,62 @@
+import * as z from 'zod/mini';
+import { BILLING_CYCLES } from '../../../shared/data/entities/plan.js';
+import { idOf, timestamp } from '../../../shared/openapi/common.js';
+import { examplePlan } from '../../../shared/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import type { Plan as PlanView } from '../../../shared/plans/plans.js';
+
+export const Plan = named(
+  'Plan',
+  z.object({
+    id: idOf('pln'),
+    productId: idOf('prd'),
+    name: z.string(),
+    slug: z.string(),
+    billingCycle: z.enum(BILLING_CYCLES),
+    price: z.number(),
+    currency: z.string(),
+    siteLimit: z.number(),
+    shortDescription: z.nullable(z.string()),
+    isActive: z.boolean(),
+    isPublic: z.boolean(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+  'A pricing plan of a product: `price` in major units of `currency` (upper-case); licenses issued from it get `siteLimit` seats.',
+);
+assertDescribes<typeof Plan, PlanView>(true);
+
+const productGone = ['Product not found'];
+
+export const planOperations = defineOperations({
+  'GET /api/products/{id}/plans': {
+    summary: "List a product's plans",
+    description: 'Every plan, in creation order (not paginated).',
+    responses: { 200: { description: 'The plans', body: named('PlanList', z.object({ items: z.array(Plan) })), examples: { plans: { items: [examplePlan] } } } },
+  },
+  'POST /api/products/{id}/plans': {
+    summary: 'Create a plan',
+    description: 'Defaults: `siteLimit: 1`, `isActive: true`, `isPublic: true`; a slug is generated from `name` when not given. Slugs are unique within the product.',
+    requestBody: { examples: { yearly: { name: 'Pro', billingCycle: 'yearly', price: 49, currency: 'usd', siteLimit: 3, shortDescription: 'Three sites, a year of updates' } } },
+    responses: { 201: { description: 'The plan', body: Plan, examples: { created: examplePlan } } },
+    errors: { 400: ['price: must have at most two decimal places', 'currency: must be a three-letter currency code'], 409: ['Slug is already taken'] },
+  },
+  'GET /api/products/{id}/plans/{planId}': {
+    summary: 'Get a plan',
+    responses: { 200: { description: 'The plan', body: Plan, examples: { plan: examplePlan } } },
+    errors: { 404: productGone },
+  },
+  'PUT /api/products/{id}/plans/{planId}': {
+    summary: 'Update a plan',
+    description: 'Partial; `null` clears `shortDescription`. Licenses already issued keep their seats and expiry.',
+    requestBody: { examples: { reprice: { price: 59, isPublic: false } } },
+    responses: { 200: { description: 'The plan', body: Plan, examples: { updated: { ...examplePlan, price: 59, isPublic: false } } } },
+    errors: { 404: productGone, 409: ['Slug is already taken', 'Plan was changed concurrently; retry'] },
+  },
+  'DELETE /api/products/{id}/plans/{planId}': {
+    summary: 'Delete a plan',
+    description: 'Licenses issued from it keep their seats and expiry.',
+    responses: { 204: { description: 'Deleted' } },
+    errors: { 404: productGone },
+  },
+});

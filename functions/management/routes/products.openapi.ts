@@ -1,0 +1,92 @@
+import * as z from 'zod/mini';
+import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../../../shared/data/entities/product.js';
+import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
+import { examplePage, exampleProduct } from '../../../shared/openapi/examples.js';
+import { defineOperations, named } from '../../../shared/openapi/operation.js';
+
+const text = z.nullable(z.string());
+
+export const Product = named(
+  'Product',
+  z.object({
+    id: idOf('prd'),
+    name: z.string(),
+    slug: z.string(),
+    productType: z.enum(PRODUCT_TYPES),
+    status: z.enum(PRODUCT_STATUSES),
+    isPremium: z.boolean(),
+    requiresLicense: z.boolean(),
+    managesReleases: z.boolean(),
+    licensePrefix: z.string(),
+    description: text,
+    logoUrl: text,
+    bannerUrl: text,
+    readmeUrl: text,
+    homepage: text,
+    icon: text,
+    color: text,
+    tested: text,
+    requires: text,
+    requiresPhp: text,
+    public_key: z.string().check(z.regex(/^pk_[a-z2-7]{32}$/)),
+    latestVersion: z.nullable(z.string()),
+    plansCount: z.number(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    deletedAt: nullableTimestamp,
+  }),
+  'A product; unset optional fields are `null`. `public_key` identifies it on the public API; `deletedAt` is set by a (soft) delete.',
+);
+// No assertDescribes: toProduct spreads its optional text fields from a list, so its type has an index
+// signature rather than those keys. The keys it writes are listed in OPTIONAL_TEXT; the contract test checks them.
+
+const ProductPage = pageOf('ProductPage', Product);
+
+const deleted = { 404: ['Product not found'] };
+
+export const productOperations = defineOperations({
+  'GET /api/products': {
+    summary: 'List products',
+    description: 'Newest first; `search` is a case-insensitive substring of the name or slug. Deleted products are left out.',
+    queryExamples: { search: 'seo', status: 'active' },
+    responses: { 200: { description: 'A page of products', body: ProductPage, examples: { page: examplePage([exampleProduct]) } } },
+  },
+  'POST /api/products': {
+    summary: 'Create a product',
+    description:
+      'Defaults: `status: active`, `isPremium: false`, `requiresLicense: true`, `managesReleases: true`, `licensePrefix` = the slug ' +
+      'upper-cased and cut to 8 characters plus `-`. A generated slug takes the first free of `slug`, `slug-2`, …',
+    requestBody: {
+      examples: {
+        minimal: { name: 'Acme SEO', productType: 'plugin' },
+        full: { name: 'Acme SEO', productType: 'plugin', slug: 'acme-seo', description: 'Search engine tools for WordPress sites.', color: '#3366ff', homepage: 'https://acme.example.com/seo' },
+      },
+    },
+    responses: { 201: { description: 'The product', body: Product, examples: { created: { ...exampleProduct, latestVersion: null, plansCount: 0 } } } },
+    errors: { 400: ['name is required', 'productType: Invalid option: expected one of "plugin"|"theme"|"app"|"library"|"saas"|"other"'], 409: ['Slug is already taken'] },
+  },
+  'GET /api/products/{id}': {
+    summary: 'Get a product',
+    description: 'A deleted product is still answered, with `deletedAt`.',
+    responses: { 200: { description: 'The product', body: Product, examples: { product: exampleProduct } } },
+  },
+  'PUT /api/products/{id}': {
+    summary: 'Update a product',
+    description: 'Partial: only the fields given change; `null` clears an optional text field.',
+    requestBody: { examples: { rename: { name: 'Acme SEO Pro', description: null } } },
+    responses: { 200: { description: 'The product', body: Product, examples: { updated: { ...exampleProduct, name: 'Acme SEO Pro', description: null } } } },
+    errors: { ...deleted, 409: ['Slug is already taken', 'Product was changed concurrently; retry'] },
+  },
+  'DELETE /api/products/{id}': {
+    summary: 'Delete a product (soft)',
+    description: 'The product leaves lists and public surfaces treat it as unknown; `GET` still answers it with `deletedAt`. Its slug stays taken.',
+    responses: { 204: { description: 'Deleted' } },
+    errors: { 409: ['Product was changed concurrently; retry'] },
+  },
+  'POST /api/products/{id}/regenerate-public-key': {
+    summary: 'Replace the public key',
+    description: 'The old `public_key` stops identifying the product at once.',
+    responses: { 200: { description: 'The product with its new key', body: Product, examples: { product: { ...exampleProduct, public_key: `pk_${'newkey'.repeat(6).slice(0, 32)}` } } } },
+    errors: deleted,
+  },
+});

@@ -1,0 +1,120 @@
+import * as z from 'zod/mini';
+import { RELEASE_STATUSES } from '../../../shared/data/entities/release.js';
+import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
+import { EX, exampleRelease } from '../../../shared/openapi/examples.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
+import type { Release as ReleaseView } from '../../../shared/releases/releases.js';
+import type { createUploadUrl, StoredFile as StoredFileView } from '../../../shared/releases/uploads.js';
+
+const text = z.nullable(z.string());
+
+export const Release = named(
+  'Release',
+  z.object({
+    id: idOf('rel'),
+    productId: idOf('prd'),
+    version: z.string(),
+    releaseNotes: text,
+    filePath: z.string(),
+    fileName: z.string(),
+    fileSize: z.number(),
+    status: z.enum(RELEASE_STATUSES),
+    downloadCount: z.number(),
+    tested: text,
+    requires: text,
+    requiresPhp: text,
+    releasedAt: nullableTimestamp,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+  'A release: a ZIP file in storage and its update metadata. `releasedAt` is set when it is first published.',
+);
+assertDescribes<typeof Release, ReleaseView>(true);
+
+const StoredFile = named('StoredFile', z.object({ filePath: z.string(), fileName: z.string(), fileSize: z.number() }), 'An uploaded file: create the release with its `filePath`.');
+assertDescribes<typeof StoredFile, StoredFileView>(true);
+
+const UploadUrl = named(
+  'UploadUrl',
+  z.object({ uploadUrl: z.string(), filePath: z.string(), fileName: z.string(), expiresAt: timestamp }),
+  'A presigned `PUT` for exactly `fileSize` bytes, valid 15 minutes.',
+);
+assertDescribes<typeof UploadUrl, Awaited<ReturnType<typeof createUploadUrl>>>(true);
+
+/** The upload route reads its multipart body itself (shared/releases/upload-form.ts); this is its shape. */
+const uploadForm = z.object({
+  file: described(z.file(), 'The ZIP file (checked by content), at most 6 MB.'),
+  version: z.optional(described(z.string(), 'Kept as file metadata.')),
+});
+
+const productGone = ['Product not found'];
+const fileProblems = [
+  'filePath: must be a path returned by an upload for this product',
+  'filePath: no uploaded file at this path',
+  'filePath: the uploaded file is not a ZIP archive',
+  'fileSize: does not match the uploaded file',
+];
+
+export const releaseOperations = defineOperations({
+  'GET /api/products/{id}/releases': {
+    summary: "List a product's releases",
+    description: 'Every release, newest first (not paginated).',
+    responses: { 200: { description: 'The releases', body: named('ReleaseList', z.object({ items: z.array(Release) })), examples: { releases: { items: [exampleRelease] } } } },
+  },
+  'POST /api/products/{id}/releases': {
+    summary: 'Create a release',
+    description:
+      'From a file uploaded for this product (`filePath` of an upload or upload URL). `status` defaults to `published`; ' +
+      "the product's `latestVersion` follows in the same transaction.",
+    requestBody: { examples: { publish: { version: '2.0.0', filePath: EX.filePath, releaseNotes: 'Faster sitemaps.', tested: '6.7' } } },
+    responses: { 201: { description: 'The release', body: Release, examples: { created: { ...exampleRelease, downloadCount: 0 } } } },
+    errors: { 400: ['version is required', ...fileProblems] },
+  },
+  'POST /api/products/{id}/releases/upload': {
+    summary: 'Upload a release file (≤ 6 MB)',
+    description: 'A ZIP (checked by its first bytes). Larger files: `POST …/releases/upload-url`. Nothing is stored unless the upload is accepted.',
+    requestBody: {
+      contentType: 'multipart/form-data',
+      schema: uploadForm,
+      description: '`file` (required) and `version` (optional).',
+      examples: { upload: { file: '(the bytes of acme-seo-2.0.0.zip)', version: '2.0.0' } },
+    },
+    responses: { 201: { description: 'Stored', body: StoredFile, examples: { stored: { filePath: EX.filePath, fileName: 'acme-seo-2.0.0.zip', fileSize: 482133 } } } },
+    errors: {
+      400: ['file is required', 'file: must be a ZIP archive', 'Only one file may be uploaded', 'Malformed multipart body'],
+      413: ['file is larger than 6 MB; use an upload URL'],
+      415: ['Content-Type must be multipart/form-data'],
+    },
+  },
+  'POST /api/products/{id}/releases/upload-url': {
+    summary: 'Get a presigned upload URL (≤ 500 MB)',
+    description: 'Send the bytes with `PUT uploadUrl`, then create the release with `filePath`; the ZIP check happens then.',
+    requestBody: { examples: { big: { fileName: 'acme-seo-2.0.0.zip', fileSize: 73400320 } } },
+    responses: {
+      200: {
+        description: 'Where to send the file',
+        body: UploadUrl,
+        examples: { url: { uploadUrl: 'https://bucket.s3.amazonaws.com/releases/…?X-Amz-Signature=…', filePath: EX.filePath, fileName: 'acme-seo-2.0.0.zip', expiresAt: EX.updated } },
+      },
+    },
+    errors: { 400: ['fileSize: must be at most 500 MB'] },
+  },
+  'GET /api/products/{id}/releases/{releaseId}': {
+    summary: 'Get a release',
+    responses: { 200: { description: 'The release', body: Release, examples: { release: exampleRelease } } },
+    errors: { 404: productGone },
+  },
+  'PUT /api/products/{id}/releases/{releaseId}': {
+    summary: 'Update a release',
+    description: 'Partial; `null` clears `releaseNotes`, `tested`, `requires`, `requiresPhp`.',
+    requestBody: { examples: { archive: { status: 'archived' } } },
+    responses: { 200: { description: 'The release', body: Release, examples: { updated: { ...exampleRelease, status: 'archived' } } } },
+    errors: { 400: fileProblems, 404: productGone, 409: ['Release was changed concurrently; retry'] },
+  },
+  'DELETE /api/products/{id}/releases/{releaseId}': {
+    summary: 'Delete a release',
+    description: 'Its file stays in storage.',
+    responses: { 204: { description: 'Deleted' } },
+    errors: { 404: productGone, 409: ['Release was changed concurrently; retry'] },
+  },
+});

@@ -1,0 +1,103 @@
+import * as z from 'zod/mini';
+import { BILLING_CYCLES } from '../../shared/data/entities/plan.js';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
+import { EX } from '../../shared/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../shared/openapi/operation.js';
+import type { listPublicPlans } from '../../shared/payments/public-plans.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+
+const PublicPlan = named(
+  'PublicPlan',
+  z.object({
+    id: z.string().check(z.regex(/^plan_[a-z2-7]{24}$/)),
+    name: z.string(),
+    slug: z.string(),
+    price: z.number(),
+    currency: z.string(),
+    billingCycle: z.enum(BILLING_CYCLES),
+    siteLimit: z.number(),
+    checkoutUrl: z.string(),
+  }),
+  'A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout.',
+);
+assertDescribes<typeof PublicPlan, Awaited<ReturnType<typeof listPublicPlans>>[number]>(true);
+
+const checkoutRedirect = {
+  location: { description: "The hosted checkout page of the vendor's Stripe account", required: true },
+  'cache-control': { description: '`no-store`', required: true },
+};
+const checkoutErrors = {
+  400: ['Checkout is not available for this product', 'email must be a valid e-mail address', 'return_url must be an http(s) URL'],
+  404: [M.invalidPublicKey, 'Plan not found'],
+  502: ['Payment provider unavailable'],
+};
+const checkoutDescription =
+  "Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` " +
+  'for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back ' +
+  'to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). Unknown query parameters are ignored.';
+
+export const checkoutOperations = defineOperations({
+  'GET /public/v1/plans': {
+    summary: "List a product's plans on sale",
+    description: 'The plans that are both active and public, in creation order. Open to any origin.',
+    responses: {
+      200: {
+        description: 'The plans',
+        body: named('PublicPlanList', z.object({ plans: z.array(PublicPlan) })),
+        examples: {
+          plans: {
+            plans: [
+              {
+                id: EX.publicPlanId,
+                name: 'Pro',
+                slug: 'pro',
+                price: 49,
+                currency: 'USD',
+                billingCycle: 'yearly',
+                siteLimit: 3,
+                checkoutUrl: `${EX.baseUrl}/public/v1/checkout/${EX.publicPlanId}?public_key=${EX.publicKey}`,
+              },
+            ],
+          },
+        },
+      },
+    },
+    errors: { 400: ['public_key is required'], 404: [M.invalidPublicKey] },
+    rateLimits: [RATE_LIMITS.publicReads],
+  },
+  'GET /public/v1/checkout': {
+    summary: 'Start a checkout (plan by slug)',
+    description: checkoutDescription,
+    queryExamples: { plan: 'pro', email: EX.email, return_url: 'https://acme.example.com/thanks' },
+    responses: { 303: { description: 'To the hosted checkout', headers: checkoutRedirect } },
+    errors: { ...checkoutErrors, 400: ['plan is required', ...checkoutErrors[400]] },
+    rateLimits: [RATE_LIMITS.checkout],
+  },
+  'GET /public/v1/checkout/return': {
+    summary: 'Where Stripe sends the buyer back',
+    description:
+      'The `success_url` of every checkout session. With `return_url`: 303 to it with the key (or the pending flag). Without: a small ' +
+      'HTML page saying the key is on its way by e-mail.',
+    security: [[]],
+    queryExamples: { session_id: 'cs_test_a1B2c3D4e5F6g7H8' },
+    responses: {
+      200: { description: 'No return URL: a thank-you page', html: '<!doctype html><html lang="en">…<h1>Thank you for your purchase</h1>…</html>' },
+      303: {
+        description: "To the vendor's `return_url`",
+        headers: { location: { description: '`return_url` with `<activate_param>=<license key>` or `<pending_param>=1` added', required: true } },
+      },
+    },
+    errors: { 400: ['session_id is required'], 404: ['Checkout session not found'] },
+  },
+  'GET /public/v1/checkout/{planId}': {
+    summary: 'Start a checkout (plan by id)',
+    description: checkoutDescription,
+    pathParameters: {
+      planId: { schema: z.string().check(z.regex(/^(plan|pln)_[a-z2-7]{24}$/)), description: 'The public plan id (`plan_…`), or its `pln_…` id', example: EX.publicPlanId },
+    },
+    queryExamples: { email: EX.email },
+    responses: { 303: { description: 'To the hosted checkout', headers: checkoutRedirect } },
+    errors: checkoutErrors,
+    rateLimits: [RATE_LIMITS.checkout],
+  },
+});

@@ -1,0 +1,109 @@
+import * as z from 'zod/mini';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
+import type { Validation } from '../../shared/licensing/validate.js';
+import { idOf, nullableTimestamp, timestamp } from '../../shared/openapi/common.js';
+import { EX, exampleProductSummary } from '../../shared/openapi/examples.js';
+import { assertDescribes, defineOperations, described, named, type OperationDoc } from '../../shared/openapi/operation.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import type { LicenseSurface } from './license-routes.js';
+
+export const ValidLicense = named(
+  'ValidLicense',
+  z.object({
+    valid: z.literal(true),
+    license: z.object({ key: z.string(), status: described(z.string(), 'A usable license is `active`.'), seats: z.number(), activatedCount: z.number(), expiresAt: nullableTimestamp }),
+    product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
+  }),
+  'A usable license: `expiresAt` null is lifetime.',
+);
+assertDescribes<typeof ValidLicense, Validation & { valid: true }>(true);
+
+const Activated = named('Activated', z.object({ success: z.literal(true), activation_id: idOf('act') }), 'The activation of the domain (a new one, or the one it already had).');
+const PublicActivated = named(
+  'PublicActivated',
+  z.object({ success: z.literal(true), activation_id: idOf('act'), activated_at: timestamp }),
+  'The activation of the domain (a new one, or the one it already had) and when it was made.',
+);
+const Deactivated = named('Deactivated', z.object({ success: z.literal(true) }));
+const CheckResult = named(
+  'ActivationCheck',
+  z.union([z.object({ activated: z.literal(true), activation_id: idOf('act') }), z.object({ activated: z.literal(false), activation_id: z.null() })]),
+  'Whether the domain holds an active activation of the license.',
+);
+
+const licenseStates = [M.revoked, M.suspended, M.expired];
+const bodyRules = (fields: string) =>
+  `Fields: ${fields}. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and \`null\` ` +
+  'for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, ' +
+  'path and trailing dot dropped, lower-cased.';
+
+/** Validate, activate and deactivate (and check on the public API), as `licenseRoutes` builds them for a surface. */
+export function licenseOperations(surface: LicenseSurface) {
+  const { prefix, publicKey } = surface;
+  const key = publicKey ? { public_key: EX.publicKey, license_key: EX.licenseKey } : { license_key: EX.licenseKey };
+  const keyErrors = publicKey ? [M.invalidPublicKey, M.notFound] : [M.notFound];
+  const required = publicKey ? ['public_key is required', 'license_key is required'] : ['license_key is required'];
+  const identified = publicKey ? ' The product is identified by `public_key` in the body; another product\'s license is `License key not found`.' : '';
+  const reads = publicKey ? [RATE_LIMITS.publicReads] : [];
+  const writes = [RATE_LIMITS.activationKey, RATE_LIMITS.activationAddress];
+  const operations: Record<string, OperationDoc> = {
+    [`POST ${prefix}/licenses/validate`]: {
+      summary: 'Validate a license key',
+      description:
+        'Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that ' +
+        `product; \`domain\` is bookkeeping only and never changes the answer.${identified}\n\n${bodyRules('`license_key` (required), `product_slug`, `domain` or `site`')}`,
+      requestBody: { examples: { validate: { ...key, product_slug: 'acme-seo', domain: EX.domain } } },
+      responses: {
+        200: {
+          description: 'The key is usable',
+          body: ValidLicense,
+          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, expiresAt: EX.expires }, product: exampleProductSummary } },
+        },
+      },
+      errors: { 400: [...required, M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errorBody: 'validation',
+      rateLimits: reads,
+    },
+    [`POST ${prefix}/licenses/activate`]: {
+      summary: 'Activate a license on a domain',
+      description:
+        'Takes a seat for the domain. An already active domain answers its existing activation (even when the license is full); a ' +
+        `deactivated domain gets a new activation when a seat is free. Emits \`license.activated\`.${identified}\n\n${bodyRules('`license_key` and `domain` (or `site`), both required')}`,
+      requestBody: { examples: { activate: { ...key, domain: `https://www.${EX.domain}/shop` } } },
+      responses: {
+        200: publicKey
+          ? { description: 'Activated', body: PublicActivated, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated } } }
+          : { description: 'Activated', body: Activated, examples: { activated: { success: true, activation_id: EX.activationId } } },
+      },
+      errors: { 400: [...required, 'domain is required', 'domain is not a valid domain or URL', M.seatLimit, M.wrongProduct, ...licenseStates], 404: keyErrors },
+      rateLimits: writes,
+    },
+    [`POST ${prefix}/licenses/deactivate`]: {
+      summary: 'Deactivate a license on a domain',
+      description:
+        'Frees the seat of the domain, or of `activation_id` (with both, both must match); allowed whatever the license\'s state. Emits ' +
+        `\`license.deactivated\`.${identified}\n\n${bodyRules('`license_key` (required), and `domain` (or `site`) or `activation_id`')}`,
+      requestBody: { examples: { byDomain: { ...key, domain: EX.domain }, byId: { ...key, activation_id: EX.activationId } } },
+      responses: { 200: { description: 'Deactivated', body: Deactivated, examples: { deactivated: { success: true } } } },
+      errors: { 400: [...required, 'domain or activation_id is required', M.activationNotFound], 404: keyErrors },
+      rateLimits: writes,
+    },
+  };
+  if (publicKey) {
+    operations[`POST ${prefix}/licenses/check`] = {
+      summary: 'Check whether a domain is activated',
+      description: `A license that cannot be used answers its 400 error, so the plugin can say why.${identified}\n\n${bodyRules('`public_key`, `license_key` and `domain` (or `site`), all required')}`,
+      requestBody: { examples: { check: { ...key, domain: EX.domain } } },
+      responses: {
+        200: {
+          description: 'Whether the domain is activated',
+          body: CheckResult,
+          examples: { activated: { activated: true, activation_id: EX.activationId }, notActivated: { activated: false, activation_id: null } },
+        },
+      },
+      errors: { 400: [...required, 'domain is required', M.wrongProduct, ...licenseStates], 404: keyErrors },
+      rateLimits: reads,
+    };
+  }
+  return defineOperations(operations as Record<`POST ${string}`, OperationDoc>);
+}

@@ -1,0 +1,214 @@
+import type { IdPrefix } from '../ids.js';
+
+/**
+ * One consistent story for the document's examples: one vendor, one product with a plan and a release, one
+ * license of one customer activated on one site. Every example is validated against its schema by a test.
+ */
+
+/** An id of the right shape (prefix, 24 characters of `a-z2-7`) spelled from `word`. */
+export const exampleId = (prefix: IdPrefix, word: string) => `${prefix}_${word.repeat(24).slice(0, 24)}`;
+
+export const EX = {
+  userId: exampleId('usr', 'vendor'),
+  productId: exampleId('prd', 'acmeseo'),
+  planId: exampleId('pln', 'proyearly'),
+  publicPlanId: exampleId('pln', 'proyearly').replace(/^pln_/, 'plan_'),
+  releaseId: exampleId('rel', 'twozero'),
+  licenseId: exampleId('lic', 'janes'),
+  activationId: exampleId('act', 'janesite'),
+  customerId: exampleId('cus', 'janedoe'),
+  webhookId: exampleId('whk', 'crmsync'),
+  deliveryId: exampleId('dlv', 'firsttry'),
+  eventId: exampleId('evt', 'created'),
+  paymentId: exampleId('pay', 'firstpay'),
+  subscriptionId: exampleId('sub', 'yearly'),
+  apiKeyId: exampleId('key', 'server'),
+  publicKey: `pk_${'acmeseo'.repeat(6).slice(0, 32)}`,
+  secretKey: `sk_${'secretkey'.repeat(5).slice(0, 32)}`,
+  webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  licenseKey: 'ACME-SEO-7KQ2-M4XR-T9WB-H3NP',
+  email: 'jane@example.com',
+  vendorEmail: 'vendor@example.com',
+  domain: 'janes-bakery.com',
+  baseUrl: 'https://licenses.example.com',
+  created: '2026-01-15T10:30:00.000Z',
+  updated: '2026-01-16T08:00:00.000Z',
+  expires: '2027-01-15T10:30:00.000Z',
+  filePath: `releases/${exampleId('usr', 'vendor')}/${exampleId('prd', 'acmeseo')}/k2m4x7q9/acme-seo-2.0.0.zip`,
+} as const;
+
+export const exampleProductSummary = { id: EX.productId, name: 'Acme SEO', slug: 'acme-seo' };
+
+export const exampleLicense = {
+  id: EX.licenseId,
+  licenseKey: EX.licenseKey,
+  productId: EX.productId,
+  planId: EX.planId,
+  customerId: EX.customerId,
+  customerEmail: EX.email,
+  customerName: 'Jane Doe',
+  status: 'active',
+  seats: 3,
+  activatedCount: 1,
+  expiresAt: EX.expires,
+  createdAt: EX.created,
+  updatedAt: EX.updated,
+  product: exampleProductSummary,
+};
+
+export const exampleActivation = {
+  id: EX.activationId,
+  licenseId: EX.licenseId,
+  domain: EX.domain,
+  ipAddress: '203.0.113.7',
+  status: 'active',
+  activatedAt: EX.updated,
+  deactivatedAt: null,
+  lastCheckedAt: EX.updated,
+};
+
+export const exampleActivationListItem = {
+  ...exampleActivation,
+  license: { id: EX.licenseId, key: EX.licenseKey, customerEmail: EX.email },
+  product: { id: EX.productId, name: 'Acme SEO' },
+};
+
+export const exampleCustomer = {
+  id: EX.customerId,
+  email: EX.email,
+  firstName: 'Jane',
+  lastName: 'Doe',
+  company: "Jane's Bakery",
+  phone: null,
+  street: null,
+  city: 'Utrecht',
+  state: null,
+  postalCode: null,
+  country: 'NL',
+  timezone: 'Europe/Amsterdam',
+  metadata: { crmId: '4711' },
+  createdAt: EX.created,
+  updatedAt: EX.updated,
+};
+
+export const examplePayment = {
+  id: EX.paymentId,
+  amount: 49,
+  currency: 'USD',
+  status: 'completed',
+  paymentMethod: 'stripe',
+  invoicePdfUrl: null,
+  productName: 'Acme SEO',
+  createdAt: EX.created,
+};
+
+export const exampleSubscription = {
+  id: EX.subscriptionId,
+  status: 'active',
+  currentPeriodStart: EX.created,
+  currentPeriodEnd: EX.expires,
+  cancelAtPeriodEnd: false,
+  canceledAt: null,
+  planName: 'Pro',
+  billingCycle: 'yearly',
+  price: 49,
+  currency: 'USD',
+  productName: 'Acme SEO',
+};
+
+export const exampleProduct = {
+  id: EX.productId,
+  name: 'Acme SEO',
+  slug: 'acme-seo',
+  productType: 'plugin',
+  status: 'active',
+  isPremium: true,
+  requiresLicense: true,
+  managesReleases: true,
+  licensePrefix: 'ACME-SEO-',
+  description: 'Search engine tools for WordPress sites.',
+  logoUrl: 'https://cdn.example.com/acme-seo/logo.png',
+  bannerUrl: null,
+  readmeUrl: null,
+  homepage: 'https://acme.example.com/seo',
+  icon: null,
+  color: '#3366ff',
+  tested: '6.7',
+  requires: '6.0',
+  requiresPhp: '8.1',
+  public_key: EX.publicKey,
+  latestVersion: '2.0.0',
+  plansCount: 1,
+  createdAt: EX.created,
+  updatedAt: EX.updated,
+  deletedAt: null,
+};
+
+export const examplePlan = {
+  id: EX.planId,
+  productId: EX.productId,
+  name: 'Pro',
+  slug: 'pro',
+  billingCycle: 'yearly',
+  price: 49,
+  currency: 'USD',
+  siteLimit: 3,
+  shortDescription: 'Three sites, a year of updates',
+  isActive: true,
+  isPublic: true,
+  createdAt: EX.created,
+  updatedAt: EX.updated,
+};
+
+export const exampleRelease = {
+  id: EX.releaseId,
+  productId: EX.productId,
+  version: '2.0.0',
+  releaseNotes: 'Faster sitemaps.',
+  filePath: EX.filePath,
+  fileName: 'acme-seo-2.0.0.zip',
+  fileSize: 482133,
+  status: 'published',
+  downloadCount: 12,
+  tested: '6.7',
+  requires: null,
+  requiresPhp: null,
+  releasedAt: EX.created,
+  createdAt: EX.created,
+  updatedAt: EX.created,
+};
+
+export const exampleWebhook = {
+  id: EX.webhookId,
+  name: 'CRM sync',
+  url: 'https://crm.example.com/hooks/licenses',
+  secret: EX.webhookSecret,
+  events: ['license.created', 'license.activated'],
+  enabled: true,
+  lastTriggeredAt: null,
+  createdAt: EX.created,
+  updatedAt: EX.created,
+};
+
+export const exampleUser = {
+  id: EX.userId,
+  email: EX.vendorEmail,
+  name: 'Vendor',
+  role: 'developer',
+  avatarUrl: null,
+  createdAt: EX.created,
+  providers: [],
+  hasPassword: true,
+};
+
+/** `{items, pagination}` of one page holding `items`. */
+export const examplePage = <T>(items: T[]) => ({ items, pagination: { page: 1, perPage: 20, total: items.length, totalPages: 1 } });
+
+/** The example id of each kind, for path parameters. */
+export function exampleIdFor(prefix: IdPrefix): string {
+  const ids: Partial<Record<IdPrefix, string>> = {
+    usr: EX.userId, prd: EX.productId, pln: EX.planId, rel: EX.releaseId, lic: EX.licenseId, act: EX.activationId, cus: EX.customerId,
+    whk: EX.webhookId, dlv: EX.deliveryId, evt: EX.eventId, pay: EX.paymentId, sub: EX.subscriptionId, key: EX.apiKeyId,
+  };
+  return ids[prefix] ?? exampleId(prefix, 'example');
+}

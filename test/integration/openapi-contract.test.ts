@@ -1,0 +1,262 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { Client, uniqueEmail, type Response } from '../support/client.js';
+import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
+import { zipBytes } from '../support/licensing-fixtures.js';
+import { operationFinder, schemaValidator } from '../support/openapi.js';
+import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+
+/**
+ * The document describes what the service really answers: every answer of a scenario that goes through every
+ * surface (a vendor's whole day: products, plans, releases, licenses, a purchase through Stripe, the portal, the
+ * plugins' calls, refusals of many kinds) must have its status documented for its route, and its body must
+ * validate against the documented schema of that route and status. The document is the committed one, as served.
+ */
+type Json = Record<string, any>;
+type Sample = { method: string; path: string; status: number; body: unknown; text: string; contentType: string };
+
+const document = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')) as Json;
+const { errorsOf, resolveResponse } = schemaValidator(document);
+const findOperation = operationFinder(document);
+const samples: Sample[] = [];
+const fake = fakeStripeClient(inject('stripeUrl'));
+const webhookSecret = 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=';
+
+/** A client whose every answer becomes a sample. */
+class RecordingClient extends Client {
+  override async request(method: string, path: string, options: Parameters<Client['request']>[2] = {}): Promise<Response> {
+    const res = await super.request(method, path, options);
+    record(method, path, res);
+    return res;
+  }
+}
+
+function record(method: string, path: string, res: Response) {
+  samples.push({ method, path, status: res.status, body: res.body, text: res.text, contentType: res.headers.get('content-type') ?? '' });
+}
+
+/** The problems of one sample against the document, empty when it is described. */
+function violations(sample: Sample): string[] {
+  const label = `${sample.method} ${sample.path.split('?')[0]} → ${sample.status}`;
+  const found = findOperation(sample.method, sample.path);
+  if (!found) return [`${label}: no operation in the document`];
+  const documented = found.operation.responses[String(sample.status)];
+  if (!documented) return [`${label}: status not documented for ${sample.method} ${found.template} (documented: ${Object.keys(found.operation.responses).join(', ')})`];
+  const response = resolveResponse(documented);
+  const json = response.content?.['application/json'];
+  if (sample.contentType.startsWith('application/json')) {
+    if (!json) return [`${label}: answered JSON, documented without a JSON body`];
+    return errorsOf(json.schema, sample.body).map((error) => `${label}: ${error} in ${sample.text.slice(0, 300)}`);
+  }
+  if (sample.contentType.startsWith('text/html')) return response.content?.['text/html'] ? [] : [`${label}: answered HTML, documented without it`];
+  if (sample.text && !sample.path.startsWith('/docs/')) return [`${label}: a body of ${sample.contentType || 'no type'} not documented`];
+  return [];
+}
+
+const expectStatus = (res: Response, status: number) => expect(res.status, res.text).toBe(status);
+
+let receiver: Receiver;
+afterAll(async () => receiver?.close());
+
+describe('the OpenAPI document against real answers', () => {
+  it('describes every answer of a scenario through every surface', async () => {
+    receiver = await startReceiver();
+    const vendor = new RecordingClient();
+    const nobody = new RecordingClient();
+    const email = uniqueEmail('vendor');
+
+    // Accounts and keys.
+    expectStatus(await vendor.post('/api/auth/register', { email, password: 'short' }), 400);
+    expectStatus(await vendor.post('/api/auth/register', { email, password: 'correct horse battery', name: 'Vendor' }), 201);
+    expectStatus(await vendor.post('/api/auth/register', { email, password: 'correct horse battery' }), 409);
+    expectStatus(await vendor.post('/api/auth/login', { email, password: 'wrong password' }), 401);
+    expectStatus(await vendor.post('/api/auth/login', { email, password: 'correct horse battery' }), 200);
+    const me = (await vendor.get('/api/auth/me')).body.user;
+    expectStatus(await vendor.put('/api/auth/me', { name: 'Acme Software', avatarUrl: null }), 200);
+    expectStatus(await vendor.post('/api/auth/change-password', { currentPassword: 'nope nope nope', newPassword: 'battery staple horse' }), 400);
+    expectStatus(await vendor.post('/api/auth/change-password', { currentPassword: 'correct horse battery', newPassword: 'battery staple horse' }), 200);
+    expectStatus(await nobody.get('/api/products'), 401);
+    expectStatus(await vendor.post('/api/products', { name: 'x', productType: 'plugin' }, { origin: 'https://evil.example' }), 403);
+    expectStatus(await vendor.request('POST', '/api/products', { rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }), 415);
+    expectStatus(await vendor.request('POST', '/api/products', { rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400);
+    const apiKey = (await vendor.post('/api/api-keys', { name: 'Server' })).body;
+    expectStatus(await vendor.get('/api/api-keys'), 200);
+    const server = new RecordingClient();
+    server.bearer = apiKey.key;
+    const wrongKey = new RecordingClient();
+    wrongKey.bearer = 'pk_notasecretkey';
+    expectStatus(await wrongKey.get('/api/products'), 401);
+
+    // Products, plans, releases.
+    expectStatus(await vendor.post('/api/products', { name: 'x', productType: 'gadget' }), 400);
+    const product = (await vendor.post('/api/products', { name: 'Contract Plugin', productType: 'plugin', color: '#3366ff' })).body;
+    expectStatus(await vendor.post('/api/products', { name: 'Again', productType: 'plugin', slug: product.slug }), 409);
+    expectStatus(await server.get('/api/products?search=contract&per_page=5'), 200);
+    expectStatus(await vendor.get(`/api/products/${product.id}`), 200);
+    expectStatus(await vendor.get('/api/products/prd_aaaaaaaaaaaaaaaaaaaaaaaa'), 404);
+    expectStatus(await vendor.put(`/api/products/${product.id}`, { description: 'Does things.', homepage: 'https://example.com/p' }), 200);
+    const plan = (await vendor.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49.5, currency: 'usd', siteLimit: 2 })).body;
+    expectStatus(await vendor.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 1, currency: 'usd' }), 409);
+    expectStatus(await vendor.get(`/api/products/${product.id}/plans`), 200);
+    expectStatus(await vendor.get(`/api/products/${product.id}/plans/${plan.id}`), 200);
+    expectStatus(await vendor.put(`/api/products/${product.id}/plans/${plan.id}`, { shortDescription: 'Two sites' }), 200);
+    const spare = (await vendor.post(`/api/products/${product.id}/plans`, { name: 'Spare', billingCycle: 'lifetime', price: 0, currency: 'eur' })).body;
+    expectStatus(await vendor.delete(`/api/products/${product.id}/plans/${spare.id}`), 204);
+    const form = new FormData();
+    form.set('version', '1.0.0');
+    form.set('file', new Blob([new Uint8Array(zipBytes(512))], { type: 'application/zip' }), 'contract-plugin.zip');
+    const upload = await vendor.request('POST', `/api/products/${product.id}/releases/upload`, { rawBody: form });
+    expectStatus(upload, 201);
+    const notZip = new FormData();
+    notZip.set('file', new Blob(['not a zip']), 'x.zip');
+    expectStatus(await vendor.request('POST', `/api/products/${product.id}/releases/upload`, { rawBody: notZip }), 400);
+    expectStatus(await vendor.post(`/api/products/${product.id}/releases/upload-url`, { fileName: 'big.zip', fileSize: 10_000_000 }), 200);
+    const release = (await vendor.post(`/api/products/${product.id}/releases`, { version: '1.0.0', filePath: upload.body.filePath, releaseNotes: 'First.' })).body;
+    expectStatus(await vendor.get(`/api/products/${product.id}/releases`), 200);
+    expectStatus(await vendor.get(`/api/products/${product.id}/releases/${release.id}`), 200);
+    expectStatus(await vendor.put(`/api/products/${product.id}/releases/${release.id}`, { tested: '6.7' }), 200);
+
+    // Webhooks, with a receiver on this machine.
+    const webhook = (await vendor.post('/api/webhooks', { name: 'Receiver', url: receiver.url, events: ['license.created'] })).body;
+    expectStatus(await vendor.post('/api/webhooks', { name: 'x', url: receiver.url, events: [] }), 400);
+    expectStatus(await vendor.get('/api/webhooks'), 200);
+    expectStatus(await vendor.get(`/api/webhooks/${webhook.id}`), 200);
+    expectStatus(await vendor.put(`/api/webhooks/${webhook.id}`, { events: ['license.created', 'license.activated'] }), 200);
+    expectStatus(await vendor.post(`/api/webhooks/${webhook.id}/test`), 200);
+    expectStatus(await vendor.post(`/api/webhooks/${webhook.id}/regenerate-secret`), 200);
+
+    // Licenses, customers, activations.
+    const buyer = uniqueEmail('buyer');
+    expectStatus(await vendor.post('/api/licenses', { productId: 'prd_aaaaaaaaaaaaaaaaaaaaaaaa', customerEmail: buyer }), 404);
+    const license = (await vendor.post('/api/licenses', { productId: product.id, planId: plan.id, customerEmail: buyer, customerName: 'Jane Buyer' })).body;
+    expectStatus(await vendor.get('/api/licenses?status=active'), 200);
+    expectStatus(await vendor.get('/api/licenses?status=bogus'), 400);
+    expectStatus(await vendor.get(`/api/licenses/${license.id}`), 200);
+    expectStatus(await vendor.put(`/api/licenses/${license.id}`, { seats: 3, expiresAt: null }), 200);
+    const deliveries = await vendor.get(`/api/webhooks/${webhook.id}/deliveries`);
+    expectStatus(deliveries, 200);
+    const customers = (await vendor.get(`/api/customers?search=${encodeURIComponent(buyer)}`)).body;
+    const customerId = customers.items[0].id as string;
+    expectStatus(await vendor.put(`/api/customers/${customerId}`, { city: 'Utrecht', metadata: { crm: 1 } }), 200);
+    expectStatus(await vendor.post('/api/customers', { email: buyer }), 409);
+    const other = (await vendor.post('/api/customers', { email: uniqueEmail('other'), firstName: 'Other' })).body;
+
+    // The plugins' calls: edge and public.
+    const plugin = new RecordingClient();
+    const edge = (body: unknown, path: string) => plugin.post(path, body, { origin: null });
+    expectStatus(await edge({ license_key: license.licenseKey, domain: 'https://www.shop.example.com/x' }, '/v1/licenses/activate'), 200);
+    expectStatus(await edge({ license_key: license.licenseKey, domain: 'shop.example.com' }, '/v1/licenses/validate'), 200);
+    expectStatus(await edge({ license_key: 'NOPE-AAAA-BBBB-CCCC-DDDD' }, '/v1/licenses/validate'), 404);
+    expectStatus(await edge({}, '/v1/licenses/validate'), 400);
+    expectStatus(await edge({ license_key: license.licenseKey, product_slug: 'other-product' }, '/v1/licenses/validate'), 400);
+    expectStatus(await edge({ license_key: license.licenseKey }, '/v1/licenses/activate'), 400);
+    const pub = { public_key: product.public_key, license_key: license.licenseKey };
+    expectStatus(await edge({ ...pub, domain: 'second.example.com' }, '/public/v1/licenses/activate'), 200);
+    expectStatus(await edge({ ...pub, domain: 'second.example.com' }, '/public/v1/licenses/check'), 200);
+    expectStatus(await edge({ ...pub, domain: 'never.example.com' }, '/public/v1/licenses/check'), 200);
+    expectStatus(await edge(pub, '/public/v1/licenses/validate'), 200);
+    expectStatus(await edge({ ...pub, public_key: 'pk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' }, '/public/v1/licenses/validate'), 404);
+    expectStatus(await edge({ ...pub, domain: 'third.example.com' }, '/public/v1/licenses/activate'), 200);
+    expectStatus(await edge({ ...pub, domain: 'fourth.example.com' }, '/public/v1/licenses/activate'), 400);
+    expectStatus(await edge({ ...pub, domain: 'third.example.com' }, '/public/v1/licenses/deactivate'), 200);
+    expectStatus(await edge({ license_key: license.licenseKey, activation_id: 'act_aaaaaaaaaaaaaaaaaaaaaaaa' }, '/v1/licenses/deactivate'), 400);
+    expectStatus(await plugin.get(`/v1/wp/update-check?slug=${product.slug}&license_key=${license.licenseKey}&version=0.9`), 200);
+    expectStatus(await plugin.get(`/v1/wp/update-check?slug=${product.slug}&license_key=nope&version=0.9`), 200);
+    expectStatus(await plugin.get('/v1/wp/update-check?slug=no-such-product&license_key=x&version=1'), 404);
+    expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=${license.licenseKey}`), 302);
+    expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=NOPE-AAAA-BBBB-CCCC-DDDD`), 403);
+    expectStatus(await plugin.get(`/v1/download/${release.id}`), 400);
+    const activations = (await vendor.get(`/api/activations?license_id=${license.id}`)).body;
+    expectStatus(await vendor.post(`/api/activations/${activations.items[0].id}/deactivate`), 200);
+    expectStatus(await vendor.post('/api/activations/act_aaaaaaaaaaaaaaaaaaaaaaaa/deactivate'), 404);
+
+    // A purchase: Stripe connected, checkout on the public API, Stripe's signed event, the way back.
+    expectStatus(await vendor.get('/api/payment-provider'), 200);
+    expectStatus(await plugin.get(`/public/v1/checkout?public_key=${product.public_key}&plan=pro`, { origin: null }), 400);
+    const secretKey = stripeTestKey();
+    expectStatus(await vendor.put('/api/payment-provider', { provider: 'stripe', secretKey: stripeTestKey(false), webhookSecret }), 400);
+    expectStatus(await vendor.put('/api/payment-provider', { provider: 'stripe', secretKey, webhookSecret }), 200);
+    expectStatus(await plugin.get(`/public/v1/plans?public_key=${product.public_key}`, { origin: null }), 200);
+    expectStatus(await plugin.get('/public/v1/plans', { origin: null }), 400);
+    expectStatus(await plugin.get(`/public/v1/checkout?public_key=${product.public_key}&plan=nope`, { origin: null }), 404);
+    const opened = await plugin.get(`/public/v1/checkout/${plan.id}?public_key=${product.public_key}&email=${encodeURIComponent(buyer)}&return_url=https://example.com/back`, { origin: null });
+    expectStatus(opened, 303);
+    const sessionId = /\/(cs_test_\w+)$/.exec(opened.headers.get('location')!)![1]!;
+    expectStatus(await plugin.get(`/public/v1/checkout/return?session_id=${sessionId}`, { origin: null }), 303);
+    expectStatus(await plugin.get('/public/v1/checkout/return?session_id=cs_test_unknown', { origin: null }), 404);
+    const { metadata } = (await fake.session(sessionId))!.params as { metadata: Record<string, string> };
+    const subscription = stripeSubscription({ start: unixNow(), end: unixNow() + 365 * 86_400 });
+    await fake.putSubscription(secretKey, subscription);
+    const session = {
+      id: sessionId, object: 'checkout.session', mode: 'subscription', status: 'complete', payment_status: 'paid', metadata,
+      customer_details: { email: buyer, name: 'Jane Buyer' }, customer_email: buyer, amount_total: 4950, currency: 'usd',
+      payment_intent: null, invoice: stripeId('in'), subscription: subscription.id,
+    };
+    const path = `/v1/webhooks/stripe/${me.id}`;
+    const event = stripeEvent('checkout.session.completed', session);
+    for (const [res, status] of [
+      [await deliver(path, event, webhookSecret), 200],
+      [await deliver(path, event, webhookSecret), 200],
+      [await deliver(path, event, webhookSecret, { signature: 't=1,v1=bad' }), 400],
+      [await deliver('/v1/webhooks/stripe/usr_aaaaaaaaaaaaaaaaaaaaaaaa', event, webhookSecret), 404],
+    ] as const) {
+      expectStatus(res, status);
+      record('POST', path, res);
+    }
+    expectStatus(await vendor.get(`/api/customers/${customerId}`), 200);
+    expectStatus(await vendor.get('/api/customers'), 200);
+
+    // The portal, from the vendor's server.
+    const q = `email=${encodeURIComponent(buyer)}`;
+    for (const route of ['overview', 'licenses', 'downloads', 'invoices', 'subscriptions']) expectStatus(await server.get(`/v1/portal/${route}?${q}`), 200);
+    expectStatus(await server.get('/v1/portal/licenses'), 400);
+    expectStatus(await nobody.get(`/v1/portal/licenses?${q}`), 401);
+    const subscriptions = (await server.get(`/v1/portal/subscriptions?${q}`)).body.data;
+    expectStatus(await server.post(`/v1/portal/subscriptions/${subscriptions[0].id}/cancel?${q}`), 200);
+    expectStatus(await server.post(`/v1/portal/subscriptions/sub_aaaaaaaaaaaaaaaaaaaaaaaa/cancel?${q}`), 404);
+    const downloads = (await server.get(`/v1/portal/downloads?${q}`)).body.data;
+    const link = new URL(downloads[0].downloadUrl);
+    expectStatus(await plugin.get(`${link.pathname}${link.search}`), 302);
+    expectStatus(await plugin.get(`${link.pathname}?expires=1&signature=00`), 403);
+
+    // Revoke, regenerate, deletes; the docs and health.
+    expectStatus(await vendor.post(`/api/licenses/${license.id}/regenerate`), 200);
+    expectStatus(await vendor.post(`/api/licenses/${license.id}/revoke`), 200);
+    expectStatus(await vendor.delete(`/api/licenses/${license.id}`), 204);
+    expectStatus(await vendor.delete(`/api/customers/${other.id}`), 204);
+    expectStatus(await vendor.delete(`/api/webhooks/${webhook.id}`), 204);
+    expectStatus(await vendor.delete(`/api/products/${product.id}/releases/${release.id}`), 204);
+    expectStatus(await vendor.post(`/api/products/${product.id}/regenerate-public-key`), 200);
+    expectStatus(await vendor.delete('/api/payment-provider'), 204);
+    expectStatus(await server.delete(`/api/api-keys/${apiKey.id}`), 204);
+    expectStatus(await vendor.delete(`/api/products/${product.id}`), 204);
+    expectStatus(await vendor.get(`/api/products/${product.id}`), 200);
+    expectStatus(await nobody.get('/health'), 200);
+    expectStatus(await nobody.get('/openapi.json'), 200);
+    expectStatus(await nobody.get('/docs'), 200);
+    expectStatus(await nobody.get('/docs/swagger-ui.css'), 200);
+    expectStatus(await nobody.get('/docs/nothing.js'), 404);
+    expectStatus(await vendor.post('/api/auth/logout'), 204);
+
+    expect(samples.flatMap(violations)).toEqual([]);
+  }, 120_000);
+
+  it('covered most operations of every surface', () => {
+    const operations = new Set(samples.map((sample) => findOperation(sample.method, sample.path)).filter(Boolean).map((found) => `${found!.operation.operationId}`));
+    const total = Object.values(document.paths as Json).flatMap((item) => Object.keys(item)).length;
+    expect(operations.size / total).toBeGreaterThan(0.9);
+    const tags = new Set(samples.map((sample) => findOperation(sample.method, sample.path)?.operation.tags[0]));
+    expect([...tags].sort()).toEqual(['Edge API', 'Management API', 'Portal API', 'Public API', 'Reference', 'Stripe webhook']);
+  });
+
+  it('finds an answer the document does not describe (the check can fail)', () => {
+    const base = { method: 'GET', text: '{}', contentType: 'application/json; charset=utf-8' };
+    const product = samples.find((sample) => sample.method === 'GET' && /^\/api\/products\/prd_/.test(sample.path) && sample.status === 200)!;
+    expect(violations(product)).toEqual([]);
+    expect(violations({ ...product, body: { ...(product.body as Json), undocumented: true } })).toHaveLength(1);
+    expect(violations({ ...product, body: { ...(product.body as Json), plansCount: '1' } })).toHaveLength(1);
+    expect(violations({ ...base, path: '/api/products', status: 418, body: {} })[0]).toMatch(/status not documented/);
+    expect(violations({ ...base, path: '/api/nowhere/at/all', status: 200, body: {} })[0]).toMatch(/no operation/);
+  });
+});
