@@ -14,7 +14,7 @@ export const User = named(
     role: z.string(),
     avatarUrl: z.nullable(z.string()),
     createdAt: timestamp,
-    providers: z.array(z.enum(['google', 'github'])),
+    providers: z.array(z.string()),
     hasPassword: z.boolean(),
   }),
   'A developer account (a tenant). `providers`: the sign-in providers linked to it; `hasPassword`: false for an account made by OAuth until a password is set.',
