@@ -1,10 +1,12 @@
 import * as z from 'zod/mini';
 import { defineOperations, named } from '../../shared/openapi/operation.js';
 import { activationOperations } from './routes/activations.openapi.js';
+import { analyticsOperations } from './routes/analytics.openapi.js';
 import { apiKeyOperations } from './routes/api-keys.openapi.js';
 import { authOperations } from './routes/auth.openapi.js';
 import { customerOperations } from './routes/customers.openapi.js';
 import { licenseOperations } from './routes/licenses.openapi.js';
+import { oauthOperations } from './routes/oauth.openapi.js';
 import { paymentProviderOperations } from './routes/payment-provider.openapi.js';
 import { planOperations } from './routes/plans.openapi.js';
 import { productOperations } from './routes/products.openapi.js';
@@ -14,6 +16,7 @@ import { webhookOperations } from './routes/webhooks.openapi.js';
 /** The OpenAPI operations of every management route (`managementRoutes`), one file per route file. */
 export const managementOperations = defineOperations({
   ...authOperations,
+  ...oauthOperations,
   ...apiKeyOperations,
   ...activationOperations,
   ...productOperations,
@@ -23,6 +26,7 @@ export const managementOperations = defineOperations({
   ...planOperations,
   ...paymentProviderOperations,
   ...releaseOperations,
+  ...analyticsOperations,
   'GET /health': {
     summary: 'Health check',
     description: 'Answers once the stack is ready to serve.',

@@ -1,9 +1,11 @@
 import { defineOperations } from '../../shared/openapi/operation.js';
 import { licenseOperations } from '../shared/license-routes.openapi.js';
+import { analyticsOperations } from './analytics-routes.openapi.js';
 import { checkoutOperations } from './checkout-routes.openapi.js';
 
 /** The OpenAPI operations of every public route (`publicRoutes`). */
 export const publicOperations = defineOperations({
   ...licenseOperations({ prefix: '/public/v1', publicKey: true }),
   ...checkoutOperations,
+  ...analyticsOperations,
 });

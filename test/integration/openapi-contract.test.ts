@@ -167,6 +167,17 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=${license.licenseKey}`), 302);
     expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=NOPE-AAAA-BBBB-CCCC-DDDD`), 403);
     expectStatus(await plugin.get(`/v1/download/${release.id}`), 400);
+    // What installed plugins report, and what the vendor reads of it.
+    const analytics = { public_key: product.public_key, license_key: license.licenseKey, domain: 'second.example.com' };
+    expectStatus(await edge({ ...analytics, type: 'bug', message: 'It broke', metadata: { wp: '6.7' } }, '/public/v1/feedback'), 201);
+    expectStatus(await edge({ ...analytics, type: 'praise', message: 'x' }, '/public/v1/feedback'), 400);
+    expectStatus(await edge({ ...analytics, event: 'settings_saved', properties: { tab: 'main' } }, '/public/v1/events'), 202);
+    expectStatus(await edge({ ...analytics, public_key: 'pk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', event: 'x' }, '/public/v1/events'), 404);
+    expectStatus(await edge({ ...analytics, reason: 'too_expensive', details: 'Renewal' }, '/public/v1/deactivation-reasons'), 201);
+    for (const list of ['feedback', 'events', 'deactivation-reasons', 'analytics']) expectStatus(await vendor.get(`/api/products/${product.id}/${list}`), 200);
+    expectStatus(await vendor.get(`/api/products/${product.id}/analytics?from=2026-02-30`), 400);
+    expectStatus(await nobody.get('/api/oauth/google'), 404);
+    expectStatus(await nobody.get('/api/oauth/github/callback?code=x&state=y'), 404);
     const activations = (await vendor.get(`/api/activations?license_id=${license.id}`)).body;
     expectStatus(await vendor.post(`/api/activations/${activations.items[0].id}/deactivate`), 200);
     expectStatus(await vendor.post('/api/activations/act_aaaaaaaaaaaaaaaaaaaaaaaa/deactivate'), 404);

@@ -1,0 +1,101 @@
+import * as z from 'zod/mini';
+import { idOf, jsonObject, pageOf, timestamp } from '../../../shared/openapi/common.js';
+import { EX, exampleId, examplePage } from '../../../shared/openapi/examples.js';
+import { defineOperations, named } from '../../../shared/openapi/operation.js';
+
+const origin = {
+  licenseId: z.nullable(idOf('lic')),
+  licenseKey: z.nullable(z.string()),
+  domain: z.nullable(z.string()),
+};
+const Feedback = named(
+  'Feedback',
+  z.object({
+    id: idOf('fbk'),
+    productId: idOf('prd'),
+    type: z.enum(['bug', 'feature', 'general']),
+    message: z.string(),
+    email: z.nullable(z.string()),
+    ...origin,
+    metadata: z.nullable(jsonObject),
+    createdAt: timestamp,
+  }),
+  'Feedback an installed product sent; `licenseId`/`licenseKey` only when the key sent was one of the product\'s licenses.',
+);
+const UsageEvent = named(
+  'UsageEvent',
+  z.object({ id: idOf('uev'), productId: idOf('prd'), event: z.string(), properties: z.nullable(jsonObject), ...origin, createdAt: timestamp }),
+  'A usage event an installed product sent.',
+);
+const DeactivationReason = named(
+  'DeactivationReason',
+  z.object({ id: idOf('drs'), productId: idOf('prd'), reason: z.string(), details: z.nullable(z.string()), ...origin, createdAt: timestamp }),
+  'Why a site deactivated the product.',
+);
+const Tally = z.record(z.string(), z.number());
+const AnalyticsDay = named(
+  'AnalyticsDay',
+  z.object({ date: z.string(), activeInstalls: z.number(), versions: Tally, events: Tally, feedback: Tally, deactivationReasons: Tally }),
+  'One UTC day: distinct activations seen by a validate, check or update check (`activeInstalls`), those by the version they reported, and counts by name.',
+);
+const Analytics = named(
+  'ProductAnalytics',
+  z.object({ from: z.string(), to: z.string(), days: z.array(AnalyticsDay), totals: z.object({ events: Tally, feedback: Tally, deactivationReasons: Tally }) }),
+  'Daily analytics of a product over a range of days (every day listed), with the totals of the range.',
+);
+
+const record = { licenseId: EX.licenseId, licenseKey: EX.licenseKey, domain: EX.domain, createdAt: EX.created };
+const exampleFeedback = { id: exampleId('fbk', 'feedback'), productId: EX.productId, type: 'bug', message: 'The sitemap skips drafts.', email: EX.email, ...record, metadata: { wp: '6.7' } };
+const exampleEvent = { id: exampleId('uev', 'event'), productId: EX.productId, event: 'settings_saved', properties: { tab: 'sitemap' }, ...record };
+const exampleReason = { id: exampleId('drs', 'reason'), productId: EX.productId, reason: 'too_expensive', details: 'Renewal price doubled', ...record };
+const range = 'From `from` to `to` (UTC days, `YYYY-MM-DD`, both included; at most the retention, `ANALYTICS_RETENTION_DAYS`, back).';
+const rangeErrors = ['from: must be a date (YYYY-MM-DD)', 'to: must be a date (YYYY-MM-DD)', 'from must not be after to'];
+const notFound = { 404: ['Product not found'] };
+
+export const analyticsOperations = defineOperations({
+  'GET /api/products/{id}/feedback': {
+    summary: "List a product's feedback",
+    description: `Newest first, paginated. ${range} \`type\` keeps one kind.`,
+    queryExamples: { type: 'bug', from: '2026-01-01', to: '2026-01-31' },
+    responses: { 200: { description: 'A page of feedback', body: pageOf('FeedbackPage', Feedback), examples: { page: examplePage([exampleFeedback]) } } },
+    errors: { 400: rangeErrors, ...notFound },
+  },
+  'GET /api/products/{id}/events': {
+    summary: "List a product's usage events",
+    description: `Newest first, paginated. ${range} \`event\` keeps one event name.`,
+    queryExamples: { event: 'settings_saved' },
+    responses: { 200: { description: 'A page of events', body: pageOf('UsageEventPage', UsageEvent), examples: { page: examplePage([exampleEvent]) } } },
+    errors: { 400: rangeErrors, ...notFound },
+  },
+  'GET /api/products/{id}/deactivation-reasons': {
+    summary: "List a product's deactivation reasons",
+    description: `Newest first, paginated. ${range}`,
+    responses: {
+      200: { description: 'A page of reasons', body: pageOf('DeactivationReasonPage', DeactivationReason), examples: { page: examplePage([exampleReason]) } },
+    },
+    errors: { 400: rangeErrors, ...notFound },
+  },
+  'GET /api/products/{id}/analytics': {
+    summary: "A product's daily analytics",
+    description: 'From the daily counts alone. Default range: the last 30 days; at most 366 days.',
+    queryExamples: { from: '2026-01-14', to: '2026-01-15' },
+    responses: {
+      200: {
+        description: 'Every day of the range',
+        body: Analytics,
+        examples: {
+          twoDays: {
+            from: '2026-01-14',
+            to: '2026-01-15',
+            days: [
+              { date: '2026-01-14', activeInstalls: 2, versions: { '2.0.0': 2 }, events: { settings_saved: 3 }, feedback: { bug: 1 }, deactivationReasons: {} },
+              { date: '2026-01-15', activeInstalls: 1, versions: { '2.0.1': 1 }, events: {}, feedback: {}, deactivationReasons: { too_expensive: 1 } },
+            ],
+            totals: { events: { settings_saved: 3 }, feedback: { bug: 1 }, deactivationReasons: { too_expensive: 1 } },
+          },
+        },
+      },
+    },
+    errors: { 400: [...rangeErrors, 'The range may span at most 366 days'], ...notFound },
+  },
+});

@@ -1,0 +1,50 @@
+import { OAUTH_FAILURES } from '../../../shared/accounts/oauth-failure.js';
+import { OAUTH_PROVIDERS } from '../../../shared/accounts/oauth-providers.js';
+import { defineOperations, type OperationDocs } from '../../../shared/openapi/operation.js';
+
+const failureCodes = Object.entries(OAUTH_FAILURES)
+  .map(([code, message]) => `\`${code}\` (${message})`)
+  .join(', ');
+
+/** Sign-in with Google and GitHub (DECISIONS §11): a start route and a callback per provider. */
+export const oauthOperations = defineOperations(
+  Object.fromEntries(
+    OAUTH_PROVIDERS.flatMap((provider) => [
+      [
+        `GET /api/oauth/${provider}`,
+        {
+          summary: `Sign in with ${provider === 'google' ? 'Google' : 'GitHub'}`,
+          description:
+            'Starts the authorization-code flow' + (provider === 'google' ? ' (with PKCE)' : '') + ': a one-time state kept 10 minutes and bound to ' +
+            'this browser by the `oauth_state` cookie, then 302 to the provider.',
+          security: [[]],
+          responses: {
+            302: {
+              description: "To the provider's consent page",
+              headers: { location: { description: 'The authorization URL', required: true }, 'set-cookie': { description: '`oauth_state=…; HttpOnly; Path=/api/oauth; SameSite=Lax; Max-Age=600`', required: true } },
+            },
+          },
+          errors: { 404: [`${provider} login is not configured`] },
+        },
+      ],
+      [
+        `GET /api/oauth/${provider}/callback`,
+        {
+          summary: `Where ${provider === 'google' ? 'Google' : 'GitHub'} sends the browser back`,
+          description:
+            'The provider adds `code` and `state` to the query (or `error`, e.g. `access_denied`). Checks the state (once, same browser), exchanges the code and signs in: the user linked to the provider account, else the user ' +
+            'with its verified e-mail (linking it), else a new user. Success: 302 to `DASHBOARD_URL` with the session cookie. Failure: 302 ' +
+            `to \`DASHBOARD_URL?error=<code>\` and no session; codes: ${failureCodes}. Without \`DASHBOARD_URL\`: 200 \`{user}\`, or 400 \`{error, code}\`.`,
+          security: [[]],
+          responses: {
+            302: {
+              description: 'To the dashboard: signed in, or with `?error=<code>`',
+              headers: { location: { description: '`DASHBOARD_URL`, with `?error=<code>` on failure', required: true }, 'set-cookie': { description: 'The `session` cookie on success; the `oauth_state` cookie cleared' } },
+            },
+          },
+          errors: { 400: [...Object.values(OAUTH_FAILURES)], 404: [`${provider} login is not configured`] },
+        },
+      ],
+    ]),
+  ) as OperationDocs,
+);
