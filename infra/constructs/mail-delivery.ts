@@ -4,10 +4,11 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
+import { queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { serviceFunction } from './service-function.js';
 import { bindTable } from './table-access.js';
 
@@ -34,18 +35,11 @@ export class MailDelivery extends Construct {
 
   constructor(scope: Construct, id: string, props: MailDeliveryProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new Queue(this, 'Queue', {
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = queueWithDeadLetters(this, {
       visibilityTimeout: Duration.seconds(MAIL_QUEUE_SETTINGS.visibilityTimeoutSeconds),
       retentionPeriod: Duration.days(4),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: MAIL_QUEUE_SETTINGS.maxReceiveCount },
-    });
+      maxReceiveCount: MAIL_QUEUE_SETTINGS.maxReceiveCount,
+    }));
 
     this.sender = serviceFunction(this, 'Sender', {
       entry: WORKER_ENTRIES.mailSender,

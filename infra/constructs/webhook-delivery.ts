@@ -3,12 +3,13 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
+import { queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { serviceFunction } from './service-function.js';
 import { bindTable } from './table-access.js';
 
@@ -44,18 +45,11 @@ export class WebhookDelivery extends Construct {
     const { table } = props;
     const functionProps = { memorySize: 256, environment: props.environment, bundle: props.bundle };
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new Queue(this, 'Queue', {
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = queueWithDeadLetters(this, {
       visibilityTimeout: Duration.seconds(DELIVERY_QUEUE_SETTINGS.visibilityTimeoutSeconds),
       retentionPeriod: MESSAGE_RETENTION,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: DELIVERY_QUEUE_SETTINGS.maxReceiveCount },
-    });
+      maxReceiveCount: DELIVERY_QUEUE_SETTINGS.maxReceiveCount,
+    }));
 
     this.dispatcher = serviceFunction(this, 'Dispatcher', {
       ...functionProps,

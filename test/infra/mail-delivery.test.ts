@@ -5,6 +5,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { actionsOn, statementsOf, type Statement } from './support/policies.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
 
@@ -21,16 +22,6 @@ const id = (s: Stack, construct: { node: { defaultChild?: unknown } }) => s.getL
 const queueArn = { 'Fn::GetAtt': [id(stack, mail.queue), 'Arn'] };
 const dlqArn = { 'Fn::GetAtt': [id(stack, mail.deadLetterQueue), 'Arn'] };
 
-type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
-function statementsOf(s: Stack, t: Template, fn: { role?: unknown }): Statement[] {
-  const roleId = id(s, (fn as { role: { node: { defaultChild?: unknown } } }).role);
-  const policies = Object.values(t.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } })) as {
-    Properties: { PolicyDocument: { Statement: Statement[] } };
-  }[];
-  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement);
-}
-const actionsOn = (statements: Statement[], resource: unknown) =>
-  statements.filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify(resource))).flatMap((s) => [s.Action].flat());
 const sesStatements = (statements: Statement[]) => statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
 const identityArn = (name: string) => ({
   'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:identity/${name}`]],

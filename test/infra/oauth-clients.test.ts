@@ -8,9 +8,9 @@ import { readDeploySettings } from '../../infra/settings.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { SURFACES } from '../../infra/routes.js';
 import { cdkApp } from './support/app.js';
+import { statementsOf } from './support/policies.js';
 
 type Resource = { Type: string; Properties: Record<string, any> };
-type Statement = { Action: string | string[]; Resource: unknown };
 
 const outRoot = mkdtempSync(join(tmpdir(), 'oauth-clients-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
@@ -25,11 +25,8 @@ function synth(context: Record<string, string>, props: LicensingStackProps = {})
   const id = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
   const variablesOf = (surface: (typeof SURFACES)[number]) =>
     (template.toJSON().Resources[id(stack.functions[surface])] as Resource).Properties.Environment.Variables as Record<string, unknown>;
-  const secretsStatementsOf = (surface: (typeof SURFACES)[number]) => {
-    const roleId = id(stack.functions[surface].role!);
-    const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource;
-    return (policy.Properties.PolicyDocument.Statement as Statement[]).filter((s) => [s.Action].flat().some((a) => a.startsWith('secretsmanager:')));
-  };
+  const secretsStatementsOf = (surface: (typeof SURFACES)[number]) =>
+    statementsOf(stack, template, stack.functions[surface]).filter((s) => [s.Action].flat().some((a) => a.startsWith('secretsmanager:')));
   return { stack, template, variablesOf, secretsStatementsOf };
 }
 

@@ -5,6 +5,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { actionsOn, statementsOf as policyStatements } from './support/policies.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 
@@ -19,16 +20,7 @@ const queueId = id(stack, delivery.queue);
 const dlqId = id(stack, delivery.deadLetterQueue);
 const tableId = id(stack, stack.table);
 
-type Statement = { Action: string | string[]; Resource: unknown };
-function statementsOf(fn: { role?: unknown }): Statement[] {
-  const roleId = id(stack, (fn as { role: { node: { defaultChild?: unknown } } }).role);
-  const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } })) as {
-    Properties: { PolicyDocument: { Statement: Statement[] } };
-  }[];
-  return policies.flatMap((p) => p.Properties.PolicyDocument.Statement);
-}
-const actionsOn = (statements: Statement[], resource: unknown) =>
-  statements.filter((s) => JSON.stringify(s.Resource).includes(JSON.stringify(resource))).flatMap((s) => [s.Action].flat());
+const statementsOf = (fn: { role?: unknown }) => policyStatements(stack, template, fn);
 const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
 const dlqArn = { 'Fn::GetAtt': [dlqId, 'Arn'] };
 
