@@ -9,66 +9,18 @@
  * write is also computed from the items' sizes before and after it (bench/capacity/item-units.ts), side by side.
  * Exits non-zero if a validate that names a domain writes more than 1 write unit when it records the check.
  */
-import { DynamoDBClient, GetItemCommand, type AttributeValue, type ConsumedCapacity, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { createEdgeHandler } from '../functions/edge/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
 import { loadConfig } from '../shared/config.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { createDeps } from '../shared/runtime.js';
-import { writeUnits, type Image } from './capacity/item-units.js';
+import { computed, meterCapacity } from './capacity/accounting.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
 
 /** The target of issue 10: recording a check is one small write, no index copy. */
 const VALIDATE_WITH_DOMAIN_MAX_WRITE_UNITS = 1;
 /** A caller of its own, so the bench's rate-limit buckets are not another's. */
 const SOURCE_IP = '198.51.100.7';
-
-/** What one operation cost, summed over its DynamoDB requests. */
-type Units = {
-  requests: number;
-  /** Requests whose answer carried no ConsumedCapacity (then the units below leave them out). */
-  unmeasured: string[];
-  read: number;
-  /** Write units as DynamoDB Local reports them. */
-  write: number;
-  /** Write units computed from item sizes, by where they land: `table`, `gsi1` … */
-  computedBy: Map<string, number>;
-};
-
-const noUnits = (): Units => ({ requests: 0, unmeasured: [], read: 0, write: 0, computedBy: new Map() });
-const computed = (units: Units) => [...units.computedBy.values()].reduce((sum, n) => sum + n, 0);
-
-const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
-
-/**
- * Adds one answer's ConsumedCapacity (an object, or a list for batch and transaction requests). Local reports
- * a single request's units as `CapacityUnits` alone, so the command tells reads from writes.
- */
-function addCapacity(units: Units, command: string, consumed: ConsumedCapacity | ConsumedCapacity[] | undefined) {
-  const entries = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
-  if (entries.length === 0) units.unmeasured.push(command);
-  for (const entry of entries) {
-    if (WRITES.has(command)) units.write += entry.WriteCapacityUnits ?? entry.CapacityUnits ?? 0;
-    else units.read += entry.ReadCapacityUnits ?? entry.CapacityUnits ?? 0;
-  }
-}
-
-type Key = Record<string, AttributeValue>;
-const keyOf = (item: Key | undefined): Key | undefined => item && { pk: item.pk!, sk: item.sk! };
-
-/** The keys of the items a (marshalled) write request writes or checks. */
-function writtenKeys(command: string, input: Record<string, any>): Key[] {
-  const fromTransactItem = (t: TransactWriteItem) => keyOf(t.Put?.Item) ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key;
-  const keys =
-    command === 'PutItemCommand'
-      ? [keyOf(input.Item)]
-      : command === 'TransactWriteItemsCommand'
-        ? (input.TransactItems as TransactWriteItem[]).map(fromTransactItem)
-        : command === 'BatchWriteItemCommand'
-          ? Object.values(input.RequestItems as Record<string, any[]>).flat().map((w) => keyOf(w.PutRequest?.Item) ?? w.DeleteRequest?.Key)
-          : [input.Key];
-  return keys.filter((key): key is Key => key !== undefined);
-}
 
 async function main() {
   // Limits scaled far up: activate pays for its rate-limit writes, but is never refused here.
@@ -78,45 +30,9 @@ async function main() {
     const { keys, slug, releaseId } = await seedTenant(stack.url, { licenses: 1, seats: 1000 });
     const key = keys[0]!;
     const deps = createDeps(loadConfig(), 'licensing');
-    // Reads the items around each write, unseen by the handler's client and its counts.
-    const inspector = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-    const imageOf = async (Key: Key): Promise<Image> =>
-      (await inspector.send(new GetItemCommand({ TableName: process.env.TABLE_NAME, Key, ConsistentRead: true }))).Item;
-    let current = noUnits();
-    const middleware = deps.clients.dynamo.middlewareStack;
-    middleware.add(
-      (next) => async (args) => {
-        (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
-        return next(args);
-      },
-      { step: 'initialize', name: 'returnConsumedCapacity' },
-    );
-    // At the build step every input is marshalled (`{S: …}`), whichever client sent it.
-    middleware.add(
-      (next, context) => async (args) => {
-        const command = context.commandName ?? '?';
-        const input = args.input as Record<string, any>;
-        const keys = WRITES.has(command) ? writtenKeys(command, input) : [];
-        const before = await Promise.all(keys.map(imageOf));
-        const result = await next(args);
-        const after = await Promise.all(keys.map(imageOf));
-        current.requests++;
-        addCapacity(current, command, (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity);
-        keys.forEach((_, i) => {
-          for (const [at, n] of writeUnits(before[i], after[i], command === 'TransactWriteItemsCommand')) {
-            current.computedBy.set(at, (current.computedBy.get(at) ?? 0) + n);
-          }
-        });
-        return result;
-      },
-      { step: 'build', priority: 'low', name: 'capacityAccounting' },
-    );
+    const meter = meterCapacity(deps.clients.dynamo, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
     const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;
-    const measure = async (e: HttpEvent) => {
-      current = noUnits();
-      const { statusCode } = await handler(e, {});
-      return { ...current, statusCode };
-    };
+    const measure = (e: HttpEvent) => meter.measure(async () => ({ statusCode: (await handler(e, {})).statusCode }));
 
     const domain = `units-${Date.now()}.example`;
     const validate = (body: Record<string, string>) => edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: key, ...body }, sourceIp: SOURCE_IP });
@@ -157,7 +73,7 @@ async function main() {
     } else {
       console.log(`validate + domain: ${worst} write unit(s) when it records the check (target ≤ ${VALIDATE_WITH_DOMAIN_MAX_WRITE_UNITS})`);
     }
-    inspector.destroy();
+    meter.stop();
   } finally {
     await stack.stop();
   }

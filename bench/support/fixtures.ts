@@ -4,8 +4,8 @@ import type { HttpEvent } from '../../shared/http/types.js';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 /**
- * A tenant with one product, `licenses` licenses of `seats` seats each and one published release, made through
- * the management API as a vendor would.
+ * A tenant with one product (its id, slug and public API key), `licenses` licenses of `seats` seats each and one
+ * published release, made through the management API as a vendor would.
  */
 export async function seedTenant(baseUrl: string, options: { licenses: number; seats: number }) {
   const call = async (path: string, body: unknown, cookie?: string) => {
@@ -29,7 +29,7 @@ export async function seedTenant(baseUrl: string, options: { licenses: number; s
   form.set('file', new Blob([new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)])], { type: 'application/zip' }), 'bench.zip');
   const upload = await fetch(`${baseUrl}/api/products/${product.id}/releases/upload`, { method: 'POST', headers: { cookie: cookie!, origin: baseUrl }, body: form });
   const release = (await call(`/api/products/${product.id}/releases`, { ...((await upload.json()) as object), version: '1.0.0' }, cookie)).body;
-  return { keys, slug: product.slug as string, releaseId: release.id as string };
+  return { keys, productId: product.id as string, slug: product.slug as string, publicKey: product.public_key as string, releaseId: release.id as string };
 }
 
 /** A payload-2.0 event as the gateway builds it, from `sourceIp`, for calling an edge handler directly. */
