@@ -144,6 +144,8 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
           success: true,
           activation_id: activation.activationId,
           ...(surface.publicKey ? { activated_at: activation.activatedAt } : {}),
+          // `staging`: a staging or local site, which took no seat.
+          environment: activation.environment,
         });
       }),
     },

@@ -47,8 +47,13 @@ export async function deleteLicense(deps: LicenseDeps, tenantId: string, license
     const outcome = await transact(deps.data, (tx) => ({
       license: tx.license
         .delete({ licenseKey: current.licenseKey })
-        .where(({ licenseId: id, activatedCount, status }, { eq }) =>
-          `${eq(id, licenseId)} AND ${eq(activatedCount, current.activatedCount)} AND ${eq(status, current.status)}`,
+        .where(({ licenseId: id, activatedCount, stagingCount, status }, { eq, notExists }) =>
+          [
+            eq(id, licenseId),
+            eq(activatedCount, current.activatedCount),
+            current.stagingCount ? eq(stagingCount, current.stagingCount) : `(${notExists(stagingCount)} OR ${eq(stagingCount, 0)})`,
+            eq(status, current.status),
+          ].join(' AND '),
         )
         .commit(),
       ref: tx.licenseRef.delete({ licenseId }).commit(),
