@@ -42,11 +42,6 @@ function fromStorage(error: unknown): AppError | undefined {
   return undefined;
 }
 
-/** The answer of a domain error: `{error, details?}` with its status and headers. */
-export function appErrorResponse(error: AppError): HttpResult {
-  return json(error.statusCode, error.details ? { error: error.message, details: error.details } : { error: error.message }, { headers: error.headers });
-}
-
 /** Maps domain errors to `{error}` responses; anything else is logged and answered 500 without details. */
 export function errorHandler(): MiddlewareObj<HttpEvent, HttpResult> {
   return {
@@ -57,7 +52,11 @@ export function errorHandler(): MiddlewareObj<HttpEvent, HttpResult> {
       if (stored && stored.statusCode !== 503) logger.warn('Storage refused a request', { error, http: httpOf(request.event) });
       const known = error instanceof AppError ? error : (fromRouter(error) ?? stored);
       if (known) {
-        request.response = appErrorResponse(known);
+        request.response = json(
+          known.statusCode,
+          known.details ? { error: known.message, details: known.details } : { error: known.message },
+          { headers: known.headers },
+        );
         return;
       }
       // The whole cause chain, redacted (shared/observability/logger.ts): what DynamoDB said is in ElectroDB's `cause`.

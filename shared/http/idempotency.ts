@@ -4,7 +4,6 @@ import { AppError, BadRequestError, UnprocessableEntityError } from '../errors.j
 import { claimKey, completeClaim, readKey, releaseClaim, type IdempotencyClaim, type StoredAnswer } from '../idempotency/records.js';
 import { logger } from '../observability/logger.js';
 import type { Deps } from '../runtime.js';
-import { appErrorResponse } from './error-handler.js';
 import { header, rawBody } from './request.js';
 import type { Route } from './route.js';
 import type { HttpEvent, HttpResult } from './types.js';
@@ -17,15 +16,12 @@ import type { HttpEvent, HttpResult } from './types.js';
  * service uses)? Its DynamoDB persistence layer would have to share our single table, and it cannot there:
  * - Keys: with a table that has a sort key (ours: `pk`/`sk`) it writes every record under one partition key, a
  *   static `idempotency#<function>` value (`staticPkValue`), with the hash in the sort key: every idempotent write
- *   of the service in one hot partition, outside ElectroDB's `$licensing#<attribute>_…` layout that the functions'
+ *   of a function in one hot partition, outside ElectroDB's `$licensing#<attribute>_…` layout that the functions'
  *   `dynamodb:LeadingKeys` grants are written in (shared/data/key-access.ts), so it would need a grant of its own and
  *   could not be told from an entity of ours. Here the record is an entity keyed by its own hash, one partition each.
  * - Concurrency: a duplicate that arrives while the first is running gets `IdempotencyAlreadyInProgressError` at once;
  *   ten concurrent retries of one activate would answer one 200 and nine errors. Here a duplicate waits (polling the
  *   record) for the first answer and replays it, and answers 409 only if the first is still running after 5 s.
- * - Answers: it stores what the handler returns and deletes the record when the handler throws. Our routes answer
- *   4xx by throwing domain errors (shared/errors.ts) that the error middleware renders, so a refused request (seat
- *   limit, unknown key) would run again on every retry; here the rendered 4xx is recorded like any final answer.
  * - Its completion and release writes are unconditional (a request whose lease was taken over overwrites the new
  *   holder's record), and its writes bypass shared/data/writes.ts (conflict retries, 503 mapping).
  * - Scope and body: its key is a JMESPath over the event; the caller (the tenant authenticated from a cookie or an
@@ -33,7 +29,9 @@ import type { HttpEvent, HttpResult } from './types.js';
  *   anyway; and it would add its JMESPath engine and client to the edge bundle, whose size is a target.
  * A separate Powertools table would solve the keys but not the rest, and cost a table, its grants and its alarms.
  * What is kept from it: the claim by one conditional put with a lease for crashed invocations, the payload hash
- * (422 on mismatch), TTL expiry, and an answer returned, never the action repeated.
+ * (422 on mismatch), TTL expiry, an answer returned, never the action repeated, and only successes kept: a request
+ * that fails (a thrown 4xx or 5xx, or an answer of 400 or more) lets its key go, so nothing of it stays in the
+ * table (the service's rule for failures) and a retry runs again, to the same refusal while nothing has changed.
  *
  * Opt a route in with `idempotentRoute(deps, scopeOf, route)` (a whole route) or `runIdempotently` (inside a route
  * builder that knows the caller, as the management API's does). Signing or other decoration of the answer belongs
@@ -83,8 +81,8 @@ function requestHashOf(event: HttpEvent): string {
   return sha256(`${http.method} ${event.rawPath}?${event.rawQueryString ?? ''}\n`, rawBody(event));
 }
 
-/** A final answer is recorded; 5xx, 409 (a conflict: retry) and 429 (rate limited: retry) are not, so a retry acts. */
-const isFinal = (statusCode: number) => statusCode < 500 && statusCode !== 409 && statusCode !== 429;
+/** Only a success is recorded: after a failure nothing stays, and a retry runs again. */
+const isSuccess = (statusCode: number) => statusCode < 400;
 
 function storedAnswerOf(result: HttpResult): StoredAnswer {
   const headers = Object.fromEntries(
@@ -102,10 +100,10 @@ const replay = (answer: StoredAnswer): HttpResult => ({
   ...(answer.isBase64Encoded ? { isBase64Encoded: true } : {}),
 });
 
-/** Records a final answer, or releases the claim; a failure here is logged, never the request's answer. */
+/** Records a successful answer, or releases the claim; a failure here is logged, never the request's answer. */
 async function settle(deps: IdempotencyDeps, claim: IdempotencyClaim, answer: StoredAnswer | undefined): Promise<void> {
   try {
-    const recordable = answer && isFinal(answer.statusCode) && JSON.stringify(answer).length <= MAX_RECORDED_ANSWER_BYTES;
+    const recordable = answer && isSuccess(answer.statusCode) && Buffer.byteLength(JSON.stringify(answer)) <= MAX_RECORDED_ANSWER_BYTES;
     if (recordable) {
       if (!(await completeClaim(deps, claim, answer))) logger.warn('Idempotency claim was taken over before its answer was recorded');
     } else {
@@ -117,13 +115,13 @@ async function settle(deps: IdempotencyDeps, claim: IdempotencyClaim, answer: St
   }
 }
 
-/** Runs the request as the claim's holder, records its answer (a rendered 4xx included) and answers it. */
+/** Runs the request as the claim's holder, records its answer if it succeeded (else lets the key go) and answers it. */
 async function runClaimed(deps: IdempotencyDeps, claim: IdempotencyClaim, run: () => Promise<HttpResult>): Promise<HttpResult> {
   let result: HttpResult;
   try {
     result = await run();
   } catch (error) {
-    await settle(deps, claim, error instanceof AppError ? storedAnswerOf(appErrorResponse(error)) : undefined);
+    await settle(deps, claim, undefined);
     throw error;
   }
   await settle(deps, claim, storedAnswerOf(result));
@@ -145,7 +143,8 @@ async function waitForAnswer(deps: IdempotencyDeps, keyHash: string, requestHash
  * Answers a request idempotently within `scope` when it sends an `Idempotency-Key`, else just runs it (no cost).
  * The first request with a key claims it and acts; a retry with the same request gets the recorded answer (with
  * `Idempotent-Replayed: true`); one with another request is 422; one that arrives while the first is still running
- * waits for its answer, and is 409 (with `Retry-After`) if none comes within 5 s.
+ * waits for its answer, and is 409 (with `Retry-After`) if none comes within 5 s. A request that fails lets the key
+ * go: its retry (and a duplicate that waited) runs again.
  */
 export async function runIdempotently(
   deps: IdempotencyDeps,

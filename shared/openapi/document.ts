@@ -73,7 +73,7 @@ const IDEMPOTENCY_PARAMETER = {
     `Makes a retry safe: a request with the same key and the same method, path, query and body, by the same caller (the account on ` +
     '`/api`, the license key on the license operations), gets the first answer back (status, headers, body; `' + REPLAYED_HEADER + ': true`) ' +
     'instead of acting again, for 24 hours. The same key with another request is 422; while the first is still running a retry waits ' +
-    `for its answer, and is 409 if none comes within ${IN_PROGRESS_WAIT_MS / 1000} s. Answers 5xx, 409 and 429 are not kept: a retry acts. ` +
+    `for its answer, and is 409 if none comes within ${IN_PROGRESS_WAIT_MS / 1000} s. Only successes (below 400) are kept: after a failure a retry runs again. ` +
     'Without the header the route behaves as usual. Use a fresh random value (a UUID) per operation.',
   schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: '^[ -~]+$' },
   example: '5f0c6a7e-3b1d-4a8e-9c2f-1d4e6b8a0c3f',

@@ -67,22 +67,26 @@ describe('Idempotency-Key on the license operations', () => {
     expect(detail.activations.map((a: { domain: string; status: string }) => [a.domain, a.status])).toEqual([['one.example.com', 'active']]);
   });
 
-  it('keeps the first refusal too, and a deactivate retried gets its first answer', async () => {
+  it('keeps nothing of a refused request (a retry runs again), and a deactivate retried gets its first answer', async () => {
     const { license } = await licensedProduct({ seats: 1 });
     const taken = await edge('activate', { license_key: license.licenseKey, domain: 'one.example.com' });
     expect(taken.status).toBe(200);
     const key = randomUUID();
     const full = await edge('activate', { license_key: license.licenseKey, domain: 'two.example.com' }, key);
     expect(answer(full)).toEqual([400, { error: 'License seat limit reached' }]);
+    expect(await recordOf(`license#${license.licenseKey}`, key)).toBeNull();
     const off = randomUUID();
     const freed = await edge('deactivate', { license_key: license.licenseKey, domain: 'one.example.com' }, off);
     expect(answer(freed)).toEqual([200, { success: true }]);
-    // The same requests again: their first answers, although the seat is free now and the domain already deactivated.
-    const again = await edge('activate', { license_key: license.licenseKey, domain: 'two.example.com' }, key);
-    expect([...answer(again), replayed(again)]).toEqual([400, { error: 'License seat limit reached' }, true]);
+    // The deactivate again: its first answer, although the domain is no longer active (run again, it would be 400).
     const freedAgain = await edge('deactivate', { license_key: license.licenseKey, domain: 'one.example.com' }, off);
     expect([...answer(freedAgain), replayed(freedAgain)]).toEqual([200, { success: true }, true]);
-    expect((await edge('validate', { license_key: license.licenseKey })).body.license.activatedCount).toBe(0);
+    // The refused activate again: it runs, and now that the seat is free it activates; from then on it is replayed.
+    const again = await edge('activate', { license_key: license.licenseKey, domain: 'two.example.com' }, key);
+    expect([again.status, again.body.environment, replayed(again)]).toEqual([200, 'production', false]);
+    const thrice = await edge('activate', { license_key: license.licenseKey, domain: 'two.example.com' }, key);
+    expect([...answer(thrice), replayed(thrice)]).toEqual([...answer(again), true]);
+    expect((await edge('validate', { license_key: license.licenseKey })).body.license.activatedCount).toBe(1);
   });
 
   it("keeps one license key's keys apart from another's, on both surfaces", async () => {
@@ -154,7 +158,7 @@ describe('Idempotency-Key on the management API', () => {
     expect(answer(elsewhere)).toEqual([422, { error: 'Idempotency-Key was used with a different request' }]);
   });
 
-  it('does not keep a conflict (409) or an answer it must not keep: a retry acts', async () => {
+  it('does not keep a failure (a 409 here) or an answer it must not keep: a retry acts', async () => {
     const tenant = await newTenant();
     const slug = `taken-${Date.now()}`;
     expect((await tenant.post('/api/products', { name: 'A', productType: 'plugin', slug })).status).toBe(201);

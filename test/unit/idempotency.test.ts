@@ -140,16 +140,16 @@ describe('idempotent requests', () => {
     expect(table.ddb.commandCalls(PutCommand)).toHaveLength(2);
   });
 
-  it('records a refusal (4xx) as the answer, and still throws it for the error handler', async () => {
+  it('lets the key go after a refusal, and still throws it for the error handler: nothing of a failed request stays', async () => {
     const deps = setUp();
     const refusal = new BadRequestError('License seat limit reached');
     await expect(runIdempotently(deps, eventWith(BODY), SCOPE, async () => Promise.reject(refusal))).rejects.toBe(refusal);
-    const stored = JSON.parse(updates()[0]!.ExpressionAttributeValues![':response_u0'] as string);
-    expect([stored.statusCode, JSON.parse(stored.body)]).toEqual([400, { error: 'License seat limit reached' }]);
-    expect(deletes()).toEqual([]);
+    expect(updates()).toEqual([]);
+    expect(deletes()).toHaveLength(1);
   });
 
   it.each([
+    ['a refusal answered (400)', async () => json(400, { valid: false, error: 'License has expired' })],
     ['a 503', () => Promise.reject(new ServiceUnavailableError())],
     ['a bug', () => Promise.reject(new Error('boom'))],
     ['a 409', async () => json(409, { error: 'License was changed concurrently; retry' })],
@@ -160,6 +160,14 @@ describe('idempotent requests', () => {
     expect(updates()).toEqual([]);
     const [release] = deletes();
     expect(release!.ConditionExpression).toContain('#claimToken = :claimToken0');
+  });
+
+  it('does not record an answer too large for an item (counted in bytes): the key is let go', async () => {
+    const deps = setUp();
+    const large = ok({ text: '\u00e9'.repeat(160 * 1024) });
+    expect(await runIdempotently(deps, eventWith(BODY), SCOPE, async () => large)).toBe(large);
+    expect(updates()).toEqual([]);
+    expect(deletes()).toHaveLength(1);
   });
 
   it('answers 503 and acts on nothing when the claim cannot be written (throttled)', async () => {
