@@ -6,6 +6,7 @@ import { ConflictError } from '../errors.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { activationsOf, activationsRead, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
 import type { LicenseItem } from './license-view.js';
+import { stagingCountIs } from './license-counters.js';
 import { loadLicense, type LicenseDeps } from './load-license.js';
 
 /** Consecutive refused transactions (activations changing meanwhile) before answering 409. */
@@ -51,7 +52,7 @@ export async function deleteLicense(deps: LicenseDeps, tenantId: string, license
           [
             eq(id, licenseId),
             eq(activatedCount, current.activatedCount),
-            current.stagingCount ? eq(stagingCount, current.stagingCount) : `(${notExists(stagingCount)} OR ${eq(stagingCount, 0)})`,
+            stagingCountIs(stagingCount, { eq, notExists }, current.stagingCount),
             eq(status, current.status),
           ].join(' AND '),
         )

@@ -6,7 +6,7 @@ import { outboxEvent } from '../events/outbox.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { activationsRead, deactivationItems, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
-import { activationsDeactivated, licenseStatusMoves } from './license-counters.js';
+import { activationsDeactivated, licenseStatusMoves, stagingCountIs } from './license-counters.js';
 import { toLicense, type License, type LicenseItem, type ProductSummary } from './license-view.js';
 import { loadLicense, productSummary, type LicenseDeps } from './load-license.js';
 
@@ -64,7 +64,7 @@ function revokeStep(
           ...(transition
             ? [
                 eq(activatedCount, current.activatedCount),
-                current.stagingCount ? eq(stagingCount, current.stagingCount) : `(${notExists(stagingCount)} OR ${eq(stagingCount, 0)})`,
+                stagingCountIs(stagingCount, { eq, notExists }, current.stagingCount),
               ]
             : []),
         ].join(' AND '),
