@@ -91,7 +91,7 @@ async function rawActivationTransaction(endpoint: string, tableName: string, key
     const now = new Date();
     const activation = {
       activationId: newId('act'), licenseId: license.licenseId, tenantId: license.tenantId, productId: license.productId,
-      domain: `floor-${i}.example`, ipAddress: '127.0.0.1', status: 'active' as const, activatedAt: now.toISOString(),
+      domain: `floor-${i}.example.com`, ipAddress: '127.0.0.1', status: 'active' as const, environment: 'production' as const, activatedAt: now.toISOString(),
     };
     const params = data.transaction.write((tx) => Object.values(activationWrites(tx, license, product, activation, now)).flat().filter((item) => !!item)).params();
     // ElectroDB types its params loosely; they are the SDK's own input.
@@ -131,7 +131,7 @@ async function requestsPerOperation(keys: string[], slug: string) {
   await count('validate (cold)', edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: key } }), 'any');
   await count('validate', edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: key } }), 'exactly 1');
   // Two rate-limit writes (the key's bucket and the address's), the license read, the transaction.
-  await count('activate (new domain)', edgeEvent('POST', '/v1/licenses/activate', { body: { license_key: key, domain: `count-${Date.now()}.example` } }), '≤ 4');
+  await count('activate (new domain)', edgeEvent('POST', '/v1/licenses/activate', { body: { license_key: key, domain: `count-${Date.now()}.example.com` } }), '≤ 4');
   const updateQuery = { slug, license_key: key, version: '0.9' };
   await count('update-check (cold)', edgeEvent('GET', '/v1/wp/update-check', { query: updateQuery }), 'any');
   // The license and the product item, read in parallel; the releases stay cached.

@@ -34,7 +34,7 @@ async function main() {
     const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;
     const measure = (e: HttpEvent) => meter.measure(async () => ({ statusCode: (await handler(e, {})).statusCode }));
 
-    const domain = `units-${Date.now()}.example`;
+    const domain = `units-${Date.now()}.example.com`; // not a staging pattern (*.example): a seat, as production sites take
     const validate = (body: Record<string, string>) => edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: key, ...body }, sourceIp: SOURCE_IP });
     const updateQuery = { slug, license_key: key, version: '0.9' };
     // Caches (product by slug, releases) filled first, as in a warm container; the activated domain exists before its checks.

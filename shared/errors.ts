@@ -36,6 +36,12 @@ export class ConflictError extends AppError {
     super(409, message);
   }
 }
+/** Well-formed, but not a request this one may be (an `Idempotency-Key` reused for another request). */
+export class UnprocessableEntityError extends AppError {
+  constructor(message: string) {
+    super(422, message);
+  }
+}
 export class PayloadTooLargeError extends AppError {
   constructor(message = 'Request body too large') {
     super(413, message);

@@ -19,7 +19,7 @@ const requests = options.activateKeys
         method: 'POST' as const,
         setupRequest: (request: object) => {
           const keys = options.activateKeys!;
-          const body = { license_key: keys[Math.floor(Math.random() * keys.length)], domain: `site-${process.pid}-${domain++}.example` };
+          const body = { license_key: keys[Math.floor(Math.random() * keys.length)], domain: `site-${process.pid}-${domain++}.example.com` };
           return { ...request, headers, body: JSON.stringify(body) };
         },
       },

@@ -13,14 +13,18 @@ import { License } from '../management/routes/licenses.openapi.js';
  */
 const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; description: string }> = {
   'license.created': { data: License, example: exampleLicense, description: 'A license was created (by the API or by a purchase).' },
-  'license.activated': { data: ActivationListItem, example: exampleActivationListItem, description: 'A domain took a seat (edge or public API).' },
+  'license.activated': {
+    data: ActivationListItem,
+    example: exampleActivationListItem,
+    description: 'A domain was activated (edge or public API): a seat, or for a staging or local site (`environment: "staging"`) a place in the license\'s `stagingCount`.',
+  },
   'license.deactivated': {
     data: ActivationListItem,
     example: { ...exampleActivationListItem, status: 'deactivated', deactivatedAt: EX.updated },
-    description: 'A seat was freed (edge, public or management API, or a revoke).',
+    description: 'A seat (or a staging site\'s place, `environment: "staging"`) was freed (edge, public or management API, or a revoke).',
   },
   'license.expired': { data: License, example: { ...exampleLicense, status: 'expired' }, description: 'The expiry sweep moved a license past its `expiresAt` to `expired`.' },
-  'license.revoked': { data: License, example: { ...exampleLicense, status: 'revoked', activatedCount: 0 }, description: 'A license was revoked (by the API or a refund).' },
+  'license.revoked': { data: License, example: { ...exampleLicense, status: 'revoked', activatedCount: 0, stagingCount: 0 }, description: 'A license was revoked (by the API or a refund).' },
   'customer.created': { data: Customer, example: exampleCustomer, description: 'A customer was created (by the API, a new license\'s e-mail or a purchase).' },
   'customer.updated': { data: Customer, example: exampleCustomer, description: 'A customer was updated.' },
   'payment.completed': { data: Payment, example: examplePayment, description: 'A purchase or renewal was paid.' },

@@ -5,6 +5,7 @@ import { allowedOrigins, assertOrigin, STATE_CHANGING_METHODS } from '../../shar
 import { jsonBody, query, requestBaseUrl } from '../../shared/http/request.js';
 import type { Method, Route } from '../../shared/http/route.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
+import { runIdempotently } from '../../shared/http/idempotency.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { Deps } from '../../shared/runtime.js';
 import { authenticate, type Caller } from './authenticate.js';
@@ -21,6 +22,12 @@ type Schemas = {
   query?: z.core.$ZodType;
   pathIds?: Record<string, IdKind>;
   bodyIds?: Record<string, IdKind>;
+  /**
+   * `false`: the route ignores `Idempotency-Key`. Every other authenticated POST takes it, scoped to the caller's
+   * account; a route opts out only when its answer must not be kept (a secret shown once) or its body holds a
+   * password (the request's hash is kept).
+   */
+  idempotent?: false;
 };
 
 /** A state-changing route without a body schema still refuses non-JSON bodies and unknown fields. */
@@ -64,10 +71,10 @@ export function routeBuilders(deps: Deps) {
   }
 
   /** Every `{param}` of a path is an id whose kind the route names, so none reaches a read unchecked. */
-  function route(method: Method, path: string, schemas: Schemas, handler: Route['handler']): Route {
+  function route(method: Method, path: string, schemas: Schemas, handler: Route['handler'], idempotent = false): Route {
     const unchecked = pathParamNames(path).filter((name) => !schemas.pathIds?.[name]);
     if (unchecked.length) throw new Error(`${method} ${path}: no id kind for {${unchecked.join('}, {')}}`);
-    return { method, path, handler, input: { pathIds: schemas.pathIds, body: schemas.body, query: schemas.query } };
+    return { method, path, handler, input: { pathIds: schemas.pathIds, body: schemas.body, query: schemas.query, ...(idempotent ? { idempotent } : {}) } };
   }
 
   const origins = (event: HttpEvent) =>
@@ -81,22 +88,34 @@ export function routeBuilders(deps: Deps) {
     });
   }
 
-  /** A route for an authenticated developer: session cookie (with the CSRF origin rule) or secret API key. */
+  /**
+   * A route for an authenticated developer: session cookie (with the CSRF origin rule) or secret API key. A POST
+   * takes `Idempotency-Key` (unless `idempotent: false`), scoped to the caller's account: checked once the caller is
+   * known, around the input's parsing and the route, so the refreshed session cookie is never part of a kept answer.
+   */
   function authed<S extends Schemas>(
     method: Method,
     path: string,
     schemas: S,
     run: (req: Authenticated<S>) => Promise<HttpResult>,
   ): Route {
-    return route(method, path, schemas, async (event) => {
-      const caller = await authenticate(deps, event);
-      if (caller.via === 'session') assertOrigin(event, origins(event), true);
-      const result = await run({ ...(await parse(event, schemas)), caller });
-      if (caller.via === 'session' && caller.refreshed) {
-        result.cookies = [...(result.cookies ?? []), sessionCookie(caller.token, deps.config.runtime === 'aws')];
-      }
-      return result;
-    });
+    const idempotent = method === 'POST' && schemas.idempotent !== false;
+    return route(
+      method,
+      path,
+      schemas,
+      async (event) => {
+        const caller = await authenticate(deps, event);
+        if (caller.via === 'session') assertOrigin(event, origins(event), true);
+        const respond = async () => run({ ...(await parse(event, schemas)), caller });
+        const result = idempotent ? await runIdempotently(deps, event, `user#${caller.userId}`, respond) : await respond();
+        if (caller.via === 'session' && caller.refreshed) {
+          result.cookies = [...(result.cookies ?? []), sessionCookie(caller.token, deps.config.runtime === 'aws')];
+        }
+        return result;
+      },
+      idempotent,
+    );
   }
 
   return { open, authed };

@@ -26,12 +26,13 @@ const PortalLicense = named(
     status: z.enum(LICENSE_STATUSES),
     seats: z.number(),
     siteCount: z.number(),
+    stagingCount: z.number(),
     expiresAt: nullableTimestamp,
     createdAt: timestamp,
     productName: z.nullable(z.string()),
     productSlug: z.nullable(z.string()),
   }),
-  "A customer's license; `siteCount` is its active activations.",
+  "A customer's license; `siteCount` is its active production activations (the seats taken), `stagingCount` its active staging and local sites (which take no seat).",
 );
 assertDescribes<typeof PortalLicense, Awaited<ReturnType<typeof portalLicenses>>[number]>(true);
 
@@ -80,7 +81,7 @@ export const portalOperations = defineOperations({
         body: envelope('PortalLicenses', z.array(PortalLicense)),
         examples: {
           licenses: {
-            data: [{ id: EX.licenseId, licenseKey: EX.licenseKey, status: 'active', seats: 3, siteCount: 1, expiresAt: EX.expires, createdAt: EX.created, productName: 'Acme SEO', productSlug: 'acme-seo' }],
+            data: [{ id: EX.licenseId, licenseKey: EX.licenseKey, status: 'active', seats: 3, siteCount: 1, stagingCount: 0, expiresAt: EX.expires, createdAt: EX.created, productName: 'Acme SEO', productSlug: 'acme-seo' }],
           },
         },
       },

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ACTIVATION_ENVIRONMENTS } from '../../shared/data/entities/activation.js';
 import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
 import type { Validation } from '../../shared/licensing/validate.js';
 import { idOf, nullableTimestamp, timestamp } from '../../shared/openapi/common.js';
@@ -11,17 +12,32 @@ export const ValidLicense = named(
   'ValidLicense',
   z.object({
     valid: z.literal(true),
-    license: z.object({ key: z.string(), status: described(z.string(), 'A usable license is `active`.'), seats: z.number(), activatedCount: z.number(), expiresAt: nullableTimestamp }),
+    license: z.object({
+      key: z.string(),
+      status: described(z.string(), 'A usable license is `active`.'),
+      seats: z.number(),
+      activatedCount: described(z.number(), 'Seats taken: active production activations.'),
+      stagingCount: described(z.number(), 'Active staging and local sites, which take no seat.'),
+      expiresAt: nullableTimestamp,
+    }),
     product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
   }),
   'A usable license: `expiresAt` null is lifetime.',
 );
 assertDescribes<typeof ValidLicense, Validation & { valid: true }>(true);
 
-const Activated = named('Activated', z.object({ success: z.literal(true), activation_id: idOf('act') }), 'The activation of the domain (a new one, or the one it already had).');
+const environment = described(
+  z.enum(ACTIVATION_ENVIRONMENTS),
+  '`staging`: the domain is a staging or local site (by the product\'s `stagingPatterns`), which took no seat; `production`: it took a seat.',
+);
+const Activated = named(
+  'Activated',
+  z.object({ success: z.literal(true), activation_id: idOf('act'), environment }),
+  'The activation of the domain (a new one, or the one it already had).',
+);
 const PublicActivated = named(
   'PublicActivated',
-  z.object({ success: z.literal(true), activation_id: idOf('act'), activated_at: timestamp }),
+  z.object({ success: z.literal(true), activation_id: idOf('act'), activated_at: timestamp, environment }),
   'The activation of the domain (a new one, or the one it already had) and when it was made.',
 );
 const Deactivated = named('Deactivated', z.object({ success: z.literal(true) }));
@@ -57,7 +73,7 @@ export function licenseOperations(surface: LicenseSurface) {
         200: {
           description: 'The key is usable',
           body: ValidLicense,
-          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, expiresAt: EX.expires }, product: exampleProductSummary } },
+          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires }, product: exampleProductSummary } },
         },
       },
       errors: { 400: [...required, M.wrongProduct, ...licenseStates], 404: keyErrors },
@@ -68,20 +84,25 @@ export function licenseOperations(surface: LicenseSurface) {
       summary: 'Activate a license on a domain',
       description:
         'Takes a seat for the domain. An already active domain answers its existing activation (even when the license is full); a ' +
-        `deactivated domain gets a new activation when a seat is free. Emits \`license.activated\`.${identified}\n\n${bodyRules('`license_key` and `domain` (or `site`), both required')}`,
+        'deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product\'s ' +
+        '`stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, ' +
+        '`dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license\'s `stagingCount`, at most ' +
+        'the product\'s `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). ' +
+        `Emits \`license.activated\`.${identified}\n\n${bodyRules('`license_key` and `domain` (or `site`), both required')}`,
       requestBody: { examples: { activate: { ...key, domain: `https://www.${EX.domain}/shop` } } },
       responses: {
         200: publicKey
-          ? { description: 'Activated', body: PublicActivated, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated } } }
-          : { description: 'Activated', body: Activated, examples: { activated: { success: true, activation_id: EX.activationId } } },
+          ? { description: 'Activated', body: PublicActivated, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated, environment: 'production' } } }
+          : { description: 'Activated', body: Activated, examples: { activated: { success: true, activation_id: EX.activationId, environment: 'production' } } },
       },
-      errors: { 400: [...required, 'domain is required', 'domain is not a valid domain or URL', M.seatLimit, M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'domain is required', 'domain is not a valid domain or URL', M.seatLimit, M.stagingLimit, M.wrongProduct, ...licenseStates], 404: keyErrors },
       rateLimits: writes,
     },
     [`POST ${prefix}/licenses/deactivate`]: {
       summary: 'Deactivate a license on a domain',
       description:
-        'Frees the seat of the domain, or of `activation_id` (with both, both must match); allowed whatever the license\'s state. Emits ' +
+        'Frees the seat of the domain, or of `activation_id` (with both, both must match; a staging site frees its place in ' +
+        '`stagingCount`); allowed whatever the license\'s state. Emits ' +
         `\`license.deactivated\`.${identified}\n\n${bodyRules('`license_key` (required), and `domain` (or `site`) or `activation_id`')}`,
       requestBody: { examples: { byDomain: { ...key, domain: EX.domain }, byId: { ...key, activation_id: EX.activationId } } },
       responses: { 200: { description: 'Deactivated', body: Deactivated, examples: { deactivated: { success: true } } } },

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors.js';
 import { clientAddress } from '../../shared/http/client-address.js';
+import { idempotentRoute, type IdempotencyScope } from '../../shared/http/idempotency.js';
 import { jsonBody } from '../../shared/http/request.js';
 import { json, ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
@@ -73,6 +74,19 @@ function activationIdOf(body: { activation_id?: string }): string | undefined {
   return id;
 }
 
+/**
+ * The caller of an activate or deactivate, for `Idempotency-Key`: the license key it names (trimmed, as the schema
+ * reads it). A body without one has no scope: the route answers its 400 as without the header.
+ */
+export const licenseKeyScope: IdempotencyScope = (event) => {
+  try {
+    const key = (jsonBody(event) as { license_key?: unknown }).license_key;
+    return typeof key === 'string' && key.trim() ? `license#${key.trim()}` : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /** Counts a refusal (a 4xx) of `operation` by reason, then lets the error handler answer it. */
 function countingRefusals(operation: LicenseOperation, handler: Route['handler']): Route['handler'] {
   return async (event) => {
@@ -124,7 +138,8 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
         }
       },
     },
-    {
+    // A retry with the same `Idempotency-Key` gets the first answer; no key, no extra cost.
+    idempotentRoute(deps, licenseKeyScope, {
       method: 'POST',
       path: `${surface.prefix}/licenses/activate`,
       input: { body: validateSchema },
@@ -144,10 +159,12 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
           success: true,
           activation_id: activation.activationId,
           ...(surface.publicKey ? { activated_at: activation.activatedAt } : {}),
+          // `staging`: a staging or local site, which took no seat.
+          environment: activation.environment,
         });
       }),
-    },
-    {
+    }),
+    idempotentRoute(deps, licenseKeyScope, {
       method: 'POST',
       path: `${surface.prefix}/licenses/deactivate`,
       input: { body: deactivateSchema },
@@ -162,7 +179,7 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
         await deactivateLicense(deps, context, { ...claim, domain, activationId, ipAddress: address });
         return ok({ success: true });
       }),
-    },
+    }),
   ];
   if (surface.publicKey) {
     routes.push({

@@ -10,6 +10,8 @@ export function toActivation(item: ActivationItem) {
     domain: item.domain,
     ipAddress: item.ipAddress,
     status: item.status,
+    /** `staging`: a staging or local site, which took no seat. */
+    environment: item.environment ?? 'production',
     activatedAt: item.activatedAt,
     deactivatedAt: item.deactivatedAt ?? null,
     lastCheckedAt: item.lastCheckedAt ?? null,

@@ -12,10 +12,12 @@ import { SERVICE_NAME } from './table-schema.js';
 export const KEY_ACCESS = {
   /**
    * Edge and public surfaces: license operations, update checks, downloads, their counters, events and rate limits;
-   * checkout (the tenant's payment provider, by `tenantId`, and the sessions it opens).
+   * checkout (the tenant's payment provider, by `tenantId`, and the sessions it opens); the idempotency records of
+   * activate and deactivate (`idempotencyKeyHash`).
    */
   licensing: [
     'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'tenantId', 'bucket', 'checkoutSessionId',
+    'idempotencyKeyHash',
   ],
   /**
    * Customer portal: its API keys (`keyHash`, for `lastUsedAt`), the tenant's customer e-mails, licenses by e-mail

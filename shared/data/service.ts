@@ -8,6 +8,7 @@ import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { deactivationReasonEntity } from './entities/deactivation-reason.js';
 import { feedbackEntity } from './entities/feedback.js';
+import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
@@ -61,6 +62,7 @@ export const ENTITY_FACTORIES = {
   deactivationReason: deactivationReasonEntity,
   usageEvent: usageEventEntity,
   productDaily: productDailyEntity,
+  idempotencyRecord: idempotencyRecordEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

@@ -2,7 +2,9 @@ import type { MiddlewareObj } from '@middy/core';
 import { header } from './request.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
-const ALLOWED_HEADERS = 'content-type, authorization';
+const ALLOWED_HEADERS = 'content-type, authorization, idempotency-key';
+/** Answer headers a browser script may read besides the simple ones. */
+const EXPOSED_HEADERS = 'idempotent-replayed';
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
 export type CorsPolicy =
@@ -12,9 +14,14 @@ export type CorsPolicy =
   | { kind: 'credentialed'; origin: string | undefined };
 
 function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefined): Record<string, string> {
-  if (policy.kind === 'open') return { 'access-control-allow-origin': '*' };
+  if (policy.kind === 'open') return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS };
   if (!policy.origin || requestOrigin !== policy.origin) return { vary: 'origin' };
-  return { 'access-control-allow-origin': policy.origin, 'access-control-allow-credentials': 'true', vary: 'origin' };
+  return {
+    'access-control-allow-origin': policy.origin,
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': EXPOSED_HEADERS,
+    vary: 'origin',
+  };
 }
 
 /** Adds CORS headers to every answer and answers preflight requests itself. */

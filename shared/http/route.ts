@@ -9,6 +9,12 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * its query. Routes carry it so that whatever enumerates the API (the malformed-input sweep) finds every
  * field of a new route by itself.
  */
-export type RouteInput = { pathIds?: Record<string, IdKind>; body?: $ZodType; query?: $ZodType };
+export type RouteInput = {
+  pathIds?: Record<string, IdKind>;
+  body?: $ZodType;
+  query?: $ZodType;
+  /** The route takes an `Idempotency-Key` header (shared/http/idempotency.ts). */
+  idempotent?: boolean;
+};
 
 export type Route = { method: Method; path: string; handler: (event: HttpEvent) => Promise<HttpResult>; input?: RouteInput };

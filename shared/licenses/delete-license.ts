@@ -6,6 +6,7 @@ import { ConflictError } from '../errors.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { activationsOf, activationsRead, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
 import type { LicenseItem } from './license-view.js';
+import { stagingCountIs } from './license-counters.js';
 import { loadLicense, type LicenseDeps } from './load-license.js';
 
 /** Consecutive refused transactions (activations changing meanwhile) before answering 409. */
@@ -47,8 +48,13 @@ export async function deleteLicense(deps: LicenseDeps, tenantId: string, license
     const outcome = await transact(deps.data, (tx) => ({
       license: tx.license
         .delete({ licenseKey: current.licenseKey })
-        .where(({ licenseId: id, activatedCount, status }, { eq }) =>
-          `${eq(id, licenseId)} AND ${eq(activatedCount, current.activatedCount)} AND ${eq(status, current.status)}`,
+        .where(({ licenseId: id, activatedCount, stagingCount, status }, { eq, notExists }) =>
+          [
+            eq(id, licenseId),
+            eq(activatedCount, current.activatedCount),
+            stagingCountIs(stagingCount, { eq, notExists }, current.stagingCount),
+            eq(status, current.status),
+          ].join(' AND '),
         )
         .commit(),
       ref: tx.licenseRef.delete({ licenseId }).commit(),

@@ -22,10 +22,11 @@ export async function activationsOf(deps: LicenseDeps, licenseId: string): Promi
   return data;
 }
 
-/** The license's activations, re-read briefly while the eventually consistent index lags behind its count. */
+/** The license's activations, re-read briefly while the eventually consistent index lags behind its counts (seats and staging sites). */
 export async function activationsRead(deps: LicenseDeps, license: LicenseItem): Promise<ActivationItem[]> {
   let activations = await activationsOf(deps, license.licenseId);
-  for (let lag = 0; activations.filter((a) => a.status === 'active').length < license.activatedCount && lag < INDEX_LAG_RETRIES; lag++) {
+  const active = license.activatedCount + (license.stagingCount ?? 0);
+  for (let lag = 0; activations.filter((a) => a.status === 'active').length < active && lag < INDEX_LAG_RETRIES; lag++) {
     await delay(200);
     activations = await activationsOf(deps, license.licenseId);
   }

@@ -1,3 +1,4 @@
+import type { ConditionOperations } from '../data/conditions.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
 import type { TransactionEntities } from '../data/service.js';
 
@@ -24,4 +25,13 @@ export function activationsDeactivated(counter: Counter, tenantId: string, count
     ...counterUpdates(counter, tenantId, before.filter((name) => !after.includes(name)), -count),
     ...counterUpdates(counter, tenantId, after.filter((name) => !before.includes(name)), count),
   ];
+}
+
+/**
+ * A condition that the license's `stagingCount` is still `count`, as read: absent on a license that never had a
+ * staging site, which reads as 0. Writes that copy or drop the license (regenerate, delete) or move its counts by
+ * what they read (revoke) hold it beside `activatedCount`.
+ */
+export function stagingCountIs(stagingCount: unknown, { eq, notExists }: ConditionOperations, count: number | undefined): string {
+  return count ? eq(stagingCount, count) : `(${notExists(stagingCount)} OR ${eq(stagingCount, 0)})`;
 }

@@ -16,6 +16,7 @@ export function toLicense(item: LicenseItem, product: ProductSummary) {
     status: item.status,
     seats: item.seats,
     activatedCount: item.activatedCount,
+    stagingCount: item.stagingCount ?? 0,
     expiresAt: item.expiresAt ?? null,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

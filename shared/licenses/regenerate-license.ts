@@ -2,6 +2,7 @@ import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { generateLicenseKey } from './license-key.js';
 import { toLicense, type License } from './license-view.js';
+import { stagingCountIs } from './license-counters.js';
 import { loadLicense, type LicenseDeps } from './load-license.js';
 
 /** Rounds of "taken key or changed license" before answering 409. */
@@ -22,8 +23,15 @@ export async function regenerateLicenseKey(deps: LicenseDeps, tenantId: string, 
     const outcome = await transact(deps.data, (tx) => ({
       oldKey: tx.license
         .delete({ licenseKey: current.licenseKey })
-        .where(({ licenseId: id, updatedAt, activatedCount }, { eq }) =>
-          `${eq(id, licenseId)} AND ${eq(updatedAt, current.updatedAt)} AND ${eq(activatedCount, current.activatedCount)}`,
+        // Both counts, not only `updatedAt`: two activations within one millisecond leave the same `updatedAt`, and the
+        // copy must not lose a seat or a staging site taken after the read.
+        .where(({ licenseId: id, updatedAt, activatedCount, stagingCount }, { eq, notExists }) =>
+          [
+            eq(id, licenseId),
+            eq(updatedAt, current.updatedAt),
+            eq(activatedCount, current.activatedCount),
+            stagingCountIs(stagingCount, { eq, notExists }, current.stagingCount),
+          ].join(' AND '),
         )
         .commit(),
       newKey: tx.license.create(moved).commit(),

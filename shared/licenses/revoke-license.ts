@@ -6,7 +6,7 @@ import { outboxEvent } from '../events/outbox.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { activationsRead, deactivationItems, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
-import { activationsDeactivated, licenseStatusMoves } from './license-counters.js';
+import { activationsDeactivated, licenseStatusMoves, stagingCountIs } from './license-counters.js';
 import { toLicense, type License, type LicenseItem, type ProductSummary } from './license-view.js';
 import { loadLicense, productSummary, type LicenseDeps } from './load-license.js';
 
@@ -16,8 +16,8 @@ const MAX_FAILURES = 5;
 /**
  * Sets `revoked` and deactivates every active activation. The status change, the event and the first
  * activations commit together; a license with more active activations than fit in one transaction
- * has the rest deactivated in further transactions of the same call, each moving `activatedCount` and
- * the activation counters by exactly what it deactivates. Revoking a revoked license finishes any
+ * has the rest deactivated in further transactions of the same call, each moving `activatedCount` (and
+ * `stagingCount`, for staging sites) and the activation counters by exactly what it deactivates. Revoking a revoked license finishes any
  * activations left active and emits no second event. Each step copies the last checks of the activations it
  * ends from their domain items (one batch read).
  */
@@ -48,15 +48,26 @@ function revokeStep(
   const now = deps.clock.now();
   const at = now.toISOString();
   const { licenseKey, licenseId, tenantId, productId } = current;
-  const revoked: LicenseItem = { ...current, status: 'revoked', activatedCount: 0, updatedAt: at };
+  const revoked: LicenseItem = { ...current, status: 'revoked', activatedCount: 0, stagingCount: 0, updatedAt: at };
+  // Staging sites give back their places in `stagingCount`, production sites their seats.
+  const staging = chunk.filter((activation) => activation.environment === 'staging').length;
   return transact(deps.data, (tx) => ({
     license: tx.license
       .patch({ licenseKey })
       .set(transition ? { ...indexFields(revoked), updatedAt: at } : { updatedAt: at })
-      .subtract({ activatedCount: chunk.length })
-      // The same status, and for the first step the same count: no activation slipped in unseen.
-      .where(({ licenseId: id, status, activatedCount }, { eq }) =>
-        [eq(id, licenseId), eq(status, current.status), ...(transition ? [eq(activatedCount, current.activatedCount)] : [])].join(' AND '),
+      .subtract({ activatedCount: chunk.length - staging, ...(staging > 0 ? { stagingCount: staging } : {}) })
+      // The same status, and for the first step the same counts: no activation slipped in unseen.
+      .where(({ licenseId: id, status, activatedCount, stagingCount }, { eq, notExists }) =>
+        [
+          eq(id, licenseId),
+          eq(status, current.status),
+          ...(transition
+            ? [
+                eq(activatedCount, current.activatedCount),
+                stagingCountIs(stagingCount, { eq, notExists }, current.stagingCount),
+              ]
+            : []),
+        ].join(' AND '),
       )
       .commit(),
     counters: transition && licenseStatusMoves(tx.counter, tenantId, productId, current.status, 'revoked'),

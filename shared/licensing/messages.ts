@@ -6,6 +6,8 @@ export const LICENSE_MESSAGES = {
   suspended: 'License is suspended',
   revoked: 'License has been revoked',
   seatLimit: 'License seat limit reached',
+  /** A staging site (shared/licensing/staging.ts) on a license that holds its product's limit of them. */
+  stagingLimit: 'Staging activation limit reached',
   wrongProduct: 'License does not belong to this product',
   activationNotFound: 'Activation not found',
 } as const;

@@ -1,8 +1,12 @@
 import type { Deps } from '../runtime.js';
 import { TtlCache } from '../ttl-cache.js';
+import { stagingRules, type StagingRules } from './staging.js';
 
-/** What license operations show and check of a product. */
-export type ProductRef = { productId: string; tenantId: string; name: string; slug: string; deleted: boolean };
+/**
+ * What license operations show and check of a product. `staging`: which domains are staging sites and how
+ * many a license may hold (compiled once per cached product); absent, the defaults.
+ */
+export type ProductRef = { productId: string; tenantId: string; name: string; slug: string; deleted: boolean; staging?: StagingRules };
 
 /** The spec's validation cache lifetime (SERVICE-SPEC §8): the bound on seeing a product write made elsewhere. */
 const PRODUCT_CACHE_TTL_MS = 60_000;
@@ -13,7 +17,7 @@ export type ProductCatalog = ReturnType<typeof createProductCatalog>;
  * Products by id for the license operations, cached for the container that builds the catalog
  * (each surface builds its own, as each Lambda has its own), so a warm validate costs only the read of its
  * license item. A product renamed or deleted through the management API is seen within
- * PRODUCT_CACHE_TTL_MS; a public key is read on every call instead, so a replaced key, or the key of a
+ * PRODUCT_CACHE_TTL_MS (its staging patterns and limit too); a public key is read on every call instead, so a replaced key, or the key of a
  * deleted product (deleting removes its mapping), stops identifying the product at once. Lookups that
  * find nothing are not cached.
  */
@@ -26,7 +30,14 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
     byId.get(productId, async () => {
       const { data } = await entities.product.get({ productId }).go();
       if (!data) return undefined;
-      return { productId, tenantId: data.tenantId, name: data.name, slug: data.slug, deleted: Boolean(data.deletedAt) };
+      return {
+        productId,
+        tenantId: data.tenantId,
+        name: data.name,
+        slug: data.slug,
+        deleted: Boolean(data.deletedAt),
+        staging: stagingRules(data.stagingPatterns, data.stagingActivationLimit),
+      };
     });
 
   return {

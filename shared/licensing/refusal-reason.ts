@@ -11,6 +11,7 @@ const REASONS: Record<LicenseMessage, string> = {
   suspended: 'suspended',
   revoked: 'revoked',
   seatLimit: 'seat_limit',
+  stagingLimit: 'staging_limit',
   wrongProduct: 'wrong_product',
   activationNotFound: 'activation_not_found',
 };

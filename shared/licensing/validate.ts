@@ -7,7 +7,7 @@ import type { ProductCatalog } from './product-catalog.js';
 export type LicenseContext = { catalog: ProductCatalog; activity: ActivityRecorder };
 
 export type Validation = {
-  license: { key: string; status: string; seats: number; activatedCount: number; expiresAt: string | null };
+  license: { key: string; status: string; seats: number; activatedCount: number; stagingCount: number; expiresAt: string | null };
   product: { id: string; name: string; slug: string };
 };
 
@@ -29,6 +29,7 @@ export async function validateLicense(
       status: license.status,
       seats: license.seats,
       activatedCount: license.activatedCount,
+      stagingCount: license.stagingCount ?? 0,
       expiresAt: license.expiresAt ?? null,
     },
     product: { id: product.productId, name: product.name, slug: product.slug },

@@ -1,4 +1,5 @@
 import { toJSONSchema, type $ZodType } from 'zod/v4/core';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES, IN_PROGRESS_WAIT_MS, MAX_IDEMPOTENCY_KEY_LENGTH, REPLAYED_HEADER } from '../http/idempotency.js';
 import type { Route } from '../http/route.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../http/schemas.js';
 import type { IdPrefix } from '../ids.js';
@@ -49,6 +50,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   413: 'Body too large',
   415: 'Wrong content type',
+  422: 'Unprocessable: the request cannot be what it says it is',
   429: 'Rate limited: retry after `Retry-After` seconds',
   502: 'The payment provider failed or could not be reached',
   503: 'Storage throttled or unavailable: retry after `Retry-After` seconds',
@@ -61,6 +63,23 @@ const QUERY_DESCRIPTIONS: Record<string, string> = {
 };
 
 const RETRY_AFTER = { 'Retry-After': { description: 'Whole seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } } };
+
+/** The header parameter, answer header and errors of every route that takes `Idempotency-Key` (`route.input.idempotent`). */
+const IDEMPOTENCY_PARAMETER = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    `Makes a retry safe: a request with the same key and the same method, path, query and body, by the same caller (the account on ` +
+    '`/api`, the license key on the license operations), gets the first answer back (status, headers, body; `' + REPLAYED_HEADER + ': true`) ' +
+    'instead of acting again, for 24 hours. The same key with another request is 422; while the first is still running a retry waits ' +
+    `for its answer, and is 409 if none comes within ${IN_PROGRESS_WAIT_MS / 1000} s. Only successes (below 400) are kept: after a failure a retry runs again. ` +
+    'Without the header the route behaves as usual. Use a fresh random value (a UUID) per operation.',
+  schema: { type: 'string', minLength: 1, maxLength: MAX_IDEMPOTENCY_KEY_LENGTH, pattern: '^[ -~]+$' },
+  example: '5f0c6a7e-3b1d-4a8e-9c2f-1d4e6b8a0c3f',
+};
+const IDEMPOTENCY_ERRORS = { 400: [IDEMPOTENCY_MESSAGES.invalidKey], 409: [IDEMPOTENCY_MESSAGES.inProgress], 422: [IDEMPOTENCY_MESSAGES.mismatch] };
+const REPLAYED = { description: '`true` when this is the recorded answer of an earlier request with the same `Idempotency-Key`.' };
 
 /** Converts zod schemas, moving named ones (`named`) to `components.schemas` and pointing at them. */
 class SchemaConverter {
@@ -254,6 +273,8 @@ function operationOf(route: Route, doc: OperationDoc, surface: SurfaceDoc, schem
     if (!parameters.some((parameter) => parameter.in === 'query' && parameter.name === name)) throw new Error(`queryExamples names ${name}, which the route does not read`);
   }
 
+  if (route.input?.idempotent) parameters.push(IDEMPOTENCY_PARAMETER);
+
   const bodySchema = doc.requestBody?.schema ?? route.input?.body;
   let requestBody: Json | undefined;
   if (bodySchema) {
@@ -274,20 +295,33 @@ function operationOf(route: Route, doc: OperationDoc, surface: SurfaceDoc, schem
   }
 
   const responses: Record<string, Json> = {};
-  for (const [status, response] of Object.entries(doc.responses)) responses[status] = successResponse(Number(status), response!, schemas);
+  for (const [status, response] of Object.entries(doc.responses)) {
+    const replayable = route.input?.idempotent ? { ...response!, headers: { ...response!.headers, [REPLAYED_HEADER]: REPLAYED } } : response!;
+    responses[status] = successResponse(Number(status), replayable, schemas);
+  }
 
   const notFound = Object.values(route.input?.pathIds ?? {})
     .map((kind) => kind.unknown())
     .filter((error) => error.statusCode === 404)
     .map((error) => error.message);
   const rateLimited = doc.rateLimits?.length ? { 429: [...new Set(doc.rateLimits.map((limit) => limit.message))] } : undefined;
-  const errors = mergeErrors(surface.errors(route, security), notFound.length ? { 404: notFound } : undefined, rateLimited, doc.errors);
+  const errors = mergeErrors(
+    surface.errors(route, security),
+    notFound.length ? { 404: notFound } : undefined,
+    rateLimited,
+    route.input?.idempotent ? IDEMPOTENCY_ERRORS : undefined,
+    doc.errors,
+  );
   const errorSchema = schemas.convert(errorBodyOf(doc), 'output');
   for (const [status, messages] of errors) {
     const taken = new Set<string>();
     responses[String(status)] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}: ${messages.map((message) => `\`${message}\``).join(', ')}`,
       ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
+      // The 409 of a request still in progress says when to retry; a route's other 409s do not.
+      ...(status === 409 && messages.includes(IDEMPOTENCY_MESSAGES.inProgress)
+        ? { headers: { 'Retry-After': { ...RETRY_AFTER['Retry-After'], required: messages.length === 1 } } }
+        : {}),
       content: {
         'application/json': {
           schema: errorSchema,

@@ -27,7 +27,10 @@ export async function portalOverview(deps: PortalDataDeps, scope: PortalScope) {
   };
 }
 
-/** Newest first; `siteCount` is the license's count of active activations, kept on the license by every activation and deactivation. */
+/**
+ * Newest first; `siteCount` is the license's count of active production activations (the seats taken) and
+ * `stagingCount` its active staging sites, both kept on the license by every activation and deactivation.
+ */
 export async function portalLicenses(deps: PortalDataDeps, scope: PortalScope) {
   const licenses = await licensesOf(deps, scope);
   const products = await productSummaries(deps, licenses.map((license) => license.productId));
@@ -39,6 +42,7 @@ export async function portalLicenses(deps: PortalDataDeps, scope: PortalScope) {
       status: license.status,
       seats: license.seats,
       siteCount: license.activatedCount,
+      stagingCount: license.stagingCount ?? 0,
       expiresAt: license.expiresAt ?? null,
       createdAt: license.createdAt,
       productName: product?.name ?? null,

@@ -3,6 +3,7 @@ import type { ConditionOperations } from '../data/conditions.js';
 import { transact, writeItem } from '../data/writes.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { newId, newPublicKey } from '../ids.js';
+import { DEFAULT_STAGING_ACTIVATION_LIMIT } from '../licensing/staging.js';
 import { withoutNulls } from '../optional-fields.js';
 import { paginateInMemory, type Page } from '../pagination.js';
 import type { Deps } from '../runtime.js';
@@ -27,7 +28,14 @@ export type ProductInput = {
   requiresLicense?: boolean;
   managesReleases?: boolean;
   licensePrefix?: string;
+  /** null: the default patterns; `[]`: no staging sites. */
+  stagingPatterns?: string[] | null;
+  /** null: the default limit. */
+  stagingActivationLimit?: number | null;
 } & { [K in OptionalText]?: string | null };
+
+/** Fields that `null` clears in an update (back to their defaults). */
+const CLEARABLE = [...OPTIONAL_TEXT, 'stagingPatterns', 'stagingActivationLimit'] as const;
 
 export type ProductChanges = Partial<ProductInput>;
 
@@ -46,6 +54,8 @@ export function toProduct(item: ProductItem) {
     managesReleases: item.managesReleases,
     licensePrefix: item.licensePrefix,
     ...Object.fromEntries(OPTIONAL_TEXT.map((field) => [field, item[field] ?? null])),
+    stagingPatterns: item.stagingPatterns ?? null,
+    stagingActivationLimit: item.stagingActivationLimit ?? DEFAULT_STAGING_ACTIVATION_LIMIT,
     public_key: item.publicKey,
     latestVersion: item.latestVersion ?? null,
     plansCount: item.plansCount ?? 0,
@@ -140,7 +150,7 @@ export async function updateProduct(
   productId: string,
   changes: ProductChanges,
 ): Promise<Product> {
-  const cleared = OPTIONAL_TEXT.filter((field) => changes[field] === null);
+  const cleared = CLEARABLE.filter((field) => changes[field] === null);
   for (let round = 0; round < WRITE_ROUNDS; round++) {
     const current = await loadLiveProduct(deps, tenantId, productId);
     const set = { ...withoutNulls(changes), updatedAt: deps.clock.now().toISOString() };

@@ -100,6 +100,14 @@ describe('table grants', () => {
     },
   );
 
+  it('let the edge and public functions write idempotency records (activate, deactivate), and no other restricted function', () => {
+    const leadingKeys = (fn: LambdaFunction) =>
+      (itemStatementsOf(fn)[0]!.Condition as { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': string[] } })['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
+    for (const [name, fn, , keys] of FUNCTIONS.filter(([, , , keys]) => keys !== 'all')) {
+      expect([name, leadingKeys(fn).includes('$licensing#idempotencyKeyHash_*')]).toEqual([name, keys === 'licensing']);
+    }
+  });
+
   it('management: the whole table, unconditioned', () => {
     const statements = itemStatementsOf(stack.functions.management);
     expect(statements).toHaveLength(1);

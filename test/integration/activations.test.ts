@@ -8,10 +8,11 @@ const activate = (licenseKey: string, domain: string) =>
 const validate = (licenseKey: string, domain?: string) =>
   plugin().post('/v1/licenses/validate', { license_key: licenseKey, domain }, { origin: null });
 
+// Seats are taken by production sites: `.example.com`, where `.example` would be a staging site (which takes no seat).
 describe('activation concurrency', () => {
   it('gives 20 concurrent activations of different domains on 3 seats exactly 3 seats', async () => {
     const { license } = await licensedProduct({ seats: 3 });
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => activate(license.licenseKey, `site-${i}.example`)));
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => activate(license.licenseKey, `site-${i}.example.com`)));
     const won = results.filter((r) => r.status === 200);
     expect(won).toHaveLength(3);
     for (const lost of results.filter((r) => r.status !== 200)) {
@@ -20,9 +21,19 @@ describe('activation concurrency', () => {
     expect((await validate(license.licenseKey)).body.license.activatedCount).toBe(3);
   });
 
+  it('gives 10 concurrent activations of different staging sites exactly the 3 staging places, and no seat', async () => {
+    const { license } = await licensedProduct({ seats: 1 });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => activate(license.licenseKey, `site-${i}.test`)));
+    expect(results.filter((r) => r.status === 200).map((r) => r.body.environment)).toEqual(['staging', 'staging', 'staging']);
+    for (const lost of results.filter((r) => r.status !== 200)) {
+      expect([lost.status, lost.body]).toEqual([400, { error: 'Staging activation limit reached' }]);
+    }
+    expect((await validate(license.licenseKey)).body.license).toMatchObject({ seats: 1, activatedCount: 0, stagingCount: 3 });
+  });
+
   it('gives 10 concurrent activations of one domain one activation', async () => {
     const { tenant, license } = await licensedProduct({ seats: 5 });
-    const results = await Promise.all(Array.from({ length: 10 }, () => activate(license.licenseKey, 'same.example')));
+    const results = await Promise.all(Array.from({ length: 10 }, () => activate(license.licenseKey, 'same.example.com')));
     expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(new Set(results.map((r) => r.body.activation_id)).size).toBe(1);
     expect((await validate(license.licenseKey)).body.license.activatedCount).toBe(1);
@@ -53,6 +64,8 @@ describe('management activations', () => {
       domain: 'a.example',
       ipAddress: expect.any(String),
       status: 'active',
+      // `a.example` matches the default staging pattern `*.example`.
+      environment: 'staging',
       activatedAt: expect.any(String),
       deactivatedAt: null,
       lastCheckedAt: null,
@@ -81,7 +94,7 @@ describe('management activations', () => {
 
   it('deactivates by id: activation returned, seat freed, other tenants get 404', async () => {
     const { tenant, license } = await licensedProduct({ seats: 1 });
-    const id = (await activate(license.licenseKey, 'solo.example')).body.activation_id;
+    const id = (await activate(license.licenseKey, 'solo.example.com')).body.activation_id;
     const stranger = await newTenant();
     const foreign = await stranger.post(`/api/activations/${id}/deactivate`);
     expect([foreign.status, foreign.body]).toEqual([404, { error: 'Activation not found' }]);
@@ -89,13 +102,20 @@ describe('management activations', () => {
 
     const res = await tenant.post(`/api/activations/${id}/deactivate`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id, licenseId: license.id, domain: 'solo.example', status: 'deactivated', deactivatedAt: expect.any(String) });
+    expect(res.body).toMatchObject({ id, licenseId: license.id, domain: 'solo.example.com', status: 'deactivated', environment: 'production', deactivatedAt: expect.any(String) });
     expect((await validate(license.licenseKey)).body.license.activatedCount).toBe(0);
     expect((await tenant.get(`/api/licenses/${license.id}`)).body.activatedCount).toBe(0);
     // Idempotent: a second call changes nothing and answers the same state.
     const again = await tenant.post(`/api/activations/${id}/deactivate`);
     expect([again.status, again.body.deactivatedAt]).toEqual([200, res.body.deactivatedAt]);
-    expect((await activate(license.licenseKey, 'next.example')).status).toBe(200);
+    expect((await activate(license.licenseKey, 'next.example.com')).status).toBe(200);
+
+    // A staging site gives back its staging place, not a seat.
+    const staging = (await activate(license.licenseKey, 'localhost')).body.activation_id;
+    expect((await tenant.get(`/api/licenses/${license.id}`)).body).toMatchObject({ activatedCount: 1, stagingCount: 1 });
+    const ended = await tenant.post(`/api/activations/${staging}/deactivate`);
+    expect([ended.status, ended.body.environment, ended.body.status]).toEqual([200, 'staging', 'deactivated']);
+    expect((await tenant.get(`/api/licenses/${license.id}`)).body).toMatchObject({ activatedCount: 1, stagingCount: 0 });
   });
 
   it('records a check on the domain item alone, shows it in every view and keeps it through deactivation and revoke', async () => {
@@ -136,9 +156,13 @@ describe('management activations', () => {
 
   it('deactivates every activation when the license is revoked', async () => {
     const { tenant, license } = await licensedProduct({ seats: 3 });
-    await activate(license.licenseKey, 'one.example');
+    await activate(license.licenseKey, 'one.example.com');
+    // A staging site: revoke frees its place too.
     await activate(license.licenseKey, 'two.example');
-    expect((await tenant.post(`/api/licenses/${license.id}/revoke`)).status).toBe(200);
+    expect((await tenant.get(`/api/licenses/${license.id}`)).body).toMatchObject({ activatedCount: 1, stagingCount: 1 });
+    const revoked = await tenant.post(`/api/licenses/${license.id}/revoke`);
+    expect([revoked.status, revoked.body.activatedCount, revoked.body.stagingCount]).toEqual([200, 0, 0]);
+    expect((await tenant.get(`/api/licenses/${license.id}`)).body).toMatchObject({ activatedCount: 0, stagingCount: 0 });
     const listed = await tenant.get(`/api/activations?license_id=${license.id}`);
     expect(listed.body.items.map((i: { status: string }) => i.status)).toEqual(['deactivated', 'deactivated']);
     expect((await validate(license.licenseKey)).body).toEqual({ valid: false, error: 'License has been revoked' });

@@ -16,7 +16,7 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       valid: true,
-      license: { key: license.licenseKey, status: 'active', seats: 2, activatedCount: 0, expiresAt: null },
+      license: { key: license.licenseKey, status: 'active', seats: 2, activatedCount: 0, stagingCount: 0, expiresAt: null },
       product: { id: product.id, name: product.name, slug: product.slug },
     });
   });
@@ -79,16 +79,17 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     }
   });
 
+  // Seats are taken by production sites: the domains here are not staging patterns (`second.example` would be, `*.example`).
   it('activates per normalized domain: repeats return the activation, a full license refuses, a freed seat is reusable', async () => {
     const { product, license } = await licensedProduct({ seats: 2 });
     const key = { ...identify(product), license_key: license.licenseKey };
     const first = await call('activate', { ...key, domain: 'https://WWW.Example.com:8080/shop' });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ success: true, activation_id: expect.stringMatching(/^act_[a-z2-7]{24}$/) });
+    expect(first.body).toMatchObject({ success: true, activation_id: expect.stringMatching(/^act_[a-z2-7]{24}$/), environment: 'production' });
     const again = await call('activate', { ...key, domain: 'example.com' });
     expect([again.status, again.body.activation_id]).toEqual([200, first.body.activation_id]);
-    expect((await call('activate', { ...key, domain: 'second.example' })).status).toBe(200);
-    const full = await call('activate', { ...key, domain: 'third.example' });
+    expect((await call('activate', { ...key, domain: 'second.example.com' })).status).toBe(200);
+    const full = await call('activate', { ...key, domain: 'third.example.com' });
     expect([full.status, full.body]).toEqual([400, { error: 'License seat limit reached' }]);
     // The domain that holds a seat is still answered with its activation when the license is full.
     expect((await call('activate', { ...key, domain: 'EXAMPLE.com.' })).body.activation_id).toBe(first.body.activation_id);
@@ -106,6 +107,49 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     const byId = await call('deactivate', { ...key, activation_id: back.body.activation_id });
     expect([byId.status, byId.body]).toEqual([200, { success: true }]);
     expect((await call('validate', key)).body.license.activatedCount).toBe(1);
+  });
+
+  it('lets staging and local sites activate without a seat: 3 on a 1-seat license leave the seat free, the 4th is refused', async () => {
+    const { tenant, product, license } = await licensedProduct({ seats: 1 });
+    const key = { ...identify(product), license_key: license.licenseKey };
+    const sites = ['http://localhost:8080', 'shop.staging.example.com', 'https://127.0.0.1/wp'];
+    for (const domain of sites) {
+      const res = await call('activate', { ...key, domain });
+      expect([res.status, res.body.environment], domain).toEqual([200, 'staging']);
+    }
+    expect((await call('validate', key)).body.license).toMatchObject({ seats: 1, activatedCount: 0, stagingCount: 3 });
+    const fourth = await call('activate', { ...key, domain: 'dev.shop.com' });
+    expect([fourth.status, fourth.body]).toEqual([400, { error: 'Staging activation limit reached' }]);
+    // The seat is still free for the production site.
+    const production = await call('activate', { ...key, domain: 'shop.com' });
+    expect([production.status, production.body.environment]).toEqual([200, 'production']);
+    expect((await call('validate', key)).body.license).toMatchObject({ activatedCount: 1, stagingCount: 3 });
+    // An active staging site is still answered with its activation; freeing one lets another in.
+    expect((await call('activate', { ...key, domain: 'localhost' })).body).toMatchObject({ success: true, environment: 'staging' });
+    expect((await call('deactivate', { ...key, domain: 'localhost' })).status).toBe(200);
+    expect((await call('validate', key)).body.license).toMatchObject({ activatedCount: 1, stagingCount: 2 });
+    expect((await call('activate', { ...key, domain: 'dev.shop.com' })).body).toMatchObject({ success: true, environment: 'staging' });
+    // Every view says which is which.
+    const detail = await tenant.get(`/api/licenses/${license.id}`);
+    expect(detail.body).toMatchObject({ activatedCount: 1, stagingCount: 3 });
+    const environments = Object.fromEntries(
+      (detail.body.activations as { domain: string; status: string; environment: string }[]).filter((a) => a.status === 'active').map((a) => [a.domain, a.environment]),
+    );
+    expect(environments).toEqual({ 'shop.staging.example.com': 'staging', '127.0.0.1': 'staging', 'dev.shop.com': 'staging', 'shop.com': 'production' });
+  });
+
+  it("follows the product's own staging patterns and limit", async () => {
+    const { tenant } = await licensedProduct();
+    const product = await newProduct(tenant, { stagingPatterns: ['*.preview.shop.com'], stagingActivationLimit: 1 });
+    const license = await newLicense(tenant, product.id, { seats: 1 });
+    const key = { ...identify(product), license_key: license.licenseKey };
+    expect((await call('activate', { ...key, domain: 'a.preview.shop.com' })).body.environment).toBe('staging');
+    const second = await call('activate', { ...key, domain: 'b.preview.shop.com' });
+    expect([second.status, second.body]).toEqual([400, { error: 'Staging activation limit reached' }]);
+    // `localhost` is not one of its patterns: a production site, which takes the one seat.
+    expect((await call('activate', { ...key, domain: 'localhost' })).body.environment).toBe('production');
+    const full = await call('activate', { ...key, domain: 'shop.test' });
+    expect([full.status, full.body]).toEqual([400, { error: 'License seat limit reached' }]);
   });
 
   it('refuses bad activation input with 400 and writes nothing', async () => {
@@ -143,9 +187,9 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     const key = { ...identify(product), license_key: license.licenseKey };
     const validate = async (licenseKey = license.licenseKey) => (await call('validate', { ...key, license_key: licenseKey })).body;
     expect((await validate()).license.activatedCount).toBe(0);
-    await call('activate', { ...key, domain: 'fresh.example' });
+    await call('activate', { ...key, domain: 'fresh.example.com' });
     expect((await validate()).license.activatedCount).toBe(1);
-    await call('deactivate', { ...key, domain: 'fresh.example' });
+    await call('deactivate', { ...key, domain: 'fresh.example.com' });
     expect((await validate()).license.activatedCount).toBe(0);
     await tenant.put(`/api/licenses/${license.id}`, { seats: 5 });
     expect((await validate()).license.seats).toBe(5);
@@ -159,7 +203,7 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     const newKey = regenerated.body.licenseKey as string;
     expect(await validate()).toEqual({ valid: false, error: 'License key not found' });
     expect((await validate(newKey)).license.key).toBe(newKey);
-    const oldKeyActivation = await call('activate', { ...key, domain: 'late.example' });
+    const oldKeyActivation = await call('activate', { ...key, domain: 'late.example.com' });
     expect([oldKeyActivation.status, oldKeyActivation.body]).toEqual([404, { error: 'License key not found' }]);
 
     await tenant.post(`/api/licenses/${license.id}/revoke`);

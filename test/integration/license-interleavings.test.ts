@@ -6,11 +6,16 @@ import { localData } from '../support/table.js';
 
 /**
  * Random interleavings of activate, deactivate, revoke and regenerate on one license, sent in concurrent
- * waves over HTTP, after which the license must hold its invariants: its active activations are exactly
- * `activatedCount`, never more than its seats, at most one per domain, each with the domain item that
- * holds it; a revoked license has none; and the tenant's active-activation total counts them all.
+ * waves over HTTP, after which the license must hold its invariants: its active production activations are
+ * exactly `activatedCount`, never more than its seats, its active staging sites exactly `stagingCount`, never
+ * more than the staging limit (3), at most one per domain, each with the domain item that holds it; a revoked
+ * license has none; and the tenant's active-activation total counts them all.
  */
-const DOMAINS = ['one.example', 'two.example', 'three.example', 'four.example'];
+const PRODUCTION = ['one.example.com', 'two.example.com', 'three.example.com', 'four.example.com'];
+/** Staging sites by the default patterns: one more than a license may hold. */
+const STAGING = ['one.test', 'two.test', 'three.test', 'four.test'];
+const STAGING_LIMIT = 3;
+const DOMAINS = [...PRODUCTION, ...STAGING];
 
 type Operation = { kind: 'activate' | 'deactivate'; domain: string } | { kind: 'revoke' } | { kind: 'regenerate' };
 
@@ -53,9 +58,15 @@ async function run(licenseId: string, startKey: string, plan: Operation[][]) {
 
 async function checkInvariants(licenseId: string) {
   const { body: license } = await tenant.get(`/api/licenses/${licenseId}`);
-  const active = (license.activations as { id: string; domain: string; status: string }[]).filter((a) => a.status === 'active');
-  expect(active).toHaveLength(license.activatedCount);
+  const active = (license.activations as { id: string; domain: string; status: string; environment: string }[]).filter((a) => a.status === 'active');
+  const production = active.filter((a) => a.environment === 'production');
+  const staging = active.filter((a) => a.environment === 'staging');
+  expect(production.map((a) => a.domain).every((domain) => PRODUCTION.includes(domain))).toBe(true);
+  expect(staging.map((a) => a.domain).every((domain) => STAGING.includes(domain))).toBe(true);
+  expect(production).toHaveLength(license.activatedCount);
+  expect(staging).toHaveLength(license.stagingCount);
   expect(license.activatedCount).toBeLessThanOrEqual(license.seats);
+  expect(license.stagingCount).toBeLessThanOrEqual(STAGING_LIMIT);
   expect(new Set(active.map((a) => a.domain)).size).toBe(active.length);
   if (license.status === 'revoked') expect(active).toEqual([]);
   const data = localData();

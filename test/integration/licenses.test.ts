@@ -43,6 +43,7 @@ describe('licenses', () => {
       status: 'active',
       seats: 1,
       activatedCount: 0,
+      stagingCount: 0,
       expiresAt: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -161,6 +161,25 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await edge({ ...pub, domain: 'fourth.example.com' }, '/public/v1/licenses/activate'), 400);
     expectStatus(await edge({ ...pub, domain: 'third.example.com' }, '/public/v1/licenses/deactivate'), 200);
     expectStatus(await edge({ license_key: license.licenseKey, activation_id: 'act_aaaaaaaaaaaaaaaaaaaaaaaa' }, '/v1/licenses/deactivate'), 400);
+    // Staging sites take no seat, up to the limit; a retry with an Idempotency-Key gets the first answer, the key reused is 422.
+    const once = (key: string) => ({ origin: null, headers: { 'Idempotency-Key': key } });
+    const staged = { license_key: license.licenseKey, domain: 'localhost' };
+    expectStatus(await plugin.post('/v1/licenses/activate', staged, once('contract-staging')), 200);
+    expectStatus(await plugin.post('/v1/licenses/activate', staged, once('contract-staging')), 200);
+    expectStatus(await plugin.post('/v1/licenses/activate', { ...staged, domain: 'shop.test' }, once('contract-staging')), 422);
+    expectStatus(await plugin.post('/v1/licenses/activate', { ...staged, domain: 'shop.test' }, once('x'.repeat(256))), 400);
+    expectStatus(await edge({ ...pub, domain: 'shop.test' }, '/public/v1/licenses/activate'), 200);
+    expectStatus(await edge({ ...pub, domain: 'staging.shop.com' }, '/public/v1/licenses/activate'), 200);
+    expectStatus(await edge({ ...pub, domain: '10.0.0.7' }, '/public/v1/licenses/activate'), 400);
+    expectStatus(await plugin.post('/public/v1/licenses/deactivate', { ...pub, domain: 'shop.test' }, once('contract-off')), 200);
+    expectStatus(await plugin.post('/public/v1/licenses/deactivate', { ...pub, domain: 'shop.test' }, once('contract-off')), 200);
+    const retried = { headers: { 'Idempotency-Key': 'contract-customer' } };
+    const repeatCustomer = { email: uniqueEmail('again') };
+    expectStatus(await vendor.post('/api/customers', repeatCustomer, retried), 201);
+    expectStatus(await vendor.post('/api/customers', repeatCustomer, retried), 201);
+    expectStatus(await vendor.post('/api/customers', { email: uniqueEmail('again') }, retried), 422);
+    expectStatus(await vendor.put(`/api/products/${product.id}`, { stagingPatterns: ['*'] }), 400);
+    expectStatus(await vendor.put(`/api/products/${product.id}`, { stagingPatterns: null, stagingActivationLimit: 3 }), 200);
     expectStatus(await plugin.get(`/v1/wp/update-check?slug=${product.slug}&license_key=${license.licenseKey}&version=0.9`), 200);
     expectStatus(await plugin.get(`/v1/wp/update-check?slug=${product.slug}&license_key=nope&version=0.9`), 200);
     expectStatus(await plugin.get('/v1/wp/update-check?slug=no-such-product&license_key=x&version=1'), 404);

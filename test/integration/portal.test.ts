@@ -85,7 +85,7 @@ describe('customer portal reads', () => {
     const licenses = (await body(v.portal.get(`/v1/portal/licenses?${shouted}`), 200)).data;
     expect(licenses).toHaveLength(3);
     expect(licenses.find((l: any) => l.id === v.license.id)).toEqual({
-      id: v.license.id, licenseKey: v.license.licenseKey, status: 'active', seats: 3, siteCount: 1, expiresAt: null,
+      id: v.license.id, licenseKey: v.license.licenseKey, status: 'active', seats: 3, siteCount: 1, stagingCount: 0, expiresAt: null,
       createdAt: v.license.createdAt, productName: 'Portal Plugin', productSlug: v.product.slug,
     });
 

@@ -80,6 +80,34 @@ describe('products', () => {
     expect((await tenant.get(`/api/products/${product.id}`)).body.description).toBe('New');
   });
 
+  it('keeps staging patterns and their limit: null is the defaults, [] none, patterns checked and lower-cased', async () => {
+    const tenant = await newTenant();
+    const { body: product } = await tenant.post('/api/products', widget);
+    expect(product).toMatchObject({ stagingPatterns: null, stagingActivationLimit: 3 });
+    const set = await tenant.put(`/api/products/${product.id}`, { stagingPatterns: [' *.Preview.shop.com ', '{ip}', '*.preview.shop.com'], stagingActivationLimit: 5 });
+    expect([set.status, set.body.stagingPatterns, set.body.stagingActivationLimit]).toEqual([200, ['*.preview.shop.com', '{ip}'], 5]);
+    const none = await tenant.put(`/api/products/${product.id}`, { stagingPatterns: [] });
+    expect([none.status, none.body.stagingPatterns, none.body.stagingActivationLimit]).toEqual([200, [], 5]);
+    expect((await tenant.get(`/api/products/${product.id}`)).body.stagingPatterns).toEqual([]);
+    const reset = await tenant.put(`/api/products/${product.id}`, { stagingPatterns: null, stagingActivationLimit: null });
+    expect([reset.status, reset.body.stagingPatterns, reset.body.stagingActivationLimit]).toEqual([200, null, 3]);
+
+    const cases: [unknown, string][] = [
+      [{ stagingPatterns: ['*'] }, 'stagingPatterns.0: must name at least one label besides *'],
+      [{ stagingPatterns: ['ok.test', 'https://staging.shop.com'] }, 'stagingPatterns.1: must be labels of a-z, 0-9, - or _ (or * for any labels) joined by dots, or {ip}'],
+      [{ stagingPatterns: 'staging.*' }, 'stagingPatterns: Invalid input: expected array, received string'],
+      [{ stagingPatterns: Array.from({ length: 51 }, (_, i) => `s${i}.test`) }, 'stagingPatterns: must hold at most 50 patterns'],
+      [{ stagingActivationLimit: 0 }, 'stagingActivationLimit: Too small: expected number to be >=1'],
+      [{ stagingActivationLimit: 1.5 }, 'stagingActivationLimit: must be a whole number'],
+    ];
+    for (const [body, error] of cases) {
+      const res = await tenant.put(`/api/products/${product.id}`, body);
+      expect([res.status, res.body.error], JSON.stringify(body)).toEqual([400, error]);
+    }
+    const created = await tenant.post('/api/products', { ...widget, stagingPatterns: ['qa.shop.com'], stagingActivationLimit: 1 });
+    expect([created.status, created.body.stagingPatterns, created.body.stagingActivationLimit]).toEqual([201, ['qa.shop.com'], 1]);
+  });
+
   it('moves the slug on update and frees the old one; a taken slug is 409', async () => {
     const tenant = await newTenant();
     const a = (await tenant.post('/api/products', { ...widget, slug: `a-${Date.now()}` })).body;

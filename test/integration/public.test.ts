@@ -49,13 +49,14 @@ describe('public license operations', () => {
 
     const activated = await call('activate', { ...key, domain: 'https://shop.example/' });
     expect(activated.status).toBe(200);
-    expect(activated.body).toEqual({ success: true, activation_id: expect.stringMatching(/^act_/), activated_at: expect.any(String) });
+    // `shop.example` is a staging site by the default patterns (`*.example`).
+    expect(activated.body).toEqual({ success: true, activation_id: expect.stringMatching(/^act_/), activated_at: expect.any(String), environment: 'staging' });
     expect(Date.parse(activated.body.activated_at)).toBeGreaterThan(Date.now() - 60_000);
 
     const check = await call('check', { ...key, domain: 'SHOP.example' });
     expect(check.body).toEqual({ activated: true, activation_id: activated.body.activation_id });
     const repeated = await call('activate', { ...key, domain: 'shop.example' });
-    expect(repeated.body).toEqual({ success: true, activation_id: activated.body.activation_id, activated_at: activated.body.activated_at });
+    expect(repeated.body).toEqual({ success: true, activation_id: activated.body.activation_id, activated_at: activated.body.activated_at, environment: 'staging' });
 
     expect((await call('deactivate', { ...key, domain: 'shop.example' })).body).toEqual({ success: true });
     expect((await call('check', { ...key, domain: 'shop.example' })).body).toEqual({ activated: false, activation_id: null });

@@ -30,11 +30,11 @@ describe("README's quickstart", () => {
     const output = execFileSync('bash', ['-c', script], { cwd: workDir, encoding: 'utf8', timeout: 60_000 });
     const [licenseOutput, portalOutput] = output.split('__PORTAL__');
 
-    // register → {user}, activate → {success, activation_id}, validate → {valid: true, …}
+    // register → {user}, activate → {success, activation_id, environment} (example.com takes a seat), validate → {valid: true, …}
     expect(licenseOutput).toMatch(/"user":\{"id":"usr_/);
-    expect(licenseOutput).toMatch(/\{"success":true,"activation_id":"act_[a-z2-7]{24}"\}/);
+    expect(licenseOutput).toMatch(/\{"success":true,"activation_id":"act_[a-z2-7]{24}","environment":"production"\}/);
     const validation = JSON.parse(/\{"valid":.*\}\}/.exec(licenseOutput!)![0]);
-    expect(validation).toMatchObject({ valid: true, license: { status: 'active', seats: 2, activatedCount: 1, expiresAt: null }, product: { name: 'My Plugin' } });
+    expect(validation).toMatchObject({ valid: true, license: { status: 'active', seats: 2, activatedCount: 1, stagingCount: 0, expiresAt: null }, product: { name: 'My Plugin' } });
     expect(validation.license.key).toMatch(/^MY-PLUGI-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
 
     const licenses = JSON.parse(portalOutput!.trim());

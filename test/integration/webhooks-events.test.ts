@@ -39,6 +39,9 @@ describe('events emitted by operations', () => {
     const edge = new Client();
     const activated = await edge.post('/v1/licenses/activate', { license_key: license.body.licenseKey, domain: 'example.com' }, { origin: null });
     expect(activated.status).toBe(200);
+    // A local copy of the site: a staging activation, which the event says.
+    const local = await edge.post('/v1/licenses/activate', { license_key: license.body.licenseKey, domain: 'http://localhost:8080' }, { origin: null });
+    expect([local.status, local.body.environment]).toEqual([200, 'staging']);
     expect((await edge.post('/v1/licenses/deactivate', { license_key: license.body.licenseKey, domain: 'example.com' }, { origin: null })).status).toBe(200);
     expect((await tenant.post(`/api/licenses/${license.body.id}/revoke`)).status).toBe(200);
     const lapsed = await tenant.post('/api/licenses', { productId: product.id, customerEmail: email, expiresAt: new Date(Date.now() - 1000).toISOString() });
@@ -46,7 +49,10 @@ describe('events emitted by operations', () => {
     // The job's domain function, as the scheduled sweep runs it, on its keys only (the local timer may also run it meanwhile: one event either way).
     await sweepExpiredLicenses({ data: localData('expirySweep'), clock: systemClock });
 
-    const expected = ['customer.created', 'customer.updated', 'license.created', 'license.created', 'license.activated', 'license.deactivated', 'license.revoked', 'license.expired'];
+    const expected = [
+      'customer.created', 'customer.updated', 'license.created', 'license.created', 'license.activated', 'license.activated', 'license.deactivated',
+      'license.revoked', 'license.expired',
+    ];
     const requests = await subscribed.waitFor(expected.length);
     const events = requests.map((r) => new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as any);
     expect(events.map((e) => e.type).sort()).toEqual([...expected].sort());
@@ -55,7 +61,10 @@ describe('events emitted by operations', () => {
     expect(byType['customer.updated'].data).toMatchObject({ id: customer.body.id, lastName: 'Lovelace' });
     const created = events.filter((e) => e.type === 'license.created').map((e) => [e.data.id, e.data.licenseKey]);
     expect(created.sort()).toEqual([[license.body.id, license.body.licenseKey], [lapsed.body.id, lapsed.body.licenseKey]].sort());
-    expect(byType['license.revoked'].data).toMatchObject({ id: license.body.id, status: 'revoked' });
+    const activations = events.filter((e) => e.type === 'license.activated').map((e) => [e.data.domain, e.data.environment, e.data.license.id]);
+    expect(activations.sort()).toEqual([['example.com', 'production', license.body.id], ['localhost', 'staging', license.body.id]]);
+    expect(byType['license.deactivated'].data).toMatchObject({ id: activated.body.activation_id, domain: 'example.com', environment: 'production', status: 'deactivated' });
+    expect(byType['license.revoked'].data).toMatchObject({ id: license.body.id, status: 'revoked', activatedCount: 0, stagingCount: 0 });
     expect(byType['license.expired'].data).toMatchObject({ id: lapsed.body.id, licenseKey: lapsed.body.licenseKey, status: 'expired' });
     expect(new Set(events.map((e) => e.id)).size).toBe(expected.length);
 

@@ -4,6 +4,7 @@ import { activateLicense } from '../../shared/licensing/activate.js';
 import type { ActivityRecorder } from '../../shared/licensing/activity.js';
 import { deactivateLicense } from '../../shared/licensing/deactivate.js';
 import type { ProductCatalog, ProductRef } from '../../shared/licensing/product-catalog.js';
+import { stagingRules } from '../../shared/licensing/staging.js';
 import { activationItem, ids, LICENSE_KEY, licenseItem, NOW, seedLicense, TENANT } from '../support/mock-items.js';
 import { mockTable, type MockTable } from '../support/mock-table.js';
 
@@ -16,7 +17,9 @@ const context = {
   catalog: { byId: async () => product, byPublicKey: async () => product } as unknown as ProductCatalog,
   activity: { domainSeen: async () => undefined } as ActivityRecorder,
 };
-const input = { licenseKey: LICENSE_KEY, domain: 'new.example', ipAddress: '203.0.113.9' };
+// `new.example.com` is a production site (a seat); `new.example` would be a staging site by the default patterns.
+const input = { licenseKey: LICENSE_KEY, domain: 'new.example.com', ipAddress: '203.0.113.9' };
+const staging = { ...input, domain: 'shop.staging.example.com' };
 
 let table: MockTable;
 afterEach(() => table.ddb.restore());
@@ -65,12 +68,69 @@ describe('activation transaction', () => {
 
   it('returns the existing activation when the domain is already active, even on a full license', async () => {
     const deps = setUp();
-    const existing = { activationId: 'act_existing', activatedAt: '2029-01-01T00:00:00.000Z', licenseId: ids.license, domain: 'new.example' };
+    const existing = { activationId: 'act_existing', activatedAt: '2029-01-01T00:00:00.000Z', licenseId: ids.license, domain: 'new.example.com' };
     const stored = table.seed('activeDomain', existing);
     table.remove('activeDomain', existing);
     table.cancelTransactions(['None', { Code: 'ConditionalCheckFailed', Item: stored }, 'ConditionalCheckFailed']);
-    expect(await activateLicense(deps, context, input)).toEqual({ activationId: 'act_existing', activatedAt: existing.activatedAt, created: false });
+    expect(await activateLicense(deps, context, input)).toEqual({
+      activationId: 'act_existing',
+      activatedAt: existing.activatedAt,
+      created: false,
+      environment: 'production',
+    });
     expect(table.writes()).toEqual(['TransactWriteCommand']);
+  });
+});
+
+// A staging site's transaction has the same slots, with the license's `stagingCount` in place of the seat.
+describe('staging activation transaction', () => {
+  const stagingSlot = (transaction: { TransactItems?: unknown[] }) =>
+    (transaction.TransactItems![2] as { Update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> } })
+      .Update;
+
+  it('counts a staging site in stagingCount, held by a condition under the limit, and takes no seat even on a full license', async () => {
+    const deps = setUp({ ...licenseItem, activatedCount: 3 });
+    expect(await activateLicense(deps, context, staging)).toMatchObject({ created: true, environment: 'staging' });
+    const [transaction] = table.transactions();
+    const slot = stagingSlot(transaction!);
+    expect(slot.UpdateExpression).toContain('#stagingCount');
+    expect(slot.UpdateExpression).not.toContain('#activatedCount');
+    expect(slot.ConditionExpression).toMatch(/attribute_not_exists\(#stagingCount\) OR #stagingCount < :stagingCount\w*/);
+    expect(Object.entries(slot.ExpressionAttributeValues).filter(([name]) => name.startsWith(':stagingCount'))).toContainEqual([expect.any(String), 3]);
+    // The activation and its domain item say which it is, for views, events and deactivation.
+    const [activation, domain] = transaction!.TransactItems! as { Put: { Item: Record<string, unknown> } }[];
+    expect([activation!.Put.Item.environment, domain!.Put.Item.environment]).toEqual(['staging', 'staging']);
+  });
+
+  it("holds the product's own limit, and its own patterns", async () => {
+    const deps = setUp();
+    const own = { ...context, catalog: { byId: async () => ({ ...product, staging: stagingRules(['*.preview.shop.com'], 7) }) } as unknown as ProductCatalog };
+    expect(await activateLicense(deps, own, { ...input, domain: 'a.preview.shop.com' })).toMatchObject({ environment: 'staging' });
+    expect(Object.values(stagingSlot(table.transactions()[0]!).ExpressionAttributeValues)).toContain(7);
+    // `shop.staging.example.com` is not one of its patterns: a seat.
+    expect(await activateLicense(deps, own, staging)).toMatchObject({ environment: 'production' });
+    expect(table.transactions()[1]!.TransactItems![2]).toMatchObject({ Update: { UpdateExpression: expect.stringContaining('#activatedCount') } });
+  });
+
+  it('reports a refused staging place as the staging limit when the license holds the limit', async () => {
+    const deps = setUp({ ...licenseItem, stagingCount: 3 });
+    table.cancelTransactions(['None', 'None', 'ConditionalCheckFailed']);
+    const error = await failure(activateLicense(deps, context, staging));
+    expect([error.statusCode, error.message]).toEqual([400, 'Staging activation limit reached']);
+  });
+
+  it('tries again when the staging place was refused only because the license changed meanwhile', async () => {
+    const deps = setUp({ ...licenseItem, stagingCount: 1 });
+    table.cancelTransactions(['None', 'None', 'ConditionalCheckFailed']);
+    expect(await activateLicense(deps, context, staging)).toMatchObject({ created: true, environment: 'staging' });
+    expect(table.transactions()).toHaveLength(2);
+  });
+
+  it('retries a TransactionConflict and then commits', async () => {
+    const deps = setUp();
+    table.cancelTransactions(['None', 'None', 'TransactionConflict']);
+    expect(await activateLicense(deps, context, staging)).toMatchObject({ created: true, environment: 'staging' });
+    expect(table.transactions()).toHaveLength(2);
   });
 });
 
@@ -117,6 +177,18 @@ describe('deactivation transaction', () => {
     expect(first![1]).toMatchObject({ Delete: { ExpressionAttributeValues: expect.objectContaining({ ':lastCheckedAt0': '2029-12-31T23:00:00.000Z' }) } });
     expect(second![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':lastCheckedAt_u0': '2029-12-31T23:59:00.000Z', ':lastIpAddress_u0': '203.0.113.7' });
     expect(second![1]).toMatchObject({ Delete: { ExpressionAttributeValues: expect.objectContaining({ ':lastCheckedAt0': '2029-12-31T23:59:00.000Z' }) } });
+  });
+
+  it("gives a staging site's place back to stagingCount, not a seat", async () => {
+    const deps = setUp({ ...licenseItem, stagingCount: 1 });
+    const site = { ...activationItem, activationId: 'act_bbbbbbbbbbbbbbbbbbbbbbbb', domain: 'shop.test', environment: 'staging' };
+    table.seed('activation', site);
+    table.seed('activeDomain', { licenseId: ids.license, domain: site.domain, activationId: site.activationId, activatedAt: site.activatedAt, environment: 'staging' });
+    await deactivateLicense(deps, context, { ...deactivate, domain: site.domain });
+    const seat = table.transactions()[0]!.TransactItems![2] as { Update: { UpdateExpression: string; ConditionExpression: string } };
+    expect(seat.Update.UpdateExpression).toContain('#stagingCount');
+    expect(seat.Update.UpdateExpression).not.toContain('#activatedCount');
+    expect(seat.Update.ConditionExpression).toContain('#stagingCount > ');
   });
 
   it('answers "Activation not found" when someone else deactivated it first', async () => {

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import type { Activation as ActivationView } from '../../../shared/activations/activation-view.js';
 import type { ActivationListItem as ActivationListItemView } from '../../../shared/activations/list.js';
-import { ACTIVATION_STATUSES } from '../../../shared/data/entities/activation.js';
+import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../../../shared/data/entities/activation.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleActivation, exampleActivationListItem, examplePage } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 
 const activationFields = {
   id: idOf('act'),
@@ -12,6 +12,11 @@ const activationFields = {
   domain: z.string(),
   ipAddress: z.string(),
   status: z.enum(ACTIVATION_STATUSES),
+  environment: described(
+    z.enum(ACTIVATION_ENVIRONMENTS),
+    '`staging`: a staging or local site (its domain matched one of the product\'s `stagingPatterns` when it was activated), which took no ' +
+      'seat and counts in the license\'s `stagingCount`; `production`: a seat (`activatedCount`).',
+  ),
   activatedAt: timestamp,
   deactivatedAt: nullableTimestamp,
   lastCheckedAt: nullableTimestamp,
@@ -43,7 +48,9 @@ export const activationOperations = defineOperations({
   },
   'POST /api/activations/{id}/deactivate': {
     summary: 'Deactivate an activation',
-    description: "Frees the seat (the license's `activatedCount` goes down) and emits `license.deactivated`. Already deactivated: answered unchanged.",
+    description:
+      "Frees the seat (the license's `activatedCount` goes down; for a staging site, `stagingCount`) and emits `license.deactivated`. " +
+      'Already deactivated: answered unchanged.',
     responses: {
       200: { description: 'The activation', body: Activation, examples: { deactivated: { ...exampleActivation, status: 'deactivated', deactivatedAt: EX.updated } } },
     },

@@ -10,7 +10,8 @@ const createBody = z.strictObject({ name: z.string().check(z.trim(), z.minLength
 
 export function apiKeyRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('POST', '/api/api-keys', { body: createBody }, async ({ caller, body }) =>
+    // Its answer holds the new key, shown once and stored only hashed: never kept for a replay (Idempotency-Key is ignored).
+    authed('POST', '/api/api-keys', { body: createBody, idempotent: false }, async ({ caller, body }) =>
       created(await createApiKey(deps, caller.userId, body.name)),
     ),
     authed('GET', '/api/api-keys', {}, async ({ caller }) => ok({ items: await listApiKeys(deps, caller.userId) })),

@@ -49,7 +49,8 @@ export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: Ro
     authed('PUT', '/api/auth/me', { body: profileBody }, async ({ caller, body }) =>
       ok({ user: await updateProfile(deps, caller.userId, body) }),
     ),
-    authed('POST', '/api/auth/change-password', { body: changePasswordBody }, async ({ caller, body }) => {
+    // Its body holds passwords, whose hash an idempotency record would keep; it creates nothing (Idempotency-Key is ignored).
+    authed('POST', '/api/auth/change-password', { body: changePasswordBody, idempotent: false }, async ({ caller, body }) => {
       await changePassword(deps, caller.userId, body, caller.via === 'session' ? caller.tokenHash : undefined);
       return ok({ success: true });
     }),

@@ -4,7 +4,7 @@ import type { getLicense } from '../../../shared/licenses/get-license.js';
 import type { License as LicenseView } from '../../../shared/licenses/license-view.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleActivation, exampleLicense, examplePage } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 import { Activation } from './activations.openapi.js';
 
 const licenseFields = {
@@ -17,7 +17,8 @@ const licenseFields = {
   customerName: z.nullable(z.string()),
   status: z.enum(LICENSE_STATUSES),
   seats: z.number(),
-  activatedCount: z.number(),
+  activatedCount: described(z.number(), 'Active production activations: the seats taken.'),
+  stagingCount: described(z.number(), 'Active staging sites, which take no seat (at most the product\'s `stagingActivationLimit`).'),
   expiresAt: nullableTimestamp,
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -61,7 +62,7 @@ export const licenseOperations = defineOperations({
         fromPlan: { productId: EX.productId, planId: EX.planId, customerEmail: EX.email, customerName: 'Jane Doe', seats: 3, expiresAt: EX.expires },
       },
     },
-    responses: { 201: { description: 'The license', body: License, examples: { created: { ...exampleLicense, activatedCount: 0 } } } },
+    responses: { 201: { description: 'The license', body: License, examples: { created: { ...exampleLicense, activatedCount: 0, stagingCount: 0 } } } },
     errors: {
       400: ['productId is required', 'customerEmail: must be a valid e-mail address', 'seats: must be a whole number'],
       404: ['Product not found', 'Plan not found'],
@@ -88,7 +89,7 @@ export const licenseOperations = defineOperations({
   'POST /api/licenses/{id}/revoke': {
     summary: 'Revoke a license',
     description: 'Status `revoked`, every active activation deactivated, `license.revoked` emitted once.',
-    responses: { 200: { description: 'The license', body: License, examples: { revoked: { ...exampleLicense, status: 'revoked', activatedCount: 0 } } } },
+    responses: { 200: { description: 'The license', body: License, examples: { revoked: { ...exampleLicense, status: 'revoked', activatedCount: 0, stagingCount: 0 } } } },
     errors: { 409: [concurrent] },
   },
   'POST /api/licenses/{id}/regenerate': {

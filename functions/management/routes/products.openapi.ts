@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../../../shared/data/entities/product.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
 import { examplePage, exampleProduct } from '../../../shared/openapi/examples.js';
-import { defineOperations, named } from '../../../shared/openapi/operation.js';
+import { defineOperations, described, named } from '../../../shared/openapi/operation.js';
 
 const text = z.nullable(z.string());
 
@@ -28,6 +28,12 @@ export const Product = named(
     tested: text,
     requires: text,
     requiresPhp: text,
+    stagingPatterns: described(
+      z.nullable(z.array(z.string())),
+      'Domain patterns of staging and local sites, which activate without taking a seat. `null`: the defaults (`localhost`, `{ip}` ' +
+        '(any IP literal), `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`); `[]`: none.',
+    ),
+    stagingActivationLimit: described(z.number(), 'Staging sites one license may hold at once (default 3).'),
     public_key: z.string().check(z.regex(/^pk_[a-z2-7]{32}$/)),
     latestVersion: z.nullable(z.string()),
     plansCount: z.number(),
@@ -44,6 +50,20 @@ const ProductPage = pageOf('ProductPage', Product);
 
 const deleted = { 404: ['Product not found'] };
 
+const STAGING_RULES =
+  '**Staging and local sites**: a domain matching one of `stagingPatterns` activates without taking a seat (its activation is ' +
+  '`environment: "staging"`, counted in the license\'s `stagingCount`), at most `stagingActivationLimit` (1–100, default 3) per ' +
+  'license at once. A pattern is a host name, lower-case and in punycode, whose label `*` stands for one or more labels ' +
+  '(`*.local` matches `shop.local`, not `local`; `staging.*` matches `staging.shop.com`), or `{ip}` for any IP literal; it must name ' +
+  'a label besides `*`. At most 50; kept once each. `null`: the defaults (`localhost`, `{ip}`, `*.local`, `*.test`, `*.example`, ' +
+  '`*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`); `[]`: no staging sites.';
+const STAGING_ERRORS = [
+  'stagingPatterns.0: must name at least one label besides *',
+  'stagingPatterns.0: must be labels of a-z, 0-9, - or _ (or * for any labels) joined by dots, or {ip}',
+  'stagingPatterns: must hold at most 50 patterns',
+  'stagingActivationLimit: Too small: expected number to be >=1',
+];
+
 export const productOperations = defineOperations({
   'GET /api/products': {
     summary: 'List products',
@@ -55,7 +75,8 @@ export const productOperations = defineOperations({
     summary: 'Create a product',
     description:
       'Defaults: `status: active`, `isPremium: false`, `requiresLicense: true`, `managesReleases: true`, `licensePrefix` = the slug ' +
-      'upper-cased and cut to 8 characters plus `-`. A generated slug takes the first free of `slug`, `slug-2`, …',
+      'upper-cased and cut to 8 characters plus `-`. A generated slug takes the first free of `slug`, `slug-2`, …\n\n' +
+      STAGING_RULES,
     requestBody: {
       examples: {
         minimal: { name: 'Acme SEO', productType: 'plugin' },
@@ -63,7 +84,10 @@ export const productOperations = defineOperations({
       },
     },
     responses: { 201: { description: 'The product', body: Product, examples: { created: { ...exampleProduct, latestVersion: null, plansCount: 0 } } } },
-    errors: { 400: ['name is required', 'productType: Invalid option: expected one of "plugin"|"theme"|"app"|"library"|"saas"|"other"'], 409: ['Slug is already taken'] },
+    errors: {
+      400: ['name is required', 'productType: Invalid option: expected one of "plugin"|"theme"|"app"|"library"|"saas"|"other"', ...STAGING_ERRORS],
+      409: ['Slug is already taken'],
+    },
   },
   'GET /api/products/{id}': {
     summary: 'Get a product',
@@ -72,10 +96,19 @@ export const productOperations = defineOperations({
   },
   'PUT /api/products/{id}': {
     summary: 'Update a product',
-    description: 'Partial: only the fields given change; `null` clears an optional text field.',
-    requestBody: { examples: { rename: { name: 'Acme SEO Pro', description: null } } },
+    description:
+      'Partial: only the fields given change; `null` clears an optional text field, and sets `stagingPatterns` and ' +
+      '`stagingActivationLimit` back to their defaults. License operations see a change within 60 s (their product cache).\n\n' +
+      STAGING_RULES,
+    requestBody: {
+      examples: {
+        rename: { name: 'Acme SEO Pro', description: null },
+        stagingSites: { stagingPatterns: ['localhost', '{ip}', '*.local', 'staging.*', '*.preview.acme.example.com'], stagingActivationLimit: 5 },
+        noStagingSites: { stagingPatterns: [] },
+      },
+    },
     responses: { 200: { description: 'The product', body: Product, examples: { updated: { ...exampleProduct, name: 'Acme SEO Pro', description: null } } } },
-    errors: { ...deleted, 409: ['Slug is already taken', 'Product was changed concurrently; retry'] },
+    errors: { ...deleted, 400: STAGING_ERRORS, 409: ['Slug is already taken', 'Product was changed concurrently; retry'] },
   },
   'DELETE /api/products/{id}': {
     summary: 'Delete a product (soft)',

@@ -9,6 +9,7 @@ import {
   updateProduct,
 } from '../../../shared/products/products.js';
 import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
+import { MAX_STAGING_ACTIVATION_LIMIT, MAX_STAGING_PATTERNS, stagingPatternProblem } from '../../../shared/licensing/staging.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { httpUrl, paginationQuery } from '../../../shared/http/schemas.js';
 import type { Deps } from '../../../shared/runtime.js';
@@ -17,6 +18,17 @@ import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
 
 const text = (max: number) => z.nullish(z.string().check(z.maxLength(max)));
+/** A domain pattern of staging sites, trimmed and lower-cased (domains are compared lower-case). */
+const stagingPattern = z.pipe(
+  z.string().check(z.maxLength(253)),
+  z.transform((value, ctx) => {
+    const pattern = value.trim().toLowerCase();
+    const problem = stagingPatternProblem(pattern);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
+    return pattern;
+  }),
+);
+
 const productFields = {
   name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
   productType: z.enum(PRODUCT_TYPES),
@@ -36,6 +48,15 @@ const productFields = {
   tested: text(32),
   requires: text(32),
   requiresPhp: text(32),
+  /** null: the default patterns; `[]`: none. Kept once each, in the order given. */
+  stagingPatterns: z.nullish(
+    z.pipe(
+      z.array(stagingPattern).check(z.maxLength(MAX_STAGING_PATTERNS, `must hold at most ${MAX_STAGING_PATTERNS} patterns`)),
+      z.transform((patterns) => [...new Set(patterns)]),
+    ),
+  ),
+  /** null: the default (3). */
+  stagingActivationLimit: z.nullish(z.number().check(z.int('must be a whole number'), z.gte(1), z.lte(MAX_STAGING_ACTIVATION_LIMIT))),
 };
 
 const createBody = z.strictObject({

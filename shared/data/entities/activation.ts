@@ -2,6 +2,8 @@ import { Entity } from 'electrodb';
 import { globalIndex, model, primaryKey } from '../keys.js';
 
 export const ACTIVATION_STATUSES = ['active', 'deactivated'] as const;
+/** Production sites take a seat; staging and local sites do not (shared/licensing/staging.ts). */
+export const ACTIVATION_ENVIRONMENTS = ['production', 'staging'] as const;
 
 export const activationEntity = () =>
   new Entity({
@@ -14,6 +16,12 @@ export const activationEntity = () =>
       domain: { type: 'string', required: true },
       ipAddress: { type: 'string', required: true },
       status: { type: ACTIVATION_STATUSES, required: true },
+      /**
+       * `staging`: a staging or local site, counted in the license's `stagingCount` instead of a seat. Decided when
+       * the activation is made and kept, so deactivation frees the counter it took whatever the patterns say by
+       * then. Absent (activations made before staging sites existed): production.
+       */
+      environment: { type: ACTIVATION_ENVIRONMENTS },
       activatedAt: { type: 'string', required: true },
       deactivatedAt: { type: 'string' },
       // Copied from the domain's activeDomain item when it is deactivated (a check never rewrites this item).
@@ -43,6 +51,8 @@ export const activeDomainEntity = () =>
       domain: { type: 'string', required: true },
       activationId: { type: 'string', required: true },
       activatedAt: { type: 'string', required: true },
+      /** The activation's environment, so a repeated activate answers it without reading the activation. Absent: production. */
+      environment: { type: ACTIVATION_ENVIRONMENTS },
       lastCheckedAt: { type: 'string' },
       lastIpAddress: { type: 'string' },
     },

@@ -5,7 +5,8 @@ export const LICENSE_STATUSES = ['active', 'expired', 'revoked', 'suspended'] as
 
 /**
  * A license, keyed by its key: validate is one strongly consistent GetItem of this item, which holds
- * the whole answer, and activation's seat check is a condition on its `activatedCount`.
+ * the whole answer, and activation's seat check is a condition on its `activatedCount` (a staging site's, on its
+ * `stagingCount`).
  * Regenerating the key moves the item (delete + put in one transaction); `licenseRef` finds it by id.
  */
 export const licenseEntity = () =>
@@ -22,7 +23,13 @@ export const licenseEntity = () =>
       customerName: { type: 'string' },
       status: { type: LICENSE_STATUSES, required: true },
       seats: { type: 'number', required: true },
+      /** Active production activations: the seats taken. */
       activatedCount: { type: 'number', required: true, default: 0 },
+      /**
+       * Active staging activations (shared/licensing/staging.ts), which take no seat; held below the product's
+       * staging limit by the activation's condition. Absent on licenses that never had one: 0.
+       */
+      stagingCount: { type: 'number' },
       /** Null (absent) means lifetime. */
       expiresAt: { type: 'string' },
       createdAt: { type: 'string', required: true },

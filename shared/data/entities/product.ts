@@ -35,6 +35,13 @@ export const productEntity = () =>
       latestVersion: { type: 'string' },
       /** Set by every release write: an update check whose cached releases are older reads them again. */
       releasesChangedAt: { type: 'string' },
+      /**
+       * Domain patterns of staging and local sites, which activate without taking a seat (shared/licensing/staging.ts).
+       * Absent: the defaults; an empty list: none.
+       */
+      stagingPatterns: { type: 'list', items: { type: 'string' } },
+      /** Staging activations one license may hold at once; absent: the default (3). */
+      stagingActivationLimit: { type: 'number' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
       deletedAt: { type: 'string' },
