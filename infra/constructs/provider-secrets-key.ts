@@ -7,7 +7,7 @@ import { Construct } from 'constructs';
 export type ProviderSecretsAccess = 'sealAndOpen' | 'open';
 
 /**
- * The KMS key that wraps the data keys sealing vendors' payment-provider secrets (shared/payments/secret-box.ts).
+ * The KMS key that wraps the data keys sealing vendors' payment-provider secrets (shared/secrets/secret-box.ts).
  * Rotated yearly by KMS; retained with the table, whose sealed secrets would not open without it.
  */
 export class ProviderSecretsKey extends Construct {
