@@ -3,6 +3,9 @@ import { header } from './request.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
 const ALLOWED_HEADERS = 'content-type, authorization';
+/** The open surfaces also take a client's nonce for their signed answers, and let browsers read the signature. */
+const OPEN_ALLOWED_HEADERS = `${ALLOWED_HEADERS}, signature-nonce`;
+const OPEN_EXPOSED_HEADERS = 'content-digest, date, signature, signature-input';
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
 export type CorsPolicy =
@@ -12,7 +15,7 @@ export type CorsPolicy =
   | { kind: 'credentialed'; origin: string | undefined };
 
 function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefined): Record<string, string> {
-  if (policy.kind === 'open') return { 'access-control-allow-origin': '*' };
+  if (policy.kind === 'open') return { 'access-control-allow-origin': '*', 'access-control-expose-headers': OPEN_EXPOSED_HEADERS };
   if (!policy.origin || requestOrigin !== policy.origin) return { vary: 'origin' };
   return { 'access-control-allow-origin': policy.origin, 'access-control-allow-credentials': 'true', vary: 'origin' };
 }
@@ -31,7 +34,7 @@ export function cors(policy: CorsPolicy): MiddlewareObj<HttpEvent, HttpResult> {
         headers: {
           ...corsHeaders(policy, header(request.event, 'origin')),
           'access-control-allow-methods': ALLOWED_METHODS,
-          'access-control-allow-headers': ALLOWED_HEADERS,
+          'access-control-allow-headers': policy.kind === 'open' ? OPEN_ALLOWED_HEADERS : ALLOWED_HEADERS,
           'access-control-max-age': '600',
         },
       };
