@@ -27,8 +27,9 @@ function synth(context: Record<string, string>, props: LicensingStackProps = {})
     (template.toJSON().Resources[id(stack.functions[surface])] as Resource).Properties.Environment.Variables as Record<string, unknown>;
   const secretsStatementsOf = (surface: (typeof SURFACES)[number]) => {
     const roleId = id(stack.functions[surface].role!);
-    const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource;
-    return (policy.Properties.PolicyDocument.Statement as Statement[]).filter((s) => [s.Action].flat().some((a) => a.startsWith('secretsmanager:')));
+    // The reference docs' function has no grant at all, so no policy.
+    const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource | undefined;
+    return ((policy?.Properties.PolicyDocument.Statement ?? []) as Statement[]).filter((s) => [s.Action].flat().some((a) => a.startsWith('secretsmanager:')));
   };
   return { stack, template, variablesOf, secretsStatementsOf };
 }
