@@ -6,10 +6,8 @@
  * service's own CPU per validate (this process holds only the gateway and the handlers while the load runs).
  * Finally it counts the DynamoDB requests each operation makes (through an SDK middleware on a counted client).
  */
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { createEdgeHandler } from '../functions/edge/app.js';
@@ -22,6 +20,7 @@ import { activationWrites } from '../shared/licensing/activate.js';
 import { createProductCatalog } from '../shared/licensing/product-catalog.js';
 import { createDeps } from '../shared/runtime.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
+import { loadFromAnotherProcess as runLoad, median, print, type LoadOptions, type LoadResult, type Measured } from './support/load-process.js';
 
 const DURATION_SECONDS = 8;
 const WARM_UP_SECONDS = 8;
@@ -32,39 +31,8 @@ const LICENSES = 50;
 /** Validate's throughput against raw GetItem's on the same DynamoDB Local; under it, the bench fails. */
 const VALIDATE_TARGET = 0.8;
 
-type Measured = { name: string; rps: number; p50: number; p99: number; failures: number };
-type LoadResult = Measured & { requests: number; serviceCpuMicros: number };
-
-const LOAD_SCRIPT = fileURLToPath(new URL('./support/load.ts', import.meta.url));
-
-/**
- * Runs bench/support/load.ts in a process of its own; meanwhile this process serves the requests, so its
- * CPU time over the run is the service's (gateway, middy, validation, ElectroDB, the SDK, JSON).
- */
-function loadFromAnotherProcess(name: string, options: { url: string; duration: number; bodies?: string[]; activateKeys?: string[] }): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const cpuBefore = process.cpuUsage();
-    const child = spawn(process.execPath, ['--import', 'tsx', LOAD_SCRIPT, JSON.stringify({ connections: CONNECTIONS, ...options })], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const cpu = process.cpuUsage(cpuBefore);
-      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
-      const result = JSON.parse(out) as Omit<LoadResult, 'name' | 'serviceCpuMicros'>;
-      resolve({ name, ...result, serviceCpuMicros: (cpu.user + cpu.system) / Math.max(1, result.requests) });
-    });
-  });
-}
-
-function print(run: Measured): Measured {
-  console.log(`${run.name.padEnd(24)} ${run.rps.toFixed(0).padStart(7)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  failures ${run.failures}`);
-  return run;
-}
-
-const median = (runs: Measured[]) => [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+/** The load generator runs in a process of its own: this process holds only the service. */
+const loadFromAnotherProcess = (name: string, options: Omit<LoadOptions, 'connections'>) => runLoad(name, { connections: CONNECTIONS, ...options });
 
 /** Requests/s of GetItem of existing license items, at the same concurrency as the HTTP runs. */
 async function rawGetItem(endpoint: string, tableName: string, keys: string[], seconds = DURATION_SECONDS): Promise<Measured> {

@@ -29,7 +29,7 @@ export async function seedTenant(baseUrl: string, options: { licenses: number; s
   form.set('file', new Blob([new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)])], { type: 'application/zip' }), 'bench.zip');
   const upload = await fetch(`${baseUrl}/api/products/${product.id}/releases/upload`, { method: 'POST', headers: { cookie: cookie!, origin: baseUrl }, body: form });
   const release = (await call(`/api/products/${product.id}/releases`, { ...((await upload.json()) as object), version: '1.0.0' }, cookie)).body;
-  return { keys, slug: product.slug as string, releaseId: release.id as string };
+  return { keys, slug: product.slug as string, productId: product.id as string, releaseId: release.id as string };
 }
 
 /** A payload-2.0 event as the gateway builds it, from `sourceIp`, for calling an edge handler directly. */
