@@ -27,12 +27,14 @@ export function contentDigest(body: Buffer): string {
 
 export type SignatureParams = { created: number; keyId: string; nonce?: string };
 
+/** The inner list of covered components, as it is serialized. */
+const COMPONENT_LIST = `(${COVERED_COMPONENTS.map((name) => `"${name}"`).join(' ')})`;
+
 /** The `@signature-params` value, also the value of the `sig1` member of `Signature-Input`. */
 export function signatureParams(params: SignatureParams): string {
   // Key ids (`sig_` + base32) and nonces (NONCE_PATTERN) hold no `"` or `\`: no escaping is needed.
-  const components = COVERED_COMPONENTS.map((name) => `"${name}"`).join(' ');
   const nonce = params.nonce === undefined ? '' : `;nonce="${params.nonce}"`;
-  return `(${components});created=${params.created};keyid="${params.keyId}";alg="ed25519"${nonce}`;
+  return `${COMPONENT_LIST};created=${params.created};keyid="${params.keyId}";alg="ed25519"${nonce}`;
 }
 
 /** The signature base (RFC 9421 §2.5): one line per covered component, then `@signature-params`, joined by LF. */
@@ -56,7 +58,8 @@ export function signatureHeaders(
   const digest = contentDigest(message.body);
   const date = message.now.toUTCString();
   const params = signatureParams({ created: Math.floor(message.now.getTime() / 1000), keyId: message.keyId, nonce: message.nonce });
-  const signature = sign(Buffer.from(signatureBase({ status: message.status, contentDigest: digest, date }, params), 'utf8'));
+  // The signature base is ASCII (RFC 9421 §2.5): every value in it is (date, base64, key ids, nonces).
+  const signature = sign(Buffer.from(signatureBase({ status: message.status, contentDigest: digest, date }, params), 'ascii'));
   return {
     'content-digest': digest,
     date,

@@ -60,7 +60,9 @@ export function createResponseSigner(keyring: Keyring) {
       const headers = signatureHeaders({ status: answer.statusCode, body, now: options.now, keyId: key.keyId, nonce: options.nonce }, (base) =>
         sign(null, base, key.privateKey),
       );
-      return { ...answer, headers: { ...answer.headers, ...headers } };
+      // The answer is this request's own (built by the route): its headers are added to, not copied.
+      answer.headers = Object.assign(answer.headers ?? {}, headers);
+      return answer;
     },
   };
 }
