@@ -20,7 +20,7 @@ import { activationWrites } from '../shared/licensing/activate.js';
 import { createProductCatalog } from '../shared/licensing/product-catalog.js';
 import { createDeps } from '../shared/runtime.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
-import { loadFromAnotherProcess as runLoad, median, print, type LoadResult, type Measured } from './support/load-process.js';
+import { loadFromAnotherProcess as runLoad, median, print, type LoadOptions, type LoadResult, type Measured } from './support/load-process.js';
 
 const DURATION_SECONDS = 8;
 const WARM_UP_SECONDS = 8;
@@ -31,9 +31,8 @@ const LICENSES = 50;
 /** Validate's throughput against raw GetItem's on the same DynamoDB Local; under it, the bench fails. */
 const VALIDATE_TARGET = 0.8;
 
-/** A load generator in another process at this bench's concurrency (bench/support/load-process.ts). */
-const loadFromAnotherProcess = (name: string, options: { url: string; duration: number; bodies?: string[]; activateKeys?: string[] }) =>
-  runLoad(name, { connections: CONNECTIONS, ...options });
+/** The load generator runs in a process of its own: this process holds only the service. */
+const loadFromAnotherProcess = (name: string, options: Omit<LoadOptions, 'connections'>) => runLoad(name, { connections: CONNECTIONS, ...options });
 
 /** Requests/s of GetItem of existing license items, at the same concurrency as the HTTP runs. */
 async function rawGetItem(endpoint: string, tableName: string, keys: string[], seconds = DURATION_SECONDS): Promise<Measured> {

@@ -44,7 +44,7 @@ type SurfaceSettings = {
   table?: TableBinding;
   /** Release files; absent: the function has no access to the bucket. */
   bucket?: BucketAccess;
-  /** Payment-provider secrets (the KMS key); absent: none. */
+  /** Sealed secrets (the KMS key): payment-provider secrets and products' signing keys; absent: none. */
   providerSecrets?: ProviderSecretsAccess;
   /** Signs and checks portal download links (the Secrets Manager secret); absent: no access. */
   downloadLinks?: true;
@@ -56,7 +56,8 @@ type SurfaceSettings = {
 
 const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   // Accounts, sessions and API keys are its alone: the one function with the whole table.
-  // Connecting a payment provider seals its secrets; OAuth sign-in reads the clients' secrets.
+  // Connecting a payment provider seals its secrets, creating or rotating a product seals its signing key; OAuth
+  // sign-in reads the clients' secrets.
   management: {
     memorySize: 512,
     timeout: Duration.seconds(10),
@@ -66,9 +67,15 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     oauthClients: true,
   },
   // License operations write activations; 1 GB gives ARM Lambda the CPU for low-latency validate.
-  // Reads the bucket only to presign downloads.
-  edge: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, bucket: 'read' },
-  // Checkout opens the vendor's Stripe key.
+  // Reads the bucket only to presign downloads; opens products' signing keys (and no other secret) to sign answers.
+  edge: {
+    memorySize: 1024,
+    timeout: Duration.seconds(10),
+    table: { access: 'readWrite', keys: 'licensing' },
+    bucket: 'read',
+    providerSecrets: 'openSigningKeys',
+  },
+  // Checkout opens the vendor's Stripe key; signed answers and offline license files open products' signing keys.
   public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, providerSecrets: 'open' },
   // The vendor's server: reads its customers, presigns `/dl` downloads (bucket read), signs and checks their links,
   // and opens the vendor's Stripe key to cancel a subscription.

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 export type Measured = { name: string; rps: number; p50: number; p99: number; failures: number };
 export type LoadResult = Measured & { requests: number; serviceCpuMicros: number };
-export type LoadOptions = { url: string; connections: number; duration: number; bodies?: string[]; activateKeys?: string[] };
+
+export type LoadOptions = { url: string; connections: number; duration: number; bodies?: string[]; activateKeys?: string[]; headers?: Record<string, string> };
 
 const LOAD_SCRIPT = fileURLToPath(new URL('./load.ts', import.meta.url));
 

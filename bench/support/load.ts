@@ -3,15 +3,15 @@
  * another machine would be: the benchmark process then holds only the service (gateway and handlers), whose CPU
  * per request it reads with `process.cpuUsage`. Prints autocannon's figures as JSON on stdout.
  *
- * Options: `url`, `connections`, `duration` (s), and either `bodies` (JSON bodies sent in turn) or
- * `activateKeys` (license keys, each request activating one of them on a domain never used before).
+ * Options: `url`, `connections`, `duration` (s), extra request `headers`, and either `bodies` (JSON bodies sent in
+ * turn) or `activateKeys` (license keys, each request activating one of them on a domain never used before).
  */
 import autocannon from 'autocannon';
 
-type LoadOptions = { url: string; connections: number; duration: number; bodies?: string[]; activateKeys?: string[] };
+type LoadOptions = { url: string; connections: number; duration: number; bodies?: string[]; activateKeys?: string[]; headers?: Record<string, string> };
 
 const options = JSON.parse(process.argv[2]!) as LoadOptions;
-const headers = { 'content-type': 'application/json' };
+const headers = { 'content-type': 'application/json', ...options.headers };
 let domain = 0;
 const requests = options.activateKeys
   ? [

@@ -4,6 +4,8 @@ import { createActivityRecorder } from '../../shared/licensing/activity.js';
 import { createProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
+import { createSecretBox } from '../../shared/secrets/secret-box.js';
+import { createKeyring, createResponseSigner } from '../../shared/signing/response-signer.js';
 import { createDownloadLinks } from '../../shared/storage/download-links.js';
 import { createReleaseCatalog } from '../../shared/updates/release-catalog.js';
 import { licenseRoutes } from '../shared/license-routes.js';
@@ -13,7 +15,9 @@ import { updateRoutes } from './update-routes.js';
 export function edgeRoutes(deps: Deps): Route[] {
   const products = createProductCatalog(deps);
   const activity = createActivityRecorder(deps);
-  const context = { catalog: products, activity, limits: createRateLimiter(deps) };
+  // Products' signing keys are opened (KMS Decrypt) on first use and kept for the container.
+  const signer = createResponseSigner(createKeyring(createSecretBox(deps.config)));
+  const context = { catalog: products, activity, limits: createRateLimiter(deps), signer };
   return [
     ...licenseRoutes(deps, context, { prefix: '/v1', publicKey: false }),
     ...updateRoutes(deps, {
@@ -21,6 +25,7 @@ export function edgeRoutes(deps: Deps): Route[] {
       releases: createReleaseCatalog(deps),
       links: createDownloadLinks(deps.config, () => deps.clients.dynamo.config.credentials()),
       activity,
+      signer,
     }),
   ];
 }

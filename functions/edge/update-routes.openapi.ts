@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
 import { EX } from '../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../shared/openapi/operation.js';
+import { NONCE_HEADER_PARAMETER, SIGNED_ANSWER_HEADERS } from '../../shared/openapi/signatures.js';
 import type { updateInfo } from '../../shared/updates/wordpress.js';
 
 const text = z.nullable(z.string());
@@ -36,12 +37,16 @@ export const updateOperations = defineOperations({
     summary: 'WordPress update check',
     description:
       'For `plugins_api` and the update transient. An invalid or inactive key (unknown, expired, suspended, revoked, another product\'s) ' +
-      'gets the same metadata without `package`. The installed `version` changes nothing in the answer.',
+      'gets the same metadata without `package`. The installed `version` changes nothing in the answer.\n\nThe answer is signed ' +
+      "(RFC 9421, Ed25519) with the product's current key, as the license operations' are: `Signature`, `Signature-Input`, " +
+      '`Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. An unknown slug (404) and bad input are not signed.',
+    headerParameters: NONCE_HEADER_PARAMETER,
     queryExamples: { slug: 'acme-seo', license_key: EX.licenseKey, version: '1.9.0' },
     responses: {
       200: {
         description: 'Update information',
         body: UpdateInfo,
+        headers: SIGNED_ANSWER_HEADERS,
         examples: {
           licensed: {
             name: 'Acme SEO',

@@ -13,6 +13,8 @@ import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import type { Deps } from '../../shared/runtime.js';
+import type { ResponseSigner } from '../../shared/signing/response-signer.js';
+import { signedAnswers } from '../../shared/signing/signed-answers.js';
 import type { DownloadLinks } from '../../shared/storage/download-links.js';
 import { downloadRelease } from '../../shared/updates/download.js';
 import type { ReleaseCatalog } from '../../shared/updates/release-catalog.js';
@@ -41,25 +43,26 @@ const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Relea
 /** The WordPress update check and the licensed download. */
 export function updateRoutes(
   deps: Deps,
-  catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; activity: ActivityRecorder },
+  catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; activity: ActivityRecorder; signer: ResponseSigner },
 ): Route[] {
   return [
     {
       method: 'GET',
       path: '/v1/wp/update-check',
       input: { query: updateCheckQuery },
-      handler: async (event) => {
+      // Signed with the product's key (an unknown slug is not: no product, no key).
+      handler: signedAnswers(catalogs.signer, deps.clock, async (event, scope) => {
         const input = parseInput(updateCheckQuery, query(event));
         const domain = siteOf(input.domain);
-        return ok(
-          await checkForUpdate(deps, catalogs, {
-            slug: input.slug,
-            licenseKey: input.license_key,
-            baseUrl: requestBaseUrl(event, deps.config.publicBaseUrl),
-            site: domain === undefined ? undefined : { domain, ipAddress: clientAddress(event, deps.config), version: input.version },
-          }),
-        );
-      },
+        const { info, product } = await checkForUpdate(deps, catalogs, {
+          slug: input.slug,
+          licenseKey: input.license_key,
+          baseUrl: requestBaseUrl(event, deps.config.publicBaseUrl),
+          site: domain === undefined ? undefined : { domain, ipAddress: clientAddress(event, deps.config), version: input.version },
+        });
+        scope.product = product;
+        return ok(info);
+      }),
     },
     {
       method: 'GET',

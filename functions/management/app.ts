@@ -6,6 +6,7 @@ import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payme
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Config } from '../../shared/config.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
+import { createSecretBox, type SecretBox } from '../../shared/secrets/secret-box.js';
 import { createStorageClient } from '../../shared/storage/storage-client.js';
 import type { StorageDeps } from '../../shared/storage/release-files.js';
 import { routeBuilders } from './route.js';
@@ -22,16 +23,21 @@ import { paymentProviderRoutes } from './routes/payment-provider.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
 
-/** What the management API uses: the table, the release bucket's client, the payment provider's, and the OAuth providers. */
-export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders };
+/**
+ * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
+ * and the secret box that seals payment-provider secrets and products' signing keys.
+ */
+export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox };
 
 export function createManagementDeps(config: Config): ManagementDeps {
   const deps = createDeps(config, 'all');
+  const secrets = createSecretBox(config);
   return {
     ...deps,
     clients: { ...deps.clients, s3: createStorageClient(config) },
-    payments: createPaymentDeps(config),
+    payments: createPaymentDeps(config, secrets),
     oauth: createOAuthProviders(config),
+    secrets,
   };
 }
 

@@ -6,9 +6,11 @@ import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Config } from '../../shared/config.js';
 import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
+import { createKeyring, createResponseSigner } from '../../shared/signing/response-signer.js';
 import { licenseRoutes } from '../shared/license-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { checkoutRoutes } from './checkout-routes.js';
+import { signingRoutes } from './signing-routes.js';
 
 /** What the public API uses: the table (license operations and checkout), and the payment provider for checkout. */
 export type PublicDeps = Deps & PaymentDeps;
@@ -19,8 +21,15 @@ export function createPublicDeps(config: Config): PublicDeps {
 
 /** Every route of the public API, with this container's product cache and bookkeeping. */
 export function publicRoutes(deps: PublicDeps): Route[] {
-  const context = { catalog: createProductCatalog(deps), activity: createActivityRecorder(deps), limits: createRateLimiter(deps) };
-  return [...licenseRoutes(deps, context, { prefix: '/public/v1', publicKey: true }), ...checkoutRoutes(deps, context), ...analyticsRoutes(deps, context)];
+  // One secret box for the container: the vendors' Stripe keys and the products' signing keys.
+  const signer = createResponseSigner(createKeyring(deps.payments.secrets));
+  const context = { catalog: createProductCatalog(deps), activity: createActivityRecorder(deps), limits: createRateLimiter(deps), signer };
+  return [
+    ...licenseRoutes(deps, context, { prefix: '/public/v1', publicKey: true }),
+    ...signingRoutes(deps, context),
+    ...checkoutRoutes(deps, context),
+    ...analyticsRoutes(deps, context),
+  ];
 }
 
 /** The public API (`/public/v1`): the product's public key identifies it; open to any origin. */

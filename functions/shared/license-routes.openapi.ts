@@ -5,6 +5,7 @@ import type { Validation } from '../../shared/licensing/validate.js';
 import { idOf, nullableTimestamp, timestamp } from '../../shared/openapi/common.js';
 import { EX, exampleProductSummary } from '../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, described, named, type OperationDoc } from '../../shared/openapi/operation.js';
+import { NONCE_HEADER_PARAMETER, SIGNED_ANSWER_HEADERS, SIGNED_ANSWER_NOTE } from '../../shared/openapi/signatures.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import type { LicenseSurface } from './license-routes.js';
 
@@ -41,6 +42,16 @@ const PublicActivated = named(
   'The activation of the domain (a new one, or the one it already had) and when it was made.',
 );
 const Deactivated = named('Deactivated', z.object({ success: z.literal(true) }));
+const OfflineLicense = named(
+  'OfflineLicense',
+  z.object({
+    license_file: described(z.string(), 'The signed file (format v1, docs/api.md): save it as it is and verify it offline.'),
+    key_id: idOf('sig'),
+    issued_at: timestamp,
+    valid_until: described(timestamp, "`issued_at` + the product's `offlineValidityDays`, or the license's `expiresAt` when that comes first."),
+  }),
+  'An offline license file bound to one activated domain.',
+);
 const CheckResult = named(
   'ActivationCheck',
   z.union([z.object({ activated: z.literal(true), activation_id: idOf('act') }), z.object({ activated: z.literal(false), activation_id: z.null() })]),
@@ -67,12 +78,14 @@ export function licenseOperations(surface: LicenseSurface) {
       summary: 'Validate a license key',
       description:
         'Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that ' +
-        `product; \`domain\` is bookkeeping only and never changes the answer.${identified}\n\n${bodyRules('`license_key` (required), `product_slug`, `domain` or `site`')}`,
+        `product; \`domain\` is bookkeeping only and never changes the answer.${identified}\n\n${bodyRules('`license_key` (required), `product_slug`, `domain` or `site`')}${SIGNED_ANSWER_NOTE}`,
+      headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { validate: { ...key, product_slug: 'acme-seo', domain: EX.domain } } },
       responses: {
         200: {
           description: 'The key is usable',
           body: ValidLicense,
+          headers: SIGNED_ANSWER_HEADERS,
           examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires }, product: exampleProductSummary } },
         },
       },
@@ -88,12 +101,13 @@ export function licenseOperations(surface: LicenseSurface) {
         '`stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, ' +
         '`dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license\'s `stagingCount`, at most ' +
         'the product\'s `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). ' +
-        `Emits \`license.activated\`.${identified}\n\n${bodyRules('`license_key` and `domain` (or `site`), both required')}`,
+        `Emits \`license.activated\`.${identified}\n\n${bodyRules('`license_key` and `domain` (or `site`), both required')}${SIGNED_ANSWER_NOTE}`,
+      headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { activate: { ...key, domain: `https://www.${EX.domain}/shop` } } },
       responses: {
         200: publicKey
-          ? { description: 'Activated', body: PublicActivated, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated, environment: 'production' } } }
-          : { description: 'Activated', body: Activated, examples: { activated: { success: true, activation_id: EX.activationId, environment: 'production' } } },
+          ? { description: 'Activated', body: PublicActivated, headers: SIGNED_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated, environment: 'production' } } }
+          : { description: 'Activated', body: Activated, headers: SIGNED_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, environment: 'production' } } },
       },
       errors: { 400: [...required, 'domain is required', 'domain is not a valid domain or URL', M.seatLimit, M.stagingLimit, M.wrongProduct, ...licenseStates], 404: keyErrors },
       rateLimits: writes,
@@ -103,9 +117,10 @@ export function licenseOperations(surface: LicenseSurface) {
       description:
         'Frees the seat of the domain, or of `activation_id` (with both, both must match; a staging site frees its place in ' +
         '`stagingCount`); allowed whatever the license\'s state. Emits ' +
-        `\`license.deactivated\`.${identified}\n\n${bodyRules('`license_key` (required), and `domain` (or `site`) or `activation_id`')}`,
+        `\`license.deactivated\`.${identified}\n\n${bodyRules('`license_key` (required), and `domain` (or `site`) or `activation_id`')}${SIGNED_ANSWER_NOTE}`,
+      headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { byDomain: { ...key, domain: EX.domain }, byId: { ...key, activation_id: EX.activationId } } },
-      responses: { 200: { description: 'Deactivated', body: Deactivated, examples: { deactivated: { success: true } } } },
+      responses: { 200: { description: 'Deactivated', body: Deactivated, headers: SIGNED_ANSWER_HEADERS, examples: { deactivated: { success: true } } } },
       errors: { 400: [...required, 'domain or activation_id is required', M.activationNotFound], 404: keyErrors },
       rateLimits: writes,
     },
@@ -113,16 +128,50 @@ export function licenseOperations(surface: LicenseSurface) {
   if (publicKey) {
     operations[`POST ${prefix}/licenses/check`] = {
       summary: 'Check whether a domain is activated',
-      description: `A license that cannot be used answers its 400 error, so the plugin can say why.${identified}\n\n${bodyRules('`public_key`, `license_key` and `domain` (or `site`), all required')}`,
+      description: `A license that cannot be used answers its 400 error, so the plugin can say why.${identified}\n\n${bodyRules('`public_key`, `license_key` and `domain` (or `site`), all required')}${SIGNED_ANSWER_NOTE}`,
+      headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { check: { ...key, domain: EX.domain } } },
       responses: {
         200: {
           description: 'Whether the domain is activated',
           body: CheckResult,
+          headers: SIGNED_ANSWER_HEADERS,
           examples: { activated: { activated: true, activation_id: EX.activationId }, notActivated: { activated: false, activation_id: null } },
         },
       },
       errors: { 400: [...required, 'domain is required', M.wrongProduct, ...licenseStates], 404: keyErrors },
+      rateLimits: reads,
+    };
+    operations[`POST ${prefix}/licenses/offline`] = {
+      summary: 'Issue an offline license file',
+      description:
+        'A signed license file (Ed25519) bound to one active activation of the license, for sites that cannot reach the service: ' +
+        "it holds the product, the license (key, status, seats, expiry), the activation and its domain, when it was issued and until " +
+        "when it is valid (the product's `offlineValidityDays`, default 30, never past the license's `expiresAt`). Verify it with the " +
+        "product's keys (`GET /public/v1/signing-key`) and nothing but Ed25519: the format, the verification steps and test vectors " +
+        `are in docs/api.md. Nothing is written; a product made before signing keys has none until its vendor rotates one in.${identified}\n\n` +
+        `${bodyRules('`public_key`, `license_key` and `domain` (or `site`), all required')}${SIGNED_ANSWER_NOTE}`,
+      headerParameters: NONCE_HEADER_PARAMETER,
+      requestBody: { examples: { offline: { ...key, domain: EX.domain } } },
+      responses: {
+        200: {
+          description: 'The license file',
+          body: OfflineLicense,
+          headers: SIGNED_ANSWER_HEADERS,
+          examples: {
+            file: {
+              license_file: '-----BEGIN LICENSE FILE v1-----\neyJmb3JtYXQiOiJsaWNlbnNlLWZpbGUiLCJ2ZXJzaW9uIjoxLCJrZXlJZCI6InNp\n…\n-----SIGNATURE-----\nuQlo+QX1fFcfCOvRRnbuwb/X/hDAo2H7PwjrmbOW1Da/hgh+kg/fdvRke210/rJmkQvGTE01INTTOPCHhMvnAw==\n-----END LICENSE FILE v1-----\n',
+              key_id: EX.signingKeyId,
+              issued_at: EX.updated,
+              valid_until: '2026-02-15T08:00:00.000Z',
+            },
+          },
+        },
+      },
+      errors: {
+        400: [...required, 'domain is required', 'domain is not a valid domain or URL', M.activationNotFound, ...licenseStates, 'Offline license files are not available for this product'],
+        404: keyErrors,
+      },
       rateLimits: reads,
     };
   }

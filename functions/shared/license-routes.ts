@@ -5,6 +5,7 @@ import { idempotentRoute, type IdempotencyScope } from '../../shared/http/idempo
 import { jsonBody } from '../../shared/http/request.js';
 import { json, ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
+import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { hasIdShape, hasPublicKeyShape } from '../../shared/ids.js';
@@ -15,12 +16,16 @@ import { checkActivation } from '../../shared/licensing/check.js';
 import { deactivateLicense } from '../../shared/licensing/deactivate.js';
 import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
 import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
+import { observedCatalog } from '../../shared/licensing/product-catalog.js';
 import { refusalReason } from '../../shared/licensing/refusal-reason.js';
+import { issueOfflineLicense } from '../../shared/signing/offline-license.js';
 import { validateLicense, type LicenseContext } from '../../shared/licensing/validate.js';
 import { metrics, type LicenseOperation } from '../../shared/observability/metrics.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
+import type { ResponseSigner } from '../../shared/signing/response-signer.js';
+import { signedAnswers, type AnswerScope } from '../../shared/signing/signed-answers.js';
 
 /** `/v1` (no identification) or `/public/v1` (the product's `public_key` in every body). */
 export type LicenseSurface = { prefix: string; publicKey: boolean };
@@ -36,6 +41,11 @@ const licenseFields = {
 };
 const publicKeyField = { public_key: requiredText('public_key', 128) };
 const deactivateFields = { ...licenseFields, activation_id: optionalText('activation_id', 64) };
+const offlineFields = {
+  license_key: licenseFields.license_key,
+  domain: licenseFields.domain,
+  site: licenseFields.site,
+};
 
 function schemaFor<F extends z.core.$ZodShape>(surface: LicenseSurface, fields: F) {
   // The public key comes first, so a body missing everything names it first.
@@ -74,6 +84,8 @@ function activationIdOf(body: { activation_id?: string }): string | undefined {
   return id;
 }
 
+/** What the license routes share in a container: the product cache, bookkeeping, rate limits and the signer. */
+export type LicenseRouteContext = LicenseContext & { limits: RateLimiter; signer: ResponseSigner };
 /**
  * The caller of an activate or deactivate, for `Idempotency-Key`: the license key it names (trimmed, as the schema
  * reads it). A body without one has no scope: the route answers its 400 as without the header.
@@ -87,23 +99,29 @@ export const licenseKeyScope: IdempotencyScope = (event) => {
   }
 };
 
-/** Counts a refusal (a 4xx) of `operation` by reason, then lets the error handler answer it. */
-function countingRefusals(operation: LicenseOperation, handler: Route['handler']): Route['handler'] {
-  return async (event) => {
-    try {
-      return await handler(event);
-    } catch (error) {
-      if (error instanceof AppError && error.statusCode < 500) metrics.refusal(operation, refusalReason(error));
-      throw error;
-    }
-  };
-}
-
-/** validate, activate and deactivate on both prefixes; check on the public one. */
-export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: RateLimiter }, surface: LicenseSurface): Route[] {
+/** validate, activate and deactivate on both prefixes; check and offline license files on the public one. */
+export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface: LicenseSurface): Route[] {
   const validateSchema = schemaFor(surface, licenseFields);
   const deactivateSchema = schemaFor(surface, deactivateFields);
-  const { limits } = context;
+  const offlineSchema = schemaFor(surface, offlineFields);
+  const { limits, signer } = context;
+  /**
+   * Every answer is signed with the key of the product it is about, once the request has found that product
+   * (through this request's view of the catalog); refusals are counted by reason.
+   */
+  const signed = (operation: LicenseOperation, handler: (event: HttpEvent, context: LicenseContext) => Promise<HttpResult>, refusal?: (error: AppError) => HttpResult) =>
+    signedAnswers(
+      context.signer,
+      deps.clock,
+      (event, scope: AnswerScope) => handler(event, { ...context, catalog: observedCatalog(context.catalog, (product) => (scope.product = product)) }),
+      {
+        refusal,
+        onRefusal: (error) => {
+          if (operation === 'validate') metrics.validation('invalid');
+          metrics.refusal(operation, refusalReason(error));
+        },
+      },
+    );
   /** On the public API a caller is an address using one product's public key; on the edge, the address. */
   const callerOf = (claim: { publicKey?: string }, address: string) => (claim.publicKey ? `${claim.publicKey}#${address}` : address);
   /** Public reads are limited in the container, so a validate under its limit costs no I/O; edge reads are not limited. */
@@ -117,8 +135,9 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
       method: 'POST',
       path: `${surface.prefix}/licenses/validate`,
       input: { body: validateSchema },
-      handler: async (event) => {
-        try {
+      handler: signed(
+        'validate',
+        async (event, context) => {
           const body = parseInput(validateSchema, jsonBody(event));
           const domain = givenDomain(body);
           const claim = claimOf(surface, body);
@@ -127,23 +146,17 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
           const result = await validateLicense(deps, context, { ...claim, domain, ipAddress: address, version: body.version });
           metrics.validation('valid');
           return ok({ valid: true, ...result });
-        } catch (error) {
-          // Every refusal of a validate, bad input included, is `{valid: false, error}` with its status (and Retry-After on 429).
-          if (error instanceof AppError && error.statusCode < 500) {
-            metrics.validation('invalid');
-            metrics.refusal('validate', refusalReason(error));
-            return json(error.statusCode, { valid: false, error: error.message }, { headers: error.headers });
-          }
-          throw error;
-        }
-      },
+        },
+        // Every refusal of a validate, bad input included, is `{valid: false, error}` with its status (and Retry-After on 429).
+        (error) => json(error.statusCode, { valid: false, error: error.message }, { headers: error.headers }),
+      ),
     },
     // A retry with the same `Idempotency-Key` gets the first answer; no key, no extra cost.
     idempotentRoute(deps, licenseKeyScope, {
       method: 'POST',
       path: `${surface.prefix}/licenses/activate`,
       input: { body: validateSchema },
-      handler: countingRefusals('activate', async (event) => {
+      handler: signed('activate', async (event, context) => {
         const body = parseInput(validateSchema, jsonBody(event));
         const domain = requiredDomain(body);
         const claim = claimOf(surface, body);
@@ -168,7 +181,7 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
       method: 'POST',
       path: `${surface.prefix}/licenses/deactivate`,
       input: { body: deactivateSchema },
-      handler: countingRefusals('deactivate', async (event) => {
+      handler: signed('deactivate', async (event, context) => {
         const body = parseInput(deactivateSchema, jsonBody(event));
         const domain = givenDomain(body);
         if (domain === undefined && body.activation_id === undefined) throw new BadRequestError('domain or activation_id is required');
@@ -186,7 +199,7 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
       method: 'POST',
       path: `${surface.prefix}/licenses/check`,
       input: { body: validateSchema },
-      handler: countingRefusals('check', async (event) => {
+      handler: signed('check', async (event, context) => {
         const body = parseInput(validateSchema, jsonBody(event));
         const domain = requiredDomain(body);
         const claim = claimOf(surface, body);
@@ -194,6 +207,19 @@ export function licenseRoutes(deps: Deps, context: LicenseContext & { limits: Ra
         await limitRead(claim, address);
         const { activationId } = await checkActivation(deps, context, { ...claim, domain, ipAddress: address, version: body.version });
         return ok({ activated: activationId !== null, activation_id: activationId });
+      }),
+    });
+    routes.push({
+      method: 'POST',
+      path: `${surface.prefix}/licenses/offline`,
+      input: { body: offlineSchema },
+      handler: signed('offline', async (event, context) => {
+        const body = parseInput(offlineSchema, jsonBody(event));
+        const domain = requiredDomain(body);
+        const claim = claimOf(surface, body);
+        await limitRead(claim, clientAddress(event, deps.config));
+        const file = await issueOfflineLicense(deps, { catalog: context.catalog, keyring: signer.keyring }, { ...claim, domain });
+        return ok({ license_file: file.licenseFile, key_id: file.keyId, issued_at: file.issuedAt, valid_until: file.validUntil });
       }),
     });
   }

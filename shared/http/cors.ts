@@ -2,9 +2,13 @@ import type { MiddlewareObj } from '@middy/core';
 import { header } from './request.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
+/** `idempotency-key`: the client libraries send one on writes, so browsers must be allowed to. */
 const ALLOWED_HEADERS = 'content-type, authorization, idempotency-key';
-/** Answer headers a browser script may read besides the simple ones. */
-const EXPOSED_HEADERS = 'idempotent-replayed';
+/** Answer headers a browser script may read besides the simple ones: a replay's mark and the wait of a 429 or 503. */
+const EXPOSED_HEADERS = 'idempotent-replayed, retry-after';
+/** The open surfaces also take a client's nonce for their signed answers, and let browsers read the signature. */
+const OPEN_ALLOWED_HEADERS = `${ALLOWED_HEADERS}, signature-nonce`;
+const OPEN_EXPOSED_HEADERS = `${EXPOSED_HEADERS}, content-digest, date, signature, signature-input`;
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
 export type CorsPolicy =
@@ -14,7 +18,7 @@ export type CorsPolicy =
   | { kind: 'credentialed'; origin: string | undefined };
 
 function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefined): Record<string, string> {
-  if (policy.kind === 'open') return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS };
+  if (policy.kind === 'open') return { 'access-control-allow-origin': '*', 'access-control-expose-headers': OPEN_EXPOSED_HEADERS };
   if (!policy.origin || requestOrigin !== policy.origin) return { vary: 'origin' };
   return {
     'access-control-allow-origin': policy.origin,
@@ -38,7 +42,7 @@ export function cors(policy: CorsPolicy): MiddlewareObj<HttpEvent, HttpResult> {
         headers: {
           ...corsHeaders(policy, header(request.event, 'origin')),
           'access-control-allow-methods': ALLOWED_METHODS,
-          'access-control-allow-headers': ALLOWED_HEADERS,
+          'access-control-allow-headers': policy.kind === 'open' ? OPEN_ALLOWED_HEADERS : ALLOWED_HEADERS,
           'access-control-max-age': '600',
         },
       };

@@ -42,6 +42,11 @@ function fromStorage(error: unknown): AppError | undefined {
   return undefined;
 }
 
+/** The answer of a domain error: `{error}`, with `details` and headers when it has them. */
+export function errorAnswer(known: AppError): HttpResult {
+  return json(known.statusCode, known.details ? { error: known.message, details: known.details } : { error: known.message }, { headers: known.headers });
+}
+
 /** Maps domain errors to `{error}` responses; anything else is logged and answered 500 without details. */
 export function errorHandler(): MiddlewareObj<HttpEvent, HttpResult> {
   return {
@@ -52,11 +57,7 @@ export function errorHandler(): MiddlewareObj<HttpEvent, HttpResult> {
       if (stored && stored.statusCode !== 503) logger.warn('Storage refused a request', { error, http: httpOf(request.event) });
       const known = error instanceof AppError ? error : (fromRouter(error) ?? stored);
       if (known) {
-        request.response = json(
-          known.statusCode,
-          known.details ? { error: known.message, details: known.details } : { error: known.message },
-          { headers: known.headers },
-        );
+        request.response = errorAnswer(known);
         return;
       }
       // The whole cause chain, redacted (shared/observability/logger.ts): what DynamoDB said is in ElectroDB's `cause`.

@@ -1,12 +1,29 @@
 import type { Deps } from '../runtime.js';
+import { signingIdentityOf, type SigningKeyRef, type StoredSigningKey } from '../signing/signing-keys.js';
 import { TtlCache } from '../ttl-cache.js';
 import { stagingRules, type StagingRules } from './staging.js';
 
+/** Days an offline license file stays valid when the product does not say (docs/api.md, Offline license files). */
+export const OFFLINE_VALIDITY_DAYS = 30;
+
 /**
- * What license operations show and check of a product. `staging`: which domains are staging sites and how
- * many a license may hold (compiled once per cached product); absent, the defaults.
+ * What license operations show and check of a product, and what signs its answers: its current signing key
+ * (sealed) and every key, for `GET /public/v1/signing-key`. They come with the product item, so they cost no read.
+ * `staging`: which domains are staging sites and how many a license may hold (compiled once per cached product);
+ * absent, the defaults.
  */
-export type ProductRef = { productId: string; tenantId: string; name: string; slug: string; deleted: boolean; staging?: StagingRules };
+export type ProductRef = {
+  productId: string;
+  tenantId: string;
+  name: string;
+  slug: string;
+  deleted: boolean;
+  signingKey?: SigningKeyRef;
+  signingKeys: StoredSigningKey[];
+  signingKeyId?: string;
+  offlineValidityDays: number;
+  staging?: StagingRules;
+};
 
 /** The spec's validation cache lifetime (SERVICE-SPEC §8): the bound on seeing a product write made elsewhere. */
 const PRODUCT_CACHE_TTL_MS = 60_000;
@@ -31,11 +48,13 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
       const { data } = await entities.product.get({ productId }).go();
       if (!data) return undefined;
       return {
-        productId,
-        tenantId: data.tenantId,
+        ...signingIdentityOf(data),
         name: data.name,
         slug: data.slug,
         deleted: Boolean(data.deletedAt),
+        signingKeys: data.signingKeys ?? [],
+        signingKeyId: data.signingKeyId,
+        offlineValidityDays: data.offlineValidityDays ?? OFFLINE_VALIDITY_DAYS,
         staging: stagingRules(data.stagingPatterns, data.stagingActivationLimit),
       };
     });
@@ -47,5 +66,21 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
       const { data } = await entities.productPublicKey.get({ publicKey }).go({ consistent: true });
       return data ? productById(data.productId) : undefined;
     },
+  };
+}
+
+/**
+ * The catalog as one request sees it: every live product it finds is reported to `seen`, so that a signed route
+ * (shared/signing/signed-answers.ts) knows whose key signs its answer, refusals included, without the license
+ * operations having to say. A deleted product is not reported: its answers are those of an unknown product.
+ */
+export function observedCatalog(catalog: ProductCatalog, seen: (product: ProductRef) => void): ProductCatalog {
+  const report = (product: ProductRef | undefined) => {
+    if (product && !product.deleted) seen(product);
+    return product;
+  };
+  return {
+    byId: async (productId) => report(await catalog.byId(productId)),
+    byPublicKey: async (publicKey) => report(await catalog.byPublicKey(publicKey)),
   };
 }

@@ -269,6 +269,16 @@ function operationOf(route: Route, doc: OperationDoc, surface: SurfaceDoc, schem
       });
     }
   }
+  for (const [name, header] of Object.entries(doc.headerParameters ?? {})) {
+    parameters.push({
+      name,
+      in: 'header',
+      required: false,
+      description: header.description,
+      schema: { type: 'string', ...(header.pattern ? { pattern: header.pattern } : {}) },
+      example: header.example,
+    });
+  }
   for (const name of Object.keys(doc.queryExamples ?? {})) {
     if (!parameters.some((parameter) => parameter.in === 'query' && parameter.name === name)) throw new Error(`queryExamples names ${name}, which the route does not read`);
   }

@@ -23,6 +23,8 @@ export const EX = {
   paymentId: exampleId('pay', 'firstpay'),
   subscriptionId: exampleId('sub', 'yearly'),
   apiKeyId: exampleId('key', 'server'),
+  signingKeyId: exampleId('sig', 'acmeseo'),
+  previousSigningKeyId: exampleId('sig', 'earlier'),
   publicKey: `pk_${'acmeseo'.repeat(6).slice(0, 32)}`,
   secretKey: `sk_${'secretkey'.repeat(5).slice(0, 32)}`,
   webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
@@ -36,6 +38,17 @@ export const EX = {
   expires: '2027-01-15T10:30:00.000Z',
   filePath: `releases/${exampleId('usr', 'vendor')}/${exampleId('prd', 'acmeseo')}/k2m4x7q9/acme-seo-2.0.0.zip`,
 } as const;
+
+/** A product's current signing key as it is shown (the raw key and its PEM are of one real key). */
+export const exampleSigningKey = {
+  keyId: EX.signingKeyId,
+  algorithm: 'ed25519' as const,
+  publicKey: 'mSSvQSb51pyyoCVR+vpGnP2PC84pCcLKod96NaFxTwA=',
+  publicKeyPem: '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAmSSvQSb51pyyoCVR+vpGnP2PC84pCcLKod96NaFxTwA=\n-----END PUBLIC KEY-----\n',
+  createdAt: EX.created,
+  expiresAt: null,
+  current: true,
+};
 
 export const exampleProductSummary = { id: EX.productId, name: 'Acme SEO', slug: 'acme-seo' };
 
@@ -143,6 +156,8 @@ export const exampleProduct = {
   public_key: EX.publicKey,
   latestVersion: '2.0.0',
   plansCount: 1,
+  offlineValidityDays: 30,
+  signingKeys: [exampleSigningKey],
   createdAt: EX.created,
   updatedAt: EX.updated,
   deletedAt: null,

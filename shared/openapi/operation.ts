@@ -113,6 +113,8 @@ export type OperationDoc = {
   requestBody?: RequestBodyDoc;
   /** Example values of query parameters, by name (strings, as sent). */
   queryExamples?: Record<string, string>;
+  /** Request headers the route reads (none is required), by name: what it means, its pattern and an example. */
+  headerParameters?: Record<string, { description: string; pattern?: string; example: string }>;
   /** A path parameter's schema when its id kind alone does not say it (e.g. `{planId}` takes `plan_…` or `pln_…`). */
   pathParameters?: Record<string, { schema: z.core.$ZodType; description: string; example: string }>;
   /** Success answers by status. */

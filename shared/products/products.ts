@@ -6,10 +6,15 @@ import { newId, newPublicKey } from '../ids.js';
 import { DEFAULT_STAGING_ACTIVATION_LIMIT } from '../licensing/staging.js';
 import { withoutNulls } from '../optional-fields.js';
 import { paginateInMemory, type Page } from '../pagination.js';
+import { OFFLINE_VALIDITY_DAYS } from '../licensing/product-catalog.js';
 import type { Deps } from '../runtime.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import { newSigningKey, publicSigningKeys, rotatedKeys } from '../signing/signing-keys.js';
 import { defaultLicensePrefix, slugCandidates, slugify } from './slugs.js';
 
 type ProductDeps = Pick<Deps, 'data' | 'clock'>;
+/** Writes that make a signing key seal its private key. */
+type SigningDeps = ProductDeps & { secrets: SecretBox };
 type ProductType = (typeof PRODUCT_TYPES)[number];
 type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
@@ -32,6 +37,8 @@ export type ProductInput = {
   stagingPatterns?: string[] | null;
   /** null: the default limit. */
   stagingActivationLimit?: number | null;
+  /** Days an offline license file stays valid (1–365; default 30). */
+  offlineValidityDays?: number;
 } & { [K in OptionalText]?: string | null };
 
 /** Fields that `null` clears in an update (back to their defaults). */
@@ -42,7 +49,8 @@ export type ProductChanges = Partial<ProductInput>;
 type ProductItem = Awaited<ReturnType<typeof loadProduct>>;
 type ProductAttributes = Record<'slug' | 'deletedAt', unknown>;
 
-export function toProduct(item: ProductItem) {
+/** `now` decides which rotated-out signing keys are still shown (those in their grace period). */
+export function toProduct(item: ProductItem, now: Date = new Date()) {
   return {
     id: item.productId,
     name: item.name,
@@ -59,6 +67,8 @@ export function toProduct(item: ProductItem) {
     public_key: item.publicKey,
     latestVersion: item.latestVersion ?? null,
     plansCount: item.plansCount ?? 0,
+    offlineValidityDays: item.offlineValidityDays ?? OFFLINE_VALIDITY_DAYS,
+    signingKeys: publicSigningKeys(item, now),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     deletedAt: item.deletedAt ?? null,
@@ -87,17 +97,20 @@ export async function loadLiveProduct(deps: ProductDeps, tenantId: string, produ
 }
 
 export async function getProduct(deps: ProductDeps, tenantId: string, productId: string): Promise<Product> {
-  return toProduct(await loadProduct(deps, tenantId, productId));
+  return toProduct(await loadProduct(deps, tenantId, productId), deps.clock.now());
 }
 
 /**
  * Creates a product with its slug and public key claimed in one transaction: a taken slug that was
- * asked for is 409; a generated one moves on to the next numbered candidate.
+ * asked for is 409; a generated one moves on to the next numbered candidate. Its first signing key is made
+ * with it (one KMS GenerateDataKey in AWS).
  */
-export async function createProduct(deps: ProductDeps, tenantId: string, input: ProductInput): Promise<Product> {
-  const now = deps.clock.now().toISOString();
+export async function createProduct(deps: SigningDeps, tenantId: string, input: ProductInput): Promise<Product> {
+  const clockNow = deps.clock.now();
+  const now = clockNow.toISOString();
   const productId = newId('prd');
   const publicKey = newPublicKey();
+  const signingKey = await newSigningKey(deps.secrets, { tenantId, productId }, clockNow);
   const candidates = input.slug ? [input.slug] : slugCandidates(slugify(input.name));
   for (const slug of candidates) {
     const item = {
@@ -112,6 +125,8 @@ export async function createProduct(deps: ProductDeps, tenantId: string, input: 
       licensePrefix: input.licensePrefix ?? defaultLicensePrefix(slug),
       publicKey,
       plansCount: 0,
+      signingKeys: [signingKey],
+      signingKeyId: signingKey.keyId,
       createdAt: now,
       updatedAt: now,
     };
@@ -120,7 +135,7 @@ export async function createProduct(deps: ProductDeps, tenantId: string, input: 
       publicKey: tx.productPublicKey.create({ publicKey, productId, tenantId }).commit(),
       product: tx.product.create(item).commit(),
     }));
-    if (outcome.committed) return toProduct(item as ProductItem);
+    if (outcome.committed) return toProduct(item as ProductItem, clockNow);
     if (!outcome.refused('slug')) throw outcome.unexpected();
     if (input.slug) throw new ConflictError(SLUG_TAKEN);
   }
@@ -141,7 +156,12 @@ export async function listProducts(
       (!options.status || p.status === options.status) &&
       (!needle || p.name.toLowerCase().includes(needle) || p.slug.includes(needle)),
   );
-  return paginateInMemory(matching.map(toProduct), options.page, options.perPage);
+  const now = deps.clock.now();
+  return paginateInMemory(
+    matching.map((item) => toProduct(item, now)),
+    options.page,
+    options.perPage,
+  );
 }
 
 export async function updateProduct(
@@ -162,7 +182,7 @@ export async function updateProduct(
       const written = await writeItem(() =>
         deps.data.entities.product.patch({ productId }).set(set).remove(cleared).where(unchanged).go({ response: 'all_new' }),
       );
-      if (written.written) return toProduct(written.value.data as ProductItem);
+      if (written.written) return toProduct(written.value.data as ProductItem, deps.clock.now());
       continue;
     }
     const outcome = await transact(deps.data, (tx) => ({
@@ -224,6 +244,33 @@ export async function regeneratePublicKey(deps: ProductDeps, tenantId: string, p
     }));
     if (outcome.committed) return getProduct(deps, tenantId, productId);
     // A drawn key that is taken, a concurrent replacement or a delete: the next round reads again.
+  }
+  throw new ConflictError(CHANGED_CONCURRENTLY);
+}
+
+/**
+ * A new current signing key: answers and offline files are signed with it from the moment each container's
+ * product cache takes it in (at most 60 s); the key that signed until now stays valid for verifiers for
+ * `SIGNING_KEY_GRACE_DAYS`, and keys past their grace are dropped. A product made before signing keys existed
+ * gets its first key this way. The write holds only while the current key is still the one read.
+ */
+export async function rotateSigningKey(deps: SigningDeps, tenantId: string, productId: string): Promise<Product> {
+  for (let round = 0; round < WRITE_ROUNDS; round++) {
+    const current = await loadLiveProduct(deps, tenantId, productId);
+    const now = deps.clock.now();
+    const next = await newSigningKey(deps.secrets, { tenantId, productId }, now);
+    const signingKeys = rotatedKeys(current, next, now);
+    const written = await writeItem(() =>
+      deps.data.entities.product
+        .patch({ productId })
+        .set({ signingKeys, signingKeyId: next.keyId, updatedAt: now.toISOString() })
+        .where(({ signingKeyId, deletedAt }, { eq, notExists }) =>
+          `${current.signingKeyId === undefined ? notExists(signingKeyId) : eq(signingKeyId, current.signingKeyId)} AND ${notExists(deletedAt)}`,
+        )
+        .go({ response: 'all_new' }),
+    );
+    if (written.written) return toProduct(written.value.data as ProductItem, now);
+    // Rotated or deleted meanwhile: the next round reads again (a deleted product is 404 there).
   }
   throw new ConflictError(CHANGED_CONCURRENTLY);
 }

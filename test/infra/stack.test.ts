@@ -146,7 +146,7 @@ describe('functions', () => {
     // Services other than DynamoDB that each surface may use; their resources are checked in their own tests.
     const otherServices: Record<string, string[]> = {
       management: ['kms', 's3', 'sqs'],
-      edge: ['s3'],
+      edge: ['kms', 's3'],
       public: ['kms'],
       portal: ['kms', 's3', 'secretsmanager'],
       stripeWebhook: ['kms'],
@@ -178,14 +178,14 @@ describe('functions', () => {
     }
   });
 
-  it('seal payment-provider secrets with a rotated, retained KMS key: management seals and opens, public and the Stripe webhook only open', () => {
+  it('seal secrets with one rotated, retained KMS key: management seals and opens, public, portal and the Stripe webhook open, the edge opens signing keys only', () => {
     const [keyId, key] = only('AWS::KMS::Key');
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(key.DeletionPolicy).toBe('Retain');
     const keyArn = { 'Fn::GetAtt': [keyId, 'Arn'] };
     const kmsActions: Record<string, string[]> = {
       management: ['kms:Decrypt', 'kms:GenerateDataKey'],
-      edge: [],
+      edge: ['kms:Decrypt'],
       public: ['kms:Decrypt'],
       portal: ['kms:Decrypt'],
       stripeWebhook: ['kms:Decrypt'],
@@ -199,6 +199,9 @@ describe('functions', () => {
       );
       expect([surface, statements.flatMap((statement) => [statement.Action].flat()).sort()]).toEqual([surface, kmsActions[surface]]);
       for (const statement of statements) expect(statement.Resource).toEqual(keyArn);
+      // The edge signs answers: it may unwrap only data keys sealed with a signing key's encryption context.
+      const conditions = statements.map((statement) => (statement as { Condition?: unknown }).Condition);
+      expect([surface, conditions]).toEqual([surface, surface === 'edge' ? [{ Null: { 'kms:EncryptionContext:signingKey': 'false' } }] : conditions.map(() => undefined)]);
       const variables = (template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource).Properties.Environment.Variables;
       expect(variables.PROVIDER_KEY_ID).toEqual(kmsActions[surface]!.length ? keyArn : undefined);
       expect(variables.STRIPE_API_URL).toBeUndefined();

@@ -95,7 +95,11 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await server.get('/api/products?search=contract&per_page=5'), 200);
     expectStatus(await vendor.get(`/api/products/${product.id}`), 200);
     expectStatus(await vendor.get('/api/products/prd_aaaaaaaaaaaaaaaaaaaaaaaa'), 404);
-    expectStatus(await vendor.put(`/api/products/${product.id}`, { description: 'Does things.', homepage: 'https://example.com/p' }), 200);
+    expectStatus(await vendor.put(`/api/products/${product.id}`, { description: 'Does things.', homepage: 'https://example.com/p', offlineValidityDays: 14 }), 200);
+    expectStatus(await vendor.put(`/api/products/${product.id}`, { offlineValidityDays: 0 }), 400);
+    const spareProduct = (await vendor.post('/api/products', { name: 'Contract Rotation', productType: 'plugin' })).body;
+    expectStatus(await vendor.post(`/api/products/${spareProduct.id}/signing-key/rotate`), 200);
+    expectStatus(await vendor.post('/api/products/prd_aaaaaaaaaaaaaaaaaaaaaaaa/signing-key/rotate'), 404);
     const plan = (await vendor.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49.5, currency: 'usd', siteLimit: 2 })).body;
     expectStatus(await vendor.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 1, currency: 'usd' }), 409);
     expectStatus(await vendor.get(`/api/products/${product.id}/plans`), 200);
@@ -180,6 +184,13 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.post('/api/customers', { email: uniqueEmail('again') }, retried), 422);
     expectStatus(await vendor.put(`/api/products/${product.id}`, { stagingPatterns: ['*'] }), 400);
     expectStatus(await vendor.put(`/api/products/${product.id}`, { stagingPatterns: null, stagingActivationLimit: 3 }), 200);
+    expectStatus(await edge({ ...pub, domain: 'second.example.com' }, '/public/v1/licenses/offline'), 200);
+    expectStatus(await edge({ ...pub, domain: 'never.example.com' }, '/public/v1/licenses/offline'), 400);
+    expectStatus(await edge({ ...pub, public_key: 'pk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', domain: 'second.example.com' }, '/public/v1/licenses/offline'), 404);
+    expectStatus(await plugin.get(`/public/v1/signing-key?public_key=${product.public_key}`), 200);
+    expectStatus(await plugin.get(`/public/v1/signing-key?public_key=${spareProduct.public_key}`), 200);
+    expectStatus(await plugin.get('/public/v1/signing-key?public_key=pk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), 404);
+    expectStatus(await plugin.get('/public/v1/signing-key'), 400);
     expectStatus(await plugin.get(`/v1/wp/update-check?slug=${product.slug}&license_key=${license.licenseKey}&version=0.9`), 200);
     expectStatus(await plugin.get(`/v1/wp/update-check?slug=${product.slug}&license_key=nope&version=0.9`), 200);
     expectStatus(await plugin.get('/v1/wp/update-check?slug=no-such-product&license_key=x&version=1'), 404);

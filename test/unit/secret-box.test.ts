@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../shared/config.js';
-import { createSecretBox, envelopeBox, localKeyWrapper } from '../../shared/payments/secret-box.js';
+import { createSecretBox, envelopeBox, localKeyWrapper } from '../../shared/secrets/secret-box.js';
 
 const box = envelopeBox(localKeyWrapper(randomBytes(32)));
 const secret = 'sk_test_51Habcdefghijklmnopqrstuvwxyz';
@@ -30,6 +30,14 @@ describe('secret box', () => {
     await expect(box.open(sealed, 'usr_b')).rejects.toThrow();
     await expect(envelopeBox(localKeyWrapper(randomBytes(32))).open(sealed, 'usr_a')).rejects.toThrow();
     await expect(box.open('sk_test_plain', 'usr_a')).rejects.toThrow('Not a sealed secret');
+  });
+
+  it('binds a context of several parts: another part, or the tenant alone, does not open it', async () => {
+    const context = { tenant: 'usr_a', signingKey: 'prd_a/sig_a' };
+    const sealed = await box.seal(secret, context);
+    expect(await box.open(sealed, { signingKey: 'prd_a/sig_a', tenant: 'usr_a' })).toBe(secret);
+    await expect(box.open(sealed, { tenant: 'usr_a', signingKey: 'prd_a/sig_b' })).rejects.toThrow();
+    await expect(box.open(sealed, 'usr_a')).rejects.toThrow();
   });
 
   it('uses the local key only on the local runtime, and says which setting is missing otherwise', async () => {

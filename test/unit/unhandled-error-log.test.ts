@@ -28,7 +28,8 @@ const sdkError = () =>
 function managementHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
   const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' });
-  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments: createPaymentDeps(config), oauth: {} };
+  const payments = createPaymentDeps(config);
+  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets };
   return createManagementHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }
 

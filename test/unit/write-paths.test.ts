@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userForProviderAccount } from '../../shared/accounts/identities.js';
 import { registerUser } from '../../shared/accounts/users.js';
@@ -12,6 +13,7 @@ import { createPlan, deletePlan, updatePlan } from '../../shared/plans/plans.js'
 import { createProduct, deleteProduct, regeneratePublicKey, updateProduct } from '../../shared/products/products.js';
 import { createRelease, deleteRelease } from '../../shared/releases/releases.js';
 import { redeliver } from '../../shared/webhooks/deliveries.js';
+import { envelopeBox, localKeyWrapper } from '../../shared/secrets/secret-box.js';
 import { mockTable, type MockTable } from '../support/mock-table.js';
 import { activationItem, ids, LICENSE_KEY, licenseItem, NOW, seedLicense, seedProduct, TENANT } from '../support/mock-items.js';
 
@@ -31,6 +33,8 @@ type Case = {
   /** What its commit changes, for a path that reads again afterwards. */
   committed?: (table: MockTable) => void;
 };
+
+const secrets = envelopeBox(localKeyWrapper(randomBytes(32)));
 
 const cases: Case[] = [
   {
@@ -58,7 +62,7 @@ const cases: Case[] = [
   {
     name: 'product create',
     seed: () => undefined,
-    run: (deps) => createProduct(deps, TENANT, { name: 'Widget', productType: 'plugin' }),
+    run: (deps) => createProduct({ ...deps, secrets }, TENANT, { name: 'Widget', productType: 'plugin' }),
     answers: (result) => expect(result).toMatchObject({ slug: 'widget', public_key: expect.stringMatching(/^pk_/) }),
   },
   {

@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../../../shared/data/entities/product.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { examplePage, exampleProduct } from '../../../shared/openapi/examples.js';
+import { EX, exampleId, examplePage, exampleProduct, exampleSigningKey } from '../../../shared/openapi/examples.js';
 import { defineOperations, described, named } from '../../../shared/openapi/operation.js';
+import { SigningKey } from '../../../shared/openapi/signatures.js';
 
 const text = z.nullable(z.string());
 
@@ -37,6 +38,11 @@ export const Product = named(
     public_key: z.string().check(z.regex(/^pk_[a-z2-7]{32}$/)),
     latestVersion: z.nullable(z.string()),
     plansCount: z.number(),
+    offlineValidityDays: described(z.number(), 'Days an offline license file stays valid (1–365, default 30); editable.'),
+    signingKeys: described(
+      z.array(SigningKey),
+      'The keys that verify its signed answers and offline license files: the current one first, then those rotated out less than 7 days ago. Empty for a product made before signing keys, until a rotation.',
+    ),
     createdAt: timestamp,
     updatedAt: timestamp,
     deletedAt: nullableTimestamp,
@@ -121,5 +127,28 @@ export const productOperations = defineOperations({
     description: 'The old `public_key` stops identifying the product at once.',
     responses: { 200: { description: 'The product with its new key', body: Product, examples: { product: { ...exampleProduct, public_key: `pk_${'newkey'.repeat(6).slice(0, 32)}` } } } },
     errors: deleted,
+  },
+  'POST /api/products/{id}/signing-key/rotate': {
+    summary: 'Rotate the signing key',
+    description:
+      'Makes a new current Ed25519 key. Each surface signs with it once its product cache takes it in (within 60 s); the key that ' +
+      'signed until now stays listed and valid for verifiers for 7 days (`expiresAt`), and keys past their grace are dropped. ' +
+      '`GET /public/v1/signing-key` lists the new key at once. A product made before signing keys gets its first key this way.',
+    responses: {
+      200: {
+        description: 'The product with its keys',
+        body: Product,
+        examples: {
+          rotated: {
+            ...exampleProduct,
+            signingKeys: [
+              { ...exampleSigningKey, keyId: exampleId('sig', 'rotated'), createdAt: EX.updated },
+              { ...exampleSigningKey, expiresAt: '2026-01-23T08:00:00.000Z', current: false },
+            ],
+          },
+        },
+      },
+    },
+    errors: { ...deleted, 409: ['Product was changed concurrently; retry'] },
   },
 });

@@ -6,6 +6,7 @@ import {
   getProduct,
   listProducts,
   regeneratePublicKey,
+  rotateSigningKey,
   updateProduct,
 } from '../../../shared/products/products.js';
 import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
@@ -13,6 +14,7 @@ import { MAX_STAGING_ACTIVATION_LIMIT, MAX_STAGING_PATTERNS, stagingPatternProbl
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { httpUrl, paginationQuery } from '../../../shared/http/schemas.js';
 import type { Deps } from '../../../shared/runtime.js';
+import type { SecretBox } from '../../../shared/secrets/secret-box.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
@@ -57,6 +59,7 @@ const productFields = {
   ),
   /** null: the default (3). */
   stagingActivationLimit: z.nullish(z.number().check(z.int('must be a whole number'), z.gte(1), z.lte(MAX_STAGING_ACTIVATION_LIMIT))),
+  offlineValidityDays: z.number().check(z.int(), z.gte(1), z.lte(365)),
 };
 
 const createBody = z.strictObject({
@@ -67,6 +70,7 @@ const createBody = z.strictObject({
   requiresLicense: z.optional(productFields.requiresLicense),
   managesReleases: z.optional(productFields.managesReleases),
   licensePrefix: z.optional(productFields.licensePrefix),
+  offlineValidityDays: z.optional(productFields.offlineValidityDays),
 });
 const updateBody = z.partial(createBody);
 const listQuery = z.strictObject({
@@ -75,7 +79,7 @@ const listQuery = z.strictObject({
   status: z.optional(z.enum(PRODUCT_STATUSES)),
 });
 
-export function productRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+export function productRoutes(deps: Deps & { secrets: SecretBox }, { authed }: RouteBuilders): Route[] {
   const byId = { pathIds: { id: ID_KINDS.product } };
   return [
     authed('GET', '/api/products', { query: listQuery }, async ({ caller, query }) =>
@@ -94,6 +98,9 @@ export function productRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
     }),
     authed('POST', '/api/products/{id}/regenerate-public-key', byId, async ({ caller, params }) =>
       ok(await regeneratePublicKey(deps, caller.userId, params.id!)),
+    ),
+    authed('POST', '/api/products/{id}/signing-key/rotate', byId, async ({ caller, params }) =>
+      ok(await rotateSigningKey(deps, caller.userId, params.id!)),
     ),
   ];
 }

@@ -6,7 +6,7 @@ export const PAYMENT_PROVIDERS = ['stripe'] as const;
 /**
  * A tenant's connected payment provider, keyed by the tenant (the developer's user id) so that checkout and the
  * provider's webhook route (`/v1/webhooks/stripe/{userId}`) find it in one read. The secrets are sealed
- * (shared/payments/secret-box.ts) with the tenant id as context; they are never returned or logged.
+ * (shared/secrets/secret-box.ts) with the tenant id as context; they are never returned or logged.
  */
 export const paymentProviderEntity = () =>
   new Entity({

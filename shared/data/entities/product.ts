@@ -42,6 +42,31 @@ export const productEntity = () =>
       stagingPatterns: { type: 'list', items: { type: 'string' } },
       /** Staging activations one license may hold at once; absent: the default (3). */
       stagingActivationLimit: { type: 'number' },
+      /**
+       * The product's Ed25519 signing keys (shared/signing/signing-keys.ts): the current one and those rotated out
+       * less than their grace period ago. Each private key is sealed (shared/secrets/secret-box.ts). They travel
+       * with the product item, so the license operations' product cache brings them: signing costs no read.
+       */
+      signingKeys: {
+        type: 'list',
+        items: {
+          type: 'map',
+          properties: {
+            keyId: { type: 'string', required: true },
+            /** Base64 of the raw 32-byte Ed25519 public key. */
+            publicKey: { type: 'string', required: true },
+            /** The PKCS#8 private key (base64), sealed under the product's tenant and this key's id. */
+            sealedPrivateKey: { type: 'string', required: true },
+            createdAt: { type: 'string', required: true },
+            /** Set when the key is rotated out: verifiers accept it until then. */
+            expiresAt: { type: 'string' },
+          },
+        },
+      },
+      /** Which of `signingKeys` signs now; every write of the keys is conditioned on it. */
+      signingKeyId: { type: 'string' },
+      /** Days an offline license file stays valid (default 30: `OFFLINE_VALIDITY_DAYS`). */
+      offlineValidityDays: { type: 'number' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
       deletedAt: { type: 'string' },

@@ -2,36 +2,56 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 
 /**
- * Seals secrets for storage (payment-provider keys): AES-256-GCM under a data key, the data key wrapped by KMS in
- * AWS (envelope encryption: the master key never leaves KMS) or, locally, the runtime's own 32-byte key.
- * `context` (the tenant id) is bound in as additional data, so a sealed value copied onto another tenant's item
- * does not open.
+ * What a sealed value is bound to: the tenant id (payment-provider secrets), or the tenant and what the value is
+ * (`{ tenant, signingKey: 'prd_…/sig_…' }` for a product's signing key). It is the KMS encryption context (so KMS
+ * itself refuses to unwrap the data key for another, and CloudTrail names it) and the AES-GCM additional data, so
+ * a sealed value copied onto another tenant's or product's item does not open.
+ */
+export type SealContext = string | ({ tenant: string } & Record<string, string>);
+
+/** The context as KMS takes it: a string is the tenant. */
+export const encryptionContextOf = (context: SealContext): Record<string, string> =>
+  typeof context === 'string' ? { tenant: context } : context;
+
+/** The context as additional data: a string as it is (what values sealed before contexts had parts were bound to). */
+const additionalData = (context: SealContext): string =>
+  typeof context === 'string'
+    ? context
+    : Object.keys(context)
+        .sort()
+        .map((key) => `${key}=${context[key]}`)
+        .join('\n');
+
+/**
+ * Seals secrets for storage (payment-provider secrets, products' signing keys): AES-256-GCM under a data key, the
+ * data key wrapped by KMS in AWS (envelope encryption: the master key never leaves KMS) or, locally, the runtime's
+ * own 32-byte key. `context` is bound in (see `SealContext`).
  */
 export type SecretBox = {
-  seal(plaintext: string, context: string): Promise<string>;
-  open(sealed: string, context: string): Promise<string>;
+  seal(plaintext: string, context: SealContext): Promise<string>;
+  open(sealed: string, context: SealContext): Promise<string>;
 };
 
 /** Wraps and unwraps data keys: KMS in AWS, a local key otherwise. */
 export type KeyWrapper = {
   /** A fresh 32-byte data key and the wrapped form that is stored beside the ciphertext. */
-  newDataKey(context: string): Promise<{ plaintext: Buffer; wrapped: Buffer }>;
-  unwrap(wrapped: Buffer, context: string): Promise<Buffer>;
+  newDataKey(context: SealContext): Promise<{ plaintext: Buffer; wrapped: Buffer }>;
+  unwrap(wrapped: Buffer, context: SealContext): Promise<Buffer>;
 };
 
 const VERSION = 'v1';
-/** Opened secrets a container keeps (two per vendor it serves). */
-const MAX_OPENED = 200;
+/** Opened secrets a container keeps (two per vendor it serves, one per product it signs for). */
+const MAX_OPENED = 1000;
 
-function encrypt(key: Buffer, plaintext: string, context: string) {
+function encrypt(key: Buffer, plaintext: string, context: SealContext) {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(context, 'utf8'));
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(Buffer.from(additionalData(context), 'utf8'));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return { iv, ciphertext, tag: cipher.getAuthTag() };
 }
 
-function decrypt(key: Buffer, parts: { iv: Buffer; ciphertext: Buffer; tag: Buffer }, context: string): string {
-  const decipher = createDecipheriv('aes-256-gcm', key, parts.iv).setAAD(Buffer.from(context, 'utf8'));
+function decrypt(key: Buffer, parts: { iv: Buffer; ciphertext: Buffer; tag: Buffer }, context: SealContext): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, parts.iv).setAAD(Buffer.from(additionalData(context), 'utf8'));
   decipher.setAuthTag(parts.tag);
   return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]).toString('utf8');
 }
@@ -91,15 +111,16 @@ export function createSecretBox(config: Config): SecretBox {
       return envelopeBox(kmsKeyWrapper(config, providerKeyId));
     }
     if (localProviderKey && config.runtime === 'local') return envelopeBox(localKeyWrapper(Buffer.from(localProviderKey, 'base64')));
-    throw new Error('No key for payment-provider secrets: set PROVIDER_KEY_ID (or LOCAL_PROVIDER_KEY locally)');
+    throw new Error('No key for sealed secrets: set PROVIDER_KEY_ID (or LOCAL_PROVIDER_KEY locally)');
   };
   const get = () => (box ??= build().catch((error) => ((box = undefined), Promise.reject(error))));
-  // Opened secrets are kept for the container, so a warm checkout costs no KMS call; a new connection is a new sealed value.
+  // Opened secrets are kept for the container, so a warm checkout or signature costs no KMS call; a new
+  // connection or signing key is a new sealed value.
   const opened = new Map<string, string>();
   return {
     seal: async (plaintext, context) => (await get()).seal(plaintext, context),
     async open(sealed, context) {
-      const cacheKey = `${context}\n${sealed}`;
+      const cacheKey = `${additionalData(context)}\n${sealed}`;
       let plaintext = opened.get(cacheKey);
       if (plaintext === undefined) {
         plaintext = await (await get()).open(sealed, context);

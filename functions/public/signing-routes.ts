@@ -1,0 +1,30 @@
+import * as z from 'zod/mini';
+import { clientAddress } from '../../shared/http/client-address.js';
+import { query } from '../../shared/http/request.js';
+import { ok } from '../../shared/http/responses.js';
+import type { Route } from '../../shared/http/route.js';
+import { requiredText } from '../../shared/http/schemas.js';
+import { parseInput } from '../../shared/http/validation.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import type { Deps } from '../../shared/runtime.js';
+import { signingKeysOf } from '../../shared/signing/key-directory.js';
+
+const signingKeyQuery = z.object({ public_key: requiredText('public_key', 128) });
+
+/** The product's public signing keys, for clients that verify signed answers and offline license files. */
+export function signingRoutes(deps: Deps, { limits }: { limits: RateLimiter }): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/public/v1/signing-key',
+      input: { query: signingKeyQuery },
+      handler: async (event) => {
+        const input = parseInput(signingKeyQuery, query(event));
+        await limits.take(RATE_LIMITS.publicReads, `${input.public_key}#${clientAddress(event, deps.config)}`);
+        // Clients fetch the keys again when an answer names a key id they do not know (a rotation): no caching.
+        return ok({ keys: await signingKeysOf(deps, input.public_key) }, { headers: { 'cache-control': 'no-cache' } });
+      },
+    },
+  ];
+}

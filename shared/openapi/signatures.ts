@@ -1,0 +1,53 @@
+import * as z from 'zod/mini';
+import { NONCE_PATTERN } from '../signing/http-signatures.js';
+import { idOf, nullableTimestamp, timestamp } from './common.js';
+import { described, named, type OperationDoc, type ResponseDoc } from './operation.js';
+
+/** What the OpenAPI document says of signed answers (docs/api.md, Signed answers). */
+
+export const SIGNED_ANSWER_HEADERS: NonNullable<ResponseDoc['headers']> = {
+  signature: {
+    description:
+      '`sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the ' +
+      'parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too).',
+  },
+  'signature-input': {
+    description:
+      '`sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request ' +
+      'sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`.',
+  },
+  'content-digest': { description: '`sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530).' },
+  date: { description: 'When the answer was signed (IMF-fixdate); covered by the signature.' },
+};
+
+/** The request header a client sends its nonce in. */
+export const NONCE_HEADER_PARAMETER: NonNullable<OperationDoc['headerParameters']> = {
+  'Signature-Nonce': {
+    description:
+      'A value of the client\'s choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the ' +
+      'signature\'s `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 ' +
+      '`Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.',
+    pattern: NONCE_PATTERN.source,
+    example: 'q3J9c0x2dW5kX2Jhbm5lcg',
+  },
+};
+
+/** Appended to the description of each signed operation. */
+export const SIGNED_ANSWER_NOTE =
+  '\n\nThe answer is signed (RFC 9421, Ed25519) with the product\'s current key: `Signature`, `Signature-Input`, `Content-Digest`, ' +
+  '`Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers ' +
+  'given before (bad input, an unknown key without a `public_key`) are not.';
+
+export const SigningKey = named(
+  'SigningKey',
+  z.object({
+    keyId: idOf('sig'),
+    algorithm: z.literal('ed25519'),
+    publicKey: described(z.string(), 'Base64 of the raw 32-byte Ed25519 public key (PHP sodium, WebCrypto `raw`).'),
+    publicKeyPem: described(z.string(), 'The same key as an SPKI PEM.'),
+    createdAt: timestamp,
+    expiresAt: described(nullableTimestamp, 'Null for the current key; for a rotated-out key, when verifiers stop accepting it (7 days after the rotation).'),
+    current: described(z.boolean(), 'The key that signs now (the one rotated out keeps verifying during its grace period).'),
+  }),
+  "A product's signing key: the current one, or one rotated out less than 7 days ago.",
+);

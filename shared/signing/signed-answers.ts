@@ -1,0 +1,59 @@
+import { AppError, BadRequestError } from '../errors.js';
+import { errorAnswer } from '../http/error-handler.js';
+import { header } from '../http/request.js';
+import type { Route } from '../http/route.js';
+import type { HttpEvent, HttpResult } from '../http/types.js';
+import type { Clock } from '../runtime.js';
+import { NONCE_HEADER, NONCE_PATTERN } from './http-signatures.js';
+import type { ResponseSigner } from './response-signer.js';
+import type { SigningIdentity } from './signing-keys.js';
+
+/** What a signed route learns while it runs: the product it answers for, once it knows it. */
+export type AnswerScope = { product?: SigningIdentity };
+
+export const NONCE_MESSAGE = 'Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =';
+
+/** The client's nonce (`Signature-Nonce`), echoed as the signature's `nonce` parameter; absent: none. */
+export function signatureNonce(event: HttpEvent): string | undefined {
+  const nonce = header(event, NONCE_HEADER);
+  if (nonce === undefined) return undefined;
+  if (!NONCE_PATTERN.test(nonce)) throw new BadRequestError(NONCE_MESSAGE);
+  return nonce;
+}
+
+type Options = {
+  /** How a refusal (a 4xx) is answered; default `{error}`, as the error handler would. */
+  refusal?: (error: AppError) => HttpResult;
+  /** Told of every refusal (metrics). */
+  onRefusal?: (error: AppError) => void;
+};
+
+/**
+ * A route whose answers are signed with the key of the product it answers for (docs/api.md, Signed answers).
+ * The handler sets `scope.product` as soon as it knows the product; every answer from then on, refusals
+ * included, is signed. Answers given before (bad input, an unknown key on `/v1`) are not: no product, no key.
+ * Refusals are shaped here rather than by the error handler, so that they can be signed; a 5xx is left to it
+ * (unsigned: the client retries).
+ */
+export function signedAnswers(
+  signer: ResponseSigner,
+  clock: Clock,
+  handler: (event: HttpEvent, scope: AnswerScope) => Promise<HttpResult>,
+  options: Options = {},
+): Route['handler'] {
+  const refusal = options.refusal ?? errorAnswer;
+  return async (event) => {
+    const scope: AnswerScope = {};
+    let nonce: string | undefined;
+    let answer: HttpResult;
+    try {
+      nonce = signatureNonce(event);
+      answer = await handler(event, scope);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.statusCode >= 500) throw error;
+      options.onRefusal?.(error);
+      answer = refusal(error);
+    }
+    return scope.product ? signer.sign(answer, scope.product, { now: clock.now(), nonce }) : answer;
+  };
+}
