@@ -9,6 +9,7 @@ const SERVICE = process.env.SERVICE_URL ?? 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
+  // One bundle for the whole app: about 130 KB gzip, within the 200 KB budget that the browser test holds it to.
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 600 },
   server: { proxy: { '/api': SERVICE } },
 });

@@ -6,6 +6,8 @@ import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from '../routes.js';
 import { ensureTable } from './create-table.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { importFunctionEntry } from './function-entry.js';
+import { DASHBOARD_DIST } from './dashboard-build.js';
+import { dashboardFiles } from './dashboard-files.js';
 import { createGateway, type LambdaHandler } from './gateway.js';
 import { startMailServer } from './mail-server.js';
 import { startObjectStore } from './object-store.js';
@@ -94,7 +96,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       '/_local/webhook-queue': outbox.webhookQueueState,
       '/_local/mail-queue': outbox.mailQueueState,
     };
-    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes });
+    // Everything under the service's own first path segments (and `/_local`) is the service's; the rest is the dashboard's.
+    const reservedPrefixes = [...new Set([...ROUTES.map((route) => route.path), ...Object.keys(localRoutes)].map((path) => `/${path.split('/')[1]}`))];
+    const dashboard = dashboardFiles({ directory: DASHBOARD_DIST, reservedPrefixes });
+    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes, dashboard });
     await new Promise<void>((resolveListen, reject) => {
       gateway.once('error', reject);
       gateway.listen(port, resolveListen);

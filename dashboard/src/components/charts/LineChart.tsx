@@ -1,3 +1,5 @@
+import { TableScroll } from '../TableScroll';
+
 export type Series = { name: string; values: number[] };
 
 const WIDTH = 640;
@@ -60,7 +62,7 @@ export function LineChart({ title, labels, series }: LineChartProps) {
       )}
       <details>
         <summary>Data</summary>
-        <div className="table-wrap">
+        <TableScroll label={`${title} data`}>
           <table>
             <thead>
               <tr>
@@ -83,7 +85,7 @@ export function LineChart({ title, labels, series }: LineChartProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       </details>
     </figure>
   );

@@ -8,6 +8,7 @@ import { Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
 import { formatDate } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
+import { TableScroll } from '../../components/TableScroll';
 
 const KEYS = ['api-keys'] as const;
 
@@ -55,7 +56,7 @@ export function ApiKeysSection() {
       <ErrorBanner error={create.error ?? revoke.error} />
       <QueryView query={keys} loading="Loading API keys…" isEmpty={(data) => data.items.length === 0} empty={<p>No API keys yet.</p>}>
         {(data) => (
-          <div className="table-wrap">
+          <TableScroll label="API keys">
             <table>
               <thead>
                 <tr>
@@ -86,7 +87,7 @@ export function ApiKeysSection() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </QueryView>
     </section>

@@ -5,6 +5,7 @@ import { formatDay } from '../../components/format';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
 import { customerName } from './customerName';
+import { TableScroll } from '../../components/TableScroll';
 
 export function CustomersPage() {
   const [params, setParams] = useSearchParams();
@@ -43,7 +44,7 @@ export function CustomersPage() {
       >
         {(data) => (
           <>
-            <div className="table-wrap">
+            <TableScroll label="Customers">
               <table>
                 <thead>
                   <tr>
@@ -65,7 +66,7 @@ export function CustomersPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             <Pager pagination={data.pagination} onPage={(next) => update({ page: String(next) })} />
           </>
         )}

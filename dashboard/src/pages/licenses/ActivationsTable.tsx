@@ -5,6 +5,7 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
+import { TableScroll } from '../../components/TableScroll';
 
 /** A license's sites, newest first, each deactivatable. */
 export function ActivationsTable({ activations }: { activations: Activation[] }) {
@@ -17,7 +18,7 @@ export function ActivationsTable({ activations }: { activations: Activation[] })
   return (
     <>
       <ErrorBanner error={deactivate.error} />
-      <div className="table-wrap">
+      <TableScroll label="Activations">
         <table>
           <thead>
             <tr>
@@ -52,7 +53,7 @@ export function ActivationsTable({ activations }: { activations: Activation[] })
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </>
   );
 }

@@ -7,6 +7,7 @@ import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useProductChoices } from '../products/productQueries';
+import { TableScroll } from '../../components/TableScroll';
 
 const STATUSES: LicenseStatus[] = ['active', 'suspended', 'expired', 'revoked'];
 
@@ -72,7 +73,7 @@ export function LicensesPage() {
       >
         {(data) => (
           <>
-            <div className="table-wrap">
+            <TableScroll label="Licenses">
               <table>
                 <thead>
                   <tr>
@@ -105,7 +106,7 @@ export function LicensesPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             <Pager pagination={data.pagination} onPage={(next) => update({ page: String(next) })} />
           </>
         )}

@@ -6,6 +6,7 @@ import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { productKeys } from './productQueries';
+import { TableScroll } from '../../components/TableScroll';
 
 const STATUSES = ['active', 'draft', 'archived'] as const;
 
@@ -56,7 +57,7 @@ export function ProductsPage() {
       >
         {(data) => (
           <>
-            <div className="table-wrap">
+            <TableScroll label="Products">
               <table>
                 <thead>
                   <tr>
@@ -87,7 +88,7 @@ export function ProductsPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             <Pager pagination={data.pagination} onPage={(next) => update({ page: String(next) })} />
           </>
         )}

@@ -4,6 +4,7 @@ import { api, unwrap } from '../../api/client';
 import { formatDate } from '../../components/format';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
+import { TableScroll } from '../../components/TableScroll';
 
 /** The latest usage events, one row each. */
 export function RecentEvents({ productId }: { productId: string }) {
@@ -19,7 +20,7 @@ export function RecentEvents({ productId }: { productId: string }) {
       <QueryView query={events} loading="Loading events…" isEmpty={(data) => data.items.length === 0} empty={<p>No usage events yet.</p>}>
         {(data) => (
           <>
-            <div className="table-wrap">
+            <TableScroll label="Recent events">
               <table>
                 <thead>
                   <tr>
@@ -42,7 +43,7 @@ export function RecentEvents({ productId }: { productId: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             <Pager pagination={data.pagination} onPage={setPage} />
           </>
         )}

@@ -6,6 +6,7 @@ import { formatDate } from '../../components/format';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
+import { TableScroll } from '../../components/TableScroll';
 
 /** Every delivery to the webhook, newest first, with why it failed and a way to send it again. */
 export function DeliveriesLog({ webhookId }: { webhookId: string }) {
@@ -33,7 +34,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: string }) {
       <QueryView query={deliveries} loading="Loading deliveries…" isEmpty={(data) => data.items.length === 0} empty={<p>Nothing delivered yet. Test events are not logged.</p>}>
         {(data) => (
           <>
-            <div className="table-wrap">
+            <TableScroll label="Deliveries">
               <table>
                 <thead>
                   <tr>
@@ -67,7 +68,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
             <Pager pagination={data.pagination} onPage={setPage} />
           </>
         )}

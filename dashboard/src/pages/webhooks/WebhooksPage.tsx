@@ -3,6 +3,7 @@ import { formatDate } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useWebhooks } from './webhookQueries';
+import { TableScroll } from '../../components/TableScroll';
 
 export function WebhooksPage() {
   const webhooks = useWebhooks();
@@ -21,7 +22,7 @@ export function WebhooksPage() {
         empty={<p>No webhooks yet. Add one to hear about licenses, customers and payments as they happen.</p>}
       >
         {(data) => (
-          <div className="table-wrap">
+          <TableScroll label="Webhooks">
             <table>
               <thead>
                 <tr>
@@ -48,7 +49,7 @@ export function WebhooksPage() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </QueryView>
     </>
