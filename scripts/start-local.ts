@@ -1,4 +1,4 @@
-import { ensureDashboardBuilt } from '../infra/local/dashboard-build.js';
+import { ensureDashboardBuilt } from '../infra/dashboard-build.js';
 import { startLocalStack } from '../infra/local/stack.js';
 
 /**

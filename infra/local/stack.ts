@@ -6,7 +6,7 @@ import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from '../routes.js';
 import { ensureTable } from './create-table.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { importFunctionEntry } from './function-entry.js';
-import { DASHBOARD_DIST } from './dashboard-build.js';
+import { DASHBOARD_DIST } from '../dashboard-build.js';
 import { dashboardFiles } from './dashboard-files.js';
 import { createGateway, type LambdaHandler } from './gateway.js';
 import { startMailServer } from './mail-server.js';

@@ -27,8 +27,9 @@ function synth(context: Record<string, string>, props: LicensingStackProps = {})
     (template.toJSON().Resources[id(stack.functions[surface])] as Resource).Properties.Environment.Variables as Record<string, unknown>;
   const secretsStatementsOf = (surface: (typeof SURFACES)[number]) => {
     const roleId = id(stack.functions[surface].role!);
-    const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource;
-    return (policy.Properties.PolicyDocument.Statement as Statement[]).filter((s) => [s.Action].flat().some((a) => a.startsWith('secretsmanager:')));
+    const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource | undefined;
+    // The docs function has no grant at all, so no policy.
+    return ((policy?.Properties.PolicyDocument.Statement ?? []) as Statement[]).filter((s) => [s.Action].flat().some((a) => a.startsWith('secretsmanager:')));
   };
   return { stack, template, variablesOf, secretsStatementsOf };
 }
@@ -77,8 +78,8 @@ describe('OAuth clients in the stack', () => {
     for (const surface of SURFACES.filter((s) => s !== 'management' && s !== 'portal')) expect(configured.secretsStatementsOf(surface)).toEqual([]);
     // The portal reads only its own download-link secret.
     expect(JSON.stringify(configured.secretsStatementsOf('portal'))).not.toMatch(/client-secret/);
-    // The one secret the stack creates is the download-link key's.
-    expect(Object.keys(configured.template.findResources('AWS::SecretsManager::Secret'))).toHaveLength(1);
+    // The secrets the stack creates are the download-link key and CloudFront's origin secret.
+    expect(Object.keys(configured.template.findResources('AWS::SecretsManager::Secret'))).toHaveLength(2);
   });
 
   it('leave both providers unconfigured (404) when no client is set: no variable, no grant', () => {

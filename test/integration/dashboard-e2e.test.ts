@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { DASHBOARD_DIST, ensureDashboardBuilt } from '../../infra/local/dashboard-build.js';
+import { DASHBOARD_DIST, ensureDashboardBuilt } from '../../infra/dashboard-build.js';
 import { Client, uniqueEmail } from '../support/client.js';
 import { button, CHROMIUM, launchChromium, link, screenshot, seriousViolations, text, textbox, byRole } from '../support/dashboard-page.js';
 import { zipBytes } from '../support/licensing-fixtures.js';

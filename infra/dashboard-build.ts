@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The dashboard's package (a workspace of this project) and where Vite writes its build. */
-export const DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard', import.meta.url));
+export const DASHBOARD_DIR = fileURLToPath(new URL('../dashboard', import.meta.url));
 export const DASHBOARD_DIST = join(DASHBOARD_DIR, 'dist');
 
 /** What the build is made from: a change to any of these makes the build stale. */
