@@ -18,6 +18,7 @@ import { BucketDeployment, Source, type ISource } from 'aws-cdk-lib/aws-s3-deplo
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { buildDashboard, DASHBOARD_DIR } from '../dashboard-build.js';
+import { SERVICE_PATH_PREFIXES } from '../routes.js';
 import { apiOrigin } from './api-origin.js';
 import type { OriginVerify } from './origin-verify.js';
 
@@ -45,10 +46,12 @@ const SPA_ROUTING = `function handler(event) {
 
 /**
  * The vendor dashboard (`dashboard/`): its Vite build in a private bucket, served by CloudFront through origin access
- * control, and `/api/*` routed by the same distribution to the HTTP API, so the dashboard and the management API
- * share one origin and the session cookie is first-party. The API behaviour caches nothing and passes every method,
- * query string, cookie and header but `Host` (API Gateway routes by its own host name). The edge and public
- * surfaces stay on the API's own address.
+ * control, and the service's own paths (`/api/*`, and `/v1/*`, `/public/*`, `/dl/*`, `/docs`… as the local gateway
+ * splits them) routed by the same distribution to the HTTP API, so the dashboard and the management API share one
+ * origin and the session cookie is first-party; with `publicBaseUrl` set to the dashboard's URL, every link the service
+ * builds (OAuth callbacks included) works through it too. The API behaviours cache nothing and pass every method,
+ * query string, cookie and header but `Host` (API Gateway routes by its own host name). Every surface stays reachable
+ * on the API's own address as well.
  */
 export class DashboardSite extends Construct {
   readonly bucket: Bucket;
@@ -70,6 +73,13 @@ export class DashboardSite extends Construct {
       autoDeleteObjects: true,
     });
 
+    const apiBehavior = {
+      origin: apiOrigin(props.api, props.originVerify),
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    };
     const spaRouting = new CloudFrontFunction(this, 'SpaRouting', { code: FunctionCode.fromInline(SPA_ROUTING), runtime: FunctionRuntime.JS_2_0 });
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Licensing service dashboard, with /api/* to the HTTP API',
@@ -82,15 +92,7 @@ export class DashboardSite extends Construct {
         responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
         functionAssociations: [{ function: spaRouting, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
-      additionalBehaviors: {
-        '/api/*': {
-          origin: apiOrigin(props.api, props.originVerify),
-          viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-          allowedMethods: AllowedMethods.ALLOW_ALL,
-          cachePolicy: CachePolicy.CACHING_DISABLED,
-          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
-        },
-      },
+      additionalBehaviors: Object.fromEntries(SERVICE_PATH_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/*`]).map((pattern) => [pattern, apiBehavior])),
     });
     this.url = `https://${this.distribution.distributionDomainName}`;
 

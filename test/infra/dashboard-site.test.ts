@@ -5,6 +5,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CachePolicy, OriginRequestPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SERVICE_PATH_PREFIXES } from '../../infra/routes.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { cdkApp } from './support/app.js';
 
@@ -56,7 +57,7 @@ describe('the dashboard site', () => {
 
   it('routes /api/* to the HTTP API: every method, nothing cached, cookies, query strings and headers but Host passed, the origin secret sent', () => {
     const apiOriginId = originId((domain) => JSON.stringify(domain).includes('ApiEndpoint'));
-    expect(config.CacheBehaviors).toEqual([
+    expect(config.CacheBehaviors).toContainEqual(
       expect.objectContaining({
         PathPattern: '/api/*',
         TargetOriginId: apiOriginId,
@@ -65,7 +66,9 @@ describe('the dashboard site', () => {
         CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId,
         OriginRequestPolicyId: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER.originRequestPolicyId,
       }),
-    ]);
+    );
+    // Every path of the service goes there alike.
+    for (const behavior of config.CacheBehaviors) expect(behavior).toMatchObject({ TargetOriginId: apiOriginId, CachePolicyId: CachePolicy.CACHING_DISABLED.cachePolicyId });
     const apiOrigin = (config.Origins as { Id: string; OriginCustomHeaders: unknown; CustomOriginConfig: unknown }[]).find((origin) => origin.Id === apiOriginId)!;
     expect(apiOrigin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only' });
     expect(apiOrigin.OriginCustomHeaders).toEqual([
@@ -73,8 +76,11 @@ describe('the dashboard site', () => {
     ]);
   });
 
-  it('routes nothing else to the API: the edge and public surfaces stay on its own address', () => {
-    expect((config.CacheBehaviors as { PathPattern: string }[]).map((behavior) => behavior.PathPattern)).toEqual(['/api/*']);
+  it('routes exactly the service’s paths to the API, as the local gateway splits them; every other path is the site’s', () => {
+    expect((config.CacheBehaviors as { PathPattern: string }[]).map((behavior) => behavior.PathPattern).sort()).toEqual(
+      SERVICE_PATH_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/*`]).sort(),
+    );
+    expect(SERVICE_PATH_PREFIXES.sort()).toEqual(['/api', '/dl', '/docs', '/health', '/openapi.json', '/public', '/v1']);
   });
 
   it('deploys the build into the bucket and invalidates index.html', () => {
