@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { DASHBOARD_DIST, ensureDashboardBuilt } from '../../infra/dashboard-build.js';
+import { describe, expect, inject, it } from 'vitest';
+import { DASHBOARD_DIST } from '../../infra/dashboard-build.js';
 
-/** The local gateway serves the built dashboard at `/` and never shadows the service's own paths with it. */
+/** The local gateway serves the built dashboard at `/` (built by the global setup) and never shadows the service's paths. */
 const base = inject('baseUrl');
-beforeAll(() => ensureDashboardBuilt(), 120_000);
 
 const get = (path: string, method = 'GET') => fetch(`${base}${path}`, { method, redirect: 'manual' });
 
