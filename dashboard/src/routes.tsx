@@ -23,7 +23,10 @@ import { NewWebhookPage } from './pages/webhooks/NewWebhookPage';
 import { WebhookPage } from './pages/webhooks/WebhookPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 
-/** `DASHBOARD_URL` is where OAuth sign-ins land: a failed one carries `?error=<code>` for the sign-in page to explain. */
+/**
+ * `DASHBOARD_URL` is where OAuth sign-ins land: a failed one carries `?error=<code>` for the sign-in page to explain
+ * (outside `RequireSession`, which would otherwise bury it in `next`).
+ */
 function Home() {
   const [search] = useSearchParams();
   const error = search.get('error');
@@ -33,6 +36,7 @@ function Home() {
 export const router = createBrowserRouter([
   { path: '/sign-in', element: <SignInPage /> },
   { path: '/register', element: <RegisterPage /> },
+  { path: '/', element: <Home /> },
   {
     element: (
       <RequireSession>
@@ -40,7 +44,6 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
     children: [
-      { index: true, element: <Home /> },
       { path: 'products', element: <ProductsPage /> },
       { path: 'products/new', element: <NewProductPage /> },
       {

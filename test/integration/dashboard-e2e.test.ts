@@ -271,6 +271,10 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await click(button('Continue with GitHub'));
     await waitFor(text('github login is not configured'));
     await checkPage('sign-in');
+    // Where a failed provider sign-in lands (DASHBOARD_URL?error=<code>): said in words on the sign-in page.
+    await go('/?error=access_denied');
+    await waitFor(text('Sign-in was cancelled at the provider.'));
+    await fill(textbox('E-mail'), email);
     await fill(textbox('Password'), password);
     await click(byRole('button', 'Sign in'));
     await waitFor(text('E2E Plugin'));

@@ -2,9 +2,10 @@ import { TableScroll } from '../TableScroll';
 
 export type Series = { name: string; values: number[] };
 
-const WIDTH = 640;
-const HEIGHT = 200;
-const PAD = { top: 10, right: 10, bottom: 24, left: 36 };
+/** Drawn at about the size it is shown, so its labels stay readable (the SVG scales with its box). */
+const WIDTH = 720;
+const HEIGHT = 180;
+const PAD = { top: 10, right: 12, bottom: 26, left: 40 };
 /** Told apart by colour and by dash, so the lines read in either theme and without colour. */
 const STROKES = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)', 'var(--chart-5)'];
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2'];

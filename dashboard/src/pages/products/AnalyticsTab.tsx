@@ -56,26 +56,33 @@ export function AnalyticsTab() {
           const labels = data.days.map((day) => day.date);
           const versions = versionSeries(data.days);
           return (
-            <div className="charts">
-              <LineChart title="Active installs" labels={labels} series={[{ name: 'Active installs', values: data.days.map((day) => day.activeInstalls) }]} />
-              {versions.length > 0 ? (
-                <LineChart title="Active installs by version" labels={labels} series={versions} />
-              ) : (
-                <p className="muted">No installs reported a version in this period.</p>
-              )}
-              <LineChart
-                title="Events, feedback and deactivations per day"
-                labels={labels}
-                series={[
-                  { name: 'Events', values: data.days.map((day) => sum(day.events)) },
-                  { name: 'Feedback', values: data.days.map((day) => sum(day.feedback)) },
-                  { name: 'Deactivation reasons', values: data.days.map((day) => sum(day.deactivationReasons)) },
-                ]}
-              />
-              <BarList title="Events" counts={data.totals.events} empty="No usage events in this period." />
-              <BarList title="Deactivation reasons" counts={data.totals.deactivationReasons} empty="No deactivation reasons in this period." />
-              <BarList title="Feedback by type" counts={data.totals.feedback} empty="No feedback in this period." />
-            </div>
+            <>
+              <div className="charts charts-wide">
+                <LineChart title="Active installs" labels={labels} series={[{ name: 'Active installs', values: data.days.map((day) => day.activeInstalls) }]} />
+                {versions.length > 0 ? (
+                  <LineChart title="Active installs by version" labels={labels} series={versions} />
+                ) : (
+                  <figure className="chart">
+                    <figcaption>Active installs by version</figcaption>
+                    <p className="muted">No installs reported a version in this period.</p>
+                  </figure>
+                )}
+                <LineChart
+                  title="Events, feedback and deactivations per day"
+                  labels={labels}
+                  series={[
+                    { name: 'Events', values: data.days.map((day) => sum(day.events)) },
+                    { name: 'Feedback', values: data.days.map((day) => sum(day.feedback)) },
+                    { name: 'Deactivation reasons', values: data.days.map((day) => sum(day.deactivationReasons)) },
+                  ]}
+                />
+              </div>
+              <div className="charts">
+                <BarList title="Events" counts={data.totals.events} empty="No usage events in this period." />
+                <BarList title="Deactivation reasons" counts={data.totals.deactivationReasons} empty="No deactivation reasons in this period." />
+                <BarList title="Feedback by type" counts={data.totals.feedback} empty="No feedback in this period." />
+              </div>
+            </>
           );
         }}
       </QueryView>
