@@ -28,7 +28,10 @@ export function dashboardBuildIsStale(): boolean {
 /** Runs the dashboard's production build (Vite) into `outDir`, in a process of its own. */
 export function buildDashboard(outDir = DASHBOARD_DIST): void {
   const vite = join(dirname(createRequire(join(DASHBOARD_DIR, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: DASHBOARD_DIR, stdio: 'inherit' });
+  // NODE_ENV as a production build needs it, whatever the caller runs under (vitest sets `test`, which would bundle
+  // React's development build).
+  const env = { ...process.env, NODE_ENV: 'production' };
+  execFileSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: DASHBOARD_DIR, stdio: 'inherit', env });
 }
 
 /**

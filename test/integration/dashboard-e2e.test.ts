@@ -214,6 +214,27 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await checkPage('webhook');
   });
 
+  it('logs a delivery of a subscribed event and sends it again on redeliver', async () => {
+    // A license made in this session: `license.created`, which the webhook subscribes to.
+    const productId = made.productPath.split('/')[2]!;
+    const status = await page.evaluate(
+      `fetch('/api/licenses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ productId: '${productId}', customerEmail: 'second@example.com' }) }).then((r) => r.status)`,
+    );
+    expect(status).toBe(201);
+    await receiver.waitFor(2);
+    const deadline = Date.now() + 15_000;
+    while (!(await page.$('td::-p-text(license.created)')) && Date.now() < deadline) {
+      await click(button('Refresh'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    await waitFor('.badge::-p-text(succeeded)');
+    await checkPage('webhook-deliveries');
+    await click(button('Redeliver'));
+    const requests = await receiver.waitFor(3);
+    expect(requests.map((received) => received.json.type)).toEqual(['webhook.test', 'license.created', 'license.created']);
+    expect(requests[2]!.headers['webhook-id']).toBe(requests[1]!.headers['webhook-id']);
+  });
+
   it('creates an API key shown once, which works until it is revoked', async () => {
     await go('/account');
     await fill(textbox('Key name'), 'E2E server');
