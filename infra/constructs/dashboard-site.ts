@@ -68,9 +68,9 @@ export class DashboardSite extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: props.accessLogBucket,
       serverAccessLogsPrefix: 'dashboard/',
-      // Only the build, which every deployment puts back: nothing to keep.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
+      // Retained like the stack's other buckets: deleting a bucket needs it emptied first, which would take one more
+      // custom resource function (CDK's auto-delete) for a few hundred KB of files.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     const apiBehavior = {
@@ -117,9 +117,9 @@ export class DashboardSite extends Construct {
         reason: 'The distribution serves the default *.cloudfront.net certificate, whose protocol floor CloudFront fixes; raising it needs a certificate of our own on the distribution',
       },
     ]);
-    // CDK's own functions for the deployment and the bucket's emptying on deletion live at the stack's root.
+    // CDK's own function for the deployment lives at the stack's root.
     const stack = Stack.of(this);
-    for (const child of stack.node.children.filter((c) => /^Custom::(CDKBucketDeployment|S3AutoDeleteObjects)/.test(c.node.id))) {
+    for (const child of stack.node.children.filter((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'))) {
       NagSuppressions.addResourceSuppressions(
         child,
         [
