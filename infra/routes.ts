@@ -34,3 +34,10 @@ export const ROUTES: RouteSpec[] = [
   { method: 'GET', path: '/docs', surface: 'docs' },
   { method: 'GET', path: '/docs/{asset}', surface: 'docs' },
 ];
+
+/**
+ * The first path segments of the service's routes (`/api`, `/v1`, `/public`, `/dl`, `/health`, `/openapi.json`,
+ * `/docs`): every path under one of these is the service's, every other path the dashboard's. The local gateway and
+ * the dashboard's CloudFront distribution split requests by the same list.
+ */
+export const SERVICE_PATH_PREFIXES: string[] = [...new Set(ROUTES.map((route) => `/${route.path.split('/')[1]}`))];

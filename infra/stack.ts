@@ -14,7 +14,9 @@ import { ApiAccessLogs } from './constructs/api-access-logs.js';
 import { CustomDomain } from './constructs/custom-domain.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
 import { bindTable, type TableBinding } from './constructs/table-access.js';
+import { DashboardSite } from './constructs/dashboard-site.js';
 import { EdgeDistribution } from './constructs/edge-distribution.js';
+import { OriginVerify } from './constructs/origin-verify.js';
 import { ExpirySweep } from './constructs/expiry-sweep.js';
 import { MailDelivery } from './constructs/mail-delivery.js';
 import { acknowledgeFunctionFindings } from './constructs/function-findings.js';
@@ -105,7 +107,10 @@ export interface LicensingStackProps extends StackProps {
    * API's own domain from the request.
    */
   readonly publicBaseUrl?: string;
-  /** The dashboard's origin (`DASHBOARD_URL`): the only origin given credentialed CORS answers. */
+  /**
+   * The dashboard's origin (`DASHBOARD_URL`): the only origin given credentialed CORS answers, and where OAuth sign-ins
+   * land. Unset: the stack's own dashboard distribution (`DashboardSite`).
+   */
   readonly dashboardUrl?: string;
   /**
    * Sender address of license e-mails (`MAIL_FROM`), or `ssm:<parameter>`: an address SES has verified, or one
@@ -160,6 +165,10 @@ export class LicensingStack extends Stack {
   readonly expirySweep: ExpirySweep;
   /** The CloudFront distribution of the edge firewall; only with `edgeFirewall`. */
   readonly edgeDistribution?: EdgeDistribution;
+  /** The secret header by which the functions know a request came through one of the stack's distributions. */
+  readonly originVerify: OriginVerify;
+  /** The vendor dashboard: its build in S3 behind CloudFront, with `/api/*` routed to the HTTP API. */
+  readonly dashboardSite: DashboardSite;
   /** Every function of the stack by its service name (Powertools `service`, alarm names, dashboard labels). */
   readonly allFunctions: Record<string, LambdaFunction>;
   readonly accessLogs: ApiAccessLogs;
@@ -310,17 +319,30 @@ export class LicensingStack extends Stack {
       true,
     );
 
+    this.originVerify = new OriginVerify(this, 'OriginVerify');
+    this.originVerify.trustedBy(Object.values(functions));
     if (props.edgeFirewall) {
       this.edgeDistribution = new EdgeDistribution(this, 'EdgeDistribution', {
         api: this.api,
         webAclArn: props.edgeFirewall.webAclArn,
-        httpFunctions: Object.values(functions),
+        originVerify: this.originVerify,
       });
       new CfnOutput(this, 'EdgeUrl', {
         value: `https://${this.edgeDistribution.distribution.distributionDomainName}/`,
         description: 'Base URL behind the edge firewall: the one to give plugins',
       });
     }
+    this.dashboardSite = new DashboardSite(this, 'DashboardSite', {
+      api: this.api,
+      originVerify: this.originVerify,
+      accessLogBucket: this.releaseBucket.accessLogBucket,
+      webAclArn: props.edgeFirewall?.webAclArn,
+      bundle: props.bundle ?? true,
+    });
+    if (!props.dashboardUrl) {
+      for (const fn of Object.values(this.allFunctions)) fn.addEnvironment('DASHBOARD_URL', this.dashboardSite.url);
+    }
+    new CfnOutput(this, 'DashboardUrl', { value: props.dashboardUrl ?? `${this.dashboardSite.url}/`, description: 'The vendor dashboard (its /api/* is the management API)' });
 
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
     this.alarms = new ServiceAlarms(this, 'Alarms', {

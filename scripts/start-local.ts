@@ -1,11 +1,18 @@
+import { ensureDashboardBuilt } from '../infra/dashboard-build.js';
 import { startLocalStack } from '../infra/local/stack.js';
 
-/** `npm start`: the whole service on this machine (DECISIONS §1). Ctrl-C stops everything it started. */
+/**
+ * `npm start`: the whole service on this machine (DECISIONS §1), with the dashboard at `/` (built first when its
+ * build is missing or stale). Ctrl-C stops everything it started.
+ */
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = process.env.DATA_DIR ?? '.data';
+// The dashboard is served here, same-origin with /api: it is where OAuth sign-ins land unless told otherwise.
+const dashboardUrl = process.env.DASHBOARD_URL ?? process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 
-const stack = await startLocalStack({ port, dataDir });
-console.log(`Licensing service listening on ${stack.url} (data: ${dataDir})`);
+ensureDashboardBuilt();
+const stack = await startLocalStack({ port, dataDir, env: { DASHBOARD_URL: dashboardUrl } });
+console.log(`Licensing service listening on ${stack.url} (dashboard: ${dashboardUrl}, data: ${dataDir})`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -4,6 +4,7 @@ import { finished } from 'node:stream/promises';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import type { RouteSpec, Surface } from '../routes.js';
+import type { DashboardFiles } from './dashboard-files.js';
 import { lambdaContext } from './lambda-context.js';
 import { createRouteMatcher } from './route-match.js';
 
@@ -18,6 +19,8 @@ type GatewayOptions = {
   handlers: Record<Surface, LambdaHandler>;
   /** Local-only routes answered by the gateway itself (e.g. `/_local/mail`). */
   localRoutes: Record<string, () => unknown>;
+  /** The built dashboard, answering GET and HEAD of every path that is not the service's; absent: those are 404. */
+  dashboard?: DashboardFiles;
 };
 
 /**
@@ -105,6 +108,9 @@ export function createGateway(options: GatewayOptions): Server {
       const local = options.localRoutes[url.pathname];
       if (local && req.method === 'GET') return send(res, jsonResult(200, local()));
       const found = match(req.method ?? 'GET', url.pathname);
+      if (!found && options.dashboard && (req.method === 'GET' || req.method === 'HEAD') && options.dashboard.owns(url.pathname)) {
+        return options.dashboard.serve(req, res, url.pathname);
+      }
       if (!found) {
         await discardBody(req);
         return send(res, jsonResult(404, { message: 'Not Found' }));

@@ -13,6 +13,16 @@ s3rverAccounts.DUMMY_ACCOUNT.createKeyPair('local', 'local');
 
 export type ObjectStore = { endpoint: string; stop: () => Promise<void> };
 
+/**
+ * The bucket's CORS rule, as the stack gives the release bucket without `dashboardUrl` (infra/constructs/release-bucket.ts):
+ * the dashboard, on another origin than this stand-in, PUTs large release files to presigned URLs.
+ */
+const CORS = `<CORSConfiguration><CORSRule>
+  <AllowedOrigin>*</AllowedOrigin>
+  <AllowedMethod>PUT</AllowedMethod><AllowedMethod>GET</AllowedMethod><AllowedMethod>HEAD</AllowedMethod>
+  <AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3600</MaxAgeSeconds>
+</CORSRule></CORSConfiguration>`;
+
 /** A local S3 with the releases bucket, keeping objects under `directory` (a temporary one when none). */
 export async function startObjectStore(options: { directory?: string; bucket: string; port: number }): Promise<ObjectStore> {
   const directory = options.directory ?? mkdtempSync(join(tmpdir(), 'licensing-s3-'));
@@ -22,7 +32,7 @@ export async function startObjectStore(options: { directory?: string; bucket: st
     address: '127.0.0.1',
     silent: true,
     directory,
-    configureBuckets: [{ name: options.bucket }],
+    configureBuckets: [{ name: options.bucket, configs: [CORS] }],
   });
   await server.run();
   return {

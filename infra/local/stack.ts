@@ -2,10 +2,12 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from '../routes.js';
+import { HANDLER_ENTRIES, ROUTES, SERVICE_PATH_PREFIXES, SURFACES, type Surface } from '../routes.js';
 import { ensureTable } from './create-table.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { importFunctionEntry } from './function-entry.js';
+import { DASHBOARD_DIST } from '../dashboard-build.js';
+import { dashboardFiles } from './dashboard-files.js';
 import { createGateway, type LambdaHandler } from './gateway.js';
 import { startMailServer } from './mail-server.js';
 import { startObjectStore } from './object-store.js';
@@ -18,6 +20,8 @@ import { startOutboxPipeline } from './outbox-pipeline.js';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const TABLE_NAME = 'licensing';
+/** Where the local-only routes live. */
+const LOCAL_ROUTES_PREFIX = '/_local';
 const BUCKET_NAME = 'licensing-releases';
 
 let stacksStarted = 0;
@@ -90,11 +94,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await outbox.run();
 
     const localRoutes = {
-      '/_local/mail': () => ({ emails: mail.sent() }),
-      '/_local/webhook-queue': outbox.webhookQueueState,
-      '/_local/mail-queue': outbox.mailQueueState,
+      [`${LOCAL_ROUTES_PREFIX}/mail`]: () => ({ emails: mail.sent() }),
+      [`${LOCAL_ROUTES_PREFIX}/webhook-queue`]: outbox.webhookQueueState,
+      [`${LOCAL_ROUTES_PREFIX}/mail-queue`]: outbox.mailQueueState,
     };
-    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes });
+    // Everything under the service's own first path segments (and `/_local`) is the service's; the rest is the dashboard's.
+    const dashboard = dashboardFiles({ directory: DASHBOARD_DIST, reservedPrefixes: [...SERVICE_PATH_PREFIXES, LOCAL_ROUTES_PREFIX] });
+    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes, dashboard });
     await new Promise<void>((resolveListen, reject) => {
       gateway.once('error', reject);
       gateway.listen(port, resolveListen);

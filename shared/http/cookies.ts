@@ -9,19 +9,26 @@ export function readCookie(event: HttpEvent, name: string): string | undefined {
   return all ? parse(all)[name] : undefined;
 }
 
-/** `session` cookie: HttpOnly, Path=/, SameSite=None, 30 days, and Secure where the service runs on HTTPS. */
+/**
+ * `SameSite=None` needs `Secure`: browsers drop a `None` cookie without it. Over plain HTTP (the local runtime) the
+ * cookie is `Lax` instead, which the dashboard served on the service's own origin (or another port of localhost,
+ * the same site) still gets.
+ */
+const sameSite = (secure: boolean) => (secure ? 'none' : 'lax');
+
+/** `session` cookie: HttpOnly, Path=/, 30 days; Secure and SameSite=None where the service runs on HTTPS, else Lax. */
 export function sessionCookie(token: string, secure: boolean): string {
   return serialize(SESSION_COOKIE, token, {
     httpOnly: true,
     path: '/',
-    sameSite: 'none',
+    sameSite: sameSite(secure),
     maxAge: SESSION_MAX_AGE_SECONDS,
     secure,
   });
 }
 
 export function clearedSessionCookie(secure: boolean): string {
-  return serialize(SESSION_COOKIE, '', { httpOnly: true, path: '/', sameSite: 'none', maxAge: 0, secure });
+  return serialize(SESSION_COOKIE, '', { httpOnly: true, path: '/', sameSite: sameSite(secure), maxAge: 0, secure });
 }
 
 /**

@@ -50,7 +50,8 @@ describe('outputs', () => {
   it('give what a vendor needs: API and Stripe webhook URLs, bucket, table, alarm topic and dashboard', () => {
     const { stack, outputs } = staging;
     const apiEndpoint = { 'Fn::GetAtt': [logicalIdOf(stack.api), 'ApiEndpoint'] };
-    expect(Object.keys(outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'ReleaseBucketName', 'StripeWebhookUrl', 'TableName']);
+    expect(Object.keys(outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'DashboardUrl', 'ReleaseBucketName', 'StripeWebhookUrl', 'TableName']);
+    expect(outputs.DashboardUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalIdOf(stack.dashboardSite.distribution), 'DomainName'] }, '/']] });
     expect(outputs.StripeWebhookUrl!.Value).toEqual({ 'Fn::Join': ['', [apiEndpoint, '/v1/webhooks/stripe/{userId}']] });
     expect(outputs.ReleaseBucketName!.Value).toEqual({ Ref: logicalIdOf(stack.releaseBucket.bucket) });
     expect(outputs.TableName!.Value).toEqual({ Ref: logicalIdOf(stack.table) });

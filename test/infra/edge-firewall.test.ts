@@ -39,23 +39,19 @@ describe('edge firewall off (the default)', () => {
   const stack = new LicensingStack(newApp(), 'LicensingService', { bundle: false });
   const template = Template.fromStack(stack);
 
-  it('creates no web ACL, distribution or origin secret, and tells no function an origin token', () => {
+  it('creates no web ACL and no distribution in front of the API: the dashboard’s is the only one', () => {
     template.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    template.resourceCountIs('AWS::CloudFront::Distribution', 0);
-    // The portal's download-link secret only: no origin secret.
-    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
-    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
-      expect(fn.Properties.Environment.Variables).not.toHaveProperty('ORIGIN_VERIFY_TOKEN');
-    }
+    template.resourceCountIs('AWS::CloudFront::Distribution', 1);
+    expect(Object.keys(template.findResources('AWS::CloudFront::Distribution'))).toEqual([logicalId(stack, stack.dashboardSite.distribution)]);
     expect(Object.keys(template.toJSON().Outputs)).not.toContain('EdgeUrl');
   });
 });
 
 describe('edge firewall on', () => {
   const { firewall, service, firewallTemplate, template } = synthWithFirewall(2000);
-  const [distribution] = Object.values(template.findResources('AWS::CloudFront::Distribution')) as Resource[];
-  const config = distribution!.Properties.DistributionConfig;
-  const secretId = logicalId(service, service.edgeDistribution!.originVerifySecret);
+  const distribution = template.toJSON().Resources[logicalId(service, service.edgeDistribution!.distribution)] as Resource;
+  const config = distribution.Properties.DistributionConfig;
+  const secretId = logicalId(service, service.originVerify.secret);
   const originVerifyToken = { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] };
 
   it('has a CLOUDFRONT web ACL in us-east-1 that blocks an IP over the limit in 5 minutes with 429', () => {
@@ -76,7 +72,8 @@ describe('edge firewall on', () => {
   });
 
   it('puts that web ACL on a distribution in front of the HTTP API, through a cross-region reference', () => {
-    template.resourceCountIs('AWS::CloudFront::Distribution', 1);
+    // The edge distribution and the dashboard's, which carries the same web ACL.
+    template.resourceCountIs('AWS::CloudFront::Distribution', 2);
     const readerId = config.WebACLId['Fn::GetAtt'][0] as string;
     expect(template.toJSON().Resources[readerId].Type).toBe('Custom::CrossRegionExportReader');
     const [writer] = Object.values(firewallTemplate.findResources('Custom::CrossRegionExportWriter')) as Resource[];
@@ -99,7 +96,7 @@ describe('edge firewall on', () => {
   });
 
   it('sends a generated secret as x-origin-verify, by dynamic reference, and gives the HTTP functions the same', () => {
-    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2); // the download-link secret and the origin secret
     template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ ExcludePunctuation: true }) });
     expect(config.Origins[0].OriginCustomHeaders).toEqual([{ HeaderName: 'x-origin-verify', HeaderValue: originVerifyToken }]);
     const variables = (fn: { node: { defaultChild?: unknown } }) =>

@@ -74,8 +74,8 @@ describe('OAuth clients in the stack', () => {
     for (const surface of SURFACES.filter((s) => s !== 'management' && s !== 'portal')) expect(configured.secretsStatementsOf(surface)).toEqual([]);
     // The portal reads only its own download-link secret.
     expect(JSON.stringify(configured.secretsStatementsOf('portal'))).not.toMatch(/client-secret/);
-    // The one secret the stack creates is the download-link key's.
-    expect(Object.keys(configured.template.findResources('AWS::SecretsManager::Secret'))).toHaveLength(1);
+    // The secrets the stack creates are the download-link key and CloudFront's origin secret.
+    expect(Object.keys(configured.template.findResources('AWS::SecretsManager::Secret'))).toHaveLength(2);
   });
 
   it('leave both providers unconfigured (404) when no client is set: no variable, no grant', () => {

@@ -80,7 +80,8 @@ describe('release bucket', () => {
 
   it('logs its requests to a private access log bucket that keeps them 90 days', () => {
     const logBucketId = stack.getLogicalId(stack.releaseBucket.accessLogBucket.node.defaultChild as CfnElement);
-    template.resourceCountIs('AWS::S3::Bucket', 2);
+    // The release bucket, its access log bucket, and the dashboard's bucket (which logs there too).
+    template.resourceCountIs('AWS::S3::Bucket', 3);
     expect(bucket.Properties.LoggingConfiguration).toEqual({ DestinationBucketName: { Ref: logBucketId }, LogFilePrefix: 'release-files/' });
     const logBucket = template.toJSON().Resources[logBucketId] as Resource;
     expect(logBucket.Properties).toMatchObject({

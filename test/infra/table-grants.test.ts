@@ -78,7 +78,9 @@ function roleOf(statement: Statement): TableKeyAccess | undefined {
 
 describe('table grants', () => {
   it('cover every function of the stack', () => {
-    template.resourceCountIs('AWS::Lambda::Function', FUNCTIONS.length + 1);
+    // The docs function has no table; CDK's own that copies the dashboard's build into its bucket neither.
+    const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
+    expect(ours).toHaveLength(FUNCTIONS.length + 1);
   });
 
   it('give the reference docs nothing of the table: its handler creates no deps', async () => {

@@ -67,8 +67,8 @@ describe('login and sessions', () => {
     const cookie = res.cookies.find((c) => c.startsWith('session='))!;
     const [pair, ...flags] = cookie.split(';').map((p) => p.trim());
     expect(pair).toMatch(/^session=[a-z2-7]{32}$/);
-    expect(flags).toEqual(expect.arrayContaining(['HttpOnly', 'Path=/', 'SameSite=None', 'Max-Age=2592000']));
-    expect(flags).not.toContain('Secure'); // Secure is added in AWS only
+    expect(flags).toEqual(expect.arrayContaining(['HttpOnly', 'Path=/', 'SameSite=Lax', 'Max-Age=2592000']));
+    expect(flags).not.toContain('Secure'); // Secure, with SameSite=None, in AWS only: browsers drop None without Secure
     expect(client.cookie).not.toBe(tenant.cookie); // a new token at each login
   });
 

@@ -63,7 +63,7 @@ function expectSignedIn(res: BrowserResponse) {
   expect(res.location).toBe(DASHBOARD_ORIGIN);
   const [pair, ...flags] = sessionOf(res)!.split(';').map((part) => part.trim());
   expect(pair).toMatch(/^session=[a-z2-7]{32}$/);
-  expect(flags).toEqual(expect.arrayContaining(['HttpOnly', 'Path=/', 'SameSite=None', 'Max-Age=2592000']));
+  expect(flags).toEqual(expect.arrayContaining(['HttpOnly', 'Path=/', 'SameSite=Lax', 'Max-Age=2592000']));
   expect(flags).not.toContain('Secure');
   expect(res.setCookies.find((line) => line.startsWith('oauth_state='))).toMatch(/^oauth_state=;.*Max-Age=0/);
 }

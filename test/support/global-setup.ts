@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { ensureDashboardBuilt } from '../../infra/dashboard-build.js';
 import { startLocalStack } from '../../infra/local/stack.js';
 import { startFakeStripe } from './fake-stripe.js';
 
@@ -16,6 +17,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   // The Stripe API the functions talk to: a fake on this machine (test/support/fake-stripe.ts).
   const stripe = await startFakeStripe();
+  // The dashboard the stack serves at `/` (dashboard-e2e and dashboard-serving tests), built once here, before any test
+  // file runs, so that two files never build it at once.
+  ensureDashboardBuilt();
   const stack = await startLocalStack({
     port: 0,
     dataDir: ':memory:',

@@ -23,7 +23,7 @@ assertDescribes<typeof User, PublicUser>(true);
 
 const UserEnvelope = named('UserEnvelope', z.object({ user: User }));
 const sessionCookieHeader = {
-  'set-cookie': { description: '`session=<token>; HttpOnly; Path=/; SameSite=None; Max-Age=2592000` (and `Secure` in AWS)', required: true },
+  'set-cookie': { description: "`session=<token>; HttpOnly; Path=/; Max-Age=2592000`, with `Secure; SameSite=None` in AWS (`SameSite=Lax` over the local runtime's plain HTTP, where browsers drop a `None` cookie)", required: true },
 };
 
 export const authOperations = defineOperations({

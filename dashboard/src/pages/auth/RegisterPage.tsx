@@ -1,0 +1,59 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import { serverFieldErrors } from '../../api/errors';
+import { ME_KEY } from '../../auth/session';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { Field } from '../../components/Field';
+import { check, fieldError, problemsOf, useForm } from '../../components/form';
+import { OAuthButtons } from './OAuthButtons';
+
+/** The service's own minimum (SERVICE-SPEC §8). */
+const MIN_PASSWORD = 8;
+
+export function RegisterPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const register = useMutation({
+    mutationFn: (body: { email: string; password: string; name?: string }) => unwrap(api.POST('/api/auth/register', { body })),
+    onSuccess: ({ user }) => {
+      queryClient.setQueryData(ME_KEY, user);
+      void navigate('/products', { replace: true });
+    },
+  });
+  const form = useForm({
+    initial: { name: '', email: '', password: '' },
+    validate: (values) =>
+      problemsOf({
+        email: check.email(values.email),
+        password: values.password.length >= MIN_PASSWORD ? undefined : `Password must be at least ${MIN_PASSWORD} characters`,
+      }),
+    onSubmit: (values) => register.mutate({ email: values.email.trim(), password: values.password, ...(values.name.trim() && { name: values.name.trim() }) }),
+  });
+  const server = serverFieldErrors(register.error);
+  return (
+    <main id="main" className="auth-page">
+      <h1>Create your account</h1>
+      <form onSubmit={form.handleSubmit} noValidate className="stack">
+        <Field label="Name" hint="Optional: shown to your buyers in license e-mails" error={fieldError(form.problems, server, 'name')}>
+          <input autoComplete="name" value={form.values.name} onChange={(e) => form.set('name')(e.target.value)} />
+        </Field>
+        <Field label="E-mail" error={fieldError(form.problems, server, 'email')}>
+          <input type="email" autoComplete="email" value={form.values.email} onChange={(e) => form.set('email')(e.target.value)} />
+        </Field>
+        <Field label="Password" hint={`At least ${MIN_PASSWORD} characters`} error={fieldError(form.problems, server, 'password')}>
+          <input type="password" autoComplete="new-password" value={form.values.password} onChange={(e) => form.set('password')(e.target.value)} />
+        </Field>
+        <ErrorBanner error={register.error} />
+        <button type="submit" className="button button-primary button-wide" disabled={register.isPending}>
+          {register.isPending ? 'Creating…' : 'Create account'}
+        </button>
+      </form>
+      <p className="divider">or</p>
+      <OAuthButtons />
+      <p>
+        Already registered? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,56 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import { serverFieldErrors } from '../../api/errors';
+import { afterSignIn, ME_KEY } from '../../auth/session';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { Field } from '../../components/Field';
+import { check, fieldError, problemsOf, useForm } from '../../components/form';
+import { OAUTH_ERRORS, OAuthButtons } from './OAuthButtons';
+
+export function SignInPage() {
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const signIn = useMutation({
+    mutationFn: (body: { email: string; password: string }) => unwrap(api.POST('/api/auth/login', { body })),
+    onSuccess: ({ user }) => {
+      queryClient.setQueryData(ME_KEY, user);
+      void navigate(afterSignIn(search), { replace: true });
+    },
+  });
+  const form = useForm({
+    initial: { email: '', password: '' },
+    validate: (values) => problemsOf({ email: check.email(values.email), password: check.required(values.password, 'Password') }),
+    onSubmit: (values) => signIn.mutate({ email: values.email.trim(), password: values.password }),
+  });
+  const server = serverFieldErrors(signIn.error);
+  const oauthError = search.get('error');
+  return (
+    <main id="main" className="auth-page">
+      <h1>Sign in</h1>
+      {oauthError && (
+        <div className="banner banner-error" role="alert">
+          {OAUTH_ERRORS[oauthError] ?? `Sign-in failed (${oauthError}).`}
+        </div>
+      )}
+      <form onSubmit={form.handleSubmit} noValidate className="stack">
+        <Field label="E-mail" error={fieldError(form.problems, server, 'email')}>
+          <input type="email" autoComplete="email" value={form.values.email} onChange={(e) => form.set('email')(e.target.value)} />
+        </Field>
+        <Field label="Password" error={fieldError(form.problems, server, 'password')}>
+          <input type="password" autoComplete="current-password" value={form.values.password} onChange={(e) => form.set('password')(e.target.value)} />
+        </Field>
+        <ErrorBanner error={signIn.error} />
+        <button type="submit" className="button button-primary button-wide" disabled={signIn.isPending}>
+          {signIn.isPending ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      <p className="divider">or</p>
+      <OAuthButtons />
+      <p>
+        No account yet? <Link to="/register">Create one</Link>
+      </p>
+    </main>
+  );
+}

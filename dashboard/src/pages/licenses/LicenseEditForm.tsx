@@ -1,0 +1,61 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import { serverFieldErrors } from '../../api/errors';
+import type { License } from '../../api/types';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { Field } from '../../components/Field';
+import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
+import { dayFromExpiry, expiryFromDay } from './expiry';
+
+type LicenseChanges = { seats: number; expiresAt: string | null; customerEmail: string; customerName: string | null };
+
+export function LicenseEditForm({ license }: { license: License }) {
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (body: LicenseChanges) => unwrap(api.PUT('/api/licenses/{id}', { params: { path: { id: license.id } }, body })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['licenses'] }),
+  });
+  const form = useForm({
+    initial: { seats: String(license.seats), expiresOn: dayFromExpiry(license.expiresAt), customerEmail: license.customerEmail, customerName: license.customerName ?? '' },
+    validate: (values) =>
+      problemsOf({
+        seats:
+          check.wholeNumber(values.seats, 'Seats', 1, 1_000_000) ??
+          (Number(values.seats) < license.activatedCount ? `Seats cannot be below the ${license.activatedCount} active activations` : undefined),
+        customerEmail: check.email(values.customerEmail),
+      }),
+    onSubmit: (values) =>
+      save.mutate({
+        seats: Number(values.seats),
+        // An unchanged day keeps the exact instant the license had.
+        expiresAt: values.expiresOn === dayFromExpiry(license.expiresAt) ? license.expiresAt : expiryFromDay(values.expiresOn),
+        customerEmail: values.customerEmail.trim(),
+        customerName: orNull(values.customerName),
+      }),
+  });
+  const server = serverFieldErrors(save.error);
+  const errorOf = (field: string) => fieldError(form.problems, server, field);
+  return (
+    <form onSubmit={form.handleSubmit} noValidate className="grid-form">
+      <Field label="Seats" error={errorOf('seats')}>
+        <input inputMode="numeric" value={form.values.seats} onChange={(e) => form.set('seats')(e.target.value)} />
+      </Field>
+      <Field label="Expires on" hint="Blank: never (lifetime)" error={errorOf('expiresAt')}>
+        <input type="date" value={form.values.expiresOn} onChange={(e) => form.set('expiresOn')(e.target.value)} />
+      </Field>
+      <Field label="Customer e-mail" error={errorOf('customerEmail')}>
+        <input type="email" value={form.values.customerEmail} onChange={(e) => form.set('customerEmail')(e.target.value)} />
+      </Field>
+      <Field label="Customer name" error={errorOf('customerName')}>
+        <input value={form.values.customerName} onChange={(e) => form.set('customerName')(e.target.value)} />
+      </Field>
+      <ErrorBanner error={save.error} />
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={save.isPending}>
+          Save changes
+        </button>
+        {save.isSuccess && <span role="status">Saved.</span>}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,107 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import type { LicenseStatus, LicenseWithActivations } from '../../api/types';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { CopyValue } from '../../components/CopyButton';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { formatDate } from '../../components/format';
+import { QueryView } from '../../components/QueryView';
+import { StatusBadge } from '../../components/StatusBadge';
+import { ActivationsTable } from './ActivationsTable';
+import { LicenseEditForm } from './LicenseEditForm';
+
+export const licenseKey = (id: string) => ['licenses', id] as const;
+
+export function LicensePage() {
+  const { licenseId = '' } = useParams();
+  const license = useQuery({ queryKey: licenseKey(licenseId), queryFn: () => unwrap(api.GET('/api/licenses/{id}', { params: { path: { id: licenseId } } })) });
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/licenses">Licenses</Link> /
+      </p>
+      <QueryView query={license} loading="Loading the license…">
+        {(data) => <LicenseView license={data} />}
+      </QueryView>
+    </>
+  );
+}
+
+function LicenseView({ license }: { license: LicenseWithActivations }) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const path = { params: { path: { id: license.id } } };
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['licenses'] });
+  const setStatus = useMutation({ mutationFn: (status: LicenseStatus) => unwrap(api.PUT('/api/licenses/{id}', { ...path, body: { status } })), onSuccess: refresh });
+  const revoke = useMutation({ mutationFn: () => unwrap(api.POST('/api/licenses/{id}/revoke', path)), onSuccess: refresh });
+  const regenerate = useMutation({ mutationFn: () => unwrap(api.POST('/api/licenses/{id}/regenerate', path)), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/api/licenses/{id}', path)),
+    onSuccess: async () => {
+      await refresh();
+      void navigate('/licenses');
+    },
+  });
+  const revoked = license.status === 'revoked';
+  return (
+    <>
+      <div className="page-head">
+        <h1>License for {license.customerEmail}</h1>
+        <StatusBadge status={license.status} />
+      </div>
+      <section className="card" aria-labelledby="license-heading">
+        <h2 id="license-heading" className="visually-hidden">
+          License key
+        </h2>
+        <CopyValue value={license.licenseKey} label="License key" />
+        <dl className="facts">
+          <dt>Product</dt>
+          <dd>
+            <Link to={`/products/${license.product.id}`}>{license.product.name}</Link>
+          </dd>
+          <dt>Seats used</dt>
+          <dd>
+            {license.activatedCount} of {license.seats}
+          </dd>
+          <dt>Expires</dt>
+          <dd>{license.expiresAt ? formatDate(license.expiresAt) : 'never'}</dd>
+          <dt>Created</dt>
+          <dd>{formatDate(license.createdAt)}</dd>
+        </dl>
+        <ErrorBanner error={setStatus.error ?? revoke.error ?? regenerate.error ?? remove.error} />
+        <div className="actions">
+          {license.status === 'active' && (
+            <ConfirmButton label="Suspend" title="Suspend this license?" onConfirm={() => setStatus.mutate('suspended')}>
+              <p>It stops validating until you reactivate it; its sites stay activated.</p>
+            </ConfirmButton>
+          )}
+          {license.status === 'suspended' && (
+            <button type="button" className="button" onClick={() => setStatus.mutate('active')}>
+              Reactivate
+            </button>
+          )}
+          <ConfirmButton label="Regenerate key" title="Replace the license key?" onConfirm={() => regenerate.mutate()}>
+            <p>The old key stops working immediately; sites must enter the new one.</p>
+          </ConfirmButton>
+          {!revoked && (
+            <ConfirmButton label="Revoke" title="Revoke this license?" onConfirm={() => revoke.mutate()}>
+              <p>Every site is deactivated and the key no longer validates. This cannot be undone.</p>
+            </ConfirmButton>
+          )}
+          <ConfirmButton label="Delete" title="Delete this license?" onConfirm={() => remove.mutate()}>
+            <p>The license, its key and its activations are removed for good.</p>
+          </ConfirmButton>
+        </div>
+      </section>
+      <section className="card" aria-labelledby="edit-heading">
+        <h2 id="edit-heading">Seats, expiry and customer</h2>
+        <LicenseEditForm key={license.updatedAt} license={license} />
+      </section>
+      <section aria-labelledby="activations-heading">
+        <h2 id="activations-heading">Activations</h2>
+        <ActivationsTable activations={license.activations} />
+      </section>
+    </>
+  );
+}

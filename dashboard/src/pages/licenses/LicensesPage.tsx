@@ -1,0 +1,116 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import type { LicenseStatus } from '../../api/types';
+import { formatDay } from '../../components/format';
+import { Pager } from '../../components/Pager';
+import { QueryView } from '../../components/QueryView';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useProductChoices } from '../products/productQueries';
+import { TableScroll } from '../../components/TableScroll';
+
+const STATUSES: LicenseStatus[] = ['active', 'suspended', 'expired', 'revoked'];
+
+export function LicensesPage() {
+  const [params, setParams] = useSearchParams();
+  const page = Number(params.get('page') ?? 1);
+  const search = params.get('search') ?? '';
+  const status = (params.get('status') ?? '') as LicenseStatus | '';
+  const productId = params.get('product') ?? '';
+  const products = useProductChoices();
+  const licenses = useQuery({
+    queryKey: ['licenses', { page, search, status, productId }],
+    queryFn: () =>
+      unwrap(api.GET('/api/licenses', { params: { query: { page: String(page), ...(search.trim() && { search: search.trim() }), ...(status && { status }), ...(productId && { product_id: productId }) } } })),
+    placeholderData: keepPreviousData,
+  });
+  const update = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) (value ? next.set(key, value) : next.delete(key));
+    if (!('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+  const filtered = Boolean(search || status || productId);
+  return (
+    <>
+      <div className="page-head">
+        <h1>Licenses</h1>
+        <Link className="button button-primary" to="/licenses/new">
+          New license
+        </Link>
+      </div>
+      <div className="filters" role="search">
+        <label>
+          Search
+          <input type="search" value={search} placeholder="Key or customer e-mail" onChange={(e) => update({ search: e.target.value })} />
+        </label>
+        <label>
+          Status
+          <select value={status} onChange={(e) => update({ status: e.target.value })}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Product
+          <select value={productId} onChange={(e) => update({ product: e.target.value })}>
+            <option value="">Any</option>
+            {products.data?.map((product) => (
+              <option key={product.id} value={product.id}>
+                {product.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <QueryView
+        query={licenses}
+        loading="Loading licenses…"
+        isEmpty={(data) => data.items.length === 0}
+        empty={filtered ? <p>No license matches.</p> : <p>No licenses yet. Create one by hand, or sell one through a plan’s checkout link.</p>}
+      >
+        {(data) => (
+          <>
+            <TableScroll label="Licenses">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Key</th>
+                    <th scope="col">Customer</th>
+                    <th scope="col">Product</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Seats</th>
+                    <th scope="col">Expires</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((license) => (
+                    <tr key={license.id}>
+                      <td>
+                        <Link to={`/licenses/${license.id}`}>
+                          <code>{license.licenseKey}</code>
+                        </Link>
+                      </td>
+                      <td>{license.customerEmail}</td>
+                      <td>{license.product.name}</td>
+                      <td>
+                        <StatusBadge status={license.status} />
+                      </td>
+                      <td>
+                        {license.activatedCount} / {license.seats}
+                      </td>
+                      <td>{license.expiresAt ? formatDay(license.expiresAt) : 'never'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <Pager pagination={data.pagination} onPage={(next) => update({ page: String(next) })} />
+          </>
+        )}
+      </QueryView>
+    </>
+  );
+}

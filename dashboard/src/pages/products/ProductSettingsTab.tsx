@@ -1,0 +1,52 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { CopyValue } from '../../components/CopyButton';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { ProductForm, type ProductBody } from './ProductForm';
+import { useCurrentProduct } from './ProductPage';
+import { productKeys } from './productQueries';
+
+/** The product's keys, its fields, and deletion. */
+export function ProductSettingsTab() {
+  const product = useCurrentProduct();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const path = { params: { path: { id: product.id } } };
+  const refresh = () => queryClient.invalidateQueries({ queryKey: productKeys.all });
+  const save = useMutation({ mutationFn: (body: ProductBody) => unwrap(api.PUT('/api/products/{id}', { ...path, body })), onSuccess: refresh });
+  const regenerateKey = useMutation({ mutationFn: () => unwrap(api.POST('/api/products/{id}/regenerate-public-key', path)), onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.DELETE('/api/products/{id}', path)),
+    onSuccess: async () => {
+      await refresh();
+      void navigate('/products');
+    },
+  });
+  return (
+    <>
+      <section className="card" aria-labelledby="keys-heading">
+        <h2 id="keys-heading">Keys</h2>
+        <p className="muted">The public key identifies the product to the public API: safe to ship inside your plugin.</p>
+        <CopyValue value={product.public_key} label="Public key" />
+        <ErrorBanner error={regenerateKey.error} />
+        <ConfirmButton label="Replace public key" title="Replace the public key?" onConfirm={() => regenerateKey.mutate()}>
+          <p>Installed copies that send the old key are refused at once.</p>
+        </ConfirmButton>
+      </section>
+      <section className="card" aria-labelledby="details-heading">
+        <h2 id="details-heading">Details</h2>
+        {/* Keyed by updatedAt: the form starts again from what the service saved. */}
+        <ProductForm key={product.updatedAt} product={product} submitLabel="Save product" pending={save.isPending} error={save.error} onSubmit={(body) => save.mutate(body)} />
+        {save.isSuccess && <p role="status">Saved.</p>}
+      </section>
+      <section className="card card-danger" aria-labelledby="delete-heading">
+        <h2 id="delete-heading">Delete</h2>
+        <p>Plugins stop finding the product; its licenses stop validating. The slug stays taken.</p>
+        <ErrorBanner error={remove.error} />
+        <ConfirmButton label="Delete product" title={`Delete ${product.name}?`} onConfirm={() => remove.mutate()} />
+      </section>
+    </>
+  );
+}

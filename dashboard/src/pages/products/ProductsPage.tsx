@@ -1,0 +1,98 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { api, unwrap } from '../../api/client';
+import type { Product } from '../../api/types';
+import { Pager } from '../../components/Pager';
+import { QueryView } from '../../components/QueryView';
+import { StatusBadge } from '../../components/StatusBadge';
+import { productKeys } from './productQueries';
+import { TableScroll } from '../../components/TableScroll';
+
+const STATUSES = ['active', 'draft', 'archived'] as const;
+
+export function ProductsPage() {
+  const [params, setParams] = useSearchParams();
+  const page = Number(params.get('page') ?? 1);
+  const search = params.get('search') ?? '';
+  const status = (params.get('status') ?? '') as Product['status'] | '';
+  const products = useQuery({
+    queryKey: [...productKeys.all, { page, search, status }],
+    queryFn: () => unwrap(api.GET('/api/products', { params: { query: { page: String(page), ...(search && { search }), ...(status && { status }) } } })),
+    placeholderData: keepPreviousData,
+  });
+  const update = (changes: Record<string, string>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) (value ? next.set(key, value) : next.delete(key));
+    if (!('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+  return (
+    <>
+      <div className="page-head">
+        <h1>Products</h1>
+        <Link className="button button-primary" to="/products/new">
+          New product
+        </Link>
+      </div>
+      <div className="filters" role="search">
+        <label>
+          Search
+          <input type="search" value={search} placeholder="Name or slug" onChange={(e) => update({ search: e.target.value })} />
+        </label>
+        <label>
+          Status
+          <select value={status} onChange={(e) => update({ status: e.target.value })}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <QueryView
+        query={products}
+        loading="Loading products…"
+        isEmpty={(data) => data.items.length === 0}
+        empty={search || status ? <p>No product matches.</p> : <p>No products yet. Create your first one to issue licenses and ship releases.</p>}
+      >
+        {(data) => (
+          <>
+            <TableScroll label="Products">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Product</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Latest version</th>
+                    <th scope="col">Plans</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((product) => (
+                    <tr key={product.id}>
+                      <td>
+                        <Link to={`/products/${product.id}`}>
+                          {product.icon && <span aria-hidden="true">{product.icon} </span>}
+                          {product.name}
+                        </Link>
+                        <div className="muted small">{product.slug}</div>
+                      </td>
+                      <td>{product.productType}</td>
+                      <td>
+                        <StatusBadge status={product.status} />
+                      </td>
+                      <td>{product.latestVersion ?? '—'}</td>
+                      <td>{product.plansCount}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <Pager pagination={data.pagination} onPage={(next) => update({ page: String(next) })} />
+          </>
+        )}
+      </QueryView>
+    </>
+  );
+}

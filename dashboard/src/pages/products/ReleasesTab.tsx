@@ -1,0 +1,37 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import { QueryView } from '../../components/QueryView';
+import { ReleaseRow } from './ReleaseRow';
+import { ReleaseUpload } from './ReleaseUpload';
+import { useCurrentProduct } from './ProductPage';
+import { productKeys } from './productQueries';
+
+export function ReleasesTab() {
+  const product = useCurrentProduct();
+  const releases = useQuery({
+    queryKey: productKeys.releases(product.id),
+    queryFn: () => unwrap(api.GET('/api/products/{id}/releases', { params: { path: { id: product.id } } })),
+  });
+  return (
+    <>
+      <ReleaseUpload productId={product.id} />
+      <section aria-labelledby="releases-heading">
+        <h2 id="releases-heading">Releases</h2>
+        <QueryView
+          query={releases}
+          loading="Loading releases…"
+          isEmpty={(data) => data.items.length === 0}
+          empty={<p>No releases yet. Upload a ZIP above: installed copies with a valid license get it as an update.</p>}
+        >
+          {(data) => (
+            <ul className="list">
+              {data.items.map((release) => (
+                <ReleaseRow key={release.id} productId={product.id} release={release} />
+              ))}
+            </ul>
+          )}
+        </QueryView>
+      </section>
+    </>
+  );
+}

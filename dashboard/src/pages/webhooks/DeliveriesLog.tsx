@@ -1,0 +1,78 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { formatDate } from '../../components/format';
+import { Pager } from '../../components/Pager';
+import { QueryView } from '../../components/QueryView';
+import { StatusBadge } from '../../components/StatusBadge';
+import { TableScroll } from '../../components/TableScroll';
+
+/** Every delivery to the webhook, newest first, with why it failed and a way to send it again. */
+export function DeliveriesLog({ webhookId }: { webhookId: string }) {
+  const [page, setPage] = useState(1);
+  const queryClient = useQueryClient();
+  const queryKey = ['webhooks', webhookId, 'deliveries'];
+  const deliveries = useQuery({
+    queryKey: [...queryKey, page],
+    queryFn: () => unwrap(api.GET('/api/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { page: String(page) } } })),
+    placeholderData: keepPreviousData,
+  });
+  const redeliver = useMutation({
+    mutationFn: (deliveryId: string) => unwrap(api.POST('/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhookId, deliveryId } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey }),
+  });
+  return (
+    <section aria-labelledby="deliveries-heading">
+      <div className="page-head">
+        <h2 id="deliveries-heading">Deliveries</h2>
+        <button type="button" className="button button-small" onClick={() => void deliveries.refetch()}>
+          Refresh
+        </button>
+      </div>
+      <ErrorBanner error={redeliver.error} />
+      <QueryView query={deliveries} loading="Loading deliveries…" isEmpty={(data) => data.items.length === 0} empty={<p>Nothing delivered yet. Test events are not logged.</p>}>
+        {(data) => (
+          <>
+            <TableScroll label="Deliveries">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Event</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Attempts</th>
+                    <th scope="col">Answer</th>
+                    <th scope="col">Last attempt</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.items.map((delivery) => (
+                    <tr key={delivery.id}>
+                      <td>{delivery.eventType}</td>
+                      <td>
+                        <StatusBadge status={delivery.status} />
+                        {delivery.nextAttemptAt && <div className="muted small">retry {formatDate(delivery.nextAttemptAt)}</div>}
+                      </td>
+                      <td>{delivery.attempts}</td>
+                      <td>{delivery.responseStatus ? `HTTP ${delivery.responseStatus}` : (delivery.lastError ?? '—')}</td>
+                      <td>{formatDate(delivery.lastAttemptAt)}</td>
+                      <td>
+                        <button type="button" className="button button-small" disabled={redeliver.isPending} onClick={() => redeliver.mutate(delivery.id)}>
+                          Redeliver
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+            <Pager pagination={data.pagination} onPage={setPage} />
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}

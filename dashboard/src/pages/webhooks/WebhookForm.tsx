@@ -1,0 +1,59 @@
+import { serverFieldErrors } from '../../api/errors';
+import type { Webhook, WebhookEvent } from '../../api/types';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { CheckboxField, Field } from '../../components/Field';
+import { check, fieldError, problemsOf, useForm } from '../../components/form';
+
+export type WebhookBody = { name: string; url: string; events: WebhookEvent[]; enabled: boolean };
+
+type WebhookFormProps = { webhook?: Webhook; eventKinds: WebhookEvent[]; submitLabel: string; pending: boolean; error: unknown; onSubmit: (body: WebhookBody) => void };
+
+/** Name, target URL, enabled, and the events to send, picked from every kind the service emits. */
+export function WebhookForm({ webhook, eventKinds, submitLabel, pending, error, onSubmit }: WebhookFormProps) {
+  const form = useForm({
+    initial: { name: webhook?.name ?? '', url: webhook?.url ?? '', events: (webhook?.events ?? []) as WebhookEvent[], enabled: webhook?.enabled ?? true },
+    validate: (values) =>
+      problemsOf({ name: check.required(values.name, 'Name'), url: check.url(values.url), events: values.events.length ? undefined : 'Pick at least one event' }),
+    onSubmit: (values) => onSubmit({ ...values, name: values.name.trim(), url: values.url.trim() }),
+  });
+  const server = serverFieldErrors(error);
+  const toggle = (kind: WebhookEvent, on: boolean) =>
+    form.set('events')(on ? eventKinds.filter((k) => k === kind || form.values.events.includes(k)) : form.values.events.filter((k) => k !== kind));
+  const eventsError = fieldError(form.problems, server, 'events');
+  return (
+    <form onSubmit={form.handleSubmit} noValidate className="grid-form">
+      <Field label="Name" error={fieldError(form.problems, server, 'name')}>
+        <input value={form.values.name} onChange={(e) => form.set('name')(e.target.value)} />
+      </Field>
+      <Field label="URL" hint="Where signed deliveries are POSTed" error={fieldError(form.problems, server, 'url')}>
+        <input type="url" value={form.values.url} placeholder="https://example.com/hooks/licensing" onChange={(e) => form.set('url')(e.target.value)} />
+      </Field>
+      <fieldset className="checkboxes event-picker" aria-invalid={eventsError ? true : undefined} aria-describedby={eventsError ? 'events-error' : undefined}>
+        <legend>Events</legend>
+        <div className="actions">
+          <button type="button" className="button button-small" onClick={() => form.set('events')(eventKinds)}>
+            All
+          </button>
+          <button type="button" className="button button-small" onClick={() => form.set('events')([])}>
+            None
+          </button>
+        </div>
+        {eventKinds.map((kind) => (
+          <CheckboxField key={kind} label={kind} checked={form.values.events.includes(kind)} onChange={(on) => toggle(kind, on)} />
+        ))}
+        {eventsError && (
+          <small id="events-error" className="field-error">
+            {eventsError}
+          </small>
+        )}
+      </fieldset>
+      <CheckboxField label="Enabled" checked={form.values.enabled} onChange={form.set('enabled')} />
+      <ErrorBanner error={error} />
+      <div className="actions">
+        <button type="submit" className="button button-primary" disabled={pending}>
+          {pending ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,57 @@
+import { Link } from 'react-router';
+import { formatDate } from '../../components/format';
+import { QueryView } from '../../components/QueryView';
+import { StatusBadge } from '../../components/StatusBadge';
+import { useWebhooks } from './webhookQueries';
+import { TableScroll } from '../../components/TableScroll';
+
+export function WebhooksPage() {
+  const webhooks = useWebhooks();
+  return (
+    <>
+      <div className="page-head">
+        <h1>Webhooks</h1>
+        <Link className="button button-primary" to="/webhooks/new">
+          New webhook
+        </Link>
+      </div>
+      <QueryView
+        query={webhooks}
+        loading="Loading webhooks…"
+        isEmpty={(data) => data.items.length === 0}
+        empty={<p>No webhooks yet. Add one to hear about licenses, customers and payments as they happen.</p>}
+      >
+        {(data) => (
+          <TableScroll label="Webhooks">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Last delivery</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((webhook) => (
+                  <tr key={webhook.id}>
+                    <td>
+                      <Link to={`/webhooks/${webhook.id}`}>{webhook.name}</Link>
+                    </td>
+                    <td className="break">{webhook.url}</td>
+                    <td>{webhook.events.length}</td>
+                    <td>
+                      <StatusBadge status={webhook.enabled ? 'enabled' : 'disabled'} />
+                    </td>
+                    <td>{formatDate(webhook.lastTriggeredAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+      </QueryView>
+    </>
+  );
+}

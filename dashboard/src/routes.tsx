@@ -1,0 +1,73 @@
+import { createBrowserRouter, Navigate, useSearchParams } from 'react-router';
+import { RequireSession } from './auth/session';
+import { Layout } from './components/Layout';
+import { AccountPage } from './pages/account/AccountPage';
+import { RegisterPage } from './pages/auth/RegisterPage';
+import { SignInPage } from './pages/auth/SignInPage';
+import { CustomerPage } from './pages/customers/CustomerPage';
+import { CustomersPage } from './pages/customers/CustomersPage';
+import { NewCustomerPage } from './pages/customers/NewCustomerPage';
+import { LicensePage } from './pages/licenses/LicensePage';
+import { LicensesPage } from './pages/licenses/LicensesPage';
+import { NewLicensePage } from './pages/licenses/NewLicensePage';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { PaymentProviderPage } from './pages/payments/PaymentProviderPage';
+import { AnalyticsTab } from './pages/products/AnalyticsTab';
+import { NewProductPage } from './pages/products/NewProductPage';
+import { PlansTab } from './pages/products/PlansTab';
+import { ProductPage } from './pages/products/ProductPage';
+import { ProductSettingsTab } from './pages/products/ProductSettingsTab';
+import { ProductsPage } from './pages/products/ProductsPage';
+import { ReleasesTab } from './pages/products/ReleasesTab';
+import { NewWebhookPage } from './pages/webhooks/NewWebhookPage';
+import { WebhookPage } from './pages/webhooks/WebhookPage';
+import { WebhooksPage } from './pages/webhooks/WebhooksPage';
+
+/**
+ * `DASHBOARD_URL` is where OAuth sign-ins land: a failed one carries `?error=<code>` for the sign-in page to explain
+ * (outside `RequireSession`, which would otherwise bury it in `next`).
+ */
+function Home() {
+  const [search] = useSearchParams();
+  const error = search.get('error');
+  return <Navigate to={error ? `/sign-in?error=${encodeURIComponent(error)}` : '/products'} replace />;
+}
+
+export const router = createBrowserRouter([
+  { path: '/sign-in', element: <SignInPage /> },
+  { path: '/register', element: <RegisterPage /> },
+  { path: '/', element: <Home /> },
+  {
+    element: (
+      <RequireSession>
+        <Layout />
+      </RequireSession>
+    ),
+    children: [
+      { path: 'products', element: <ProductsPage /> },
+      { path: 'products/new', element: <NewProductPage /> },
+      {
+        path: 'products/:productId',
+        element: <ProductPage />,
+        children: [
+          { index: true, element: <ProductSettingsTab /> },
+          { path: 'releases', element: <ReleasesTab /> },
+          { path: 'plans', element: <PlansTab /> },
+          { path: 'analytics', element: <AnalyticsTab /> },
+        ],
+      },
+      { path: 'licenses', element: <LicensesPage /> },
+      { path: 'licenses/new', element: <NewLicensePage /> },
+      { path: 'licenses/:licenseId', element: <LicensePage /> },
+      { path: 'customers', element: <CustomersPage /> },
+      { path: 'customers/new', element: <NewCustomerPage /> },
+      { path: 'customers/:customerId', element: <CustomerPage /> },
+      { path: 'webhooks', element: <WebhooksPage /> },
+      { path: 'webhooks/new', element: <NewWebhookPage /> },
+      { path: 'webhooks/:webhookId', element: <WebhookPage /> },
+      { path: 'payment-provider', element: <PaymentProviderPage /> },
+      { path: 'account', element: <AccountPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);
