@@ -161,10 +161,10 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
   });
 
   it('shows a plugin’s edge activation among the license’s activations', async () => {
-    const activated = await plugin.post('/v1/licenses/activate', { license_key: made.licenseKey, domain: 'https://www.e2e-site.example/' });
+    const activated = await plugin.post('/v1/licenses/activate', { license_key: made.licenseKey, domain: 'https://www.e2e-site.example.com/' });
     expect(activated.status).toBe(200);
     await page.reload({ waitUntil: 'networkidle0' });
-    await waitFor(text('e2e-site.example'));
+    await waitFor(text('e2e-site.example.com'));
     await waitFor(text('1 of 3'));
     await checkPage('license-activated');
   });
