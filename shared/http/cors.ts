@@ -2,7 +2,10 @@ import type { MiddlewareObj } from '@middy/core';
 import { header } from './request.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
-const ALLOWED_HEADERS = 'content-type, authorization';
+/** `idempotency-key`: the client libraries send one on writes, so browsers must be allowed to (issue 17). */
+const ALLOWED_HEADERS = 'content-type, authorization, idempotency-key';
+/** What browser code may read of an answer: the wait of a 429 or 503, and the signature headers of signed answers. */
+const EXPOSED_HEADERS = 'retry-after, date, signature, signature-input, content-digest';
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
 export type CorsPolicy =
@@ -12,7 +15,7 @@ export type CorsPolicy =
   | { kind: 'credentialed'; origin: string | undefined };
 
 function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefined): Record<string, string> {
-  if (policy.kind === 'open') return { 'access-control-allow-origin': '*' };
+  if (policy.kind === 'open') return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS };
   if (!policy.origin || requestOrigin !== policy.origin) return { vary: 'origin' };
   return { 'access-control-allow-origin': policy.origin, 'access-control-allow-credentials': 'true', vary: 'origin' };
 }
