@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           // clients/*/test/integration: the JavaScript and PHP clients against the same local stack.
-          include: ['test/integration/**/*.test.ts', 'clients/*/test/integration/**/*.test.ts'],
+          include: ['test/integration/**/*.test.ts', 'clients/js/test/integration/**/*.test.ts', 'clients/php/tests/*.test.ts'],
           env,
           // One local stack (DynamoDB Local, S3/SES stand-ins, gateway) for the whole run; each test makes its own tenant.
           globalSetup: ['test/support/global-setup.ts'],
