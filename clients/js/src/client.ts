@@ -396,7 +396,7 @@ export function normalizeDomain(input: string): string {
   } catch {
     host = input.trim();
   }
-  return host.toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+  return host.toLowerCase().replace(/\.+$/, '').replace(/^www\./, '');
 }
 
 function withEnvironment<T extends object>(result: T, body: { environment?: unknown; license?: { environment?: unknown } }): T & { environment?: Environment } {

@@ -82,6 +82,8 @@ export class Transport {
     const max = this.options.retryMaxMs ?? 2000;
     const deadline = Date.now() + budget;
     const url = this.url(spec.path, spec.query);
+    // Messages name the route, never the query: it may carry a license key.
+    const shown = this.url(spec.path);
     const headers: Record<string, string> = { accept: 'application/json', ...lowerCase(this.options.headers) };
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -91,7 +93,7 @@ export class Transport {
       let error: LicensingError;
       let retryAfterMs: number | undefined;
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new TimeoutError(`No answer from ${url} within ${budget} ms`);
+      if (remaining <= 0) throw new TimeoutError(`No answer from ${shown} within ${budget} ms`);
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -111,7 +113,7 @@ export class Transport {
         } catch (cause) {
           if (spec.signal?.aborted) throw abortError(spec.signal);
           throw timedOut
-            ? new TimeoutError(`No answer from ${url} within ${budget} ms`, { cause })
+            ? new TimeoutError(`No answer from ${shown} within ${budget} ms`, { cause })
             : new NetworkError(`The licensing service could not be reached (${describe(cause)})`, { cause });
         }
         const status = response.status;
@@ -130,11 +132,11 @@ export class Transport {
         }
         const parsed = parseJson(response.headers, raw);
         if (status >= 200 && status < 300) {
-          if (parsed === NOT_JSON) throw new UnexpectedResponseError(`Expected JSON from ${url}, got ${contentType(response.headers) || 'no content type'} (${status})`, { status });
+          if (parsed === NOT_JSON) throw new UnexpectedResponseError(`Expected JSON from ${shown}, got ${contentType(response.headers) || 'no content type'} (${status})`, { status });
           return { status, headers: response.headers, body: parsed };
         }
         if (retryable) {
-          const message = errorMessage(parsed) ?? `HTTP ${status} from ${url}`;
+          const message = errorMessage(parsed) ?? `HTTP ${status} from ${shown}`;
           retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
           throw status === 429
             ? new RateLimitedError(message, { status, body: parsed === NOT_JSON ? undefined : parsed, retryAfter: retryAfterMs === undefined ? undefined : retryAfterMs / 1000 })
@@ -142,8 +144,8 @@ export class Transport {
         }
         if (parsed === NOT_JSON) {
           throw status >= 500 || status < 400
-            ? new ServerError(`HTTP ${status} from ${url}`, { status })
-            : new UnexpectedResponseError(`Expected JSON from ${url}, got ${contentType(response.headers) || 'no content type'} (${status})`, { status });
+            ? new ServerError(`HTTP ${status} from ${shown}`, { status })
+            : new UnexpectedResponseError(`Expected JSON from ${shown}, got ${contentType(response.headers) || 'no content type'} (${status})`, { status });
         }
         if (spec.answerStatuses?.includes(status)) return { status, headers: response.headers, body: parsed };
         throw errorFromAnswer(status, parsed);

@@ -460,6 +460,8 @@ final class Client
         $budget = $timeout ?? $this->timeout;
         $deadline = microtime(true) + $budget;
         $url = $this->url($path, $query ?? []);
+        // Messages name the route, never the query: it may carry a license key.
+        $shown = $this->baseUrl . $path;
         $headers = array_merge(['accept' => 'application/json', 'user-agent' => 'licensing-php/' . self::VERSION], $this->headers);
         $payload = null;
         if ($body !== null) {
@@ -474,16 +476,16 @@ final class Client
         for ($attempt = 0; ; $attempt++) {
             $remaining = $deadline - microtime(true);
             if ($remaining <= 0) {
-                throw new TimeoutException('No answer from ' . $url . ' within ' . $budget . ' s');
+                throw new TimeoutException('No answer from ' . $shown . ' within ' . $budget . ' s');
             }
             $retryAfter = null;
             try {
                 try {
                     $response = $this->transport->send($method, $url, $headers, $payload, $remaining);
                 } catch (TimeoutException $e) {
-                    throw new TimeoutException('No answer from ' . $url . ' within ' . $budget . ' s', $e);
+                    throw new TimeoutException('No answer from ' . $shown . ' within ' . $budget . ' s', $e);
                 }
-                return $this->answer($response, $method, $url, $headers, $payload, $answerStatuses);
+                return $this->answer($response, $method, $url, $shown, $headers, $payload, $answerStatuses);
             } catch (RateLimitedException $e) {
                 $error = $e;
                 $retryAfter = $e->retryAfter();
@@ -510,7 +512,7 @@ final class Client
      * @param int[] $answerStatuses
      * @return array{status: int, headers: array<string, string>, body: mixed}
      */
-    private function answer(Response $response, string $method, string $url, array $headers, ?string $payload, array $answerStatuses): array
+    private function answer(Response $response, string $method, string $url, string $shown, array $headers, ?string $payload, array $answerStatuses): array
     {
         $status = $response->status;
         $retryable = in_array($status, self::RETRY_STATUSES, true);
@@ -534,12 +536,12 @@ final class Client
         }
         if ($status >= 200 && $status < 300) {
             if (!$isJson) {
-                throw new UnexpectedResponseException('Expected JSON from ' . $url . ', got ' . ($type !== '' ? $type : 'no content type') . ' (' . $status . ')', $status);
+                throw new UnexpectedResponseException('Expected JSON from ' . $shown . ', got ' . ($type !== '' ? $type : 'no content type') . ' (' . $status . ')', $status);
             }
             return ['status' => $status, 'headers' => $response->headers, 'body' => $decoded];
         }
         if ($retryable) {
-            $message = is_array($decoded) && isset($decoded['error']) && is_string($decoded['error']) ? $decoded['error'] : 'HTTP ' . $status . ' from ' . $url;
+            $message = is_array($decoded) && isset($decoded['error']) && is_string($decoded['error']) ? $decoded['error'] : 'HTTP ' . $status . ' from ' . $shown;
             if ($status === 429) {
                 $after = self::retryAfter($response->header('retry-after'));
                 throw new RateLimitedException($message, $after === null ? null : (int) ceil($after), $decoded);
@@ -548,9 +550,9 @@ final class Client
         }
         if (!$isJson) {
             if ($status >= 500 || $status < 400) {
-                throw new ServerException('HTTP ' . $status . ' from ' . $url, $status);
+                throw new ServerException('HTTP ' . $status . ' from ' . $shown, $status);
             }
-            throw new UnexpectedResponseException('Expected JSON from ' . $url . ', got ' . ($type !== '' ? $type : 'no content type') . ' (' . $status . ')', $status);
+            throw new UnexpectedResponseException('Expected JSON from ' . $shown . ', got ' . ($type !== '' ? $type : 'no content type') . ' (' . $status . ')', $status);
         }
         if (in_array($status, $answerStatuses, true)) {
             return ['status' => $status, 'headers' => $response->headers, 'body' => $decoded];

@@ -87,6 +87,26 @@ final class TransportTest extends TestCase
         $this->assertLessThan(1.8, $seconds);
     }
 
+    /** @dataProvider transports */
+    public function testNeverPutsTheQueryALicenseKeyInAnErrorMessage(Transport $transport): void
+    {
+        foreach (['stall', 'html502'] as $scenario) {
+            $url = self::$server->scenario($scenario);
+            [, $error] = self::timed(function () use ($url, $transport) {
+                $this->client($url, $transport, ['timeout' => 0.5, 'retries' => 0])->checkForUpdate(self::KEY, '1.0.0', ['slug' => 'acme']);
+            });
+            $this->assertInstanceOf(\Licensing\Exception\UnavailableException::class, $error);
+            $this->assertStringNotContainsString(self::KEY, $error->getMessage());
+            $this->assertStringContainsString('/v1/wp/update-check', $error->getMessage());
+        }
+        $refused = 'http://127.0.0.1:' . ScriptServer::freePort();
+        [, $error] = self::timed(function () use ($refused, $transport) {
+            $this->client($refused, $transport, ['retries' => 0])->checkForUpdate(self::KEY, '1.0.0', ['slug' => 'acme']);
+        });
+        $this->assertInstanceOf(NetworkException::class, $error);
+        $this->assertStringNotContainsString(self::KEY, $error->getMessage());
+    }
+
     public function testHasAFiveSecondBudgetByDefault(): void
     {
         $url = self::$server->scenario('stall');

@@ -58,6 +58,18 @@ describe('time budget', () => {
     expect(ms).toBeLessThan(1200);
   });
 
+  it('never puts the query (a license key) in an error message', async () => {
+    const server = await serve(['stall']);
+    const client = new LicensingClient({ baseUrl: server.url, timeoutMs: 300, cache: false });
+    const { error } = await elapsed(() => client.checkForUpdate({ slug: 'acme', licenseKey: KEY, version: '1.0.0' }));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toBe(`No answer from ${server.url}/v1/wp/update-check within 300 ms`);
+    const html = await serve([{ status: 502, raw: '<html></html>' }]);
+    const other = new LicensingClient({ baseUrl: html.url, retries: 0, cache: false });
+    const { error: bad } = await elapsed(() => other.checkForUpdate({ slug: 'acme', licenseKey: KEY, version: '1.0.0' }));
+    expect((bad as Error).message).not.toContain(KEY);
+  });
+
   it('has a 5 second budget by default', async () => {
     const server = await serve(['stall']);
     const client = new LicensingClient({ baseUrl: server.url, publicKey: PK, cache: false });

@@ -63,7 +63,7 @@ final class CurlTransport implements Transport
         $status = (int) curl_getinfo($handle, CURLINFO_RESPONSE_CODE);
         curl_close($handle);
         if ($errno === CURLE_OPERATION_TIMEDOUT) {
-            throw new TimeoutException('No answer from ' . $url . ' within ' . $timeout . ' s (' . $error . ')');
+            throw new TimeoutException('No answer within ' . $timeout . ' s (' . preg_replace('/\?.*$/', '', $error) . ')');
         }
         if ($errno !== 0 || !is_string($result)) {
             throw new NetworkException('The licensing service could not be reached (' . ($error !== '' ? $error : 'cURL error ' . $errno) . ')');

@@ -37,9 +37,10 @@ final class StreamTransport implements Transport
             if ($stream === false) {
                 $last = error_get_last();
                 if (microtime(true) >= $deadline - 0.01) {
-                    throw new TimeoutException('No answer from ' . $url . ' within ' . $timeout . ' s');
+                    throw new TimeoutException('No answer within ' . $timeout . ' s');
                 }
-                throw new NetworkException('The licensing service could not be reached' . ($last ? ' (' . $last['message'] . ')' : ''));
+                // PHP's warning quotes the URL (and with it any license key): keep only the reason after it.
+                throw new NetworkException('The licensing service could not be reached' . ($last ? ' (' . preg_replace('#^.*?\):\s*#', '', $last['message']) . ')' : ''));
             }
             $meta = stream_get_meta_data($stream);
             $raw = isset($meta['wrapper_data']) && is_array($meta['wrapper_data']) ? $meta['wrapper_data'] : [];
@@ -48,14 +49,14 @@ final class StreamTransport implements Transport
                 $remaining = $deadline - microtime(true);
                 if ($remaining <= 0) {
                     fclose($stream);
-                    throw new TimeoutException('No answer from ' . $url . ' within ' . $timeout . ' s');
+                    throw new TimeoutException('No answer within ' . $timeout . ' s');
                 }
                 stream_set_timeout($stream, (int) floor($remaining), (int) (($remaining - floor($remaining)) * 1000000));
                 $chunk = fread($stream, 65536);
                 $info = stream_get_meta_data($stream);
                 if (!empty($info['timed_out'])) {
                     fclose($stream);
-                    throw new TimeoutException('No answer from ' . $url . ' within ' . $timeout . ' s');
+                    throw new TimeoutException('No answer within ' . $timeout . ' s');
                 }
                 if ($chunk === false) {
                     break;
