@@ -9,14 +9,16 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts'],
+          // clients/js/test/unit: the JavaScript client against local servers that stall, fail or rate limit.
+          include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts', 'clients/js/test/unit/**/*.test.ts'],
           env,
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
+          // clients/*/test/integration: the JavaScript and PHP clients against the same local stack.
+          include: ['test/integration/**/*.test.ts', 'clients/js/test/integration/**/*.test.ts', 'clients/php/tests/*.test.ts'],
           env,
           // One local stack (DynamoDB Local, S3/SES stand-ins, gateway) for the whole run; each test makes its own tenant.
           globalSetup: ['test/support/global-setup.ts'],

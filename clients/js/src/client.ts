@@ -1,0 +1,405 @@
+import { ValidationCache, type CacheOptions } from './cache.js';
+import { LicenseExpiredError, OfflineLicenseError, UnavailableError, errorFromAnswer } from './errors.js';
+import { Transport, randomUuid, type TransportOptions } from './http.js';
+import type {
+  ActivateResult,
+  CheckResult,
+  CheckoutReturn,
+  Environment,
+  FeedbackType,
+  LicenseInfo,
+  ProductInfo,
+  PublicPlan,
+  UpdateCheckResult,
+  UpdateInfo,
+  ValidateResult,
+  ValidResult,
+} from './types.js';
+import type { OfflineOptions } from './verify.js';
+import { compareVersions } from './version.js';
+
+export interface LicensingClientOptions extends Omit<TransportOptions, 'baseUrl'> {
+  /** The service's base URL, e.g. `https://licenses.example.com`. */
+  baseUrl: string;
+  /** The product's public key (`pk_…`): safe to ship in distributed code. Needed by every call but the update check. */
+  publicKey?: string;
+  /** The product's slug: validate, activate and check then refuse keys of other products (`WrongProductError`), and the update check asks about it. */
+  productSlug?: string;
+  /** The installed version of your product, sent along so the vendor sees versions in use. */
+  version?: string;
+  /**
+   * The last good validation of each key, used for `gracePeriodMs` when the service cannot be reached.
+   * On by default (in memory); `false` turns it off; `{ storage }` keeps it elsewhere (`webStorage(localStorage)`, a file…).
+   */
+  cache?: boolean | CacheOptions | ValidationCache;
+  /** An offline license file to fall back on when the service cannot be reached (after the cache). */
+  offline?: OfflineOptions;
+  /** The clock (ms since the epoch); for tests. */
+  now?: () => number;
+}
+
+type CallOptions = { signal?: AbortSignal; timeoutMs?: number };
+
+export type ValidateOptions = CallOptions & {
+  /** The site or machine asking (a URL or host name); bookkeeping only, it never changes the answer. */
+  domain?: string;
+  version?: string;
+  /** Overrides the client's `productSlug` for this call. */
+  productSlug?: string;
+};
+
+export type ActivateOptions = CallOptions & {
+  version?: string;
+  productSlug?: string;
+  /** `staging` for a test site, where the service supports it (sent as `environment`). */
+  environment?: Environment;
+  /** Reuse a key to make a repeated logical call (after a crash, say) idempotent; default: a new UUID per call. */
+  idempotencyKey?: string;
+};
+
+export type DeactivateTarget = string | { domain: string; activationId?: string } | { activationId: string; domain?: string };
+
+export type CheckoutOptions = {
+  /** The plan's slug (`plans()` lists them) … */
+  plan?: string;
+  /** … or its public id (`plan_…`). */
+  planId?: string;
+  /** Prefills the buyer's e-mail and binds the purchase to it. */
+  email?: string;
+  /** Where the buyer lands after paying, with `?<activateParam>=<key>` (or `?<pendingParam>=1` while it is being issued). */
+  returnUrl?: string;
+  activateParam?: string;
+  pendingParam?: string;
+};
+
+export type FeedbackInput = {
+  type: FeedbackType;
+  message: string;
+  email?: string;
+  licenseKey?: string;
+  domain?: string;
+  metadata?: Record<string, unknown>;
+};
+
+export type EventContext = { licenseKey?: string; domain?: string } & CallOptions;
+
+export type DeactivationReasonInput = { reason: string; details?: string; licenseKey?: string; domain?: string };
+
+export type UpdateCheckInput = CallOptions & {
+  licenseKey: string;
+  /** The installed version. */
+  version: string;
+  /** The product slug; default the client's `productSlug`. */
+  slug?: string;
+  /** The site asking, so it counts among active installs. */
+  domain?: string;
+};
+
+export const DEFAULT_ACTIVATE_PARAM = 'svc_activate';
+export const DEFAULT_PENDING_PARAM = 'svc_pending';
+
+/**
+ * The public API of the licensing service, for code that ships to customers: only the product's public key, never
+ * a secret. Every call ends within `timeoutMs` (default 5 s), retries what can be retried, and fails with one typed
+ * error per answer (see errors.ts).
+ */
+export class LicensingClient {
+  readonly transport: Transport;
+  readonly cache: ValidationCache | undefined;
+  private readonly options: LicensingClientOptions;
+  private readonly now: () => number;
+
+  constructor(options: LicensingClientOptions) {
+    if (!options || typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
+      throw new TypeError('LicensingClient: baseUrl must be an http(s) URL');
+    }
+    this.options = options;
+    this.transport = new Transport(options);
+    this.now = options.now ?? Date.now;
+    this.cache =
+      options.cache === false
+        ? undefined
+        : options.cache instanceof ValidationCache
+          ? options.cache
+          : new ValidationCache(options.cache === true || options.cache === undefined ? {} : options.cache);
+  }
+
+  private publicKey(): string {
+    const key = this.options.publicKey;
+    if (!key) throw new TypeError('LicensingClient: publicKey is required for this call');
+    return key;
+  }
+
+  /** Is this key usable? Definite refusals resolve to `{valid: false, error}`; an unreachable service throws, unless the cache or an offline file stands in. */
+  async validate(licenseKey: string, options: ValidateOptions = {}): Promise<ValidateResult> {
+    const publicKey = this.publicKey();
+    let answer;
+    try {
+      answer = await this.transport.request({
+        method: 'POST',
+        path: '/public/v1/licenses/validate',
+        body: {
+          public_key: publicKey,
+          license_key: licenseKey,
+          product_slug: options.productSlug ?? this.options.productSlug,
+          domain: options.domain,
+          version: options.version ?? this.options.version,
+        },
+        answerStatuses: [400, 404],
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+      });
+    } catch (error) {
+      if (error instanceof UnavailableError) return this.fallback(publicKey, licenseKey, options, error);
+      throw error;
+    }
+    const body = answer.body as { valid?: unknown; license?: LicenseInfo; product?: ProductInfo; environment?: unknown };
+    if (body.valid === true && body.license && body.product) {
+      const checkedAt = this.now();
+      await this.cache?.store(publicKey, licenseKey, { license: body.license, product: body.product, checkedAt }).catch(() => undefined);
+      return withEnvironment({ valid: true, license: body.license, product: body.product, source: 'service', checkedAt: new Date(checkedAt) }, body);
+    }
+    const error = errorFromAnswer(answer.status, answer.body);
+    // A definite "no" ends any grace: the cached answer must not outlive it.
+    await this.cache?.forget(publicKey, licenseKey).catch(() => undefined);
+    return { valid: false, error, source: 'service' };
+  }
+
+  /** The cached answer (within its grace period), else a valid offline file, else the original error. */
+  private async fallback(publicKey: string, licenseKey: string, options: ValidateOptions, unavailable: UnavailableError): Promise<ValidateResult> {
+    const now = this.now();
+    if (this.cache) {
+      const found = await this.cache.lookup(publicKey, licenseKey, now);
+      if ('entry' in found && !('refused' in found)) {
+        return { valid: true, license: found.entry.license, product: found.entry.product, source: 'cache', checkedAt: new Date(found.entry.checkedAt), unavailable };
+      }
+      if ('refused' in found && found.refused === 'license-expired') {
+        return { valid: false, error: new LicenseExpiredError('License has expired', { cause: unavailable }), source: 'cache' };
+      }
+    }
+    if (this.options.offline) {
+      const offline = await this.offlineResult(licenseKey, options).catch(() => undefined);
+      if (offline) return offline.valid ? { ...offline, unavailable } : offline;
+    }
+    throw unavailable;
+  }
+
+  /**
+   * Validates the stored offline license file (`offline.load()`) with `offline.verifier`, without asking the service.
+   * Throws `OfflineLicenseError` when there is no usable file for this key (and domain).
+   */
+  async validateOffline(licenseKey: string, options: { domain?: string; productSlug?: string } = {}): Promise<ValidateResult> {
+    return this.offlineResult(licenseKey, options);
+  }
+
+  private async offlineResult(licenseKey: string, options: { domain?: string; productSlug?: string }): Promise<ValidateResult> {
+    const offline = this.options.offline;
+    if (!offline) throw new OfflineLicenseError('No offline license is configured');
+    const file = await offline.load();
+    if (!file) throw new OfflineLicenseError('No offline license file is stored');
+    const payload = await offline.verifier.verify(file);
+    if (!payload?.license || payload.license.key !== licenseKey) throw new OfflineLicenseError('The offline license file is for another key');
+    const slug = options.productSlug ?? this.options.productSlug;
+    if (slug && payload.product?.slug && payload.product.slug !== slug) throw new OfflineLicenseError('The offline license file is for another product');
+    const now = this.now();
+    if (payload.validUntil && Date.parse(payload.validUntil) <= now) throw new OfflineLicenseError('The offline license file has expired');
+    if (options.domain && payload.domains?.length) {
+      const host = normalizeDomain(options.domain);
+      if (!payload.domains.map(normalizeDomain).includes(host)) throw new OfflineLicenseError(`The offline license file is not for ${host}`);
+    }
+    if (payload.license.expiresAt && Date.parse(payload.license.expiresAt) <= now) {
+      return { valid: false, error: new LicenseExpiredError(), source: 'offline' };
+    }
+    const result: ValidResult = {
+      valid: true,
+      license: payload.license,
+      product: { id: payload.product?.id ?? '', name: payload.product?.name ?? '', slug: payload.product?.slug ?? slug ?? '' },
+      source: 'offline',
+      checkedAt: new Date(payload.issuedAt ? Date.parse(payload.issuedAt) : now),
+    };
+    const environment = payload.environment ?? payload.license.environment;
+    if (environment) result.environment = environment;
+    return result;
+  }
+
+  /** Takes a seat for `domain` (a URL or host name). Repeating it for the same domain answers the same activation. */
+  async activate(licenseKey: string, domain: string, options: ActivateOptions = {}): Promise<ActivateResult> {
+    const answer = await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/licenses/activate',
+      body: {
+        public_key: this.publicKey(),
+        license_key: licenseKey,
+        domain,
+        product_slug: options.productSlug ?? this.options.productSlug,
+        version: options.version ?? this.options.version,
+        environment: options.environment,
+      },
+      idempotencyKey: options.idempotencyKey ?? randomUuid(),
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    const body = answer.body as { activation_id: string; activated_at: string; environment?: unknown };
+    const result: ActivateResult = { activationId: body.activation_id, activatedAt: body.activated_at };
+    return withEnvironment(result, body);
+  }
+
+  /** Frees the seat of a domain (or of an activation id). Allowed whatever the license's state. */
+  async deactivate(licenseKey: string, target: DeactivateTarget, options: CallOptions & { idempotencyKey?: string } = {}): Promise<void> {
+    const publicKey = this.publicKey();
+    const which = typeof target === 'string' ? { domain: target } : target;
+    await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/licenses/deactivate',
+      body: { public_key: publicKey, license_key: licenseKey, domain: which.domain, activation_id: which.activationId },
+      idempotencyKey: options.idempotencyKey ?? randomUuid(),
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    // This site gave its seat back: a cached "valid" must not vouch for it any longer.
+    await this.cache?.forget(publicKey, licenseKey).catch(() => undefined);
+  }
+
+  /** Is `domain` activated? A license that cannot be used throws its typed error, so you can say why. */
+  async check(licenseKey: string, domain: string, options: CallOptions & { version?: string; productSlug?: string } = {}): Promise<CheckResult> {
+    const answer = await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/licenses/check',
+      body: {
+        public_key: this.publicKey(),
+        license_key: licenseKey,
+        domain,
+        product_slug: options.productSlug ?? this.options.productSlug,
+        version: options.version ?? this.options.version,
+      },
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    const body = answer.body as { activated: boolean; activation_id: string | null; environment?: unknown };
+    if (body.activated && body.activation_id) return withEnvironment({ activated: true, activationId: body.activation_id }, body);
+    return { activated: false, activationId: null };
+  }
+
+  /** The product's plans on sale (active and public), each with its `checkoutUrl`. */
+  async plans(options: CallOptions = {}): Promise<PublicPlan[]> {
+    const answer = await this.transport.request({
+      method: 'GET',
+      path: '/public/v1/plans',
+      query: { public_key: this.publicKey() },
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    return (answer.body as { plans: PublicPlan[] }).plans;
+  }
+
+  /** The URL that opens the hosted checkout of a plan (send the buyer there: a link or `location.href`). No request is made. */
+  checkoutUrl(options: CheckoutOptions): string {
+    if (!options.plan && !options.planId) throw new TypeError('checkoutUrl: plan (slug) or planId is required');
+    const path = options.planId ? `/public/v1/checkout/${encodeURIComponent(options.planId)}` : '/public/v1/checkout';
+    return this.transport.url(path, {
+      public_key: this.publicKey(),
+      plan: options.planId ? undefined : options.plan,
+      email: options.email,
+      return_url: options.returnUrl,
+      activate_param: options.activateParam,
+      pending_param: options.pendingParam,
+    });
+  }
+
+  /** Sends a bug report, feature request or general feedback. Resolves to the stored record's id. */
+  async feedback(input: FeedbackInput, options: CallOptions = {}): Promise<{ id: string }> {
+    const answer = await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/feedback',
+      body: {
+        public_key: this.publicKey(),
+        type: input.type,
+        message: input.message,
+        email: input.email,
+        license_key: input.licenseKey,
+        domain: input.domain,
+        metadata: input.metadata,
+      },
+      idempotencyKey: randomUuid(),
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    return { id: (answer.body as { id: string }).id };
+  }
+
+  /** Records a usage event (`event` 1–100 characters, `properties` a JSON object of at most 8 KB). */
+  async track(event: string, properties?: Record<string, unknown>, context: EventContext = {}): Promise<void> {
+    await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/events',
+      body: { public_key: this.publicKey(), event, properties, license_key: context.licenseKey, domain: context.domain },
+      idempotencyKey: randomUuid(),
+      signal: context.signal,
+      timeoutMs: context.timeoutMs,
+    });
+  }
+
+  /** Records why a user deactivated or uninstalled your product. Resolves to the stored record's id. */
+  async deactivationReason(input: DeactivationReasonInput, options: CallOptions = {}): Promise<{ id: string }> {
+    const answer = await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/deactivation-reasons',
+      body: { public_key: this.publicKey(), reason: input.reason, details: input.details, license_key: input.licenseKey, domain: input.domain },
+      idempotencyKey: randomUuid(),
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    return { id: (answer.body as { id: string }).id };
+  }
+
+  /**
+   * The latest published release, whether it is newer than `version`, and its download URL when the key may
+   * download it (`GET /v1/wp/update-check`; no public key needed).
+   */
+  async checkForUpdate(input: UpdateCheckInput): Promise<UpdateCheckResult> {
+    const slug = input.slug ?? this.options.productSlug;
+    if (!slug) throw new TypeError('checkForUpdate: slug (or the client option productSlug) is required');
+    const answer = await this.transport.request({
+      method: 'GET',
+      path: '/v1/wp/update-check',
+      query: { slug, license_key: input.licenseKey, version: input.version, domain: input.domain },
+      signal: input.signal,
+      timeoutMs: input.timeoutMs,
+    });
+    const info = answer.body as UpdateInfo;
+    const latestVersion = info.new_version ?? info.version ?? null;
+    return {
+      latestVersion,
+      updateAvailable: latestVersion !== null && compareVersions(latestVersion, input.version) > 0,
+      downloadUrl: info.package ?? null,
+      info,
+    };
+  }
+}
+
+/** Reads the checkout return URL (`?svc_activate=<key>` or `?svc_pending=1`); null when it carries neither. */
+export function parseCheckoutReturn(url: string | URL, options: { activateParam?: string; pendingParam?: string } = {}): CheckoutReturn | null {
+  const params = new URL(url).searchParams;
+  const key = params.get(options.activateParam ?? DEFAULT_ACTIVATE_PARAM);
+  if (key) return { status: 'activated', licenseKey: key };
+  if (params.get(options.pendingParam ?? DEFAULT_PENDING_PARAM)) return { status: 'pending' };
+  return null;
+}
+
+/** A host name as the service normalizes it (scheme, `www.`, port, path and trailing dot dropped, lower-cased). */
+export function normalizeDomain(input: string): string {
+  let value = input.trim();
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) value = `http://${value}`;
+  let host: string;
+  try {
+    host = new URL(value).hostname;
+  } catch {
+    host = input.trim();
+  }
+  return host.toLowerCase().replace(/\.+$/, '').replace(/^www\./, '');
+}
+
+function withEnvironment<T extends object>(result: T, body: { environment?: unknown; license?: { environment?: unknown } }): T & { environment?: Environment } {
+  const environment = typeof body.environment === 'string' ? body.environment : typeof body.license?.environment === 'string' ? body.license.environment : undefined;
+  return environment ? { ...result, environment } : result;
+}

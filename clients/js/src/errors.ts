@@ -1,0 +1,185 @@
+/**
+ * One error class per answer the service can give (DECISIONS §4), plus the ways a call can fail without a usable
+ * answer. Every class extends `LicensingError`, which carries a stable `code`; the license states extend
+ * `LicenseError`, so `error instanceof LicenseError` means "the service said no about this key".
+ */
+
+export type ErrorCode =
+  | 'expired'
+  | 'suspended'
+  | 'revoked'
+  | 'seat_limit'
+  | 'not_found'
+  | 'wrong_product'
+  | 'invalid_public_key'
+  | 'activation_not_found'
+  | 'product_not_found'
+  | 'invalid_request'
+  | 'rate_limited'
+  | 'network'
+  | 'timeout'
+  | 'server'
+  | 'bad_response'
+  | 'signature'
+  | 'offline_license';
+
+export type ErrorDetails = { path: string; message: string }[];
+
+type ErrorInit = { status?: number; body?: unknown; details?: ErrorDetails; cause?: unknown };
+
+export class LicensingError extends Error {
+  /** A stable, machine-readable name of the answer. */
+  readonly code: ErrorCode;
+  /** The HTTP status of the answer, when there was one. */
+  readonly status: number | undefined;
+  /** The parsed body of the answer, when there was one. */
+  readonly body: unknown;
+  /** Per-field problems of a 400 (`details` of the service's error body). */
+  readonly details: ErrorDetails | undefined;
+
+  constructor(code: ErrorCode, message: string, init: ErrorInit = {}) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.status = init.status;
+    this.body = init.body;
+    this.details = init.details;
+  }
+}
+
+/** A definite answer about the license key or the product: retrying will not change it. */
+export class LicenseError extends LicensingError {}
+
+/** `License has expired` (400). */
+export class LicenseExpiredError extends LicenseError {
+  constructor(message = 'License has expired', init?: ErrorInit) {
+    super('expired', message, init);
+  }
+}
+/** `License is suspended` (400). */
+export class LicenseSuspendedError extends LicenseError {
+  constructor(message = 'License is suspended', init?: ErrorInit) {
+    super('suspended', message, init);
+  }
+}
+/** `License has been revoked` (400). */
+export class LicenseRevokedError extends LicenseError {
+  constructor(message = 'License has been revoked', init?: ErrorInit) {
+    super('revoked', message, init);
+  }
+}
+/** `License seat limit reached` (400): every seat is taken by another domain. */
+export class SeatLimitReachedError extends LicenseError {
+  constructor(message = 'License seat limit reached', init?: ErrorInit) {
+    super('seat_limit', message, init);
+  }
+}
+/** `License key not found` (404): unknown, regenerated, or a key of another product than the public key's. */
+export class LicenseNotFoundError extends LicenseError {
+  constructor(message = 'License key not found', init?: ErrorInit) {
+    super('not_found', message, init);
+  }
+}
+/** `License does not belong to this product` (400): the key is not of the `productSlug` the client names. */
+export class WrongProductError extends LicenseError {
+  constructor(message = 'License does not belong to this product', init?: ErrorInit) {
+    super('wrong_product', message, init);
+  }
+}
+/** `Invalid public_key` (404): the product's public key is unknown or was replaced. A configuration error. */
+export class InvalidPublicKeyError extends LicenseError {
+  constructor(message = 'Invalid public_key', init?: ErrorInit) {
+    super('invalid_public_key', message, init);
+  }
+}
+/** `Activation not found` (400): deactivating a domain or activation id that holds no active activation. */
+export class ActivationNotFoundError extends LicenseError {
+  constructor(message = 'Activation not found', init?: ErrorInit) {
+    super('activation_not_found', message, init);
+  }
+}
+/** `Product not found` (404) from the update check: unknown or deleted slug. */
+export class ProductNotFoundError extends LicenseError {
+  constructor(message = 'Product not found', init?: ErrorInit) {
+    super('product_not_found', message, init);
+  }
+}
+/** Any other 4xx: the request itself is wrong (`<field> is required`, `domain is not a valid domain or URL`, …). */
+export class InvalidRequestError extends LicensingError {
+  constructor(message: string, init?: ErrorInit) {
+    super('invalid_request', message, init);
+  }
+}
+
+/** The service could not be used for this call; a validation may fall back to its cache or an offline file. */
+export class UnavailableError extends LicensingError {}
+
+/** 429 after the retries the time budget allowed. `retryAfter` is the service's `Retry-After`, in seconds. */
+export class RateLimitedError extends UnavailableError {
+  readonly retryAfter: number | undefined;
+  constructor(message = 'Too many requests', init: ErrorInit & { retryAfter?: number } = {}) {
+    super('rate_limited', message, init);
+    this.retryAfter = init.retryAfter;
+  }
+}
+/** No answer: DNS, refused or reset connection, TLS, CORS in a browser. */
+export class NetworkError extends UnavailableError {
+  constructor(message = 'The licensing service could not be reached', init?: ErrorInit, code: ErrorCode = 'network') {
+    super(code, message, init);
+  }
+}
+/** No complete answer within the call's time budget (`timeoutMs`). */
+export class TimeoutError extends NetworkError {
+  constructor(message = 'The licensing service did not answer in time', init?: ErrorInit) {
+    super(message, init, 'timeout');
+  }
+}
+/** 5xx after the retries the time budget allowed. */
+export class ServerError extends UnavailableError {
+  constructor(message: string, init?: ErrorInit) {
+    super('server', message, init);
+  }
+}
+/** An answer that is not what the service sends: HTML from a proxy, a captive portal, truncated JSON. */
+export class UnexpectedResponseError extends UnavailableError {
+  constructor(message: string, init?: ErrorInit) {
+    super('bad_response', message, init);
+  }
+}
+
+/** A response whose signature the configured `verifier` refused. Never retried, never served from cache. */
+export class SignatureError extends LicensingError {
+  constructor(message = 'The response signature is invalid', init?: ErrorInit) {
+    super('signature', message, init);
+  }
+}
+/** An offline license file that is malformed, of another key or product, expired, or for another domain. */
+export class OfflineLicenseError extends LicensingError {
+  constructor(message: string, init?: ErrorInit) {
+    super('offline_license', message, init);
+  }
+}
+
+const BY_MESSAGE: Record<string, new (message: string, init?: ErrorInit) => LicensingError> = {
+  'License has expired': LicenseExpiredError,
+  'License expired': LicenseExpiredError,
+  'License is suspended': LicenseSuspendedError,
+  'License has been revoked': LicenseRevokedError,
+  'License seat limit reached': SeatLimitReachedError,
+  'License key not found': LicenseNotFoundError,
+  'License does not belong to this product': WrongProductError,
+  'Invalid public_key': InvalidPublicKeyError,
+  'Activation not found': ActivationNotFoundError,
+  'Product not found': ProductNotFoundError,
+};
+
+/** The typed error of a 4xx answer, from its status and `error` message. */
+export function errorFromAnswer(status: number, body: unknown): LicensingError {
+  const record = (body && typeof body === 'object' ? body : {}) as { error?: unknown; details?: unknown };
+  const message = typeof record.error === 'string' ? record.error : `HTTP ${status}`;
+  const details = Array.isArray(record.details) ? (record.details as ErrorDetails) : undefined;
+  const init = { status, body, details };
+  const Known = BY_MESSAGE[message];
+  if (Known) return new Known(message, init);
+  return new InvalidRequestError(message, init);
+}

@@ -1,0 +1,54 @@
+/* The service's own ordering (shared/releases/versions.ts), copied so the package stands alone; a unit test keeps the two in step. */
+/**
+ * Tolerant ordering of plugin version strings ("1.2", "1.10.0", "2.0.0-beta.2", "v3.1", "4.0RC1").
+ *
+ * Versions split into numeric and word parts. Missing numeric parts count as 0, so "1.2" equals
+ * "1.2.0". Words mark pre-releases that come before the release itself (dev < alpha < beta < rc),
+ * except patch-level words (pl, p, patch) that come after it, as PHP's version_compare orders them.
+ * Semantic-versioning build metadata after "+" is ignored.
+ */
+
+type Part = { kind: 'number'; digits: string } | { kind: 'word'; rank: number; word: string };
+
+/** Where the release itself sits among the words: below it are pre-releases, above it patch levels. */
+const RELEASE_RANK = 4;
+const WORD_RANKS: Record<string, number> = { dev: 0, alpha: 1, a: 1, beta: 2, b: 2, rc: 3, pre: 3, pl: 5, p: 5, patch: 5 };
+/** Unrecognized words sort before every known pre-release word. */
+const UNKNOWN_WORD_RANK = -1;
+
+function parts(version: string): Part[] {
+  const core = version.trim().toLowerCase().replace(/^v(?=\d)/, '').split('+')[0]!;
+  return (core.match(/\d+|[a-z]+/g) ?? []).map((token) =>
+    /^\d/.test(token)
+      ? { kind: 'number', digits: token.replace(/^0+(?=\d)/, '') }
+      : { kind: 'word', rank: WORD_RANKS[token] ?? UNKNOWN_WORD_RANK, word: token },
+  );
+}
+
+const sign = (n: number) => (n > 0 ? 1 : n < 0 ? -1 : 0);
+
+/** Numbers compared by magnitude without float precision limits (digit strings have no leading zeros). */
+function compareDigits(a: string, b: string): number {
+  return sign(a.length - b.length) || sign(a.localeCompare(b));
+}
+
+function compareParts(a: Part | undefined, b: Part | undefined): number {
+  if (!a && !b) return 0;
+  if (!a) return -compareParts(b, a);
+  if (!b) return a.kind === 'number' ? compareDigits(a.digits, '0') : sign(a.rank - RELEASE_RANK);
+  if (a.kind === 'number' && b.kind === 'number') return compareDigits(a.digits, b.digits);
+  if (a.kind === 'word' && b.kind === 'word') return sign(a.rank - b.rank) || sign(a.word.localeCompare(b.word));
+  // A number outranks a word at the same position: "1.0.1" > "1.0-beta".
+  return a.kind === 'number' ? 1 : -1;
+}
+
+/** -1, 0 or 1 as `a` is older than, the same as, or newer than `b`. */
+export function compareVersions(a: string, b: string): -1 | 0 | 1 {
+  const left = parts(a);
+  const right = parts(b);
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const order = compareParts(left[i], right[i]);
+    if (order !== 0) return order as -1 | 1;
+  }
+  return 0;
+}

@@ -1,0 +1,617 @@
+<?php
+
+namespace Licensing;
+
+use Licensing\Cache\CacheStorage;
+use Licensing\Cache\ValidationCache;
+use Licensing\Exception\Errors;
+use Licensing\Exception\LicenseExpiredException;
+use Licensing\Exception\LicensingException;
+use Licensing\Exception\NetworkException;
+use Licensing\Exception\OfflineLicenseException;
+use Licensing\Exception\RateLimitedException;
+use Licensing\Exception\ServerException;
+use Licensing\Exception\SignatureException;
+use Licensing\Exception\TimeoutException;
+use Licensing\Exception\UnavailableException;
+use Licensing\Exception\UnexpectedResponseException;
+use Licensing\Http\CurlTransport;
+use Licensing\Http\Response;
+use Licensing\Http\StreamTransport;
+use Licensing\Http\Transport;
+use Licensing\Verifier\OfflineLicenseVerifier;
+use Licensing\Verifier\ResponseVerifier;
+
+/**
+ * The public API of the licensing service, for code that ships to customers: only the product's public key
+ * (`pk_…`), never a secret. Every call ends within `timeout` seconds (default 5, retries included), retries only
+ * what can succeed on a second try (no answer, 408, 429, 5xx; never a 4xx) and fails with one typed exception per
+ * answer (src/Exception).
+ */
+final class Client
+{
+    public const VERSION = '0.1.0';
+    public const DEFAULT_ACTIVATE_PARAM = 'svc_activate';
+    public const DEFAULT_PENDING_PARAM = 'svc_pending';
+
+    private const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+
+    /** @var string */
+    private $baseUrl;
+    /** @var string|null */
+    private $publicKey;
+    /** @var string|null */
+    private $productSlug;
+    /** @var string|null */
+    private $version;
+    /** @var float */
+    private $timeout;
+    /** @var int */
+    private $retries;
+    /** @var int */
+    private $retryBaseMs;
+    /** @var int */
+    private $retryMaxMs;
+    /** @var Transport */
+    private $transport;
+    /** @var ValidationCache|null */
+    private $cache;
+    /** @var ResponseVerifier|null */
+    private $verifier;
+    /** @var array{load: callable, verifier: OfflineLicenseVerifier}|null */
+    private $offline;
+    /** @var array<string, string> */
+    private $headers;
+    /** @var callable(): int */
+    private $clock;
+
+    /**
+     * @param array<string, mixed> $options
+     *   - base_url (required): the service, e.g. `https://licenses.example.com`
+     *   - public_key: the product's `pk_…` key; needed by every call but the update check
+     *   - product_slug: refuse keys of other products (WrongProductException); the update check's slug
+     *   - version: the installed version of your product, sent along for the vendor's statistics
+     *   - timeout (5.0): seconds for a whole call, retries and waits included
+     *   - retries (2), retry_base_ms (200), retry_max_ms (2000): backoff with full jitter
+     *   - cache: null (default: in memory), false (off), a CacheStorage (FileStorage, WordPress\OptionStorage…) or a ValidationCache
+     *   - grace_period (259200): seconds the last good validation may stand in for an unreachable service
+     *   - verifier: a ResponseVerifier for signed responses
+     *   - offline: ['load' => callable(): ?string, 'verifier' => OfflineLicenseVerifier]
+     *   - transport: a Transport (default CurlTransport, else StreamTransport)
+     *   - headers: extra request headers
+     *   - clock: callable(): int, the time (tests)
+     */
+    public function __construct(array $options)
+    {
+        $baseUrl = isset($options['base_url']) ? (string) $options['base_url'] : '';
+        if (!preg_match('#^https?://#i', $baseUrl)) {
+            throw new \InvalidArgumentException('Licensing\Client: base_url must be an http(s) URL');
+        }
+        $this->baseUrl = rtrim($baseUrl, '/');
+        $this->publicKey = isset($options['public_key']) && $options['public_key'] !== '' ? (string) $options['public_key'] : null;
+        $this->productSlug = isset($options['product_slug']) && $options['product_slug'] !== '' ? (string) $options['product_slug'] : null;
+        $this->version = isset($options['version']) ? (string) $options['version'] : null;
+        $this->timeout = isset($options['timeout']) ? (float) $options['timeout'] : 5.0;
+        $this->retries = isset($options['retries']) ? max(0, (int) $options['retries']) : 2;
+        $this->retryBaseMs = isset($options['retry_base_ms']) ? (int) $options['retry_base_ms'] : 200;
+        $this->retryMaxMs = isset($options['retry_max_ms']) ? (int) $options['retry_max_ms'] : 2000;
+        $this->transport = isset($options['transport']) && $options['transport'] instanceof Transport
+            ? $options['transport']
+            : (CurlTransport::available() ? new CurlTransport() : new StreamTransport());
+        $cache = array_key_exists('cache', $options) ? $options['cache'] : null;
+        $grace = isset($options['grace_period']) ? (int) $options['grace_period'] : 259200;
+        if ($cache === false) {
+            $this->cache = null;
+        } elseif ($cache instanceof ValidationCache) {
+            $this->cache = $cache;
+        } else {
+            $this->cache = new ValidationCache($cache instanceof CacheStorage ? $cache : null, $grace);
+        }
+        $this->verifier = isset($options['verifier']) && $options['verifier'] instanceof ResponseVerifier ? $options['verifier'] : null;
+        $this->offline = isset($options['offline']['load'], $options['offline']['verifier']) ? $options['offline'] : null;
+        $this->headers = isset($options['headers']) && is_array($options['headers']) ? array_change_key_case($options['headers'], CASE_LOWER) : [];
+        $this->clock = isset($options['clock']) && is_callable($options['clock']) ? $options['clock'] : static function (): int {
+            return time();
+        };
+    }
+
+    public function cache(): ?ValidationCache
+    {
+        return $this->cache;
+    }
+
+    private function publicKey(): string
+    {
+        if ($this->publicKey === null) {
+            throw new \LogicException('Licensing\Client: public_key is required for this call');
+        }
+        return $this->publicKey;
+    }
+
+    private function now(): int
+    {
+        return (int) call_user_func($this->clock);
+    }
+
+    /**
+     * Is this key usable? A definite refusal is a result with `valid === false` and a typed `error`; an unreachable
+     * service throws (UnavailableException), unless the cache or an offline file stands in.
+     *
+     * @param array{domain?: string, version?: string, product_slug?: string, timeout?: float} $options
+     */
+    public function validate(string $licenseKey, array $options = []): ValidationResult
+    {
+        $publicKey = $this->publicKey();
+        try {
+            $answer = $this->request('POST', '/public/v1/licenses/validate', null, [
+                'public_key' => $publicKey,
+                'license_key' => $licenseKey,
+                'product_slug' => $options['product_slug'] ?? $this->productSlug,
+                'domain' => $options['domain'] ?? null,
+                'version' => $options['version'] ?? $this->version,
+            ], null, [400, 404], $options['timeout'] ?? null);
+        } catch (UnavailableException $unavailable) {
+            return $this->fallback($publicKey, $licenseKey, $options, $unavailable);
+        }
+        $body = $answer['body'];
+        if (is_array($body) && ($body['valid'] ?? null) === true && isset($body['license'], $body['product'])) {
+            $now = $this->now();
+            if ($this->cache) {
+                $this->cache->store($publicKey, $licenseKey, $body['license'], $body['product'], $now);
+            }
+            return ValidationResult::valid($body['license'], $body['product'], 'service', $now, null, self::environmentOf($body));
+        }
+        if ($this->cache) {
+            // A definite "no" ends any grace.
+            $this->cache->forget($publicKey, $licenseKey);
+        }
+        return ValidationResult::invalid(Errors::fromAnswer($answer['status'], $body), 'service');
+    }
+
+    /** @param array<string, mixed> $options */
+    private function fallback(string $publicKey, string $licenseKey, array $options, UnavailableException $unavailable): ValidationResult
+    {
+        $now = $this->now();
+        if ($this->cache) {
+            $found = $this->cache->lookup($publicKey, $licenseKey, $now);
+            if (isset($found['entry']) && !isset($found['refused'])) {
+                $entry = $found['entry'];
+                return ValidationResult::valid($entry['license'], $entry['product'], 'cache', (int) $entry['checkedAt'], $unavailable, self::environmentOf($entry));
+            }
+            if (($found['refused'] ?? null) === 'license-expired') {
+                return ValidationResult::invalid(new LicenseExpiredException('License has expired', null, null, $unavailable), 'cache');
+            }
+        }
+        if ($this->offline !== null) {
+            try {
+                $result = $this->validateOffline($licenseKey, $options);
+                if ($result->valid) {
+                    $result->unavailable = $unavailable;
+                }
+                return $result;
+            } catch (LicensingException $e) {
+                // No usable file: the original error stands.
+            }
+        }
+        throw $unavailable;
+    }
+
+    /**
+     * Validates the stored offline license file with the configured verifier, without asking the service.
+     *
+     * @param array{domain?: string, product_slug?: string} $options
+     * @throws OfflineLicenseException|SignatureException
+     */
+    public function validateOffline(string $licenseKey, array $options = []): ValidationResult
+    {
+        if ($this->offline === null) {
+            throw new OfflineLicenseException('No offline license is configured');
+        }
+        $file = call_user_func($this->offline['load']);
+        if (!is_string($file) || $file === '') {
+            throw new OfflineLicenseException('No offline license file is stored');
+        }
+        $payload = $this->offline['verifier']->verify($file);
+        if (!isset($payload['license']['key']) || $payload['license']['key'] !== $licenseKey) {
+            throw new OfflineLicenseException('The offline license file is for another key');
+        }
+        $slug = $options['product_slug'] ?? $this->productSlug;
+        if ($slug !== null && isset($payload['product']['slug']) && $payload['product']['slug'] !== $slug) {
+            throw new OfflineLicenseException('The offline license file is for another product');
+        }
+        $now = $this->now();
+        if (!empty($payload['validUntil']) && strtotime((string) $payload['validUntil']) <= $now) {
+            throw new OfflineLicenseException('The offline license file has expired');
+        }
+        if (!empty($options['domain']) && !empty($payload['domains'])) {
+            $host = self::normalizeDomain((string) $options['domain']);
+            if (!in_array($host, array_map([self::class, 'normalizeDomain'], $payload['domains']), true)) {
+                throw new OfflineLicenseException('The offline license file is not for ' . $host);
+            }
+        }
+        $license = $payload['license'];
+        if (!empty($license['expiresAt']) && strtotime((string) $license['expiresAt']) <= $now) {
+            return ValidationResult::invalid(new LicenseExpiredException(), 'offline');
+        }
+        $product = array_merge(['id' => '', 'name' => '', 'slug' => $slug ?? ''], isset($payload['product']) && is_array($payload['product']) ? $payload['product'] : []);
+        $issued = !empty($payload['issuedAt']) ? strtotime((string) $payload['issuedAt']) : false;
+        $environment = $payload['environment'] ?? ($license['environment'] ?? null);
+        return ValidationResult::valid($license, $product, 'offline', $issued !== false ? $issued : $now, null, is_string($environment) ? $environment : null);
+    }
+
+    /**
+     * Takes a seat for $domain (a URL or host name). Repeating it for the same domain answers the same activation.
+     *
+     * @param array{version?: string, product_slug?: string, environment?: string, idempotency_key?: string, timeout?: float} $options
+     * @return array{activation_id: string, activated_at: string, environment?: string}
+     */
+    public function activate(string $licenseKey, string $domain, array $options = []): array
+    {
+        $answer = $this->request('POST', '/public/v1/licenses/activate', null, [
+            'public_key' => $this->publicKey(),
+            'license_key' => $licenseKey,
+            'domain' => $domain,
+            'product_slug' => $options['product_slug'] ?? $this->productSlug,
+            'version' => $options['version'] ?? $this->version,
+            'environment' => $options['environment'] ?? null,
+        ], $options['idempotency_key'] ?? self::uuid(), [], $options['timeout'] ?? null);
+        $body = $answer['body'];
+        $result = ['activation_id' => (string) $body['activation_id'], 'activated_at' => (string) ($body['activated_at'] ?? '')];
+        $environment = self::environmentOf($body);
+        if ($environment !== null) {
+            $result['environment'] = $environment;
+        }
+        return $result;
+    }
+
+    /**
+     * Frees the seat of a domain (a string) or of an activation (`['activation_id' => …]`).
+     *
+     * @param string|array{domain?: string, activation_id?: string} $target
+     * @param array{idempotency_key?: string, timeout?: float} $options
+     */
+    public function deactivate(string $licenseKey, $target, array $options = []): void
+    {
+        $which = is_array($target) ? $target : ['domain' => (string) $target];
+        $publicKey = $this->publicKey();
+        $this->request('POST', '/public/v1/licenses/deactivate', null, [
+            'public_key' => $publicKey,
+            'license_key' => $licenseKey,
+            'domain' => $which['domain'] ?? null,
+            'activation_id' => $which['activation_id'] ?? null,
+        ], $options['idempotency_key'] ?? self::uuid(), [], $options['timeout'] ?? null);
+        if ($this->cache) {
+            $this->cache->forget($publicKey, $licenseKey);
+        }
+    }
+
+    /**
+     * Is $domain activated? A license that cannot be used throws its typed exception.
+     *
+     * @param array{version?: string, product_slug?: string, timeout?: float} $options
+     * @return array{activated: bool, activation_id: ?string, environment?: string}
+     */
+    public function check(string $licenseKey, string $domain, array $options = []): array
+    {
+        $answer = $this->request('POST', '/public/v1/licenses/check', null, [
+            'public_key' => $this->publicKey(),
+            'license_key' => $licenseKey,
+            'domain' => $domain,
+            'product_slug' => $options['product_slug'] ?? $this->productSlug,
+            'version' => $options['version'] ?? $this->version,
+        ], null, [], $options['timeout'] ?? null);
+        $body = $answer['body'];
+        if (!empty($body['activated']) && !empty($body['activation_id'])) {
+            $result = ['activated' => true, 'activation_id' => (string) $body['activation_id']];
+            $environment = self::environmentOf($body);
+            if ($environment !== null) {
+                $result['environment'] = $environment;
+            }
+            return $result;
+        }
+        return ['activated' => false, 'activation_id' => null];
+    }
+
+    /**
+     * The product's plans on sale, each with its `checkoutUrl`.
+     *
+     * @return array<int, array{id: string, name: string, slug: string, price: float|int, currency: string, billingCycle: string, siteLimit: int, checkoutUrl: string}>
+     */
+    public function plans(): array
+    {
+        $answer = $this->request('GET', '/public/v1/plans', ['public_key' => $this->publicKey()], null);
+        return $answer['body']['plans'];
+    }
+
+    /**
+     * The URL of a plan's hosted checkout (no request is made).
+     *
+     * @param array{plan?: string, plan_id?: string, email?: string, return_url?: string, activate_param?: string, pending_param?: string} $options
+     */
+    public function checkoutUrl(array $options): string
+    {
+        if (empty($options['plan']) && empty($options['plan_id'])) {
+            throw new \InvalidArgumentException('checkoutUrl: plan (slug) or plan_id is required');
+        }
+        $path = !empty($options['plan_id']) ? '/public/v1/checkout/' . rawurlencode((string) $options['plan_id']) : '/public/v1/checkout';
+        return $this->url($path, [
+            'public_key' => $this->publicKey(),
+            'plan' => !empty($options['plan_id']) ? null : $options['plan'],
+            'email' => $options['email'] ?? null,
+            'return_url' => $options['return_url'] ?? null,
+            'activate_param' => $options['activate_param'] ?? null,
+            'pending_param' => $options['pending_param'] ?? null,
+        ]);
+    }
+
+    /**
+     * Reads the checkout return (`?svc_activate=<key>` or `?svc_pending=1`) from a query array such as $_GET.
+     *
+     * @param array<string, mixed> $query
+     * @return array{status: string, license_key?: string}|null
+     */
+    public static function parseCheckoutReturn(array $query, string $activateParam = self::DEFAULT_ACTIVATE_PARAM, string $pendingParam = self::DEFAULT_PENDING_PARAM): ?array
+    {
+        if (isset($query[$activateParam]) && is_string($query[$activateParam]) && $query[$activateParam] !== '') {
+            return ['status' => 'activated', 'license_key' => $query[$activateParam]];
+        }
+        if (!empty($query[$pendingParam])) {
+            return ['status' => 'pending'];
+        }
+        return null;
+    }
+
+    /**
+     * Sends feedback. Returns the stored record's id.
+     *
+     * @param string $type `bug`, `feature` or `general`
+     * @param array{email?: string, license_key?: string, domain?: string, metadata?: array<string, mixed>} $options
+     */
+    public function feedback(string $type, string $message, array $options = []): string
+    {
+        $answer = $this->request('POST', '/public/v1/feedback', null, [
+            'public_key' => $this->publicKey(),
+            'type' => $type,
+            'message' => $message,
+            'email' => $options['email'] ?? null,
+            'license_key' => $options['license_key'] ?? null,
+            'domain' => $options['domain'] ?? null,
+            'metadata' => isset($options['metadata']) ? (object) $options['metadata'] : null,
+        ], self::uuid());
+        return (string) $answer['body']['id'];
+    }
+
+    /**
+     * Records a usage event (`$event` 1–100 characters; `$properties` at most 8 KB as JSON).
+     *
+     * @param array<string, mixed> $properties
+     * @param array{license_key?: string, domain?: string} $options
+     */
+    public function track(string $event, array $properties = [], array $options = []): void
+    {
+        $this->request('POST', '/public/v1/events', null, [
+            'public_key' => $this->publicKey(),
+            'event' => $event,
+            'properties' => $properties === [] ? null : (object) $properties,
+            'license_key' => $options['license_key'] ?? null,
+            'domain' => $options['domain'] ?? null,
+        ], self::uuid());
+    }
+
+    /**
+     * Records why a user deactivated or uninstalled your product. Returns the stored record's id.
+     *
+     * @param array{details?: string, license_key?: string, domain?: string} $options
+     */
+    public function deactivationReason(string $reason, array $options = []): string
+    {
+        $answer = $this->request('POST', '/public/v1/deactivation-reasons', null, [
+            'public_key' => $this->publicKey(),
+            'reason' => $reason,
+            'details' => $options['details'] ?? null,
+            'license_key' => $options['license_key'] ?? null,
+            'domain' => $options['domain'] ?? null,
+        ], self::uuid());
+        return (string) $answer['body']['id'];
+    }
+
+    /**
+     * The latest published release, whether it is newer than $version, and its download URL when the key may download
+     * it (`GET /v1/wp/update-check`; no public key needed). `info` is the whole answer (WordPress plugin-information format).
+     *
+     * @param array{slug?: string, domain?: string, timeout?: float} $options
+     * @return array{latest_version: ?string, update_available: bool, download_url: ?string, info: array<string, mixed>}
+     */
+    public function checkForUpdate(string $licenseKey, string $version, array $options = []): array
+    {
+        $slug = $options['slug'] ?? $this->productSlug;
+        if ($slug === null || $slug === '') {
+            throw new \InvalidArgumentException('checkForUpdate: slug (or the product_slug option) is required');
+        }
+        $answer = $this->request('GET', '/v1/wp/update-check', [
+            'slug' => $slug,
+            'license_key' => $licenseKey,
+            'version' => $version,
+            'domain' => $options['domain'] ?? null,
+        ], null, null, [], $options['timeout'] ?? null);
+        $info = $answer['body'];
+        if (!is_array($info) || !isset($info['slug'])) {
+            throw new UnexpectedResponseException('The update check answered an unexpected body', $answer['status']);
+        }
+        $latest = $info['new_version'] ?? ($info['version'] ?? null);
+        return [
+            'latest_version' => $latest,
+            'update_available' => $latest !== null && version_compare((string) $latest, $version, '>'),
+            'download_url' => isset($info['package']) && $info['package'] !== '' ? (string) $info['package'] : null,
+            'info' => $info,
+        ];
+    }
+
+    /**
+     * One call: the time budget, retries, the verifier, status and content type checked before parsing.
+     *
+     * @param array<string, mixed>|null $query
+     * @param array<string, mixed>|null $body
+     * @param int[] $answerStatuses Statuses whose JSON body is an answer to return (validate's refusals).
+     * @return array{status: int, headers: array<string, string>, body: mixed}
+     */
+    private function request(string $method, string $path, ?array $query, ?array $body, ?string $idempotencyKey = null, array $answerStatuses = [], ?float $timeout = null): array
+    {
+        $budget = $timeout ?? $this->timeout;
+        $deadline = microtime(true) + $budget;
+        $url = $this->url($path, $query ?? []);
+        // Messages name the route, never the query: it may carry a license key.
+        $shown = $this->baseUrl . $path;
+        $headers = array_merge(['accept' => 'application/json', 'user-agent' => 'licensing-php/' . self::VERSION], $this->headers);
+        $payload = null;
+        if ($body !== null) {
+            $payload = (string) json_encode(array_filter($body, static function ($value): bool {
+                return $value !== null;
+            }), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+            $headers['content-type'] = 'application/json';
+        }
+        if ($idempotencyKey !== null) {
+            $headers['idempotency-key'] = $idempotencyKey;
+        }
+        for ($attempt = 0; ; $attempt++) {
+            $remaining = $deadline - microtime(true);
+            if ($remaining <= 0) {
+                throw new TimeoutException('No answer from ' . $shown . ' within ' . $budget . ' s');
+            }
+            $retryAfter = null;
+            try {
+                try {
+                    $response = $this->transport->send($method, $url, $headers, $payload, $remaining);
+                } catch (TimeoutException $e) {
+                    throw new TimeoutException('No answer from ' . $shown . ' within ' . $budget . ' s', $e);
+                }
+                return $this->answer($response, $method, $url, $shown, $headers, $payload, $answerStatuses);
+            } catch (RateLimitedException $e) {
+                $error = $e;
+                $retryAfter = $e->retryAfter();
+            } catch (ServerException $e) {
+                $error = $e;
+                $retryAfter = $e->retryAfter();
+            } catch (NetworkException $e) {
+                $error = $e;
+            }
+            if ($attempt >= $this->retries) {
+                throw $error;
+            }
+            $backoff = mt_rand(0, (int) min($this->retryMaxMs, $this->retryBaseMs * (2 ** $attempt))) / 1000;
+            $delay = max($backoff, $retryAfter !== null ? (float) $retryAfter : 0.0);
+            if (microtime(true) + $delay >= $deadline) {
+                throw $error; // a Retry-After longer than what is left ends the call with the answer we have
+            }
+            usleep((int) ($delay * 1000000));
+        }
+    }
+
+    /**
+     * @param array<string, string> $headers
+     * @param int[] $answerStatuses
+     * @return array{status: int, headers: array<string, string>, body: mixed}
+     */
+    private function answer(Response $response, string $method, string $url, string $shown, array $headers, ?string $payload, array $answerStatuses): array
+    {
+        $status = $response->status;
+        $retryable = in_array($status, self::RETRY_STATUSES, true);
+        if (!$retryable && $this->verifier !== null) {
+            try {
+                $this->verifier->verify(['method' => $method, 'url' => $url, 'headers' => $headers, 'body' => $payload], $response);
+            } catch (SignatureException $e) {
+                throw $e;
+            } catch (\Throwable $e) {
+                throw new SignatureException('The response signature is invalid (' . $e->getMessage() . ')', $status, $e);
+            }
+        }
+        $type = (string) $response->header('content-type');
+        $isJson = (bool) preg_match('#^application/([\w.+-]+\+)?json\b#i', $type);
+        $decoded = null;
+        if ($isJson) {
+            $decoded = json_decode($response->body, true);
+            if ($decoded === null && json_last_error() !== JSON_ERROR_NONE) {
+                $isJson = false;
+            }
+        }
+        if ($status >= 200 && $status < 300) {
+            if (!$isJson) {
+                throw new UnexpectedResponseException('Expected JSON from ' . $shown . ', got ' . ($type !== '' ? $type : 'no content type') . ' (' . $status . ')', $status);
+            }
+            return ['status' => $status, 'headers' => $response->headers, 'body' => $decoded];
+        }
+        if ($retryable) {
+            $message = is_array($decoded) && isset($decoded['error']) && is_string($decoded['error']) ? $decoded['error'] : 'HTTP ' . $status . ' from ' . $shown;
+            if ($status === 429) {
+                $after = self::retryAfter($response->header('retry-after'));
+                throw new RateLimitedException($message, $after === null ? null : (int) ceil($after), $decoded);
+            }
+            throw new ServerException($message, $status, $decoded, self::retryAfter($response->header('retry-after')));
+        }
+        if (!$isJson) {
+            if ($status >= 500 || $status < 400) {
+                throw new ServerException('HTTP ' . $status . ' from ' . $shown, $status);
+            }
+            throw new UnexpectedResponseException('Expected JSON from ' . $shown . ', got ' . ($type !== '' ? $type : 'no content type') . ' (' . $status . ')', $status);
+        }
+        if (in_array($status, $answerStatuses, true)) {
+            return ['status' => $status, 'headers' => $response->headers, 'body' => $decoded];
+        }
+        throw Errors::fromAnswer($status, $decoded);
+    }
+
+    /** Seconds from a `Retry-After` value (whole seconds or an HTTP date). */
+    public static function retryAfter(?string $value): ?float
+    {
+        if ($value === null || trim($value) === '') {
+            return null;
+        }
+        if (ctype_digit(trim($value))) {
+            return (float) trim($value);
+        }
+        $at = strtotime($value);
+        return $at === false ? null : (float) max(0, $at - time());
+    }
+
+    /** @param array<string, mixed> $query */
+    private function url(string $path, array $query): string
+    {
+        $query = array_filter($query, static function ($value): bool {
+            return $value !== null;
+        });
+        return $this->baseUrl . $path . ($query ? '?' . http_build_query($query, '', '&', PHP_QUERY_RFC3986) : '');
+    }
+
+    /** A host name as the service normalizes it (scheme, `www.`, port, path and trailing dot dropped, lower-cased). */
+    public static function normalizeDomain(string $input): string
+    {
+        $value = trim($input);
+        if (!preg_match('#^[a-z][a-z0-9+.-]*://#i', $value)) {
+            $value = 'http://' . $value;
+        }
+        $host = parse_url($value, PHP_URL_HOST);
+        $host = is_string($host) ? $host : trim($input);
+        return (string) preg_replace('/^www\./', '', rtrim(strtolower($host), '.'));
+    }
+
+    /** A random UUID (v4), sent as `Idempotency-Key`. */
+    public static function uuid(): string
+    {
+        $bytes = random_bytes(16);
+        $bytes[6] = chr((ord($bytes[6]) & 0x0f) | 0x40);
+        $bytes[8] = chr((ord($bytes[8]) & 0x3f) | 0x80);
+        return vsprintf('%s%s-%s-%s-%s-%s%s%s', str_split(bin2hex($bytes), 4));
+    }
+
+    /** @param mixed $body */
+    private static function environmentOf($body): ?string
+    {
+        if (is_array($body) && isset($body['environment']) && is_string($body['environment'])) {
+            return $body['environment'];
+        }
+        if (is_array($body) && isset($body['license']['environment']) && is_string($body['license']['environment'])) {
+            return $body['license']['environment'];
+        }
+        return null;
+    }
+}

@@ -1,0 +1,327 @@
+<?php
+
+namespace Licensing\Tests;
+
+use Licensing\Cache\MemoryStorage;
+use Licensing\Client;
+use Licensing\Exception\ActivationNotFoundException;
+use Licensing\Exception\InvalidPublicKeyException;
+use Licensing\Exception\InvalidRequestException;
+use Licensing\Exception\LicenseException;
+use Licensing\Exception\LicenseExpiredException;
+use Licensing\Exception\LicenseNotFoundException;
+use Licensing\Exception\LicenseRevokedException;
+use Licensing\Exception\LicenseSuspendedException;
+use Licensing\Exception\LicensingException;
+use Licensing\Exception\NetworkException;
+use Licensing\Exception\ProductNotFoundException;
+use Licensing\Exception\SeatLimitReachedException;
+use Licensing\Exception\WrongProductException;
+use Licensing\Http\StreamTransport;
+use Licensing\Tests\Support\ScriptServer;
+use Licensing\Tests\Support\Stack;
+use PHPUnit\Framework\TestCase;
+
+/** The PHP client against the local stack, through HTTP: every call and every answer it turns into an exception. */
+final class ClientTest extends TestCase
+{
+    private const UNKNOWN_PUBLIC_KEY = 'pk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
+    private const UNKNOWN_KEY = 'ACME-AAAA-BBBB-CCCC-DDDD';
+
+    protected function setUp(): void
+    {
+        if (Stack::baseUrl() === null) {
+            $this->markTestSkipped('LICENSING_BASE_URL is not set (run through vitest: npx vitest run --project integration clients/php)');
+        }
+    }
+
+    /** @param array<string, mixed> $options */
+    private static function client(string $publicKey, array $options = []): Client
+    {
+        return new Client(array_merge(['base_url' => Stack::baseUrl(), 'public_key' => $publicKey], $options));
+    }
+
+    /** @return array{Stack, array<string, mixed>, array<string, mixed>, Client} */
+    private static function vendor(): array
+    {
+        $stack = Stack::tenant();
+        $product = $stack->product();
+        $other = $stack->product();
+        return [$stack, $product, $other, self::client($product['public_key'])];
+    }
+
+    /** @return LicensingException */
+    private static function thrown(callable $call): LicensingException
+    {
+        try {
+            $call();
+        } catch (LicensingException $e) {
+            return $e;
+        }
+        throw new \RuntimeException('expected an exception');
+    }
+
+    public function testValidatesAUsableKey(): void
+    {
+        [$stack, $product, , $client] = self::vendor();
+        $license = $stack->license($product['id'], ['seats' => 3]);
+        $result = $client->validate($license['licenseKey'], ['domain' => 'https://www.example.com/', 'version' => '1.0.0']);
+        $this->assertTrue($result->valid);
+        $this->assertSame('service', $result->source);
+        $this->assertSame(['key' => $license['licenseKey'], 'status' => 'active', 'seats' => 3, 'activatedCount' => 0, 'expiresAt' => null], $result->license);
+        $this->assertSame(['id' => $product['id'], 'name' => $product['name'], 'slug' => $product['slug']], $result->product);
+        $this->assertNull($result->error);
+    }
+
+    public function testTurnsEveryValidationRefusalIntoItsTypedException(): void
+    {
+        [$stack, $product, $other, $client] = self::vendor();
+        $expired = $stack->license($product['id'], ['expiresAt' => '2020-01-01T00:00:00Z']);
+        $suspended = $stack->license($product['id']);
+        $stack->suspend($suspended['id']);
+        $revoked = $stack->license($product['id']);
+        $stack->revoke($revoked['id']);
+        $good = $stack->license($product['id']);
+        $cases = [
+            [$expired['licenseKey'], $client, LicenseExpiredException::class, 'expired', 400],
+            [$suspended['licenseKey'], $client, LicenseSuspendedException::class, 'suspended', 400],
+            [$revoked['licenseKey'], $client, LicenseRevokedException::class, 'revoked', 400],
+            [self::UNKNOWN_KEY, $client, LicenseNotFoundException::class, 'not_found', 404],
+            [$good['licenseKey'], self::client($product['public_key'], ['product_slug' => $other['slug']]), WrongProductException::class, 'wrong_product', 400],
+            [$good['licenseKey'], self::client(self::UNKNOWN_PUBLIC_KEY), InvalidPublicKeyException::class, 'invalid_public_key', 404],
+            [$good['licenseKey'], self::client($other['public_key']), LicenseNotFoundException::class, 'not_found', 404],
+        ];
+        foreach ($cases as [$key, $caller, $class, $code, $status]) {
+            $result = $caller->validate($key);
+            $this->assertFalse($result->valid, $code);
+            $this->assertInstanceOf($class, $result->error);
+            $this->assertInstanceOf(LicenseException::class, $result->error);
+            $this->assertSame($code, $result->error->errorCode());
+            $this->assertSame($status, $result->error->status());
+        }
+        $this->assertTrue(self::client($product['public_key'], ['product_slug' => $product['slug']])->validate($good['licenseKey'])->valid);
+        $bad = $client->validate('');
+        $this->assertInstanceOf(InvalidRequestException::class, $bad->error);
+        $this->assertSame('license_key is required', $bad->error->getMessage());
+    }
+
+    public function testStandsInWithTheCachedAnswerWhenTheServiceCannotBeReachedButNotAfterARevoke(): void
+    {
+        [$stack, $product] = self::vendor();
+        $license = $stack->license($product['id']);
+        $storage = new MemoryStorage();
+        $online = self::client($product['public_key'], ['cache' => $storage]);
+        $offline = new Client(['base_url' => 'http://127.0.0.1:' . ScriptServer::freePort(), 'public_key' => $product['public_key'], 'cache' => $storage, 'retry_base_ms' => 5]);
+        $this->assertSame('service', $online->validate($license['licenseKey'])->source);
+        $cached = $offline->validate($license['licenseKey']);
+        $this->assertSame('cache', $cached->source);
+        $this->assertInstanceOf(NetworkException::class, $cached->unavailable);
+        $stack->revoke($license['id']);
+        $this->assertInstanceOf(LicenseRevokedException::class, $online->validate($license['licenseKey'])->error);
+        $this->expectException(NetworkException::class);
+        $offline->validate($license['licenseKey']);
+    }
+
+    public function testActivatesChecksAndDeactivates(): void
+    {
+        [$stack, $product, , $client] = self::vendor();
+        $license = $stack->license($product['id'], ['seats' => 2]);
+        $key = $license['licenseKey'];
+        $first = $client->activate($key, 'https://www.Shop.example.com/wp', ['version' => '1.0.0']);
+        $this->assertMatchesRegularExpression('/^act_[a-z2-7]{24}$/', $first['activation_id']);
+        $this->assertNotFalse(strtotime($first['activated_at']));
+        $this->assertArrayNotHasKey('environment', $first);
+        $this->assertSame($first, $client->activate($key, 'shop.example.com'));
+        $this->assertSame(['activated' => true, 'activation_id' => $first['activation_id']], $client->check($key, 'shop.example.com'));
+        $this->assertSame(['activated' => false, 'activation_id' => null], $client->check($key, 'elsewhere.example.com'));
+        $this->assertSame(1, $client->validate($key)->license['activatedCount']);
+
+        $client->deactivate($key, 'shop.example.com');
+        $this->assertFalse($client->check($key, 'shop.example.com')['activated']);
+        $again = $client->activate($key, 'shop.example.com');
+        $this->assertNotSame($first['activation_id'], $again['activation_id']);
+        $client->deactivate($key, ['activation_id' => $again['activation_id']]);
+        $error = self::thrown(function () use ($client, $key, $again) {
+            $client->deactivate($key, ['activation_id' => $again['activation_id']]);
+        });
+        $this->assertInstanceOf(ActivationNotFoundException::class, $error);
+        $this->assertSame(['activation_not_found', 400], [$error->errorCode(), $error->status()]);
+    }
+
+    public function testRefusesAFullLicense(): void
+    {
+        [$stack, $product, , $client] = self::vendor();
+        $key = $stack->license($product['id'], ['seats' => 1])['licenseKey'];
+        $client->activate($key, 'one.example.com');
+        $error = self::thrown(function () use ($client, $key) {
+            $client->activate($key, 'two.example.com');
+        });
+        $this->assertInstanceOf(SeatLimitReachedException::class, $error);
+        $this->assertSame(['seat_limit', 400, 'License seat limit reached'], [$error->errorCode(), $error->status(), $error->getMessage()]);
+    }
+
+    public function testThrowsTheTypedExceptionOfEachLicenseStateOnActivateCheckAndDeactivate(): void
+    {
+        [$stack, $product, $other, $client] = self::vendor();
+        $expired = $stack->license($product['id'], ['expiresAt' => '2020-01-01T00:00:00Z'])['licenseKey'];
+        $suspendedLicense = $stack->license($product['id']);
+        $stack->suspend($suspendedLicense['id']);
+        $suspended = $suspendedLicense['licenseKey'];
+        $revokedLicense = $stack->license($product['id']);
+        $stack->revoke($revokedLicense['id']);
+        $revoked = $revokedLicense['licenseKey'];
+        $good = $stack->license($product['id'])['licenseKey'];
+        $wrongSlug = self::client($product['public_key'], ['product_slug' => $other['slug']]);
+        $badKey = self::client(self::UNKNOWN_PUBLIC_KEY);
+        $cases = [
+            [function () use ($client, $expired) { $client->activate($expired, 'a.example.com'); }, LicenseExpiredException::class],
+            [function () use ($client, $suspended) { $client->activate($suspended, 'a.example.com'); }, LicenseSuspendedException::class],
+            [function () use ($client, $revoked) { $client->activate($revoked, 'a.example.com'); }, LicenseRevokedException::class],
+            [function () use ($client) { $client->activate(self::UNKNOWN_KEY, 'a.example.com'); }, LicenseNotFoundException::class],
+            [function () use ($wrongSlug, $good) { $wrongSlug->activate($good, 'a.example.com'); }, WrongProductException::class],
+            [function () use ($badKey, $good) { $badKey->activate($good, 'a.example.com'); }, InvalidPublicKeyException::class],
+            [function () use ($client, $good) { $client->activate($good, '   '); }, InvalidRequestException::class],
+            [function () use ($client, $expired) { $client->check($expired, 'a.example.com'); }, LicenseExpiredException::class],
+            [function () use ($client, $suspended) { $client->check($suspended, 'a.example.com'); }, LicenseSuspendedException::class],
+            [function () use ($client, $revoked) { $client->check($revoked, 'a.example.com'); }, LicenseRevokedException::class],
+            [function () use ($client) { $client->check(self::UNKNOWN_KEY, 'a.example.com'); }, LicenseNotFoundException::class],
+            [function () use ($wrongSlug, $good) { $wrongSlug->check($good, 'a.example.com'); }, WrongProductException::class],
+            [function () use ($badKey, $good) { $badKey->check($good, 'a.example.com'); }, InvalidPublicKeyException::class],
+            [function () use ($badKey, $good) { $badKey->deactivate($good, 'a.example.com'); }, InvalidPublicKeyException::class],
+            [function () use ($client) { $client->deactivate(self::UNKNOWN_KEY, 'a.example.com'); }, LicenseNotFoundException::class],
+            [function () use ($client, $good) { $client->deactivate($good, 'never.example.com'); }, ActivationNotFoundException::class],
+        ];
+        foreach ($cases as $i => [$call, $class]) {
+            $this->assertInstanceOf($class, self::thrown($call), "case $i");
+        }
+    }
+
+    public function testWorksOverPhpStreamsToo(): void
+    {
+        [$stack, $product] = self::vendor();
+        $client = self::client($product['public_key'], ['transport' => new StreamTransport()]);
+        $key = $stack->license($product['id'], ['seats' => 1])['licenseKey'];
+        $this->assertTrue($client->validate($key)->valid);
+        $client->activate($key, 'one.example.com');
+        $this->assertInstanceOf(SeatLimitReachedException::class, self::thrown(function () use ($client, $key) {
+            $client->activate($key, 'two.example.com');
+        }));
+        $client->deactivate($key, 'one.example.com');
+        $this->assertInstanceOf(LicenseNotFoundException::class, $client->validate(self::UNKNOWN_KEY)->error);
+    }
+
+    public function testListsPlansAndBuildsCheckoutUrlsTheServiceRedirects(): void
+    {
+        $stack = Stack::tenant();
+        $product = $stack->product();
+        $pro = $stack->call('POST', '/api/products/' . $product['id'] . '/plans', ['name' => 'Pro', 'slug' => 'pro', 'billingCycle' => 'yearly', 'price' => 49, 'currency' => 'usd', 'siteLimit' => 5], 201)['body'];
+        $stack->call('POST', '/api/products/' . $product['id'] . '/plans', ['name' => 'Hidden', 'billingCycle' => 'yearly', 'price' => 9, 'currency' => 'usd', 'isPublic' => false], 201);
+        $client = self::client($product['public_key']);
+        $plans = $client->plans();
+        $this->assertCount(1, $plans);
+        $publicId = preg_replace('/^pln_/', 'plan_', $pro['id']);
+        $this->assertSame(['id' => $publicId, 'slug' => 'pro', 'price' => 49, 'currency' => 'USD', 'billingCycle' => 'yearly', 'siteLimit' => 5], array_intersect_key($plans[0], array_flip(['id', 'slug', 'price', 'currency', 'billingCycle', 'siteLimit'])));
+        $this->assertSame($plans[0]['checkoutUrl'], $client->checkoutUrl(['plan_id' => $publicId]));
+
+        // Without a payment provider the service explains; with one (the stack's fake Stripe) it redirects.
+        $url = $client->checkoutUrl(['plan' => 'pro', 'email' => 'buyer@example.com', 'return_url' => 'https://app.test/thanks?from=app', 'activate_param' => 'key']);
+        $this->assertSame('https://app.test/thanks?from=app', self::query($url)['return_url']);
+        $this->assertSame(400, self::status($url));
+        $stack->call('PUT', '/api/payment-provider', ['provider' => 'stripe', 'secretKey' => 'sk_test_good' . bin2hex(random_bytes(12)), 'webhookSecret' => 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ='], 200);
+        $this->assertSame(303, self::status($url));
+        $this->assertInstanceOf(InvalidPublicKeyException::class, self::thrown(function () {
+            self::client(self::UNKNOWN_PUBLIC_KEY)->plans();
+        }));
+    }
+
+    /** @return array<string, string> */
+    private static function query(string $url): array
+    {
+        parse_str((string) parse_url($url, PHP_URL_QUERY), $query);
+        return $query;
+    }
+
+    private static function status(string $url): int
+    {
+        $handle = curl_init($url);
+        curl_setopt_array($handle, [CURLOPT_RETURNTRANSFER => true, CURLOPT_FOLLOWLOCATION => false, CURLOPT_TIMEOUT => 10]);
+        curl_exec($handle);
+        $status = (int) curl_getinfo($handle, CURLINFO_RESPONSE_CODE);
+        curl_close($handle);
+        return $status;
+    }
+
+    public function testRecordsFeedbackEventsAndDeactivationReasons(): void
+    {
+        [$stack, $product, , $client] = self::vendor();
+        $key = $stack->license($product['id'])['licenseKey'];
+        $id = $client->feedback('bug', 'It broke', ['email' => 'user@example.com', 'license_key' => $key, 'domain' => 'https://www.site.example', 'metadata' => ['php' => PHP_VERSION]]);
+        $this->assertMatchesRegularExpression('/^fbk_/', $id);
+        $client->track('settings_saved', ['tab' => 'general'], ['license_key' => $key, 'domain' => 'site.example']);
+        $client->track('opened');
+        $reason = $client->deactivationReason('too-expensive', ['details' => 'Found a cheaper one', 'license_key' => $key, 'domain' => 'site.example']);
+        $this->assertMatchesRegularExpression('/^drs_/', $reason);
+
+        $feedback = $stack->call('GET', '/api/products/' . $product['id'] . '/feedback', null, 200)['body']['items'];
+        $this->assertSame([$id, 'bug', 'It broke', 'user@example.com', $key, 'site.example', ['php' => PHP_VERSION]], [$feedback[0]['id'], $feedback[0]['type'], $feedback[0]['message'], $feedback[0]['email'], $feedback[0]['licenseKey'], $feedback[0]['domain'], $feedback[0]['metadata']]);
+        $events = $stack->call('GET', '/api/products/' . $product['id'] . '/events', null, 200)['body']['items'];
+        $this->assertSame(['opened', 'settings_saved'], array_column($events, 'event'));
+        $this->assertSame(['tab' => 'general'], $events[1]['properties']);
+        $reasons = $stack->call('GET', '/api/products/' . $product['id'] . '/deactivation-reasons', null, 200)['body']['items'];
+        $this->assertSame([$reason, 'too-expensive', 'Found a cheaper one'], [$reasons[0]['id'], $reasons[0]['reason'], $reasons[0]['details']]);
+
+        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client) {
+            $client->feedback('bug', '');
+        }));
+        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client) {
+            $client->feedback('praise', 'Hi');
+        }));
+        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client) {
+            $client->track(str_repeat('x', 101));
+        }));
+        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client) {
+            $client->deactivationReason('');
+        }));
+        $stranger = self::client(self::UNKNOWN_PUBLIC_KEY);
+        foreach ([
+            function () use ($stranger) { $stranger->feedback('general', 'Hi'); },
+            function () use ($stranger) { $stranger->track('opened'); },
+            function () use ($stranger) { $stranger->deactivationReason('other'); },
+        ] as $call) {
+            $this->assertInstanceOf(InvalidPublicKeyException::class, self::thrown($call));
+        }
+    }
+
+    public function testChecksForUpdatesAndGivesTheDownloadOnlyToAUsableKey(): void
+    {
+        $stack = Stack::tenant();
+        $product = $stack->product(['description' => 'A plugin', 'tested' => '6.4', 'requires' => '6.0', 'requiresPhp' => '7.4', 'homepage' => 'https://plugin.example']);
+        $stack->release($product['id'], '1.0.0', ['releaseNotes' => 'First']);
+        $latest = $stack->release($product['id'], '1.1.0', ['releaseNotes' => 'Second']);
+        $license = $stack->license($product['id']);
+        $client = self::client($product['public_key'], ['product_slug' => $product['slug']]);
+
+        $update = $client->checkForUpdate($license['licenseKey'], '1.0.0', ['domain' => 'site.example']);
+        $this->assertSame('1.1.0', $update['latest_version']);
+        $this->assertTrue($update['update_available']);
+        $this->assertSame(Stack::baseUrl() . '/v1/download/' . $latest['id'] . '?license_key=' . rawurlencode($license['licenseKey']), $update['download_url']);
+        $this->assertSame(['6.4', '6.0', '7.4', 'https://plugin.example'], [$update['info']['tested'], $update['info']['requires'], $update['info']['requires_php'], $update['info']['url']]);
+        $this->assertStringContainsString('<h4>1.1.0</h4>', $update['info']['sections']['changelog']);
+        $this->assertSame(302, self::status($update['download_url']));
+
+        $this->assertFalse($client->checkForUpdate($license['licenseKey'], '1.1.0')['update_available']);
+        $stack->revoke($license['id']);
+        $revoked = $client->checkForUpdate($license['licenseKey'], '1.0.0');
+        $this->assertTrue($revoked['update_available']);
+        $this->assertNull($revoked['download_url']);
+
+        $error = self::thrown(function () use ($client, $license) {
+            $client->checkForUpdate($license['licenseKey'], '1.0.0', ['slug' => 'no-such-product-slug-xyz']);
+        });
+        $this->assertInstanceOf(ProductNotFoundException::class, $error);
+        $this->assertSame([404, 'product_not_found'], [$error->status(), $error->errorCode()]);
+        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client, $license) {
+            $client->checkForUpdate($license['licenseKey'], '');
+        }));
+    }
+}

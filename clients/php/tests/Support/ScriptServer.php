@@ -1,0 +1,88 @@
+<?php
+
+namespace Licensing\Tests\Support;
+
+/**
+ * A local HTTP server (`php -S` with tests/Support/router.php, four workers) that answers as a slow, failing or
+ * rate-limiting service would. The client's base URL `{url}/s/<scenario>` picks the behaviour; every request is
+ * logged, so tests can see attempts, their times and their headers.
+ */
+final class ScriptServer
+{
+    /** @var string */
+    public $url;
+    /** @var string */
+    private $directory;
+    /** @var resource */
+    private $process;
+
+    public function __construct()
+    {
+        $this->directory = sys_get_temp_dir() . '/licensing-script-' . bin2hex(random_bytes(4));
+        mkdir($this->directory);
+        $port = self::freePort();
+        $command = [PHP_BINARY, '-S', '127.0.0.1:' . $port, __DIR__ . '/router.php'];
+        $environment = array_merge(getenv(), ['PHP_CLI_SERVER_WORKERS' => '4', 'SCRIPT_SERVER_DIR' => $this->directory]);
+        $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, null, $environment);
+        if (!is_resource($process)) {
+            throw new \RuntimeException('could not start php -S');
+        }
+        $this->process = $process;
+        $this->url = 'http://127.0.0.1:' . $port;
+        $deadline = microtime(true) + 10;
+        while (microtime(true) < $deadline) {
+            $socket = @fsockopen('127.0.0.1', $port, $errno, $errstr, 0.2);
+            if ($socket) {
+                fclose($socket);
+                return;
+            }
+            usleep(50000);
+        }
+        throw new \RuntimeException('php -S did not start');
+    }
+
+    public static function freePort(): int
+    {
+        $server = stream_socket_server('tcp://127.0.0.1:0', $errno, $errstr);
+        if ($server === false) {
+            throw new \RuntimeException($errstr);
+        }
+        $name = (string) stream_socket_get_name($server, false);
+        fclose($server);
+        return (int) substr($name, strrpos($name, ':') + 1);
+    }
+
+    /** A base URL with the given behaviour; `$id` keeps the counters of one test apart. */
+    public function scenario(string $name, ?string $id = null): string
+    {
+        return $this->url . '/s/' . $name . '-' . ($id ?? bin2hex(random_bytes(4)));
+    }
+
+    /**
+     * The requests one scenario URL received.
+     *
+     * @return array<int, array{at: float, path: string, headers: array<string, string>, body: string}>
+     */
+    public function log(string $scenarioUrl): array
+    {
+        $key = basename(parse_url($scenarioUrl, PHP_URL_PATH));
+        $file = $this->directory . '/' . $key . '.log';
+        if (!is_file($file)) {
+            return [];
+        }
+        $lines = array_filter(explode("\n", (string) file_get_contents($file)));
+        return array_values(array_map(static function (string $line): array {
+            return json_decode($line, true);
+        }, $lines));
+    }
+
+    public function stop(): void
+    {
+        proc_terminate($this->process);
+        proc_close($this->process);
+        foreach ((array) glob($this->directory . '/*') as $file) {
+            @unlink((string) $file);
+        }
+        @rmdir($this->directory);
+    }
+}

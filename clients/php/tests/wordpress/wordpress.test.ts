@@ -1,0 +1,401 @@
+/**
+ * A real WordPress (Debian's `wordpress`, `mariadb-server`, `php-cli`, `php-mysql`) with a sample plugin at 1.0.0
+ * that uses the PHP library's updater and license box, against a local stack of the service:
+ *
+ * 1. the license box activates a key for the site; the plugin is current;
+ * 2. 1.1.0 is published; with the key revoked, WordPress shows the update (its cron and its update screens) but
+ *    cannot download it, and says why;
+ * 3. with a valid key, WordPress's own `wp_update_plugins()` and `Plugin_Upgrader` install it: 1.1.0 on disk, in the
+ *    plugin's own folder, still active;
+ * 4. with the service stopped, or hanging, an admin page still finishes fast, and the failure is cached: the next
+ *    page makes no request.
+ *
+ * Run with `npm run test:wordpress` (about a minute; `.ci/run` runs it after installing the packages).
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalStack, type LocalStack } from '../../../../infra/local/stack.js';
+import { Client } from '../../../../test/support/client.js';
+import { PACKAGES, WpAdmin, freePort, missingPrerequisites, prepareWordPress, stallServer, startMariaDb, startPhpServer, zipArchive } from './support.js';
+
+const run = promisify(execFile);
+const here = dirname(fileURLToPath(import.meta.url));
+const fixtures = join(here, 'fixtures');
+const library = join(here, '..', '..');
+const SLUG = 'sample-licensed-plugin';
+const DASHBOARD_URL = 'http://dashboard.test';
+
+type Stopper = { stop: () => Promise<void> };
+const stops: (() => Promise<void>)[] = [];
+let dir: string;
+let stack: LocalStack;
+let stackStopped = false;
+let wp: ReturnType<typeof prepareWordPress>;
+let site: string;
+let admin: WpAdmin;
+let vendor: Client;
+let product: { id: string; slug: string; public_key: string };
+let revokedKey: { id: string; licenseKey: string };
+let goodKey: { id: string; licenseKey: string };
+
+/** The sample plugin's files at a version: main file, its licensing config, and the bundled library. */
+function pluginFiles(version: string, config: { base_url: string; public_key: string }): Record<string, string> {
+  const files: Record<string, string> = {
+    'sample-licensed-plugin.php': readFileSync(join(fixtures, 'sample-plugin.php'), 'utf8').replace('{{VERSION}}', version),
+    'licensing-config.php': `<?php\nreturn ${JSON.stringify({ ...config, slug: SLUG })
+      .replace(/^\{/, '[')
+      .replace(/\}$/, ']')
+      .replace(/":/g, '" =>')};\n`,
+    [`CHANGES-${version}.txt`]: `Sample Licensed Plugin ${version}\n`,
+    'vendor/licensing/autoload.php': readFileSync(join(library, 'autoload.php'), 'utf8'),
+  };
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path)) {
+      const full = join(path, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else files[`vendor/licensing/${relative(library, full)}`] = readFileSync(full, 'utf8');
+    }
+  };
+  walk(join(library, 'src'));
+  return files;
+}
+
+/** One step inside WordPress (fixtures/wp-run.php), as the administrator; its JSON outcome. */
+async function wpRun(task: string, input: Record<string, unknown> = {}): Promise<any> {
+  const { stdout } = await run('php', [join(fixtures, 'wp-run.php'), task, JSON.stringify(input)], {
+    env: { ...process.env, WP_TEST_DIR: wp.dir, WP_TEST_SITE: site },
+    timeout: 120_000,
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((error) => {
+    throw new Error(`wp-run.php ${task} failed: ${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+  });
+  const last = stdout.trim().split('\n').at(-1)!;
+  return JSON.parse(last);
+}
+
+/** Requests WordPress made to the licensing service (the test environment logs every outgoing request). */
+function serviceRequests(): { url: string; at: number }[] {
+  return readFileSync(wp.httpLog, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .filter((entry) => entry.url.startsWith(stack.url));
+}
+
+/** The license box's form on the plugin's settings page, submitted with `op`. */
+async function licenseBox(op: 'activate' | 'deactivate', key?: string) {
+  const page = await admin.request('/wp-admin/options-general.php?page=sample-licensed-plugin');
+  expect(page.status, page.text.slice(0, 500)).toBe(200);
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.text)?.[1];
+  const form: Record<string, string> = {
+    action: field('action')!,
+    _wpnonce: field('_wpnonce')!,
+    _wp_http_referer: field('_wp_http_referer')!,
+    licensing_op: op,
+  };
+  if (key !== undefined) form.license_key = key;
+  const posted = await admin.request('/wp-admin/admin-post.php', form);
+  expect(posted.status, posted.text.slice(0, 500)).toBe(302);
+  expect(posted.location).toContain('page=sample-licensed-plugin');
+  return admin.request('/wp-admin/options-general.php?page=sample-licensed-plugin');
+}
+
+async function publish(version: string, files: Record<string, string>, folder: string, extra: Record<string, unknown> = {}) {
+  const zip = zipArchive(Object.fromEntries(Object.entries(files).map(([path, content]) => [`${folder}/${path}`, content])));
+  const form = new FormData();
+  form.set('version', version);
+  form.set('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), `sample-licensed-plugin-${version}.zip`);
+  const upload = await vendor.request('POST', `/api/products/${product.id}/releases/upload`, { rawBody: form });
+  expect(upload.status, upload.text).toBe(201);
+  const release = await vendor.post(`/api/products/${product.id}/releases`, { ...upload.body, version, ...extra });
+  expect(release.status, release.text).toBe(201);
+  return release.body as { id: string };
+}
+
+beforeAll(async () => {
+  const missing = missingPrerequisites();
+  if (missing.length) throw new Error(`Missing Debian packages (${missing.join(', ')}): apt-get install -y ${PACKAGES.join(' ')}`);
+  dir = mkdtempSync(join(tmpdir(), 'licensing-wordpress-'));
+  stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { DASHBOARD_URL, RATE_LIMIT_SCALE: '1000', EXPIRY_SWEEP_INTERVAL_MS: '0' } });
+  stops.push(async () => {
+    if (!stackStopped) await stack.stop();
+  });
+  const db = await startMariaDb(dir);
+  stops.push(db.stop);
+  const port = await freePort();
+  site = `http://127.0.0.1:${port}`;
+  wp = prepareWordPress(dir, { site, socket: db.socket, fixtures });
+  await wpRun('install');
+  const server: Stopper = await startPhpServer(wp.dir, port);
+  stops.push(server.stop);
+
+  // The vendor's side: an account, the product with its update metadata, release 1.0.0 and two licenses.
+  vendor = new Client(stack.url);
+  const registered = await vendor.post('/api/auth/register', { email: 'vendor@example.com', password: 'correct horse battery' });
+  expect(registered.status, registered.text).toBe(201);
+  const created = await vendor.post('/api/products', {
+    name: 'Sample Licensed Plugin',
+    slug: SLUG,
+    productType: 'plugin',
+    description: 'Does sample things.',
+    homepage: 'https://plugin.example',
+    logoUrl: 'https://plugin.example/icon-256.png',
+    bannerUrl: 'https://plugin.example/banner-1544.png',
+    tested: '6.1',
+    requires: '5.8',
+    requiresPhp: '7.4',
+  });
+  expect(created.status, created.text).toBe(201);
+  product = created.body;
+  const config = { base_url: stack.url, public_key: product.public_key };
+  await publish('1.0.0', pluginFiles('1.0.0', config), SLUG, { releaseNotes: 'First release.' });
+  for (const name of ['revoked', 'good'] as const) {
+    const res = await vendor.post('/api/licenses', { productId: product.id, customerEmail: `${name}@example.com`, seats: 1 });
+    expect(res.status, res.text).toBe(201);
+    if (name === 'revoked') revokedKey = res.body;
+    else goodKey = res.body;
+  }
+
+  // The site: the sample plugin at 1.0.0, installed and active, and the administrator signed in.
+  const pluginDir = join(wp.dir, 'wp-content', 'plugins', SLUG);
+  for (const [path, content] of Object.entries(pluginFiles('1.0.0', config))) {
+    mkdirSync(dirname(join(pluginDir, path)), { recursive: true });
+    writeFileSync(join(pluginDir, path), content);
+  }
+  expect(await wpRun('activate-plugin')).toEqual({ error: null });
+  admin = new WpAdmin(site);
+  await admin.login('admin', 'correct horse battery');
+}, 240_000);
+
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop().catch((error) => console.error(error));
+  if (dir) {
+    if (process.env.KEEP_WORDPRESS) console.log(`WordPress left in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+describe('WordPress installs updates through the updater', () => {
+  it('activates a license for the site from the license box; the plugin is current', async () => {
+    const page = await licenseBox('activate', revokedKey.licenseKey);
+    expect(page.text).toContain('License activated for this site.');
+    expect(page.text).toContain('Active on this site (127.0.0.1).');
+    const license = await vendor.get(`/api/licenses/${revokedKey.id}`);
+    expect(license.body).toMatchObject({ activatedCount: 1, activations: [{ domain: '127.0.0.1', status: 'active' }] });
+
+    const plugins = await admin.request('/wp-admin/plugins.php');
+    expect(plugins.status).toBe(200);
+    expect(plugins.text).toContain('Sample Licensed Plugin');
+    expect(plugins.text).not.toContain('There is a new version of Sample Licensed Plugin');
+    expect(plugins.text).toContain('Check for updates');
+
+    const { state, autoload, next_cron, license: stored } = await wpRun('state', { slug: SLUG });
+    expect(autoload).toBe('no'); // a non-autoloaded option, not a transient
+    expect(state).toMatchObject({ failed_at: null, info: { new_version: '1.0.0', slug: SLUG } });
+    expect(state.expires - state.checked_at).toBe(12 * 3600);
+    expect(next_cron).toBeGreaterThan(Date.now() / 1000); // its own cron event
+    expect(stored).toMatchObject({ key: revokedKey.licenseKey, status: 'active' });
+    expect((await wpRun('update-plugins')).in).toBe('no_update'); // listed, so the auto-update toggle shows
+  });
+
+  it('shows 1.1.0 to a revoked key, from its cron and on the update screens, but cannot download it, and says why', async () => {
+    await publish('1.1.0', pluginFiles('1.1.0', { base_url: stack.url, public_key: product.public_key }), `${SLUG}-1.1.0`, {
+      releaseNotes: 'Adds the 1.1 things.',
+      tested: '6.1',
+    });
+    expect((await vendor.post(`/api/licenses/${revokedKey.id}/revoke`)).status).toBe(200);
+
+    // Its cron event, as WordPress's wp-cron.php runs it (after the stored answer has aged two hours).
+    await wpRun('set-state', { slug: SLUG, ago: { checked_at: 7200 } });
+    await wpRun('make-cron-due', { slug: SLUG });
+    const before = serviceRequests().length;
+    await run('php', [join(wp.dir, 'wp-cron.php')], { cwd: wp.dir, timeout: 60_000, env: { ...process.env } });
+    expect(serviceRequests().length).toBe(before + 1);
+    const { state } = await wpRun('state', { slug: SLUG });
+    expect(state.info).toMatchObject({ new_version: '1.1.0' });
+    expect(state.info.package).toBeUndefined();
+
+    const update = await wpRun('update-plugins');
+    expect(update.in).toBe('response');
+    expect(update.entry).toMatchObject({ slug: SLUG, plugin: `${SLUG}/${SLUG}.php`, new_version: '1.1.0', package: '', tested: '6.1', requires: '5.8', requires_php: '7.4' });
+    // WordPress.org was not asked about the plugin, so its stand-in's impostor 9.9.9 never appeared.
+    expect(Object.keys(update.wporg_request.plugins)).not.toContain(`${SLUG}/${SLUG}.php`);
+    expect(update.wporg_request.active).not.toContain(`${SLUG}/${SLUG}.php`);
+    expect(Object.keys(update.wporg_request.plugins)).toContain('akismet/akismet.php');
+
+    const plugins = await admin.request('/wp-admin/plugins.php');
+    expect(plugins.text).toContain('There is a new version of Sample Licensed Plugin available');
+    expect(plugins.text).toContain('Automatic update is unavailable for this plugin.');
+    expect(plugins.text).toContain('Your license key cannot download this update');
+    expect(plugins.text).toContain('options-general.php?page=sample-licensed-plugin');
+
+    // WordPress's upgrader, as "Update now" runs it: nothing to download.
+    const upgrade = await wpRun('upgrade', { slug: SLUG });
+    expect(upgrade.result).not.toBe(true);
+    expect(upgrade.skin_errors).toContain('Update package not available.');
+    expect(upgrade.disk).toMatchObject({ version: '1.0.0', active: true, files: expect.arrayContaining(['CHANGES-1.0.0.txt']) });
+  });
+
+  it('answers the plugin-information modal from its stored answer: changelog, banners, icons, tested and requires', async () => {
+    const { info, other } = await wpRun('plugins-api', { slug: SLUG });
+    expect(info).toMatchObject({
+      name: 'Sample Licensed Plugin',
+      slug: SLUG,
+      version: '1.1.0',
+      homepage: 'https://plugin.example',
+      requires: '5.8',
+      tested: '6.1',
+      requires_php: '7.4',
+      banners: { low: 'https://plugin.example/banner-1544.png', high: 'https://plugin.example/banner-1544.png' },
+      icons: { '1x': 'https://plugin.example/icon-256.png', '2x': 'https://plugin.example/icon-256.png' },
+    });
+    expect(info.sections.description).toContain('Does sample things.');
+    expect(info.sections.changelog).toMatch(/<h4>1\.1\.0<\/h4>[\s\S]*Adds the 1\.1 things\.[\s\S]*<h4>1\.0\.0<\/h4>/);
+    expect(other).not.toBe('answered'); // another slug goes to WordPress.org (offline here), untouched
+
+    const modal = await admin.request(`/wp-admin/plugin-install.php?tab=plugin-information&plugin=${SLUG}&section=changelog`);
+    expect(modal.status).toBe(200);
+    expect(modal.text).toContain('Adds the 1.1 things.');
+  });
+
+  it('installs 1.1.0 through WordPress once the site holds a valid key', async () => {
+    let page = await licenseBox('deactivate');
+    expect(page.text).toContain('License deactivated for this site.');
+    page = await licenseBox('activate', goodKey.licenseKey);
+    expect(page.text).toContain('Active on this site (127.0.0.1).');
+
+    // The update screen re-checks (the key changed) and offers "Update now".
+    const updateCore = await admin.request('/wp-admin/update-core.php');
+    expect(updateCore.status).toBe(200);
+    expect(updateCore.text).toContain('Sample Licensed Plugin');
+    expect(updateCore.text).toMatch(/You have version 1\.0\.0 installed\. Update to 1\.1\.0/);
+
+    const update = await wpRun('update-plugins');
+    expect(update.in).toBe('response');
+    expect(update.entry.package).toBe(`${stack.url}/v1/download/${(await releases())['1.1.0']!.id}?license_key=${encodeURIComponent(goodKey.licenseKey)}`);
+    expect(update.update_count).toBe(1);
+
+    // "Update now" in the plugin's row: WordPress's update.php runs Plugin_Upgrader, then reactivates the plugin.
+    const plugins = await admin.request('/wp-admin/plugins.php');
+    const link = /href="([^"]*update\.php\?action=upgrade-plugin[^"]*)"/.exec(plugins.text)?.[1];
+    expect(link, 'an "update now" link').toBeDefined();
+    const decode = (href: string) => {
+      const path = href.replace(/&#0?38;|&amp;/g, '&').replace(site, '');
+      return path.startsWith('/') ? path : `/wp-admin/${path}`;
+    };
+    const updated = await admin.request(decode(link!));
+    expect(updated.status).toBe(200);
+    expect(updated.text).toContain('Plugin updated successfully.');
+    // Right after the upgrade: the stored answer forgotten, a re-check scheduled.
+    const cleared = await wpRun('state', { slug: SLUG });
+    expect(cleared.state).toBeNull();
+    expect(cleared.next_cron).toBeLessThanOrEqual(Date.now() / 1000 + 3600);
+    let disk = await wpRun('disk');
+    expect(disk).toMatchObject({ version: '1.1.0', other_plugin_dirs: [] });
+    expect(disk.files).toEqual(expect.arrayContaining(['sample-licensed-plugin.php', 'CHANGES-1.1.0.txt', 'licensing-config.php', 'vendor']));
+    expect(disk.files).not.toContain('CHANGES-1.0.0.txt');
+    expect((await releases())['1.1.0']!.downloadCount).toBe(1);
+
+    const reactivate = /<iframe[^>]+src="([^"]*action=activate-plugin[^"]*)"/.exec(updated.text)?.[1];
+    expect(reactivate, 'the reactivation frame').toBeDefined();
+    const reactivated = await admin.request(decode(reactivate!));
+    expect(reactivated.status).toBe(302);
+    expect(reactivated.location).toContain('success=true'); // the new version loads and activates
+    disk = await wpRun('disk');
+    expect(disk).toMatchObject({ version: '1.1.0', active: true });
+
+    const after = await admin.request('/wp-admin/plugins.php');
+    expect(after.text).not.toContain('There is a new version of Sample Licensed Plugin');
+    expect((await wpRun('state', { slug: SLUG })).state.info.new_version).toBe('1.1.0');
+  });
+
+  it('re-checks quicker on the update screens, and from the "Check for updates" link', async () => {
+    await wpRun('set-state', { slug: SLUG, ago: { checked_at: 120 } });
+    const count = serviceRequests().length;
+    await admin.request('/wp-admin/index.php'); // elsewhere: 12 hours
+    await admin.request('/wp-admin/plugins.php'); // Plugins: 1 hour
+    expect(serviceRequests().length).toBe(count);
+    await admin.request('/wp-admin/update-core.php'); // Dashboard → Updates: 1 minute
+    expect(serviceRequests().length).toBe(count + 1);
+
+    const plugins = await admin.request('/wp-admin/plugins.php');
+    const link = /href="([^"]*licensing_check=sample-licensed-plugin[^"]*)"/.exec(plugins.text)?.[1];
+    expect(link, 'a "Check for updates" link').toBeDefined();
+    const checked = await admin.request(link!.replace(/&#0?38;|&amp;/g, '&').replace(site, ''));
+    expect(checked.status).toBe(302);
+    expect(serviceRequests().length).toBe(count + 2);
+    const notice = await admin.request(checked.location!.replace(site, ''));
+    expect(notice.text).toContain('Sample Licensed Plugin is up to date.');
+    // Without its nonce the link does nothing.
+    const forged = await admin.request('/wp-admin/plugins.php?licensing_check=sample-licensed-plugin');
+    expect(forged.status).not.toBe(302);
+    expect(serviceRequests().length).toBe(count + 2);
+  });
+
+  it('keeps admin pages fast while the service is stopped or hanging, and caches the failure for an hour', async () => {
+    // The service stopped: refused connections.
+    await wpRun('set-state', { slug: SLUG, ago: { checked_at: 13 * 3600 } });
+    const port = stack.port;
+    await stack.stop();
+    stackStopped = true;
+    let before = serviceRequests().length;
+    const stopped = await admin.request('/wp-admin/plugins.php');
+    expect(stopped.status).toBe(200);
+    expect(stopped.ms).toBeLessThan(3000);
+    expect(serviceRequests().length).toBe(before + 1);
+    let { state } = await wpRun('state', { slug: SLUG });
+    expect(state.failed_at).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(state.error).toMatch(/could not be reached/);
+    expect(state.error).not.toContain(goodKey.licenseKey);
+    expect(state.info.new_version).toBe('1.1.0'); // the last good answer stays
+    expect(state.expires - state.failed_at).toBe(3600);
+
+    before = serviceRequests().length;
+    const again = await admin.request('/wp-admin/update-core.php');
+    expect(again.status).toBe(200);
+    expect(serviceRequests().length).toBe(before); // backing off: no request at all
+
+    // The service hanging: a server that accepts and never answers. Once the hour has passed, one bounded attempt.
+    const hang = await stallServer(port);
+    stops.push(hang.close);
+    await wpRun('set-state', { slug: SLUG, ago: { failed_at: 2 * 3600 } });
+    const slow = await admin.request('/wp-admin/plugins.php');
+    expect(slow.status).toBe(200);
+    expect(slow.ms).toBeGreaterThanOrEqual(2900); // the admin timeout: 3 s
+    expect(slow.ms).toBeLessThan(6000);
+    expect(hang.connections()).toBe(1);
+    ({ state } = await wpRun('state', { slug: SLUG }));
+    expect(state.failed_at).toBeGreaterThan(Date.now() / 1000 - 60);
+    expect(state.error).toMatch(/within 3 s/);
+    expect(state.error).not.toContain(goodKey.licenseKey); // error messages never carry the key
+
+    for (const path of ['/wp-admin/plugins.php', '/wp-admin/update-core.php', '/wp-admin/']) {
+      const fast = await admin.request(path);
+      expect(fast.status).toBe(200);
+      expect(fast.ms).toBeLessThan(2500);
+    }
+    expect(hang.connections()).toBe(1);
+  });
+
+  it("left no PHP warning or error of the library in WordPress's debug log", () => {
+    let log = '';
+    try {
+      log = readFileSync(wp.debugLog, 'utf8');
+    } catch {
+      // no log at all: nothing was reported
+    }
+    const ours = log.split('\n').filter((line) => /PHP Fatal|wp-content\/(plugins\/sample-licensed-plugin|mu-plugins)\/|tests\/wordpress\/fixtures/.test(line));
+    expect(ours).toEqual([]);
+  });
+});
+
+async function releases(): Promise<Record<string, { id: string; downloadCount: number }>> {
+  // The stack is gone in the last test; only called while it runs.
+  const res = await vendor.get(`/api/products/${product.id}/releases`);
+  return Object.fromEntries(res.body.items.map((r: { version: string }) => [r.version, r]));
+}
