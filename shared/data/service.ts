@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createWriteTransaction, type Service } from 'electrodb';
+import { createWriteTransaction, type EntityItem as ElectroEntityItem, type Service } from 'electrodb';
 import { activationEntity, activeDomainEntity } from './entities/activation.js';
 import { apiKeyEntity } from './entities/api-key.js';
 import { paymentEntity, subscriptionEntity } from './entities/billing.js';
@@ -114,7 +114,7 @@ export function createDataService(client: DynamoDBDocumentClient, table: string)
 export type Entities = DataService['entities'];
 
 /** An item of an entity as its reads return it. */
-export type EntityItem<E extends keyof Entities> = NonNullable<Awaited<ReturnType<ReturnType<Entities[E]['get']>['go']>>['data']>;
+export type EntityItem<E extends keyof Entities> = ElectroEntityItem<Entities[E]>;
 
 /** The entities as a `transaction.write` callback receives them: their operations end in `.commit()`. */
 export type TransactionEntities = Parameters<Parameters<DataService['transaction']['write']>[0]>[0];

@@ -47,7 +47,7 @@ describe('checkout.session.completed mapping', () => {
       paymentId: 'pay_1', tenantId: 'usr_a', customerId: 'cus_1', licenseId: 'lic_1', productId: 'prd_b', productName: 'Plugin',
       amount: 49.5, currency: 'USD', status: 'completed', paymentMethod: 'stripe', providerPaymentId: 'in_1', createdAt: now.toISOString(),
     });
-    expect(paymentRecord({ ...payment, product: { productId: 'prd_b', name: 'Plugin' }, amountMinor: 4900, currency: 'jpy', providerPaymentId: undefined, now }))
+    expect(paymentRecord({ paymentId: 'pay_2', tenantId: 'usr_a', customerId: 'cus_1', licenseId: 'lic_1', product: { productId: 'prd_b', name: 'Plugin' }, amountMinor: 4900, currency: 'jpy', providerPaymentId: undefined, now }))
       .toMatchObject({ amount: 4900, currency: 'JPY' });
   });
 
