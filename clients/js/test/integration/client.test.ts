@@ -130,7 +130,7 @@ describe('activate, check, deactivate', () => {
     const first = await client.activate(key.licenseKey, 'https://www.Shop.example.com/wp', { version: '1.0.0' });
     expect(first.activationId).toMatch(/^act_[a-z2-7]{24}$/);
     expect(Date.parse(first.activatedAt)).not.toBeNaN();
-    expect(first.environment).toBeUndefined();
+    expect(first.environment).toBe('production');
     expect(await client.activate(key.licenseKey, 'shop.example.com')).toEqual(first);
 
     expect(await client.check(key.licenseKey, 'shop.example.com')).toEqual({ activated: true, activationId: first.activationId });
