@@ -6,3 +6,4 @@ ini_set('display_errors', 'stderr');
 require __DIR__ . '/../autoload.php';
 require __DIR__ . '/Support/Stack.php';
 require __DIR__ . '/Support/ScriptServer.php';
+require __DIR__ . '/Support/OfflineVectors.php';
