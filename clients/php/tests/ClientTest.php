@@ -68,7 +68,7 @@ final class ClientTest extends TestCase
         $result = $client->validate($license['licenseKey'], ['domain' => 'https://www.example.com/', 'version' => '1.0.0']);
         $this->assertTrue($result->valid);
         $this->assertSame('service', $result->source);
-        $this->assertSame(['key' => $license['licenseKey'], 'status' => 'active', 'seats' => 3, 'activatedCount' => 0, 'expiresAt' => null], $result->license);
+        $this->assertSame(['key' => $license['licenseKey'], 'status' => 'active', 'seats' => 3, 'activatedCount' => 0, 'stagingCount' => 0, 'expiresAt' => null], $result->license);
         $this->assertSame(['id' => $product['id'], 'name' => $product['name'], 'slug' => $product['slug']], $result->product);
         $this->assertNull($result->error);
     }
@@ -130,7 +130,7 @@ final class ClientTest extends TestCase
         $first = $client->activate($key, 'https://www.Shop.example.com/wp', ['version' => '1.0.0']);
         $this->assertMatchesRegularExpression('/^act_[a-z2-7]{24}$/', $first['activation_id']);
         $this->assertNotFalse(strtotime($first['activated_at']));
-        $this->assertArrayNotHasKey('environment', $first);
+        $this->assertSame('production', $first['environment']);
         $this->assertSame($first, $client->activate($key, 'shop.example.com'));
         $this->assertSame(['activated' => true, 'activation_id' => $first['activation_id']], $client->check($key, 'shop.example.com'));
         $this->assertSame(['activated' => false, 'activation_id' => null], $client->check($key, 'elsewhere.example.com'));
