@@ -12,7 +12,10 @@ const END = '-----END LICENSE FILE v1-----';
 /** What precedes the payload's base64 in the signed message. */
 const SIGNING_PREFIX = 'license-file:v1:';
 
-/** What a valid file says: the service's word on the license, as of `issuedAt`, for one activated domain. */
+/**
+ * What a valid file says: the service's word on the license, as of `issuedAt`, for one activated domain. The same
+ * shape as the service's own (shared/signing/license-file.ts), written again: the package ships without service code.
+ */
 export type LicenseFilePayload = {
   format: 'license-file';
   version: 1;

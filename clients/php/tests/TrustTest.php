@@ -6,13 +6,13 @@ use Licensing\Cache\MemoryStorage;
 use Licensing\Client;
 use Licensing\Exception\ActivationNotFoundException;
 use Licensing\Exception\InvalidRequestException;
-use Licensing\Exception\LicensingException;
 use Licensing\Exception\NetworkException;
 use Licensing\Exception\OfflineLicenseException;
 use Licensing\Exception\ServerException;
 use Licensing\Exception\SignatureException;
 use Licensing\Tests\Support\ScriptServer;
 use Licensing\Tests\Support\Stack;
+use Licensing\Tests\Support\Thrown;
 use PHPUnit\Framework\TestCase;
 
 /**
@@ -74,16 +74,6 @@ final class TrustTest extends TestCase
         return new Client(array_merge(['base_url' => Stack::baseUrl(), 'public_key' => $product['public_key'], 'product_slug' => $product['slug'], 'retry_base_ms' => 5], $options));
     }
 
-    private static function thrown(callable $call): LicensingException
-    {
-        try {
-            $call();
-        } catch (LicensingException $e) {
-            return $e;
-        }
-        throw new \RuntimeException('expected an exception');
-    }
-
     public function testVerifiesEverySignedCallWithThePinnedKeysEachWithItsOwnNonce(): void
     {
         [$stack, $product, $license, $keys] = self::vendor();
@@ -99,10 +89,10 @@ final class TrustTest extends TestCase
         $this->assertSame($keys[0]['keyId'], $client->fetchOfflineLicense($key, 'shop.example.com')['key_id']);
         $client->deactivate($key, 'shop.example.com');
         // Signed refusals are verified and typed; a refusal of the request itself is not signed by design and passes.
-        $this->assertInstanceOf(ActivationNotFoundException::class, self::thrown(function () use ($client, $key) {
+        $this->assertInstanceOf(ActivationNotFoundException::class, Thrown::by(function () use ($client, $key) {
             $client->deactivate($key, 'shop.example.com');
         }));
-        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client, $key) {
+        $this->assertInstanceOf(InvalidRequestException::class, Thrown::by(function () use ($client, $key) {
             $client->activate($key, ' ');
         }));
 
@@ -120,13 +110,13 @@ final class TrustTest extends TestCase
         foreach (['forwardtamper', 'forwardunsigned'] as $attack) {
             $url = self::$server->scenario($attack);
             $client = self::client($product, ['base_url' => $url, 'signing' => ['public_keys' => $keys]]);
-            $this->assertInstanceOf(SignatureException::class, self::thrown(function () use ($client, $license) {
+            $this->assertInstanceOf(SignatureException::class, Thrown::by(function () use ($client, $license) {
                 $client->validate($license['licenseKey']);
             }), $attack);
             $this->assertCount(1, self::$server->log($url), 'never retried');
         }
         $fooled = self::client($product, ['signing' => ['public_keys' => self::pinnedKeys($stack, $stack->product())]]);
-        $this->assertStringContainsString('unknown key', self::thrown(function () use ($fooled, $license) {
+        $this->assertStringContainsString('unknown key', Thrown::by(function () use ($fooled, $license) {
             $fooled->validate($license['licenseKey']);
         })->getMessage());
     }
@@ -170,7 +160,7 @@ final class TrustTest extends TestCase
         $online->activate($key, 'https://www.shop.example.com/');
         $issued = $online->fetchOfflineLicense($key, 'shop.example.com');
         $this->assertSame($issued['license_file'], $stored);
-        $this->assertInstanceOf(ActivationNotFoundException::class, self::thrown(function () use ($online, $key) {
+        $this->assertInstanceOf(ActivationNotFoundException::class, Thrown::by(function () use ($online, $key) {
             $online->fetchOfflineLicense($key, 'never.example.com');
         }));
 
@@ -182,10 +172,10 @@ final class TrustTest extends TestCase
         $this->assertSame(['id' => $product['id'], 'slug' => $product['slug']], $result->product);
         $this->assertSame(strtotime($issued['valid_until']), $result->validUntil);
         $this->assertInstanceOf(NetworkException::class, $result->unavailable);
-        $this->assertInstanceOf(NetworkException::class, self::thrown(function () use ($unreachable, $key) {
+        $this->assertInstanceOf(NetworkException::class, Thrown::by(function () use ($unreachable, $key) {
             $unreachable->validate($key, ['domain' => 'other.example.com']);
         }));
-        $wrongSite = self::thrown(function () use ($unreachable, $key) {
+        $wrongSite = Thrown::by(function () use ($unreachable, $key) {
             $unreachable->validateOffline($key, ['domain' => 'other.example.com']);
         });
         $this->assertInstanceOf(OfflineLicenseException::class, $wrongSite);

@@ -7,3 +7,4 @@ require __DIR__ . '/../autoload.php';
 require __DIR__ . '/Support/Stack.php';
 require __DIR__ . '/Support/ScriptServer.php';
 require __DIR__ . '/Support/OfflineVectors.php';
+require __DIR__ . '/Support/Thrown.php';
