@@ -125,6 +125,7 @@ export class LicensingClient {
     if (!options || typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
       throw new TypeError('LicensingClient: baseUrl must be an http(s) URL');
     }
+    if (options.offline && !options.signing) throw new TypeError('LicensingClient: offline needs signing (the files are checked with its keys)');
     this.options = options;
     this.now = options.now ?? Date.now;
     this.cache =

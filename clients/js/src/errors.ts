@@ -154,7 +154,7 @@ export class SignatureError extends LicensingError {
   }
 }
 /** Why no offline license file could stand in: a file verdict (docs/api.md) or what the client checks besides. */
-export type OfflineLicenseReason = 'tampered' | 'expired' | 'wrong_domain' | 'unknown_key' | 'missing' | 'other_license' | 'other_product' | 'not_configured';
+export type OfflineLicenseReason = 'tampered' | 'expired' | 'wrong_domain' | 'unknown_key' | 'clock' | 'missing' | 'other_license' | 'other_product' | 'not_configured';
 
 /** No usable offline license file: none stored, or malformed, forged, expired, for another site, key or product. */
 export class OfflineLicenseError extends LicensingError {

@@ -14,6 +14,9 @@ export interface OfflineOptions {
   save?: (file: string) => void | Promise<void>;
 }
 
+/** A clock this far before the file's `issuedAt` has been turned back (to stretch the file's window). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
 const MESSAGES = {
   tampered: 'The offline license file is malformed or its signature does not verify',
   expired: 'The offline license file has expired',
@@ -37,6 +40,7 @@ export async function offlineValidation(
   const { payload } = checked;
   if (payload.licenseKey !== licenseKey) throw new OfflineLicenseError('other_license', 'The offline license file is for another license key');
   if (site.productSlug && payload.productSlug !== site.productSlug) throw new OfflineLicenseError('other_product', 'The offline license file is for another product');
+  if (context.now + CLOCK_SKEW_MS < Date.parse(payload.issuedAt)) throw new OfflineLicenseError('clock', 'The clock is earlier than the offline license file was issued');
   return {
     valid: true,
     license: { key: payload.licenseKey, status: payload.status as OfflineValidResult['license']['status'], seats: payload.seats, expiresAt: payload.expiresAt },

@@ -129,7 +129,10 @@ final class Client
         if (isset($options['verifier']) && $options['verifier'] instanceof ResponseVerifier) {
             $this->verifiers[] = $options['verifier'];
         }
-        if (isset($options['offline']['load']) && $this->signingKeys !== null) {
+        if (isset($options['offline']['load'])) {
+            if ($this->signingKeys === null) {
+                throw new \InvalidArgumentException('Licensing\Client: offline needs signing (the files are checked with its keys)');
+            }
             $this->offline = new OfflineLicenses($options['offline']['load'], $options['offline']['save'] ?? null, $this->signingKeys);
         }
     }

@@ -61,7 +61,7 @@ final class OfflineLicenseVectorsTest extends TestCase
         }
     }
 
-    public function testNormalizesTheSiteAndRefusesAFileOfAnotherKeyOrProduct(): void
+    public function testNormalizesTheSiteAndRefusesAFileOfAnotherKeyOrProductOrOnAClockTurnedBack(): void
     {
         $vector = OfflineVectors::named('valid');
         $this->assertTrue(self::client($vector)->validateOffline(OfflineVectors::LICENSE_KEY, ['domain' => 'https://WWW.Shop.Example.com:8443/wp'])->valid);
@@ -69,6 +69,7 @@ final class OfflineLicenseVectorsTest extends TestCase
             'other_license' => [self::client($vector), 'ACME-AAAA-BBBB-CCCC-DDDD', ['domain' => 'shop.example.com']],
             'other_product' => [self::client($vector, 'another-product'), OfflineVectors::LICENSE_KEY, ['domain' => 'shop.example.com']],
             'not_configured' => [self::client($vector), OfflineVectors::LICENSE_KEY, []],
+            'clock' => [self::client(['now' => '2026-02-01T00:00:00Z'] + $vector), OfflineVectors::LICENSE_KEY, ['domain' => 'shop.example.com']],
         ];
         foreach ($cases as $reason => [$client, $key, $options]) {
             try {
@@ -78,6 +79,8 @@ final class OfflineLicenseVectorsTest extends TestCase
                 $this->assertSame($reason, $e->reason());
             }
         }
+        $this->expectException(\InvalidArgumentException::class);
+        new Client(['base_url' => 'https://licenses.invalid', 'offline' => ['load' => 'time']]);
     }
 
     /** @param array{licenseFile: string, publicKeys: array<int, array{keyId: string, publicKey: string}>, now: string} $vector */

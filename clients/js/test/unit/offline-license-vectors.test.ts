@@ -39,14 +39,15 @@ describe('offline license file vectors', () => {
     }
   });
 
-  it('normalizes the site as the service does, and refuses a file of another key or product', async () => {
+  it('normalizes the site as the service does, and refuses a file of another key or product, or on a clock turned back', async () => {
     const vector = offlineVector('valid');
+    let vectorNow = Date.parse(vector.now);
     const client = (productSlug?: string) =>
       new LicensingClient({
         baseUrl: 'https://licenses.invalid',
         publicKey: 'pk_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
         productSlug,
-        now: () => Date.parse(vector.now),
+        now: () => vectorNow,
         signing: { publicKeys: vector.publicKeys },
         offline: { load: () => vector.licenseFile },
       });
@@ -56,5 +57,9 @@ describe('offline license file vectors', () => {
       reason: 'other_product',
     });
     await expect(client().validateOffline('ACME-SEO-ABCD-EFGH-JKLM-NPQR')).rejects.toMatchObject({ reason: 'not_configured' });
+    // A clock turned back before the file was issued, to stretch its window.
+    vectorNow = Date.parse('2026-02-01T00:00:00Z');
+    await expect(client().validateOffline('ACME-SEO-ABCD-EFGH-JKLM-NPQR', { domain: 'shop.example.com' })).rejects.toMatchObject({ reason: 'clock' });
+    expect(() => new LicensingClient({ baseUrl: 'https://licenses.invalid', offline: { load: () => null } })).toThrow(/offline needs signing/);
   });
 });

@@ -5,7 +5,7 @@ namespace Licensing\Exception;
 /**
  * No usable offline license file: none stored, or malformed, forged, expired, for another site, key or product.
  * `reason()`: a file verdict (`tampered`, `expired`, `wrong_domain`, `unknown_key`: docs/api.md) or `missing`,
- * `other_license`, `other_product`, `not_configured`.
+ * `other_license`, `other_product`, `clock` (the clock is earlier than the file's issue), `not_configured`.
  */
 class OfflineLicenseException extends LicensingException
 {

@@ -12,6 +12,9 @@ use Licensing\ValidationResult;
  */
 final class OfflineLicenses
 {
+    /** A clock this far before the file's `issuedAt` has been turned back (to stretch the file's window). */
+    private const CLOCK_SKEW = 300;
+
     private const MESSAGES = [
         LicenseFile::TAMPERED => 'The offline license file is malformed or its signature does not verify',
         LicenseFile::EXPIRED => 'The offline license file has expired',
@@ -61,6 +64,9 @@ final class OfflineLicenses
         }
         if ($productSlug !== null && $payload['productSlug'] !== $productSlug) {
             throw new OfflineLicenseException('The offline license file is for another product', null, 'other_product');
+        }
+        if ($now + self::CLOCK_SKEW < LicenseFile::seconds($payload['issuedAt'])) {
+            throw new OfflineLicenseException('The clock is earlier than the offline license file was issued', null, 'clock');
         }
         return ValidationResult::offline($payload);
     }
