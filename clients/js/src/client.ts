@@ -1,6 +1,10 @@
 import { ValidationCache, type CacheOptions } from './cache.js';
 import { LicenseExpiredError, OfflineLicenseError, UnavailableError, errorFromAnswer } from './errors.js';
 import { Transport, randomUuid, type TransportOptions } from './http.js';
+import { checkLicenseFile } from './license-file.js';
+import { offlineValidation, type OfflineOptions } from './offline.js';
+import { SignedAnswerVerifier } from './signed-answers.js';
+import { SigningKeys, type PublicSigningKey, type SigningOptions } from './signing-keys.js';
 import type {
   ActivateResult,
   CheckResult,
@@ -8,14 +12,14 @@ import type {
   Environment,
   FeedbackType,
   LicenseInfo,
+  OfflineLicense,
   ProductInfo,
   PublicPlan,
   UpdateCheckResult,
   UpdateInfo,
   ValidateResult,
-  ValidResult,
 } from './types.js';
-import type { OfflineOptions } from './verify.js';
+import type { ResponseVerifier } from './verify.js';
 import { compareVersions } from './version.js';
 
 export interface LicensingClientOptions extends Omit<TransportOptions, 'baseUrl'> {
@@ -32,7 +36,13 @@ export interface LicensingClientOptions extends Omit<TransportOptions, 'baseUrl'
    * On by default (in memory); `false` turns it off; `{ storage }` keeps it elsewhere (`webStorage(localStorage)`, a file…).
    */
   cache?: boolean | CacheOptions | ValidationCache;
-  /** An offline license file to fall back on when the service cannot be reached (after the cache). */
+  /**
+   * Verify the service's signed answers and offline license files with the product's Ed25519 keys: pinned
+   * (`publicKeys`, recommended) or fetched on first use (`trustOnFirstUse`). An answer that should be signed and is
+   * not, or whose signature, digest, time or nonce is wrong, fails with `SignatureError`.
+   */
+  signing?: SigningOptions;
+  /** An offline license file to fall back on when the service cannot be reached (after the cache); needs `signing`. */
   offline?: OfflineOptions;
   /** The clock (ms since the epoch); for tests. */
   now?: () => number;
@@ -106,6 +116,8 @@ export const DEFAULT_PENDING_PARAM = 'svc_pending';
 export class LicensingClient {
   readonly transport: Transport;
   readonly cache: ValidationCache | undefined;
+  /** The keys signed answers and offline files are checked with (with the `signing` option). */
+  readonly signingKeys: SigningKeys | undefined;
   private readonly options: LicensingClientOptions;
   private readonly now: () => number;
 
@@ -113,8 +125,8 @@ export class LicensingClient {
     if (!options || typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
       throw new TypeError('LicensingClient: baseUrl must be an http(s) URL');
     }
+    if (options.offline && !options.signing) throw new TypeError('LicensingClient: offline needs signing (the files are checked with its keys)');
     this.options = options;
-    this.transport = new Transport(options);
     this.now = options.now ?? Date.now;
     this.cache =
       options.cache === false
@@ -122,6 +134,40 @@ export class LicensingClient {
         : options.cache instanceof ValidationCache
           ? options.cache
           : new ValidationCache(options.cache === true || options.cache === undefined ? {} : options.cache);
+    this.signingKeys = options.signing && this.keysFor(options.signing);
+    const verifiers: ResponseVerifier[] = [];
+    if (this.signingKeys) verifiers.push(new SignedAnswerVerifier(this.signingKeys, { now: this.now, maxSkewSeconds: options.signing!.maxSkewSeconds }));
+    if (options.verifier) verifiers.push(options.verifier);
+    this.transport = new Transport({
+      ...options,
+      verifier: verifiers.length ? { verify: async (response) => { for (const verifier of verifiers) await verifier.verify(response); } } : undefined,
+    });
+  }
+
+  private keysFor(signing: SigningOptions): SigningKeys {
+    if (!signing.publicKeys?.length && !signing.trustOnFirstUse) {
+      throw new TypeError('LicensingClient: signing needs publicKeys (pinned, recommended) or trustOnFirstUse: true');
+    }
+    return new SigningKeys({
+      pinned: signing.publicKeys?.length ? signing.publicKeys : undefined,
+      fetch: signing.publicKeys?.length ? undefined : () => this.fetchSigningKeys(),
+      storage: signing.storage ?? this.cache?.storage,
+      storageKey: `licensing-keys:${this.options.publicKey ?? ''}`,
+      now: this.now,
+      subtle: signing.subtle,
+    });
+  }
+
+  /** The product's signing keys as the service lists them now (`GET /public/v1/signing-key`; unsigned). */
+  async fetchSigningKeys(options: CallOptions = {}): Promise<PublicSigningKey[]> {
+    const answer = await this.transport.request({
+      method: 'GET',
+      path: '/public/v1/signing-key',
+      query: { public_key: this.publicKey() },
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    return (answer.body as { keys: PublicSigningKey[] }).keys;
   }
 
   private publicKey(): string {
@@ -146,6 +192,7 @@ export class LicensingClient {
           version: options.version ?? this.options.version,
         },
         answerStatuses: [400, 404],
+        signed: true,
         signal: options.signal,
         timeoutMs: options.timeoutMs,
       });
@@ -178,48 +225,46 @@ export class LicensingClient {
       }
     }
     if (this.options.offline) {
-      const offline = await this.offlineResult(licenseKey, options).catch(() => undefined);
-      if (offline) return offline.valid ? { ...offline, unavailable } : offline;
+      const offline = await this.validateOffline(licenseKey, options).catch(() => undefined);
+      if (offline) return { ...offline, unavailable };
     }
     throw unavailable;
   }
 
   /**
-   * Validates the stored offline license file (`offline.load()`) with `offline.verifier`, without asking the service.
-   * Throws `OfflineLicenseError` when there is no usable file for this key (and domain).
+   * Validates the stored offline license file (`offline.load()`) for this site (`domain`, required) with the
+   * signing keys, without asking the service. Throws `OfflineLicenseError` (with its `reason`) when there is no
+   * usable file for this key and site.
    */
-  async validateOffline(licenseKey: string, options: { domain?: string; productSlug?: string } = {}): Promise<ValidateResult> {
-    return this.offlineResult(licenseKey, options);
+  validateOffline(licenseKey: string, options: { domain?: string; productSlug?: string } = {}) {
+    return offlineValidation(
+      licenseKey,
+      { domain: options.domain, productSlug: options.productSlug ?? this.options.productSlug },
+      { offline: this.options.offline, keys: this.signingKeys, now: this.now() },
+    );
   }
 
-  private async offlineResult(licenseKey: string, options: { domain?: string; productSlug?: string }): Promise<ValidateResult> {
-    const offline = this.options.offline;
-    if (!offline) throw new OfflineLicenseError('No offline license is configured');
-    const file = await offline.load();
-    if (!file) throw new OfflineLicenseError('No offline license file is stored');
-    const payload = await offline.verifier.verify(file);
-    if (!payload?.license || payload.license.key !== licenseKey) throw new OfflineLicenseError('The offline license file is for another key');
-    const slug = options.productSlug ?? this.options.productSlug;
-    if (slug && payload.product?.slug && payload.product.slug !== slug) throw new OfflineLicenseError('The offline license file is for another product');
-    const now = this.now();
-    if (payload.validUntil && Date.parse(payload.validUntil) <= now) throw new OfflineLicenseError('The offline license file has expired');
-    if (options.domain && payload.domains?.length) {
-      const host = normalizeDomain(options.domain);
-      if (!payload.domains.map(normalizeDomain).includes(host)) throw new OfflineLicenseError(`The offline license file is not for ${host}`);
+  /**
+   * Asks the service for an offline license file for an activated site (`POST /public/v1/licenses/offline`), checks
+   * it with the signing keys and keeps it with `offline.save`. Ask again whenever the service can be reached (daily
+   * is plenty): the file is valid for the product's `offlineValidityDays` (default 30).
+   */
+  async fetchOfflineLicense(licenseKey: string, domain: string, options: CallOptions = {}): Promise<OfflineLicense> {
+    const answer = await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/licenses/offline',
+      body: { public_key: this.publicKey(), license_key: licenseKey, domain },
+      signed: true,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    const body = answer.body as { license_file: string; key_id: string; issued_at: string; valid_until: string };
+    if (this.signingKeys) {
+      const checked = await checkLicenseFile(body.license_file, { keys: this.signingKeys, domain, now: this.now(), refresh: true });
+      if (checked.verdict !== 'valid') throw new OfflineLicenseError(checked.verdict, `The service's offline license file does not verify (${checked.verdict})`);
     }
-    if (payload.license.expiresAt && Date.parse(payload.license.expiresAt) <= now) {
-      return { valid: false, error: new LicenseExpiredError(), source: 'offline' };
-    }
-    const result: ValidResult = {
-      valid: true,
-      license: payload.license,
-      product: { id: payload.product?.id ?? '', name: payload.product?.name ?? '', slug: payload.product?.slug ?? slug ?? '' },
-      source: 'offline',
-      checkedAt: new Date(payload.issuedAt ? Date.parse(payload.issuedAt) : now),
-    };
-    const environment = payload.environment ?? payload.license.environment;
-    if (environment) result.environment = environment;
-    return result;
+    await this.options.offline?.save?.(body.license_file);
+    return { licenseFile: body.license_file, keyId: body.key_id, issuedAt: body.issued_at, validUntil: body.valid_until };
   }
 
   /** Takes a seat for `domain` (a URL or host name). Repeating it for the same domain answers the same activation. */
@@ -236,6 +281,7 @@ export class LicensingClient {
         environment: options.environment,
       },
       idempotencyKey: options.idempotencyKey ?? randomUuid(),
+      signed: true,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
     });
@@ -253,6 +299,7 @@ export class LicensingClient {
       path: '/public/v1/licenses/deactivate',
       body: { public_key: publicKey, license_key: licenseKey, domain: which.domain, activation_id: which.activationId },
       idempotencyKey: options.idempotencyKey ?? randomUuid(),
+      signed: true,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
     });
@@ -272,6 +319,7 @@ export class LicensingClient {
         product_slug: options.productSlug ?? this.options.productSlug,
         version: options.version ?? this.options.version,
       },
+      signed: true,
       signal: options.signal,
       timeoutMs: options.timeoutMs,
     });
@@ -363,6 +411,7 @@ export class LicensingClient {
       method: 'GET',
       path: '/v1/wp/update-check',
       query: { slug, license_key: input.licenseKey, version: input.version, domain: input.domain },
+      signed: true,
       signal: input.signal,
       timeoutMs: input.timeoutMs,
     });
@@ -384,19 +433,6 @@ export function parseCheckoutReturn(url: string | URL, options: { activateParam?
   if (key) return { status: 'activated', licenseKey: key };
   if (params.get(options.pendingParam ?? DEFAULT_PENDING_PARAM)) return { status: 'pending' };
   return null;
-}
-
-/** A host name as the service normalizes it (scheme, `www.`, port, path and trailing dot dropped, lower-cased). */
-export function normalizeDomain(input: string): string {
-  let value = input.trim();
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) value = `http://${value}`;
-  let host: string;
-  try {
-    host = new URL(value).hostname;
-  } catch {
-    host = input.trim();
-  }
-  return host.toLowerCase().replace(/\.+$/, '').replace(/^www\./, '');
 }
 
 function withEnvironment<T extends object>(result: T, body: { environment?: unknown; license?: { environment?: unknown } }): T & { environment?: Environment } {

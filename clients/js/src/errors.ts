@@ -153,10 +153,15 @@ export class SignatureError extends LicensingError {
     super('signature', message, init);
   }
 }
-/** An offline license file that is malformed, of another key or product, expired, or for another domain. */
+/** Why no offline license file could stand in: a file verdict (docs/api.md) or what the client checks besides. */
+export type OfflineLicenseReason = 'tampered' | 'expired' | 'wrong_domain' | 'unknown_key' | 'clock' | 'missing' | 'other_license' | 'other_product' | 'not_configured';
+
+/** No usable offline license file: none stored, or malformed, forged, expired, for another site, key or product. */
 export class OfflineLicenseError extends LicensingError {
-  constructor(message: string, init?: ErrorInit) {
+  readonly reason: OfflineLicenseReason;
+  constructor(reason: OfflineLicenseReason, message: string, init?: ErrorInit) {
     super('offline_license', message, init);
+    this.reason = reason;
   }
 }
 

@@ -8,6 +8,8 @@
  * - The status and content type are checked before parsing, so an HTML 502 from a proxy is a `ServerError` with its
  *   status, not a JSON syntax error.
  * - A `verifier` sees the raw bytes before anything is parsed.
+ * - A call to a route the service signs carries one `Signature-Nonce`, the same on each retry: an idempotent replay
+ *   answers with the first attempt's signature and nonce.
  */
 import {
   LicensingError,
@@ -19,6 +21,7 @@ import {
   UnexpectedResponseError,
   errorFromAnswer,
 } from './errors.js';
+import { randomBytes, randomNonce } from './encoding.js';
 import type { ResponseVerifier } from './verify.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -48,6 +51,8 @@ export type RequestSpec = {
   body?: Record<string, unknown>;
   /** Sent as `Idempotency-Key`, the same on every retry of this call. */
   idempotencyKey?: string;
+  /** The service signs this route's answers: a `Signature-Nonce` is sent and the verifier requires a signature. */
+  signed?: boolean;
   /** Statuses whose JSON body is an answer to return rather than an error (validate's 400/404 refusals). */
   answerStatuses?: number[];
   signal?: AbortSignal;
@@ -58,6 +63,8 @@ export type RequestSpec = {
 export type Answer = { status: number; headers: Headers; body: unknown };
 
 const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/** What the service accepts as `Signature-Nonce`. */
+const NONCE_PATTERN = /^[A-Za-z0-9._~+/=-]{1,128}$/;
 
 export class Transport {
   readonly baseUrl: string;
@@ -88,6 +95,9 @@ export class Transport {
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
+    // A write's nonce is its idempotency key (a fresh UUID per logical call unless the caller gives one), so even a
+    // replay of a key the caller reuses across calls carries the nonce this call sent.
+    if (spec.signed) headers['signature-nonce'] = spec.idempotencyKey && NONCE_PATTERN.test(spec.idempotencyKey) ? spec.idempotencyKey : randomNonce();
 
     for (let attempt = 0; ; attempt++) {
       let error: LicensingError;
@@ -105,7 +115,7 @@ export class Transport {
       try {
         if (spec.signal?.aborted) throw abortError(spec.signal);
         let response: Response;
-        let raw: Uint8Array;
+        let raw: Uint8Array<ArrayBuffer>;
         try {
           response = await fetchImpl(url, { method: spec.method, headers, body, signal: controller.signal });
           // Reading the body is part of the attempt: a service that sends headers and then stalls times out too.
@@ -122,6 +132,7 @@ export class Transport {
           try {
             await this.options.verifier.verify({
               request: { method: spec.method, url, headers: { ...headers }, body },
+              signed: spec.signed === true,
               status,
               headers: response.headers,
               body: raw,
@@ -229,13 +240,11 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** A random UUID (v4): `crypto.randomUUID` where there is one, else `getRandomValues`, else `Math.random`. */
+/** A random UUID (v4): `crypto.randomUUID` where there is one, else from `randomBytes`. */
 export function randomUuid(): string {
   const c = (globalThis as { crypto?: Crypto }).crypto;
   if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  const bytes = new Uint8Array(16);
-  if (c && typeof c.getRandomValues === 'function') c.getRandomValues(bytes);
-  else for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
+  const bytes = randomBytes(16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x40;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');

@@ -1,7 +1,6 @@
 export {
   LicensingClient,
   parseCheckoutReturn,
-  normalizeDomain,
   DEFAULT_ACTIVATE_PARAM,
   DEFAULT_PENDING_PARAM,
   type LicensingClientOptions,
@@ -17,6 +16,11 @@ export {
 export * from './errors.js';
 export { ValidationCache, memoryStorage, webStorage, type CacheStorage, type CacheOptions, type CachedValidation } from './cache.js';
 export { Transport, parseRetryAfter, randomUuid, type FetchLike, type TransportOptions, type RequestSpec, type Answer } from './http.js';
-export type { ResponseVerifier, VerifiableResponse, OfflineLicenseVerifier, OfflineLicensePayload, OfflineOptions } from './verify.js';
+export type { ResponseVerifier, VerifiableResponse } from './verify.js';
+export { normalizeDomain } from './domain.js';
+export { SigningKeys, type SigningOptions, type PublicSigningKey } from './signing-keys.js';
+export { SignedAnswerVerifier } from './signed-answers.js';
+export { checkLicenseFile, type LicenseFilePayload, type LicenseFileVerdict, type LicenseFileCheck } from './license-file.js';
+export type { OfflineOptions } from './offline.js';
 export { compareVersions } from './version.js';
 export type * from './types.js';

@@ -3,6 +3,7 @@ import type { components, operations } from './generated/openapi.js';
 
 export type { components, operations, paths } from './generated/openapi.js';
 import type { LicensingError, LicenseError } from './errors.js';
+import type { LicenseFilePayload } from './license-file.js';
 
 type Schemas = components['schemas'];
 
@@ -20,17 +21,37 @@ export type FeedbackType = FeedbackWireBody['type'];
 /** Where a validation answer came from. */
 export type ValidationSource = 'service' | 'cache' | 'offline';
 
-export type ValidResult = {
+export type ValidResult = ServiceValidResult | OfflineValidResult;
+
+export type ServiceValidResult = {
   valid: true;
   license: LicenseInfo;
   product: ProductInfo;
-  /** `service`: answered now. `cache`: the last good answer, served because the service could not be reached. `offline`: an offline license file. */
-  source: ValidationSource;
-  /** When the service gave this answer (for `cache`, when it was stored; for `offline`, when the file was issued, if it says). */
+  /** `service`: answered now. `cache`: the last good answer, served because the service could not be reached. */
+  source: 'service' | 'cache';
+  /** When the service gave this answer (for `cache`, when it was stored). */
   checkedAt: Date;
-  /** Present when the service (or file) reports it: `staging` activations are reported as such. */
+  /** Present when the service reports it: `staging` activations are reported as such. */
   environment?: Environment;
-  /** For `cache` and `offline` answers: why the service was not used. */
+  /** For `cache` answers: why the service was not used. */
+  unavailable?: LicensingError;
+};
+
+/** A valid offline license file for this site, used because the service could not be reached (or `validateOffline`). */
+export type OfflineValidResult = {
+  valid: true;
+  /** What the file says of the license (it holds no activation counts). */
+  license: Pick<LicenseInfo, 'key' | 'status' | 'seats' | 'expiresAt'>;
+  product: Pick<ProductInfo, 'id' | 'slug'>;
+  source: 'offline';
+  /** When the service issued the file. */
+  checkedAt: Date;
+  /** Until when the file may stand in. */
+  validUntil: Date;
+  /** The whole signed payload (activation, domain…). */
+  offlineLicense: LicenseFilePayload;
+  environment?: undefined;
+  /** Why the service was not used (absent for `validateOffline`). */
   unavailable?: LicensingError;
 };
 
@@ -63,3 +84,6 @@ export type UpdateCheckResult = {
 };
 
 export type CheckoutReturn = { status: 'activated'; licenseKey: string } | { status: 'pending' };
+
+/** An offline license file as `fetchOfflineLicense` received it: keep `licenseFile` as it is. */
+export type OfflineLicense = { licenseFile: string; keyId: string; issuedAt: string; validUntil: string };

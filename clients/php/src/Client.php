@@ -19,7 +19,9 @@ use Licensing\Http\CurlTransport;
 use Licensing\Http\Response;
 use Licensing\Http\StreamTransport;
 use Licensing\Http\Transport;
-use Licensing\Verifier\OfflineLicenseVerifier;
+use Licensing\Offline\OfflineLicenses;
+use Licensing\Signing\SignedAnswerVerifier;
+use Licensing\Signing\SigningKeys;
 use Licensing\Verifier\ResponseVerifier;
 
 /**
@@ -35,6 +37,8 @@ final class Client
     public const DEFAULT_PENDING_PARAM = 'svc_pending';
 
     private const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+    /** What the service accepts as `Signature-Nonce`. */
+    private const NONCE_PATTERN = '#^[A-Za-z0-9._~+/=-]{1,128}$#';
 
     /** @var string */
     private $baseUrl;
@@ -56,9 +60,11 @@ final class Client
     private $transport;
     /** @var ValidationCache|null */
     private $cache;
-    /** @var ResponseVerifier|null */
-    private $verifier;
-    /** @var array{load: callable, verifier: OfflineLicenseVerifier}|null */
+    /** @var ResponseVerifier[] The built-in signature check (with `signing`), then the `verifier` option's. */
+    private $verifiers = [];
+    /** @var SigningKeys|null */
+    private $signingKeys;
+    /** @var OfflineLicenses|null */
     private $offline;
     /** @var array<string, string> */
     private $headers;
@@ -75,8 +81,13 @@ final class Client
      *   - retries (2), retry_base_ms (200), retry_max_ms (2000): backoff with full jitter
      *   - cache: null (default: in memory), false (off), a CacheStorage (FileStorage, WordPress\OptionStorage…) or a ValidationCache
      *   - grace_period (259200): seconds the last good validation may stand in for an unreachable service
-     *   - verifier: a ResponseVerifier for signed responses
-     *   - offline: ['load' => callable(): ?string, 'verifier' => OfflineLicenseVerifier]
+     *   - signing: verify signed answers and offline license files (a missing or bad signature is a SignatureException):
+     *       ['public_keys' => [['keyId' => 'sig_…', 'publicKey' => '<base64>'], …]] pinned (recommended), or
+     *       ['trust_on_first_use' => true, 'storage' => CacheStorage (default: the cache's)] fetched once and kept;
+     *       'max_skew' (300): seconds an answer's time may be off the clock
+     *   - verifier: a ResponseVerifier of your own, run after the built-in one
+     *   - offline: ['load' => callable(): ?string, 'save' => callable(string): void] the stored offline license file
+     *     (needs `signing`): it stands in for validate when the service cannot be reached
      *   - transport: a Transport (default CurlTransport, else StreamTransport)
      *   - headers: extra request headers
      *   - clock: callable(): int, the time (tests)
@@ -107,12 +118,48 @@ final class Client
         } else {
             $this->cache = new ValidationCache($cache instanceof CacheStorage ? $cache : null, $grace);
         }
-        $this->verifier = isset($options['verifier']) && $options['verifier'] instanceof ResponseVerifier ? $options['verifier'] : null;
-        $this->offline = isset($options['offline']['load'], $options['offline']['verifier']) ? $options['offline'] : null;
         $this->headers = isset($options['headers']) && is_array($options['headers']) ? array_change_key_case($options['headers'], CASE_LOWER) : [];
         $this->clock = isset($options['clock']) && is_callable($options['clock']) ? $options['clock'] : static function (): int {
             return time();
         };
+        if (isset($options['signing']) && is_array($options['signing'])) {
+            $this->signingKeys = $this->signingKeys($options['signing']);
+            $this->verifiers[] = new SignedAnswerVerifier($this->signingKeys, $this->clock, (int) ($options['signing']['max_skew'] ?? 300));
+        }
+        if (isset($options['verifier']) && $options['verifier'] instanceof ResponseVerifier) {
+            $this->verifiers[] = $options['verifier'];
+        }
+        if (isset($options['offline']['load'])) {
+            if ($this->signingKeys === null) {
+                throw new \InvalidArgumentException('Licensing\Client: offline needs signing (the files are checked with its keys)');
+            }
+            $this->offline = new OfflineLicenses($options['offline']['load'], $options['offline']['save'] ?? null, $this->signingKeys);
+        }
+    }
+
+    /** @param array<string, mixed> $signing */
+    private function signingKeys(array $signing): SigningKeys
+    {
+        if (!empty($signing['public_keys'])) {
+            return SigningKeys::pinned($signing['public_keys'], $this->clock);
+        }
+        if (empty($signing['trust_on_first_use'])) {
+            throw new \InvalidArgumentException('Licensing\Client: signing needs public_keys (pinned, recommended) or trust_on_first_use');
+        }
+        $storage = isset($signing['storage']) && $signing['storage'] instanceof CacheStorage ? $signing['storage'] : ($this->cache ? $this->cache->storage() : null);
+        return SigningKeys::trustOnFirstUse(function (): array {
+            return $this->fetchSigningKeys();
+        }, $storage, 'licensing-keys:' . (string) $this->publicKey, $this->clock);
+    }
+
+    /**
+     * The product's signing keys as the service lists them now (`GET /public/v1/signing-key`; unsigned).
+     *
+     * @return array<int, array{keyId: string, publicKey: string, expiresAt: ?string}>
+     */
+    public function fetchSigningKeys(): array
+    {
+        return $this->request('GET', '/public/v1/signing-key', ['public_key' => $this->publicKey()], null)['body']['keys'];
     }
 
     public function cache(): ?ValidationCache
@@ -149,7 +196,7 @@ final class Client
                 'product_slug' => $options['product_slug'] ?? $this->productSlug,
                 'domain' => $options['domain'] ?? null,
                 'version' => $options['version'] ?? $this->version,
-            ], null, [400, 404], $options['timeout'] ?? null);
+            ], null, [400, 404], $options['timeout'] ?? null, true);
         } catch (UnavailableException $unavailable) {
             return $this->fallback($publicKey, $licenseKey, $options, $unavailable);
         }
@@ -185,58 +232,50 @@ final class Client
         if ($this->offline !== null) {
             try {
                 $result = $this->validateOffline($licenseKey, $options);
-                if ($result->valid) {
-                    $result->unavailable = $unavailable;
-                }
+                $result->unavailable = $unavailable;
                 return $result;
             } catch (LicensingException $e) {
-                // No usable file: the original error stands.
+                // No usable file (or, trusting on first use, no keys yet): the original error stands.
             }
         }
         throw $unavailable;
     }
 
     /**
-     * Validates the stored offline license file with the configured verifier, without asking the service.
+     * Validates the stored offline license file for this site (`domain`, required) with the signing keys, without
+     * asking the service.
      *
      * @param array{domain?: string, product_slug?: string} $options
-     * @throws OfflineLicenseException|SignatureException
+     * @throws OfflineLicenseException saying why there is no usable file (`reason()`)
      */
     public function validateOffline(string $licenseKey, array $options = []): ValidationResult
     {
         if ($this->offline === null) {
-            throw new OfflineLicenseException('No offline license is configured');
+            throw new OfflineLicenseException('Offline license files need the offline and signing options', null, 'not_configured');
         }
-        $file = call_user_func($this->offline['load']);
-        if (!is_string($file) || $file === '') {
-            throw new OfflineLicenseException('No offline license file is stored');
+        return $this->offline->validate($licenseKey, $options['domain'] ?? null, $options['product_slug'] ?? $this->productSlug, $this->now());
+    }
+
+    /**
+     * Asks the service for an offline license file for an activated site (`POST /public/v1/licenses/offline`), checks
+     * it with the signing keys and keeps it with the `offline` option's `save`. Ask again whenever the service can be
+     * reached (daily is plenty): a file is valid for the product's `offlineValidityDays` (default 30).
+     *
+     * @param array{timeout?: float} $options
+     * @return array{license_file: string, key_id: string, issued_at: string, valid_until: string}
+     */
+    public function fetchOfflineLicense(string $licenseKey, string $domain, array $options = []): array
+    {
+        $answer = $this->request('POST', '/public/v1/licenses/offline', null, [
+            'public_key' => $this->publicKey(),
+            'license_key' => $licenseKey,
+            'domain' => $domain,
+        ], null, [], $options['timeout'] ?? null, true);
+        $body = $answer['body'];
+        if ($this->offline !== null) {
+            $this->offline->keep((string) $body['license_file'], $domain, $this->now());
         }
-        $payload = $this->offline['verifier']->verify($file);
-        if (!isset($payload['license']['key']) || $payload['license']['key'] !== $licenseKey) {
-            throw new OfflineLicenseException('The offline license file is for another key');
-        }
-        $slug = $options['product_slug'] ?? $this->productSlug;
-        if ($slug !== null && isset($payload['product']['slug']) && $payload['product']['slug'] !== $slug) {
-            throw new OfflineLicenseException('The offline license file is for another product');
-        }
-        $now = $this->now();
-        if (!empty($payload['validUntil']) && strtotime((string) $payload['validUntil']) <= $now) {
-            throw new OfflineLicenseException('The offline license file has expired');
-        }
-        if (!empty($options['domain']) && !empty($payload['domains'])) {
-            $host = self::normalizeDomain((string) $options['domain']);
-            if (!in_array($host, array_map([self::class, 'normalizeDomain'], $payload['domains']), true)) {
-                throw new OfflineLicenseException('The offline license file is not for ' . $host);
-            }
-        }
-        $license = $payload['license'];
-        if (!empty($license['expiresAt']) && strtotime((string) $license['expiresAt']) <= $now) {
-            return ValidationResult::invalid(new LicenseExpiredException(), 'offline');
-        }
-        $product = array_merge(['id' => '', 'name' => '', 'slug' => $slug ?? ''], isset($payload['product']) && is_array($payload['product']) ? $payload['product'] : []);
-        $issued = !empty($payload['issuedAt']) ? strtotime((string) $payload['issuedAt']) : false;
-        $environment = $payload['environment'] ?? ($license['environment'] ?? null);
-        return ValidationResult::valid($license, $product, 'offline', $issued !== false ? $issued : $now, null, is_string($environment) ? $environment : null);
+        return $body;
     }
 
     /**
@@ -254,7 +293,7 @@ final class Client
             'product_slug' => $options['product_slug'] ?? $this->productSlug,
             'version' => $options['version'] ?? $this->version,
             'environment' => $options['environment'] ?? null,
-        ], $options['idempotency_key'] ?? self::uuid(), [], $options['timeout'] ?? null);
+        ], $options['idempotency_key'] ?? self::uuid(), [], $options['timeout'] ?? null, true);
         $body = $answer['body'];
         $result = ['activation_id' => (string) $body['activation_id'], 'activated_at' => (string) ($body['activated_at'] ?? '')];
         $environment = self::environmentOf($body);
@@ -279,7 +318,7 @@ final class Client
             'license_key' => $licenseKey,
             'domain' => $which['domain'] ?? null,
             'activation_id' => $which['activation_id'] ?? null,
-        ], $options['idempotency_key'] ?? self::uuid(), [], $options['timeout'] ?? null);
+        ], $options['idempotency_key'] ?? self::uuid(), [], $options['timeout'] ?? null, true);
         if ($this->cache) {
             $this->cache->forget($publicKey, $licenseKey);
         }
@@ -299,7 +338,7 @@ final class Client
             'domain' => $domain,
             'product_slug' => $options['product_slug'] ?? $this->productSlug,
             'version' => $options['version'] ?? $this->version,
-        ], null, [], $options['timeout'] ?? null);
+        ], null, [], $options['timeout'] ?? null, true);
         $body = $answer['body'];
         if (!empty($body['activated']) && !empty($body['activation_id'])) {
             $result = ['activated' => true, 'activation_id' => (string) $body['activation_id']];
@@ -433,7 +472,7 @@ final class Client
             'license_key' => $licenseKey,
             'version' => $version,
             'domain' => $options['domain'] ?? null,
-        ], null, null, [], $options['timeout'] ?? null);
+        ], null, null, [], $options['timeout'] ?? null, true);
         $info = $answer['body'];
         if (!is_array($info) || !isset($info['slug'])) {
             throw new UnexpectedResponseException('The update check answered an unexpected body', $answer['status']);
@@ -453,9 +492,10 @@ final class Client
      * @param array<string, mixed>|null $query
      * @param array<string, mixed>|null $body
      * @param int[] $answerStatuses Statuses whose JSON body is an answer to return (validate's refusals).
+     * @param bool $signed The service signs this route's answers: a `Signature-Nonce` goes with it, the same on retries.
      * @return array{status: int, headers: array<string, string>, body: mixed}
      */
-    private function request(string $method, string $path, ?array $query, ?array $body, ?string $idempotencyKey = null, array $answerStatuses = [], ?float $timeout = null): array
+    private function request(string $method, string $path, ?array $query, ?array $body, ?string $idempotencyKey = null, array $answerStatuses = [], ?float $timeout = null, bool $signed = false): array
     {
         $budget = $timeout ?? $this->timeout;
         $deadline = microtime(true) + $budget;
@@ -473,6 +513,11 @@ final class Client
         if ($idempotencyKey !== null) {
             $headers['idempotency-key'] = $idempotencyKey;
         }
+        if ($signed) {
+            // A write's nonce is its idempotency key (a fresh UUID per logical call unless the caller gives one), so
+            // a replayed answer, which carries the first request's nonce, verifies.
+            $headers['signature-nonce'] = $idempotencyKey !== null && preg_match(self::NONCE_PATTERN, $idempotencyKey) ? $idempotencyKey : self::nonce();
+        }
         for ($attempt = 0; ; $attempt++) {
             $remaining = $deadline - microtime(true);
             if ($remaining <= 0) {
@@ -485,7 +530,7 @@ final class Client
                 } catch (TimeoutException $e) {
                     throw new TimeoutException('No answer from ' . $shown . ' within ' . $budget . ' s', $e);
                 }
-                return $this->answer($response, $method, $url, $shown, $headers, $payload, $answerStatuses);
+                return $this->answer($response, ['method' => $method, 'url' => $url, 'headers' => $headers, 'body' => $payload, 'signed' => $signed], $shown, $answerStatuses);
             } catch (RateLimitedException $e) {
                 $error = $e;
                 $retryAfter = $e->retryAfter();
@@ -508,21 +553,23 @@ final class Client
     }
 
     /**
-     * @param array<string, string> $headers
+     * @param array{method: string, url: string, headers: array<string, string>, body: ?string, signed: bool} $request As sent.
      * @param int[] $answerStatuses
      * @return array{status: int, headers: array<string, string>, body: mixed}
      */
-    private function answer(Response $response, string $method, string $url, string $shown, array $headers, ?string $payload, array $answerStatuses): array
+    private function answer(Response $response, array $request, string $shown, array $answerStatuses): array
     {
         $status = $response->status;
         $retryable = in_array($status, self::RETRY_STATUSES, true);
-        if (!$retryable && $this->verifier !== null) {
-            try {
-                $this->verifier->verify(['method' => $method, 'url' => $url, 'headers' => $headers, 'body' => $payload], $response);
-            } catch (SignatureException $e) {
-                throw $e;
-            } catch (\Throwable $e) {
-                throw new SignatureException('The response signature is invalid (' . $e->getMessage() . ')', $status, $e);
+        if (!$retryable) {
+            foreach ($this->verifiers as $verifier) {
+                try {
+                    $verifier->verify($request, $response);
+                } catch (SignatureException $e) {
+                    throw $e;
+                } catch (\Throwable $e) {
+                    throw new SignatureException('The response signature is invalid (' . $e->getMessage() . ')', $status, $e);
+                }
             }
         }
         $type = (string) $response->header('content-type');
@@ -592,6 +639,12 @@ final class Client
         $host = parse_url($value, PHP_URL_HOST);
         $host = is_string($host) ? $host : trim($input);
         return (string) preg_replace('/^www\./', '', rtrim(strtolower($host), '.'));
+    }
+
+    /** 16 random bytes in base64url: a `Signature-Nonce`. */
+    private static function nonce(): string
+    {
+        return rtrim(strtr(base64_encode(random_bytes(16)), '+/', '-_'), '=');
     }
 
     /** A random UUID (v4), sent as `Idempotency-Key`. */

@@ -3,20 +3,25 @@
 namespace Licensing;
 
 use Licensing\Exception\LicensingException;
+use Licensing\Offline\LicenseFile;
 
 /** The answer of `Client::validate()`. */
 final class ValidationResult
 {
     /** @var bool */
     public $valid;
-    /** @var array<string, mixed>|null `key, status, seats, activatedCount, expiresAt` (null `expiresAt`: lifetime) */
+    /** @var array<string, mixed>|null `key, status, seats, activatedCount, stagingCount, expiresAt` (null `expiresAt`: lifetime; an offline file holds no counts) */
     public $license;
-    /** @var array<string, mixed>|null `id, name, slug` */
+    /** @var array<string, mixed>|null `id, name, slug` (an offline file: `id, slug`) */
     public $product;
     /** @var string `service` (answered now), `cache` (the last good answer, the service unreachable), `offline` (an offline file) */
     public $source;
-    /** @var int|null Unix time of the service's answer (for `cache`, when it was stored). */
+    /** @var int|null Unix time of the service's answer (for `cache`, when it was stored; for `offline`, when the file was issued). */
     public $checkedAt;
+    /** @var int|null For `offline`: until when the file may stand in (unix time). */
+    public $validUntil;
+    /** @var array<string, mixed>|null For `offline`: the file's whole signed payload (activationId, domain, …). */
+    public $offlineLicense;
     /** @var LicensingException|null The typed refusal when not valid (LicenseExpiredException, LicenseRevokedException, …). */
     public $error;
     /** @var LicensingException|null For `cache` and `offline` answers: why the service was not used. */
@@ -47,6 +52,16 @@ final class ValidationResult
     public static function valid(array $license, array $product, string $source, int $checkedAt, ?LicensingException $unavailable = null, ?string $environment = null): self
     {
         return new self(true, $license, $product, $source, $checkedAt, null, $unavailable, $environment);
+    }
+
+    /** @param array<string, mixed> $payload A valid offline license file's payload. */
+    public static function offline(array $payload): self
+    {
+        $license = ['key' => $payload['licenseKey'], 'status' => $payload['status'], 'seats' => $payload['seats'], 'expiresAt' => $payload['expiresAt']];
+        $result = new self(true, $license, ['id' => $payload['productId'], 'slug' => $payload['productSlug']], 'offline', (int) LicenseFile::seconds($payload['issuedAt']), null, null, null);
+        $result->validUntil = (int) LicenseFile::seconds($payload['validUntil']);
+        $result->offlineLicense = $payload;
+        return $result;
     }
 
     public static function invalid(LicensingException $error, string $source): self

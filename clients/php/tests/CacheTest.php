@@ -11,9 +11,10 @@ use Licensing\Exception\LicenseRevokedException;
 use Licensing\Exception\NetworkException;
 use Licensing\Exception\OfflineLicenseException;
 use Licensing\Exception\ServerException;
+use Licensing\Exception\SignatureException;
 use Licensing\Http\Response;
 use Licensing\Http\Transport;
-use Licensing\Verifier\OfflineLicenseVerifier;
+use Licensing\Tests\Support\OfflineVectors;
 use PHPUnit\Framework\TestCase;
 
 /** The grace cache and the offline file fallback, with a scripted service and a clock the test moves. */
@@ -207,79 +208,81 @@ final class CacheTest extends TestCase
         $client->validate(self::KEY);
     }
 
-    private function offlineVerifier(): OfflineLicenseVerifier
+    /** A client with the offline fallback on a file the service's formatter signed (a test vector), at the vector's time. */
+    private function offlineClient(callable $load, ?ValidationCache $cache = null): Client
     {
-        return new class () implements OfflineLicenseVerifier {
-            public function verify(string $file): array
-            {
-                if (strpos($file, 'SIGNED:') !== 0) {
-                    throw new OfflineLicenseException('bad signature');
-                }
-                return json_decode(substr($file, 7), true);
-            }
-        };
-    }
-
-    /**
-     * @param array<string, mixed> $over
-     */
-    private static function file(array $over = []): string
-    {
-        return 'SIGNED:' . json_encode(array_merge([
-            'license' => ['key' => self::KEY, 'status' => 'active', 'seats' => 2, 'activatedCount' => 1, 'expiresAt' => '2027-01-01T00:00:00Z'],
-            'product' => ['id' => 'prd_aaaaaaaaaaaaaaaaaaaaaaaa', 'name' => 'Acme', 'slug' => 'acme'],
-            'validUntil' => '2026-06-01T00:00:00Z',
-            'domains' => ['example.com'],
-            'issuedAt' => '2026-02-01T00:00:00Z',
-        ], $over));
+        $vector = OfflineVectors::named('valid');
+        $this->now = strtotime($vector['now']);
+        return $this->client(['signing' => ['public_keys' => $vector['publicKeys']], 'offline' => ['load' => $load], 'cache' => $cache]);
     }
 
     public function testFallsBackToAValidOfflineFileWhenTheServiceCannotBeReached(): void
     {
-        $stored = self::file();
-        $client = $this->client(['offline' => ['load' => function () use (&$stored) {
+        $stored = OfflineVectors::named('valid')['licenseFile'];
+        $client = $this->offlineClient(function () use (&$stored) {
             return $stored;
-        }, 'verifier' => $this->offlineVerifier()]]);
+        });
         $this->unreachable();
-        $result = $client->validate(self::KEY, ['domain' => 'https://www.example.com/']);
+        $result = $client->validate(OfflineVectors::LICENSE_KEY, ['domain' => 'https://www.shop.example.com/']);
         $this->assertTrue($result->valid);
         $this->assertSame('offline', $result->source);
-        $this->assertSame(strtotime('2026-02-01T00:00:00Z'), $result->checkedAt);
+        $this->assertSame(strtotime('2026-03-01T12:00:00Z'), $result->checkedAt);
         $this->assertInstanceOf(NetworkException::class, $result->unavailable);
 
-        foreach ([['domain' => 'other.com'], []] as $i => $options) {
-            $key = $i === 0 ? self::KEY : 'ACME-ZZZZ-ZZZZ-ZZZZ-ZZZZ';
+        // Another site, no site, another key, a forged file: the original error.
+        foreach ([[OfflineVectors::LICENSE_KEY, ['domain' => 'other.com']], [OfflineVectors::LICENSE_KEY, []], [self::KEY, ['domain' => 'shop.example.com']]] as [$key, $options]) {
             try {
                 $client->validate($key, $options);
                 $this->fail('the file does not cover this');
             } catch (NetworkException $e) {
             }
         }
-        $stored = 'FORGED:' . substr($stored, 7);
+        $stored = OfflineVectors::named('tampered-payload')['licenseFile'];
         $this->expectException(NetworkException::class);
-        $client->validate(self::KEY);
+        $client->validate(OfflineVectors::LICENSE_KEY, ['domain' => 'shop.example.com']);
     }
 
-    public function testRefusesAnExpiredFileAndReportsAnExpiredLicenseAndTheEnvironment(): void
+    public function testRefusesAFilePastItsValidUntil(): void
     {
-        $client = $this->client(['offline' => ['load' => static function () {
-            return self::file(['validUntil' => '2026-02-15T00:00:00Z']);
-        }, 'verifier' => $this->offlineVerifier()]]);
+        $client = $this->offlineClient(static function () {
+            return OfflineVectors::named('valid')['licenseFile'];
+        });
+        $this->now = strtotime('2026-03-31T12:00:00Z');
+        $this->answer(self::down());
         try {
-            $client->validateOffline(self::KEY);
+            $client->validate(OfflineVectors::LICENSE_KEY, ['domain' => 'shop.example.com']);
+            $this->fail('expired file');
+        } catch (ServerException $e) {
+        }
+        try {
+            $client->validateOffline(OfflineVectors::LICENSE_KEY, ['domain' => 'shop.example.com']);
             $this->fail('expired file');
         } catch (OfflineLicenseException $e) {
+            $this->assertSame('expired', $e->reason());
             $this->assertSame('The offline license file has expired', $e->getMessage());
         }
-        $expired = $this->client(['offline' => ['load' => static function () {
-            return self::file(['license' => ['key' => self::KEY, 'status' => 'active', 'seats' => 1, 'activatedCount' => 0, 'expiresAt' => '2026-01-01T00:00:00Z']]);
-        }, 'verifier' => $this->offlineVerifier()]]);
-        $result = $expired->validateOffline(self::KEY);
-        $this->assertFalse($result->valid);
-        $this->assertInstanceOf(LicenseExpiredException::class, $result->error);
-        $staging = $this->client(['offline' => ['load' => static function () {
-            return self::file(['environment' => 'staging', 'domains' => []]);
-        }, 'verifier' => $this->offlineVerifier()]]);
-        $this->assertSame('staging', $staging->validateOffline(self::KEY, ['domain' => 'any.test'])->environment);
+    }
+
+    public function testNeverTakesAnUnsignedRefusalForTheServicesWord(): void
+    {
+        $client = $this->offlineClient(static function () {
+            return OfflineVectors::named('valid')['licenseFile'];
+        });
+        $this->answer(new Response(400, ['content-type' => 'application/json'], '{"valid":false,"error":"License has been revoked"}'));
+        $this->expectException(SignatureException::class);
+        $client->validate(OfflineVectors::LICENSE_KEY, ['domain' => 'shop.example.com']);
+    }
+
+    public function testPrefersTheCacheToTheFile(): void
+    {
+        $cache = new ValidationCache();
+        $client = $this->offlineClient(static function () {
+            return OfflineVectors::named('valid')['licenseFile'];
+        }, $cache);
+        $cache->store(self::PK, OfflineVectors::LICENSE_KEY, ['key' => OfflineVectors::LICENSE_KEY, 'status' => 'active', 'seats' => 3, 'expiresAt' => null], ['id' => 'prd_x', 'name' => 'Acme', 'slug' => 'acme-seo'], $this->now);
+        $this->unreachable();
+        $this->assertSame('cache', $client->validate(OfflineVectors::LICENSE_KEY, ['domain' => 'shop.example.com'])->source);
+        $cache->forget(self::PK, OfflineVectors::LICENSE_KEY);
+        $this->assertSame('offline', $client->validate(OfflineVectors::LICENSE_KEY, ['domain' => 'shop.example.com'])->source);
     }
 }

@@ -12,7 +12,6 @@ use Licensing\Exception\LicenseExpiredException;
 use Licensing\Exception\LicenseNotFoundException;
 use Licensing\Exception\LicenseRevokedException;
 use Licensing\Exception\LicenseSuspendedException;
-use Licensing\Exception\LicensingException;
 use Licensing\Exception\NetworkException;
 use Licensing\Exception\ProductNotFoundException;
 use Licensing\Exception\SeatLimitReachedException;
@@ -20,6 +19,7 @@ use Licensing\Exception\WrongProductException;
 use Licensing\Http\StreamTransport;
 use Licensing\Tests\Support\ScriptServer;
 use Licensing\Tests\Support\Stack;
+use Licensing\Tests\Support\Thrown;
 use PHPUnit\Framework\TestCase;
 
 /** The PHP client against the local stack, through HTTP: every call and every answer it turns into an exception. */
@@ -48,17 +48,6 @@ final class ClientTest extends TestCase
         $product = $stack->product();
         $other = $stack->product();
         return [$stack, $product, $other, self::client($product['public_key'])];
-    }
-
-    /** @return LicensingException */
-    private static function thrown(callable $call): LicensingException
-    {
-        try {
-            $call();
-        } catch (LicensingException $e) {
-            return $e;
-        }
-        throw new \RuntimeException('expected an exception');
     }
 
     public function testValidatesAUsableKey(): void
@@ -141,7 +130,7 @@ final class ClientTest extends TestCase
         $again = $client->activate($key, 'shop.example.com');
         $this->assertNotSame($first['activation_id'], $again['activation_id']);
         $client->deactivate($key, ['activation_id' => $again['activation_id']]);
-        $error = self::thrown(function () use ($client, $key, $again) {
+        $error = Thrown::by(function () use ($client, $key, $again) {
             $client->deactivate($key, ['activation_id' => $again['activation_id']]);
         });
         $this->assertInstanceOf(ActivationNotFoundException::class, $error);
@@ -153,7 +142,7 @@ final class ClientTest extends TestCase
         [$stack, $product, , $client] = self::vendor();
         $key = $stack->license($product['id'], ['seats' => 1])['licenseKey'];
         $client->activate($key, 'one.example.com');
-        $error = self::thrown(function () use ($client, $key) {
+        $error = Thrown::by(function () use ($client, $key) {
             $client->activate($key, 'two.example.com');
         });
         $this->assertInstanceOf(SeatLimitReachedException::class, $error);
@@ -192,7 +181,7 @@ final class ClientTest extends TestCase
             [function () use ($client, $good) { $client->deactivate($good, 'never.example.com'); }, ActivationNotFoundException::class],
         ];
         foreach ($cases as $i => [$call, $class]) {
-            $this->assertInstanceOf($class, self::thrown($call), "case $i");
+            $this->assertInstanceOf($class, Thrown::by($call), "case $i");
         }
     }
 
@@ -203,7 +192,7 @@ final class ClientTest extends TestCase
         $key = $stack->license($product['id'], ['seats' => 1])['licenseKey'];
         $this->assertTrue($client->validate($key)->valid);
         $client->activate($key, 'one.example.com');
-        $this->assertInstanceOf(SeatLimitReachedException::class, self::thrown(function () use ($client, $key) {
+        $this->assertInstanceOf(SeatLimitReachedException::class, Thrown::by(function () use ($client, $key) {
             $client->activate($key, 'two.example.com');
         }));
         $client->deactivate($key, 'one.example.com');
@@ -229,7 +218,7 @@ final class ClientTest extends TestCase
         $this->assertSame(400, self::status($url));
         $stack->call('PUT', '/api/payment-provider', ['provider' => 'stripe', 'secretKey' => 'sk_test_good' . bin2hex(random_bytes(12)), 'webhookSecret' => 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ='], 200);
         $this->assertSame(303, self::status($url));
-        $this->assertInstanceOf(InvalidPublicKeyException::class, self::thrown(function () {
+        $this->assertInstanceOf(InvalidPublicKeyException::class, Thrown::by(function () {
             self::client(self::UNKNOWN_PUBLIC_KEY)->plans();
         }));
     }
@@ -270,16 +259,16 @@ final class ClientTest extends TestCase
         $reasons = $stack->call('GET', '/api/products/' . $product['id'] . '/deactivation-reasons', null, 200)['body']['items'];
         $this->assertSame([$reason, 'too-expensive', 'Found a cheaper one'], [$reasons[0]['id'], $reasons[0]['reason'], $reasons[0]['details']]);
 
-        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client) {
+        $this->assertInstanceOf(InvalidRequestException::class, Thrown::by(function () use ($client) {
             $client->feedback('bug', '');
         }));
-        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client) {
+        $this->assertInstanceOf(InvalidRequestException::class, Thrown::by(function () use ($client) {
             $client->feedback('praise', 'Hi');
         }));
-        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client) {
+        $this->assertInstanceOf(InvalidRequestException::class, Thrown::by(function () use ($client) {
             $client->track(str_repeat('x', 101));
         }));
-        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client) {
+        $this->assertInstanceOf(InvalidRequestException::class, Thrown::by(function () use ($client) {
             $client->deactivationReason('');
         }));
         $stranger = self::client(self::UNKNOWN_PUBLIC_KEY);
@@ -288,7 +277,7 @@ final class ClientTest extends TestCase
             function () use ($stranger) { $stranger->track('opened'); },
             function () use ($stranger) { $stranger->deactivationReason('other'); },
         ] as $call) {
-            $this->assertInstanceOf(InvalidPublicKeyException::class, self::thrown($call));
+            $this->assertInstanceOf(InvalidPublicKeyException::class, Thrown::by($call));
         }
     }
 
@@ -315,12 +304,12 @@ final class ClientTest extends TestCase
         $this->assertTrue($revoked['update_available']);
         $this->assertNull($revoked['download_url']);
 
-        $error = self::thrown(function () use ($client, $license) {
+        $error = Thrown::by(function () use ($client, $license) {
             $client->checkForUpdate($license['licenseKey'], '1.0.0', ['slug' => 'no-such-product-slug-xyz']);
         });
         $this->assertInstanceOf(ProductNotFoundException::class, $error);
         $this->assertSame([404, 'product_not_found'], [$error->status(), $error->errorCode()]);
-        $this->assertInstanceOf(InvalidRequestException::class, self::thrown(function () use ($client, $license) {
+        $this->assertInstanceOf(InvalidRequestException::class, Thrown::by(function () use ($client, $license) {
             $client->checkForUpdate($license['licenseKey'], '');
         }));
     }

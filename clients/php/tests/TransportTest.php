@@ -208,6 +208,30 @@ final class TransportTest extends TestCase
         $this->assertArrayNotHasKey('idempotency-key', self::$server->log($read)[0]['headers']);
     }
 
+    /** @dataProvider transports */
+    public function testSendsOneSignatureNoncePerLogicalCallOnSignedRoutesTheSameOnItsRetries(Transport $transport): void
+    {
+        $reads = self::$server->scenario('flaky');
+        $this->client($reads, $transport)->validate(self::KEY);
+        $this->client($reads, $transport)->validate(self::KEY);
+        $write = self::$server->scenario('flaky');
+        $this->client($write, $transport)->activate(self::KEY, 'example.com');
+        $unsigned = self::$server->scenario('ok');
+        $this->client($unsigned, $transport)->plans();
+
+        $nonces = array_map(static function (array $request): ?string {
+            return $request['headers']['signature-nonce'] ?? null;
+        }, self::$server->log($reads));
+        $this->assertCount(3, $nonces);
+        $this->assertMatchesRegularExpression('/^[A-Za-z0-9_-]{22}$/', (string) $nonces[0]);
+        $this->assertSame($nonces[0], $nonces[1]);
+        $this->assertNotSame($nonces[0], $nonces[2]);
+        $activate = self::$server->log($write);
+        $this->assertSame($activate[0]['headers']['idempotency-key'], $activate[0]['headers']['signature-nonce']);
+        $this->assertSame($activate[0]['headers']['signature-nonce'], $activate[1]['headers']['signature-nonce']);
+        $this->assertArrayNotHasKey('signature-nonce', self::$server->log($unsigned)[0]['headers']);
+    }
+
     public function testNeverRetriesA4xx(): void
     {
         $calls = 0;

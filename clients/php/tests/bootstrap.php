@@ -6,3 +6,5 @@ ini_set('display_errors', 'stderr');
 require __DIR__ . '/../autoload.php';
 require __DIR__ . '/Support/Stack.php';
 require __DIR__ . '/Support/ScriptServer.php';
+require __DIR__ . '/Support/OfflineVectors.php';
+require __DIR__ . '/Support/Thrown.php';

@@ -4,15 +4,15 @@ import {
   LicenseRevokedError,
   LicensingClient,
   NetworkError,
-  OfflineLicenseError,
   RateLimitedError,
   ServerError,
+  SignatureError,
   ValidationCache,
   memoryStorage,
   webStorage,
   type CacheStorage,
-  type OfflineLicensePayload,
 } from '../../src/index.js';
+import { offlineVector } from '../support/offline-vectors.js';
 import { KEY, PK, VALID, scriptServer, type Step } from '../support/script-server.js';
 
 const servers: { close: () => Promise<void> }[] = [];
@@ -24,7 +24,8 @@ const HOUR = 3_600_000;
 const DOWN: Step = { status: 503, body: { error: 'Service temporarily unavailable' } };
 
 /** A service whose next answers the test sets, and a client with a clock the test moves. */
-async function setup(options: { gracePeriodMs?: number; storage?: CacheStorage; offline?: ConstructorParameters<typeof LicensingClient>[0]['offline'] } = {}) {
+type ClientOptions = ConstructorParameters<typeof LicensingClient>[0];
+async function setup(options: { gracePeriodMs?: number; storage?: CacheStorage; offline?: ClientOptions['offline']; signing?: ClientOptions['signing']; cache?: ValidationCache } = {}) {
   let next: Step = { status: 200, body: VALID };
   const server = await scriptServer(() => next);
   servers.push(server);
@@ -34,8 +35,9 @@ async function setup(options: { gracePeriodMs?: number; storage?: CacheStorage; 
     publicKey: PK,
     retries: 0,
     now: () => clock.now,
-    cache: { storage: options.storage, gracePeriodMs: options.gracePeriodMs },
+    cache: options.cache ?? { storage: options.storage, gracePeriodMs: options.gracePeriodMs },
     offline: options.offline,
+    signing: options.signing,
   });
   return { server, client, clock, answer: (step: Step) => (next = step) };
 }
@@ -187,72 +189,58 @@ describe('validation cache and grace period', () => {
 });
 
 describe('offline license file fallback', () => {
-  const payload = (over: Partial<OfflineLicensePayload> = {}): OfflineLicensePayload => ({
-    license: { ...VALID.license, expiresAt: '2027-01-01T00:00:00.000Z' },
-    product: VALID.product,
-    validUntil: '2026-06-01T00:00:00.000Z',
-    domains: ['example.com'],
-    issuedAt: '2026-02-01T00:00:00.000Z',
-    ...over,
-  });
-  /** A stand-in for issue 16's verifier: the "signature" is a prefix. */
-  const verifier = {
-    verify(file: string): OfflineLicensePayload {
-      if (!file.startsWith('SIGNED:')) throw new OfflineLicenseError('bad signature');
-      return JSON.parse(file.slice('SIGNED:'.length));
-    },
-  };
+  // A file the service's formatter signed (docs/test-vectors/offline-license), checked at the vector's time.
+  const vector = offlineVector('valid');
+  const VECTOR_KEY = 'ACME-SEO-ABCD-EFGH-JKLM-NPQR';
+  const SITE = { domain: 'https://www.shop.example.com/' };
 
-  it('stands in when the service cannot be reached and nothing is cached, checking key, expiry and domain', async () => {
-    let stored: string | null = `SIGNED:${JSON.stringify(payload())}`;
-    const { client, answer } = await setup({ offline: { load: () => stored, verifier } });
+  async function offlineSetup(load: () => string | null) {
+    const cache = new ValidationCache();
+    const context = await setup({ offline: { load }, signing: { publicKeys: vector.publicKeys }, cache });
+    context.clock.now = Date.parse(vector.now);
+    return { ...context, cache };
+  }
+
+  it('stands in when the service cannot be reached and nothing is cached, for its own key and site only', async () => {
+    let stored: string | null = vector.licenseFile;
+    const { client, answer } = await offlineSetup(() => stored);
     answer('reset');
-    const result = await client.validate(KEY, { domain: 'https://www.example.com/' });
-    expect(result).toMatchObject({ valid: true, source: 'offline', license: { key: KEY }, product: VALID.product });
+    const result = await client.validate(VECTOR_KEY, SITE);
+    expect(result).toMatchObject({ valid: true, source: 'offline', license: { key: VECTOR_KEY, seats: 3 }, product: { slug: 'acme-seo' } });
     if (!result.valid) throw new Error('unreachable');
-    expect(result.checkedAt.toISOString()).toBe('2026-02-01T00:00:00.000Z');
+    expect(result.checkedAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
     expect(result.unavailable).toBeInstanceOf(NetworkError);
 
-    // Another domain, another key, a forged file, or no file: the original error.
-    await expect(client.validate(KEY, { domain: 'other.com' })).rejects.toBeInstanceOf(NetworkError);
-    await expect(client.validate('ACME-ZZZZ-ZZZZ-ZZZZ-ZZZZ')).rejects.toBeInstanceOf(NetworkError);
-    stored = `FORGED:${JSON.stringify(payload())}`;
-    await expect(client.validate(KEY)).rejects.toBeInstanceOf(NetworkError);
+    // Another site, another key, a forged file, or no file: the original error.
+    await expect(client.validate(VECTOR_KEY, { domain: 'other.com' })).rejects.toBeInstanceOf(NetworkError);
+    await expect(client.validate(KEY, SITE)).rejects.toBeInstanceOf(NetworkError);
+    stored = offlineVector('tampered-payload').licenseFile;
+    await expect(client.validate(VECTOR_KEY, SITE)).rejects.toBeInstanceOf(NetworkError);
     stored = null;
-    await expect(client.validate(KEY)).rejects.toBeInstanceOf(NetworkError);
+    await expect(client.validate(VECTOR_KEY, SITE)).rejects.toBeInstanceOf(NetworkError);
   });
 
-  it('is not used while the service answers, and a file past validUntil is refused', async () => {
-    const stored = `SIGNED:${JSON.stringify(payload({ validUntil: '2026-02-15T00:00:00.000Z' }))}`;
-    const { client, answer } = await setup({ offline: { load: () => stored, verifier } });
+  it('is never used for an answer that should be signed and is not: a fake "revoked" is a SignatureError', async () => {
+    const { client, answer } = await offlineSetup(() => vector.licenseFile);
     answer({ status: 400, body: { valid: false, error: 'License has been revoked' } });
-    expect(await client.validate(KEY)).toMatchObject({ valid: false, source: 'service' });
-    answer(DOWN);
-    await expect(client.validate(KEY)).rejects.toBeInstanceOf(ServerError);
-    await expect(client.validateOffline(KEY)).rejects.toThrow('The offline license file has expired');
+    await expect(client.validate(VECTOR_KEY, SITE)).rejects.toBeInstanceOf(SignatureError);
   });
 
-  it('reports an expired license in a valid file as expired, and surfaces the environment', async () => {
-    const expired = `SIGNED:${JSON.stringify(payload({ license: { ...VALID.license, expiresAt: '2026-01-01T00:00:00.000Z' } }))}`;
-    const { client } = await setup({ offline: { load: async () => expired, verifier } });
-    const result = await client.validateOffline(KEY);
-    expect(result).toMatchObject({ valid: false, source: 'offline' });
-    if (result.valid) throw new Error('unreachable');
-    expect(result.error).toBeInstanceOf(LicenseExpiredError);
-
-    const staging = `SIGNED:${JSON.stringify(payload({ environment: 'staging', domains: [] }))}`;
-    const other = await setup({ offline: { load: () => staging, verifier } });
-    expect(await other.client.validateOffline(KEY, { domain: 'anything.test' })).toMatchObject({ valid: true, environment: 'staging' });
+  it('refuses a file past its validUntil', async () => {
+    const { client, clock, answer } = await offlineSetup(() => vector.licenseFile);
+    answer(DOWN);
+    clock.now = Date.parse('2026-03-31T12:00:00.000Z');
+    await expect(client.validate(VECTOR_KEY, SITE)).rejects.toBeInstanceOf(ServerError);
+    await expect(client.validateOffline(VECTOR_KEY, SITE)).rejects.toMatchObject({ reason: 'expired', message: 'The offline license file has expired' });
   });
 
   it('prefers the cache to the file, and a rate limit counts as unreachable', async () => {
-    const stored = `SIGNED:${JSON.stringify(payload())}`;
-    const { client, answer } = await setup({ offline: { load: () => stored, verifier } });
-    await client.validate(KEY);
+    const { client, cache, clock, answer } = await offlineSetup(() => vector.licenseFile);
+    await cache.store(PK, VECTOR_KEY, { license: { ...VALID.license, key: VECTOR_KEY }, product: VALID.product, checkedAt: clock.now });
     answer({ status: 429, body: { valid: false, error: 'Too many requests' } });
-    expect(await client.validate(KEY)).toMatchObject({ source: 'cache' });
-    await client.cache!.forget(PK, KEY);
-    const result = await client.validate(KEY);
+    expect(await client.validate(VECTOR_KEY, SITE)).toMatchObject({ source: 'cache' });
+    await cache.forget(PK, VECTOR_KEY);
+    const result = await client.validate(VECTOR_KEY, SITE);
     expect(result).toMatchObject({ source: 'offline' });
     if (!result.valid) throw new Error('unreachable');
     expect(result.unavailable).toBeInstanceOf(RateLimitedError);

@@ -215,6 +215,25 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('Signature-Nonce', () => {
+  it('is one per logical call on the routes the service signs, the same on every retry; a write\'s is its Idempotency-Key', async () => {
+    const down = { status: 503, body: { error: 'Service temporarily unavailable' } };
+    const server = await serve([down, { status: 200, body: VALID }, { status: 200, body: VALID }, down, { status: 200, body: ACTIVATED }, { status: 200, body: { plans: [] } }]);
+    const client = new LicensingClient({ baseUrl: server.url, publicKey: PK, retryBaseMs: 5, cache: false });
+    await client.validate(KEY);
+    await client.validate(KEY);
+    await client.activate(KEY, 'example.com');
+    await client.plans();
+    const nonces = server.seen.map((s) => s.headers['signature-nonce']);
+    expect(nonces[0]).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(nonces[1]).toBe(nonces[0]);
+    expect(nonces[2]).not.toBe(nonces[0]);
+    expect(nonces[3]).toBe(server.seen[3]!.headers['idempotency-key']);
+    expect(nonces[4]).toBe(nonces[3]);
+    expect(nonces[5]).toBeUndefined();
+  });
+});
+
 describe('response verifier', () => {
   it('sees the raw bytes and the request before anything is parsed', async () => {
     const server = await serve([{ status: 200, body: VALID, headers: { signature: 'sig1=:abc:' } }]);

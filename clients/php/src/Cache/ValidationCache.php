@@ -26,6 +26,12 @@ final class ValidationCache
         $this->prefix = $prefix;
     }
 
+    /** Where entries are kept (fetched signing keys are kept there too, by default). */
+    public function storage(): CacheStorage
+    {
+        return $this->storage;
+    }
+
     public function gracePeriod(): int
     {
         return $this->gracePeriod;

@@ -11,6 +11,7 @@ use Licensing\Exception\LicenseRevokedException;
 use Licensing\Exception\LicenseSuspendedException;
 use Licensing\Exception\LicensingException;
 use Licensing\Exception\SeatLimitReachedException;
+use Licensing\Exception\SignatureException;
 use Licensing\Exception\UnavailableException;
 use Licensing\Exception\WrongProductException;
 
@@ -69,6 +70,7 @@ final class LicenseBox
                 'base_url' => $this->config['base_url'],
                 'public_key' => $this->config['public_key'],
                 'product_slug' => $this->slug,
+                'signing' => $this->config['signing'] ?? null,
                 'transport' => new WpTransport(),
                 'timeout' => 5.0,
                 'cache' => false,
@@ -187,6 +189,9 @@ final class LicenseBox
         }
         if ($e instanceof UnavailableException) {
             return __('The license server could not be reached. Please try again in a few minutes.');
+        }
+        if ($e instanceof SignatureException) {
+            return __("The license server's answer could not be verified. Check that this server's clock is right, then try again.");
         }
         return $e->getMessage();
     }

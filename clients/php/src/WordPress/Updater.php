@@ -62,6 +62,8 @@ final class Updater
      *     (default: the key the license box activated on this site)
      *   - settings_url: where your plugin's settings page (with the license box) is, linked from update notices
      *   - name: the product name in messages (default: the plugin's Name header)
+     *   - signing: verify the service's signed answers (update checks, the license box's calls), as Licensing\Client's
+     *     option: ['public_keys' => [['keyId' => 'sig_…', 'publicKey' => '…']]] (pinned, recommended)
      *   - client: a Licensing\Client to use (default: one over WordPress's HTTP API)
      */
     public function __construct(array $config)
@@ -258,6 +260,7 @@ final class Updater
                 'base_url' => $this->config['base_url'],
                 'public_key' => $this->config['public_key'] ?? null,
                 'product_slug' => $this->slug,
+                'signing' => $this->config['signing'] ?? null,
                 'version' => $this->installedVersion(),
                 'transport' => new WpTransport(),
                 'retries' => 0,

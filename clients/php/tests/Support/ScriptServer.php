@@ -4,7 +4,7 @@ namespace Licensing\Tests\Support;
 
 /**
  * A local HTTP server (`php -S` with tests/Support/router.php, four workers) that answers as a slow, failing or
- * rate-limiting service would. The client's base URL `{url}/s/<scenario>` picks the behaviour; every request is
+ * rate-limiting service would, or stands in front of the local stack as a lossy link or a man in the middle. The client's base URL `{url}/s/<scenario>` picks the behaviour; every request is
  * logged, so tests can see attempts, their times and their headers.
  */
 final class ScriptServer
@@ -22,7 +22,8 @@ final class ScriptServer
         mkdir($this->directory);
         $port = self::freePort();
         $command = [PHP_BINARY, '-S', '127.0.0.1:' . $port, __DIR__ . '/router.php'];
-        $environment = array_merge(getenv(), ['PHP_CLI_SERVER_WORKERS' => '4', 'SCRIPT_SERVER_DIR' => $this->directory]);
+        // The forward* behaviours stand in front of the local stack (Stack::baseUrl()).
+        $environment = array_merge(getenv(), ['PHP_CLI_SERVER_WORKERS' => '4', 'SCRIPT_SERVER_DIR' => $this->directory, 'SCRIPT_SERVER_UPSTREAM' => (string) Stack::baseUrl()]);
         $process = proc_open($command, [0 => ['file', '/dev/null', 'r'], 1 => ['file', '/dev/null', 'w'], 2 => ['file', '/dev/null', 'w']], $pipes, null, $environment);
         if (!is_resource($process)) {
             throw new \RuntimeException('could not start php -S');
@@ -61,7 +62,7 @@ final class ScriptServer
     /**
      * The requests one scenario URL received.
      *
-     * @return array<int, array{at: float, path: string, headers: array<string, string>, body: string}>
+     * @return array<int, array{at: float, path: string, headers: array<string, string>, body: string, upstream?: array{status: int, headers: array<string, string>}}>
      */
     public function log(string $scenarioUrl): array
     {

@@ -11,6 +11,12 @@
  *   ratelimited  429 with Retry-After: 1, then 200
  *   ratelimitlong 429 with Retry-After: 30, always
  *   validthendown 200 (valid) the first time, then 503
+ * and, in front of the local stack (SCRIPT_SERVER_UPSTREAM), as a lost answer or a man in the middle would:
+ *   forward      every request to the stack, its answer passed on unchanged
+ *   forwardfail  every request to the stack; the first answer is replaced by a 503 (the service acted, the client never heard)
+ *   forwardtamper every request to the stack; `"seats":2` in the answer becomes `"seats":9`
+ *   forwardunsigned every request to the stack; the answer's signature headers are dropped
+ * The log of a forwarded request also holds the stack's answer (`upstream`: status and headers).
  */
 $dir = getenv('SCRIPT_SERVER_DIR');
 $path = (string) parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
@@ -29,12 +35,65 @@ foreach ($_SERVER as $name => $value) {
 }
 $headers['content-type'] = isset($_SERVER['CONTENT_TYPE']) ? $_SERVER['CONTENT_TYPE'] : '';
 $log = $dir . '/' . $key . '.log';
-$fp = fopen($log, 'a');
-flock($fp, LOCK_EX);
 $count = is_file($log) ? count(array_filter(explode("\n", (string) file_get_contents($log)))) : 0;
-fwrite($fp, json_encode(['at' => microtime(true), 'path' => $rest, 'headers' => $headers, 'body' => file_get_contents('php://input')]) . "\n");
-flock($fp, LOCK_UN);
-fclose($fp);
+$body = (string) file_get_contents('php://input');
+$record = static function (array $extra = []) use ($log, $rest, $headers, $body): void {
+    $fp = fopen($log, 'a');
+    flock($fp, LOCK_EX);
+    fwrite($fp, json_encode(array_merge(['at' => microtime(true), 'path' => $rest, 'headers' => $headers, 'body' => $body], $extra)) . "\n");
+    flock($fp, LOCK_UN);
+    fclose($fp);
+};
+
+if (strpos($behaviour, 'forward') === 0) {
+    $sent = [];
+    foreach (['content-type', 'idempotency-key', 'signature-nonce'] as $name) {
+        if (isset($headers[$name]) && $headers[$name] !== '') {
+            $sent[] = $name . ': ' . $headers[$name];
+        }
+    }
+    $query = isset($_SERVER['QUERY_STRING']) && $_SERVER['QUERY_STRING'] !== '' ? '?' . $_SERVER['QUERY_STRING'] : '';
+    $handle = curl_init(getenv('SCRIPT_SERVER_UPSTREAM') . $rest . $query);
+    curl_setopt_array($handle, [CURLOPT_CUSTOMREQUEST => $_SERVER['REQUEST_METHOD'], CURLOPT_HTTPHEADER => $sent, CURLOPT_RETURNTRANSFER => true, CURLOPT_HEADER => true]);
+    if ($body !== '') {
+        curl_setopt($handle, CURLOPT_POSTFIELDS, $body);
+    }
+    $raw = (string) curl_exec($handle);
+    $status = (int) curl_getinfo($handle, CURLINFO_RESPONSE_CODE);
+    $headerSize = (int) curl_getinfo($handle, CURLINFO_HEADER_SIZE);
+    curl_close($handle);
+    $answer = substr($raw, $headerSize);
+    $upstream = [];
+    foreach (explode("\r\n", substr($raw, 0, $headerSize)) as $line) {
+        if (strpos($line, ':') !== false) {
+            [$name, $value] = explode(':', $line, 2);
+            $upstream[strtolower($name)] = trim($value);
+        }
+    }
+    $record(['upstream' => ['status' => $status, 'headers' => $upstream]]);
+    $passed = ['content-type', 'content-digest', 'date', 'signature', 'signature-input', 'idempotent-replayed', 'retry-after'];
+    if ($behaviour === 'forwardfail' && $count === 0) {
+        http_response_code(503);
+        header('Content-Type: application/json');
+        echo '{"error":"Service unavailable"}';
+        exit;
+    }
+    if ($behaviour === 'forwardtamper') {
+        $answer = str_replace('"seats":2', '"seats":9', $answer);
+    }
+    if ($behaviour === 'forwardunsigned') {
+        $passed = ['content-type', 'date'];
+    }
+    http_response_code($status);
+    foreach ($passed as $name) {
+        if (isset($upstream[$name])) {
+            header($name . ': ' . $upstream[$name]);
+        }
+    }
+    echo $answer;
+    exit;
+}
+$record();
 
 $answers = [
     '/public/v1/licenses/validate' => ['valid' => true, 'license' => ['key' => 'ACME-AAAA-BBBB-CCCC-DDDD', 'status' => 'active', 'seats' => 2, 'activatedCount' => 1, 'expiresAt' => null], 'product' => ['id' => 'prd_aaaaaaaaaaaaaaaaaaaaaaaa', 'name' => 'Acme', 'slug' => 'acme']],

@@ -39,18 +39,18 @@ let wp: ReturnType<typeof prepareWordPress>;
 let site: string;
 let admin: WpAdmin;
 let vendor: Client;
-let product: { id: string; slug: string; public_key: string };
+let product: { id: string; slug: string; public_key: string; signingKeys: { keyId: string; publicKey: string }[] };
+/** The plugin's licensing settings: the service, the product's public key and its pinned signing keys. */
+type PluginConfig = { base_url: string; public_key: string; signing: { public_keys: { keyId: string; publicKey: string }[] } };
+const pluginConfig = (): PluginConfig => ({ base_url: stack.url, public_key: product.public_key, signing: { public_keys: product.signingKeys } });
 let revokedKey: { id: string; licenseKey: string };
 let goodKey: { id: string; licenseKey: string };
 
 /** The sample plugin's files at a version: main file, its licensing config, and the bundled library. */
-function pluginFiles(version: string, config: { base_url: string; public_key: string }): Record<string, string> {
+function pluginFiles(version: string, config: PluginConfig): Record<string, string> {
   const files: Record<string, string> = {
     'sample-licensed-plugin.php': readFileSync(join(fixtures, 'sample-plugin.php'), 'utf8').replace('{{VERSION}}', version),
-    'licensing-config.php': `<?php\nreturn ${JSON.stringify({ ...config, slug: SLUG })
-      .replace(/^\{/, '[')
-      .replace(/\}$/, ']')
-      .replace(/":/g, '" =>')};\n`,
+    'licensing-config.php': `<?php\nreturn json_decode(base64_decode('${Buffer.from(JSON.stringify({ ...config, slug: SLUG })).toString('base64')}'), true);\n`,
     [`CHANGES-${version}.txt`]: `Sample Licensed Plugin ${version}\n`,
     'vendor/licensing/autoload.php': readFileSync(join(library, 'autoload.php'), 'utf8'),
   };
@@ -152,7 +152,7 @@ beforeAll(async () => {
   });
   expect(created.status, created.text).toBe(201);
   product = created.body;
-  const config = { base_url: stack.url, public_key: product.public_key };
+  const config = pluginConfig();
   await publish('1.0.0', pluginFiles('1.0.0', config), SLUG, { releaseNotes: 'First release.' });
   for (const name of ['revoked', 'good'] as const) {
     const res = await vendor.post('/api/licenses', { productId: product.id, customerEmail: `${name}@example.com`, seats: 1 });
@@ -184,10 +184,14 @@ describe('WordPress installs updates through the updater', () => {
   it('activates a license for the site from the license box; the plugin is current', async () => {
     const page = await licenseBox('activate', revokedKey.licenseKey);
     expect(page.text).toContain('License activated for this site.');
-    expect(page.text).toContain('Active on this site (127.0.0.1).');
+    // The test site's address is an IP literal: a staging site by the product's default patterns, which takes no seat.
+    expect(page.text).toContain('Active on this site (127.0.0.1). Staging site: it does not use a seat.');
     const license = await vendor.get(`/api/licenses/${revokedKey.id}`);
-    // The test site's address is an IP literal, a staging site by default: it takes no seat.
-    expect(license.body).toMatchObject({ activatedCount: 0, stagingCount: 1, activations: [{ domain: '127.0.0.1', status: 'active', environment: 'staging' }] });
+    expect(license.body).toMatchObject({
+      activatedCount: 0,
+      stagingCount: 1,
+      activations: [{ domain: '127.0.0.1', status: 'active', environment: 'staging' }],
+    });
 
     const plugins = await admin.request('/wp-admin/plugins.php');
     expect(plugins.status).toBe(200);
@@ -205,7 +209,7 @@ describe('WordPress installs updates through the updater', () => {
   });
 
   it('shows 1.1.0 to a revoked key, from its cron and on the update screens, but cannot download it, and says why', async () => {
-    await publish('1.1.0', pluginFiles('1.1.0', { base_url: stack.url, public_key: product.public_key }), `${SLUG}-1.1.0`, {
+    await publish('1.1.0', pluginFiles('1.1.0', pluginConfig()), `${SLUG}-1.1.0`, {
       releaseNotes: 'Adds the 1.1 things.',
       tested: '6.1',
     });
