@@ -21,10 +21,14 @@ export function named<S extends z.core.$ZodType>(id: string, schema: S, descript
   return schema;
 }
 
-/** Adds a description (and examples) to a schema without naming it. */
+/**
+ * A copy of a schema with a description (and examples), not named. A copy, so that describing a shared schema
+ * (`timestamp`) in one place does not describe it everywhere else.
+ */
 export function described<S extends z.core.$ZodType>(schema: S, description: string, examples?: unknown[]): S {
-  schemaDocs.add(schema, { description, ...(examples ? { examples } : {}) });
-  return schema;
+  const copy = z.clone(schema);
+  schemaDocs.add(copy, { description, ...(examples ? { examples } : {}) });
+  return copy;
 }
 
 /**

@@ -8,16 +8,15 @@ import { described, named, type OperationDoc, type ResponseDoc } from './operati
 export const SIGNED_ANSWER_HEADERS: NonNullable<ResponseDoc['headers']> = {
   signature: {
     description:
-      '`sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the ' +
+      '`sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the ' +
       'parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too).',
   },
   'signature-input': {
     description:
-      '`sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request ' +
+      '`sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request ' +
       'sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`.',
   },
   'content-digest': { description: '`sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530).' },
-  date: { description: 'When the answer was signed (IMF-fixdate); covered by the signature.' },
 };
 
 /** The request header a client sends its nonce in. */
@@ -34,8 +33,8 @@ export const NONCE_HEADER_PARAMETER: NonNullable<OperationDoc['headerParameters'
 
 /** Appended to the description of each signed operation. */
 export const SIGNED_ANSWER_NOTE =
-  '\n\nThe answer is signed (RFC 9421, Ed25519) with the product\'s current key: `Signature`, `Signature-Input`, `Content-Digest`, ' +
-  '`Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers ' +
+  '\n\nThe answer is signed (RFC 9421, Ed25519) with the product\'s current key: `Signature`, `Signature-Input`, `Content-Digest`; ' +
+  'send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers ' +
   'given before (bad input, an unknown key without a `public_key`) are not.';
 
 export const SigningKey = named(

@@ -5,15 +5,17 @@ import { createHash } from 'node:crypto';
  * covers and how its headers are written. Pure functions; `response-signer.ts` holds the keys.
  *
  *   Content-Digest: sha-256=:<base64 SHA-256 of the body bytes>:
- *   Date: <IMF-fixdate>
- *   Signature-Input: sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"[;nonce="…"]
+ *   Signature-Input: sig1=("@status" "content-digest");created=<unix s>;keyid="sig_…";alg="ed25519"[;nonce="…"]
  *   Signature: sig1=:<base64 Ed25519 signature of the signature base>:
+ *
+ * The time is the signed `created` parameter, not the `Date` header: API Gateway, CloudFront and other proxies may
+ * write their own `Date`, which would break every signature if it were covered.
  */
 
 /** The label of the service's signature in `Signature` and `Signature-Input`. */
 export const SIGNATURE_LABEL = 'sig1';
 /** The components every signed answer covers, in this order. */
-export const COVERED_COMPONENTS = ['@status', 'content-digest', 'date'] as const;
+export const COVERED_COMPONENTS = ['@status', 'content-digest'] as const;
 
 /** The request header a client sends its nonce in; it comes back as the signature's `nonce` parameter. */
 export const NONCE_HEADER = 'signature-nonce';
@@ -38,31 +40,24 @@ export function signatureParams(params: SignatureParams): string {
 }
 
 /** The signature base (RFC 9421 §2.5): one line per covered component, then `@signature-params`, joined by LF. */
-export function signatureBase(message: { status: number; contentDigest: string; date: string }, params: string): string {
-  return [
-    `"@status": ${message.status}`,
-    `"content-digest": ${message.contentDigest}`,
-    `"date": ${message.date}`,
-    `"@signature-params": ${params}`,
-  ].join('\n');
+export function signatureBase(message: { status: number; contentDigest: string }, params: string): string {
+  return [`"@status": ${message.status}`, `"content-digest": ${message.contentDigest}`, `"@signature-params": ${params}`].join('\n');
 }
 
 /**
- * The headers that sign an answer: its digest, its date and the signature over both and the status (with the
- * client's nonce among the parameters when it sent one). `sign` makes the Ed25519 signature of the base.
+ * The headers that sign an answer: its digest and the signature over it and the status, made at `now` (`created`),
+ * with the client's nonce among the parameters when it sent one. `sign` makes the Ed25519 signature of the base.
  */
 export function signatureHeaders(
   message: { status: number; body: Buffer; now: Date; keyId: string; nonce?: string },
   sign: (base: Buffer) => Buffer,
 ): Record<string, string> {
   const digest = contentDigest(message.body);
-  const date = message.now.toUTCString();
   const params = signatureParams({ created: Math.floor(message.now.getTime() / 1000), keyId: message.keyId, nonce: message.nonce });
-  // The signature base is ASCII (RFC 9421 §2.5): every value in it is (date, base64, key ids, nonces).
-  const signature = sign(Buffer.from(signatureBase({ status: message.status, contentDigest: digest, date }, params), 'ascii'));
+  // The signature base is ASCII (RFC 9421 §2.5): every value in it is (base64, key ids, nonces).
+  const signature = sign(Buffer.from(signatureBase({ status: message.status, contentDigest: digest }, params), 'ascii'));
   return {
     'content-digest': digest,
-    date,
     'signature-input': `${SIGNATURE_LABEL}=${params}`,
     signature: `${SIGNATURE_LABEL}=:${signature.toString('base64')}:`,
   };

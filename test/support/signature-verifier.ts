@@ -36,7 +36,7 @@ export const isSigned = (answer: RawAnswer) => 'signature' in answer.headers || 
 
 export type Verdict = { valid: boolean; keyId?: string; nonce?: string; reason?: string };
 
-/** Whether the answer is signed by one of `keys` over its status, digest and date (and `nonce`, when given). */
+/** Whether the answer is signed by one of `keys` over its status and digest (and `nonce`, when given). */
 export async function verifyAnswer(answer: RawAnswer, keys: PublicKeyEntry[], nonce?: string): Promise<Verdict> {
   const expectedDigest = `sha-256=:${createHash('sha256').update(answer.body).digest('base64')}:`;
   if (answer.headers['content-digest'] !== expectedDigest) return { valid: false, reason: 'content-digest does not match the body' };
@@ -50,7 +50,7 @@ export async function verifyAnswer(answer: RawAnswer, keys: PublicKeyEntry[], no
           const key = keys.find((candidate) => candidate.keyId === params.keyid);
           return key ? { id: key.keyId, algs: ['ed25519'], verify: createVerifier(createPublicKey(key.publicKeyPem), 'ed25519') } : null;
         },
-        requiredFields: ['@status', 'content-digest', 'date'],
+        requiredFields: ['@status', 'content-digest'],
         requiredParams: ['created', 'keyid', 'alg', ...(nonce === undefined ? [] : ['nonce'])],
       },
       { status: answer.status, headers: answer.headers },

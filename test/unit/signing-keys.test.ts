@@ -49,7 +49,6 @@ describe('signing keys', () => {
       const base = [
         '"@status": 200',
         `"content-digest": ${signed.headers!['content-digest']}`,
-        `"date": ${signed.headers!.date}`,
         `"@signature-params": ${String(signed.headers!['signature-input']).slice('sig1='.length)}`,
       ].join('\n');
       expect(verify(null, Buffer.from(base), publicKey, signature)).toBe(true);

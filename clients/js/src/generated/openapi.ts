@@ -19,7 +19,7 @@ export interface paths {
          *
          *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
         post: operations["postV1LicensesValidate"];
         delete?: never;
@@ -43,7 +43,7 @@ export interface paths {
          *
          *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
         post: operations["postV1LicensesActivate"];
         delete?: never;
@@ -67,7 +67,7 @@ export interface paths {
          *
          *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
         post: operations["postV1LicensesDeactivate"];
         delete?: never;
@@ -133,7 +133,7 @@ export interface paths {
          *
          *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
         post: operations["postPublicV1LicensesValidate"];
         delete?: never;
@@ -157,7 +157,7 @@ export interface paths {
          *
          *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
         post: operations["postPublicV1LicensesActivate"];
         delete?: never;
@@ -181,7 +181,7 @@ export interface paths {
          *
          *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
         post: operations["postPublicV1LicensesDeactivate"];
         delete?: never;
@@ -205,7 +205,7 @@ export interface paths {
          *
          *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
         post: operations["postPublicV1LicensesCheck"];
         delete?: never;
@@ -229,7 +229,7 @@ export interface paths {
          *
          *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
         post: operations["postPublicV1LicensesOffline"];
         delete?: never;
@@ -444,27 +444,16 @@ export interface components {
             /** @description The signed file (format v1, docs/api.md): save it as it is and verify it offline. */
             license_file: string;
             key_id: string;
-            /**
-             * Format: date-time
-             * @description `issued_at` + the product's `offlineValidityDays`, or the license's `expiresAt` when that comes first.
-             */
-            issued_at: string;
-            /**
-             * Format: date-time
-             * @description `issued_at` + the product's `offlineValidityDays`, or the license's `expiresAt` when that comes first.
-             */
-            valid_until: string;
+            issued_at: components["schemas"]["Timestamp"];
+            /** @description `issued_at` + the product's `offlineValidityDays`, or the license's `expiresAt` when that comes first. */
+            valid_until: components["schemas"]["Timestamp"];
         };
         /** @description The activation of the domain (a new one, or the one it already had) and when it was made. */
         PublicActivated: {
             /** @constant */
             success: true;
             activation_id: string;
-            /**
-             * Format: date-time
-             * @description `issued_at` + the product's `offlineValidityDays`, or the license's `expiresAt` when that comes first.
-             */
-            activated_at: string;
+            activated_at: components["schemas"]["Timestamp"];
             /**
              * @description `staging`: the domain is a staging or local site (by the product's `stagingPatterns`), which took no seat; `production`: it took a seat.
              * @enum {string}
@@ -499,19 +488,20 @@ export interface components {
             publicKey: string;
             /** @description The same key as an SPKI PEM. */
             publicKeyPem: string;
-            /**
-             * Format: date-time
-             * @description `issued_at` + the product's `offlineValidityDays`, or the license's `expiresAt` when that comes first.
-             */
-            createdAt: string;
+            createdAt: components["schemas"]["Timestamp"];
             /** @description Null for the current key; for a rotated-out key, when verifiers stop accepting it (7 days after the rotation). */
-            expiresAt: string | null;
+            expiresAt: components["schemas"]["Timestamp"] | null;
             /** @description The key that signs now (the one rotated out keeps verifying during its grace period). */
             current: boolean;
         };
         SigningKeyList: {
             keys: components["schemas"]["SigningKey"][];
         };
+        /**
+         * Format: date-time
+         * @description An ISO 8601 timestamp in UTC.
+         */
+        Timestamp: string;
         /** @description WordPress plugin update information. `version` and `new_version` are the latest published release; `package` (the licensed download) is there only for an active, unexpired key of this product. */
         UpdateInfo: {
             name: string;
@@ -555,8 +545,7 @@ export interface components {
                 activatedCount: number;
                 /** @description Active staging and local sites, which take no seat. */
                 stagingCount: number;
-                /** @description Null for the current key; for a rotated-out key, when verifiers stop accepting it (7 days after the rotation). */
-                expiresAt: string | null;
+                expiresAt: components["schemas"]["Timestamp"] | null;
             };
             product: {
                 id: string;
@@ -755,14 +744,12 @@ export interface operations {
             /** @description The key is usable */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
-                    /** @description When the answer was signed (IMF-fixdate); covered by the signature. */
-                    date?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -826,14 +813,12 @@ export interface operations {
             /** @description Activated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
-                    /** @description When the answer was signed (IMF-fixdate); covered by the signature. */
-                    date?: string;
                     /** @description `true` when this is the recorded answer of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -895,14 +880,12 @@ export interface operations {
             /** @description Deactivated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
-                    /** @description When the answer was signed (IMF-fixdate); covered by the signature. */
-                    date?: string;
                     /** @description `true` when this is the recorded answer of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -955,14 +938,12 @@ export interface operations {
             /** @description Update information */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
-                    /** @description When the answer was signed (IMF-fixdate); covered by the signature. */
-                    date?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1062,14 +1043,12 @@ export interface operations {
             /** @description The key is usable */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
-                    /** @description When the answer was signed (IMF-fixdate); covered by the signature. */
-                    date?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1144,14 +1123,12 @@ export interface operations {
             /** @description Activated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
-                    /** @description When the answer was signed (IMF-fixdate); covered by the signature. */
-                    date?: string;
                     /** @description `true` when this is the recorded answer of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -1213,14 +1190,12 @@ export interface operations {
             /** @description Deactivated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
-                    /** @description When the answer was signed (IMF-fixdate); covered by the signature. */
-                    date?: string;
                     /** @description `true` when this is the recorded answer of an earlier request with the same `Idempotency-Key`. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -1276,14 +1251,12 @@ export interface operations {
             /** @description Whether the domain is activated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
-                    /** @description When the answer was signed (IMF-fixdate); covered by the signature. */
-                    date?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1333,14 +1306,12 @@ export interface operations {
             /** @description The license file */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, `date` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
-                    /** @description When the answer was signed (IMF-fixdate); covered by the signature. */
-                    date?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -15,16 +15,16 @@ use Licensing\Verifier\ResponseVerifier;
  * "Signed answers"). Exactly what the service signs is required:
  *
  *   Content-Digest: sha-256=:<base64 SHA-256 of the body bytes>:
- *   Signature-Input: sig1=("@status" "content-digest" "date");created=<unix s>;keyid="sig_…";alg="ed25519";nonce="…"
+ *   Signature-Input: sig1=("@status" "content-digest");created=<unix s>;keyid="sig_…";alg="ed25519";nonce="…"
  *   Signature: sig1=:<base64 Ed25519 signature of the signature base>:
  *
- * The digest must match the raw body, `created` and `Date` must be near the clock, the nonce must be the one the
+ * The digest must match the raw body, `created` must be near the clock, the nonce must be the one the
  * call sent, and the key one the client trusts.
  */
 final class SignedAnswerVerifier implements ResponseVerifier
 {
     private const LABEL = 'sig1';
-    private const COMPONENTS = '("@status" "content-digest" "date")';
+    private const COMPONENTS = '("@status" "content-digest")';
 
     /** @var SigningKeys */
     private $keys;
@@ -67,10 +67,7 @@ final class SignedAnswerVerifier implements ResponseVerifier
         if (self::member($digest, 'sha-256') !== ':' . base64_encode(hash('sha256', $response->body, true)) . ':') {
             throw new SignatureException('Content-Digest does not match the body', $status);
         }
-        $date = (string) $response->header('date');
-        $now = (int) call_user_func($this->clock);
-        $dated = strtotime($date);
-        if (abs($now - $params['created']) > $this->maxSkew || $dated === false || abs($now - $dated) > $this->maxSkew) {
+        if (abs((int) call_user_func($this->clock) - $params['created']) > $this->maxSkew) {
             throw new SignatureException('The answer is too old, or the clock is off', $status);
         }
         $key = $this->keys->find($params['keyid'], true);
@@ -78,7 +75,7 @@ final class SignedAnswerVerifier implements ResponseVerifier
             throw new SignatureException('The answer is signed by an unknown key (' . $params['keyid'] . ')', $status);
         }
         $bytes = base64_decode(trim($signature, ':'), true);
-        $base = implode("\n", ['"@status": ' . $status, '"content-digest": ' . $digest, '"date": ' . $date, '"@signature-params": ' . $input]);
+        $base = implode("\n", ['"@status": ' . $status, '"content-digest": ' . $digest, '"@signature-params": ' . $input]);
         if (!is_string($bytes) || strlen($bytes) !== SODIUM_CRYPTO_SIGN_BYTES || !sodium_crypto_sign_verify_detached($bytes, $base, $key)) {
             throw new SignatureException('The answer signature does not verify', $status);
         }
