@@ -1,5 +1,5 @@
-import { Duration, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Duration } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -7,7 +7,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { USAGE_QUEUE_SETTINGS } from '../../shared/analytics/usage-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
-import { queueWithDeadLetters } from './queue-with-dead-letters.js';
+import { deadLetterAlarm, queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { serviceFunction } from './service-function.js';
 import { bindTable } from './table-access.js';
 
@@ -54,14 +54,9 @@ export class UsageEvents extends Construct {
       }),
     );
 
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      alarmName: `${Stack.of(this).stackName}-usage-event-dead-letters`,
-      alarmDescription: 'Usage events gave up after the table refused them on every receive: see the usage event dead-letter queue and the writer\'s log, then redrive',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+    this.deadLetterAlarm = deadLetterAlarm(this, this.deadLetterQueue, {
+      name: 'usage-event-dead-letters',
+      description: 'Usage events gave up after the table refused them on every receive: see the usage event dead-letter queue and the writer\'s log, then redrive',
     });
   }
 

@@ -1,6 +1,5 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod/mini';
-import { awsClientOptions } from '../clients.js';
+import { queueSender } from '../aws/queue-sender.js';
 import type { Config } from '../config.js';
 
 /**
@@ -31,13 +30,7 @@ export type UsageMessage = z.infer<typeof usageMessageSchema>;
 export type UsageQueue = { send(message: UsageMessage): Promise<void> };
 
 export function createUsageQueue(config: Config): UsageQueue {
-  const sqs = new SQSClient(awsClientOptions(config, config.endpoints.sqs));
-  return {
-    async send(message) {
-      if (!config.analytics.queueUrl) throw new Error('USAGE_QUEUE_URL is not configured');
-      await sqs.send(new SendMessageCommand({ QueueUrl: config.analytics.queueUrl, MessageBody: JSON.stringify(message) }));
-    },
-  };
+  return { send: queueSender<UsageMessage>(config, config.analytics.queueUrl, 'USAGE_QUEUE_URL') };
 }
 
 /**
