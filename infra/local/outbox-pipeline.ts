@@ -15,13 +15,18 @@ type Invoked<Consumer extends (event: never) => unknown> = { handler: (event: Pa
 
 /** Batches handled at once by each local queue consumer, as Lambda would run several. */
 const LOCAL_CONSUMER_CONCURRENCY = 5;
+/**
+ * The usage queue's batching window here: shorter than AWS's (USAGE_QUEUE_SETTINGS), so that tests and `npm start`
+ * see events within a second, long enough that batches fill under load as they do in AWS.
+ */
+const LOCAL_USAGE_BATCHING_WINDOW_MS = 1000;
 
 /**
  * What the outbox drives on this machine: the table's stream feeds the fan-out function, which fills the
  * webhook delivery queue (drained by the dispatcher) and the mail queue (drained by the mail sender); their
  * deployed entry files, run as the stream and SQS event sources run them in AWS. Beside them, on the same
- * endpoint, the usage queue that the edge and public functions fill, drained by the usage event writer (with
- * no batching window: each poll takes what is there, up to a batch). With a data directory, the queues'
+ * endpoint, the usage queue that the edge and public functions fill, drained by the usage event writer in batches
+ * gathered for up to a second. With a data directory, the queues'
  * messages and the stream position survive a restart.
  */
 export async function startOutboxPipeline(options: { dataDir?: string; dynamoEndpoint: string; tableName: string; instance: number }) {
@@ -53,6 +58,7 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     visibilityTimeoutSeconds: USAGE_QUEUE_SETTINGS.visibilityTimeoutSeconds,
     maxReceiveCount: USAGE_QUEUE_SETTINGS.maxReceiveCount,
     batchSize: USAGE_QUEUE_SETTINGS.batchSize,
+    batchingWindowMs: LOCAL_USAGE_BATCHING_WINDOW_MS,
     concurrency: LOCAL_CONSUMER_CONCURRENCY,
     stateFile: stateFile('usage-queue'),
     sqsEndpoint,
