@@ -19,6 +19,7 @@ import { EdgeDistribution } from './constructs/edge-distribution.js';
 import { OriginVerify } from './constructs/origin-verify.js';
 import { ExpirySweep } from './constructs/expiry-sweep.js';
 import { MailDelivery } from './constructs/mail-delivery.js';
+import { UsageEvents } from './constructs/usage-events.js';
 import { acknowledgeFunctionFindings } from './constructs/function-findings.js';
 import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/release-bucket.js';
 import { serviceFunction } from './constructs/service-function.js';
@@ -161,6 +162,8 @@ export class LicensingStack extends Stack {
   readonly webhookDelivery: WebhookDelivery;
   /** License e-mails: mail queue, dead-letter queue and alarm, and the SES sender. */
   readonly mailDelivery: MailDelivery;
+  /** Usage events: their queue, dead-letter queue and alarm, and the writer that stores them in batches. */
+  readonly usageEvents: UsageEvents;
   /** The scheduled license expiry sweep. */
   readonly expirySweep: ExpirySweep;
   /** The CloudFront distribution of the edge firewall; only with `edgeFirewall`. */
@@ -262,6 +265,11 @@ export class LicensingStack extends Stack {
     this.mailDelivery = new MailDelivery(this, 'MailDelivery', { table: this.table, mailFrom, environment, bundle: props.bundle ?? true });
     this.mailDelivery.grantEnqueue(this.webhookDelivery.fanOut);
 
+    // The public function queues usage events; both it and the edge queue the first check of a day of an install.
+    this.usageEvents = new UsageEvents(this, 'UsageEvents', { table: this.table, environment, bundle: props.bundle ?? true });
+    this.usageEvents.grantSend(functions.public);
+    this.usageEvents.grantSend(functions.edge);
+
     this.expirySweep = new ExpirySweep(this, 'ExpirySweep', { table: this.table, environment, bundle: props.bundle ?? true });
 
     this.allFunctions = {
@@ -269,6 +277,7 @@ export class LicensingStack extends Stack {
       'outbox-fanout': this.webhookDelivery.fanOut,
       'webhook-dispatcher': this.webhookDelivery.dispatcher,
       'mail-sender': this.mailDelivery.sender,
+      'usage-event-writer': this.usageEvents.writer,
       'expiry-sweep': this.expirySweep.function,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
@@ -355,14 +364,15 @@ export class LicensingStack extends Stack {
     });
     this.alarmTopic.notify(this.webhookDelivery.deadLetterAlarm);
     this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
+    this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       dashboardName: this.stackName,
       api: this.api,
       functions: this.allFunctions,
       edgeFunction: functions.edge,
       streamConsumer: this.webhookDelivery.fanOut,
-      deadLetterQueues: { Webhook: this.webhookDelivery.deadLetterQueue, Mail: this.mailDelivery.deadLetterQueue },
-      alarms: [...this.alarms.alarms, this.webhookDelivery.deadLetterAlarm, this.mailDelivery.deadLetterAlarm],
+      deadLetterQueues: { Webhook: this.webhookDelivery.deadLetterQueue, Mail: this.mailDelivery.deadLetterQueue, 'Usage event': this.usageEvents.deadLetterQueue },
+      alarms: [...this.alarms.alarms, this.webhookDelivery.deadLetterAlarm, this.mailDelivery.deadLetterAlarm, this.usageEvents.deadLetterAlarm],
     });
 
     this.outputs({ publicBaseUrl });

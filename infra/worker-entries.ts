@@ -7,5 +7,6 @@ export const WORKER_ENTRIES = {
   webhookDispatcher: 'functions/dispatcher/handler.ts',
   outboxFanOut: 'functions/outbox-fanout/handler.ts',
   mailSender: 'functions/mail-sender/handler.ts',
+  usageEventWriter: 'functions/usage-event-writer/handler.ts',
   expirySweep: 'functions/jobs/expiry-sweep.ts',
 } as const;

@@ -41,6 +41,8 @@ const environmentSchema = z.object({
   ORIGIN_VERIFY_TOKEN: z.optional(z.string().check(z.minLength(1))),
   /** Multiplies every rate limit's size and refill rate (DECISIONS §12); 0 turns the limits off. */
   RATE_LIMIT_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0')), z.transform(Number)), 1),
+  /** The queue of accepted usage events and installs seen, drained by the usage event writer (SQS; locally the in-process queue's endpoint). */
+  USAGE_QUEUE_URL: z.optional(z.url()),
   /** Days that feedback, usage events and deactivation reasons are kept (their TTL); daily counts stay. */
   ANALYTICS_RETENTION_DAYS: z._default(z.pipe(z.string().check(z.regex(/^[1-9]\d{0,3}$/, 'must be a whole number of days from 1 to 9999')), z.transform(Number)), 90),
   /** Base of the Stripe API; tests point it at a fake. Never set in AWS. */
@@ -84,7 +86,7 @@ export type Config = {
   /** Set when the API sits behind the CloudFront distribution of the edge firewall (see `shared/http/client-address.ts`). */
   originVerifyToken?: string;
   rateLimitScale: number;
-  analytics: { retentionDays: number };
+  analytics: { retentionDays: number; queueUrl?: string };
   payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
   downloadLinks: { secretArn?: string; localKey?: string };
   oauth: { google: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'userinfoUrl'>; github: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'apiUrl'> };
@@ -129,7 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     originVerifyToken: parsed.ORIGIN_VERIFY_TOKEN,
     rateLimitScale: parsed.RATE_LIMIT_SCALE,
-    analytics: { retentionDays: parsed.ANALYTICS_RETENTION_DAYS },
+    analytics: { retentionDays: parsed.ANALYTICS_RETENTION_DAYS, queueUrl: parsed.USAGE_QUEUE_URL },
     payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },
     downloadLinks: { secretArn: parsed.DOWNLOAD_LINK_SECRET_ARN, localKey: parsed.LOCAL_DOWNLOAD_LINK_KEY },
     oauth: {

@@ -1,3 +1,4 @@
+import { createUsageQueue } from '../../shared/analytics/usage-queue.js';
 import { httpApp } from '../../shared/http/app.js';
 import type { Route } from '../../shared/http/route.js';
 import { createActivityRecorder } from '../../shared/licensing/activity.js';
@@ -14,7 +15,7 @@ import { updateRoutes } from './update-routes.js';
 /** Every route of the edge API, with this container's caches and bookkeeping, shared by every request it serves. */
 export function edgeRoutes(deps: Deps): Route[] {
   const products = createProductCatalog(deps);
-  const activity = createActivityRecorder(deps);
+  const activity = createActivityRecorder({ ...deps, usage: createUsageQueue(deps.config) });
   // Products' signing keys are opened (KMS Decrypt) on first use and kept for the container.
   const signer = createResponseSigner(createKeyring(createSecretBox(deps.config)));
   const context = { catalog: products, activity, limits: createRateLimiter(deps), signer };

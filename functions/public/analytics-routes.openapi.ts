@@ -27,7 +27,7 @@ export const analyticsOperations = defineOperations({
   },
   'POST /public/v1/events': {
     summary: 'Track a usage event',
-    description: `Counts the event in the product's daily analytics and keeps it (\`ANALYTICS_RETENTION_DAYS\`, 90 by default). ${origin}`,
+    description: `Accepts the event (202) once the body and \`public_key\` are checked, and queues it: it is stored and counted in the product's daily analytics within seconds, and kept \`ANALYTICS_RETENTION_DAYS\` (90 by default). ${origin}`,
     security: [[]],
     requestBody: { examples: { saved: { public_key: EX.publicKey, event: 'settings_saved', properties: { tab: 'sitemap' }, license_key: EX.licenseKey, domain: EX.domain } } },
     responses: { 202: { description: 'Accepted', body: Accepted, examples: { accepted: { accepted: true } } } },

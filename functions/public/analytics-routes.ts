@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { submitFeedback, recordDeactivationReason, trackEvent } from '../../shared/analytics/ingest.js';
+import type { UsageQueue } from '../../shared/analytics/usage-queue.js';
 import { metadataSchema } from '../../shared/customers/metadata.js';
 import { FEEDBACK_TYPES } from '../../shared/data/entities/feedback.js';
 import { clientAddress } from '../../shared/http/client-address.js';
@@ -51,10 +52,11 @@ function originOf(body: OriginFields) {
 
 /**
  * Feedback, usage events and deactivation reasons from installed products (DECISIONS §8), identified by the
- * product's `public_key`. Each caller (public key and address) has a bucket in the container, so a looping plugin
+ * product's `public_key`. Feedback and reasons are stored before the 201; an event is queued (202) and written
+ * by the usage event writer within seconds. Each caller (public key and address) has a bucket in the container, so a looping plugin
  * or a script is refused (429) before it costs a write.
  */
-export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
+export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; limits: RateLimiter; usage: UsageQueue }): Route[] {
   const ingest = { ...deps, catalog: context.catalog };
   const read = async <S extends z.core.$ZodType<OriginFields>>(schema: S, event: Parameters<Route['handler']>[0]) => {
     const body = parseInput(schema, jsonBody(event, ANALYTICS_BODY_LIMIT_BYTES));
@@ -78,7 +80,7 @@ export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; 
       input: { body: eventBody },
       handler: async (event) => {
         const body = await read(eventBody, event);
-        await trackEvent(ingest, { ...originOf(body), event: body.event, properties: body.properties ?? undefined });
+        await trackEvent({ ...ingest, usage: context.usage }, { ...originOf(body), event: body.event, properties: body.properties ?? undefined });
         return json(202, { accepted: true });
       },
     },

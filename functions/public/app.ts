@@ -1,3 +1,4 @@
+import { createUsageQueue } from '../../shared/analytics/usage-queue.js';
 import { httpApp } from '../../shared/http/app.js';
 import type { Route } from '../../shared/http/route.js';
 import { createActivityRecorder } from '../../shared/licensing/activity.js';
@@ -23,7 +24,9 @@ export function createPublicDeps(config: Config): PublicDeps {
 export function publicRoutes(deps: PublicDeps): Route[] {
   // One secret box for the container: the vendors' Stripe keys and the products' signing keys.
   const signer = createResponseSigner(createKeyring(deps.payments.secrets));
-  const context = { catalog: createProductCatalog(deps), activity: createActivityRecorder(deps), limits: createRateLimiter(deps), signer };
+  // Usage events and installs seen go to the usage queue, whose writer stores and counts them in batches.
+  const usage = createUsageQueue(deps.config);
+  const context = { catalog: createProductCatalog(deps), activity: createActivityRecorder({ ...deps, usage }), limits: createRateLimiter(deps), signer, usage };
   return [
     ...licenseRoutes(deps, context, { prefix: '/public/v1', publicKey: true }),
     ...signingRoutes(deps, context),

@@ -1,5 +1,5 @@
 import { Duration, Fn, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -8,7 +8,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
-import { queueWithDeadLetters } from './queue-with-dead-letters.js';
+import { deadLetterAlarm, queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { serviceFunction } from './service-function.js';
 import { bindTable } from './table-access.js';
 
@@ -52,14 +52,9 @@ export class MailDelivery extends Construct {
     this.sender.addEventSource(new SqsEventSource(this.queue, { batchSize: MAIL_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }));
     this.sender.addToRolePolicy(sendAsStatement(Stack.of(this), props.mailFrom));
 
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      alarmName: `${Stack.of(this).stackName}-mail-dead-letters`,
-      alarmDescription: 'License e-mails gave up after an hour of SES refusing them: see the mail dead-letter queue, fix SES, then redrive',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+    this.deadLetterAlarm = deadLetterAlarm(this, this.deadLetterQueue, {
+      name: 'mail-dead-letters',
+      description: 'License e-mails gave up after an hour of SES refusing them: see the mail dead-letter queue, fix SES, then redrive',
     });
   }
 

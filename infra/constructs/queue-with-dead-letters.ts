@@ -1,4 +1,5 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 
@@ -20,4 +21,17 @@ export function queueWithDeadLetters(scope: Construct, props: { visibilityTimeou
     deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
   });
   return { queue, deadLetterQueue };
+}
+
+/** An alarm, `<stack>-<name>`, as soon as the dead-letter queue holds a message; a period without data is OK. */
+export function deadLetterAlarm(scope: Construct, deadLetterQueue: Queue, props: { name: string; description: string }): Alarm {
+  return new Alarm(scope, 'DeadLetterAlarm', {
+    alarmName: `${Stack.of(scope).stackName}-${props.name}`,
+    alarmDescription: props.description,
+    metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
 }

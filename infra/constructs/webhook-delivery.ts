@@ -1,5 +1,5 @@
-import { Duration, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Duration } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -9,7 +9,7 @@ import { Construct } from 'constructs';
 import { OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
-import { queueWithDeadLetters } from './queue-with-dead-letters.js';
+import { deadLetterAlarm, queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { serviceFunction } from './service-function.js';
 import { bindTable } from './table-access.js';
 
@@ -90,14 +90,9 @@ export class WebhookDelivery extends Construct {
     this.queue.grantSendMessages(props.management);
 
     // Named after the stack like the other alarms (infra/constructs/alarms.ts); the stack sends it to the alarm topic.
-    this.deadLetterAlarm = new Alarm(this, 'DeadLetterAlarm', {
-      alarmName: `${Stack.of(this).stackName}-webhook-dead-letters`,
-      alarmDescription: 'Webhook deliveries gave up (or a stream batch could not be fanned out): see the dead-letter queue',
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+    this.deadLetterAlarm = deadLetterAlarm(this, this.deadLetterQueue, {
+      name: 'webhook-dead-letters',
+      description: 'Webhook deliveries gave up (or a stream batch could not be fanned out): see the dead-letter queue',
     });
   }
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { matchesFilter, OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
+import { USAGE_QUEUE_SETTINGS } from '../../shared/analytics/usage-queue.js';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
@@ -14,12 +15,19 @@ type Invoked<Consumer extends (event: never) => unknown> = { handler: (event: Pa
 
 /** Batches handled at once by each local queue consumer, as Lambda would run several. */
 const LOCAL_CONSUMER_CONCURRENCY = 5;
+/**
+ * The usage queue's batching window here: shorter than AWS's (USAGE_QUEUE_SETTINGS), so that tests and `npm start`
+ * see events within a second, long enough that batches fill under load as they do in AWS.
+ */
+const LOCAL_USAGE_BATCHING_WINDOW_MS = 1000;
 
 /**
  * What the outbox drives on this machine: the table's stream feeds the fan-out function, which fills the
  * webhook delivery queue (drained by the dispatcher) and the mail queue (drained by the mail sender); their
- * deployed entry files, run as the stream and SQS event sources run them in AWS. With a data directory, the
- * queues' messages and the stream position survive a restart.
+ * deployed entry files, run as the stream and SQS event sources run them in AWS. Beside them, on the same
+ * endpoint, the usage queue that the edge and public functions fill, drained by the usage event writer in batches
+ * gathered for up to a second. With a data directory, the queues'
+ * messages and the stream position survive a restart.
  */
 export async function startOutboxPipeline(options: { dataDir?: string; dynamoEndpoint: string; tableName: string; instance: number }) {
   const stateFile = (name: string) => options.dataDir && join(options.dataDir, `${name}.json`);
@@ -44,13 +52,25 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     stateFile: stateFile('mail-queue'),
     sqsEndpoint,
   });
+  const usage = await startLocalQueue({
+    name: 'usage-events',
+    deadLetterName: 'usage-events-dlq',
+    visibilityTimeoutSeconds: USAGE_QUEUE_SETTINGS.visibilityTimeoutSeconds,
+    maxReceiveCount: USAGE_QUEUE_SETTINGS.maxReceiveCount,
+    batchSize: USAGE_QUEUE_SETTINGS.batchSize,
+    batchingWindowMs: LOCAL_USAGE_BATCHING_WINDOW_MS,
+    concurrency: LOCAL_CONSUMER_CONCURRENCY,
+    stateFile: stateFile('usage-queue'),
+    sqsEndpoint,
+  });
   let poller: { stop: () => Promise<void> } | undefined;
   return {
-    /** What the functions need to reach the queues (one local endpoint serves both). */
+    /** What the functions need to reach the queues (one local endpoint serves them all). */
     env: {
       QUEUE_URL: deliveries.queueUrl,
       DEAD_LETTER_QUEUE_URL: deliveries.deadLetterQueueUrl,
       MAIL_QUEUE_URL: mail.queueUrl,
+      USAGE_QUEUE_URL: usage.queueUrl,
       SQS_ENDPOINT: sqsEndpoint.url,
     },
     /** Starts the consumers; call once `env` is in the process environment, as the functions read it. */
@@ -58,8 +78,10 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
       const dispatcher = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.webhookDispatcher, options.instance);
       const sender = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.mailSender, options.instance);
       const fanOut = await importFunctionEntry<Invoked<StreamHandler>>(WORKER_ENTRIES.outboxFanOut, options.instance);
+      const writer = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.usageEventWriter, options.instance);
       deliveries.consume((event) => dispatcher.handler(event, lambdaContext('webhookDispatcher')));
       mail.consume((event) => sender.handler(event, lambdaContext('mailSender')));
+      usage.consume((event) => writer.handler(event, lambdaContext('usageEventWriter')));
       poller = await startStreamPoller({
         endpoint: options.dynamoEndpoint,
         tableName: options.tableName,
@@ -68,13 +90,14 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
         checkpointFile: stateFile('webhook-stream-position'),
       });
     },
-    /** For `GET /_local/webhook-queue` and `GET /_local/mail-queue`: message counts and the dead-letter queue's contents. */
+    /** For `GET /_local/webhook-queue`, `/_local/mail-queue` and `/_local/usage-queue`: message counts and the dead-letter queue's contents. */
     webhookQueueState: () => deliveries.state(),
     mailQueueState: () => mail.state(),
+    usageQueueState: () => usage.state(),
     /** The stream first, so nothing new is queued while the queues drain their running batches. */
     stop: async () => {
       await poller?.stop();
-      await Promise.all([deliveries.stop(), mail.stop()]);
+      await Promise.all([deliveries.stop(), mail.stop(), usage.stop()]);
       await sqsEndpoint.stop();
     },
   };

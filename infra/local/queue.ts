@@ -25,6 +25,8 @@ export type LocalQueueOptions = {
   /** After this many receives a message moves to the dead-letter list instead (redrive policy). */
   maxReceiveCount: number;
   batchSize: number;
+  /** As an event source's batching window: a batch short of `batchSize` waits until its oldest message has waited this long. */
+  batchingWindowMs?: number;
   /** Batches handled at once, as Lambda runs several consumers. */
   concurrency: number;
   /** With a file, messages survive a restart (written on every change), as SQS keeps them. */
@@ -184,9 +186,10 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
     const now = Date.now();
     const batch: StoredMessage[] = [];
     let changed = false;
-    for (const message of [...messages.values()].sort((a, b) => a.sentAt - b.sentAt)) {
+    const visible = [...messages.values()].filter((m) => m.visibleAt <= now).sort((a, b) => a.sentAt - b.sentAt);
+    if (visible.length < options.batchSize && visible.length > 0 && now - visible[0]!.visibleAt < (options.batchingWindowMs ?? 0)) return [];
+    for (const message of visible) {
       if (batch.length === options.batchSize) break;
-      if (message.visibleAt > now) continue;
       if (message.receiveCount >= options.maxReceiveCount) {
         messages.delete(message.messageId);
         deadLetters.push({ ...message, receiptHandle: undefined });

@@ -97,6 +97,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [`${LOCAL_ROUTES_PREFIX}/mail`]: () => ({ emails: mail.sent() }),
       [`${LOCAL_ROUTES_PREFIX}/webhook-queue`]: outbox.webhookQueueState,
       [`${LOCAL_ROUTES_PREFIX}/mail-queue`]: outbox.mailQueueState,
+      [`${LOCAL_ROUTES_PREFIX}/usage-queue`]: outbox.usageQueueState,
     };
     // Everything under the service's own first path segments (and `/_local`) is the service's; the rest is the dashboard's.
     const dashboard = dashboardFiles({ directory: DASHBOARD_DIST, reservedPrefixes: [...SERVICE_PATH_PREFIXES, LOCAL_ROUTES_PREFIX] });

@@ -1,7 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityItem } from '../data/service.js';
-import { jitteredBackoffMs, MAX_STORAGE_ATTEMPTS } from '../data/writes.js';
-import { ServiceUnavailableError } from '../errors.js';
+import { readAll } from '../data/writes.js';
 import type { Deps } from '../runtime.js';
 import type { ActivationItem } from './activation-view.js';
 
@@ -34,13 +32,8 @@ export async function readDomainHolds(
   // Once each: a lagging index can list a domain's old activation as active beside its new one, and a batch
   // naming one key twice is refused.
   const unique = new Map(activations.map(({ licenseId, domain }) => [holdKey(licenseId, domain), { licenseId, domain }]));
-  let keys = [...unique.values()];
-  for (let attempt = 0; keys.length > 0; attempt++) {
-    if (attempt === MAX_STORAGE_ATTEMPTS) throw new ServiceUnavailableError();
-    if (attempt > 0) await sleep(jitteredBackoffMs(attempt));
-    const { data, unprocessed } = await deps.data.entities.activeDomain.get(keys).go(options);
-    for (const hold of data) holds.set(holdKey(hold.licenseId, hold.domain), hold);
-    keys = unprocessed;
+  for (const hold of await readAll([...unique.values()], (keys) => deps.data.entities.activeDomain.get(keys).go(options))) {
+    holds.set(holdKey(hold.licenseId, hold.domain), hold);
   }
   return holds;
 }

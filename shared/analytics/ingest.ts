@@ -1,4 +1,4 @@
-import { transact, writeItem } from '../data/writes.js';
+import { transact } from '../data/writes.js';
 import type { FEEDBACK_TYPES } from '../data/entities/feedback.js';
 import { NotFoundError } from '../errors.js';
 import { hasPublicKeyShape, newId } from '../ids.js';
@@ -7,8 +7,10 @@ import { readLicense } from '../licensing/license-lookup.js';
 import { LICENSE_MESSAGES } from '../licensing/messages.js';
 import type { ProductCatalog, ProductRef } from '../licensing/product-catalog.js';
 import type { Deps } from '../runtime.js';
-import { bumpDailyCount, dailyCountItem } from './daily-counts.js';
+import { dailyCountItem } from './daily-counts.js';
 import { dayOf } from './days.js';
+import { ownLicense } from './license-origin.js';
+import type { UsageQueue } from './usage-queue.js';
 
 export type IngestDeps = Pick<Deps, 'data' | 'clock' | 'config'> & { catalog: ProductCatalog };
 
@@ -19,25 +21,29 @@ export type FeedbackInput = Origin & { type: (typeof FEEDBACK_TYPES)[number]; me
 export type UsageEventInput = Origin & { event: string; properties?: Record<string, unknown> };
 export type DeactivationReasonInput = Origin & { reason: string; details?: string };
 
+/** The product of the `public_key`: 404 `Invalid public_key` when there is none (or it is deleted). */
+async function productOf(deps: IngestDeps, publicKey: string): Promise<ProductRef> {
+  const product = hasPublicKeyShape(publicKey) ? await deps.catalog.byPublicKey(publicKey) : undefined;
+  if (!product || product.deleted) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
+  return product;
+}
+
+/** The key given, when it could be a license key at all: anything else is dropped before a read or a message. */
+const licenseKeyOf = (input: Origin) => (input.licenseKey !== undefined && looksLikeLicenseKey(input.licenseKey) ? input.licenseKey : undefined);
+
 /**
  * The product of the `public_key`, and the license when the key given is one of that product's: read together.
  * A key of another product, or none at all, is left out rather than refused, so a caller learns nothing of keys.
  */
 async function originOf(deps: IngestDeps, input: Origin): Promise<{ product: ProductRef; license?: { licenseId: string; licenseKey: string } }> {
-  if (!hasPublicKeyShape(input.publicKey)) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
-  const licenseKey = input.licenseKey !== undefined && looksLikeLicenseKey(input.licenseKey) ? input.licenseKey : undefined;
-  const [product, license] = await Promise.all([
-    deps.catalog.byPublicKey(input.publicKey),
-    licenseKey === undefined ? undefined : readLicense(deps, licenseKey),
-  ]);
-  if (!product || product.deleted) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
-  const ours = license && license.productId === product.productId ? { licenseId: license.licenseId, licenseKey: license.licenseKey } : undefined;
-  return { product, license: ours };
+  const licenseKey = licenseKeyOf(input);
+  const [product, license] = await Promise.all([productOf(deps, input.publicKey), licenseKey === undefined ? undefined : readLicense(deps, licenseKey)]);
+  return { product, license: license && ownLicense(license, product.productId) };
 }
 
 /** Raw records expire after the configured retention (the table's TTL removes them); their daily counts stay. */
-function expiry(deps: IngestDeps, now: Date): number {
-  return Math.floor(now.getTime() / 1000) + deps.config.analytics.retentionDays * 86_400;
+export function expiry(deps: Pick<Deps, 'config'>, at: Date): number {
+  return Math.floor(at.getTime() / 1000) + deps.config.analytics.retentionDays * 86_400;
 }
 
 /** Feedback and its daily count by type, in one transaction: the inbox and its totals always agree. */
@@ -76,24 +82,15 @@ export async function recordDeactivationReason(deps: IngestDeps, input: Deactiva
 }
 
 /**
- * A usage event: the event and its daily count, two plain writes sent at once (a transaction would cost twice
- * the write units, at the volume of validations). A failure of either answers 503 and the plugin sends again;
- * at worst a count is one off, never an event lost without an error.
+ * A usage event: the product is checked here (an unknown public key is 404 at once), then the event goes to the
+ * usage queue and the caller gets 202. The writer stores and counts it within seconds, in batches
+ * (shared/analytics/usage-writer.ts), and checks there that a `license_key` is the product's: nothing but the
+ * public key is read while the caller waits.
  */
-export async function trackEvent(deps: IngestDeps, input: UsageEventInput): Promise<void> {
-  const { product, license } = await originOf(deps, input);
-  const now = deps.clock.now();
-  const day = dayOf(now);
-  const { productId } = product;
-  await Promise.all([
-    writeItem(() =>
-      deps.data.entities.usageEvent
-        .put({
-          productId, day, eventId: newId('uev'), event: input.event, properties: input.properties, domain: input.domain, ...license,
-          createdAt: now.toISOString(), ttl: expiry(deps, now),
-        })
-        .go({ response: 'none' }),
-    ),
-    bumpDailyCount(deps, { productId, day, metric: 'event', name: input.event }),
-  ]);
+export async function trackEvent(deps: IngestDeps & { usage: UsageQueue }, input: UsageEventInput): Promise<void> {
+  const { productId } = await productOf(deps, input.publicKey);
+  await deps.usage.send({
+    kind: 'event', eventId: newId('uev'), productId, event: input.event, properties: input.properties, licenseKey: licenseKeyOf(input), domain: input.domain,
+    receivedAt: deps.clock.now().toISOString(),
+  });
 }

@@ -1,8 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ServiceUnavailableError } from '../errors.js';
 import type { Entities, TransactionEntities } from './service.js';
-import { jitteredBackoffMs, MAX_STORAGE_ATTEMPTS } from './writes.js';
+import { readAll } from './writes.js';
 
 /** Shards of every counter: a total costs one batch read of this many small items. */
 const COUNTER_SHARDS = 16;
@@ -46,14 +44,6 @@ export function counterUpdates(counter: TransactionEntities['counter'], tenantId
  * are asked for again after a jittered pause, and 503 when they stay so.
  */
 export async function readCounter(counter: Entities['counter'], tenantId: string, name: string): Promise<number> {
-  let keys = SHARD_NAMES.map((shard) => ({ tenantId, shard, name }));
-  let total = 0;
-  for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS; attempt++) {
-    if (attempt > 0) await sleep(jitteredBackoffMs(attempt));
-    const { data, unprocessed } = await counter.get(keys).go();
-    total += data.reduce((sum, item) => sum + (item.count ?? 0), 0);
-    if (unprocessed.length === 0) return total;
-    keys = unprocessed.map(({ shard }) => ({ tenantId, shard, name }));
-  }
-  throw new ServiceUnavailableError();
+  const shards = await readAll(SHARD_NAMES.map((shard) => ({ tenantId, shard, name })), (keys) => counter.get(keys).go());
+  return shards.reduce((sum, item) => sum + (item.count ?? 0), 0);
 }

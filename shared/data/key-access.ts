@@ -36,6 +36,8 @@ export const KEY_ACCESS = {
   ],
   /** Outbox fan-out and webhook dispatcher: webhooks (by id and by tenant), deliveries and their counters. */
   webhookWorker: ['webhookId', 'deliveryId', 'tenantId'],
+  /** Usage event writer: the events and daily counts it writes (by `productId`), and the licenses events name, which it reads. */
+  usageWriter: ['productId', 'licenseKey'],
   /** Mail sender: the license e-mails it claims and marks sent (keyed by license id), nothing else. */
   mailSender: ['licenseId'],
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events. */

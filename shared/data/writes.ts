@@ -136,14 +136,31 @@ export async function writeItem<T>(write: () => Promise<T>): Promise<ItemWriteRe
 }
 
 /**
- * Deletes items in batches (BatchWriteItem), asking again for the keys DynamoDB leaves unprocessed under
- * load, with jittered pauses; 503 when some stay so, rather than reporting a partial delete as done.
+ * Sends a batch request (BatchWriteItem, BatchGetItem) again for what DynamoDB left unprocessed under load, with
+ * jittered pauses between tries; answers what is still unprocessed after MAX_STORAGE_ATTEMPTS (none, usually).
  */
-export async function deleteItems<K>(keys: K[], remove: (keys: K[]) => Promise<{ unprocessed: K[] }>): Promise<void> {
-  let pending = keys;
+export async function untilProcessed<K>(items: K[], send: (items: K[]) => Promise<{ unprocessed: K[] }>): Promise<K[]> {
+  let pending = items;
   for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS && pending.length > 0; attempt++) {
     if (attempt > 0) await sleep(jitteredBackoffMs(attempt));
-    pending = (await unlessThrottled(() => remove(pending))).unprocessed;
+    pending = (await unlessThrottled(() => send(pending))).unprocessed;
   }
-  if (pending.length > 0) throw new ServiceUnavailableError();
+  return pending;
+}
+
+/** Every item of `keys` by batch reads, asking again for keys left unprocessed; 503 when some stay so. */
+export async function readAll<K, T>(keys: K[], get: (keys: K[]) => Promise<{ data: T[]; unprocessed: K[] }>): Promise<T[]> {
+  const items: T[] = [];
+  const left = await untilProcessed(keys, async (batch) => {
+    const { data, unprocessed } = await get(batch);
+    items.push(...data);
+    return { unprocessed };
+  });
+  if (left.length > 0) throw new ServiceUnavailableError();
+  return items;
+}
+
+/** Deletes items in batches, 503 when some stay unprocessed, rather than reporting a partial delete as done. */
+export async function deleteItems<K>(keys: K[], remove: (keys: K[]) => Promise<{ unprocessed: K[] }>): Promise<void> {
+  if ((await untilProcessed(keys, remove)).length > 0) throw new ServiceUnavailableError();
 }

@@ -1,5 +1,5 @@
-import { bumpDailyCount } from '../analytics/daily-counts.js';
 import { dayOf } from '../analytics/days.js';
+import type { UsageQueue } from '../analytics/usage-queue.js';
 import { writeItem } from '../data/writes.js';
 import { logger } from '../observability/logger.js';
 import type { Deps } from '../runtime.js';
@@ -18,11 +18,12 @@ export type ActivityRecorder = {
  * `activeDomain` item: one conditional UpdateItem of a small item that no index copies, so 1 write unit
  * and no read. The activation item (and its three index copies) is not rewritten; views read the last
  * check from the activeDomain item, and deactivation copies it onto the activation.
- * The first check of each day also counts the install in its product's daily counts (analytics).
+ * The first check of each day also counts the install in its product's daily counts (analytics), through the
+ * usage queue: the writer bumps each count once per batch, so the check itself stays one write unit.
  * It is bookkeeping, not part of any answer: each container writes a domain at most once per
  * ACTIVITY_INTERVAL_MS, and a failed write is logged, never returned to the caller.
  */
-export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, intervalMs = ACTIVITY_INTERVAL_MS): ActivityRecorder {
+export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'> & { usage: UsageQueue }, intervalMs = ACTIVITY_INTERVAL_MS): ActivityRecorder {
   const lastWritten = new Map<string, number>();
 
   /** True (and remembered) when `key` was not recorded within the interval. */
@@ -57,10 +58,7 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'>, inter
       const day = dayOf(now);
       const previous = recorded?.written ? recorded.value.data?.lastCheckedAt : day;
       if (previous !== undefined && previous.startsWith(day)) return;
-      await Promise.all([
-        bumpDailyCount(deps, { productId, day, metric: 'installs', name: 'all' }),
-        version && bumpDailyCount(deps, { productId, day, metric: 'version', name: version }),
-      ]).catch(logFailure);
+      await deps.usage.send({ kind: 'install', productId, day, version }).catch(logFailure);
     },
   };
 }

@@ -1,5 +1,4 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { awsClientOptions } from '../clients.js';
+import { queueSender } from '../aws/queue-sender.js';
 import type { Config } from '../config.js';
 
 /** What a mail queue message says: whose license e-mail to send. Everything else is read from the table. */
@@ -9,14 +8,8 @@ export type MailMessage = { licenseId: string };
 export type MailQueue = { enqueue(licenseId: string): Promise<void> };
 
 export function createMailQueue(config: Config): MailQueue {
-  const sqs = new SQSClient(awsClientOptions(config, config.endpoints.sqs));
-  return {
-    async enqueue(licenseId) {
-      if (!config.mail.queueUrl) throw new Error('MAIL_QUEUE_URL is not configured');
-      const body: MailMessage = { licenseId };
-      await sqs.send(new SendMessageCommand({ QueueUrl: config.mail.queueUrl, MessageBody: JSON.stringify(body) }));
-    },
-  };
+  const send = queueSender<MailMessage>(config, config.mail.queueUrl, 'MAIL_QUEUE_URL');
+  return { enqueue: (licenseId) => send({ licenseId }) };
 }
 
 /**

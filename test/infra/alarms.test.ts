@@ -80,8 +80,8 @@ describe('alarm topic', () => {
 
 describe('alarms', () => {
   it('all report to the topic when they go off and when they are OK again, and treat no data as OK', () => {
-    // 2 API/edge + 2 per function + iterator age + 2 SES + the webhook and mail dead-letter alarms.
-    expect(alarms).toHaveLength(2 + 2 * Object.keys(stack.allFunctions).length + 1 + 2 + 2);
+    // 2 API/edge + 2 per function + iterator age + 2 SES + the webhook, mail and usage event dead-letter alarms.
+    expect(alarms).toHaveLength(2 + 2 * Object.keys(stack.allFunctions).length + 1 + 2 + 3);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);

@@ -44,6 +44,7 @@ const FUNCTIONS: [name: string, fn: LambdaFunction, entry: string, keys: TableKe
   ['outbox fan-out', stack.webhookDelivery.fanOut, WORKER_ENTRIES.outboxFanOut, 'webhookWorker'],
   ['webhook dispatcher', stack.webhookDelivery.dispatcher, WORKER_ENTRIES.webhookDispatcher, 'webhookWorker'],
   ['mail sender', stack.mailDelivery.sender, WORKER_ENTRIES.mailSender, 'mailSender'],
+  ['usage event writer', stack.usageEvents.writer, WORKER_ENTRIES.usageEventWriter, 'usageWriter'],
   ['expiry sweep', stack.expirySweep.function, WORKER_ENTRIES.expirySweep, 'expirySweep'],
 ];
 

@@ -110,8 +110,8 @@ describe('webhook delivery infrastructure', () => {
 
   it('keeps the queues private to TLS callers', () => {
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy')) as { Properties: { PolicyDocument: { Statement: unknown[] } } }[];
-    // The webhook and mail queues and their dead-letter queues.
-    expect(policies).toHaveLength(4);
+    // The webhook, mail and usage event queues and their dead-letter queues.
+    expect(policies).toHaveLength(6);
     for (const policy of policies) {
       expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),

@@ -8,7 +8,7 @@ import { ROUTES, type Surface } from '../../infra/routes.js';
 import { dayOf } from '../../shared/analytics/days.js';
 import { loadConfig } from '../../shared/config.js';
 import { Client, newTenant } from '../support/client.js';
-import { licensedProduct, newLicense, newProduct, plugin, type Product } from '../support/licensing-fixtures.js';
+import { licensedProduct, newLicense, newProduct, plugin, type Product, type Tenant } from '../support/licensing-fixtures.js';
 
 const DAY_MS = 86_400_000;
 
@@ -87,22 +87,36 @@ describe('feedback', () => {
   });
 });
 
+/** A product's events once the usage event writer has stored `count` of them (it writes within seconds of the 202). */
+async function eventsWritten(tenant: Tenant, productId: string, count: number) {
+  const read = () => tenant.get(`/api/products/${productId}/events`);
+  await expect.poll(async () => (await read()).body.items?.length, { timeout: 15_000, interval: 100 }).toBe(count);
+  return read();
+}
+
 describe('usage events', () => {
   it('accepts an event with 202 and lists events newest first, filtered by name, with their properties', async () => {
     const { tenant, product, license } = await licensedProduct();
-    const names = ['settings_saved', 'export', 'settings_saved'];
-    for (const [i, event] of names.entries()) {
-      const res = await plugin().post('/public/v1/events', { public_key: product.public_key, event, properties: { n: i }, license_key: license.licenseKey, domain: 'a.example' });
+    const otherLicense = await newLicense(tenant, (await newProduct(tenant)).id);
+    const sent = [
+      { event: 'settings_saved', license_key: license.licenseKey },
+      { event: 'export', license_key: otherLicense.licenseKey },
+      { event: 'settings_saved', license_key: license.licenseKey },
+    ];
+    for (const [i, body] of sent.entries()) {
+      const res = await plugin().post('/public/v1/events', { public_key: product.public_key, ...body, properties: { n: i }, domain: 'a.example' });
       expect(res.status, res.text).toBe(202);
       expect(res.body).toEqual({ accepted: true });
     }
-    const all = await tenant.get(`/api/products/${product.id}/events`);
+    const all = await eventsWritten(tenant, product.id, 3);
     expect(all.status, all.text).toBe(200);
     expect(all.body.items.map((e: { properties: { n: number } }) => e.properties.n)).toEqual([2, 1, 0]);
     expect(all.body.items[0]).toEqual({
       id: expect.stringMatching(/^uev_/), productId: product.id, event: 'settings_saved', properties: { n: 2 },
       licenseId: license.id, licenseKey: license.licenseKey, domain: 'a.example', createdAt: expect.any(String),
     });
+    // The writer checks the key against the product: another product's is dropped, not refused.
+    expect(all.body.items[1]).toMatchObject({ event: 'export', licenseId: null, licenseKey: null });
     const saved = await tenant.get(`/api/products/${product.id}/events?event=settings_saved&per_page=1&page=2`);
     expect(saved.body.items.map((e: { properties: { n: number } }) => e.properties.n)).toEqual([0]);
     expect(saved.body.pagination).toEqual({ page: 2, perPage: 1, total: 2, totalPages: 2 });
@@ -123,7 +137,11 @@ describe('usage events', () => {
       const res = await plugin().post('/public/v1/events', body);
       expect([res.status, res.body?.error]).toEqual([400, error]);
     }
-    expect((await tenant.get(`/api/products/${product.id}/events`)).body.pagination.total).toBe(0);
+    const unknown = await plugin().post('/public/v1/events', { ...good, public_key: `pk_${'a'.repeat(32)}` });
+    expect([unknown.status, unknown.body?.error]).toEqual([404, 'Invalid public_key']);
+    // A good event after the refused ones: once it is written, nothing else was.
+    expect((await plugin().post('/public/v1/events', good)).status).toBe(202);
+    expect((await eventsWritten(tenant, product.id, 1)).body.pagination.total).toBe(1);
   });
 });
 
@@ -154,8 +172,10 @@ describe('installs by version', () => {
     expect((await check('elsewhere.example')).status).toBe(200);
     expect((await check('%25%25')).status).toBe(200);
     const today = dayOf(new Date());
-    const res = await tenant.get(`/api/products/${product.id}/analytics?from=${today}&to=${today}`);
-    expect(res.body.days).toEqual([expect.objectContaining({ date: today, activeInstalls: 1, versions: { '3.1.0': 1 } })]);
+    // Counted through the usage queue, within seconds.
+    await expect
+      .poll(async () => (await tenant.get(`/api/products/${product.id}/analytics?from=${today}&to=${today}`)).body.days, { timeout: 15_000, interval: 100 })
+      .toEqual([expect.objectContaining({ date: today, activeInstalls: 1, versions: { '3.1.0': 1 } })]);
   });
 });
 
@@ -174,6 +194,8 @@ describe('analytics over days', () => {
     const config = loadConfig({
       RUNTIME: 'local', TABLE_NAME: inject('tableName'), DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), RATE_LIMIT_SCALE: '1',
       LOCAL_PROVIDER_KEY: Buffer.alloc(32, 1).toString('base64'),
+      // The stack's usage queue: its writer stores what this handler accepts, on the day of this test's clock.
+      USAGE_QUEUE_URL: inject('usageQueueUrl'), SQS_ENDPOINT: inject('sqsEndpoint'),
     });
     const handlers = {
       public: createPublicHandler({ ...createPublicDeps(config), clock }),
@@ -216,9 +238,9 @@ describe('analytics over days', () => {
     now = new Date(now.getTime() + 2 * 60_000);
     expect((await validate('one.example', '2.0.0')).status).toBe(200);
 
-    const direct = await client.get(`/api/products/${product.id}/analytics?from=${dayOne}&to=${dayTwo}`, { headers: { cookie: `session=${tenant.cookie}` }, origin: null });
-    expect(direct.status, direct.text).toBe(200);
-    expect(direct.body).toEqual({
+    const owner = { headers: { cookie: `session=${tenant.cookie}` }, origin: null };
+    const analytics = async () => (await client.get(`/api/products/${product.id}/analytics?from=${dayOne}&to=${dayTwo}`, owner)).body;
+    await expect.poll(analytics, { timeout: 15_000, interval: 100 }).toEqual({
       from: dayOne,
       to: dayTwo,
       days: [
@@ -227,8 +249,9 @@ describe('analytics over days', () => {
       ],
       totals: { events: { opened: 3, saved: 1, closed: 1 }, feedback: { bug: 1 }, deactivationReasons: { too_expensive: 1 } },
     });
-    const events = await client.get(`/api/products/${product.id}/events?from=${dayOne}&to=${dayOne}`, { headers: { cookie: `session=${tenant.cookie}` }, origin: null });
-    expect(events.body.items.map((e: { event: string }) => e.event)).toEqual(['saved', 'opened', 'opened']);
+    // The counts are bumped before the events are stored: wait for the events too.
+    const events = async () => (await client.get(`/api/products/${product.id}/events?from=${dayOne}&to=${dayOne}`, owner)).body.items.map((e: { event: string }) => e.event);
+    await expect.poll(events, { timeout: 15_000, interval: 100 }).toEqual(['saved', 'opened', 'opened']);
   });
 
   it('refuses a bad range, and another tenant\'s product', async () => {
@@ -254,7 +277,8 @@ describe('analytics over days', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ error: 'Too many requests' });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    const listed = await client.get(`/api/products/${product.id}/events?event=loop`, { headers: { cookie: `session=${tenant.cookie}` }, origin: null });
-    expect(listed.body.pagination.total).toBe(60);
+    const listed = async () => (await client.get(`/api/products/${product.id}/events?event=loop&per_page=100`, { headers: { cookie: `session=${tenant.cookie}` }, origin: null })).body;
+    await expect.poll(async () => (await listed()).items.length, { timeout: 15_000, interval: 100 }).toBe(60);
+    expect((await listed()).pagination.total).toBe(60);
   });
 });

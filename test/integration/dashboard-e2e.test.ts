@@ -262,6 +262,8 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     expect((await plugin.post('/public/v1/feedback', { public_key: publicKey, type: 'bug', message: 'Crashes on save' })).status).toBe(201);
     expect((await plugin.post('/public/v1/events', { public_key: publicKey, event: 'settings_opened' })).status).toBe(202);
     expect((await plugin.post('/public/v1/deactivation-reasons', { public_key: publicKey, reason: 'too_expensive' })).status).toBe(201);
+    // The event is written by the usage queue's writer: once the queue is empty, the tab shows it.
+    await expect.poll(async () => (await plugin.get('/_local/usage-queue')).body.messages, { timeout: 15_000, interval: 100 }).toBe(0);
     await click(link('Analytics'));
     await waitFor(text('Crashes on save'));
     await waitFor(text('too_expensive'));

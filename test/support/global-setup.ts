@@ -11,6 +11,9 @@ declare module 'vitest' {
     dynamoEndpoint: string;
     tableName: string;
     stripeUrl: string;
+    /** The stack's usage queue and its SQS endpoint: a test's own public handler queues events the stack's writer stores. */
+    usageQueueUrl: string;
+    sqsEndpoint: string;
   }
 }
 
@@ -29,6 +32,8 @@ export default async function setup(project: TestProject) {
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
   project.provide('tableName', process.env.TABLE_NAME!);
   project.provide('stripeUrl', stripe.url);
+  project.provide('usageQueueUrl', process.env.USAGE_QUEUE_URL!);
+  project.provide('sqsEndpoint', process.env.SQS_ENDPOINT!);
   return async () => {
     await stack.stop();
     await stripe.close();

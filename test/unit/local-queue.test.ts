@@ -6,13 +6,14 @@ import { startLocalQueue, type LocalQueue } from '../../infra/local/queue.js';
 let queue: LocalQueue | undefined;
 afterEach(() => queue?.stop());
 
-async function start(maxReceiveCount = 3) {
+async function start(maxReceiveCount = 3, batchingWindowMs?: number) {
   queue = await startLocalQueue({
     name: 'q',
     deadLetterName: 'q-dlq',
     visibilityTimeoutSeconds: 1,
     maxReceiveCount,
     batchSize: 10,
+    batchingWindowMs,
     concurrency: 1,
     pollIntervalMs: 10,
   });
@@ -41,6 +42,22 @@ describe('local queue (SQS semantics)', () => {
     await until(() => seen.length === 3);
     expect(seen).toEqual([{ body: 'once', count: '1' }, { body: 'again', count: '1' }, { body: 'again', count: '2' }]);
     await until(() => queue.state().messages === 0);
+  });
+
+  it('gathers a batch for its batching window, and hands a full batch over at once', async () => {
+    const { queue, send } = await start(3, 500);
+    const batches: { size: number; at: number }[] = [];
+    queue.consume(async (event) => void batches.push({ size: event.Records.length, at: Date.now() }));
+    const sentAt = Date.now();
+    for (let i = 0; i < 3; i++) await send(`short ${i}`);
+    await until(() => batches.length === 1);
+    expect(batches[0]!.size).toBe(3);
+    expect(batches[0]!.at - sentAt).toBeGreaterThanOrEqual(450);
+    const fullAt = Date.now();
+    await Promise.all(Array.from({ length: 10 }, (_, i) => send(`full ${i}`)));
+    await until(() => batches.length === 2);
+    expect(batches[1]).toMatchObject({ size: 10 });
+    expect(batches[1]!.at - fullAt).toBeLessThan(450);
   });
 
   it('holds a delayed message back and honours a changed visibility timeout', async () => {

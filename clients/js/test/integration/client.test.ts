@@ -252,7 +252,8 @@ describe('feedback, usage events, deactivation reasons', () => {
 
     const listed = async (kind: string) => (await tenant.get(`/api/products/${product.id}/${kind}`)).body.items;
     expect(await listed('feedback')).toMatchObject([{ id: feedback.id, type: 'bug', message: 'It broke', email: 'user@example.com', licenseKey: key.licenseKey, domain: 'site.example', metadata: { php: '8.2' } }]);
-    expect(await listed('events')).toMatchObject([{ event: 'settings_saved', properties: { tab: 'general' }, licenseKey: key.licenseKey, domain: 'site.example' }]);
+    // Events are written by the service's queue writer within seconds of the 202.
+    await expect.poll(() => listed('events'), { timeout: 15_000, interval: 100 }).toMatchObject([{ event: 'settings_saved', properties: { tab: 'general' }, licenseKey: key.licenseKey, domain: 'site.example' }]);
     expect(await listed('deactivation-reasons')).toMatchObject([{ id: reason.id, reason: 'too-expensive', details: 'Found a cheaper one', domain: 'site.example' }]);
   });
 
