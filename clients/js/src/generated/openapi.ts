@@ -369,7 +369,7 @@ export interface paths {
         put?: never;
         /**
          * Track a usage event
-         * @description Counts the event in the product's daily analytics and keeps it (`ANALYTICS_RETENTION_DAYS`, 90 by default). A `license_key` of another product (or of none) is dropped, not refused; `domain` is stored normalized (host name only).
+         * @description Accepts the event (202) once the body and `public_key` are checked, and queues it: it is stored and counted in the product's daily analytics within seconds, and kept `ANALYTICS_RETENTION_DAYS` (90 by default). A `license_key` of another product (or of none) is dropped, not refused; `domain` is stored normalized (host name only).
          */
         post: operations["postPublicV1Events"];
         delete?: never;
