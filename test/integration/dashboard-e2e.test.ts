@@ -113,6 +113,34 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await checkPage('product-settings');
   });
 
+  it('copies the public signing key a plugin pins, and rotates it keeping the old key for its grace period', async () => {
+    const publicKey = await page.$eval('code[aria-label="Public key"]', (code) => code.textContent ?? '');
+    const published = async () => ((await plugin.get(`/public/v1/signing-key?public_key=${publicKey}`)).body as { keys: { keyId: string; publicKey: string }[] }).keys;
+    const [first] = await published();
+    await click(button(`Copy public signing key ${first!.keyId}`));
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(first!.publicKey);
+    await confirm('Rotate signing key');
+    await waitFor(text('accepted until'));
+    expect(await page.$$eval('.key-list li', (items) => items.length)).toBe(2);
+    const keys = await published();
+    expect(keys.map((key) => key.keyId)).toEqual([expect.not.stringMatching(first!.keyId), first!.keyId]);
+    await checkPage('product-signing-keys');
+  });
+
+  it('keeps staging patterns of its own, checking each before sending', async () => {
+    await click(byRole('checkbox', 'Default patterns'));
+    await fill(textbox('Staging patterns'), 'shop.test\nnot a pattern');
+    await click(button('Save product'));
+    await waitFor(text('Staging pattern not a pattern is not a domain pattern'));
+    await fill(textbox('Staging patterns'), '*.test\nStaging.*');
+    await fill(byRole('spinbutton', 'Staging sites per license'), '2');
+    await click(button('Save product'));
+    await waitFor(text('Saved.'));
+    const product = await page.evaluate(async (path) => (await fetch(`/api${path}`)).json(), made.productPath);
+    expect(product).toMatchObject({ stagingPatterns: ['*.test', 'staging.*'], stagingActivationLimit: 2 });
+    await checkPage('product-staging');
+  });
+
   it('uploads a release ZIP through the service and lists it', async () => {
     await click(link('Releases'));
     await waitFor(text('No releases yet'));
@@ -167,6 +195,16 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await waitFor(text('e2e-site.example.com'));
     await waitFor(text('1 of 3'));
     await checkPage('license-activated');
+  });
+
+  it('marks a staging site among the activations; it takes no seat', async () => {
+    const activated = await plugin.post('/v1/licenses/activate', { license_key: made.licenseKey, domain: 'shop.test' });
+    expect(activated.body).toMatchObject({ success: true, environment: 'staging' });
+    await page.reload({ waitUntil: 'networkidle0' });
+    await waitFor(text('shop.test'));
+    await waitFor('td .badge::-p-text(staging)');
+    await waitFor(text('1 of 3 + 1 staging site (no seat)'));
+    await checkPage('license-staging');
   });
 
   it('revokes the license after confirming, and the edge validate then says revoked', async () => {

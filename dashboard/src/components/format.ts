@@ -16,3 +16,6 @@ export function formatMoney(amount: number, currency: string): string {
     return `${amount} ${currency}`;
   }
 }
+
+/** A count of staging sites, in words. */
+export const stagingSites = (count: number) => `${count} staging site${count === 1 ? '' : 's'}`;

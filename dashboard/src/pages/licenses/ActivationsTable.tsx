@@ -35,7 +35,9 @@ export function ActivationsTable({ activations }: { activations: Activation[] })
           <tbody>
             {activations.map((activation) => (
               <tr key={activation.id}>
-                <td>{activation.domain}</td>
+                <td>
+                  {activation.domain} {activation.environment === 'staging' && <span className="badge badge-neutral">staging</span>}
+                </td>
                 <td>
                   <StatusBadge status={activation.status} />
                 </td>
@@ -45,7 +47,9 @@ export function ActivationsTable({ activations }: { activations: Activation[] })
                 <td>
                   {activation.status === 'active' && (
                     <ConfirmButton label="Deactivate" title={`Deactivate ${activation.domain}?`} onConfirm={() => deactivate.mutate(activation.id)}>
-                      <p>The site frees its seat and stops validating until it activates again.</p>
+                      <p>
+                        The site frees its {activation.environment === 'staging' ? 'staging place' : 'seat'} and stops validating until it activates again.
+                      </p>
                     </ConfirmButton>
                   )}
                 </td>

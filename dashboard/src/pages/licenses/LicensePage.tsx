@@ -5,7 +5,7 @@ import type { LicenseStatus, LicenseWithActivations } from '../../api/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyValue } from '../../components/CopyButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
-import { formatDate } from '../../components/format';
+import { formatDate, stagingSites } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActivationsTable } from './ActivationsTable';
@@ -63,6 +63,7 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
           <dt>Seats used</dt>
           <dd>
             {license.activatedCount} of {license.seats}
+            {license.stagingCount > 0 && <span className="muted"> + {stagingSites(license.stagingCount)} (no seat)</span>}
           </dd>
           <dt>Expires</dt>
           <dd>{license.expiresAt ? formatDate(license.expiresAt) : 'never'}</dd>

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import type { LicenseStatus } from '../../api/types';
-import { formatDay } from '../../components/format';
+import { formatDay, stagingSites } from '../../components/format';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -100,6 +100,7 @@ export function LicensesPage() {
                       </td>
                       <td>
                         {license.activatedCount} / {license.seats}
+                        {license.stagingCount > 0 && <span className="muted"> + {stagingSites(license.stagingCount)}</span>}
                       </td>
                       <td>{license.expiresAt ? formatDay(license.expiresAt) : 'never'}</td>
                     </tr>

@@ -34,9 +34,34 @@ export type ProductBody = {
   managesReleases: boolean;
   slug?: string;
   licensePrefix?: string;
+  /** null: the service's default patterns. */
+  stagingPatterns: string[] | null;
+  stagingActivationLimit: number;
+  offlineValidityDays: number;
 } & Record<TextKey, string | null>;
 
-type Values = { name: string; slug: string; licensePrefix: string; productType: ProductType; status: Product['status']; isPremium: boolean; requiresLicense: boolean; managesReleases: boolean } & Record<TextKey, string>;
+type Values = {
+  name: string;
+  slug: string;
+  licensePrefix: string;
+  productType: ProductType;
+  status: Product['status'];
+  isPremium: boolean;
+  requiresLicense: boolean;
+  managesReleases: boolean;
+  defaultStagingPatterns: boolean;
+  /** One pattern a line. */
+  stagingPatterns: string;
+  stagingActivationLimit: string;
+  offlineValidityDays: string;
+} & Record<TextKey, string>;
+
+/** The service's defaults for a new product (docs/api.md, Staging and local sites; Offline license files). */
+const DEFAULT_STAGING_ACTIVATION_LIMIT = 3;
+const DEFAULT_OFFLINE_VALIDITY_DAYS = 30;
+const STAGING_PATTERN = /^(\{ip\}|(\*|[a-z0-9_-]+)(\.(\*|[a-z0-9_-]+))*)$/;
+
+const patternLines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
 
 function initialValues(product?: Product): Values {
   const text = Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, product?.[field.key] ?? ''])) as Record<TextKey, string>;
@@ -49,8 +74,19 @@ function initialValues(product?: Product): Values {
     isPremium: product?.isPremium ?? false,
     requiresLicense: product?.requiresLicense ?? true,
     managesReleases: product?.managesReleases ?? true,
+    defaultStagingPatterns: (product?.stagingPatterns ?? null) === null,
+    stagingPatterns: (product?.stagingPatterns ?? []).join('\n'),
+    stagingActivationLimit: String(product?.stagingActivationLimit ?? DEFAULT_STAGING_ACTIVATION_LIMIT),
+    offlineValidityDays: String(product?.offlineValidityDays ?? DEFAULT_OFFLINE_VALIDITY_DAYS),
     ...text,
   };
+}
+
+/** The service's rules for a pattern list: at most 50, each `{ip}` or labels (a-z 0-9 - _) and `*` joined by dots, not `*` alone. */
+function stagingPatternsProblem(patterns: string[]): string | undefined {
+  if (patterns.length > 50) return 'Staging patterns: at most 50';
+  const bad = patterns.find((pattern) => !STAGING_PATTERN.test(pattern.toLowerCase()) || pattern.split('.').every((label) => label === '*'));
+  return bad === undefined ? undefined : `Staging pattern ${bad} is not a domain pattern such as *.local or staging.*`;
 }
 
 type ProductFormProps = { product?: Product; submitLabel: string; pending: boolean; error: unknown; onSubmit: (body: ProductBody) => void };
@@ -64,6 +100,9 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         name: check.required(values.name, 'Name'),
         slug: values.slug && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(values.slug) ? 'Slug: lower-case letters, digits and single hyphens' : undefined,
         color: values.color && !/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(values.color) ? 'Colour must be #rgb or #rrggbb' : undefined,
+        stagingPatterns: values.defaultStagingPatterns ? undefined : stagingPatternsProblem(patternLines(values.stagingPatterns)),
+        stagingActivationLimit: check.wholeNumber(values.stagingActivationLimit, 'Staging sites per license', 1, 100),
+        offlineValidityDays: check.wholeNumber(values.offlineValidityDays, 'Offline file validity', 1, 365),
         ...Object.fromEntries(TEXT_FIELDS.filter((field) => 'url' in field && values[field.key].trim()).map((field) => [field.key, check.url(values[field.key])])),
       }),
     onSubmit: (values) =>
@@ -76,6 +115,9 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         managesReleases: values.managesReleases,
         ...(values.slug.trim() && { slug: values.slug.trim() }),
         ...(values.licensePrefix.trim() && { licensePrefix: values.licensePrefix.trim() }),
+        stagingPatterns: values.defaultStagingPatterns ? null : patternLines(values.stagingPatterns).map((line) => line.toLowerCase()),
+        stagingActivationLimit: Number(values.stagingActivationLimit),
+        offlineValidityDays: Number(values.offlineValidityDays),
         ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, orNull(values[field.key])])) as Record<TextKey, string | null>),
       }),
   });
@@ -115,6 +157,27 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
           )}
         </Field>
       ))}
+      <fieldset className="checkboxes">
+        <legend>Staging and local sites</legend>
+        <p className="muted">Sites whose domain matches a pattern activate without taking a seat, up to a limit per license.</p>
+        <CheckboxField
+          label="Default patterns"
+          hint="localhost, IP addresses, *.local, *.test, *.example, *.invalid, staging.*, *.staging.*, dev.*, *.dev.*"
+          checked={form.values.defaultStagingPatterns}
+          onChange={form.set('defaultStagingPatterns')}
+        />
+        {!form.values.defaultStagingPatterns && (
+          <Field label="Staging patterns" hint="One a line: * stands for one or more labels, {ip} for any IP address; none: every site takes a seat" error={errorOf('stagingPatterns')}>
+            <textarea rows={4} value={form.values.stagingPatterns} onChange={(e) => form.set('stagingPatterns')(e.target.value)} />
+          </Field>
+        )}
+        <Field label="Staging sites per license" hint="1 to 100" error={errorOf('stagingActivationLimit')}>
+          <input type="number" min={1} max={100} value={form.values.stagingActivationLimit} onChange={(e) => form.set('stagingActivationLimit')(e.target.value)} />
+        </Field>
+      </fieldset>
+      <Field label="Offline license files valid for (days)" hint="1 to 365" error={errorOf('offlineValidityDays')}>
+        <input type="number" min={1} max={365} value={form.values.offlineValidityDays} onChange={(e) => form.set('offlineValidityDays')(e.target.value)} />
+      </Field>
       <fieldset className="checkboxes">
         <legend>Options</legend>
         <CheckboxField label="Premium" checked={form.values.isPremium} onChange={form.set('isPremium')} />

@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { ProductForm, type ProductBody } from './ProductForm';
 import { useCurrentProduct } from './ProductPage';
 import { productKeys } from './productQueries';
+import { SigningKeysSection } from './SigningKeysSection';
 
 /** The product's keys, its fields, and deletion. */
 export function ProductSettingsTab() {
@@ -35,6 +36,7 @@ export function ProductSettingsTab() {
           <p>Installed copies that send the old key are refused at once.</p>
         </ConfirmButton>
       </section>
+      <SigningKeysSection product={product} />
       <section className="card" aria-labelledby="details-heading">
         <h2 id="details-heading">Details</h2>
         {/* Keyed by updatedAt: the form starts again from what the service saved. */}
