@@ -1,6 +1,6 @@
 import { serverFieldErrors } from '../../api/errors';
 import type { Customer } from '../../api/types';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { FormFooter } from '../../components/FormFooter';
 import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 
@@ -41,12 +41,7 @@ export function CustomerForm({ customer, submitLabel, pending, error, onSubmit }
           <input value={form.values[field.key]} onChange={(e) => form.set(field.key)(e.target.value)} />
         </Field>
       ))}
-      <ErrorBanner error={error} />
-      <div className="actions">
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-      </div>
+      <FormFooter error={error} pending={pending} submitLabel={submitLabel} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { useListFilters } from '../../components/list-filters';
 import { formatDay } from '../../components/format';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
@@ -8,20 +9,13 @@ import { customerName } from './customerName';
 import { TableScroll } from '../../components/TableScroll';
 
 export function CustomersPage() {
-  const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page') ?? 1);
-  const search = params.get('search') ?? '';
+  const { page, filter, update } = useListFilters();
+  const search = filter('search');
   const customers = useQuery({
     queryKey: ['customers', { page, search }],
     queryFn: () => unwrap(api.GET('/api/customers', { params: { query: { page: String(page), ...(search.trim() && { search: search.trim() }) } } })),
     placeholderData: keepPreviousData,
   });
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) (value ? next.set(key, value) : next.delete(key));
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
   return (
     <>
       <div className="page-head">

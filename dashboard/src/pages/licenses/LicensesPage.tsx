@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { useListFilters } from '../../components/list-filters';
 import type { LicenseStatus } from '../../api/types';
 import { formatDay, stagingSites } from '../../components/format';
 import { Pager } from '../../components/Pager';
@@ -12,11 +13,10 @@ import { TableScroll } from '../../components/TableScroll';
 const STATUSES: LicenseStatus[] = ['active', 'suspended', 'expired', 'revoked'];
 
 export function LicensesPage() {
-  const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page') ?? 1);
-  const search = params.get('search') ?? '';
-  const status = (params.get('status') ?? '') as LicenseStatus | '';
-  const productId = params.get('product') ?? '';
+  const { page, filter, update } = useListFilters();
+  const search = filter('search');
+  const status = filter('status') as LicenseStatus | '';
+  const productId = filter('product');
   const products = useProductChoices();
   const licenses = useQuery({
     queryKey: ['licenses', { page, search, status, productId }],
@@ -24,12 +24,6 @@ export function LicensesPage() {
       unwrap(api.GET('/api/licenses', { params: { query: { page: String(page), ...(search.trim() && { search: search.trim() }), ...(status && { status }), ...(productId && { product_id: productId }) } } })),
     placeholderData: keepPreviousData,
   });
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) (value ? next.set(key, value) : next.delete(key));
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
   const filtered = Boolean(search || status || productId);
   return (
     <>

@@ -1,6 +1,6 @@
 import { serverFieldErrors } from '../../api/errors';
 import type { BillingCycle, Plan } from '../../api/types';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { FormFooter } from '../../components/FormFooter';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 
@@ -89,12 +89,7 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
         <CheckboxField label="Active (can be bought)" checked={form.values.isActive} onChange={form.set('isActive')} />
         <CheckboxField label="Public (listed to buyers)" checked={form.values.isPublic} onChange={form.set('isPublic')} />
       </fieldset>
-      <ErrorBanner error={error} />
-      <div className="actions">
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-      </div>
+      <FormFooter error={error} pending={pending} submitLabel={submitLabel} />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import type { Product, ProductType } from '../../api/types';
 import { serverFieldErrors } from '../../api/errors';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { FormFooter } from '../../components/FormFooter';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 
@@ -184,12 +184,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         <CheckboxField label="Requires a license" checked={form.values.requiresLicense} onChange={form.set('requiresLicense')} />
         <CheckboxField label="Releases managed here" checked={form.values.managesReleases} onChange={form.set('managesReleases')} />
       </fieldset>
-      <ErrorBanner error={error} />
-      <div className="actions">
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-      </div>
+      <FormFooter error={error} pending={pending} submitLabel={submitLabel} />
     </form>
   );
 }

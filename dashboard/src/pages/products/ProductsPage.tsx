@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { useListFilters } from '../../components/list-filters';
 import type { Product } from '../../api/types';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
@@ -11,21 +12,14 @@ import { TableScroll } from '../../components/TableScroll';
 const STATUSES = ['active', 'draft', 'archived'] as const;
 
 export function ProductsPage() {
-  const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page') ?? 1);
-  const search = params.get('search') ?? '';
-  const status = (params.get('status') ?? '') as Product['status'] | '';
+  const { page, filter, update } = useListFilters();
+  const search = filter('search');
+  const status = filter('status') as Product['status'] | '';
   const products = useQuery({
     queryKey: [...productKeys.all, { page, search, status }],
     queryFn: () => unwrap(api.GET('/api/products', { params: { query: { page: String(page), ...(search && { search }), ...(status && { status }) } } })),
     placeholderData: keepPreviousData,
   });
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) (value ? next.set(key, value) : next.delete(key));
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
   return (
     <>
       <div className="page-head">

@@ -1,6 +1,6 @@
 import { serverFieldErrors } from '../../api/errors';
 import type { Webhook, WebhookEvent } from '../../api/types';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { FormFooter } from '../../components/FormFooter';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
 
@@ -48,12 +48,7 @@ export function WebhookForm({ webhook, eventKinds, submitLabel, pending, error, 
         )}
       </fieldset>
       <CheckboxField label="Enabled" checked={form.values.enabled} onChange={form.set('enabled')} />
-      <ErrorBanner error={error} />
-      <div className="actions">
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? 'Saving…' : submitLabel}
-        </button>
-      </div>
+      <FormFooter error={error} pending={pending} submitLabel={submitLabel} />
     </form>
   );
 }
