@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { useListFilters } from '../../components/list-filters';
+import { ListHeader } from '../../components/ListHeader';
 import { formatDay } from '../../components/format';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
@@ -18,18 +19,8 @@ export function CustomersPage() {
   });
   return (
     <>
-      <div className="page-head">
-        <h1>Customers</h1>
-        <Link className="button button-primary" to="/customers/new">
-          New customer
-        </Link>
-      </div>
-      <div className="filters" role="search">
-        <label>
-          Search
-          <input type="search" value={search} placeholder="Name or e-mail" onChange={(e) => update({ search: e.target.value })} />
-        </label>
-      </div>
+      <ListHeader title="Customers" newLink={{ to: '/customers/new', label: 'New customer' }} search={{ value: search, placeholder: 'Name or e-mail', onChange: (value) => update({ search: value }) }}>
+      </ListHeader>
       <QueryView
         query={customers}
         loading="Loading customers…"

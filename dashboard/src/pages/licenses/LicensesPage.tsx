@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { useListFilters } from '../../components/list-filters';
+import { ListHeader, SelectFilter } from '../../components/ListHeader';
 import type { LicenseStatus } from '../../api/types';
 import { formatDay, stagingSites } from '../../components/format';
 import { Pager } from '../../components/Pager';
@@ -27,38 +28,15 @@ export function LicensesPage() {
   const filtered = Boolean(search || status || productId);
   return (
     <>
-      <div className="page-head">
-        <h1>Licenses</h1>
-        <Link className="button button-primary" to="/licenses/new">
-          New license
-        </Link>
-      </div>
-      <div className="filters" role="search">
-        <label>
-          Search
-          <input type="search" value={search} placeholder="Key or customer e-mail" onChange={(e) => update({ search: e.target.value })} />
-        </label>
-        <label>
-          Status
-          <select value={status} onChange={(e) => update({ status: e.target.value })}>
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Product
-          <select value={productId} onChange={(e) => update({ product: e.target.value })}>
-            <option value="">Any</option>
-            {products.data?.map((product) => (
-              <option key={product.id} value={product.id}>
-                {product.name}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <ListHeader title="Licenses" newLink={{ to: '/licenses/new', label: 'New license' }} search={{ value: search, placeholder: 'Key or customer e-mail', onChange: (value) => update({ search: value }) }}>
+        <SelectFilter label="Status" value={status} options={STATUSES.map((s) => ({ value: s, label: s }))} onChange={(value) => update({ status: value })} />
+        <SelectFilter
+          label="Product"
+          value={productId}
+          options={(products.data ?? []).map((product) => ({ value: product.id, label: product.name }))}
+          onChange={(value) => update({ product: value })}
+        />
+      </ListHeader>
       <QueryView
         query={licenses}
         loading="Loading licenses…"

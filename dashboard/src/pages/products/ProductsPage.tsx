@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { useListFilters } from '../../components/list-filters';
+import { ListHeader, SelectFilter } from '../../components/ListHeader';
 import type { Product } from '../../api/types';
 import { Pager } from '../../components/Pager';
 import { QueryView } from '../../components/QueryView';
@@ -22,27 +23,9 @@ export function ProductsPage() {
   });
   return (
     <>
-      <div className="page-head">
-        <h1>Products</h1>
-        <Link className="button button-primary" to="/products/new">
-          New product
-        </Link>
-      </div>
-      <div className="filters" role="search">
-        <label>
-          Search
-          <input type="search" value={search} placeholder="Name or slug" onChange={(e) => update({ search: e.target.value })} />
-        </label>
-        <label>
-          Status
-          <select value={status} onChange={(e) => update({ status: e.target.value })}>
-            <option value="">Any</option>
-            {STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <ListHeader title="Products" newLink={{ to: '/products/new', label: 'New product' }} search={{ value: search, placeholder: 'Name or slug', onChange: (value) => update({ search: value }) }}>
+        <SelectFilter label="Status" value={status} options={STATUSES.map((s) => ({ value: s, label: s }))} onChange={(value) => update({ status: value })} />
+      </ListHeader>
       <QueryView
         query={products}
         loading="Loading products…"
