@@ -6,9 +6,10 @@ import { createMailSenderHandler } from '../../functions/mail-sender/app.js';
 import { lambdaContext } from '../../infra/local/lambda-context.js';
 import { startMailServer, type MailServer } from '../../infra/local/mail-server.js';
 import { freePort } from '../../infra/local/ports.js';
-import { startLocalQueue, type LocalQueue } from '../../infra/local/queue.js';
+import { startLocalQueue, startSqsEndpoint, type LocalQueue } from '../../infra/local/queue.js';
 import { startStreamPoller, type DiscardedBatch } from '../../infra/local/stream-poller.js';
 import { loadConfig } from '../../shared/config.js';
+import { outboxEvent } from '../../shared/events/outbox.js';
 import { transact } from '../../shared/data/writes.js';
 import { newId } from '../../shared/ids.js';
 import { generateLicenseKey } from '../../shared/licenses/license-key.js';
@@ -87,13 +88,13 @@ afterAll(async () => {
 });
 
 /** A license e-mail as a purchase writes it, in its own transaction (so its own stream record). */
-async function purchaseMail(buyer: string) {
+async function purchaseMail(buyer: string, table = tableName) {
   const now = new Date();
   const license = {
     licenseId: newId('lic'), licenseKey: generateLicenseKey('SWEEP-'), tenantId: newId('usr'), productId: newId('prd'), customerEmail: buyer,
     status: 'active' as const, seats: 1, activatedCount: 0, createdAt: now.toISOString(), updatedAt: now.toISOString(),
   };
-  const outcome = await transact(localData('stripeWebhook', tableName), (tx) => ({
+  const outcome = await transact(localData('stripeWebhook', table), (tx) => ({
     mail: licenseMailItem(tx, { license, productName: 'Sweep Plugin', renews: false, seller: { name: 'Acme' } }, now),
   }));
   expect(outcome.committed).toBe(true);
@@ -135,5 +136,54 @@ describe('outbox sweep', () => {
     await expect.poll(() => mailQueue.state().messages, { timeout: 20_000, interval: 100 }).toBe(0);
     expect(emailsTo('poisoned@example.com')).toHaveLength(1);
     expect(emailsTo('other-tenant@example.com')).toHaveLength(1);
+  });
+
+  it('forwards what is pending of every kind, and puts off an item it cannot forward without holding up the others', async () => {
+    // A table no stream poller reads: everything written is left to the sweep.
+    const table = await tableOfItsOwn();
+    const sqsEndpoint = await startSqsEndpoint();
+    const queue = (name: string) => startLocalQueue({ name, deadLetterName: `${name}-dlq`, visibilityTimeoutSeconds: 60, maxReceiveCount: 3, batchSize: 10, concurrency: 1, sqsEndpoint });
+    const deliveries = await queue('outbox-sweep-deliveries');
+    const mail = await queue('outbox-sweep-mail-only');
+    try {
+      const config = loadConfig({ RUNTIME: 'local', TABLE_NAME: table, QUEUE_URL: deliveries.queueUrl, MAIL_QUEUE_URL: mail.queueUrl, SQS_ENDPOINT: sqsEndpoint.url });
+      const mailQueue = createMailQueue(config);
+      let faulty = true;
+      const stuck = await purchaseMail('stuck@example.com', table);
+      await purchaseMail('fine@example.com', table);
+      const tenantId = newId('usr');
+      const now = new Date().toISOString();
+      const all = localData('all', table);
+      await all.entities.webhook
+        .create({ webhookId: newId('whk'), tenantId, name: 'Hook', url: 'https://hooks.example/x', secret: 'whsec_c2VjcmV0', events: ['customer.created'], enabled: true, createdAt: now, updatedAt: now })
+        .go();
+      expect((await transact(all, (tx) => ({ event: outboxEvent(tx, { tenantId, type: 'customer.created', data: { id: 'cus_1' }, now: new Date() }) }))).committed).toBe(true);
+
+      const sweep = (at: Date) =>
+        sweepOutbox({
+          data: localData('outboxSweep', table),
+          clock: { now: () => at },
+          queues: {
+            deliveries: createDeliveryQueue(config),
+            mail: { enqueue: (licenseId) => (faulty && licenseId === stuck.licenseId ? Promise.reject(new Error('SendMessage refused')) : mailQueue.enqueue(licenseId)) },
+          },
+        });
+      const later = new Date(Date.now() + OUTBOX_SWEEP_GRACE_MS + 60_000);
+      const first = await sweep(later);
+      expect(first.forwarded).toBe(2);
+      expect(first.failures).toEqual([expect.objectContaining({ kind: 'licenseMail', itemId: stuck.licenseId, tenantId: stuck.tenantId })]);
+      expect(deliveries.state().messages).toBe(1);
+      expect(mail.state().messages).toBe(1);
+
+      // Put off: the next runs leave it until its time has come, whatever else they do.
+      expect(await sweep(later)).toEqual({ forwarded: 0, failures: [] });
+      faulty = false;
+      expect(await sweep(new Date(later.getTime() + OUTBOX_SWEEP_GRACE_MS + 1000))).toEqual({ forwarded: 1, failures: [] });
+      expect(mail.state().messages).toBe(2);
+    } finally {
+      await deliveries.stop();
+      await mail.stop();
+      await sqsEndpoint.stop();
+    }
   });
 });
