@@ -16,7 +16,8 @@ const MAX_RETRY_AFTER_MS = 60 * 60_000;
 
 type PendingMarker = EntityItem<'outboxPending'>;
 
-export type OutboxSweepFailure = { shard: string; kind?: string; itemId?: string; tenantId?: string; error: unknown };
+/** What could not be forwarded (an item, or a whole shard whose query failed), and why. */
+export type OutboxSweepFailure = { shard: string; kind?: string; itemId?: string; createdAt?: string; tenantId?: string; error: unknown };
 export type OutboxSweepResult = { forwarded: number; failures: OutboxSweepFailure[] };
 
 /**
@@ -48,7 +49,7 @@ export async function sweepOutbox(deps: ForwardDeps): Promise<OutboxSweepResult>
           await forwardOutboxItem(deps, marker);
           result.forwarded++;
         } catch (error) {
-          result.failures.push({ shard, kind: marker.kind, itemId: marker.itemId, tenantId: marker.tenantId, error });
+          result.failures.push({ shard, kind: marker.kind, itemId: marker.itemId, createdAt: marker.createdAt, tenantId: marker.tenantId, error });
           // Not put off (the table refused that too): tried again at the next run.
           await putOff(deps, marker, now).catch(() => undefined);
         }
