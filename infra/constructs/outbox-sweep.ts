@@ -1,16 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { WORKER_ENTRIES } from '../worker-entries.js';
-import { serviceFunction } from './service-function.js';
-import { bindTable } from './table-access.js';
-
-/** With the sweep's 5-minute grace (shared/outbox/sweep.ts), an item the stream gave up on is forwarded within about 10 minutes. */
-const OUTBOX_SWEEP_RATE = Duration.minutes(5);
+import { scheduledFunction } from './scheduled-function.js';
 
 export interface OutboxSweepProps {
   readonly table: ITable;
@@ -24,8 +19,8 @@ export interface OutboxSweepProps {
 
 /**
  * The outbox sweep: a function that forwards the outbox items the table's stream gave up on (found by their pending
- * markers), run every 5 minutes by an EventBridge rule. A run that could not forward an item fails, which the
- * function's error alarm reports; neither EventBridge nor Lambda retries it: the next run does.
+ * markers), run every 5 minutes: with the sweep's 5-minute grace (shared/outbox/sweep.ts), such an item is forwarded
+ * within about 10 minutes. A run that could not forward an item fails, which the function's error alarm reports.
  */
 export class OutboxSweep extends Construct {
   readonly function: LambdaFunction;
@@ -33,22 +28,17 @@ export class OutboxSweep extends Construct {
 
   constructor(scope: Construct, id: string, props: OutboxSweepProps) {
     super(scope, id);
-    this.function = serviceFunction(this, 'Function', {
+    ({ function: this.function, rule: this.rule } = scheduledFunction(this, {
       entry: WORKER_ENTRIES.outboxSweep,
       memorySize: 256,
-      // Well below the rate, so one run normally ends before the next starts.
-      timeout: Duration.minutes(2),
+      rate: Duration.minutes(5),
+      description: 'Runs the outbox sweep',
+      table: props.table,
+      keys: 'outboxSweep',
       environment: props.environment,
       bundle: props.bundle,
-    });
-    bindTable(this.function, props.table, { access: 'readWrite', keys: 'outboxSweep' });
+    }));
     this.function.addEnvironment('QUEUE_URL', props.deliveryQueue.queueUrl);
     props.deliveryQueue.grantSendMessages(this.function);
-    this.function.configureAsyncInvoke({ retryAttempts: 0 });
-    this.rule = new Rule(this, 'Schedule', {
-      description: 'Runs the outbox sweep',
-      schedule: Schedule.rate(OUTBOX_SWEEP_RATE),
-      targets: [new LambdaTarget(this.function, { retryAttempts: 0 })],
-    });
   }
 }
