@@ -5,7 +5,7 @@ import { OUTBOX_SHARDS, pendingKey } from './pending.js';
 
 /**
  * An item still pending this long after it was written is the sweep's: the stream forwards within a second, and
- * gives up on a record after its retries (about a minute) or at its maximum age (infra/constructs/webhook-delivery.ts).
+ * gives a record up after its retries (about a minute) or at its maximum age (functions/outbox-fanout/stream-settings.ts).
  */
 export const OUTBOX_SWEEP_GRACE_MS = 5 * 60_000;
 /** One run forwards at most this many items per shard; the next run takes the rest. */
