@@ -79,8 +79,11 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the outbox fan-out, the webhook dispatcher, the mail sender, the usage event writer and the expiry sweep: nodejs22.x on arm64', () => {
-    const others = [stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer, stack.expirySweep.function];
+  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer and the expiry sweep: nodejs22.x on arm64', () => {
+    const others = [
+      stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer,
+      stack.expirySweep.function,
+    ];
     // Besides CDK's own that copies the dashboard's build into its bucket (test/infra/dashboard-site.test.ts).
     const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
     expect(ours).toHaveLength(SURFACES.length + others.length);
