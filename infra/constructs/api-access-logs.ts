@@ -5,8 +5,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
 /**
- * Text fields, written in quotes. API Gateway escapes quotes and backslashes inside a quoted value, and writes a bare
- * `-` for a variable without a value: the integration's fields on its own answers (404, 413, 429), the error on a
+ * Text fields, written in quotes. API Gateway escapes quotes and backslashes inside a quoted value (not documented,
+ * but seen: a user agent `"x"` is logged `\"x\"`), and writes a bare `-` for a variable without a value: the integration's fields on its own answers (404, 413, 429), the error on a
  * function's. Which is why `$context.error.messageString` (the message in quotes, documented for gateway response
  * templates) is not used: unquoted, it would be a bare `-` on every request without an error, and the line no JSON.
  * `integrationStatus` and `integrationLatency` stay text for the same `-`.
