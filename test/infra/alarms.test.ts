@@ -170,21 +170,12 @@ describe('dashboard', () => {
 });
 
 describe('API access log', () => {
-  it('writes one JSON object per request to a log group kept a month', () => {
+  // Its format, line by line: test/infra/access-logs.test.ts.
+  it('writes to a log group kept a month', () => {
     const logGroupId = logicalIdOf(stack.accessLogs.logGroup);
     template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
     const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage')) as Resource[];
-    const settings = stage!.Properties.AccessLogSettings;
-    expect(settings.DestinationArn).toEqual({ 'Fn::GetAtt': [logGroupId, 'Arn'] });
-    const format = JSON.parse(settings.Format) as Record<string, string>;
-    expect(format).toMatchObject({
-      requestId: '$context.requestId',
-      ip: '$context.identity.sourceIp',
-      routeKey: '$context.routeKey',
-      status: '$context.status',
-      latency: '$context.responseLatency',
-      integrationError: '$context.integrationErrorMessage',
-    });
+    expect(stage!.Properties.AccessLogSettings.DestinationArn).toEqual({ 'Fn::GetAtt': [logGroupId, 'Arn'] });
   });
 });
 

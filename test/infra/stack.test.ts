@@ -263,6 +263,19 @@ describe('HTTP API', () => {
     expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
   });
 
+  it('gives every GET route HEAD and OPTIONS routes to the same function: the HTTP API routes neither to a GET route', () => {
+    const keys = new Set(routes.map((r) => r.Properties.RouteKey as string));
+    const targetOf = (key: string) => routes.find((r) => r.Properties.RouteKey === key)!.Properties.Target;
+    const gets = ROUTES.filter((route) => route.method === 'GET');
+    expect(gets.map((route) => route.path)).toEqual(expect.arrayContaining(['/health', '/openapi.json', '/docs']));
+    for (const { path } of gets) {
+      for (const method of ['HEAD', 'OPTIONS']) {
+        expect(keys.has(`${method} ${path}`), `${method} ${path}`).toBe(true);
+        expect(targetOf(`${method} ${path}`)).toEqual(targetOf(`GET ${path}`));
+      }
+    }
+  });
+
   it('sends each route to its surface’s function, payload format 2.0', () => {
     for (const route of ROUTES) {
       const resource = routes.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`)!;
