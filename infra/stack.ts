@@ -75,12 +75,12 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   edge: {
     memorySize: 1024,
     timeout: Duration.seconds(10),
-    table: { access: 'readWrite', keys: 'licensing' },
+    table: { access: 'readWrite', keys: 'edge' },
     bucket: 'read',
     providerSecrets: SECRET_ACCESS.edge,
   },
   // Checkout opens the vendor's Stripe key; signed answers and offline license files open products' signing keys.
-  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, providerSecrets: SECRET_ACCESS.public },
+  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'public' }, providerSecrets: SECRET_ACCESS.public },
   // The vendor's server: reads its customers, presigns `/dl` downloads (bucket read), signs and checks their links,
   // and opens the vendor's Stripe key to cancel a subscription.
   portal: {

@@ -19,7 +19,7 @@ import { signingRoutes } from './signing-routes.js';
 export type PublicDeps = Deps & PaymentDeps;
 
 export function createPublicDeps(config: Config): PublicDeps {
-  return { ...createDeps(config, 'licensing'), payments: createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.public)) };
+  return { ...createDeps(config, 'public'), payments: createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.public)) };
 }
 
 /** Every route of the public API, with this container's product cache and bookkeeping. */

@@ -217,7 +217,7 @@ describe('signing key rotation', () => {
   });
   const handlers = {
     management: createManagementHandler(createManagementDeps(config)),
-    edge: createEdgeHandler(createDeps(config, 'licensing')),
+    edge: createEdgeHandler(createDeps(config, 'edge')),
     public: createPublicHandler(createPublicDeps(config)),
   } as unknown as Record<Surface, LambdaHandler>;
 
@@ -255,7 +255,7 @@ describe('signing key rotation', () => {
     // This container still has the product cached (at most 60 s): it signs with the old key, which verifiers accept.
     expect(await verifyAnswer(await validate(), keys)).toMatchObject({ valid: true, keyId: first!.keyId });
     // A container that reads the product now signs with the new key only.
-    const fresh = createGateway({ routes: ROUTES, handlers: { ...handlers, edge: createEdgeHandler(createDeps(config, 'licensing')) } as never, localRoutes: {} });
+    const fresh = createGateway({ routes: ROUTES, handlers: { ...handlers, edge: createEdgeHandler(createDeps(config, 'edge')) } as never, localRoutes: {} });
     await new Promise<void>((resolve) => fresh.listen(0, resolve));
     try {
       const answer = await validate(`http://localhost:${(fresh.address() as AddressInfo).port}`);
