@@ -191,7 +191,7 @@ describe('functions', () => {
     }
   });
 
-  it('seal secrets with one rotated, retained KMS key: management seals and opens, public, portal and the Stripe webhook open, the edge opens signing keys only', () => {
+  it('seal secrets with one rotated, retained KMS key: management seals and opens, public, portal, the Stripe webhook and the edge open (which kinds: secret-grants.test.ts)', () => {
     const [keyId, key] = only('AWS::KMS::Key');
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(key.DeletionPolicy).toBe('Retain');
@@ -210,11 +210,8 @@ describe('functions', () => {
       const statements = ((policy?.Properties.PolicyDocument.Statement ?? []) as { Action: string | string[]; Resource: unknown }[]).filter((statement) =>
         [statement.Action].flat().some((action) => action.startsWith('kms:')),
       );
-      expect([surface, statements.flatMap((statement) => [statement.Action].flat()).sort()]).toEqual([surface, kmsActions[surface]]);
+      expect([surface, [...new Set(statements.flatMap((statement) => [statement.Action].flat()))].sort()]).toEqual([surface, kmsActions[surface]]);
       for (const statement of statements) expect(statement.Resource).toEqual(keyArn);
-      // The edge signs answers: it may unwrap only data keys sealed with a signing key's encryption context.
-      const conditions = statements.map((statement) => (statement as { Condition?: unknown }).Condition);
-      expect([surface, conditions]).toEqual([surface, surface === 'edge' ? [{ Null: { 'kms:EncryptionContext:signingKey': 'false' } }] : conditions.map(() => undefined)]);
       const variables = (template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource).Properties.Environment.Variables;
       expect(variables.PROVIDER_KEY_ID).toEqual(kmsActions[surface]!.length ? keyArn : undefined);
       expect(variables.STRIPE_API_URL).toBeUndefined();
