@@ -1,3 +1,4 @@
+import type Stripe from 'stripe';
 import { describe, expect, inject, it } from 'vitest';
 import { Client, newTenant } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
@@ -5,7 +6,8 @@ import { localData } from '../support/table.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import { EVENT_TYPES } from '../../shared/events/event-types.js';
 import { emailsOnceSettled } from '../support/mail.js';
-import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
+import { deliver, stripeEvent } from '../support/stripe-events.js';
+import { paidSession, refundedCharge, stripeCharge, stripeId, stripeInvoice, stripeSubscription, unixNow } from '../support/stripe-objects.js';
 
 const fake = fakeStripeClient(inject('stripeUrl'));
 const buyer = new Client();
@@ -30,7 +32,7 @@ async function shop() {
   expect(connected.status, connected.text).toBe(200);
   const path = new URL(connected.body.webhookUrl as string).pathname;
   expect(path).toBe(`/v1/webhooks/stripe/${tenant.userId}`);
-  const send = (event: object, options?: Parameters<typeof deliver>[3]) => deliver(path, event, webhookSecret, options);
+  const send = (event: Stripe.Event, options?: Parameters<typeof deliver>[3]) => deliver(path, event, webhookSecret, options);
   return { tenant, product, plans: { yearly, lifetime }, secretKey, webhookSecret, path, send, publicKey: product.public_key as string };
 }
 type Shop = Awaited<ReturnType<typeof shop>>;
@@ -39,28 +41,16 @@ type Shop = Awaited<ReturnType<typeof shop>>;
 async function paidCheckout(s: Shop, plan: 'yearly' | 'lifetime', email = 'buyer@example.com') {
   const returnUrl = 'https://app.example.com/thanks';
   const query = new URLSearchParams({ public_key: s.publicKey, return_url: returnUrl }).toString();
-  const opened = await buyer.get(`/public/v1/checkout/${s.plans[plan].id}?${query}`, { origin: null });
-  expect(opened.status, opened.text).toBe(303);
-  const sessionId = /\/(cs_test_\w+)$/.exec(opened.headers.get('location')!)![1]!;
-  const params = (await fake.session(sessionId))!.params as { metadata: Record<string, string> };
+  const res = await buyer.get(`/public/v1/checkout/${s.plans[plan].id}?${query}`, { origin: null });
+  expect(res.status, res.text).toBe(303);
+  const sessionId = /\/(cs_test_\w+)$/.exec(res.headers.get('location')!)![1]!;
+  const opened = (await fake.session(sessionId))!.session;
   const recurring = plan === 'yearly';
-  const subscription = recurring ? stripeSubscription({ start: unixNow(), end: unixNow() + 365 * DAY }) : undefined;
+  const subscription = recurring ? stripeSubscription({ start: unixNow(), end: unixNow() + 365 * DAY, metadata: opened.metadata ?? {} }) : undefined;
   if (subscription) await fake.putSubscription(s.secretKey, subscription);
-  const session = {
-    id: sessionId,
-    object: 'checkout.session',
-    mode: recurring ? 'subscription' : 'payment',
-    status: 'complete',
-    payment_status: 'paid',
-    metadata: params.metadata,
-    customer_details: { email, name: 'Jane Buyer' },
-    customer_email: null,
-    amount_total: recurring ? 4950 : 19900,
-    currency: 'usd',
-    payment_intent: recurring ? null : stripeId('pi'),
-    invoice: recurring ? stripeId('in') : null,
-    subscription: subscription?.id ?? null,
-  };
+  const session = recurring
+    ? paidSession(opened, { email, name: 'Jane Buyer', amountTotal: 4950, invoice: stripeId('in'), subscription: subscription!.id })
+    : paidSession(opened, { email, name: 'Jane Buyer', amountTotal: 19900, payment_intent: stripeId('pi') });
   return { session, subscription, sessionId, returnUrl };
 }
 
@@ -107,7 +97,7 @@ describe('Stripe webhook: verification', () => {
 
   it('acknowledges an event type it does not handle, and ignores a session naming another vendor', async () => {
     const [s, other] = await Promise.all([shop(), shop()]);
-    const unhandled = await s.send(stripeEvent('customer.created', { id: stripeId('cus'), object: 'customer' }));
+    const unhandled = await s.send(stripeEvent('charge.succeeded', stripeCharge({ amount: 19900, payment_intent: stripeId('pi') })));
     expect([unhandled.status, unhandled.body]).toEqual([200, { received: true, outcome: 'ignored' }]);
     const { session } = await paidCheckout(other, 'lifetime');
     const foreign = await s.send(stripeEvent('checkout.session.completed', session));
@@ -260,7 +250,7 @@ describe('Stripe webhook: charge.refunded', () => {
     const activated = await buyer.post('/v1/licenses/activate', { license_key: license.licenseKey, domain: 'shop.example.com' }, { origin: null });
     expect(activated.status, activated.text).toBe(200);
 
-    const charge = { id: stripeId('ch'), object: 'charge', amount: 19900, amount_refunded: 19900, refunded: true, currency: 'usd', payment_intent: session.payment_intent };
+    const charge = refundedCharge(session.payment_intent as string, 19900);
     const partial = await s.send(stripeEvent('charge.refunded', { ...charge, amount_refunded: 100, refunded: false }));
     expect(partial.body).toMatchObject({ outcome: 'ignored' });
     expect((await records(s)).licenses[0].status).toBe('active');
@@ -280,7 +270,7 @@ describe('Stripe webhook: charge.refunded', () => {
 
   it('ignores a refund of a charge it never recorded', async () => {
     const s = await shop();
-    const res = await s.send(stripeEvent('charge.refunded', { id: stripeId('ch'), object: 'charge', refunded: true, payment_intent: stripeId('pi') }));
+    const res = await s.send(stripeEvent('charge.refunded', refundedCharge(stripeId('pi'), 19900)));
     expect(res.body).toMatchObject({ outcome: 'ignored' });
   });
 });
@@ -294,16 +284,8 @@ async function subscribed() {
   return { s, session, subscription: subscription!, license: licenses[0], customer };
 }
 
-const invoice = (subscriptionId: string, billingReason: string, start: number, end: number) => ({
-  id: stripeId('in'),
-  object: 'invoice',
-  billing_reason: billingReason,
-  amount_paid: 4950,
-  currency: 'usd',
-  invoice_pdf: 'https://pay.stripe.test/invoice/acct/pdf',
-  parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata: {} } },
-  lines: { object: 'list', data: [{ id: stripeId('il'), object: 'line_item', period: { start, end } }] },
-});
+const invoice = (subscription: string, billingReason: 'subscription_create' | 'subscription_cycle', start: number, end: number) =>
+  stripeInvoice({ subscription, billingReason, start, end, invoicePdf: 'https://pay.stripe.test/invoice/acct/pdf' });
 
 describe('Stripe webhook: invoice.paid', () => {
   it('changes nothing for the first invoice of a subscription (the checkout\'s own payment)', async () => {
@@ -377,7 +359,7 @@ describe('Stripe webhook: outbound events', () => {
       const ended = stripeEvent('customer.subscription.deleted', stripeSubscription({ id: subscription!.id, start, end: start + 365 * DAY, status: 'canceled' }));
       const lifetime = await paidCheckout(s, 'lifetime');
       const bought = stripeEvent('checkout.session.completed', lifetime.session);
-      const refund = stripeEvent('charge.refunded', { id: stripeId('ch'), object: 'charge', refunded: true, payment_intent: lifetime.session.payment_intent });
+      const refund = stripeEvent('charge.refunded', refundedCharge(lifetime.session.payment_intent as string, 19900));
       for (const event of [renewal, ended, bought, refund]) {
         for (const res of await Promise.all([s.send(event), s.send(event), s.send(event)])) expect([200, 409]).toContain(res.status);
       }
