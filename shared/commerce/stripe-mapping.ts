@@ -73,9 +73,26 @@ export function invoicePeriod(invoice: Pick<Stripe.Invoice, 'lines'>): Period | 
   return period ? { start: iso(period.start), end: iso(period.end) } : undefined;
 }
 
-/** A charge's possible references to a payment we recorded: its payment intent, and (older API versions) its invoice. */
-export function chargePaymentIds(charge: Pick<Stripe.Charge, 'payment_intent'> & { invoice?: string | { id: string } | null }): string[] {
+type LegacyCharge = { invoice?: string | { id: string } | null };
+
+/**
+ * A charge's references to a payment we recorded: its payment intent (one-time purchases are recorded under it),
+ * and its invoice on API versions before 2025-03-31 (subscription payments are recorded under their invoice).
+ */
+export function chargePaymentIds(charge: Pick<Stripe.Charge, 'payment_intent'> & LegacyCharge): string[] {
   return [idOf(charge.payment_intent), idOf(charge.invoice)].filter((id): id is string => Boolean(id));
+}
+
+export function chargePaymentIntentId(charge: Pick<Stripe.Charge, 'payment_intent'>): string | undefined {
+  return idOf(charge.payment_intent);
+}
+
+/**
+ * The invoices a payment intent paid, from its invoice payments: since API 2025-03-31 a charge names no invoice,
+ * and an invoice payment is what ties the payment intent to the invoice of a subscription's first or renewal payment.
+ */
+export function paidInvoiceIds(payments: Pick<Stripe.ApiList<Stripe.InvoicePayment>, 'data'>): string[] {
+  return payments.data.map((payment) => idOf(payment.invoice)).filter((id): id is string => Boolean(id));
 }
 
 /** A payment (major units, DECISIONS §10) from a Stripe amount in minor units. */

@@ -7,7 +7,7 @@ import { startReceiver } from '../support/webhook-receiver.js';
 import { EVENT_TYPES } from '../../shared/events/event-types.js';
 import { emailsOnceSettled } from '../support/mail.js';
 import { deliver, stripeEvent } from '../support/stripe-events.js';
-import { paidSession, refundedCharge, stripeCharge, stripeId, stripeInvoice, stripeSubscription, unixNow } from '../support/stripe-objects.js';
+import { paidSession, refundedCharge, stripeCharge, stripeId, stripeInvoice, stripeInvoicePayment, stripeSubscription, unixNow } from '../support/stripe-objects.js';
 
 const fake = fakeStripeClient(inject('stripeUrl'));
 const buyer = new Client();
@@ -311,6 +311,87 @@ describe('Stripe webhook: invoice.paid', () => {
     expect(customer.payments).toHaveLength(2);
     expect(customer.payments[0]).toMatchObject({ amount: 49.5, status: 'completed', invoicePdfUrl: 'https://pay.stripe.test/invoice/acct/pdf' });
     expect(customer.subscriptions[0]).toMatchObject({ currentPeriodStart: new Date(start * 1000).toISOString(), currentPeriodEnd: newEnd });
+  });
+});
+
+describe('Stripe webhook: charge.refunded of a subscription payment', () => {
+  /**
+   * A refund as the current API reports it: the charge names its payment intent only, and Stripe ties the payment
+   * intent to the invoice it paid through an invoice payment (put in place in the fake, as Stripe keeps it).
+   */
+  async function refund(s: Shop, invoiceId: string, amount = 4950, amountRefunded = amount) {
+    const paymentIntent = stripeId('pi');
+    await fake.putInvoicePayment(s.secretKey, stripeInvoicePayment(invoiceId, paymentIntent, amount));
+    return s.send(stripeEvent('charge.refunded', refundedCharge(paymentIntent, amount, amountRefunded)));
+  }
+
+  /** What a refund emits: every delivery of the refund's two events to a webhook subscribed to them. */
+  async function hooked(s: Shop) {
+    const receiver = await startReceiver();
+    const hook = await s.tenant.post('/api/webhooks', { name: 'Refunds', url: receiver.url, events: ['license.revoked', 'payment.refunded'] });
+    expect(hook.status, hook.text).toBe(201);
+    return receiver;
+  }
+
+  it("revokes the license and refunds the first payment when the checkout's own payment is refunded", async () => {
+    const { s, session, license } = await subscribed();
+    const receiver = await hooked(s);
+    try {
+      const activated = await buyer.post('/v1/licenses/activate', { license_key: license.licenseKey, domain: 'shop.example.com' }, { origin: null });
+      expect(activated.status, activated.text).toBe(200);
+      // A partial refund keeps the license and the payment as they are.
+      expect((await refund(s, session.invoice as string, 4950, 1000)).body).toMatchObject({ outcome: 'ignored' });
+      expect((await records(s)).licenses[0].status).toBe('active');
+
+      expect(await refund(s, session.invoice as string)).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+      const { licenses, customer } = await records(s);
+      expect(licenses).toEqual([expect.objectContaining({ id: license.id, status: 'revoked', activatedCount: 0 })]);
+      expect(customer.payments).toEqual([expect.objectContaining({ status: 'refunded', amount: 49.5 })]);
+      const delivered = await receiver.waitFor(2);
+      expect(delivered.map((r) => [r.json.type, r.json.data.id]).sort()).toEqual([
+        ['license.revoked', license.id],
+        ['payment.refunded', customer.payments[0].id],
+      ]);
+      expect(delivered.find((r) => r.json.type === 'payment.refunded')!.json.data).toMatchObject({ status: 'refunded', amount: 49.5 });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('revokes the license and refunds that renewal payment only when a renewal is refunded', async () => {
+    const { s, subscription, license } = await subscribed();
+    const start = subscription.items.data[0]!.current_period_end;
+    const renewal = invoice(subscription.id, 'subscription_cycle', start, start + 365 * DAY);
+    expect(await s.send(stripeEvent('invoice.paid', renewal))).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    const receiver = await hooked(s);
+    try {
+      // Stripe cannot say which invoice the payment intent paid: 502, nothing changes, and Stripe's retry applies it.
+      await fake.setOutage(s.secretKey, 'error');
+      try {
+        expect(await refund(s, renewal.id)).toMatchObject({ status: 502, body: { error: 'Payment provider unavailable' } });
+        expect((await records(s)).licenses[0].status).toBe('active');
+      } finally {
+        await fake.setOutage(s.secretKey, null);
+      }
+      expect(await refund(s, renewal.id)).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+      const { licenses, customer } = await records(s);
+      expect(licenses).toEqual([expect.objectContaining({ id: license.id, status: 'revoked' })]);
+      // Newest first: the renewal's payment is refunded, the checkout's stays completed.
+      expect(customer.payments.map((p: any) => p.status)).toEqual(['refunded', 'completed']);
+      const delivered = await receiver.waitFor(2);
+      expect(delivered.map((r) => [r.json.type, r.json.data.id]).sort()).toEqual([
+        ['license.revoked', license.id],
+        ['payment.refunded', customer.payments[0].id],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('ignores a refunded payment intent that paid no invoice recorded here', async () => {
+    const { s } = await subscribed();
+    expect((await refund(s, stripeId('in'))).body).toMatchObject({ outcome: 'ignored' });
+    expect((await records(s)).licenses[0].status).toBe('active');
   });
 });
 

@@ -1,9 +1,10 @@
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import {
-  chargePaymentIds, invoicePeriod, invoiceSubscriptionId, paymentRecord, purchaseEmail, purchaseMetadata, sessionPaymentId, sessionSubscriptionId,
+  chargePaymentIds, chargePaymentIntentId, invoicePeriod, paidInvoiceIds, invoiceSubscriptionId, paymentRecord, purchaseEmail, purchaseMetadata, sessionPaymentId, sessionSubscriptionId,
   subscriptionPeriod, subscriptionRecord, subscriptionState,
 } from '../../shared/commerce/stripe-mapping.js';
+import { stripeCharge, stripeInvoicePayment, stripeList } from '../support/stripe-objects.js';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const now = new Date('2026-11-23T12:00:00.000Z');
@@ -101,9 +102,17 @@ describe('invoice.paid mapping', () => {
 });
 
 describe('charge.refunded mapping', () => {
-  it('names the payments a charge may refund: its payment intent, and its invoice on older API versions', () => {
-    expect(chargePaymentIds({ payment_intent: 'pi_1' } as Stripe.Charge)).toEqual(['pi_1']);
-    expect(chargePaymentIds({ payment_intent: { id: 'pi_2' }, invoice: 'in_2' } as unknown as Stripe.Charge)).toEqual(['pi_2', 'in_2']);
-    expect(chargePaymentIds({ payment_intent: null } as Stripe.Charge)).toEqual([]);
+  it('names the payments a charge may refund: its payment intent, and its invoice on API versions before 2025-03-31', () => {
+    expect(chargePaymentIds(stripeCharge({ payment_intent: 'pi_1' }))).toEqual(['pi_1']);
+    const legacy: Stripe.Charge & { invoice: string } = { ...stripeCharge({ payment_intent: 'pi_2' }), invoice: 'in_2' };
+    expect(chargePaymentIds(legacy)).toEqual(['pi_2', 'in_2']);
+    expect(chargePaymentIds(stripeCharge({ payment_intent: null }))).toEqual([]);
+    expect(chargePaymentIntentId(stripeCharge({ payment_intent: 'pi_3' }))).toBe('pi_3');
+  });
+
+  it('finds the invoices a payment intent paid through its invoice payments (the current API)', () => {
+    const payments = stripeList([stripeInvoicePayment('in_1', 'pi_1'), { ...stripeInvoicePayment('in_2', 'pi_1'), invoice: { id: 'in_3' } as Stripe.Invoice }], '/v1/invoice_payments');
+    expect(paidInvoiceIds(payments)).toEqual(['in_1', 'in_3']);
+    expect(paidInvoiceIds(stripeList([], '/v1/invoice_payments'))).toEqual([]);
   });
 });
