@@ -14,10 +14,10 @@ type PlanItem = EntityItem<'plan'>;
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
 
-/** What checkout put in the session's metadata (DECISIONS §6); undefined when a field is missing. */
+/** Whose sale a session is, as checkout put it in the metadata (DECISIONS §6); undefined when it does not say. */
 export function purchaseMetadata(session: Pick<Stripe.Checkout.Session, 'metadata'>) {
-  const { developer_id: tenantId, product_id: productId, plan_id: planId } = session.metadata ?? {};
-  return tenantId && productId && planId ? { tenantId, productId, planId } : undefined;
+  const { developer_id: tenantId, product_id: productId } = session.metadata ?? {};
+  return tenantId && productId ? { tenantId, productId } : undefined;
 }
 
 /** The buyer's e-mail: what they typed at checkout, else what checkout was opened with. */

@@ -28,12 +28,12 @@ export const KEY_ACCESS = {
   portal: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket'],
   /**
    * Stripe webhook: the vendor's provider, seen event ids and Stripe-id lookups (by `tenantId`), the checkout
-   * session, product and plan named by an event, and what a purchase, renewal or refund writes: customer, license
-   * (with its ref, expiry item and activations), payment, subscription, counters, outbound events and the license e-mail
-   * (with their pending markers).
+   * session and product named by an event (the plan sold travels in the event), and what a purchase, renewal or
+   * refund writes: customer, license (with its ref, expiry item and activations), payment, subscription, counters,
+   * outbound events and the license e-mail (with their pending markers).
    */
   stripeWebhook: [
-    'tenantId', 'checkoutSessionId', 'productId', 'planId', 'customerId', 'licenseKey', 'licenseId', 'shard', 'activationId',
+    'tenantId', 'checkoutSessionId', 'productId', 'customerId', 'licenseKey', 'licenseId', 'shard', 'activationId',
     'paymentId', 'subscriptionId', 'eventId', 'outboxShard',
   ],
   /**

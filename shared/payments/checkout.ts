@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { soldPlanMetadata } from '../commerce/sold-plan.js';
 import { BadRequestError } from '../errors.js';
 import type { ProductCatalog } from '../licensing/product-catalog.js';
 import type { Deps } from '../runtime.js';
@@ -29,8 +30,8 @@ type SessionParams = Stripe.Checkout.SessionCreateParams;
 /**
  * Opens a Stripe Checkout Session for a plan on sale, on the vendor's own Stripe account, and records it for the
  * return route; answers the hosted checkout's URL. Subscriptions for monthly and yearly plans, one payment for
- * lifetime ones; the price in the currency's minor units. `metadata` (DECISIONS §6) is what the Stripe webhook
- * issues the license from; subscriptions carry it too, for their renewals.
+ * lifetime ones; the price in the currency's minor units. `metadata` (DECISIONS §6, with the plan as sold) is what the
+ * Stripe webhook issues the license from; subscriptions carry it too, for their renewals.
  */
 export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog, request: CheckoutRequest): Promise<string> {
   const product = await productOfPublicKey(catalog, request.publicKey);
@@ -41,7 +42,8 @@ export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog,
   const metadata = {
     developer_id: product.tenantId,
     product_id: product.productId,
-    plan_id: plan.planId,
+    // What is sold, as it is now: the license is issued from this, whatever becomes of the plan meanwhile.
+    ...soldPlanMetadata(plan),
     // Every key DECISIONS §6 names is sent; without a return URL it is empty (Stripe then stores none).
     return_url: request.returnUrl ?? '',
     activate_param: request.activateParam,

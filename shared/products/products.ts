@@ -83,7 +83,7 @@ const CHANGED_CONCURRENTLY = 'Product was changed concurrently; retry';
 const WRITE_ROUNDS = 5;
 
 /** A tenant's product, deleted or not; another tenant's id is not found. */
-async function loadProduct(deps: ProductDeps, tenantId: string, productId: string) {
+export async function loadProduct(deps: ProductDeps, tenantId: string, productId: string) {
   const { data } = await deps.data.entities.product.get({ productId }).go({ consistent: true });
   if (!data || data.tenantId !== tenantId) throw new NotFoundError(PRODUCT_NOT_FOUND);
   return data;

@@ -91,7 +91,13 @@ describe('checkout', () => {
     const metadata = {
       developer_id: tenant.userId,
       product_id: product.id,
+      // The plan as sold, which the license is issued from.
       plan_id: plans.pro.id,
+      plan_name: 'Pro',
+      billing_cycle: 'yearly',
+      price: '49.5',
+      currency: 'USD',
+      seats: '5',
       return_url: returnUrl,
       activate_param: 'svc_activate',
       pending_param: 'svc_pending',

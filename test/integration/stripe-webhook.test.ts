@@ -22,7 +22,8 @@ async function created(res: Promise<{ status: number; body: any; text: string }>
 /** A vendor with a product, a yearly and a lifetime plan, and Stripe connected with a webhook secret of its own. */
 async function shop() {
   const tenant = await newTenant();
-  const product = await created(tenant.post('/api/products', { name: 'Hook Plugin', productType: 'plugin' }));
+  // Slugs are unique across the deployment, and a generated one has 20 tries: this file makes more shops than that.
+  const product = await created(tenant.post('/api/products', { name: 'Hook Plugin', productType: 'plugin', slug: stripeId('hook').replace('_', '-') }));
   const plans = `/api/products/${product.id}/plans`;
   const yearly = await created(tenant.post(plans, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49.5, currency: 'usd', siteLimit: 5 }));
   const lifetime = await created(tenant.post(plans, { name: 'Forever', billingCycle: 'lifetime', price: 199, currency: 'usd', siteLimit: 3 }));
@@ -238,6 +239,53 @@ describe('Stripe webhook: checkout.session.completed', () => {
     const [email] = await emailsOnceSettled((e) => e.text.includes(licenses[0].licenseKey), 1);
     expect(email!.to).toEqual(['known@example.com']);
     expect(email!.text).toContain('Expires: Never (lifetime license)');
+  });
+});
+
+describe('Stripe webhook: a paid checkout always issues its license', () => {
+  it('issues the seats, term and price sold at checkout though the plan was edited after checkout opened', async () => {
+    const s = await shop();
+    const { session, subscription } = await paidCheckout(s, 'yearly');
+    const plan = await s.tenant.put(`/api/products/${s.product.id}/plans/${s.plans.yearly.id}`, { name: 'Pro 2', siteLimit: 1, billingCycle: 'lifetime', price: 99, currency: 'eur' });
+    expect(plan.status, plan.text).toBe(200);
+
+    expect(await s.send(stripeEvent('checkout.session.completed', session))).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    const { licenses, customer } = await records(s);
+    const periodEnd = new Date(subscription!.items.data[0]!.current_period_end * 1000).toISOString();
+    expect(licenses).toEqual([expect.objectContaining({ planId: s.plans.yearly.id, seats: 5, expiresAt: periodEnd })]);
+    expect(customer.subscriptions).toEqual([expect.objectContaining({ planName: 'Pro', billingCycle: 'yearly', price: 49.5, currency: 'USD', currentPeriodEnd: periodEnd })]);
+    expect(customer.payments).toEqual([expect.objectContaining({ amount: 49.5, currency: 'USD', status: 'completed' })]);
+  });
+
+  it('issues the license, e-mails it and sends the buyer back with it though the plan and the product were deleted meanwhile', async () => {
+    const s = await shop();
+    const { session, sessionId, returnUrl } = await paidCheckout(s, 'lifetime');
+    expect((await s.tenant.delete(`/api/products/${s.product.id}/plans/${s.plans.lifetime.id}`)).status).toBe(204);
+    expect((await s.tenant.delete(`/api/products/${s.product.id}`)).status).toBe(204);
+
+    expect(await s.send(stripeEvent('checkout.session.completed', session))).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    const { licenses, customer } = await records(s);
+    expect(licenses).toEqual([expect.objectContaining({ productId: s.product.id, planId: s.plans.lifetime.id, seats: 3, expiresAt: null })]);
+    expect(customer.payments).toEqual([expect.objectContaining({ amount: 199, status: 'completed', productName: 'Hook Plugin' })]);
+    const key = licenses[0].licenseKey as string;
+    expect(await emailsOnceSettled((email) => email.text.includes(key), 1)).toHaveLength(1);
+    const back = await buyer.get(`/public/v1/checkout/return?session_id=${sessionId}`, { origin: null });
+    expect(back.headers.get('location')).toBe(`${returnUrl}?svc_activate=${key}`);
+  });
+
+  it('answers 500 and issues nothing while a paid checkout of this vendor cannot be issued, so that Stripe retries', async () => {
+    const s = await shop();
+    const { session } = await paidCheckout(s, 'lifetime');
+    const notIssued = { status: 500, body: { error: 'License could not be issued for this purchase' } };
+    // A session whose metadata names this vendor's product but not what was sold (seats, term, price).
+    const { developer_id, product_id, plan_id } = session.metadata!;
+    const withoutTerms = stripeEvent('checkout.session.completed', { ...session, metadata: { developer_id: developer_id!, product_id: product_id!, plan_id: plan_id! } });
+    expect(await s.send(withoutTerms)).toMatchObject(notIssued);
+    // Not marked processed: Stripe's next delivery of the same event is tried again.
+    expect(await s.send(withoutTerms)).toMatchObject(notIssued);
+    const withoutEmail = stripeEvent('checkout.session.completed', { ...session, customer_details: null, customer_email: null });
+    expect(await s.send(withoutEmail)).toMatchObject(notIssued);
+    expect((await records(s)).licenses).toEqual([]);
   });
 });
 

@@ -20,9 +20,9 @@ describe('checkout.session.completed mapping', () => {
     subscription: { id: 'sub_1' },
   } as unknown as Stripe.Checkout.Session;
 
-  it('reads the metadata checkout wrote, and nothing when a field is missing', () => {
-    expect(purchaseMetadata(session)).toEqual({ tenantId: 'usr_a', productId: 'prd_b', planId: 'pln_c' });
-    expect(purchaseMetadata({ metadata: { developer_id: 'usr_a', product_id: 'prd_b' } })).toBeUndefined();
+  it('reads whose sale it is from the metadata checkout wrote, and nothing when it does not say', () => {
+    expect(purchaseMetadata(session)).toEqual({ tenantId: 'usr_a', productId: 'prd_b' });
+    expect(purchaseMetadata({ metadata: { developer_id: 'usr_a' } })).toBeUndefined();
     expect(purchaseMetadata({ metadata: null })).toBeUndefined();
   });
 
