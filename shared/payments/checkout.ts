@@ -2,6 +2,7 @@ import type Stripe from 'stripe';
 import { soldPlanMetadata } from '../commerce/sold-plan.js';
 import { BadRequestError } from '../errors.js';
 import type { ProductCatalog } from '../licensing/product-catalog.js';
+import { isReturnUrlAllowed, RETURN_URL_NOT_ALLOWED } from '../products/return-origins.js';
 import type { Deps } from '../runtime.js';
 import { toMinorUnits } from './minor-units.js';
 import type { PaymentDeps } from './payment-deps.js';
@@ -35,6 +36,8 @@ type SessionParams = Stripe.Checkout.SessionCreateParams;
  */
 export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog, request: CheckoutRequest): Promise<string> {
   const product = await productOfPublicKey(catalog, request.publicKey);
+  // The buyer's key goes to `return_url`: only to an origin the vendor listed (DECISIONS §13).
+  if (request.returnUrl && !isReturnUrlAllowed(product.returnOrigins ?? [], request.returnUrl)) throw new BadRequestError(RETURN_URL_NOT_ALLOWED);
   const plan = await planOnSale(deps, product.productId, request.plan);
   const secretKey = await providerSecretKey(deps, product.tenantId);
   if (!secretKey) throw new BadRequestError(CHECKOUT_UNAVAILABLE);

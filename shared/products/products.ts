@@ -39,6 +39,8 @@ export type ProductInput = {
   stagingActivationLimit?: number | null;
   /** Days an offline license file stays valid (1–365; default 30). */
   offlineValidityDays?: number;
+  /** Normalized origins checkout may return buyers to; `[]`: any. */
+  returnOrigins?: string[];
 } & { [K in OptionalText]?: string | null };
 
 /** Fields that `null` clears in an update (back to their defaults). */
@@ -64,6 +66,7 @@ export function toProduct(item: ProductItem, now: Date = new Date()) {
     ...Object.fromEntries(OPTIONAL_TEXT.map((field) => [field, item[field] ?? null])),
     stagingPatterns: item.stagingPatterns ?? null,
     stagingActivationLimit: item.stagingActivationLimit ?? DEFAULT_STAGING_ACTIVATION_LIMIT,
+    returnOrigins: item.returnOrigins ?? [],
     public_key: item.publicKey,
     latestVersion: item.latestVersion ?? null,
     plansCount: item.plansCount ?? 0,
