@@ -361,6 +361,7 @@ export class LicensingStack extends Stack {
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       namePrefix: this.stackName,
+      metricsNamespace: this.stackName,
       topic: this.alarmTopic,
       api: this.api,
       functions: this.allFunctions,

@@ -55,7 +55,8 @@ export const KEY_ACCESS = {
   },
   /**
    * Stripe webhook: the vendor's provider, seen event ids and Stripe-id lookups (by `tenantId`), the checkout
-   * session, product and plan named by an event, and what a purchase, renewal or refund writes: customer (and its
+   * session, product and plan named by an event (the plan as sold travels in the event; the plan itself is read only
+   * for a session opened without that snapshot), and what a purchase, renewal or refund writes: customer (and its
    * e-mail lookup), license (with its ref, expiry item, e-mail and activations), payment, subscription, counters and
    * outbound events. It changes no payment provider, product or plan.
    */

@@ -23,6 +23,8 @@ export type ProductRef = {
   signingKeyId?: string;
   offlineValidityDays: number;
   staging?: StagingRules;
+  /** Origins checkout may send buyers back to (shared/products/return-origins.ts); absent or empty: any. */
+  returnOrigins?: string[];
 };
 
 /** The spec's validation cache lifetime (SERVICE-SPEC §8): the bound on seeing a product write made elsewhere. */
@@ -56,6 +58,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
         signingKeyId: data.signingKeyId,
         offlineValidityDays: data.offlineValidityDays ?? OFFLINE_VALIDITY_DAYS,
         staging: stagingRules(data.stagingPatterns, data.stagingActivationLimit),
+        returnOrigins: data.returnOrigins,
       };
     });
 

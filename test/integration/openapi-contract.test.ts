@@ -4,7 +4,8 @@ import { Client, uniqueEmail, type Response } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { zipBytes } from '../support/licensing-fixtures.js';
 import { operationFinder, schemaValidator } from '../support/openapi.js';
-import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
+import { deliver, stripeEvent } from '../support/stripe-events.js';
+import { paidSession, stripeId, stripeSubscription, unixNow } from '../support/stripe-objects.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /**
@@ -226,14 +227,10 @@ describe('the OpenAPI document against real answers', () => {
     const sessionId = /\/(cs_test_\w+)$/.exec(opened.headers.get('location')!)![1]!;
     expectStatus(await plugin.get(`/public/v1/checkout/return?session_id=${sessionId}`, { origin: null }), 303);
     expectStatus(await plugin.get('/public/v1/checkout/return?session_id=cs_test_unknown', { origin: null }), 404);
-    const { metadata } = (await fake.session(sessionId))!.params as { metadata: Record<string, string> };
+    const checkoutSession = (await fake.session(sessionId))!.session;
     const subscription = stripeSubscription({ start: unixNow(), end: unixNow() + 365 * 86_400 });
     await fake.putSubscription(secretKey, subscription);
-    const session = {
-      id: sessionId, object: 'checkout.session', mode: 'subscription', status: 'complete', payment_status: 'paid', metadata,
-      customer_details: { email: buyer, name: 'Jane Buyer' }, customer_email: buyer, amount_total: 4950, currency: 'usd',
-      payment_intent: null, invoice: stripeId('in'), subscription: subscription.id,
-    };
+    const session = paidSession(checkoutSession, { email: buyer, name: 'Jane Buyer', amountTotal: 4950, invoice: stripeId('in'), subscription: subscription.id });
     const path = `/v1/webhooks/stripe/${me.id}`;
     const event = stripeEvent('checkout.session.completed', session);
     for (const [res, status] of [
