@@ -45,7 +45,7 @@ export const authOperations = defineOperations({
     requestBody: { examples: { login: { email: EX.vendorEmail, password: 'correct horse battery' } } },
     responses: { 200: { description: 'Signed in', body: UserEnvelope, headers: sessionCookieHeader, examples: { signedIn: { user: exampleUser } } } },
     errors: { 401: ['Invalid email or password'], 403: ['Origin not allowed'] },
-    rateLimits: [RATE_LIMITS.loginAddress, RATE_LIMITS.loginEmail],
+    rateLimits: [RATE_LIMITS.loginAddress, RATE_LIMITS.loginEmail, RATE_LIMITS.loginEmailAddress, RATE_LIMITS.loginEmailOverflow],
   },
   'POST /api/auth/logout': {
     summary: 'Sign out',

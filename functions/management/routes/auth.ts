@@ -6,7 +6,7 @@ import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from 
 import { allowedOrigins, assertOrigin } from '../../../shared/http/origin.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, httpUrl, password } from '../../../shared/http/schemas.js';
-import { clientAddress } from '../../../shared/http/client-address.js';
+import { clientNetwork } from '../../../shared/http/client-address.js';
 import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
 import type { RateLimiter } from '../../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../../shared/runtime.js';
@@ -24,14 +24,15 @@ export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: Ro
   const secure = deps.config.runtime === 'aws';
   return [
     open('POST', '/api/auth/register', { body: registerBody }, async ({ body, event }) => {
-      await limits.take(RATE_LIMITS.registerAddress, clientAddress(event, deps.config));
+      await limits.take(RATE_LIMITS.registerAddress, clientNetwork(event, deps.config));
       const { user, token } = await registerUser(deps, body);
       return created({ user }, { cookies: [sessionCookie(token, secure)] });
     }),
     open('POST', '/api/auth/login', { body: loginBody }, async ({ body, event }) => {
       // The address first: a spray across many accounts from one place is refused before any account is touched.
-      await limits.take(RATE_LIMITS.loginAddress, clientAddress(event, deps.config));
-      const { user, token } = await logIn({ ...deps, limits }, body);
+      const network = clientNetwork(event, deps.config);
+      await limits.take(RATE_LIMITS.loginAddress, network);
+      const { user, token } = await logIn({ ...deps, limits }, body, network);
       return ok({ user }, { cookies: [sessionCookie(token, secure)] });
     }),
     // Logout works with or without a live session and always clears the cookie; riding on a cookie, it needs an allowed origin.
