@@ -175,7 +175,7 @@ export async function changePassword(
   deps: AccountDeps,
   userId: string,
   input: { currentPassword?: string; newPassword: string },
-  keepSessionHash?: string,
+  keepSessionHash: string,
 ): Promise<void> {
   const user = await getUser(deps, userId);
   if (!user) throw new NotFoundError('User not found');

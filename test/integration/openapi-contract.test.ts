@@ -87,6 +87,7 @@ describe('the OpenAPI document against real answers', () => {
     const wrongKey = new RecordingClient();
     wrongKey.bearer = 'pk_notasecretkey';
     expectStatus(await wrongKey.get('/api/products'), 401);
+    expectStatus(await server.post('/api/api-keys', { name: 'From a key' }, { origin: null }), 403);
 
     // Products, plans, releases.
     expectStatus(await vendor.post('/api/products', { name: 'x', productType: 'gadget' }), 400);
@@ -270,7 +271,8 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.delete(`/api/products/${product.id}/releases/${release.id}`), 204);
     expectStatus(await vendor.post(`/api/products/${product.id}/regenerate-public-key`), 200);
     expectStatus(await vendor.delete('/api/payment-provider'), 204);
-    expectStatus(await server.delete(`/api/api-keys/${apiKey.id}`), 204);
+    expectStatus(await server.delete(`/api/api-keys/${apiKey.id}`), 403);
+    expectStatus(await vendor.delete(`/api/api-keys/${apiKey.id}`), 204);
     expectStatus(await vendor.delete(`/api/products/${product.id}`), 204);
     expectStatus(await vendor.get(`/api/products/${product.id}`), 200);
     expectStatus(await nobody.get('/health'), 200);

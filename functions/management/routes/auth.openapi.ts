@@ -4,6 +4,7 @@ import { idOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleUser } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
 import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
+import { SESSION_REQUIRED } from '../authenticate.js';
 
 export const User = named(
   'User',
@@ -49,12 +50,14 @@ export const authOperations = defineOperations({
   },
   'POST /api/auth/logout': {
     summary: 'Sign out',
-    description: 'Always clears the cookie, and ends the session when there is one. With a cookie it needs an allowed `Origin`.',
+    description:
+      'Always clears the cookie, and ends the session when there is one. With a cookie it needs an allowed `Origin`. ' +
+      'An API key is refused (403), as on every route of the account\'s own credentials.',
     security: [[], ['sessionCookie']],
     responses: {
       204: { description: 'Signed out; the cookie is cleared', headers: { 'set-cookie': { description: '`session=; Max-Age=0`', required: true } } },
     },
-    errors: { 403: ['Origin not allowed'] },
+    errors: { 403: ['Origin not allowed', SESSION_REQUIRED] },
   },
   'GET /api/auth/me': {
     summary: 'The signed-in developer',
@@ -63,7 +66,7 @@ export const authOperations = defineOperations({
   },
   'PUT /api/auth/me': {
     summary: 'Update the profile',
-    description: '`avatarUrl: null` clears it.',
+    description: '`avatarUrl: null` clears it. A signed-in session only: an API key is refused (403).',
     requestBody: { examples: { rename: { name: 'Acme Software', avatarUrl: 'https://cdn.example.com/avatar.png' } } },
     responses: {
       200: { description: 'The updated account', body: UserEnvelope, examples: { updated: { user: { ...exampleUser, name: 'Acme Software', avatarUrl: 'https://cdn.example.com/avatar.png' } } } },
@@ -72,7 +75,7 @@ export const authOperations = defineOperations({
   },
   'POST /api/auth/change-password': {
     summary: 'Change the password',
-    description: 'Every other session of the user ends; the calling one stays.',
+    description: 'Every other session of the user ends; the calling one stays. A signed-in session only: an API key is refused (403).',
     requestBody: { examples: { change: { currentPassword: 'correct horse battery', newPassword: 'battery staple horse' } } },
     responses: { 200: { description: 'Changed', body: named('Success', z.object({ success: z.literal(true) })), examples: { changed: { success: true } } } },
     errors: { 400: ['Current password is incorrect', 'newPassword: must be at least 8 characters'], 409: ['Password was changed concurrently; retry'] },

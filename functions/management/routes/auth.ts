@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { changePassword, getUser, logIn, registerUser, toPublicUser, updateProfile } from '../../../shared/accounts/users.js';
 import { endSession } from '../../../shared/accounts/sessions.js';
-import { NotFoundError } from '../../../shared/errors.js';
+import { bearerKeyOwner } from '../../../shared/accounts/bearer-key.js';
+import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../../../shared/http/cookies.js';
 import { allowedOrigins, assertOrigin } from '../../../shared/http/origin.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
@@ -11,6 +12,7 @@ import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
 import type { RateLimiter } from '../../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
+import { SESSION_REQUIRED } from '../authenticate.js';
 import type { RouteBuilders } from '../route.js';
 
 const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
@@ -37,6 +39,8 @@ export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: Ro
     }),
     // Logout works with or without a live session and always clears the cookie; riding on a cookie, it needs an allowed origin.
     open('POST', '/api/auth/logout', {}, async ({ event, baseUrl }) => {
+      // Open, so no caller is authenticated; a bearer key (the one credential that wins over the cookie) is refused as on the other credential routes.
+      if (await bearerKeyOwner(deps, event)) throw new ForbiddenError(SESSION_REQUIRED);
       const token = readCookie(event, SESSION_COOKIE);
       assertOrigin(event, allowedOrigins(deps.config.dashboardUrl, baseUrl), Boolean(token));
       if (token) await endSession(deps, token);
@@ -47,12 +51,12 @@ export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: Ro
       if (!user) throw new NotFoundError('User not found');
       return ok({ user: toPublicUser(user) });
     }),
-    authed('PUT', '/api/auth/me', { body: profileBody }, async ({ caller, body }) =>
+    authed('PUT', '/api/auth/me', { body: profileBody, sessionOnly: true }, async ({ caller, body }) =>
       ok({ user: await updateProfile(deps, caller.userId, body) }),
     ),
     // Its body holds passwords, whose hash an idempotency record would keep; it creates nothing (Idempotency-Key is ignored).
-    authed('POST', '/api/auth/change-password', { body: changePasswordBody, idempotent: false }, async ({ caller, body }) => {
-      await changePassword(deps, caller.userId, body, caller.via === 'session' ? caller.tokenHash : undefined);
+    authed('POST', '/api/auth/change-password', { body: changePasswordBody, idempotent: false, sessionOnly: true }, async ({ caller, body }) => {
+      await changePassword(deps, caller.userId, body, caller.tokenHash);
       return ok({ success: true });
     }),
   ];
