@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import type { MailQueue } from '../../shared/mail/mail-queue.js';
+import { mailMessageOf, type MailQueue } from '../../shared/mail/mail-queue.js';
 import { logger } from '../../shared/observability/logger.js';
 import type { Deps } from '../../shared/runtime.js';
 import type { DeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
@@ -11,7 +11,7 @@ import { matchesFilter, OUTBOX_INSERT_FILTER } from './outbox-filter.js';
 
 /**
  * The outbox fan-out (table stream event source with ReportBatchItemFailures): each outbox event becomes one
- * delivery per subscribed webhook, and each license e-mail one message on the mail queue. Records are handled
+ * delivery per subscribed webhook, and each queued e-mail one message on the mail queue. Records are handled
  * in order; on the first failure the rest of the batch is reported back, so the stream retries from that record
  * and nothing after it is skipped. Either step is safe to repeat: the dispatcher and the sender act once.
  */
@@ -21,8 +21,9 @@ export function createFanOutHandler(deps: Deps, queues: { deliveries: DeliveryQu
       if (!matchesFilter(OUTBOX_INSERT_FILTER, record)) continue;
       try {
         const image = unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>);
-        if (image.__edb_e__ === 'licenseMail') {
-          await queues.mail.enqueue(String(image.licenseId));
+        const mail = mailMessageOf(image);
+        if (mail) {
+          await queues.mail.enqueue(mail);
           continue;
         }
         const { data } = deps.data.entities.outboxEvent.parse({ Item: image });

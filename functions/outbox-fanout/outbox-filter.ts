@@ -1,11 +1,13 @@
+import { MAIL_ITEMS } from '../../shared/mail/mail-queue.js';
+
 /**
- * The stream records the fan-out receives: inserts of outbox items, the events for webhooks and the license
+ * The stream records the fan-out receives: inserts of outbox items, the events for webhooks and the queued
  * e-mails (ElectroDB marks every item with its entity name in `__edb_e__`). In AWS this is the event source
  * mapping's filter; the local stream poller applies the same pattern, so both select the same records.
  */
 export const OUTBOX_INSERT_FILTER = {
   eventName: ['INSERT'],
-  dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent', 'licenseMail'] } } },
+  dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent', ...Object.keys(MAIL_ITEMS)] } } },
 };
 
 type Pattern = { [key: string]: string[] | Pattern };

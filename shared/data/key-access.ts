@@ -38,8 +38,8 @@ export const KEY_ACCESS = {
   webhookWorker: ['webhookId', 'deliveryId', 'tenantId'],
   /** Usage event writer: the events and daily counts it writes (by `productId`), and the licenses events name, which it reads. */
   usageWriter: ['productId', 'licenseKey'],
-  /** Mail sender: the license e-mails it claims and marks sent (keyed by license id), nothing else. */
-  mailSender: ['licenseId'],
+  /** Mail sender: the e-mails it claims and marks sent (license e-mails by license id, the others by mail id), nothing else. */
+  mailSender: ['licenseId', 'mailId'],
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events. */
   expirySweep: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId'],
 } as const satisfies Record<string, readonly string[]>;

@@ -12,6 +12,7 @@ import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
+import { mailEntity } from './entities/mail.js';
 import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
@@ -43,6 +44,7 @@ export const ENTITY_FACTORIES = {
   licenseRef: licenseRefEntity,
   licenseExpiry: licenseExpiryEntity,
   licenseMail: licenseMailEntity,
+  mail: mailEntity,
   activation: activationEntity,
   activeDomain: activeDomainEntity,
   customer: customerEntity,
