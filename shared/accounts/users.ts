@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import { RATE_LIMITS } from '../rate-limits/limits.js';
 import type { RateLimiter } from '../rate-limits/rate-limiter.js';
 import type { Deps } from '../runtime.js';
+import { verificationSlots } from './email-verification.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { endOtherSessions, startPasswordSession, startSession } from './sessions.js';
 
@@ -11,7 +12,8 @@ type AccountDeps = Pick<Deps, 'data' | 'clock'>;
 
 /**
  * A user as every route shows it. `providers`: the OAuth providers linked to the account, sorted; `hasPassword`:
- * false for an account created by OAuth sign-in until a password is set (change-password then needs no current one).
+ * false for an account created by OAuth sign-in until a password is set (change-password then needs no current one);
+ * `emailVerified`: the address is the user's (its link was opened, or Google or GitHub vouched for it).
  */
 export type PublicUser = {
   id: string;
@@ -22,6 +24,7 @@ export type PublicUser = {
   createdAt: string;
   providers: string[];
   hasPassword: boolean;
+  emailVerified: boolean;
 };
 
 export type UserItem = {
@@ -32,6 +35,7 @@ export type UserItem = {
   avatarUrl?: string;
   passwordHash?: string;
   providers?: string[];
+  emailVerified?: boolean;
   createdAt: string;
 };
 
@@ -45,6 +49,8 @@ export function toPublicUser(user: UserItem): PublicUser {
     createdAt: user.createdAt,
     providers: [...(user.providers ?? [])].sort(),
     hasPassword: Boolean(user.passwordHash),
+    // Users made before verification existed have no such attribute: not verified.
+    emailVerified: user.emailVerified === true,
   };
 }
 
@@ -52,25 +58,32 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 const INVALID_LOGIN = 'Invalid email or password';
 
+/**
+ * A new account with a password, and the e-mail with the link that verifies its address (DECISIONS §13), queued in the
+ * same transaction. Until that link is opened, a Google or GitHub sign-in with the address takes the account over.
+ */
 export async function registerUser(
   deps: AccountDeps,
   input: { email: string; password: string; name?: string },
+  baseUrl: string,
 ): Promise<{ user: PublicUser; token: string }> {
   const email = normalizeEmail(input.email);
-  const now = deps.clock.now().toISOString();
+  const now = deps.clock.now();
   const user = {
     userId: newId('usr'),
     email,
     name: input.name?.trim() || email.split('@')[0]!,
     role: 'developer',
     passwordHash: await hashPassword(input.password),
-    createdAt: now,
-    updatedAt: now,
+    emailVerified: false,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
   };
   // The e-mail item exists only if absent: uniqueness holds under concurrent registrations.
   const outcome = await transact(deps.data, (tx) => ({
     email: tx.userEmail.create({ email, userId: user.userId }).commit(),
     user: tx.user.create(user).commit(),
+    ...verificationSlots(tx, user, baseUrl, now),
   }));
   if (!outcome.committed) {
     if (outcome.refused('email')) throw new ConflictError('Email already registered');

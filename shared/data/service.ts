@@ -7,6 +7,7 @@ import { checkoutSessionEntity } from './entities/checkout-session.js';
 import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { deactivationReasonEntity } from './entities/deactivation-reason.js';
+import { emailVerificationEntity } from './entities/email-verification.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
@@ -31,6 +32,7 @@ export const ENTITY_FACTORIES = {
   user: userEntity,
   userEmail: userEmailEntity,
   session: sessionEntity,
+  emailVerification: emailVerificationEntity,
   oauthState: oauthStateEntity,
   userIdentity: userIdentityEntity,
   apiKey: apiKeyEntity,

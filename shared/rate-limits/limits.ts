@@ -31,6 +31,14 @@ export const RATE_LIMITS = {
    * from many addresses stay bounded; a successful login fills it again.
    */
   loginEmailOverflow: { name: 'login-email-overflow', capacity: 5, refillPerSecond: 1 / 60, store: 'table', message: LOGIN_LIMIT_MESSAGE },
+  /** Verification e-mails sent again for one account (each is an e-mail to the account's address). */
+  verificationResend: {
+    name: 'verification-resend',
+    capacity: 5,
+    refillPerSecond: 1 / 300,
+    store: 'table',
+    message: 'Too many verification e-mails; try again later',
+  },
   /** Sign-ins started (Google, GitHub) from one address: each keeps a state item for 10 minutes. */
   oauthStart: { name: 'oauth-start', capacity: 20, refillPerSecond: 1 / 15, store: 'table', message: 'Too many sign-in attempts; try again later' },
   /** Accounts registered from one address. */

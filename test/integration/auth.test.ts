@@ -62,7 +62,7 @@ describe('login and sessions', () => {
     const res = await client.post('/api/auth/login', { email: tenant.email, password: tenant.password });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      user: { id: tenant.userId, email: tenant.email, name: 'Dev', role: 'developer', avatarUrl: null, createdAt: expect.any(String), providers: [], hasPassword: true },
+      user: { id: tenant.userId, email: tenant.email, name: 'Dev', role: 'developer', avatarUrl: null, createdAt: expect.any(String), providers: [], hasPassword: true, emailVerified: false },
     });
     const cookie = res.cookies.find((c) => c.startsWith('session='))!;
     const [pair, ...flags] = cookie.split(';').map((p) => p.trim());

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Client, uniqueEmail, type Response } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { zipBytes } from '../support/licensing-fixtures.js';
+import { verifyAddress } from '../support/mail.js';
 import { operationFinder, schemaValidator } from '../support/openapi.js';
 import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
@@ -73,6 +74,10 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.post('/api/auth/login', { email, password: 'wrong password' }), 401);
     expectStatus(await vendor.post('/api/auth/login', { email, password: 'correct horse battery' }), 200);
     const me = (await vendor.get('/api/auth/me')).body.user;
+    expectStatus(await vendor.post('/api/auth/verify-email/resend'), 202);
+    expectStatus(await nobody.get('/api/auth/verify-email?token=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), 302);
+    await verifyAddress(email);
+    expectStatus(await vendor.post('/api/auth/verify-email/resend'), 400);
     expectStatus(await vendor.put('/api/auth/me', { name: 'Acme Software', avatarUrl: null }), 200);
     expectStatus(await vendor.post('/api/auth/change-password', { currentPassword: 'nope nope nope', newPassword: 'battery staple horse' }), 400);
     expectStatus(await vendor.post('/api/auth/change-password', { currentPassword: 'correct horse battery', newPassword: 'battery staple horse' }), 200);

@@ -251,6 +251,14 @@ describe('rate limits', () => {
     expect((await from('127.0.0.15').get('/api/oauth/github')).status).toBe(302);
   });
 
+  it('limits the verification e-mails an account asks for again', async () => {
+    const vendor = new Client(stack.url);
+    expect((await vendor.post('/api/auth/register', { email: email(), password })).status).toBe(201);
+    const refused = await spendUntilRefused(RATE_LIMITS.verificationResend, () => vendor.post('/api/auth/verify-email/resend'), 202);
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many verification e-mails; try again later' }]);
+    expect(refused.headers.get('retry-after')).toBe('300');
+  });
+
   it('does not limit edge validations', async () => {
     const caller = from('127.0.0.12');
     await spend(RATE_LIMITS.publicReads.capacity + 10, () => caller.post('/v1/licenses/validate', { license_key: unknownKey() }), 404);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ALREADY_VERIFIED, INVALID_TOKEN } from '../../../shared/accounts/email-verification.js';
 import type { PublicUser } from '../../../shared/accounts/users.js';
 import { idOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleUser } from '../../../shared/openapi/examples.js';
@@ -17,8 +18,10 @@ export const User = named(
     createdAt: timestamp,
     providers: z.array(z.string()),
     hasPassword: z.boolean(),
+    emailVerified: z.boolean(),
   }),
-  'A developer account (a tenant). `providers`: the sign-in providers linked to it; `hasPassword`: false for an account made by OAuth until a password is set.',
+  'A developer account (a tenant). `providers`: the sign-in providers linked to it; `hasPassword`: false for an account made by OAuth until a password is set; ' +
+    '`emailVerified`: its address was confirmed by the link e-mailed at registration, or by a Google or GitHub sign-in.',
 );
 assertDescribes<typeof User, PublicUser>(true);
 
@@ -32,10 +35,14 @@ export const authOperations = defineOperations({
     summary: 'Register a developer account',
     description:
       'Creates the account and starts a session (sets the `session` cookie). `name` defaults to the part of the e-mail before `@`; ' +
-      'e-mails are compared lower-cased. A foreign `Origin` is refused when a browser sends one.',
+      'e-mails are compared lower-cased. A foreign `Origin` is refused when a browser sends one. Also e-mails a link that verifies the ' +
+      'address (`GET /api/auth/verify-email`); until it is opened the account has `emailVerified: false`, and a Google or GitHub sign-in ' +
+      'with the address takes the account over (its password removed, its sessions and API keys ended).',
     security: [[]],
     requestBody: { examples: { register: { email: EX.vendorEmail, password: 'correct horse battery', name: 'Vendor' } } },
-    responses: { 201: { description: 'Registered and signed in', body: UserEnvelope, headers: sessionCookieHeader, examples: { registered: { user: exampleUser } } } },
+    responses: {
+      201: { description: 'Registered and signed in', body: UserEnvelope, headers: sessionCookieHeader, examples: { registered: { user: { ...exampleUser, emailVerified: false } } } },
+    },
     errors: { 400: ['password: must be at least 8 characters', 'email: must be a valid e-mail address'], 403: ['Origin not allowed'], 409: ['Email already registered'] },
     rateLimits: [RATE_LIMITS.registerAddress],
   },
@@ -47,6 +54,28 @@ export const authOperations = defineOperations({
     responses: { 200: { description: 'Signed in', body: UserEnvelope, headers: sessionCookieHeader, examples: { signedIn: { user: exampleUser } } } },
     errors: { 401: ['Invalid email or password'], 403: ['Origin not allowed'] },
     rateLimits: [RATE_LIMITS.loginAddress, RATE_LIMITS.loginEmail, RATE_LIMITS.loginEmailAddress, RATE_LIMITS.loginEmailOverflow],
+  },
+  'GET /api/auth/verify-email': {
+    summary: "Verify the account's e-mail address",
+    description:
+      'The link of the verification e-mail (valid 24 hours, once): marks the address verified and sends the browser to ' +
+      '`DASHBOARD_URL?verified=1`; a bad, used or expired token to `DASHBOARD_URL?error=invalid_token`. Without `DASHBOARD_URL`: ' +
+      '200 `{verified: true}`, or 400.',
+    security: [[]],
+    queryExamples: { token: 'k2n4q6s8u2w4y6a2c4e6g2i4k6m2o4q6' },
+    responses: {
+      200: { description: 'Verified (no dashboard configured)', body: named('Verified', z.object({ verified: z.literal(true) })), examples: { verified: { verified: true } } },
+      302: { description: 'To the dashboard: `?verified=1`, or `?error=invalid_token`', headers: { location: { description: '`DASHBOARD_URL` with `?verified=1` or `?error=invalid_token`', required: true } } },
+    },
+    errors: { 400: [INVALID_TOKEN] },
+  },
+  'POST /api/auth/verify-email/resend': {
+    summary: 'Send the verification e-mail again',
+    description:
+      'A fresh link to the account\'s address; earlier links keep working until used or expired. A signed-in session only: an API key is refused (403).',
+    responses: { 202: { description: 'Queued', body: named('Sent', z.object({ sent: z.literal(true) })), examples: { sent: { sent: true } } } },
+    errors: { 400: [ALREADY_VERIFIED] },
+    rateLimits: [RATE_LIMITS.verificationResend],
   },
   'POST /api/auth/logout': {
     summary: 'Sign out',

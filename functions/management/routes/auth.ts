@@ -2,10 +2,11 @@ import * as z from 'zod/mini';
 import { changePassword, getUser, logIn, registerUser, toPublicUser, updateProfile } from '../../../shared/accounts/users.js';
 import { endSession } from '../../../shared/accounts/sessions.js';
 import { bearerKeyOwner } from '../../../shared/accounts/bearer-key.js';
-import { ForbiddenError, NotFoundError } from '../../../shared/errors.js';
+import { resendVerification, verifyEmail } from '../../../shared/accounts/email-verification.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../../shared/errors.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../../../shared/http/cookies.js';
 import { allowedOrigins, assertOrigin } from '../../../shared/http/origin.js';
-import { created, noContent, ok } from '../../../shared/http/responses.js';
+import { created, json, noContent, ok, redirect } from '../../../shared/http/responses.js';
 import { email, httpUrl, password } from '../../../shared/http/schemas.js';
 import { clientNetwork } from '../../../shared/http/client-address.js';
 import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
@@ -18,17 +19,41 @@ import type { RouteBuilders } from '../route.js';
 const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
 const registerBody = z.strictObject({ email, password, name: z.optional(name) });
 const loginBody = z.strictObject({ email: z.string().check(z.maxLength(254)), password: z.string().check(z.maxLength(256)) });
+/** Any other parameter is ignored; a missing or malformed token is answered as an unknown one. */
+const verifyQuery = z.object({ token: z.optional(z.string()) });
 const profileBody = z.strictObject({ name: z.optional(name), avatarUrl: z.nullish(httpUrl) });
 /** `currentPassword` is required once the user has a password; a user created by OAuth sign-in sets the first without it. */
 const changePasswordBody = z.strictObject({ currentPassword: z.optional(z.string().check(z.maxLength(256))), newPassword: password });
 
 export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
+  const dashboardUrl = deps.config.dashboardUrl;
+  /** `DASHBOARD_URL` with one parameter added (its own query kept). */
+  const dashboardLanding = (name: string, value: string) => {
+    const location = new URL(dashboardUrl!);
+    location.searchParams.set(name, value);
+    return location.href;
+  };
   return [
-    open('POST', '/api/auth/register', { body: registerBody }, async ({ body, event }) => {
+    open('POST', '/api/auth/register', { body: registerBody }, async ({ body, event, baseUrl }) => {
       await limits.take(RATE_LIMITS.registerAddress, clientNetwork(event, deps.config));
-      const { user, token } = await registerUser(deps, body);
+      const { user, token } = await registerUser(deps, body, baseUrl);
       return created({ user }, { cookies: [sessionCookie(token, secure)] });
+    }),
+    // The link of the verification e-mail, opened in a browser: to the dashboard, which says how it went (DECISIONS §13).
+    open('GET', '/api/auth/verify-email', { query: verifyQuery }, async ({ query }) => {
+      try {
+        await verifyEmail(deps, query.token);
+      } catch (error) {
+        if (!(error instanceof BadRequestError) || !dashboardUrl) throw error;
+        return redirect(302, dashboardLanding('error', 'invalid_token'));
+      }
+      return dashboardUrl ? redirect(302, dashboardLanding('verified', '1')) : ok({ verified: true });
+    }),
+    authed('POST', '/api/auth/verify-email/resend', { sessionOnly: true }, async ({ caller, baseUrl }) => {
+      await limits.take(RATE_LIMITS.verificationResend, caller.userId);
+      await resendVerification(deps, caller.userId, baseUrl);
+      return json(202, { sent: true });
     }),
     open('POST', '/api/auth/login', { body: loginBody }, async ({ body, event }) => {
       // The address first: a spray across many accounts from one place is refused before any account is touched.
