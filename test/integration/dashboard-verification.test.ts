@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DASHBOARD_ORIGIN, uniqueEmail } from '../support/client.js';
-import { button, CHROMIUM, launchChromium, screenshot, seriousViolations, text, textbox } from '../support/dashboard-page.js';
+import { button, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text, textbox } from '../support/dashboard-page.js';
 import { verificationLinks } from '../support/mail.js';
 
 /**
@@ -21,9 +21,7 @@ let page: Page;
 beforeAll(async () => {
   if (!available && !process.env.CI) return;
   browser = await launchChromium();
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
-  page.setDefaultTimeout(15_000);
+  page = await desktopPage(browser);
 }, 120_000);
 
 afterAll(async () => {
