@@ -264,6 +264,7 @@ export class LicensingStack extends Stack {
 
     this.mailDelivery = new MailDelivery(this, 'MailDelivery', { table: this.table, mailFrom, environment, bundle: props.bundle ?? true });
     this.mailDelivery.grantEnqueue(this.webhookDelivery.fanOut);
+    this.mailDelivery.grantEnqueue(this.webhookDelivery.sweep.function);
 
     // The public function queues usage events; both it and the edge queue the first check of a day of an install.
     this.usageEvents = new UsageEvents(this, 'UsageEvents', { table: this.table, environment, bundle: props.bundle ?? true });
@@ -279,6 +280,7 @@ export class LicensingStack extends Stack {
       'mail-sender': this.mailDelivery.sender,
       'usage-event-writer': this.usageEvents.writer,
       'expiry-sweep': this.expirySweep.function,
+      'outbox-sweep': this.webhookDelivery.sweep.function,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
       // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
@@ -363,6 +365,7 @@ export class LicensingStack extends Stack {
       streamConsumer: this.webhookDelivery.fanOut,
     });
     this.alarmTopic.notify(this.webhookDelivery.deadLetterAlarm);
+    this.alarmTopic.notify(this.webhookDelivery.streamDeadLetterAlarm);
     this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
     this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
@@ -371,8 +374,19 @@ export class LicensingStack extends Stack {
       functions: this.allFunctions,
       edgeFunction: functions.edge,
       streamConsumer: this.webhookDelivery.fanOut,
-      deadLetterQueues: { Webhook: this.webhookDelivery.deadLetterQueue, Mail: this.mailDelivery.deadLetterQueue, 'Usage event': this.usageEvents.deadLetterQueue },
-      alarms: [...this.alarms.alarms, this.webhookDelivery.deadLetterAlarm, this.mailDelivery.deadLetterAlarm, this.usageEvents.deadLetterAlarm],
+      deadLetterQueues: {
+        Webhook: this.webhookDelivery.deadLetterQueue,
+        'Outbox stream': this.webhookDelivery.streamDeadLetterQueue,
+        Mail: this.mailDelivery.deadLetterQueue,
+        'Usage event': this.usageEvents.deadLetterQueue,
+      },
+      alarms: [
+        ...this.alarms.alarms,
+        this.webhookDelivery.deadLetterAlarm,
+        this.webhookDelivery.streamDeadLetterAlarm,
+        this.mailDelivery.deadLetterAlarm,
+        this.usageEvents.deadLetterAlarm,
+      ],
     });
 
     this.outputs({ publicBaseUrl });

@@ -1,13 +1,13 @@
-import { MAIL_ITEMS } from '../../shared/mail/mail-queue.js';
+import { OUTBOX_ITEM_KINDS } from '../../shared/outbox/kinds.js';
 
 /**
- * The stream records the fan-out receives: inserts of outbox items, the events for webhooks and the queued
+ * The stream records the fan-out receives: inserts of outbox items, the events for webhooks and the license
  * e-mails (ElectroDB marks every item with its entity name in `__edb_e__`). In AWS this is the event source
  * mapping's filter; the local stream poller applies the same pattern, so both select the same records.
  */
 export const OUTBOX_INSERT_FILTER = {
   eventName: ['INSERT'],
-  dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent', ...Object.keys(MAIL_ITEMS)] } } },
+  dynamodb: { NewImage: { __edb_e__: { S: [...OUTBOX_ITEM_KINDS] } } },
 };
 
 type Pattern = { [key: string]: string[] | Pattern };

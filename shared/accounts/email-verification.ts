@@ -2,7 +2,7 @@ import type { TransactionEntities } from '../data/service.js';
 import { transact, writeItem } from '../data/writes.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { randomBase32, sha256Hex } from '../ids.js';
-import { queuedMailItem } from '../mail/queued-mail.js';
+import { queuedMailItems } from '../mail/queued-mail.js';
 import type { Deps } from '../runtime.js';
 
 type VerificationDeps = Pick<Deps, 'data' | 'clock'>;
@@ -34,9 +34,9 @@ export function verificationSlots(tx: TransactionEntities, user: { userId: strin
         ttl: Math.floor(now.getTime() / 1000) + LINK_LIFETIME_HOURS * 3600,
       })
       .commit(),
-    mail: queuedMailItem(
-      tx.mail,
-      { kind: 'emailVerification', to: user.email, content: { name: user.name, email: user.email, link, validHours: LINK_LIFETIME_HOURS } },
+    mail: queuedMailItems(
+      tx,
+      { kind: 'emailVerification', tenantId: user.userId, to: user.email, content: { name: user.name, email: user.email, link, validHours: LINK_LIFETIME_HOURS } },
       now,
     ),
   };

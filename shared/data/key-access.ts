@@ -11,13 +11,14 @@ import { SERVICE_NAME } from './table-schema.js';
  */
 export const KEY_ACCESS = {
   /**
-   * Edge and public surfaces: license operations, update checks, downloads, their counters, events and rate limits;
+   * Edge and public surfaces: license operations, update checks, downloads, their counters, events (with their pending
+   * markers, `outboxShard`) and rate limits;
    * checkout (the tenant's payment provider, by `tenantId`, and the sessions it opens); the idempotency records of
    * activate and deactivate (`idempotencyKeyHash`).
    */
   licensing: [
-    'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'tenantId', 'bucket', 'checkoutSessionId',
-    'idempotencyKeyHash',
+    'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'outboxShard', 'tenantId', 'bucket',
+    'checkoutSessionId', 'idempotencyKeyHash',
   ],
   /**
    * Customer portal: its API keys (`keyHash`, for `lastUsedAt`), the tenant's customer e-mails, licenses by e-mail
@@ -28,20 +29,29 @@ export const KEY_ACCESS = {
   /**
    * Stripe webhook: the vendor's provider, seen event ids and Stripe-id lookups (by `tenantId`), the checkout
    * session, product and plan named by an event, and what a purchase, renewal or refund writes: customer, license
-   * (with its ref, expiry item and activations), payment, subscription, counters and outbound events.
+   * (with its ref, expiry item and activations), payment, subscription, counters, outbound events and the license e-mail
+   * (with their pending markers).
    */
   stripeWebhook: [
     'tenantId', 'checkoutSessionId', 'productId', 'planId', 'customerId', 'licenseKey', 'licenseId', 'shard', 'activationId',
-    'paymentId', 'subscriptionId', 'eventId',
+    'paymentId', 'subscriptionId', 'eventId', 'outboxShard',
   ],
-  /** Outbox fan-out and webhook dispatcher: webhooks (by id and by tenant), deliveries and their counters. */
-  webhookWorker: ['webhookId', 'deliveryId', 'tenantId'],
+  /**
+   * Outbox fan-out and webhook dispatcher: webhooks (by id and by tenant), deliveries and their counters, and the pending
+   * markers of the outbox items the fan-out forwards (`outboxShard`), which it removes.
+   */
+  webhookWorker: ['webhookId', 'deliveryId', 'tenantId', 'outboxShard'],
+  /**
+   * Outbox sweep: the pending markers it queries by shard, the outbox events it reads to forward them again (`eventId`),
+   * and what forwarding an event writes (as the fan-out's). License e-mails need no read: the mail message names them.
+   */
+  outboxSweep: ['outboxShard', 'eventId', 'webhookId', 'deliveryId', 'tenantId'],
   /** Usage event writer: the events and daily counts it writes (by `productId`), and the licenses events name, which it reads. */
   usageWriter: ['productId', 'licenseKey'],
   /** Mail sender: the e-mails it claims and marks sent (license e-mails by license id, the others by mail id), nothing else. */
   mailSender: ['licenseId', 'mailId'],
-  /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events. */
-  expirySweep: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId'],
+  /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events (with their markers). */
+  expirySweep: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type KeyAccessRole = keyof typeof KEY_ACCESS;

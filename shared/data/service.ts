@@ -15,6 +15,7 @@ import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
 import { mailEntity } from './entities/mail.js';
 import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
+import { outboxPendingEntity } from './entities/outbox-pending.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
@@ -56,6 +57,7 @@ export const ENTITY_FACTORIES = {
   webhook: webhookEntity,
   delivery: deliveryEntity,
   outboxEvent: outboxEventEntity,
+  outboxPending: outboxPendingEntity,
   counter: counterEntity,
   rateLimit: rateLimitEntity,
   paymentProvider: paymentProviderEntity,

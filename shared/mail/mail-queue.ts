@@ -4,21 +4,6 @@ import type { Config } from '../config.js';
 /** What a mail queue message says: which queued e-mail to send. Everything else is read from the table. */
 export type MailMessage = { licenseId: string } | { mailId: string };
 
-/**
- * The items whose insert queues an e-mail (the stream's filter and the fan-out read this list), and the message each
- * becomes: the license e-mail keyed by its license, every other kind by its own id.
- */
-export const MAIL_ITEMS = {
-  licenseMail: (image: Record<string, unknown>): MailMessage => ({ licenseId: String(image.licenseId) }),
-  mail: (image: Record<string, unknown>): MailMessage => ({ mailId: String(image.mailId) }),
-};
-
-/** The mail queue message of a stream image, when the image is a queued e-mail. */
-export function mailMessageOf(image: Record<string, unknown>): MailMessage | undefined {
-  const entity = image.__edb_e__ as string;
-  return Object.hasOwn(MAIL_ITEMS, entity) ? MAIL_ITEMS[entity as keyof typeof MAIL_ITEMS](image) : undefined;
-}
-
 /** The mail queue (SQS in AWS, the local stack's queue locally). */
 export type MailQueue = { enqueue(message: MailMessage): Promise<void> };
 

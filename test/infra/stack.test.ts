@@ -79,8 +79,11 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the outbox fan-out, the webhook dispatcher, the mail sender, the usage event writer and the expiry sweep: nodejs22.x on arm64', () => {
-    const others = [stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer, stack.expirySweep.function];
+  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer and the expiry sweep: nodejs22.x on arm64', () => {
+    const others = [
+      stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer,
+      stack.expirySweep.function,
+    ];
     // Besides CDK's own that copies the dashboard's build into its bucket (test/infra/dashboard-site.test.ts).
     const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
     expect(ours).toHaveLength(SURFACES.length + others.length);
@@ -258,6 +261,19 @@ describe('HTTP API', () => {
 
   it('has exactly one route per ROUTES entry', () => {
     expect(routes.map((r) => r.Properties.RouteKey).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('gives every GET route HEAD and OPTIONS routes to the same function: the HTTP API routes neither to a GET route', () => {
+    const keys = new Set(routes.map((r) => r.Properties.RouteKey as string));
+    const targetOf = (key: string) => routes.find((r) => r.Properties.RouteKey === key)!.Properties.Target;
+    const gets = ROUTES.filter((route) => route.method === 'GET');
+    expect(gets.map((route) => route.path)).toEqual(expect.arrayContaining(['/health', '/openapi.json', '/docs']));
+    for (const { path } of gets) {
+      for (const method of ['HEAD', 'OPTIONS']) {
+        expect(keys.has(`${method} ${path}`), `${method} ${path}`).toBe(true);
+        expect(targetOf(`${method} ${path}`)).toEqual(targetOf(`GET ${path}`));
+      }
+    }
   });
 
   it('sends each route to its surface’s function, payload format 2.0', () => {

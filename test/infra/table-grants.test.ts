@@ -42,6 +42,7 @@ const FUNCTIONS: [name: string, fn: LambdaFunction, entry: string, keys: TableKe
   ['portal', stack.functions.portal, HANDLER_ENTRIES.portal, 'portal'],
   ['stripe webhook', stack.functions.stripeWebhook, HANDLER_ENTRIES.stripeWebhook, 'stripeWebhook'],
   ['outbox fan-out', stack.webhookDelivery.fanOut, WORKER_ENTRIES.outboxFanOut, 'webhookWorker'],
+  ['outbox sweep', stack.webhookDelivery.sweep.function, WORKER_ENTRIES.outboxSweep, 'outboxSweep'],
   ['webhook dispatcher', stack.webhookDelivery.dispatcher, WORKER_ENTRIES.webhookDispatcher, 'webhookWorker'],
   ['mail sender', stack.mailDelivery.sender, WORKER_ENTRIES.mailSender, 'mailSender'],
   ['usage event writer', stack.usageEvents.writer, WORKER_ENTRIES.usageEventWriter, 'usageWriter'],

@@ -19,9 +19,9 @@ export const MAIL_SEND_STATE = {
 export const MAIL_KINDS = ['emailVerification'] as const;
 
 /**
- * An e-mail of any kind but the license e-mail (which has its own item, keyed by the license): written in the
- * transaction of the change that causes it, carried to the mail queue by the table's stream, sent once by the mail
- * sender. `content` is what the kind's template fills in, as it was when the e-mail was queued, so the sender reads
+ * An e-mail of any kind but the license e-mail (which has its own item, keyed by the license): written with its
+ * pending marker in the transaction of the change that causes it, forwarded to the mail queue as every outbox item
+ * (shared/outbox/), sent once by the mail sender. `content` is what the kind's template fills in, as it was when the e-mail was queued, so the sender reads
  * this one item. TTL: each kind's own (shared/mail/mail-kinds.ts).
  */
 export const mailEntity = () =>
@@ -30,6 +30,8 @@ export const mailEntity = () =>
     attributes: {
       mailId: { type: 'string', required: true },
       kind: { type: MAIL_KINDS, required: true },
+      /** Whose e-mail it is (a user's own, for a verification), as its pending marker names it. */
+      tenantId: { type: 'string', required: true },
       to: { type: 'string', required: true },
       content: { type: 'any', required: true },
       ...MAIL_SEND_STATE,

@@ -992,7 +992,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed percent-encoding in path`, `<field> is required`, `<field>: <reason>`, `license_key is required` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `license_key is required` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1520,7 +1520,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed percent-encoding in path`, `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL` */
             400: {
                 headers: {
                     [name: string]: unknown;
