@@ -20,9 +20,9 @@ const environmentSchema = z.object({
   PUBLIC_BASE_URL: z.optional(z.url()),
   /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
   DASHBOARD_URL: z.optional(z.url()),
-  /** Sender address of license e-mails: in AWS an SES identity (verified address or domain). */
+  /** Sender address of the service's e-mails: in AWS an SES identity (verified address or domain). */
   MAIL_FROM: z._default(z.email(), DEFAULT_MAIL_FROM),
-  /** The queue of license e-mails to send (SQS; locally the in-process queue's endpoint). */
+  /** The queue of e-mails to send (SQS; locally the in-process queue's endpoint). */
   MAIL_QUEUE_URL: z.optional(z.url()),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
   S3_ENDPOINT: z.optional(z.url()),

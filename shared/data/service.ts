@@ -7,11 +7,13 @@ import { checkoutSessionEntity } from './entities/checkout-session.js';
 import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { deactivationReasonEntity } from './entities/deactivation-reason.js';
+import { emailVerificationEntity } from './entities/email-verification.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
+import { mailEntity } from './entities/mail.js';
 import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { outboxPendingEntity } from './entities/outbox-pending.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
@@ -31,6 +33,7 @@ export const ENTITY_FACTORIES = {
   user: userEntity,
   userEmail: userEmailEntity,
   session: sessionEntity,
+  emailVerification: emailVerificationEntity,
   oauthState: oauthStateEntity,
   userIdentity: userIdentityEntity,
   apiKey: apiKeyEntity,
@@ -44,6 +47,7 @@ export const ENTITY_FACTORIES = {
   licenseRef: licenseRefEntity,
   licenseExpiry: licenseExpiryEntity,
   licenseMail: licenseMailEntity,
+  mail: mailEntity,
   activation: activationEntity,
   activeDomain: activeDomainEntity,
   customer: customerEntity,

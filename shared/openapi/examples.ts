@@ -219,6 +219,7 @@ export const exampleUser = {
   createdAt: EX.created,
   providers: [],
   hasPassword: true,
+  emailVerified: true,
 };
 
 /** `{items, pagination}` of one page holding `items`. */

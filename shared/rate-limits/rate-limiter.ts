@@ -64,23 +64,31 @@ export function createRateLimiter(deps: Pick<Deps, 'data' | 'clock'> & { config:
     return taken ? undefined : retryAfterSeconds(timing);
   }
 
+  /** Takes a token for `caller` from `limit`'s bucket: undefined when taken (or limits are off), else seconds to wait. */
+  async function takeFrom(limit: RateLimit, caller: string): Promise<number | undefined> {
+    if (scale === 0) return undefined;
+    const bucket = `${limit.name}#${caller}`;
+    const timing = bucketTiming(limit, scale);
+    const now = deps.clock.now().getTime();
+    try {
+      return limit.store === 'container' ? takeFromContainer(bucket, now, timing) : await takeFromTable(bucket, now, timing);
+    } catch (error) {
+      logger.warn('Rate limit not applied', { limit: limit.name, error });
+      return undefined;
+    }
+  }
+
   return {
     /** Takes a token for `caller` from `limit`'s bucket; throws 429 when there is none. RATE_LIMIT_SCALE 0: no limits. */
     async take(limit: RateLimit, caller: string): Promise<void> {
-      if (scale === 0) return;
-      const bucket = `${limit.name}#${caller}`;
-      const timing = bucketTiming(limit, scale);
-      const now = deps.clock.now().getTime();
-      let refusedFor: number | undefined;
-      try {
-        refusedFor = limit.store === 'container' ? takeFromContainer(bucket, now, timing) : await takeFromTable(bucket, now, timing);
-      } catch (error) {
-        logger.warn('Rate limit not applied', { limit: limit.name, error });
-        return;
-      }
+      const refusedFor = await takeFrom(limit, caller);
       if (refusedFor === undefined) return;
       metrics.rateLimited(limit.name);
       throw new TooManyRequestsError(limit.message, refusedFor);
+    },
+    /** Takes a token when there is one, never refusing: marks a caller (a failed login) for a limit that gates elsewhere. */
+    async spend(limit: RateLimit, caller: string): Promise<void> {
+      await takeFrom(limit, caller);
     },
     /** Fills a caller's bucket again (a successful login forgives the failed attempts before it). */
     async refill(limit: RateLimit, caller: string): Promise<void> {

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Client, uniqueEmail, type Response } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { zipBytes } from '../support/licensing-fixtures.js';
+import { verifyAddress } from '../support/mail.js';
 import { operationFinder, schemaValidator } from '../support/openapi.js';
 import { deliver, stripeEvent } from '../support/stripe-events.js';
 import { paidSession, stripeId, stripeSubscription, unixNow } from '../support/stripe-objects.js';
@@ -74,6 +75,10 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.post('/api/auth/login', { email, password: 'wrong password' }), 401);
     expectStatus(await vendor.post('/api/auth/login', { email, password: 'correct horse battery' }), 200);
     const me = (await vendor.get('/api/auth/me')).body.user;
+    expectStatus(await vendor.post('/api/auth/verify-email/resend'), 202);
+    expectStatus(await nobody.get('/api/auth/verify-email?token=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), 302);
+    await verifyAddress(email);
+    expectStatus(await vendor.post('/api/auth/verify-email/resend'), 400);
     expectStatus(await vendor.put('/api/auth/me', { name: 'Acme Software', avatarUrl: null }), 200);
     expectStatus(await vendor.post('/api/auth/change-password', { currentPassword: 'nope nope nope', newPassword: 'battery staple horse' }), 400);
     expectStatus(await vendor.post('/api/auth/change-password', { currentPassword: 'correct horse battery', newPassword: 'battery staple horse' }), 200);
@@ -88,6 +93,7 @@ describe('the OpenAPI document against real answers', () => {
     const wrongKey = new RecordingClient();
     wrongKey.bearer = 'pk_notasecretkey';
     expectStatus(await wrongKey.get('/api/products'), 401);
+    expectStatus(await server.post('/api/api-keys', { name: 'From a key' }, { origin: null }), 403);
 
     // Products, plans, releases.
     expectStatus(await vendor.post('/api/products', { name: 'x', productType: 'gadget' }), 400);
@@ -267,7 +273,8 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.delete(`/api/products/${product.id}/releases/${release.id}`), 204);
     expectStatus(await vendor.post(`/api/products/${product.id}/regenerate-public-key`), 200);
     expectStatus(await vendor.delete('/api/payment-provider'), 204);
-    expectStatus(await server.delete(`/api/api-keys/${apiKey.id}`), 204);
+    expectStatus(await server.delete(`/api/api-keys/${apiKey.id}`), 403);
+    expectStatus(await vendor.delete(`/api/api-keys/${apiKey.id}`), 204);
     expectStatus(await vendor.delete(`/api/products/${product.id}`), 204);
     expectStatus(await vendor.get(`/api/products/${product.id}`), 200);
     expectStatus(await nobody.get('/health'), 200);
