@@ -6,7 +6,7 @@ import { OAuthFailure } from './oauth-failure.js';
 import type { ProviderProfile } from './oauth-providers.js';
 import { revokeAllApiKeys } from './api-keys.js';
 import { endOtherSessions } from './sessions.js';
-import { getUser, type UserItem } from './users.js';
+import { getUser, isEmailVerified, type UserItem } from './users.js';
 
 type IdentityDeps = Pick<Deps, 'data' | 'clock'>;
 
@@ -55,7 +55,7 @@ export async function userForProviderAccount(deps: IdentityDeps, profile: Provid
  */
 async function linkAccount(deps: IdentityDeps, profile: ProviderProfile, email: string, userId: string): Promise<UserItem | undefined> {
   const holder = await getUser(deps, userId);
-  if (holder?.emailVerified !== true && !(await endRegistrantsAccess(deps, userId, email))) return undefined;
+  if (!(holder && isEmailVerified(holder)) && !(await endRegistrantsAccess(deps, userId, email))) return undefined;
   const now = deps.clock.now().toISOString();
   const outcome = await transact(deps.data, (tx) => ({
     identity: tx.userIdentity.create({ provider: profile.provider, subject: profile.subject, userId, email, linkedAt: now }).commit(),

@@ -49,9 +49,17 @@ export function toPublicUser(user: UserItem): PublicUser {
     createdAt: user.createdAt,
     providers: [...(user.providers ?? [])].sort(),
     hasPassword: Boolean(user.passwordHash),
-    // Users made before verification existed have no such attribute: not verified.
-    emailVerified: user.emailVerified === true,
+    emailVerified: isEmailVerified(user),
   };
+}
+
+/**
+ * Whether the address is the user's. Users made before verification existed have no such attribute: a password
+ * account among them is not verified; an account with only a provider's sign-in (no password) was made from an address
+ * the provider vouched for, so it is.
+ */
+export function isEmailVerified(user: Pick<UserItem, 'emailVerified' | 'passwordHash' | 'providers'>): boolean {
+  return user.emailVerified ?? (!user.passwordHash && (user.providers?.length ?? 0) > 0);
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
