@@ -9,13 +9,12 @@ import type { HttpEvent, HttpResult } from './types.js';
 
 /**
  * One surface's Lambda handler: its routes behind logging and metrics, CORS and the error handler; path
- * parameters arrive decoded.
+ * parameters arrive decoded. A route without parameters gets the event as it came (no copy per request).
  */
 export function httpApp(routes: Route[], corsPolicy: CorsPolicy) {
-  const decoding = routes.map((route) => ({
-    ...route,
-    handler: (event: HttpEvent) => route.handler({ ...event, pathParameters: decodePathParameters(event.pathParameters) }),
-  }));
+  const decoding = routes.map((route) =>
+    route.path.includes('{') ? { ...route, handler: (event: HttpEvent) => route.handler({ ...event, pathParameters: decodePathParameters(event.pathParameters) }) } : route,
+  );
   // onError runs in reverse order: the error handler shapes (and logs) the answer, CORS decorates it, then
   // the invocation's metrics are published and its log keys dropped.
   return middy<HttpEvent, HttpResult>()
