@@ -1,9 +1,9 @@
 /**
  * Edge benchmark: `npx tsx bench/edge.ts` (~5 min). Starts its own local stack in memory and loads licenses, then:
  *
- * 1. In this process, what a Lambda pays: the edge handler's CPU per validate against the CPU of a raw low-level
- *    GetItem of the same license item (a DynamoDBClient with the SDK's defaults), in alternating batches, one call at
- *    a time as a Lambda serves them. Target: at most 1.25 times. Beside it, for information, the same GetItem through
+ * 1. In a process of its own (bench/support/edge-process.ts), what a Lambda pays: the edge handler's CPU per validate
+ *    against the CPU of a raw low-level GetItem of the same license item (a DynamoDBClient with the SDK's defaults),
+ *    in alternating batches, one call at a time as a Lambda serves them. Target: at most 1.25 times. Beside it, for information, the same GetItem through
  *    a table client built as the service builds its own (which builds each command's middleware once): what the
  *    handler adds to its own read. And activate against a raw TransactWriteItems of the activation's own items
  *    (activate also writes two rate-limit buckets and reads the license).
@@ -15,23 +15,22 @@
  * Every comparison is judged on the median of its rounds' ratios; a run whose rounds spread over ±15% says so
  * instead (bench/support/rounds.ts). Exit code: 1 when a target is missed, 2 when one could not be judged.
  */
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { fileURLToPath } from 'node:url';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { Context } from 'aws-lambda';
 import { createEdgeHandler } from '../functions/edge/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
-import { createClients, LOCAL_CREDENTIALS } from '../shared/clients.js';
 import { loadConfig } from '../shared/config.js';
-import { createDataService, type DataService } from '../shared/data/service.js';
+import type { DataService } from '../shared/data/service.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
-import { newId } from '../shared/ids.js';
-import { activationWrites } from '../shared/licensing/activate.js';
-import { createProductCatalog } from '../shared/licensing/product-catalog.js';
 import { createDeps } from '../shared/runtime.js';
-import { edgeEvent, seedTenant } from './support/fixtures.js';
+import { activationTransactions, rawClient, type ActivationFloor } from './support/activation-floor.js';
+import type { EdgeCpu, EdgeProcessOptions } from './support/edge-process.js';
+import { edgeEvent, NONCE, seedTenant } from './support/fixtures.js';
 import { loadFromAnotherProcess as runLoad, median, print, type LoadOptions, type LoadResult, type Measured } from './support/load-process.js';
 import { alternate, exitCodeOf, judgeRatio, medianOf, printLoad, type Verdict } from './support/rounds.js';
 
@@ -42,30 +41,17 @@ const ROUNDS = 5;
 const IN_PROCESS_ROUNDS = 7;
 const VALIDATES_PER_BATCH = 300;
 const ACTIVATES_PER_BATCH = 100;
+const EDGE_PROCESS = fileURLToPath(new URL('./support/edge-process.ts', import.meta.url));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const LICENSES = 50;
 /** The targets of issue 26. */
 const TARGETS = { handlerCpu: 1.25, validateHttp: 0.75, activateHttp: 0.5 };
-/** Plugins that verify signed answers send a nonce: every validate here does, so every answer is signed with it. */
-const NONCE = { 'signature-nonce': 'bench-nonce-0123456789' };
 
 /** The load generator runs in a process of its own: this process holds only the service. */
 const loadFromAnotherProcess = (name: string, options: Omit<LoadOptions, 'connections'>) => runLoad(name, { connections: CONNECTIONS, ...options });
 
-/** Lambda's context as a handler sees it: with its deadline, so middy arms its early-timeout timer as in AWS. */
-function lambdaContext(): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false, functionName: 'edge', functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:edge',
-    memoryLimitInMB: '1024', awsRequestId: 'bench', logGroupName: 'bench', logStreamName: 'bench', getRemainingTimeInMillis: () => 10_000,
-    done: () => undefined, fail: () => undefined, succeed: () => undefined,
-  };
-}
-
 /** One license item's key as the low-level client sends it (ElectroDB's own key, marshalled). */
 const licenseKeyOf = (data: DataService, licenseKey: string) => marshall(data.entities.license.get({ licenseKey }).params().Key as Record<string, string>);
-
-/** A low-level client as anyone would make one: the SDK's defaults, the local endpoint. */
-const rawClient = () => new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
 
 /** Requests/s of GetItem of existing license items, at the same concurrency as the HTTP runs. */
 async function rawGetItem(data: DataService, tableName: string, keys: string[], seconds = DURATION_SECONDS): Promise<Measured> {
@@ -107,33 +93,8 @@ async function bareServer(): Promise<Measured> {
   return result;
 }
 
-/**
- * Activate's floor: the activation's own transaction (activation, domain item, seat, counters, event: the items of
- * `activationWrites`), built by ElectroDB beforehand, each on a new domain, sent raw through a document client.
- */
-async function activationTransactions(tableName: string, keys: string[]) {
-  const client = DynamoDBDocumentClient.from(rawClient(), { marshallOptions: { removeUndefinedValues: true } });
-  const data = createDataService(client, tableName);
-  const catalog = createProductCatalog({ data });
-  const licenses = await Promise.all(keys.map(async (licenseKey) => (await data.reads.license.get({ licenseKey }, { consistent: true }))!));
-  const product = (await catalog.byId(licenses[0]!.productId))!;
-  let domain = 0;
-  const next = (): TransactWriteCommandInput => {
-    const license = licenses[domain % licenses.length]!;
-    const now = new Date();
-    const activation = {
-      activationId: newId('act'), licenseId: license.licenseId, tenantId: license.tenantId, productId: license.productId,
-      domain: `floor-${process.pid}-${domain++}.example.com`, ipAddress: '127.0.0.1', status: 'active' as const, environment: 'production' as const, activatedAt: now.toISOString(),
-    };
-    const params = data.transaction.write((tx) => Object.values(activationWrites(tx, license, product, activation, now)).flat().filter((item) => !!item)).params();
-    // ElectroDB types its params loosely; they are the SDK's own input.
-    return params as unknown as TransactWriteCommandInput;
-  };
-  return { client, next };
-}
-
 /** Transactions/s of the activation's shape at the same concurrency as the HTTP runs, prepared before the clock starts. */
-async function rawActivationTransaction(floor: Awaited<ReturnType<typeof activationTransactions>>): Promise<Measured> {
+async function rawActivationTransaction(floor: ActivationFloor): Promise<Measured> {
   const prepared = Array.from({ length: 4_000 }, () => floor.next());
   const latencies: number[] = [];
   let next = 0;
@@ -149,62 +110,30 @@ async function rawActivationTransaction(floor: Awaited<ReturnType<typeof activat
   return measured('raw TransactWriteItems', latencies, DURATION_SECONDS);
 }
 
-/** CPU µs of this process per call of `call`, over `count` calls made one after another (as one Lambda serves them). */
-async function cpuPerCall(count: number, call: (i: number) => Promise<unknown>): Promise<number> {
-  const before = process.cpuUsage();
-  for (let i = 0; i < count; i++) await call(i);
-  const cpu = process.cpuUsage(before);
-  return (cpu.user + cpu.system) / count;
+/** Runs bench/support/edge-process.ts in a process of its own (the handler and the raw clients, nothing of the stack). */
+function inOwnProcess<T>(options: EdgeProcessOptions): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', EDGE_PROCESS, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`edge process exited with ${code}`))));
+  });
 }
 
-/** Part 1: the handler's CPU against its raw floors, in this process, in alternating batches. */
-async function inProcess(keys: string[], tableName: string, floor: Awaited<ReturnType<typeof activationTransactions>>): Promise<Verdict> {
-  const deps = createDeps(loadConfig(), 'licensing');
-  const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: Context) => Promise<HttpResult>;
-  const raw = rawClient();
-  const service = createClients(loadConfig(), 'licensing').table;
-  const itemKeys = keys.map((key) => licenseKeyOf(deps.data, key));
-  const post = (path: string, body: object) => {
-    const event = edgeEvent('POST', path, { body });
-    return { ...event, headers: { ...event.headers, ...NONCE } };
-  };
-  const validateEvents = keys.map((key) => post('/v1/licenses/validate', { license_key: key }));
-  const answered = async (event: HttpEvent) => {
-    const result = await handler(event, lambdaContext());
-    if (result.statusCode !== 200) throw new Error(`${event.rawPath} answered ${result.statusCode}: ${result.body}`);
-  };
-  const validate = (i: number) => answered(validateEvents[i % validateEvents.length]!);
-  const getItemThrough = (client: DynamoDBClient) => (i: number) =>
-    client.send(new GetItemCommand({ TableName: tableName, Key: itemKeys[i % itemKeys.length]!, ConsistentRead: true }));
-  const getItem = getItemThrough(raw);
-  const serviceGetItem = getItemThrough(service);
-  let domain = 0;
-  const activate = (i: number) => answered(post('/v1/licenses/activate', { license_key: keys[i % keys.length], domain: `cpu-${process.pid}-${domain++}.example.com` }));
-  const transaction = () => floor.client.send(new TransactWriteCommand(floor.next()));
-
-  // Warm both sides (JIT, connections, the product cache) before anything is measured.
-  for (const [count, call] of [[VALIDATES_PER_BATCH, validate], [VALIDATES_PER_BATCH, getItem], [VALIDATES_PER_BATCH, serviceGetItem], [ACTIVATES_PER_BATCH, activate], [ACTIVATES_PER_BATCH, transaction]] as const) {
-    await cpuPerCall(count, call);
-  }
-  const [validates, getItems, serviceGetItems] = await alternate(
-    IN_PROCESS_ROUNDS,
-    () => cpuPerCall(VALIDATES_PER_BATCH, validate),
-    () => cpuPerCall(VALIDATES_PER_BATCH, getItem),
-    () => cpuPerCall(VALIDATES_PER_BATCH, serviceGetItem),
-  );
-  const [activates, transactions] = await alternate(ROUNDS, () => cpuPerCall(ACTIVATES_PER_BATCH, activate), () => cpuPerCall(ACTIVATES_PER_BATCH, transaction));
-  raw.destroy();
-  service.destroy();
+/** Part 1: the handler's CPU against its raw floors, in a process of its own, in alternating batches. */
+async function inProcess(keys: string[]): Promise<Verdict> {
+  const cpu = await inOwnProcess<EdgeCpu>({ mode: 'cpu', keys, rounds: IN_PROCESS_ROUNDS, validates: VALIDATES_PER_BATCH, activates: ACTIVATES_PER_BATCH });
   const µs = (values: number[]) => `${medianOf(values).toFixed(0)} µs (rounds ${values.map((v) => v.toFixed(0)).join(', ')})`;
   const ratios = (a: number[], b: number[]) => a.map((value, i) => value / b[i]!);
-  console.log(`edge handler CPU per validate:           ${µs(validates)}`);
-  console.log(`raw GetItem CPU, same item:              ${µs(getItems)}`);
-  console.log(`GetItem CPU through the service's client: ${µs(serviceGetItems)}`);
-  console.log(`edge handler CPU per activate:           ${µs(activates)}`);
-  console.log(`raw TransactWriteItems CPU, its shape:   ${µs(transactions)}`);
-  const verdict = judgeRatio('validate / raw GetItem, CPU in process', ratios(validates, getItems), { atMost: TARGETS.handlerCpu });
-  console.log(`validate / GetItem through the service's client (what the handler adds to its read; for information): ${medianOf(ratios(validates, serviceGetItems)).toFixed(2)}`);
-  console.log(`activate / raw TransactWriteItems, CPU in process (for information): ${medianOf(ratios(activates, transactions)).toFixed(2)}\n`);
+  console.log(`edge handler CPU per validate:            ${µs(cpu.validates)}`);
+  console.log(`raw GetItem CPU, same item:               ${µs(cpu.getItems)}`);
+  console.log(`GetItem CPU through the service's client: ${µs(cpu.serviceGetItems)}`);
+  console.log(`edge handler CPU per activate:            ${µs(cpu.activates)}`);
+  console.log(`raw TransactWriteItems CPU, its shape:    ${µs(cpu.transactions)}`);
+  const verdict = judgeRatio('validate / raw GetItem, CPU in process', ratios(cpu.validates, cpu.getItems), { atMost: TARGETS.handlerCpu });
+  console.log(`validate / GetItem through the service's client (what the handler adds to its read; for information): ${medianOf(ratios(cpu.validates, cpu.serviceGetItems)).toFixed(2)}`);
+  console.log(`activate / raw TransactWriteItems, CPU in process (for information): ${medianOf(ratios(cpu.activates, cpu.transactions)).toFixed(2)}\n`);
   return verdict;
 }
 
@@ -245,7 +174,7 @@ async function main() {
     const data = createDeps(loadConfig(), 'licensing').data;
     const floor = await activationTransactions(tableName, keys);
 
-    verdicts.push(await inProcess(keys, tableName, floor));
+    verdicts.push(await inProcess(keys));
 
     // Both paths end in the same JVM: warm its JIT on both before anything is measured.
     await validateOverHttp(stack.url, keys, WARM_UP_SECONDS);
