@@ -59,8 +59,8 @@ export function routeBuilders(deps: Deps) {
       schemas.body ?? (!schemas.readBody && STATE_CHANGING_METHODS.has(event.requestContext.http.method) ? NO_BODY : undefined);
     const body = schemas.readBody ? await schemas.readBody(event) : bodySchema ? parseInput(bodySchema, jsonBody(event)) : undefined;
     const parsedQuery = schemas.query ? parseInput(schemas.query, query(event)) : undefined;
-    // The app decodes path parameters; the router adds its own `proxy`, which no route reads.
-    const params = event.pathParameters as Record<string, string>;
+    // The app decodes the parameters of routes that have some; the gateway adds its own `proxy`, which no route reads.
+    const params = (event.pathParameters ?? {}) as Record<string, string>;
     for (const [name, kind] of Object.entries(schemas.pathIds ?? {})) checkIdShape(kind, params[name]!);
     for (const [field, kind] of Object.entries(schemas.bodyIds ?? {})) {
       const value = (body as Record<string, unknown>)[field];

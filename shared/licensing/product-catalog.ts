@@ -41,13 +41,13 @@ export type ProductCatalog = ReturnType<typeof createProductCatalog>;
  * find nothing are not cached.
  */
 export function createProductCatalog(deps: Pick<Deps, 'data'>) {
-  // Entities are named when used, not here: a container builds only those its requests need (shared/data/service.ts).
-  const { entities } = deps.data;
+  // Readers are named when used, not here: a container builds only those its requests need (shared/data/service.ts).
+  const { reads } = deps.data;
   const byId = new TtlCache<ProductRef>(PRODUCT_CACHE_TTL_MS);
 
   const productById = (productId: string) =>
     byId.get(productId, async () => {
-      const { data } = await entities.product.get({ productId }).go();
+      const data = await reads.product.get({ productId });
       if (!data) return undefined;
       return {
         ...signingIdentityOf(data),
@@ -66,7 +66,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
     byId: productById,
     /** Strongly consistent, beside the license read: a replaced or deleted product's key must stop at once. */
     async byPublicKey(publicKey: string): Promise<ProductRef | undefined> {
-      const { data } = await entities.productPublicKey.get({ publicKey }).go({ consistent: true });
+      const data = await reads.productPublicKey.get({ publicKey }, { consistent: true });
       return data ? productById(data.productId) : undefined;
     },
   };
