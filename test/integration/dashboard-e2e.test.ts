@@ -211,7 +211,7 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await waitFor(text('0 of 3'));
     await checkPage('license-revoked');
     const validated = await plugin.post('/v1/licenses/validate', { license_key: made.licenseKey });
-    expect(validated.body).toEqual({ valid: false, error: 'License has been revoked' });
+    expect(validated.body).toEqual({ valid: false, license_key: made.licenseKey, error: 'License has been revoked' });
   });
 
   it('lists and filters licenses, and shows the customer the license made', async () => {
