@@ -8,6 +8,8 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.js'
 import { endOtherSessions, startSession } from './sessions.js';
 
 type AccountDeps = Pick<Deps, 'data' | 'clock'>;
+/** What hashes or checks a password: the scrypt cost of new hashes comes from the configuration. */
+type PasswordDeps = AccountDeps & { config: Pick<Deps['config'], 'passwordHashCost'> };
 
 /**
  * A user as every route shows it. `providers`: the OAuth providers linked to the account, sorted; `hasPassword`:
@@ -53,7 +55,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const INVALID_LOGIN = 'Invalid email or password';
 
 export async function registerUser(
-  deps: AccountDeps,
+  deps: PasswordDeps,
   input: { email: string; password: string; name?: string },
 ): Promise<{ user: PublicUser; token: string }> {
   const email = normalizeEmail(input.email);
@@ -63,7 +65,7 @@ export async function registerUser(
     email,
     name: input.name?.trim() || email.split('@')[0]!,
     role: 'developer',
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await hashPassword(input.password, deps.config.passwordHashCost),
     createdAt: now,
     updatedAt: now,
   };
@@ -93,14 +95,14 @@ async function findUserByEmail(deps: AccountDeps, email: string) {
  * the limit; a successful login fills the bucket again.
  */
 export async function logIn(
-  deps: AccountDeps & { limits: RateLimiter },
+  deps: PasswordDeps & { limits: RateLimiter },
   input: { email: string; password: string },
 ): Promise<{ user: PublicUser; token: string }> {
   const email = normalizeEmail(input.email);
   await deps.limits.take(RATE_LIMITS.loginEmail, email);
   const user = await findUserByEmail(deps, email);
   // An account without a password (created by OAuth sign-in) is answered as a wrong password, after the same work.
-  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
+  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash(deps.config.passwordHashCost)));
   if (!user?.passwordHash || !valid) throw new UnauthorizedError(INVALID_LOGIN);
   await deps.limits.refill(RATE_LIMITS.loginEmail, email);
   return { user: toPublicUser(user), token: await startSession(deps, user.userId) };
@@ -130,7 +132,7 @@ export async function updateProfile(
  * sign-in) sets the first one without `currentPassword` (any given is not checked); from then on it is required.
  */
 export async function changePassword(
-  deps: AccountDeps,
+  deps: PasswordDeps,
   userId: string,
   input: { currentPassword?: string; newPassword: string },
   keepSessionHash?: string,
@@ -142,7 +144,7 @@ export async function changePassword(
     if (input.currentPassword === undefined) throw new BadRequestError('currentPassword is required');
     if (!(await verifyPassword(input.currentPassword, current))) throw new BadRequestError('Current password is incorrect');
   }
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, deps.config.passwordHashCost);
   // Written only over the hash that was checked (or over none, for the first password): two concurrent changes
   // cannot both win with different passwords, and a first password is set once without a current one.
   const written = await writeItem(() =>

@@ -5,7 +5,7 @@ import { generateLicenseKey } from '../../shared/licenses/license-key.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { requestFrom } from '../support/addressed-client.js';
 import { Client } from '../support/client.js';
-import { DASHBOARD_URL } from '../support/global-setup.js';
+import { DASHBOARD_URL, TEST_PASSWORD_HASH_COST } from '../support/global-setup.js';
 
 /**
  * Every limit at its real size (RATE_LIMIT_SCALE 1), over HTTP, on a stack of this file's own. Each test
@@ -14,7 +14,7 @@ import { DASHBOARD_URL } from '../support/global-setup.js';
  */
 let stack: LocalStack;
 beforeAll(async () => {
-  stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { DASHBOARD_URL, RATE_LIMIT_SCALE: '1', EXPIRY_SWEEP_INTERVAL_MS: '0' } });
+  stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { DASHBOARD_URL, RATE_LIMIT_SCALE: '1', EXPIRY_SWEEP_INTERVAL_MS: '0', PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST } });
 }, 120_000);
 afterAll(() => stack?.stop());
 
