@@ -28,6 +28,8 @@ export default defineConfig({
           // Files share a worker process, so the SDK, the CDK and the rest of node_modules load once per worker, not
           // once per file. A file that mocks a module or stubs the environment undoes it (see table-grants.test.ts).
           isolate: false,
+          // Stack synthesis is CPU-bound and shares the cores with the other workers: its tests need more than 5 s there.
+          testTimeout: 30_000,
         },
       },
       {

@@ -39,13 +39,14 @@ export async function runSmokeTest(options: SmokeOptions): Promise<boolean> {
   const report = new Report(options.print);
   const service = new Service(options.baseUrl);
   const runId = randomBytes(4).toString('hex');
-  const cleanup: { name: string; run: () => Promise<unknown> }[] = [];
+  const cleanup: CleanupStep[] = [];
   const started = performance.now();
   report.line(`Smoke test of ${options.baseUrl} (run ${runId})`);
   try {
-    await steps(report, service, runId, options, cleanup);
+    await steps(report, service, runId, options, (name, run) => cleanup.push({ name, run }));
   } catch (error) {
-    if (!(error instanceof StepFailure)) throw error;
+    // A failed step has printed its cause; anything else is a fault of this script, still followed by the cleanup.
+    if (!(error instanceof StepFailure)) await report.step('smoke test script', () => Promise.reject(error)).catch(() => undefined);
   }
   if (cleanup.length) report.line('Cleanup');
   for (const { name, run } of cleanup.reverse()) await report.step(name, run).catch(() => undefined);
@@ -54,8 +55,11 @@ export async function runSmokeTest(options: SmokeOptions): Promise<boolean> {
   return report.failed.length === 0;
 }
 
-async function steps(report: Report, service: Service, runId: string, options: SmokeOptions, cleanup: { name: string; run: () => Promise<unknown> }[]) {
-  const undo = (name: string, run: () => Promise<unknown>) => cleanup.push({ name, run });
+/** Something the run made, and how to delete it. */
+type CleanupStep = { name: string; run: () => Promise<unknown> };
+type Undo = (name: string, run: () => Promise<unknown>) => void;
+
+async function steps(report: Report, service: Service, runId: string, options: SmokeOptions, undo: Undo) {
   const asKey = { auth: 'key' } as const;
 
   await report.step('service answers /health', async () => {
@@ -173,30 +177,27 @@ async function steps(report: Report, service: Service, runId: string, options: S
 }
 
 /** A webhook to a receiver on this machine, when the service can reach it (it runs here too); else undefined. */
-async function subscribeWebhook(
-  report: Report,
-  service: Service,
-  runId: string,
-  undo: (name: string, run: () => Promise<unknown>) => void,
-): Promise<{ receiver: WebhookReceiver; secret: string } | undefined> {
+async function subscribeWebhook(report: Report, service: Service, runId: string, undo: Undo): Promise<{ receiver: WebhookReceiver; secret: string } | undefined> {
   const name = 'webhook subscription';
   const { hostname } = new URL(service.baseUrl);
   if (!isLoopback(hostname)) {
     report.skipped(name, `the service at ${hostname} cannot reach a receiver on this machine`);
     return undefined;
   }
-  const receiver = await startWebhookReceiver();
-  undo('stop the webhook receiver', () => receiver.close());
-  const body = { name: `Smoke test ${runId}`, url: receiver.url, events: ['license.activated'] };
-  const created = await report.step(name, async () => service.call('POST', '/api/webhooks', { auth: 'key', body, expect: [201, 400] }).then((answer) => {
+  const subscribed = await report.step(name, async () => {
+    const receiver = await startWebhookReceiver();
+    undo('stop the webhook receiver', () => receiver.close());
+    const body = { name: `Smoke test ${runId}`, url: receiver.url, events: ['license.activated'] };
+    const answer = await service.call('POST', '/api/webhooks', { auth: 'key', body, expect: [201, 400] });
     // Only the address guard's refusal (WEBHOOK_ADDRESS_GUARD=on, as in AWS) is a reason to go on without a webhook.
     if (answer.status === 400 && !/private or loopback/.test(answer.text)) throw new Error(`POST /api/webhooks answered 400: ${answer.text}`);
-    return answer;
-  }));
-  if (created.status === 400) {
-    report.skipped('webhook delivery', `the service refuses the receiver's address (${created.body.error})`);
+    if (answer.status === 400) return { refused: answer.body.error as string };
+    undo('delete the webhook', () => service.call('DELETE', `/api/webhooks/${answer.body.id}`, { auth: 'key', expect: 204 }));
+    return { receiver, secret: answer.body.secret as string };
+  });
+  if ('refused' in subscribed) {
+    report.skipped('webhook delivery', `the service refuses the receiver's address (${subscribed.refused})`);
     return undefined;
   }
-  undo('delete the webhook', () => service.call('DELETE', `/api/webhooks/${created.body.id}`, { auth: 'key', expect: 204 }));
-  return { receiver, secret: created.body.secret };
+  return subscribed;
 }

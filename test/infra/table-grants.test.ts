@@ -125,8 +125,10 @@ describe('table grants', () => {
   });
 
   it("match the role each function's handler passes to createDeps, which the local stack enforces", async () => {
+    // As in AWS: the workers inherit the environment of the tests' local stack (started before they fork).
     vi.stubEnv('RUNTIME', 'aws');
     vi.stubEnv('TABLE_NAME', 'licensing');
+    vi.stubEnv('PASSWORD_HASH_COST', undefined);
     // Another file of this worker may have loaded the handlers already (the unit project shares modules between files).
     vi.resetModules();
     for (const [name, fn, entry, keys] of FUNCTIONS) {
