@@ -12,6 +12,12 @@ const OWN_STACK_FILES = [
   'test/integration/smoke.test.ts',
 ];
 
+/**
+ * Tests too slow for `npm test`, run by `npm run test:slow` (and `.ci/run`): the stack bundled as `cdk deploy` builds it
+ * (esbuild for every function and Vite for the dashboard, twice) is about a tenth of the whole suite's CPU on its own.
+ */
+const SLOW_FILES = ['test/infra/bundling.test.ts'];
+
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
 export default defineConfig({
@@ -24,10 +30,12 @@ export default defineConfig({
           name: 'unit',
           // clients/js/test/unit: the JavaScript client against local servers that stall, fail or rate limit.
           include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts', 'clients/js/test/unit/**/*.test.ts'],
+          exclude: SLOW_FILES,
           env,
           // Files share a worker process, so the SDK, the CDK and the rest of node_modules load once per worker, not
-          // once per file. A file that mocks a module or stubs the environment undoes it (see table-grants.test.ts).
+          // once per file. shared-worker.ts ends each file's stubs; a file that mocks a module undoes it (table-grants.test.ts).
           isolate: false,
+          setupFiles: ['test/support/shared-worker.ts'],
           // Stack synthesis is CPU-bound and shares the cores with the other workers: its tests need more than 5 s there.
           testTimeout: 30_000,
         },
@@ -44,12 +52,21 @@ export default defineConfig({
           ...timeouts,
           // As unit: these files reach the stack through inject() and HTTP, never through the process's environment.
           isolate: false,
+          setupFiles: ['test/support/shared-worker.ts'],
         },
       },
       {
         test: {
           name: 'own-stack',
           include: OWN_STACK_FILES,
+          env,
+          ...timeouts,
+        },
+      },
+      {
+        test: {
+          name: 'slow',
+          include: SLOW_FILES,
           env,
           ...timeouts,
         },
