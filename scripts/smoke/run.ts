@@ -135,6 +135,7 @@ async function steps(report: Report, service: Service, runId: string, options: S
   await report.step('activate', async () => plugin.activate(license.licenseKey, domain), (a) => `${domain}, ${a.activationId}`);
 
   await report.step('validate (signature verified)', async () => {
+    signedBy = undefined;
     const result = await plugin.validate(license.licenseKey, { domain });
     if (!result.valid) throw new Error(`validate answered valid: false: ${result.error.message}`);
     if (!signedBy) throw new Error('the answer carried no signature');
