@@ -9,6 +9,8 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.js'
 import { endOtherSessions, startPasswordSession, startSession } from './sessions.js';
 
 type AccountDeps = Pick<Deps, 'data' | 'clock'>;
+/** What hashes or checks a password: the scrypt cost of new hashes comes from the configuration. */
+type PasswordDeps = AccountDeps & { config: Pick<Deps['config'], 'passwordHashCost'> };
 
 /**
  * A user as every route shows it. `providers`: the OAuth providers linked to the account, sorted; `hasPassword`:
@@ -71,7 +73,7 @@ const INVALID_LOGIN = 'Invalid email or password';
  * same transaction. Until that link is opened, a Google or GitHub sign-in with the address takes the account over.
  */
 export async function registerUser(
-  deps: AccountDeps,
+  deps: PasswordDeps,
   input: { email: string; password: string; name?: string },
   baseUrl: string,
 ): Promise<{ user: PublicUser; token: string }> {
@@ -82,7 +84,7 @@ export async function registerUser(
     email,
     name: input.name?.trim() || email.split('@')[0]!,
     role: 'developer',
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await hashPassword(input.password, deps.config.passwordHashCost),
     emailVerified: false,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
@@ -116,7 +118,7 @@ async function findUserByEmail(deps: AccountDeps, email: string) {
  * guessing from elsewhere cannot lock the owner out.
  */
 export async function logIn(
-  deps: AccountDeps & { limits: RateLimiter },
+  deps: PasswordDeps & { limits: RateLimiter },
   input: { email: string; password: string },
   network: string,
 ): Promise<{ user: PublicUser; token: string }> {
@@ -125,7 +127,7 @@ export async function logIn(
   const overflow = await takeLoginToken(deps.limits, email, accountAddress);
   const user = await findUserByEmail(deps, email);
   // An account without a password (created by OAuth sign-in) is answered as a wrong password, after the same work.
-  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
+  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash(deps.config.passwordHashCost)));
   if (!user?.passwordHash || !valid) {
     // This address has failed at the account now: it no longer passes the account's empty bucket (an overflow attempt took its token already).
     if (!overflow) await deps.limits.spend(RATE_LIMITS.loginEmailAddress, accountAddress);
@@ -193,7 +195,7 @@ export async function updateProfile(
  * sign-in) sets the first one without `currentPassword` (any given is not checked); from then on it is required.
  */
 export async function changePassword(
-  deps: AccountDeps,
+  deps: PasswordDeps,
   userId: string,
   input: { currentPassword?: string; newPassword: string },
   keepSessionHash: string,
@@ -205,7 +207,7 @@ export async function changePassword(
     if (input.currentPassword === undefined) throw new BadRequestError('currentPassword is required');
     if (!(await verifyPassword(input.currentPassword, current))) throw new BadRequestError('Current password is incorrect');
   }
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, deps.config.passwordHashCost);
   // Written only over the hash that was checked (or over none, for the first password): two concurrent changes
   // cannot both win with different passwords, and a first password is set once without a current one.
   const written = await writeItem(() =>

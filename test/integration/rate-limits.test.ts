@@ -5,7 +5,7 @@ import { generateLicenseKey } from '../../shared/licenses/license-key.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { requestFrom } from '../support/addressed-client.js';
 import { Client } from '../support/client.js';
-import { DASHBOARD_URL } from '../support/global-setup.js';
+import { DASHBOARD_URL, TEST_PASSWORD_HASH_COST } from '../support/global-setup.js';
 
 /**
  * Every limit at its real size (RATE_LIMIT_SCALE 1), over HTTP, on a stack of this file's own. Each test
@@ -20,7 +20,7 @@ beforeAll(async () => {
     port: 0,
     dataDir: ':memory:',
     env: {
-      DASHBOARD_URL, RATE_LIMIT_SCALE: '1', EXPIRY_SWEEP_INTERVAL_MS: '0', ORIGIN_VERIFY_TOKEN,
+      DASHBOARD_URL, RATE_LIMIT_SCALE: '1', EXPIRY_SWEEP_INTERVAL_MS: '0', ORIGIN_VERIFY_TOKEN, PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
       // A GitHub client, so that its sign-in start route answers (it never reaches GitHub in these tests).
       GITHUB_CLIENT_ID: 'rate-limit-test', GITHUB_CLIENT_SECRET: 'rate-limit-test-secret',
     },

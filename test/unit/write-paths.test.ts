@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userForProviderAccount } from '../../shared/accounts/identities.js';
 import { resendVerification } from '../../shared/accounts/email-verification.js';
+import { PASSWORD_HASH_COST } from '../../shared/accounts/passwords.js';
 import { registerUser } from '../../shared/accounts/users.js';
 import { createCustomer, deleteCustomer, updateCustomer } from '../../shared/customers/customers.js';
 import { ServiceUnavailableError } from '../../shared/errors.js';
@@ -43,7 +44,7 @@ const cases: Case[] = [
   {
     name: 'register',
     seed: () => undefined,
-    run: (deps) => registerUser(deps, { email: 'New@Example.com', password: 'correct horse battery' }, 'https://licensing.example'),
+    run: (deps) => registerUser({ ...deps, config: { passwordHashCost: PASSWORD_HASH_COST } }, { email: 'New@Example.com', password: 'correct horse battery' }, 'https://licensing.example'),
     answers: (result) => expect(result).toMatchObject({ user: { email: 'new@example.com' }, token: expect.any(String) }),
     writesAfter: ['PutCommand'],
   },
