@@ -127,7 +127,7 @@ describe('table grants', () => {
     }
   });
 
-  it('let neither the edge nor the public function change a payment provider or a seen Stripe event, and the edge no product', () => {
+  it('let neither the edge nor the public function change a payment provider, a seen Stripe event or a product', () => {
     const writable = (fn: LambdaFunction) => keysFor(fn, 'dynamodb:UpdateItem');
     // Written as ElectroDB keys them: the provider by the tenant alone, a seen event by tenant and event, a product by its id.
     const items = { paymentProvider: '$licensing#tenantId_usr_a', stripeEvent: '$licensing#tenantId_usr_a#stripeEventId_evt_1', product: '$licensing#productId_prd_a' };
@@ -135,10 +135,12 @@ describe('table grants', () => {
     for (const fn of [stack.functions.edge, stack.functions.public]) {
       expect(matches(writable(fn), items.paymentProvider)).toBe(false);
       expect(matches(writable(fn), items.stripeEvent)).toBe(false);
+      expect(matches(writable(fn), items.product)).toBe(false);
       // Their counters, in the same tenant's partitions, they do change.
       expect(matches(writable(fn), '$licensing#tenantId_usr_a#shard_3')).toBe(true);
     }
-    expect(matches(writable(stack.functions.edge), items.product)).toBe(false);
+    // The public function's feedback and its counts are in the product's records partition, apart from the product.
+    expect(matches(writable(stack.functions.public), '$licensing#productRecords_prd_a')).toBe(true);
   });
 
   it('management: the whole table, unconditioned', () => {
