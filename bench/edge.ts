@@ -12,7 +12,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { createEdgeHandler } from '../functions/edge/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
-import { loadConfig } from '../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import { createDataService, type DataService } from '../shared/data/service.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { newId } from '../shared/ids.js';
@@ -116,7 +116,7 @@ async function rawActivationTransaction(endpoint: string, tableName: string, key
 
 /** DynamoDB requests per operation, counted by a middleware on a fresh edge handler's own client. */
 async function requestsPerOperation(keys: string[], slug: string) {
-  const deps = createDeps(loadConfig(), 'licensing');
+  const deps = createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'licensing');
   let requests = 0;
   deps.clients.dynamo.middlewareStack.add((next) => (args) => (requests++, next(args)), { step: 'initialize', name: 'countRequests' });
   const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import type { Config } from './config.js';
+import type { CoreConfig } from './config.js';
 import { enforceKeyAccess } from './data/key-access-guard.js';
 import type { TableKeyAccess } from './data/key-access.js';
 
@@ -12,7 +12,7 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
  * What every AWS client of the service shares: the region, short timeouts (a slow dependency answers
  * 503 quickly rather than holding the caller), and the local endpoint with its credentials when config has one.
  */
-export function awsClientOptions(config: Config, endpoint: string | undefined) {
+export function awsClientOptions(config: CoreConfig, endpoint: string | undefined) {
   return {
     region: config.region,
     maxAttempts: 3,
@@ -29,7 +29,7 @@ export type Clients = { dynamo: DynamoDBDocumentClient };
  * carries only the clients its function calls. `keyAccess` is the function's share of the table (as the
  * stack grants it): IAM holds it in AWS, and the table client itself holds it locally.
  */
-export function createClients(config: Config, keyAccess: TableKeyAccess): Clients {
+export function createClients(config: CoreConfig, keyAccess: TableKeyAccess): Clients {
   const tableClient = new DynamoDBClient(awsClientOptions(config, config.endpoints.dynamodb));
   if (config.runtime === 'local' && keyAccess !== 'all') enforceKeyAccess(tableClient, keyAccess);
   return { dynamo: DynamoDBDocumentClient.from(tableClient, { marshallOptions: { removeUndefinedValues: true } }) };

@@ -4,6 +4,7 @@ import type { Route } from '../../shared/http/route.js';
 import { createActivityRecorder } from '../../shared/licensing/activity.js';
 import { createProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import type { Config } from '../../shared/config.js';
 import type { Deps } from '../../shared/runtime.js';
 import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { createKeyring, createResponseSigner } from '../../shared/signing/response-signer.js';
@@ -12,8 +13,11 @@ import { createReleaseCatalog } from '../../shared/updates/release-catalog.js';
 import { licenseRoutes } from '../shared/license-routes.js';
 import { updateRoutes } from './update-routes.js';
 
+/** The table, and the base of the links it builds (update-check `package`). */
+export type EdgeDeps = Deps<Config<'links'>>;
+
 /** Every route of the edge API, with this container's caches and bookkeeping, shared by every request it serves. */
-export function edgeRoutes(deps: Deps): Route[] {
+export function edgeRoutes(deps: EdgeDeps): Route[] {
   const products = createProductCatalog(deps);
   const activity = createActivityRecorder({ ...deps, usage: createUsageQueue(deps.config) });
   // Products' signing keys are opened (KMS Decrypt) on first use and kept for the container.
@@ -32,6 +36,6 @@ export function edgeRoutes(deps: Deps): Route[] {
 }
 
 /** The edge API (`/v1`): unauthenticated, high-volume calls from installed plugins. */
-export function createEdgeHandler(deps: Deps) {
-  return httpApp(edgeRoutes(deps), { kind: 'open' });
+export function createEdgeHandler(deps: EdgeDeps) {
+  return httpApp(edgeRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken });
 }

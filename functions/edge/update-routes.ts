@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { Config } from '../../shared/config.js';
 import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
@@ -42,7 +43,7 @@ const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Relea
 
 /** The WordPress update check and the licensed download. */
 export function updateRoutes(
-  deps: Deps,
+  deps: Deps<Config<'links'>>,
   catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; activity: ActivityRecorder; signer: ResponseSigner },
 ): Route[] {
   return [

@@ -3,15 +3,19 @@ import httpRouterHandler from '@middy/http-router';
 import { httpObservability } from '../observability/middleware.js';
 import { cors, type CorsPolicy } from './cors.js';
 import { errorHandler } from './error-handler.js';
+import { frontDoorOnly } from './front-door.js';
 import { decodePathParameters } from './path-parameters.js';
 import type { Route } from './route.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
+/** How a surface answers across its routes: its CORS policy, and the front door's secret when it has one. */
+export type HttpAppOptions = { cors: CorsPolicy; originVerifyToken: string | undefined };
+
 /**
- * One surface's Lambda handler: its routes behind logging and metrics, CORS and the error handler; path
- * parameters arrive decoded.
+ * One surface's Lambda handler: its routes behind logging and metrics, CORS and the error handler, and (with a front
+ * door) the refusal of requests that came around it; path parameters arrive decoded.
  */
-export function httpApp(routes: Route[], corsPolicy: CorsPolicy) {
+export function httpApp(routes: Route[], options: HttpAppOptions) {
   const decoding = routes.map((route) => ({
     ...route,
     handler: (event: HttpEvent) => route.handler({ ...event, pathParameters: decodePathParameters(event.pathParameters) }),
@@ -20,7 +24,8 @@ export function httpApp(routes: Route[], corsPolicy: CorsPolicy) {
   // the invocation's metrics are published and its log keys dropped.
   return middy<HttpEvent, HttpResult>()
     .use(httpObservability())
-    .use(cors(corsPolicy))
+    .use(cors(options.cors))
     .use(errorHandler())
+    .use(frontDoorOnly(options.originVerifyToken))
     .handler(httpRouterHandler(decoding) as unknown as (event: HttpEvent) => Promise<HttpResult>);
 }

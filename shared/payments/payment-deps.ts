@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 import { createSecretBox, type SecretBox } from '../secrets/secret-box.js';
 import { stripeClients, type StripeFor } from './stripe-client.js';
 
@@ -6,6 +6,6 @@ import { stripeClients, type StripeFor } from './stripe-client.js';
 export type PaymentDeps = { payments: { secrets: SecretBox; stripe: StripeFor } };
 
 /** `secrets`: the container's one secret box, when it has one already (the management API's also seals signing keys). */
-export function createPaymentDeps(config: Config, secrets: SecretBox = createSecretBox(config)): PaymentDeps['payments'] {
+export function createPaymentDeps(config: CoreConfig, secrets: SecretBox = createSecretBox(config)): PaymentDeps['payments'] {
   return { secrets, stripe: stripeClients(config) };
 }

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 
 export type StripeFor = (secretKey: string) => Promise<Stripe>;
 
@@ -11,7 +11,7 @@ const MAX_CLIENTS = 100;
  * call only, so a container that only validates licenses never loads it. `STRIPE_API_URL` (tests' fake) becomes
  * the client's host, port and protocol; Stripe's own is the default. Short timeouts: a checkout waits on it.
  */
-export function stripeClients(config: Config): StripeFor {
+export function stripeClients(config: CoreConfig): StripeFor {
   const clients = new Map<string, Stripe>();
   const target = config.payments.stripeApiUrl ? new URL(config.payments.stripeApiUrl) : undefined;
   return async (secretKey) => {

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 
 /**
  * What a sealed value is bound to: the tenant id (payment-provider secrets), or the tenant and what the value is
@@ -102,7 +102,7 @@ export function localKeyWrapper(masterKey: Buffer): KeyWrapper {
  * The box this runtime uses: KMS when `PROVIDER_KEY_ID` is set, else the local key. Both are built on first use
  * (the KMS client is imported then too), so a container that never touches a secret pays nothing for them.
  */
-export function createSecretBox(config: Config): SecretBox {
+export function createSecretBox(config: CoreConfig): SecretBox {
   let box: Promise<SecretBox> | undefined;
   const build = async (): Promise<SecretBox> => {
     const { providerKeyId, localProviderKey } = config.payments;

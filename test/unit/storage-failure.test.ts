@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createEdgeHandler } from '../../functions/edge/app.js';
-import { loadConfig } from '../../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createDataService } from '../../shared/data/service.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { systemClock, type Deps } from '../../shared/runtime.js';
@@ -12,7 +12,7 @@ import { systemClock, type Deps } from '../../shared/runtime.js';
  */
 function edgeHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
-  const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' });
+  const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, FUNCTION_CONFIG_SECTIONS.edge);
   const deps = { config, clients: {} as Deps['clients'], data: createDataService(client as never, 'table'), clock: systemClock };
   return createEdgeHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { Config } from '../../../shared/config.js';
 import { changePassword, getUser, logIn, registerUser, toPublicUser, updateProfile } from '../../../shared/accounts/users.js';
 import { endSession } from '../../../shared/accounts/sessions.js';
 import { NotFoundError } from '../../../shared/errors.js';
@@ -20,7 +21,7 @@ const profileBody = z.strictObject({ name: z.optional(name), avatarUrl: z.nullis
 /** `currentPassword` is required once the user has a password; a user created by OAuth sign-in sets the first without it. */
 const changePasswordBody = z.strictObject({ currentPassword: z.optional(z.string().check(z.maxLength(256))), newPassword: password });
 
-export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
+export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
   return [
     open('POST', '/api/auth/register', { body: registerBody }, async ({ body, event }) => {
