@@ -31,6 +31,7 @@ export function edgeRoutes(deps: EdgeDeps): Route[] {
       links: createDownloadLinks(deps.config, () => deps.clients.dynamo.config.credentials()),
       activity,
       signer,
+      limits: context.limits,
     }),
   ];
 }

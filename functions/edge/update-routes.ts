@@ -16,6 +16,8 @@ import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import type { Deps } from '../../shared/runtime.js';
 import type { ResponseSigner } from '../../shared/signing/response-signer.js';
 import { signedAnswers } from '../../shared/signing/signed-answers.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { DownloadLinks } from '../../shared/storage/download-links.js';
 import { downloadRelease } from '../../shared/updates/download.js';
 import type { ReleaseCatalog } from '../../shared/updates/release-catalog.js';
@@ -44,7 +46,7 @@ const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Relea
 /** The WordPress update check and the licensed download. */
 export function updateRoutes(
   deps: Deps<Config<'links'>>,
-  catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; activity: ActivityRecorder; signer: ResponseSigner },
+  catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; activity: ActivityRecorder; signer: ResponseSigner; limits: RateLimiter },
 ): Route[] {
   return [
     {
@@ -54,12 +56,15 @@ export function updateRoutes(
       // Signed with the product's key (an unknown slug is not: no product, no key).
       handler: signedAnswers(catalogs.signer, deps.clock, async (event, scope) => {
         const input = parseInput(updateCheckQuery, query(event));
+        const address = clientAddress(event, deps.config);
+        // The edge's reads share one bucket per address in the container: a check under the limit costs no I/O.
+        await catalogs.limits.take(RATE_LIMITS.edgeReads, address);
         const domain = siteOf(input.domain);
         const { info, product } = await checkForUpdate(deps, catalogs, {
           slug: input.slug,
           licenseKey: input.license_key,
           baseUrl: requestBaseUrl(event, deps.config.publicBaseUrl),
-          site: domain === undefined ? undefined : { domain, ipAddress: clientAddress(event, deps.config), version: input.version },
+          site: domain === undefined ? undefined : { domain, ipAddress: address, version: input.version },
         });
         scope.product = product;
         return ok(info);
@@ -71,6 +76,7 @@ export function updateRoutes(
       input: { pathIds: { releaseId: RELEASE }, query: downloadQuery },
       handler: async (event) => {
         const input = parseInput(downloadQuery, query(event));
+        await catalogs.limits.take(RATE_LIMITS.downloads, clientAddress(event, deps.config));
         // Shapes before reads, in the order the download checks: the key (403 as an unknown key), then the release.
         if (!looksLikeLicenseKey(input.license_key)) throw new ForbiddenError(LICENSE_MESSAGES.notFound);
         const releaseId = event.pathParameters!.releaseId!;

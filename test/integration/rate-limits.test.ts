@@ -177,8 +177,29 @@ describe('rate limits', () => {
     expect((await recovers(() => overview(first), 5_000)).status).toBe(200);
   });
 
-  it('does not limit edge validations', async () => {
-    const caller = from('127.0.0.12');
-    await spend(RATE_LIMITS.publicReads.capacity + 10, () => caller.post('/v1/licenses/validate', { license_key: unknownKey() }), 404);
+  it('limits edge validate and update check per address in one bucket, answering validate in its own form', async () => {
+    const caller = from('127.0.0.13');
+    // An update check takes from the same bucket as validate.
+    expect((await caller.get(`/v1/wp/update-check?slug=no-such-${randomBase32(6)}&license_key=${unknownKey()}&version=1.0.0`)).status).toBe(404);
+    const validate = () => caller.post('/v1/licenses/validate', { license_key: unknownKey() });
+    const refused = await spendUntilRefused({ ...RATE_LIMITS.edgeReads, capacity: RATE_LIMITS.edgeReads.capacity - 1 }, validate, 404);
+    expect([refused.status, refused.body]).toEqual([429, { valid: false, error: 'Too many requests' }]);
+    expect(refused.headers['retry-after']).toBe('1');
+    const check = await caller.get(`/v1/wp/update-check?slug=acme&license_key=${unknownKey()}&version=1.0.0`);
+    expect([check.status, check.body]).toEqual([429, { error: 'Too many requests' }]);
+    // Another address is another caller.
+    expect((await from('127.0.0.14').post('/v1/licenses/validate', { license_key: unknownKey() })).status).toBe(404);
+    expect((await recovers(validate, 5_000)).status).toBe(404);
+  });
+
+  it('limits edge downloads per address', async () => {
+    const caller = from('127.0.0.15');
+    const download = () => caller.get(`/v1/download/rel_${randomBase32(15)}?license_key=${encodeURIComponent(unknownKey())}`);
+    const refused = await spendUntilRefused(RATE_LIMITS.downloads, download, 403);
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many requests' }]);
+    // Until the next token: at most one refill interval (5 s).
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(5);
+    expect((await from('127.0.0.16').get(`/v1/download/rel_${randomBase32(15)}?license_key=${encodeURIComponent(unknownKey())}`)).status).toBe(403);
   });
 });
