@@ -673,6 +673,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["ValidationRefusal"];
+            };
+        };
+        /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
+        E429TooManyRequests2: {
+            headers: {
+                /** @description Whole seconds to wait before retrying */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -776,6 +787,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge2"];
             415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
@@ -841,7 +853,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
             422: components["responses"]["E422IdempotencyKeyWasUsed"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -908,7 +920,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
             422: components["responses"]["E422IdempotencyKeyWasUsed"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -960,6 +972,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ProductNotFound"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1011,6 +1024,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ReleaseNotFound"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1075,17 +1089,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge2"];
             415: components["responses"]["E415ContentTypeMustBe2"];
-            /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait before retrying */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationRefusal"];
-                };
-            };
+            429: components["responses"]["E429TooManyRequests"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
@@ -1151,7 +1155,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
             422: components["responses"]["E422IdempotencyKeyWasUsed"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1218,7 +1222,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
             422: components["responses"]["E422IdempotencyKeyWasUsed"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1275,7 +1279,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1330,7 +1334,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1356,7 +1360,7 @@ export interface operations {
             };
             400: components["responses"]["E400FieldIsRequiredAnd2More"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1380,7 +1384,7 @@ export interface operations {
             };
             400: components["responses"]["E400FieldIsRequiredAnd2More"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1431,7 +1435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1538,7 +1542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1586,7 +1590,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1630,7 +1634,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1674,7 +1678,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
