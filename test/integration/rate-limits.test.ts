@@ -190,7 +190,7 @@ describe('rate limits', () => {
     // Another address is another caller.
     expect((await from('127.0.0.14').post('/v1/licenses/validate', { license_key: unknownKey() })).status).toBe(404);
     expect((await recovers(validate, 5_000)).status).toBe(404);
-  });
+  }, 120_000); // Some 300 requests, one after another.
 
   it('limits edge downloads per address', async () => {
     const caller = from('127.0.0.15');
