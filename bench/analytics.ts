@@ -168,7 +168,7 @@ async function main() {
     }
 
     // Every accepted event was written (the queue is empty): the daily counts add up to the 202s, plus at most the requests in flight when a run ended.
-    const deps = createDeps(loadConfig(), 'licensing');
+    const deps = createDeps(loadConfig(), 'public');
     const counted = (await readDailyCounts(deps, productId, firstDay, dayOf(new Date())))
       .filter((c) => c.metric === 'event')
       .reduce((sum, c) => sum + c.count, 0);

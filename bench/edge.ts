@@ -116,7 +116,7 @@ async function rawActivationTransaction(endpoint: string, tableName: string, key
 
 /** DynamoDB requests per operation, counted by a middleware on a fresh edge handler's own client. */
 async function requestsPerOperation(keys: string[], slug: string) {
-  const deps = createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'licensing');
+  const deps = createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
   let requests = 0;
   deps.clients.dynamo.middlewareStack.add((next) => (args) => (requests++, next(args)), { step: 'initialize', name: 'countRequests' });
   const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;

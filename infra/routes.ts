@@ -15,24 +15,34 @@ export const HANDLER_ENTRIES: Record<Surface, string> = {
   docs: 'functions/docs/handler.ts',
 };
 
-export type RouteSpec = { method: 'ANY' | 'GET' | 'POST'; path: string; surface: Surface };
+export type RouteSpec = { method: 'ANY' | 'GET' | 'HEAD' | 'OPTIONS' | 'POST'; path: string; surface: Surface };
+
+/**
+ * A route read with GET: an HTTP API sends a request only to a route of its own method or `ANY`, so `HEAD` (answered
+ * as GET without a body) and the browsers' CORS preflight (`OPTIONS`, answered by the function: the API has no CORS
+ * configuration) need routes of their own, or they are API Gateway's 404.
+ */
+const readable = (path: string, surface: Surface): RouteSpec[] => (['GET', 'HEAD', 'OPTIONS'] as const).map((method) => ({ method, path, surface }));
+
+/** The HEAD and OPTIONS entries `readable` adds beside a GET route: they serve that route, not operations of their own. */
+export const isReadableCompanion = (entry: RouteSpec) => entry.method === 'HEAD' || entry.method === 'OPTIONS';
 
 export const ROUTES: RouteSpec[] = [
   { method: 'ANY', path: '/api/{proxy+}', surface: 'management' },
-  { method: 'GET', path: '/health', surface: 'management' },
+  ...readable('/health', 'management'),
   // Plugins' calls; later, more specific routes (`/v1/portal/{proxy+}`, `/v1/webhooks/stripe/{userId}`) win over this one.
   { method: 'ANY', path: '/v1/{proxy+}', surface: 'edge' },
   { method: 'ANY', path: '/public/v1/{proxy+}', surface: 'public' },
   // The vendor's server with its secret key; `/dl` serves the signed links of portal downloads.
   { method: 'ANY', path: '/v1/portal/{proxy+}', surface: 'portal' },
-  { method: 'GET', path: '/dl/{releaseId}', surface: 'portal' },
+  ...readable('/dl/{releaseId}', 'portal'),
   // Stripe's events for one vendor (DECISIONS §6): more specific than `/v1/{proxy+}`, so it wins there.
   { method: 'POST', path: '/v1/webhooks/stripe/{userId}', surface: 'stripeWebhook' },
   // The OpenAPI document and its reference page (infra/openapi.ts, docs/openapi.md): a function of their own, with
   // no table and no secrets, so neither the document nor the renderer lands in another function's bundle.
-  { method: 'GET', path: '/openapi.json', surface: 'docs' },
-  { method: 'GET', path: '/docs', surface: 'docs' },
-  { method: 'GET', path: '/docs/{asset}', surface: 'docs' },
+  ...readable('/openapi.json', 'docs'),
+  ...readable('/docs', 'docs'),
+  ...readable('/docs/{asset}', 'docs'),
 ];
 
 /**

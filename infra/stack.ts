@@ -26,7 +26,8 @@ import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/relea
 import { serviceFunction } from './constructs/service-function.js';
 import { settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
-import { ProviderSecretsKey, type ProviderSecretsAccess } from './constructs/provider-secrets-key.js';
+import { ProviderSecretsKey } from './constructs/provider-secrets-key.js';
+import { SECRET_ACCESS, type SecretAccess } from '../shared/secrets/secret-access.js';
 import { DownloadLinkSecret } from './constructs/download-link-secret.js';
 import { OAuthClients } from './constructs/oauth-clients.js';
 import { pascalCase } from './names.js';
@@ -48,8 +49,8 @@ type SurfaceSettings = {
   table?: TableBinding;
   /** Release files; absent: the function has no access to the bucket. */
   bucket?: BucketAccess;
-  /** Sealed secrets (the KMS key): payment-provider secrets and products' signing keys; absent: none. */
-  providerSecrets?: ProviderSecretsAccess;
+  /** Sealed secrets (the KMS key), by kind: the function's entry in `SECRET_ACCESS`; absent: none. */
+  providerSecrets?: SecretAccess;
   /** Signs and checks portal download links (the Secrets Manager secret); absent: no access. */
   downloadLinks?: true;
   /** Signs vendors in with Google and GitHub: the OAuth client ids and read access to their secrets; absent: none. */
@@ -67,7 +68,7 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     timeout: Duration.seconds(10),
     table: { access: 'readWrite', keys: 'all' },
     bucket: 'readWrite',
-    providerSecrets: 'sealAndOpen',
+    providerSecrets: SECRET_ACCESS.management,
     oauthClients: true,
   },
   // License operations write activations; 1 GB gives ARM Lambda the CPU for low-latency validate.
@@ -75,12 +76,12 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   edge: {
     memorySize: 1024,
     timeout: Duration.seconds(10),
-    table: { access: 'readWrite', keys: 'licensing' },
+    table: { access: 'readWrite', keys: 'edge' },
     bucket: 'read',
-    providerSecrets: 'openSigningKeys',
+    providerSecrets: SECRET_ACCESS.edge,
   },
   // Checkout opens the vendor's Stripe key; signed answers and offline license files open products' signing keys.
-  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, providerSecrets: 'open' },
+  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'public' }, providerSecrets: SECRET_ACCESS.public },
   // The vendor's server: reads its customers, presigns `/dl` downloads (bucket read), signs and checks their links,
   // and opens the vendor's Stripe key to cancel a subscription.
   portal: {
@@ -88,7 +89,7 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     timeout: Duration.seconds(10),
     table: { access: 'readWrite', keys: 'portal' },
     bucket: 'read',
-    providerSecrets: 'open',
+    providerSecrets: SECRET_ACCESS.portal,
     downloadLinks: true,
   },
   // Opens the vendor's webhook secret, and key to read a subscription; a purchase is a few reads, one Stripe
@@ -97,7 +98,7 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     memorySize: 512,
     timeout: Duration.seconds(10),
     table: { access: 'readWrite', keys: 'stripeWebhook' },
-    providerSecrets: 'open',
+    providerSecrets: SECRET_ACCESS.stripeWebhook,
   },
   // Static files only: the OpenAPI document and Swagger UI beside the bundle. No table, bucket, key or secret.
   docs: { memorySize: 256, timeout: Duration.seconds(10), assets: { directory: BUNDLED_ASSETS_DIR, files: DOCS_ASSETS } },
@@ -270,9 +271,12 @@ export class LicensingStack extends Stack {
       environment,
       bundle: props.bundle ?? true,
     });
+    // The dispatcher signs each delivery with its webhook's secret, sealed like the vendors' other secrets.
+    this.providerSecretsKey.bind(this.webhookDelivery.dispatcher, SECRET_ACCESS.webhookDispatcher);
 
     this.mailDelivery = new MailDelivery(this, 'MailDelivery', { table: this.table, mailFrom, environment, bundle: props.bundle ?? true });
     this.mailDelivery.grantEnqueue(this.webhookDelivery.fanOut);
+    this.mailDelivery.grantEnqueue(this.webhookDelivery.sweep.function);
 
     // The public function queues usage events; both it and the edge queue the first check of a day of an install.
     this.usageEvents = new UsageEvents(this, 'UsageEvents', { table: this.table, environment, bundle: props.bundle ?? true });
@@ -288,6 +292,7 @@ export class LicensingStack extends Stack {
       'mail-sender': this.mailDelivery.sender,
       'usage-event-writer': this.usageEvents.writer,
       'expiry-sweep': this.expirySweep.function,
+      'outbox-sweep': this.webhookDelivery.sweep.function,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
       // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
@@ -358,7 +363,7 @@ export class LicensingStack extends Stack {
     }
     const publicBaseUrl = props.publicBaseUrl ? settingValue(this, props.publicBaseUrl) : (this.frontDoor?.url ?? this.customDomain?.url);
     const dashboardUrl = props.dashboardUrl ?? this.frontDoor?.url;
-    this.setSettings(mailFrom, {
+    this.setSettings({
       links: publicBaseUrl === undefined ? undefined : { PUBLIC_BASE_URL: publicBaseUrl },
       dashboard: dashboardUrl === undefined ? undefined : { DASHBOARD_URL: dashboardUrl },
     });
@@ -373,6 +378,7 @@ export class LicensingStack extends Stack {
       streamConsumer: this.webhookDelivery.fanOut,
     });
     this.alarmTopic.notify(this.webhookDelivery.deadLetterAlarm);
+    this.alarmTopic.notify(this.webhookDelivery.streamDeadLetterAlarm);
     this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
     this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
@@ -381,24 +387,34 @@ export class LicensingStack extends Stack {
       functions: this.allFunctions,
       edgeFunction: functions.edge,
       streamConsumer: this.webhookDelivery.fanOut,
-      deadLetterQueues: { Webhook: this.webhookDelivery.deadLetterQueue, Mail: this.mailDelivery.deadLetterQueue, 'Usage event': this.usageEvents.deadLetterQueue },
-      alarms: [...this.alarms.alarms, this.webhookDelivery.deadLetterAlarm, this.mailDelivery.deadLetterAlarm, this.usageEvents.deadLetterAlarm],
+      deadLetterQueues: {
+        Webhook: this.webhookDelivery.deadLetterQueue,
+        'Outbox stream': this.webhookDelivery.streamDeadLetterQueue,
+        Mail: this.mailDelivery.deadLetterQueue,
+        'Usage event': this.usageEvents.deadLetterQueue,
+      },
+      alarms: [
+        ...this.alarms.alarms,
+        this.webhookDelivery.deadLetterAlarm,
+        this.webhookDelivery.streamDeadLetterAlarm,
+        this.mailDelivery.deadLetterAlarm,
+        this.usageEvents.deadLetterAlarm,
+      ],
     });
 
     this.outputs({ publicBaseUrl, dashboardUrl, cnameForFrontDoor: Boolean(props.customDomain && !props.customDomain.hostedZone) });
   }
 
   /**
-   * The settings a vendor chooses, each on the functions that read it (`FUNCTION_CONFIG_SECTIONS`): a bad value then
-   * stops only those. The OAuth clients go with their own grants (`OAuthClients.bind`); the sender to the mail sender.
+   * The settings a vendor chooses, each on the surfaces that read it (`FUNCTION_CONFIG_SECTIONS`): a bad value then
+   * stops only those. The OAuth clients go with their own grants (`OAuthClients.bind`), the sender address with the
+   * mail sender (`MailDelivery`).
    */
-  private setSettings(mailFrom: string, sections: Partial<Record<ConfigSection, Record<string, string> | undefined>>): void {
-    const readers = { ...this.functions, mailSender: this.mailDelivery.sender };
-    for (const [name, fn] of Object.entries(readers)) {
-      const read: readonly ConfigSection[] = FUNCTION_CONFIG_SECTIONS[name as keyof typeof FUNCTION_CONFIG_SECTIONS] ?? [];
+  private setSettings(sections: Partial<Record<ConfigSection, Record<string, string>>>): void {
+    for (const [surface, fn] of Object.entries(this.functions)) {
+      const read: readonly ConfigSection[] = FUNCTION_CONFIG_SECTIONS[surface as keyof typeof FUNCTION_CONFIG_SECTIONS] ?? [];
       for (const section of read) for (const [variable, value] of Object.entries(sections[section] ?? {})) fn.addEnvironment(variable, value);
     }
-    this.mailDelivery.sender.addEnvironment('MAIL_FROM', mailFrom);
   }
 
   /** What a vendor needs after a deployment: where the service is, what to tell Stripe, and where to look. */

@@ -9,4 +9,5 @@ export const WORKER_ENTRIES = {
   mailSender: 'functions/mail-sender/handler.ts',
   usageEventWriter: 'functions/usage-event-writer/handler.ts',
   expirySweep: 'functions/jobs/expiry-sweep.ts',
+  outboxSweep: 'functions/jobs/outbox-sweep.ts',
 } as const;

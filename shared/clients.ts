@@ -9,14 +9,27 @@ import type { TableKeyAccess } from './data/key-access.js';
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 /**
- * What every AWS client of the service shares: the region, short timeouts (a slow dependency answers
- * 503 quickly rather than holding the caller), and the local endpoint with its credentials when config has one.
+ * How long one AWS call may take: each attempt is cut off after `requestTimeoutMs` (connecting included), and a call
+ * makes `maxAttempts` at most. Its worst case, retries and backoff included, stays well under every function's
+ * timeout (test/infra/request-budgets.test.ts), so a dependency that hangs ends in the service's own quick 503 with
+ * its CORS headers, never in a Lambda timeout that API Gateway would answer bare.
+ */
+export const AWS_CALL_LIMITS = { maxAttempts: 2, connectionTimeoutMs: 1000, requestTimeoutMs: 2000 } as const;
+
+/**
+ * What every AWS client of the service shares: the region, the call limits above, and the local endpoint with its
+ * credentials when config has one. `throwOnRequestTimeout`: without it the SDK only logs a warning when
+ * `requestTimeout` passes and waits on, for as long as the socket stays open.
  */
 export function awsClientOptions(config: CoreConfig, endpoint: string | undefined) {
   return {
     region: config.region,
-    maxAttempts: 3,
-    requestHandler: new NodeHttpHandler({ connectionTimeout: 1000, requestTimeout: 3000 }),
+    maxAttempts: AWS_CALL_LIMITS.maxAttempts,
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: AWS_CALL_LIMITS.connectionTimeoutMs,
+      requestTimeout: AWS_CALL_LIMITS.requestTimeoutMs,
+      throwOnRequestTimeout: true,
+    }),
     ...(endpoint ? { endpoint, credentials: LOCAL_CREDENTIALS } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payme
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Config } from '../../shared/config.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
+import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
 import { createSecretBox, type SecretBox } from '../../shared/secrets/secret-box.js';
 import { createStorageClient } from '../../shared/storage/storage-client.js';
 import type { StorageDeps } from '../../shared/storage/release-files.js';
@@ -33,7 +34,7 @@ export type ManagementConfig = Config<'links' | 'dashboard' | 'oauth'>;
 
 export function createManagementDeps(config: ManagementConfig): ManagementDeps {
   const deps = createDeps(config, 'all');
-  const secrets = createSecretBox(config);
+  const secrets = createSecretBox(config, SECRET_ACCESS.management);
   return {
     ...deps,
     clients: { ...deps.clients, s3: createStorageClient(config) },

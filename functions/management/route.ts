@@ -6,7 +6,7 @@ import { allowedOrigins, assertOrigin, STATE_CHANGING_METHODS } from '../../shar
 import { jsonBody, query, requestBaseUrl } from '../../shared/http/request.js';
 import type { Method, Route } from '../../shared/http/route.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
-import { runIdempotently } from '../../shared/http/idempotency.js';
+import { runIdempotently, type AnswerKeeping } from '../../shared/http/idempotency.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { Deps } from '../../shared/runtime.js';
 import { authenticate, type Caller } from './authenticate.js';
@@ -29,6 +29,8 @@ type Schemas = {
    * password (the request's hash is kept).
    */
   idempotent?: false;
+  /** How the caller's answer is kept for replays when it holds a secret that can be read again (a webhook's). */
+  keptAnswer?: (caller: Caller) => AnswerKeeping;
 };
 
 /** A state-changing route without a body schema still refuses non-JSON bodies and unknown fields. */
@@ -109,7 +111,8 @@ export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
         const caller = await authenticate(deps, event);
         if (caller.via === 'session') assertOrigin(event, origins(event), true);
         const respond = async () => run({ ...(await parse(event, schemas)), caller });
-        const result = idempotent ? await runIdempotently(deps, event, `user#${caller.userId}`, respond) : await respond();
+        const keeping = schemas.keptAnswer?.(caller);
+        const result = idempotent ? await runIdempotently(deps, event, `user#${caller.userId}`, respond, { keeping }) : await respond();
         if (caller.via === 'session' && caller.refreshed) {
           result.cookies = [...(result.cookies ?? []), sessionCookie(caller.token, deps.config.runtime === 'aws')];
         }

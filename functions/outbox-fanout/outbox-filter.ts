@@ -1,3 +1,5 @@
+import { OUTBOX_ITEM_KINDS } from '../../shared/outbox/kinds.js';
+
 /**
  * The stream records the fan-out receives: inserts of outbox items, the events for webhooks and the license
  * e-mails (ElectroDB marks every item with its entity name in `__edb_e__`). In AWS this is the event source
@@ -5,7 +7,7 @@
  */
 export const OUTBOX_INSERT_FILTER = {
   eventName: ['INSERT'],
-  dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent', 'licenseMail'] } } },
+  dynamodb: { NewImage: { __edb_e__: { S: [...OUTBOX_ITEM_KINDS] } } },
 };
 
 type Pattern = { [key: string]: string[] | Pattern };

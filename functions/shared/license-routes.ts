@@ -77,6 +77,20 @@ function requiredDomain(body: LicenseBody): string {
   return domain;
 }
 
+/** A text field as the schema reads it: trimmed, blank as absent. */
+const textOf = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
+/**
+ * What a signed answer of validate, activate, deactivate and check names (DECISIONS §13): the license key exactly
+ * as sent and, when the request named a domain, that domain normalized, so that a client can refuse the answer to
+ * another request. Only answers that found their product are signed, so the body passed the schema by then.
+ */
+function answerBinding(event: HttpEvent): Record<string, string> {
+  const body = jsonBody(event) as { license_key: string; domain?: unknown; site?: unknown };
+  const domain = givenDomain({ license_key: body.license_key, domain: textOf(body.domain), site: textOf(body.site) });
+  return domain === undefined ? { license_key: body.license_key } : { license_key: body.license_key, domain };
+}
+
 /** An activation id of another shape names no activation: answered as an unknown one (400 on these surfaces). */
 function activationIdOf(body: { activation_id?: string }): string | undefined {
   const id = body.activation_id;
@@ -116,6 +130,8 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
       (event, scope: AnswerScope) => handler(event, { ...context, catalog: observedCatalog(context.catalog, (product) => (scope.product = product)) }),
       {
         refusal,
+        // An offline license file is bound by its own content (the key and domain are in the signed file).
+        bind: operation === 'offline' ? undefined : answerBinding,
         onRefusal: (error) => {
           if (operation === 'validate') metrics.validation('invalid');
           metrics.refusal(operation, refusalReason(error));

@@ -13,7 +13,7 @@ export const ALARM_THRESHOLDS = {
   /** Plugins' validate and activate calls; sustained for 15 minutes, so a burst of cold starts does not page anyone. */
   edgeDurationP99Ms: 1000,
   edgeDurationPeriods: 3,
-  /** Webhooks fall behind the changes they report; the stream keeps records for 24 hours. */
+  /** Webhooks and e-mails fall behind the changes they report; at an hour the stream gives records up to the sweep. */
   streamIteratorAgeMs: 10 * 60 * 1000,
   /**
    * Lambda refusing a function (the account's concurrency, often 10 on a new account, or a queue's share of it): only
@@ -72,7 +72,7 @@ export class ServiceAlarms extends Construct {
       });
     }
     this.add('StreamIteratorAge', 'webhook-stream-iterator-age', iteratorAge(props.streamConsumer), ALARM_THRESHOLDS.streamIteratorAgeMs, {
-      description: 'The webhook fan-out is more than 10 minutes behind the table stream: webhooks are late, and records older than 24 h are lost',
+      description: 'The outbox fan-out is more than 10 minutes behind the table stream: webhooks and license e-mails are late; records an hour old are given up to the outbox sweep',
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
     const ses = sesReputation();

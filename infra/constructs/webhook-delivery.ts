@@ -7,16 +7,16 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
+import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
-import { deadLetterAlarm, queueWithDeadLetters } from './queue-with-dead-letters.js';
+import { OutboxSweep } from './outbox-sweep.js';
+import { deadLetterAlarm, deadLetterQueue, queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { serviceFunction } from './service-function.js';
 import { bindTable } from './table-access.js';
 
 /** The whole retry schedule is about 33 h at most; messages are kept well beyond it. */
 const MESSAGE_RETENTION = Duration.days(4);
-/** Stream batches that keep failing are retried this often, then recorded in the dead-letter queue. */
-const FAN_OUT_RETRY_ATTEMPTS = 10;
 
 export interface WebhookDeliveryProps {
   readonly table: Table;
@@ -32,6 +32,9 @@ export interface WebhookDeliveryProps {
  * Outbound webhooks that never lose an event: the table's stream feeds outbox inserts to the fan-out,
  * which queues one message per delivery; the dispatcher sends them, retrying through the queue's
  * visibility timeout, and moves the ones that gave up to a dead-letter queue that raises an alarm.
+ * The stream gives a failing record up after a few retries, or once it is an hour old, so that it does not hold up
+ * the records behind it for long; their metadata goes to the stream's own dead-letter queue, which raises an alarm,
+ * and the outbox sweep forwards the items themselves, still pending, within minutes.
  */
 export class WebhookDelivery extends Construct {
   readonly queue: Queue;
@@ -39,6 +42,11 @@ export class WebhookDelivery extends Construct {
   readonly dispatcher: LambdaFunction;
   readonly fanOut: LambdaFunction;
   readonly deadLetterAlarm: Alarm;
+  /** Where the stream records the fan-out gave up on are described (metadata only: the sweep forwards their items). */
+  readonly streamDeadLetterQueue: Queue;
+  readonly streamDeadLetterAlarm: Alarm;
+  /** Forwards what the stream gave up on; the stack grants it the mail queue. */
+  readonly sweep: OutboxSweep;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
@@ -74,13 +82,20 @@ export class WebhookDelivery extends Construct {
     bindTable(this.fanOut, table, { access: 'readWrite', keys: 'webhookWorker' });
     this.fanOut.addEnvironment('QUEUE_URL', this.queue.queueUrl);
     this.queue.grantSendMessages(this.fanOut);
+    const stream = new Construct(this, 'Stream');
+    this.streamDeadLetterQueue = deadLetterQueue(stream);
+    NagSuppressions.addResourceSuppressions(this.streamDeadLetterQueue, [
+      { id: 'AwsSolutions-SQS3', reason: "The stream event source's on-failure destination: a dead-letter queue itself, which SQS does not know as one" },
+    ]);
     this.fanOut.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
+        batchSize: OUTBOX_STREAM_SETTINGS.batchSize,
         reportBatchItemFailures: true,
-        retryAttempts: FAN_OUT_RETRY_ATTEMPTS,
-        onFailure: new SqsDlq(this.deadLetterQueue),
+        bisectBatchOnError: OUTBOX_STREAM_SETTINGS.bisectBatchOnError,
+        retryAttempts: OUTBOX_STREAM_SETTINGS.retryAttempts,
+        maxRecordAge: Duration.seconds(OUTBOX_STREAM_SETTINGS.maxRecordAgeSeconds),
+        onFailure: new SqsDlq(this.streamDeadLetterQueue),
         filters: [FilterCriteria.filter(OUTBOX_INSERT_FILTER)],
       }),
     );
@@ -93,10 +108,17 @@ export class WebhookDelivery extends Construct {
     props.management.addEnvironment('QUEUE_URL', this.queue.queueUrl);
     this.queue.grantSendMessages(props.management);
 
-    // Named after the stack like the other alarms (infra/constructs/alarms.ts); the stack sends it to the alarm topic.
+    // Named after the stack like the other alarms (infra/constructs/alarms.ts); the stack sends them to the alarm topic.
     this.deadLetterAlarm = deadLetterAlarm(this, this.deadLetterQueue, {
       name: 'webhook-dead-letters',
-      description: 'Webhook deliveries gave up (or a stream batch could not be fanned out): see the dead-letter queue',
+      description: 'Webhook deliveries gave up: see the dead-letter queue',
     });
+    this.streamDeadLetterAlarm = deadLetterAlarm(stream, this.streamDeadLetterQueue, {
+      name: 'outbox-stream-dead-letters',
+      description:
+        'The outbox fan-out gave up stream records (retries or age): the outbox sweep forwards their items within minutes. See the fan-out\'s log for why, then docs/deploy.md (Outbox)',
+    });
+
+    this.sweep = new OutboxSweep(this, 'OutboxSweep', { table, deliveryQueue: this.queue, environment: props.environment, bundle: props.bundle });
   }
 }

@@ -13,6 +13,13 @@ export type LambdaHandler = (event: HttpEvent, context: Context) => Promise<Http
 
 /** API Gateway refuses larger payloads with 413 before any function runs. */
 const PAYLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+/**
+ * Lambda refuses a synchronous invoke whose request (the event, as JSON) is over 6 MiB, before the function runs;
+ * API Gateway then answers 413 itself (docs/deploy.md). A binary body travels base64-encoded, a third larger.
+ */
+export const INVOKE_LIMIT_BYTES = 6 * 1024 * 1024;
+/** Below this much body an event cannot reach the invoke limit, even with every character JSON-escaped: not measured. */
+const UNMEASURED_BODY_CHARS = INVOKE_LIMIT_BYTES / 8;
 const TEXT_TYPES = /^(text\/|application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml|javascript))/i;
 
 type GatewayOptions = {
@@ -50,14 +57,27 @@ async function discardBody(req: IncomingMessage): Promise<void> {
   await finished(req);
 }
 
+/** The path as API Gateway routes it and hands it over: percent-decoded once; undefined when it cannot be decoded. */
+function decodedPath(url: URL): string | undefined {
+  try {
+    return decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
+}
+
+const exceedsInvokeLimit = (event: HttpEvent) =>
+  (event.body?.length ?? 0) > UNMEASURED_BODY_CHARS && Buffer.byteLength(JSON.stringify(event)) > INVOKE_LIMIT_BYTES;
+
 /** The address CloudFront reports in `cloudfront-viewer-address`: the viewer's IP and port. */
 const viewerAddress = (req: IncomingMessage) => `${sourceIpOf(req)}:${req.socket.remotePort ?? 0}`;
 const sourceIpOf = (req: IncomingMessage) => (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
 
-/** Builds the payload-2.0 event API Gateway's HTTP API would send for this request. */
+/** Builds the payload-2.0 event API Gateway's HTTP API would send for this request (`path` decoded, as it routes). */
 function toEvent(
   req: IncomingMessage,
   url: URL,
+  path: string,
   body: Buffer,
   route: { routeKey: string; pathParameters: Record<string, string> },
   originVerifyToken: string | undefined,
@@ -78,7 +98,7 @@ function toEvent(
   return {
     version: '2.0',
     routeKey,
-    rawPath: url.pathname,
+    rawPath: path,
     rawQueryString: url.search.slice(1),
     ...(cookies?.length ? { cookies } : {}),
     headers,
@@ -91,7 +111,7 @@ function toEvent(
       domainPrefix: 'localhost',
       http: {
         method: req.method ?? 'GET',
-        path: url.pathname,
+        path,
         protocol: `HTTP/${req.httpVersion}`,
         sourceIp: sourceIpOf(req),
         userAgent: req.headers['user-agent'] ?? '',
@@ -120,6 +140,8 @@ const jsonResult = (statusCode: number, body: unknown): HttpResult => ({
   body: JSON.stringify(body),
 });
 
+const TOO_LARGE = jsonResult(413, { message: 'Request Entity Too Large' });
+
 /** A local stand-in for API Gateway: routes HTTP to the same Lambda handlers, in API Gateway's event format. */
 export function createGateway(options: GatewayOptions): Server {
   const match = createRouteMatcher(options.routes);
@@ -129,7 +151,12 @@ export function createGateway(options: GatewayOptions): Server {
       const local = options.localRoutes[url.pathname];
       if (local && req.method === 'GET') return send(res, jsonResult(200, local()));
       if (options.releaseFiles?.owns(url.pathname)) return await options.releaseFiles.serve(req, res, url);
-      const found = match(req.method ?? 'GET', url.pathname);
+      const path = decodedPath(url);
+      if (path === undefined) {
+        await discardBody(req);
+        return send(res, jsonResult(400, { message: 'Bad Request' }));
+      }
+      const found = match(req.method ?? 'GET', path);
       if (!found && options.dashboard && (req.method === 'GET' || req.method === 'HEAD') && options.dashboard.owns(url.pathname)) {
         return options.dashboard.serve(req, res, url.pathname);
       }
@@ -138,9 +165,10 @@ export function createGateway(options: GatewayOptions): Server {
         return send(res, jsonResult(404, { message: 'Not Found' }));
       }
       const body = await readBody(req);
-      if (body === 'too-large') return send(res, jsonResult(413, { message: 'Request Entity Too Large' }));
+      if (body === 'too-large') return send(res, TOO_LARGE);
       const routeKey = `${found.route.method} ${found.route.path}`;
-      const event = toEvent(req, url, body, { routeKey, pathParameters: found.pathParameters }, options.originVerifyToken);
+      const event = toEvent(req, url, path, body, { routeKey, pathParameters: found.pathParameters }, options.originVerifyToken);
+      if (exceedsInvokeLimit(event)) return send(res, TOO_LARGE);
       const result = await options.handlers[found.route.surface](event, lambdaContext(found.route.surface));
       send(res, result);
     } catch (error) {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
 import { matchesFilter, OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
+import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
 import { USAGE_QUEUE_SETTINGS } from '../../shared/analytics/usage-queue.js';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
@@ -22,7 +23,8 @@ const LOCAL_CONSUMER_CONCURRENCY = 5;
 const LOCAL_USAGE_BATCHING_WINDOW_MS = 1000;
 
 /**
- * What the outbox drives on this machine: the table's stream feeds the fan-out function, which fills the
+ * What the outbox drives on this machine: the table's stream feeds the fan-out function (retrying a failed record
+ * and giving it up as the AWS event source mapping does), which fills the
  * webhook delivery queue (drained by the dispatcher) and the mail queue (drained by the mail sender); their
  * deployed entry files, run as the stream and SQS event sources run them in AWS. Beside them, on the same
  * endpoint, the usage queue that the edge and public functions fill, drained by the usage event writer in batches
@@ -88,6 +90,9 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
         filter: (record) => matchesFilter(OUTBOX_INSERT_FILTER, record),
         handler: (event) => fanOut.handler(event, lambdaContext('outboxFanOut')),
         checkpointFile: stateFile('webhook-stream-position'),
+        ...OUTBOX_STREAM_SETTINGS,
+        // The stream's dead-letter queue in AWS; here the log. The items stay pending, and the outbox sweep forwards them.
+        onDiscard: (batch) => console.error('outbox stream: records given up; the outbox sweep forwards them', batch),
       });
     },
     /** For `GET /_local/webhook-queue`, `/_local/mail-queue` and `/_local/usage-queue`: message counts and the dead-letter queue's contents. */

@@ -11,6 +11,12 @@ const JOBS = [
     /** `EXPIRY_SWEEP_INTERVAL_MS` (default one minute); 0 turns the local timer off. */
     intervalMs: (env: NodeJS.ProcessEnv) => Number(env.EXPIRY_SWEEP_INTERVAL_MS ?? 60_000),
   },
+  {
+    name: 'outboxSweep',
+    entry: WORKER_ENTRIES.outboxSweep,
+    /** `OUTBOX_SWEEP_INTERVAL_MS` (default one minute); 0 turns the local timer off. */
+    intervalMs: (env: NodeJS.ProcessEnv) => Number(env.OUTBOX_SWEEP_INTERVAL_MS ?? 60_000),
+  },
 ];
 
 /** A scheduled handler: EventBridge's event says nothing the jobs read, so none is passed. */

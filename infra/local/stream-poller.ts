@@ -12,6 +12,13 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 
 export type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse | void>;
 
+/** What Lambda sends to an event source mapping's on-failure destination for records it gave up on: where they were, not what. */
+export type DiscardedBatch = {
+  condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded';
+  approximateInvokeCount: number;
+  DDBStreamBatchInfo: { shardId: string; startSequenceNumber: string; endSequenceNumber: string; batchSize: number; streamArn: string };
+};
+
 export type StreamPollerOptions = {
   endpoint: string;
   tableName: string;
@@ -25,20 +32,46 @@ export type StreamPollerOptions = {
    */
   checkpointFile?: string;
   batchSize?: number;
+  /** Retries of a failing record before it is given up (`MaximumRetryAttempts`); -1, the default: until it succeeds. */
+  retryAttempts?: number;
+  /**
+   * Records older than this are given up unhandled (`MaximumRecordAgeInSeconds`); -1, the default: never. DynamoDB
+   * Local rounds creation times down to the minute, so a record may be given up up to a minute early.
+   */
+  maxRecordAgeSeconds?: number;
+  /** The time records' age is measured at (epoch ms); `Date.now` by default. */
+  clock?: () => number;
+  /** A batch whose handler throws is retried in halves (`BisectBatchOnFunctionError`). */
+  bisectBatchOnError?: boolean;
+  /** Called for records given up (the on-failure destination); they are not read again. */
+  onDiscard?: (batch: DiscardedBatch) => void;
   pollIntervalMs?: number;
+  /** Pause of a shard after a failed batch before its retry; the other shards are read meanwhile. */
+  retryDelayMs?: number;
 };
 
-/** Per shard: the last record handled, and whether the shard is closed and fully read. */
-type Checkpoint = { streamArn: string; shards: Record<string, { sequenceNumber?: string; done?: boolean }> };
+/**
+ * Per shard: the last record handled, whether the shard is closed and fully read, and while a record fails: which,
+ * how often it did, and the size its retries are cut down to.
+ */
+type ShardState = { sequenceNumber?: string; done?: boolean; failing?: { sequenceNumber: string; attempts: number; limit?: number } };
+type Checkpoint = { streamArn: string; shards: Record<string, ShardState> };
 
-const RETRY_AFTER_FAILURE_MS = 1000;
+/** The first record of a batch that failed (those before it are done), and whether the handler threw. */
+type Failure = { index: number; thrown: boolean };
+
 const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 /**
  * Reads the table's stream in DynamoDB Local and calls the handler with the event Lambda would send, shard
- * by shard (a child after its parent), in order. A failed record (thrown, or reported in
- * `batchItemFailures`) is retried with everything after it; the position moves past a record only once
- * it has been handled, as with Lambda's event source mapping.
+ * by shard (a child after its parent), in order, with the event source mapping's error handling:
+ * - a failed record (thrown, or the lowest reported in `batchItemFailures`) is retried with everything after it; the
+ *   position moves past a record only once it has been handled;
+ * - a batch whose handler throws is retried in halves (`bisectBatchOnError`);
+ * - a record that failed `retryAttempts` retries, or is older than `maxRecordAgeSeconds`, is given up: `onDiscard`
+ *   gets its batch's position and reading goes on after it.
+ * It is no kinder than Lambda: every failed call counts as an attempt, halving included (Lambda does not count
+ * the halving), so a record is given up here no later than in AWS.
  */
 export async function startStreamPoller(options: StreamPollerOptions): Promise<{ stop: () => Promise<void> }> {
   const dynamo = new DynamoDBClient({ endpoint: options.endpoint, ...LOCAL });
@@ -47,6 +80,10 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
   dynamo.destroy();
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`Table ${options.tableName} has no stream`);
+  const batchSize = options.batchSize ?? 100;
+  const retryAttempts = options.retryAttempts ?? -1;
+  const maxRecordAgeSeconds = options.maxRecordAgeSeconds ?? -1;
+  const clock = options.clock ?? Date.now;
 
   const stored = options.checkpointFile && existsSync(options.checkpointFile)
     ? (JSON.parse(readFileSync(options.checkpointFile, 'utf8')) as Checkpoint)
@@ -58,6 +95,8 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
     renameSync(`${options.checkpointFile}.tmp`, options.checkpointFile);
   };
   const iterators = new Map<string, string>();
+  /** When a shard whose batch failed may be read again. */
+  const retryAt = new Map<string, number>();
 
   async function listShards(): Promise<Shard[]> {
     const shards: Shard[] = [];
@@ -84,8 +123,27 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
     return ShardIterator;
   }
 
+  const sequenceOf = (record: DynamoDBRecord) => record.dynamodb!.SequenceNumber!;
+
+  function discard(shardId: string, records: DynamoDBRecord[], condition: DiscardedBatch['condition'], approximateInvokeCount: number) {
+    const given = records.filter(options.filter);
+    if (given.length === 0) return;
+    options.onDiscard?.({
+      condition,
+      approximateInvokeCount,
+      DDBStreamBatchInfo: {
+        shardId,
+        startSequenceNumber: sequenceOf(given[0]!),
+        endSequenceNumber: sequenceOf(given.at(-1)!),
+        batchSize: given.length,
+        streamArn: streamArn!,
+      },
+    });
+  }
+
   /** Reads one batch of a shard; true when it handed records on (so the next read need not wait). */
   async function readShard(shardId: string): Promise<boolean> {
+    if ((retryAt.get(shardId) ?? 0) > Date.now()) return false;
     const iterator = await iteratorFor(shardId);
     const state = (checkpoint.shards[shardId] ??= {});
     if (!iterator) {
@@ -95,7 +153,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
     }
     let page;
     try {
-      page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize ?? 100 }));
+      page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: state.failing?.limit ?? batchSize }));
     } catch (error) {
       const name = (error as { name?: string }).name;
       iterators.delete(shardId);
@@ -105,17 +163,30 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
       throw error;
     }
     const records = (page.Records ?? []).map((record) => toLambdaRecord(record, streamArn!));
-    const handled = await deliver(records);
-    if (handled < records.length) {
-      // Start again after the last handled record (or where this read started).
-      iterators.delete(shardId);
-      if (handled > 0) state.sequenceNumber = records[handled - 1]!.dynamodb!.SequenceNumber;
-      save();
-      await new Promise((resolve) => setTimeout(resolve, RETRY_AFTER_FAILURE_MS));
-      return false;
+    // Records past their maximum age come first (the stream is in order): given up without a call.
+    const expired = maxRecordAgeSeconds < 0 ? 0 : countOlderThan(records, (clock() / 1000) - maxRecordAgeSeconds);
+    discard(shardId, records.slice(0, expired), 'RecordAgeExceeded', 0);
+    const failure = await deliver(records.slice(expired));
+    if (failure) {
+      const failedAt = expired + failure.index;
+      if (failedAt > 0) state.sequenceNumber = sequenceOf(records[failedAt - 1]!);
+      const head = sequenceOf(records[failedAt]!);
+      const attempts = state.failing?.sequenceNumber === head ? state.failing.attempts + 1 : 1;
+      if (retryAttempts < 0 || attempts <= retryAttempts) {
+        const halved = failure.thrown && options.bisectBatchOnError ? Math.max(1, Math.ceil((records.length - failedAt) / 2)) : undefined;
+        state.failing = { sequenceNumber: head, attempts, limit: halved ?? state.failing?.limit };
+        // Read again from the failed record, once the pause is over.
+        iterators.delete(shardId);
+        retryAt.set(shardId, Date.now() + (options.retryDelayMs ?? 1000));
+        save();
+        return false;
+      }
+      discard(shardId, records.slice(failedAt), 'RetryAttemptsExhausted', attempts);
     }
-    if (records.length) state.sequenceNumber = records.at(-1)!.dynamodb!.SequenceNumber;
-    if (page.NextShardIterator) iterators.set(shardId, page.NextShardIterator);
+    delete state.failing;
+    if (records.length) state.sequenceNumber = sequenceOf(records.at(-1)!);
+    if (failure) iterators.delete(shardId);
+    else if (page.NextShardIterator) iterators.set(shardId, page.NextShardIterator);
     else {
       iterators.delete(shardId);
       state.done = true;
@@ -124,19 +195,19 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
     return records.length > 0;
   }
 
-  /** Hands the matching records to the handler; returns how many of `records` are done (all, or up to the first failure). */
-  async function deliver(records: DynamoDBRecord[]): Promise<number> {
+  /** Hands the matching records to the handler; the first failure among `records`, if any. */
+  async function deliver(records: DynamoDBRecord[]): Promise<Failure | undefined> {
     const selected = records.filter(options.filter);
-    if (selected.length === 0) return records.length;
+    if (selected.length === 0) return undefined;
     try {
       const result = await options.handler({ Records: selected });
-      const failedAt = result?.batchItemFailures?.[0]?.itemIdentifier;
-      if (!failedAt) return records.length;
-      const index = records.findIndex((r) => r.dynamodb?.SequenceNumber === failedAt);
-      return index < 0 ? 0 : index;
+      const reported = (result?.batchItemFailures ?? []).map(({ itemIdentifier }) => records.findIndex((r) => sequenceOf(r) === itemIdentifier));
+      if (reported.length === 0) return undefined;
+      // Lambda retries from the lowest reported record; one it cannot find fails the whole batch.
+      return { index: reported.includes(-1) ? 0 : Math.min(...reported), thrown: false };
     } catch (error) {
       console.error('stream poller: handler failed; the batch will be retried', error);
-      return 0;
+      return { index: 0, thrown: true };
     }
   }
 
@@ -173,6 +244,12 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
       streams.destroy();
     },
   };
+}
+
+/** How many records at the start of `records` were written before `limit` (epoch seconds). */
+function countOlderThan(records: DynamoDBRecord[], limit: number): number {
+  const fresh = records.findIndex((record) => (record.dynamodb?.ApproximateCreationDateTime ?? Infinity) >= limit);
+  return fresh < 0 ? records.length : fresh;
 }
 
 /** The record as Lambda delivers it (creation time in epoch seconds, the stream's ARN as source). */

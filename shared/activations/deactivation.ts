@@ -61,7 +61,7 @@ export async function deactivateActivation(
       // The seat (a staging site: its place in `stagingCount`) goes back on the license, conditionally.
       seat: current && (staging ? stagingPlace : productionSeat)(tx, current, activation.licenseId, givesSeatBack, now),
       counters: activationsDeactivated(tx.counter, activation.tenantId, 1),
-      event: outboxEvent(tx.outboxEvent, {
+      event: outboxEvent(tx, {
         tenantId: activation.tenantId,
         type: 'license.deactivated',
         data: toActivationListItem(deactivated, {

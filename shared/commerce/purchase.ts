@@ -111,21 +111,21 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
         .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
         .commit(),
       counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(product.productId, 'active'), 1),
-      licenseEvent: outboxEvent(tx.outboxEvent, { tenantId, type: 'license.created', data: toLicense(license, summary), now }),
+      licenseEvent: outboxEvent(tx, { tenantId, type: 'license.created', data: toLicense(license, summary), now }),
       expiry: expiryItemChanges(tx, license, undefined, license),
       customer: customerLinkItems(tx, link, now),
       payment: [
         tx.payment.create(payment).commit(),
-        outboxEvent(tx.outboxEvent, { tenantId, type: 'payment.completed', data: toPayment(payment), now }),
+        ...outboxEvent(tx, { tenantId, type: 'payment.completed', data: toPayment(payment), now }),
         ...(providerPaymentId ? [tx.stripeRef.put({ tenantId, stripeId: providerPaymentId, paymentId: payment.paymentId, licenseId, customerId: link.customerId }).commit()] : []),
       ],
       subscription: record && [
         tx.subscription.create(record).commit(),
-        outboxEvent(tx.outboxEvent, { tenantId, type: 'subscription.created', data: toSubscription(record), now }),
+        ...outboxEvent(tx, { tenantId, type: 'subscription.created', data: toSubscription(record), now }),
         tx.stripeRef.put({ tenantId, stripeId: record.providerSubscriptionId!, subscriptionId: record.subscriptionId, licenseId, customerId: link.customerId }).commit(),
       ],
       // Sent from the outbox through the mail queue, once: the buyer's key by e-mail.
-      mail: licenseMailItem(tx.licenseMail, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller }, now),
+      mail: licenseMailItem(tx, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller }, now),
       // The return route sends the buyer back with this key.
       checkout: checkout ? tx.checkoutSession.patch({ checkoutSessionId: session.id }).set({ licenseKey: license.licenseKey }).commit() : undefined,
     }));

@@ -37,7 +37,7 @@ export async function refundCharge(ctx: EventContext, charge: Stripe.Charge): Pr
     claim: processedMark(tx, ctx.claim, now),
     payment: payment.status === 'completed' && [
       tx.payment.patch({ paymentId }).set({ status: 'refunded' }).where(({ status }, { eq }) => eq(status, 'completed')).commit(),
-      outboxEvent(tx.outboxEvent, { tenantId, type: 'payment.refunded', data: toPayment(refunded), now }),
+      ...outboxEvent(tx, { tenantId, type: 'payment.refunded', data: toPayment(refunded), now }),
     ],
   }));
   if (outcome.committed) return APPLIED;

@@ -46,12 +46,12 @@ export async function renewSubscription(ctx: EventContext, invoice: Stripe.Invoi
       claim: processedMark(tx, ctx.claim, now),
       payment: [
         tx.payment.create(payment).commit(),
-        outboxEvent(tx.outboxEvent, { tenantId, type: 'payment.completed', data: toPayment(payment), now }),
+        ...outboxEvent(tx, { tenantId, type: 'payment.completed', data: toPayment(payment), now }),
         ...(invoice.id ? [tx.stripeRef.put({ tenantId, stripeId: invoice.id, paymentId: payment.paymentId, licenseId: ref.licenseId, customerId: subscription.customerId }).commit()] : []),
       ],
       subscription: subscriptionPatch(tx, subscription, next),
       license: renews && licenseExpiryChange(tx, license, { ...license, status: 'active', expiresAt: period.end, updatedAt: now.toISOString() }),
-      event: outboxEvent(tx.outboxEvent, { tenantId, type: 'subscription.renewed', data: toSubscription(next), now }),
+      event: outboxEvent(tx, { tenantId, type: 'subscription.renewed', data: toSubscription(next), now }),
     }));
     if (outcome.committed) return APPLIED;
     if (outcome.refused('claim')) throw claimLost();

@@ -33,7 +33,7 @@ async function applySubscription(ctx: EventContext, stripeSubscription: Stripe.S
       claim: processedMark(tx, ctx.claim, now),
       subscription: subscriptionPatch(tx, subscription, next),
       license: expiresAt !== undefined && license && licenseExpiryChange(tx, license, { ...license, expiresAt, updatedAt: now.toISOString() }),
-      event: ended && outboxEvent(tx.outboxEvent, { tenantId, type: 'subscription.cancelled', data: toSubscription(next), now }),
+      event: ended && outboxEvent(tx, { tenantId, type: 'subscription.cancelled', data: toSubscription(next), now }),
     }));
     if (outcome.committed) return APPLIED;
     if (outcome.refused('claim')) throw claimLost();

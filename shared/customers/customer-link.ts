@@ -51,7 +51,7 @@ export function customerLinkItems(tx: TransactionEntities, link: CustomerLink, n
   return [
     tx.customerEmail.create({ tenantId, email, customerId }).commit(),
     tx.customer.create(link.created).commit(),
-    outboxEvent(tx.outboxEvent, { tenantId, type: 'customer.created', data: toCustomer(link.created), now }),
+    ...outboxEvent(tx, { tenantId, type: 'customer.created', data: toCustomer(link.created), now }),
     ...counterUpdates(tx.counter, tenantId, counterNames.customers(), 1),
   ];
 }

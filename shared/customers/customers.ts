@@ -42,7 +42,7 @@ export async function createCustomer(deps: CustomerDeps, tenantId: string, input
   const outcome = await transact(deps.data, (tx) => ({
     email: tx.customerEmail.create({ tenantId, email: item.email, customerId: item.customerId }).commit(),
     customer: tx.customer.create(item).commit(),
-    event: outboxEvent(tx.outboxEvent, { tenantId, type: 'customer.created', data: customer, now }),
+    event: outboxEvent(tx, { tenantId, type: 'customer.created', data: customer, now }),
     counters: counterUpdates(tx.counter, tenantId, counterNames.customers(), 1),
   }));
   if (outcome.committed) return customer;
@@ -104,7 +104,7 @@ export async function updateCustomer(deps: CustomerDeps, tenantId: string, custo
         .remove(cleared)
         .where(({ updatedAt: at, email: held }, { eq }) => `${eq(at, current.updatedAt)} AND ${eq(held, current.email)}`)
         .commit(),
-      event: outboxEvent(tx.outboxEvent, { tenantId, type: 'customer.updated', data: customer, now }),
+      event: outboxEvent(tx, { tenantId, type: 'customer.updated', data: customer, now }),
       newEmail: emailChanges && tx.customerEmail.create({ tenantId, email, customerId }).commit(),
       oldEmail:
         emailChanges &&

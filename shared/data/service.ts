@@ -13,6 +13,7 @@ import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
 import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
+import { outboxPendingEntity } from './entities/outbox-pending.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
@@ -52,6 +53,7 @@ export const ENTITY_FACTORIES = {
   webhook: webhookEntity,
   delivery: deliveryEntity,
   outboxEvent: outboxEventEntity,
+  outboxPending: outboxPendingEntity,
   counter: counterEntity,
   rateLimit: rateLimitEntity,
   paymentProvider: paymentProviderEntity,

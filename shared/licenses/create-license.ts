@@ -72,7 +72,7 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
         .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
         .commit(),
       counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(item.productId, item.status), 1),
-      event: outboxEvent(tx.outboxEvent, { tenantId, type: 'license.created', data: license, now }),
+      event: outboxEvent(tx, { tenantId, type: 'license.created', data: license, now }),
       expiry: expiryItemChanges(tx, item, undefined, item),
       // The e-mail still names the customer read, or is still free for the one created.
       customer: customerLinkItems(tx, link, now),

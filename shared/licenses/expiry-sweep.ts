@@ -92,7 +92,7 @@ async function settle(
       )
       .commit(),
     counters: licenseStatusMoves(tx.counter, tenantId, productId, 'active', 'expired'),
-    event: outboxEvent(tx.outboxEvent, { tenantId, type: 'license.expired', data: toLicense(expired, product), now }),
+    event: outboxEvent(tx, { tenantId, type: 'license.expired', data: toLicense(expired, product), now }),
     expiry: tx.licenseExpiry.delete(expiryKey).commit(),
   }));
   // Refused: the license changed since it was read; the next run looks at it again.

@@ -72,7 +72,7 @@ function revokeStep(
       .commit(),
     counters: transition && licenseStatusMoves(tx.counter, tenantId, productId, current.status, 'revoked'),
     expiry: transition && expiryItemChanges(tx, current, current, revoked),
-    event: transition && outboxEvent(tx.outboxEvent, { tenantId, type: 'license.revoked', data: toLicense(revoked, product), now }),
+    event: transition && outboxEvent(tx, { tenantId, type: 'license.revoked', data: toLicense(revoked, product), now }),
     activationCounters: chunk.length > 0 && activationsDeactivated(tx.counter, tenantId, chunk.length),
     activations: chunk.flatMap((activation) => deactivationItems(tx, activation, at, holdOf(holds, activation))),
   }));

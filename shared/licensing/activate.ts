@@ -133,6 +133,6 @@ export function activationWrites(
         )
         .commit(),
     counters: counterUpdates(tx.counter, license.tenantId, counterNames.activations('active'), 1),
-    event: outboxEvent(tx.outboxEvent, { tenantId: license.tenantId, type: 'license.activated', data: event, now }),
+    event: outboxEvent(tx, { tenantId: license.tenantId, type: 'license.activated', data: event, now }),
   };
 }

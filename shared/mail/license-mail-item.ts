@@ -1,5 +1,6 @@
 import type { TransactionEntities } from '../data/service.js';
 import type { LicenseItem } from '../licenses/license-view.js';
+import { pendingMarker } from '../outbox/pending.js';
 
 /** Long enough to trace a buyer's "I never got my key" after the sale. */
 const LICENSE_MAIL_RETENTION_SECONDS = 30 * 24 * 3600;
@@ -13,28 +14,34 @@ export type LicenseMailContent = {
 };
 
 /**
- * The transaction item that queues a license's e-mail to its buyer: put it in the transaction that issues the
- * license, and the e-mail exists exactly when the license does. Created only if absent: one e-mail per license.
+ * The transaction items that queue a license's e-mail to its buyer, and mark it pending until it is forwarded: put
+ * them in the transaction that issues the license, and the e-mail exists exactly when the license does. Created only
+ * if absent: one e-mail per license.
  */
-export function licenseMailItem(mail: TransactionEntities['licenseMail'], content: LicenseMailContent, now: Date) {
+export function licenseMailItem(tx: Pick<TransactionEntities, 'licenseMail' | 'outboxPending'>, content: LicenseMailContent, now: Date) {
   const { license } = content;
-  return mail
-    .create({
-      licenseId: license.licenseId,
-      tenantId: license.tenantId,
-      to: license.customerEmail,
-      customerName: license.customerName,
-      productName: content.productName,
-      licenseKey: license.licenseKey,
-      seats: license.seats,
-      expiresAt: license.expiresAt,
-      renews: content.renews,
-      sellerName: content.seller.name,
-      replyTo: content.seller.replyTo,
-      status: 'pending',
-      attempts: 0,
-      createdAt: now.toISOString(),
-      ttl: Math.floor(now.getTime() / 1000) + LICENSE_MAIL_RETENTION_SECONDS,
-    })
-    .commit();
+  const createdAt = now.toISOString();
+  const ttl = Math.floor(now.getTime() / 1000) + LICENSE_MAIL_RETENTION_SECONDS;
+  return [
+    tx.licenseMail
+      .create({
+        licenseId: license.licenseId,
+        tenantId: license.tenantId,
+        to: license.customerEmail,
+        customerName: license.customerName,
+        productName: content.productName,
+        licenseKey: license.licenseKey,
+        seats: license.seats,
+        expiresAt: license.expiresAt,
+        renews: content.renews,
+        sellerName: content.seller.name,
+        replyTo: content.seller.replyTo,
+        status: 'pending',
+        attempts: 0,
+        createdAt,
+        ttl,
+      })
+      .commit(),
+    pendingMarker(tx, { kind: 'licenseMail', itemId: license.licenseId, tenantId: license.tenantId, createdAt, ttl }),
+  ];
 }

@@ -7,9 +7,17 @@ export type StripeFor = (secretKey: string) => Promise<Stripe>;
 const MAX_CLIENTS = 100;
 
 /**
+ * How long one Stripe call may take: `timeoutMs` per attempt, one retry. Its worst case, the retry's pause included,
+ * stays well under the timeout of every function that calls Stripe (test/infra/request-budgets.test.ts): a Stripe that
+ * hangs is the service's own 502 `Payment provider unavailable`, never a Lambda timeout.
+ */
+export const STRIPE_CALL_LIMITS = { maxNetworkRetries: 1, timeoutMs: 3000 } as const;
+
+/**
  * Stripe clients by secret key, built once each per container. The `stripe` package is imported on the first
  * call only, so a container that only validates licenses never loads it. `STRIPE_API_URL` (tests' fake) becomes
- * the client's host, port and protocol; Stripe's own is the default. Short timeouts: a checkout waits on it.
+ * the client's host, port and protocol; Stripe's own is the default. Short timeouts (`STRIPE_CALL_LIMITS`): a checkout
+ * waits on it.
  */
 export function stripeClients(config: CoreConfig): StripeFor {
   const clients = new Map<string, Stripe>();
@@ -19,8 +27,8 @@ export function stripeClients(config: CoreConfig): StripeFor {
     if (!client) {
       const { default: StripeClient } = await import('stripe');
       client = new StripeClient(secretKey, {
-        maxNetworkRetries: 1,
-        timeout: 8000,
+        maxNetworkRetries: STRIPE_CALL_LIMITS.maxNetworkRetries,
+        timeout: STRIPE_CALL_LIMITS.timeoutMs,
         telemetry: false,
         ...(target && {
           host: target.hostname,

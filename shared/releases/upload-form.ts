@@ -2,15 +2,25 @@ import busboy from 'busboy';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
 
 export type UploadForm = { file: { name: string; bytes: Buffer }; version?: string };
+export type UploadLimits = { fileBytes: number; bodyBytes: number };
 
 const FIELD_LIMIT_BYTES = 1024;
 const isMultipart = (contentType: string | undefined) => /^multipart\/form-data\s*;/i.test(contentType ?? '');
+const tooLarge = (limits: UploadLimits) =>
+  new PayloadTooLargeError(`file is larger than ${limits.fileBytes / (1024 * 1024)} MiB; use an upload URL`);
 
 /**
- * Reads the release upload form (`file`, optional `version`) from a multipart body held in memory.
- * Wrong content type is 415; a file over `maxFileBytes` is 413; anything else unexpected is 400.
+ * Reads the release upload form (`file`, optional `version`) from a multipart body held in memory. A body over
+ * `bodyBytes` is 413 by its `content-length` alone, before anything is parsed; a file over `fileBytes` is 413 too.
+ * Wrong content type is 415; anything else unexpected is 400.
  */
-export function parseUploadForm(contentType: string | undefined, body: Buffer, maxFileBytes: number): Promise<UploadForm> {
+export function parseUploadForm(
+  headers: { contentType: string | undefined; contentLength: string | undefined },
+  body: Buffer,
+  limits: UploadLimits,
+): Promise<UploadForm> {
+  if (Math.max(Number(headers.contentLength) || 0, body.length) > limits.bodyBytes) return Promise.reject(tooLarge(limits));
+  const contentType = headers.contentType;
   if (!isMultipart(contentType)) return Promise.reject(new UnsupportedMediaTypeError('Content-Type must be multipart/form-data'));
   return new Promise((resolve, reject) => {
     let failure: Error | undefined;
@@ -23,7 +33,7 @@ export function parseUploadForm(contentType: string | undefined, body: Buffer, m
       parser = busboy({
         headers: { 'content-type': contentType! },
         // busboy reports the limit when a file reaches it; one byte more lets a file of exactly the maximum through.
-        limits: { fileSize: maxFileBytes + 1, fieldSize: FIELD_LIMIT_BYTES, fields: 5, files: 2, parts: 7 },
+        limits: { fileSize: limits.fileBytes + 1, fieldSize: FIELD_LIMIT_BYTES, fields: 5, files: 2, parts: 7 },
       });
     } catch {
       reject(new BadRequestError('Malformed multipart body'));
@@ -35,7 +45,7 @@ export function parseUploadForm(contentType: string | undefined, body: Buffer, m
       else if (++fileParts > 1) fail(new BadRequestError('Only one file may be uploaded'));
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(new PayloadTooLargeError(`file is larger than ${maxFileBytes / (1024 * 1024)} MB; use an upload URL`)));
+      stream.on('limit', () => fail(tooLarge(limits)));
       stream.on('end', () => {
         if (name === 'file' && !file) file = { name: info.filename ?? '', bytes: Buffer.concat(chunks) };
       });

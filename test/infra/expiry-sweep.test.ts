@@ -17,12 +17,13 @@ const sweepId = logicalId(stack.expirySweep.function);
 const tableId = logicalId(stack.table);
 
 describe('expiry sweep', () => {
-  it('runs every 5 minutes through an EventBridge rule that may invoke it', () => {
+  it('runs every 5 minutes through an EventBridge rule that may invoke it, a failed run retried by neither EventBridge nor Lambda', () => {
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(5 minutes)',
       State: 'ENABLED',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweepId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
     });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: sweepId }, MaximumRetryAttempts: 0 });
     template.hasResourceProperties('AWS::Lambda::Permission', {
       Action: 'lambda:InvokeFunction',
       Principal: 'events.amazonaws.com',

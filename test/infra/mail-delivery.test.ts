@@ -62,7 +62,7 @@ describe('license e-mail infrastructure', () => {
         Condition: { StringEquals: { 'ses:FromAddress': 'licenses@vendor.example' } },
       },
     ]);
-    for (const fn of [...Object.values(stack.functions), stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.expirySweep.function]) {
+    for (const fn of [...Object.values(stack.functions), stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.expirySweep.function]) {
       expect(sesStatements(statementsOf(stack, template, fn))).toEqual([]);
     }
   });
@@ -75,12 +75,14 @@ describe('license e-mail infrastructure', () => {
     expect(fn.Properties.Environment.Variables.MAIL_FROM).toEqual({ Ref: parameter });
   });
 
-  it('lets only the outbox fan-out queue e-mails, and only the sender take them', () => {
-    const fanOut = statementsOf(stack, template, stack.webhookDelivery.fanOut);
-    expect(actionsOn(fanOut, queueArn)).toContain('sqs:SendMessage');
-    expect(actionsOn(fanOut, queueArn)).not.toContain('sqs:ReceiveMessage');
-    const fanOutFn = template.toJSON().Resources[id(stack, stack.webhookDelivery.fanOut)];
-    expect(fanOutFn.Properties.Environment.Variables.MAIL_QUEUE_URL).toEqual({ Ref: id(stack, mail.queue) });
+  it('lets only the outbox fan-out and sweep queue e-mails, and only the sender take them', () => {
+    for (const forwarder of [stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function]) {
+      const statements = statementsOf(stack, template, forwarder);
+      expect(actionsOn(statements, queueArn)).toContain('sqs:SendMessage');
+      expect(actionsOn(statements, queueArn)).not.toContain('sqs:ReceiveMessage');
+      const fn = template.toJSON().Resources[id(stack, forwarder)];
+      expect(fn.Properties.Environment.Variables.MAIL_QUEUE_URL).toEqual({ Ref: id(stack, mail.queue) });
+    }
 
     const sender = statementsOf(stack, template, mail.sender);
     expect(actionsOn(sender, queueArn)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));

@@ -6,6 +6,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { actionsOn, statementsOf as policyStatements } from './support/policies.js';
+import { Match } from 'aws-cdk-lib/assertions';
+import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 
@@ -18,11 +20,14 @@ const delivery = stack.webhookDelivery;
 const id = (s: Stack, construct: { node: { defaultChild?: unknown } }) => s.getLogicalId(construct.node.defaultChild as CfnElement);
 const queueId = id(stack, delivery.queue);
 const dlqId = id(stack, delivery.deadLetterQueue);
+const streamDlqId = id(stack, delivery.streamDeadLetterQueue);
+const sweepId = id(stack, delivery.sweep.function);
 const tableId = id(stack, stack.table);
 
 const statementsOf = (fn: { role?: unknown }) => policyStatements(stack, template, fn);
 const queueArn = { 'Fn::GetAtt': [queueId, 'Arn'] };
 const dlqArn = { 'Fn::GetAtt': [dlqId, 'Arn'] };
+const streamDlqArn = { 'Fn::GetAtt': [streamDlqId, 'Arn'] };
 
 describe('webhook delivery infrastructure', () => {
   it('has a delivery queue that redrives to an encrypted dead-letter queue', () => {
@@ -61,13 +66,49 @@ describe('webhook delivery infrastructure', () => {
       FunctionName: { Ref: id(stack, delivery.fanOut) },
       StartingPosition: 'TRIM_HORIZON',
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      DestinationConfig: { OnFailure: { Destination: dlqArn } },
       FilterCriteria: {
         Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent', 'licenseMail'] } } } }) }],
       },
     });
     const fn = template.toJSON().Resources[id(stack, delivery.fanOut)];
     expect(fn.Properties.Environment.Variables).toMatchObject({ TABLE_NAME: { Ref: tableId }, QUEUE_URL: { Ref: queueId } });
+  });
+
+  it('gives a failing stream record up soon, halving batches to find it, with its metadata in a dead-letter queue of its own', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: id(stack, delivery.fanOut) },
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+      MaximumRecordAgeInSeconds: OUTBOX_STREAM_SETTINGS.maxRecordAgeSeconds,
+      DestinationConfig: { OnFailure: { Destination: streamDlqArn } },
+    });
+    // Under the stream's 24 h, so a record is given up (and described) before the stream drops it unseen.
+    expect(OUTBOX_STREAM_SETTINGS.maxRecordAgeSeconds).toBeLessThan(24 * 3600);
+    template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+    expect(template.toJSON().Resources[streamDlqId].Type).toBe('AWS::SQS::Queue');
+    expect(actionsOn(statementsOf(delivery.fanOut), streamDlqArn)).toContain('sqs:SendMessage');
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: 'LicensingService-outbox-stream-dead-letters',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [streamDlqId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+
+  it('runs the outbox sweep every 5 minutes, retried by neither EventBridge nor Lambda, with the delivery and mail queues to send to', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [sweepId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { FunctionName: { Ref: sweepId }, MaximumRetryAttempts: 0 });
+    const fn = template.toJSON().Resources[sweepId];
+    expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 120 });
+    expect(fn.Properties.Environment.Variables).toMatchObject({ TABLE_NAME: { Ref: tableId }, QUEUE_URL: { Ref: queueId }, MAIL_QUEUE_URL: expect.anything() });
+    const sweep = statementsOf(delivery.sweep.function);
+    expect(actionsOn(sweep, queueArn)).toContain('sqs:SendMessage');
+    expect(actionsOn(sweep, queueArn)).not.toContain('sqs:ReceiveMessage');
+    expect(actionsOn(sweep, dlqArn)).toEqual([]);
+    expect(actionsOn(sweep, streamDlqArn)).toEqual([]);
   });
 
   it('grants each function only what it uses of the queues', () => {
@@ -112,8 +153,8 @@ describe('webhook delivery infrastructure', () => {
 
   it('keeps the queues private to TLS callers', () => {
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy')) as { Properties: { PolicyDocument: { Statement: unknown[] } } }[];
-    // The webhook, mail and usage event queues and their dead-letter queues.
-    expect(policies).toHaveLength(6);
+    // The webhook, mail and usage event queues and their dead-letter queues, and the outbox stream's dead-letter queue.
+    expect(policies).toHaveLength(7);
     for (const policy of policies) {
       expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),

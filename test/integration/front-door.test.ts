@@ -18,7 +18,7 @@ function edgeFunction() {
     { RUNTIME: 'local', TABLE_NAME: inject('tableName'), DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), ORIGIN_VERIFY_TOKEN: inject('originVerifyToken') },
     FUNCTION_CONFIG_SECTIONS.edge,
   );
-  const handler = createEdgeHandler(createDeps(config, 'licensing')) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
+  const handler = createEdgeHandler(createDeps(config, 'edge')) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
   return (headers: Record<string, string>) =>
     handler(
       {

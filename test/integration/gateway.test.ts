@@ -46,4 +46,39 @@ describe('local gateway', () => {
     const next = await send('GET', '/health', 0);
     expect([next.status, next.reusedSocket]).toEqual([200, true]);
   });
+
+  it('answers HEAD on a GET route as GET without a body, and OPTIONS preflights to the docs', async () => {
+    const base = inject('baseUrl');
+    for (const path of ['/health', '/openapi.json', '/docs', '/v1/wp/update-check?slug=nothing&license_key=x&version=1']) {
+      const [get, head] = [await fetch(`${base}${path}`), await fetch(`${base}${path}`, { method: 'HEAD' })];
+      expect([path, head.status, head.headers.get('content-type')]).toEqual([path, get.status, get.headers.get('content-type')]);
+      expect(await head.text()).toBe('');
+      expect((await get.text()).length).toBeGreaterThan(0);
+    }
+    for (const path of ['/docs', '/openapi.json', '/docs/init.js']) {
+      const preflight = await fetch(`${base}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'content-type' },
+      });
+      expect([path, preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([path, 204, '*']);
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
+    }
+    // No route takes PUT on /health: API Gateway's own 404, as for any method without a route.
+    expect((await fetch(`${base}/health`, { method: 'PUT' })).status).toBe(404);
+  });
+
+  it('hands path parameters over decoded once, routes on the decoded path and refuses one it cannot decode', async () => {
+    const base = inject('baseUrl');
+    const get = async (path: string) => {
+      const res = await fetch(`${base}${path}`);
+      return [res.status, await res.json().catch(() => null)];
+    };
+    // `%2E` is a dot: /docs/init.js itself.
+    expect((await fetch(`${base}/docs/init%2Ejs`)).status).toBe(200);
+    // Decoded once, `%252E` is `%2E`: no such asset (the function's 404), where decoding twice would serve init.js.
+    expect(await get('/docs/init%252Ejs')).toEqual([404, { error: 'Not found' }]);
+    // `%2F` is a slash before routing: one segment more, which `/docs/{asset}` does not match.
+    expect(await get('/docs/x%2Finit.js')).toEqual([404, { message: 'Not Found' }]);
+    expect(await get('/docs/%E0%A4%A')).toEqual([400, { message: 'Bad Request' }]);
+  });
 });

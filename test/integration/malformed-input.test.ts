@@ -181,7 +181,9 @@ describe('malformed input, on every route', () => {
         const prefix = route.input!.pathIds![param]!.prefix;
         const unknown = await send(request({ ...real, [param]: newId(prefix) }), tenant.cookie);
         expect(unknown.status, `${route.method} ${route.path} with an unknown {${param}}`).toBeGreaterThanOrEqual(400);
-        for (const [label, raw] of malformedIds(prefix, targets).filter(([label]) => !/percent/.test(label))) {
+        // Paths are decoded before routing (docs/deploy.md): a bad escape never reaches a route (the gateway's 400), and
+        // an encoded slash is two segments, another route or none (404). The sweep below holds them to a 4xx.
+        for (const [label, raw] of malformedIds(prefix, targets).filter(([label]) => !/percent|slash/.test(label))) {
           const malformed = await send(request({ ...real, [param]: raw }), tenant.cookie);
           if (malformed.status !== unknown.status || malformed.body !== unknown.body) {
             mismatches.push(`${route.method} ${route.path} {${param}} ${label}: ${malformed.status} ${malformed.body} ≠ ${unknown.status} ${unknown.body}`);

@@ -275,4 +275,11 @@ describe('signed download links (/dl)', () => {
     await body(v.tenant.delete(`/api/products/${v.product.id}/releases/${v.latest.id}`), 204);
     expect(await get(link)).toEqual({ status: 404, body: { error: 'Release not found' } });
   });
+
+  it('answers 404 once the product is deleted, as every public surface treats a deleted product', async () => {
+    const v = await vendorWithCustomer();
+    const link = await linkOf(v);
+    await body(v.tenant.delete(`/api/products/${v.product.id}`), 204);
+    expect(await get(link)).toEqual({ status: 404, body: { error: 'Release not found' } });
+  });
 });

@@ -1,7 +1,10 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
+import { MAX_API_UPLOAD_BODY_BYTES } from '../../shared/releases/file-rules.js';
 import { createDownloadLinks } from '../../shared/storage/download-links.js';
-import { newTenant } from '../support/client.js';
+import { DASHBOARD_ORIGIN, newTenant } from '../support/client.js';
+
+const MiB = 1024 * 1024;
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -73,9 +76,8 @@ describe('release upload', () => {
     expect(notZip.status).toBe(400);
     expect(notZip.body.error).toBe('file: must be a ZIP archive');
 
-    const tooLarge = await upload(tenant, product.id, zipBytes(7 * 1024 * 1024));
-    expect(tooLarge.status).toBe(413);
-    expect(tooLarge.body.error).toMatch(/larger than 6 MB/);
+    const tooLarge = await upload(tenant, product.id, zipBytes(4 * MiB + 1));
+    expect([tooLarge.status, tooLarge.body]).toEqual([413, { error: 'file is larger than 4 MiB; use an upload URL' }]);
 
     const json = await tenant.post(path, { file: 'UEsDBA==' });
     expect(json.status).toBe(415);
@@ -95,12 +97,30 @@ describe('release upload', () => {
     expect(await storage.storedUnder(storage.prefix)).toEqual([]);
   });
 
-  it('accepts exactly 6 MB', async () => {
+  it('accepts exactly 4 MiB: its base64-encoded event fits within Lambda\'s 6 MiB', async () => {
     const tenant = await newTenant();
     const product = await productOf(tenant);
-    const res = await upload(tenant, product.id, zipBytes(6 * 1024 * 1024));
+    const res = await upload(tenant, product.id, zipBytes(4 * MiB));
     expect(res.status).toBe(201);
-    expect(res.body.fileSize).toBe(6 * 1024 * 1024);
+    expect(res.body.fileSize).toBe(4 * MiB);
+  });
+
+  it('refuses a larger body by its length with its own 413 and CORS headers while Lambda takes it, API Gateway\'s past that', async () => {
+    const tenant = await newTenant();
+    const product = await productOf(tenant);
+    // Just over the body limit: still an event Lambda takes (about 5.7 MB base64), so the function answers.
+    const over = await tenant.request('POST', `/api/products/${product.id}/releases/upload`, {
+      rawBody: new Uint8Array(MAX_API_UPLOAD_BODY_BYTES + 1),
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    });
+    expect([over.status, over.body]).toEqual([413, { error: 'file is larger than 4 MiB; use an upload URL' }]);
+    expect(over.headers.get('access-control-allow-origin')).toBe(DASHBOARD_ORIGIN);
+    // 5 MiB is over 6 MiB as base64: Lambda refuses the event and API Gateway answers, as the local gateway does.
+    const refused = await upload(tenant, product.id, zipBytes(5 * MiB));
+    expect([refused.status, refused.body]).toEqual([413, { message: 'Request Entity Too Large' }]);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    const storage = await storageFor(tenant, product.id);
+    expect(await storage.storedUnder(storage.prefix)).toEqual([]);
   });
 });
 

@@ -30,7 +30,7 @@ async function addWebhook(tenant: Tenant, url: string, events: EventType[], extr
  */
 async function emit(tenantId: string, type: EventType, data: unknown) {
   const outcome = await localData()
-    .transaction.write(({ outboxEvent: outbox }) => [outboxEvent(outbox, { tenantId, type, data, now: new Date() })])
+    .transaction.write((tx) => outboxEvent(tx, { tenantId, type, data, now: new Date() }))
     .go();
   expect(outcome.canceled).toBe(false);
 }

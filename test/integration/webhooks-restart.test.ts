@@ -42,9 +42,7 @@ describe('webhook delivery across a restart', () => {
 
     const data = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, ...local })), process.env.TABLE_NAME!);
     const outcome = await data.transaction
-      .write(({ outboxEvent: outbox }) => [
-        outboxEvent(outbox, { tenantId: registered.user.id, type: 'customer.created', data: { id: 'cus_restart' }, now: new Date() }),
-      ])
+      .write((tx) => outboxEvent(tx, { tenantId: registered.user.id, type: 'customer.created', data: { id: 'cus_restart' }, now: new Date() }))
       .go();
     expect(outcome.canceled).toBe(false);
     await stack.stop();

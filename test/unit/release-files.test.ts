@@ -49,23 +49,36 @@ function multipart(parts: { name: string; value: string | Buffer; fileName?: str
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]) };
 }
 
+/** The form of `body` as the route reads it, with a file limit of 100 bytes and a body limit of 1,100. */
+const parse = (contentType: string | undefined, body: Buffer, contentLength = String(body.length)) =>
+  parseUploadForm({ contentType, contentLength }, body, { fileBytes: 100, bodyBytes: 1100 });
+
 describe('parseUploadForm', () => {
   it('reads the file and the version', async () => {
     const { contentType, body } = multipart([{ name: 'version', value: '1.2.3' }, { name: 'file', value: ZIP, fileName: 'p.zip' }]);
-    const form = await parseUploadForm(contentType, body, 100);
+    const form = await parse(contentType, body);
     expect(form).toEqual({ file: { name: 'p.zip', bytes: ZIP }, version: '1.2.3' });
+  });
+
+  it('refuses a body over its limit with 413 by its declared length, before reading it', async () => {
+    const declared = multipart([{ name: 'file', value: ZIP, fileName: 'p.zip' }]);
+    await expect(parse(declared.contentType, declared.body, '1101')).rejects.toMatchObject({ statusCode: 413, message: expect.stringMatching(/use an upload URL/) });
+    // Not even the content type is looked at: the size alone decides.
+    await expect(parse('text/plain', Buffer.alloc(10), '5000000')).rejects.toMatchObject({ statusCode: 413 });
+    await expect(parse(declared.contentType, Buffer.concat([declared.body, Buffer.alloc(1100)]), '')).rejects.toMatchObject({ statusCode: 413 });
+    expect((await parse(declared.contentType, declared.body, '1100')).file.bytes).toEqual(ZIP);
   });
 
   it('accepts a file of exactly the limit and refuses one byte more with 413', async () => {
     const exact = multipart([{ name: 'file', value: Buffer.alloc(100), fileName: 'p.zip' }]);
-    expect((await parseUploadForm(exact.contentType, exact.body, 100)).file.bytes.length).toBe(100);
+    expect((await parse(exact.contentType, exact.body)).file.bytes.length).toBe(100);
     const over = multipart([{ name: 'file', value: Buffer.alloc(101), fileName: 'p.zip' }]);
-    await expect(parseUploadForm(over.contentType, over.body, 100)).rejects.toMatchObject({ statusCode: 413 });
+    await expect(parse(over.contentType, over.body)).rejects.toMatchObject({ statusCode: 413 });
   });
 
   it('refuses other content types (415), a missing file, extra fields, two files and garbage (400)', async () => {
-    await expect(parseUploadForm('application/json', Buffer.from('{}'), 100)).rejects.toMatchObject({ statusCode: 415 });
-    await expect(parseUploadForm(undefined, Buffer.alloc(0), 100)).rejects.toMatchObject({ statusCode: 415 });
+    await expect(parse('application/json', Buffer.from('{}'))).rejects.toMatchObject({ statusCode: 415 });
+    await expect(parse(undefined, Buffer.alloc(0))).rejects.toMatchObject({ statusCode: 415 });
     const cases: [ReturnType<typeof multipart>, string][] = [
       [multipart([{ name: 'version', value: '1.0' }]), 'file is required'],
       [multipart([{ name: 'file', value: ZIP, fileName: 'a.zip' }, { name: 'notes', value: 'x' }]), 'Unknown field: notes'],
@@ -73,9 +86,9 @@ describe('parseUploadForm', () => {
       [multipart([{ name: 'file', value: ZIP, fileName: 'a.zip' }, { name: 'file', value: ZIP, fileName: 'b.zip' }]), 'Only one file may be uploaded'],
     ];
     for (const [{ contentType, body }, error] of cases) {
-      await expect(parseUploadForm(contentType, body, 100)).rejects.toMatchObject({ statusCode: 400, message: error });
+      await expect(parse(contentType, body)).rejects.toMatchObject({ statusCode: 400, message: error });
     }
-    await expect(parseUploadForm('multipart/form-data; boundary=x', Buffer.from('not multipart at all'), 100)).rejects.toMatchObject({
+    await expect(parse('multipart/form-data; boundary=x', Buffer.from('not multipart at all'))).rejects.toMatchObject({
       statusCode: 400,
     });
   });

@@ -189,10 +189,11 @@ const cases: Case[] = [
     // Deleting goes on until no activation is left: the mock table learns what the commit removed.
     committed: (table) => {
       table.remove('license', licenseItem);
-      table.remove('licenseRef', { licenseId: ids.license, licenseKey: LICENSE_KEY, tenantId: TENANT });
       table.remove('activation', activationItem);
     },
     answers: (result) => expect(result).toBeUndefined(),
+    // The ref, marked by the transaction, goes once no activation is left.
+    writesAfter: ['DeleteCommand'],
   },
   {
     name: 'webhook redelivery',

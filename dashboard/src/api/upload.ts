@@ -5,8 +5,8 @@ import type { components } from './schema.gen';
 type StoredFile = components['schemas']['StoredFile'];
 
 /**
- * Files up to this size go through the service (`…/releases/upload`, which takes 6 MB, but API Gateway in front of
- * Lambda refuses bodies a little over 4.5 MB); larger ones go straight to storage with a presigned PUT.
+ * Files up to this size go through the service (`…/releases/upload`, whose limit it is: a larger body, base64-encoded,
+ * would not fit in Lambda's 6 MiB event); larger ones go straight to storage with a presigned PUT.
  */
 export const DIRECT_UPLOAD_LIMIT = 4 * 1024 * 1024;
 

@@ -43,7 +43,7 @@ assertDescribes<typeof UploadUrl, Awaited<ReturnType<typeof createUploadUrl>>>(t
 
 /** The upload route reads its multipart body itself (shared/releases/upload-form.ts); this is its shape. */
 const uploadForm = z.object({
-  file: described(z.file(), 'The ZIP file (checked by content), at most 6 MB.'),
+  file: described(z.file(), 'The ZIP file (checked by content), at most 4 MiB.'),
   version: z.optional(described(z.string(), 'Kept as file metadata.')),
 });
 
@@ -71,8 +71,12 @@ export const releaseOperations = defineOperations({
     errors: { 400: ['version is required', ...fileProblems] },
   },
   'POST /api/products/{id}/releases/upload': {
-    summary: 'Upload a release file (≤ 6 MB)',
-    description: 'A ZIP (checked by its first bytes). Larger files: `POST …/releases/upload-url`. Nothing is stored unless the upload is accepted.',
+    summary: 'Upload a release file (≤ 4 MiB)',
+    description:
+      'A ZIP (checked by its first bytes) of at most 4 MiB (4 × 1024 × 1024 bytes), in a body of at most 4 MiB + 64 KiB, refused by ' +
+      'its `Content-Length` before it is read. The body reaches the function base64-encoded, a third larger, within ' +
+      "Lambda's 6 MiB: a body much over the limit is refused by API Gateway itself (`413 {\"message\":\"Request Entity Too Large\"}`, " +
+      'without CORS headers). Larger files: `POST …/releases/upload-url`. Nothing is stored unless the upload is accepted.',
     requestBody: {
       contentType: 'multipart/form-data',
       schema: uploadForm,
@@ -82,7 +86,7 @@ export const releaseOperations = defineOperations({
     responses: { 201: { description: 'Stored', body: StoredFile, examples: { stored: { filePath: EX.filePath, fileName: 'acme-seo-2.0.0.zip', fileSize: 482133 } } } },
     errors: {
       400: ['file is required', 'file: must be a ZIP archive', 'Only one file may be uploaded', 'Malformed multipart body'],
-      413: ['file is larger than 6 MB; use an upload URL'],
+      413: ['file is larger than 4 MiB; use an upload URL'],
       415: ['Content-Type must be multipart/form-data'],
     },
   },

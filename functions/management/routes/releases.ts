@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { RELEASE_STATUSES } from '../../../shared/data/entities/release.js';
 import { header, rawBody } from '../../../shared/http/request.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
-import { MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES } from '../../../shared/releases/file-rules.js';
+import { MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES } from '../../../shared/releases/file-rules.js';
 import { createRelease, deleteRelease, getRelease, listReleases, updateRelease } from '../../../shared/releases/releases.js';
 import { parseUploadForm } from '../../../shared/releases/upload-form.js';
 import { createUploadUrl, storeUploadedFile } from '../../../shared/releases/uploads.js';
@@ -42,7 +42,11 @@ const uploadUrlBody = z.strictObject({
 });
 
 /** A multipart upload reads its own body; it is checked, like JSON bodies, before the product is looked up. */
-const readUploadForm = (event: HttpEvent) => parseUploadForm(header(event, 'content-type'), rawBody(event), MAX_API_UPLOAD_BYTES);
+const readUploadForm = (event: HttpEvent) =>
+  parseUploadForm({ contentType: header(event, 'content-type'), contentLength: header(event, 'content-length') }, rawBody(event), {
+    fileBytes: MAX_API_UPLOAD_BYTES,
+    bodyBytes: MAX_API_UPLOAD_BODY_BYTES,
+  });
 
 export function releaseRoutes(deps: Deps & StorageDeps, { authed }: RouteBuilders): Route[] {
   const base = '/api/products/{id}/releases';

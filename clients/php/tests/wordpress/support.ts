@@ -1,11 +1,12 @@
 /** The pieces of a real WordPress on this machine, from Debian's packages: MariaDB, PHP's web server, WordPress. */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
+import { spawnInGroup, stopGroup } from '../../../../test/support/process-group.js';
 
 const run = promisify(execFile);
 
@@ -33,18 +34,6 @@ function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutM
   });
 }
 
-function stopProcess(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 /** A private MariaDB server on a Unix socket in `dir` (no TCP port), with an empty `wordpress` database. */
 export async function startMariaDb(dir: string) {
   const data = join(dir, 'mysql');
@@ -52,7 +41,7 @@ export async function startMariaDb(dir: string) {
   mkdirSync(data, { recursive: true });
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
   await run('mariadb-install-db', ['--no-defaults', `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db', ...asRoot], { timeout: 120_000 });
-  const child = spawn(
+  const child = spawnInGroup(
     '/usr/sbin/mariadbd',
     ['--no-defaults', `--datadir=${data}`, `--socket=${socket}`, `--pid-file=${join(dir, 'mysql.pid')}`, '--skip-networking', `--log-error=${join(dir, 'mysql.err')}`, '--innodb-buffer-pool-size=32M', '--skip-log-bin', ...asRoot],
     { stdio: 'ignore' },
@@ -66,7 +55,7 @@ export async function startMariaDb(dir: string) {
       return false;
     }
   }, 'MariaDB (accepting queries)');
-  return { socket, stop: () => stopProcess(child) };
+  return { socket, stop: () => stopGroup(child, 10_000) };
 }
 
 /** WordPress (Debian's copy) in `dir/wordpress`, configured for `site` and the database socket, not yet installed. */
@@ -91,9 +80,12 @@ export function prepareWordPress(dir: string, options: { site: string; socket: s
   return { dir: wp, httpLog, debugLog };
 }
 
-/** PHP's built-in web server serving WordPress (four workers, so a slow request does not hold the others). */
+/**
+ * PHP's built-in web server serving WordPress (four workers, so a slow request does not hold the others), in a process
+ * group of its own: the workers outlive a parent killed alone, so stopping ends the group.
+ */
 export async function startPhpServer(root: string, port: number) {
-  const child = spawn('php', ['-S', `127.0.0.1:${port}`, '-t', root], {
+  const child = spawnInGroup('php', ['-S', `127.0.0.1:${port}`, '-t', root], {
     env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
     stdio: 'ignore',
   });
@@ -105,7 +97,7 @@ export async function startPhpServer(root: string, port: number) {
       return false;
     }
   }, 'php -S');
-  return { url: `http://127.0.0.1:${port}`, stop: () => stopProcess(child) };
+  return { url: `http://127.0.0.1:${port}`, stop: () => stopGroup(child) };
 }
 
 /** A free TCP port on the loopback address. */
