@@ -117,7 +117,7 @@ export interface LicensingStackProps extends StackProps {
    */
   readonly dashboardUrl?: string;
   /**
-   * Sender address of license e-mails (`MAIL_FROM`, the mail sender's alone), or `ssm:<parameter>`: an address SES has
+   * Sender address of the service's e-mails (`MAIL_FROM`, the mail sender's alone), or `ssm:<parameter>`: an address SES has
    * verified, or one at a verified domain; the mail sender may send as this address only. Unset: `no-reply@example.com`,
    * which SES refuses (synthesis warns; `bin/app.ts` refuses it for a deployment to an account).
    */
@@ -172,7 +172,7 @@ export class LicensingStack extends Stack {
   readonly oauthClients: OAuthClients;
   /** Outbound webhooks: delivery queue, dead-letter queue and alarm, fan-out and dispatcher functions. */
   readonly webhookDelivery: WebhookDelivery;
-  /** License e-mails: mail queue, dead-letter queue and alarm, and the SES sender. */
+  /** E-mails (license e-mails, address verifications): mail queue, dead-letter queue and alarm, and the SES sender. */
   readonly mailDelivery: MailDelivery;
   /** Usage events: their queue, dead-letter queue and alarm, and the writer that stores them in batches. */
   readonly usageEvents: UsageEvents;
@@ -371,6 +371,7 @@ export class LicensingStack extends Stack {
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       namePrefix: this.stackName,
+      metricsNamespace: this.stackName,
       topic: this.alarmTopic,
       api: this.api,
       functions: this.allFunctions,

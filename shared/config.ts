@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import { PASSWORD_HASH_COST } from './accounts/passwords.js';
 
 // zod/mini loads no locale: English (as in shared/http/validation.ts), so that a refused environment says what is wrong.
 z.config(en());
@@ -20,7 +21,7 @@ const coreSchema = z.object({
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
   TABLE_NAME: z.string().check(z.minLength(1)),
   BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
-  /** The queue of license e-mails to send (SQS; locally the in-process queue's endpoint). */
+  /** The queue of e-mails to send (SQS; locally the in-process queue's endpoint). */
   MAIL_QUEUE_URL: z.optional(z.url()),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
   S3_ENDPOINT: z.optional(z.url()),
@@ -42,6 +43,11 @@ const coreSchema = z.object({
   ORIGIN_VERIFY_TOKEN: z.optional(z.string().check(z.minLength(1))),
   /** Multiplies every rate limit's size and refill rate (DECISIONS §12); 0 turns the limits off. */
   RATE_LIMIT_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0')), z.transform(Number)), 1),
+  /**
+   * Local runtime only: log2 of the scrypt cost of new password hashes, 10–17 (default 17, as in AWS). The tests' stack
+   * lowers it, since every test registers an account of its own; a lowered cost outside the local runtime is refused.
+   */
+  PASSWORD_HASH_COST: z.optional(z.pipe(z.string().check(z.regex(/^(1[0-7])$/, 'must be a whole number from 10 to 17')), z.transform(Number))),
   /** The queue of accepted usage events and installs seen, drained by the usage event writer (SQS; locally the in-process queue's endpoint). */
   USAGE_QUEUE_URL: z.optional(z.url()),
   /** Days that feedback, usage events and deactivation reasons are kept (their TTL); daily counts stay. */
@@ -72,7 +78,7 @@ const sectionSchemas = {
   links: z.object({ PUBLIC_BASE_URL: z.optional(z.url()) }),
   /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
   dashboard: z.object({ DASHBOARD_URL: z.optional(z.url()) }),
-  /** Sender address of license e-mails: in AWS an SES identity (verified address or domain). */
+  /** Sender address of the service's e-mails: in AWS an SES identity (verified address or domain). */
   mail: z.object({
     MAIL_FROM: z._default(z.email('must be a bare e-mail address (no display name): the vendor’s name is added per message'), DEFAULT_MAIL_FROM),
   }),
@@ -110,6 +116,8 @@ export type CoreConfig = {
   /** Set when the API is reached through the front door only (`shared/http/front-door.ts`, `shared/http/client-address.ts`). */
   originVerifyToken?: string;
   rateLimitScale: number;
+  /** log2 of scrypt's N for new password hashes (shared/accounts/passwords.ts). */
+  passwordHashCost: number;
   analytics: { retentionDays: number; queueUrl?: string };
   payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
   downloadLinks: { secretArn?: string; localKey?: string; releaseFilesUrl?: string };
@@ -141,6 +149,13 @@ export type OAuthClientConfig<E extends string> = {
 /** An empty variable is an unset one: `GOOGLE_CLIENT_ID=` in a shell turns the provider off, not the function. */
 const unlessEmpty = (value: string | undefined) => value?.trim() || undefined;
 const withoutTrailingSlash = (url: string | undefined) => url?.replace(/\/+$/, '');
+
+/** Only the local runtime may hash passwords below OWASP's cost. */
+function passwordHashCost(runtime: 'aws' | 'local', cost: number | undefined): number {
+  if (cost === undefined || cost === PASSWORD_HASH_COST) return PASSWORD_HASH_COST;
+  if (runtime !== 'local') throw new Error(`PASSWORD_HASH_COST is for the local runtime only: in AWS passwords are hashed at ${PASSWORD_HASH_COST}`);
+  return cost;
+}
 
 const sectionReaders: { [S in ConfigSection]: (env: NodeJS.ProcessEnv) => SectionConfigs[S] } = {
   links: (env) => ({ publicBaseUrl: withoutTrailingSlash(sectionSchemas.links.parse(env).PUBLIC_BASE_URL) }),
@@ -194,6 +209,7 @@ export function loadConfig<S extends ConfigSection = never>(env: NodeJS.ProcessE
     },
     originVerifyToken: parsed.ORIGIN_VERIFY_TOKEN,
     rateLimitScale: parsed.RATE_LIMIT_SCALE,
+    passwordHashCost: passwordHashCost(parsed.RUNTIME, parsed.PASSWORD_HASH_COST),
     analytics: { retentionDays: parsed.ANALYTICS_RETENTION_DAYS, queueUrl: parsed.USAGE_QUEUE_URL },
     payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },
     downloadLinks: {

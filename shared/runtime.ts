@@ -20,5 +20,5 @@ export type Deps<C extends CoreConfig = CoreConfig> = {
 /** `keyAccess`: the function's role in `shared/data/key-access.ts`, the one its stack binding names. */
 export function createDeps<C extends CoreConfig>(config: C, keyAccess: TableKeyAccess): Deps<C> {
   const clients = createClients(config, keyAccess);
-  return { config, clients, data: createDataService(clients.dynamo, config.tableName), clock: systemClock };
+  return { config, clients, data: createDataService(clients.dynamo, config.tableName, clients.table), clock: systemClock };
 }

@@ -5,7 +5,7 @@ import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
-import { clientAddress } from '../../shared/http/client-address.js';
+import { addressNetwork, clientAddress, clientNetwork } from '../../shared/http/client-address.js';
 import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
@@ -57,8 +57,8 @@ export function updateRoutes(
       handler: signedAnswers(catalogs.signer, deps.clock, async (event, scope) => {
         const input = parseInput(updateCheckQuery, query(event));
         const address = clientAddress(event, deps.config);
-        // The edge's reads share one bucket per address in the container: a check under the limit costs no I/O.
-        await catalogs.limits.take(RATE_LIMITS.edgeReads, address);
+        // The edge's reads share one bucket per address (IPv6: its /64) in the container: a check under the limit costs no I/O.
+        await catalogs.limits.take(RATE_LIMITS.edgeReads, addressNetwork(address));
         const domain = siteOf(input.domain);
         const { info, product } = await checkForUpdate(deps, catalogs, {
           slug: input.slug,
@@ -76,7 +76,7 @@ export function updateRoutes(
       input: { pathIds: { releaseId: RELEASE }, query: downloadQuery },
       handler: async (event) => {
         const input = parseInput(downloadQuery, query(event));
-        await catalogs.limits.take(RATE_LIMITS.downloads, clientAddress(event, deps.config));
+        await catalogs.limits.take(RATE_LIMITS.downloads, clientNetwork(event, deps.config));
         // Shapes before reads, in the order the download checks: the key (403 as an unknown key), then the release.
         if (!looksLikeLicenseKey(input.license_key)) throw new ForbiddenError(LICENSE_MESSAGES.notFound);
         const releaseId = event.pathParameters!.releaseId!;

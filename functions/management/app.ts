@@ -47,9 +47,10 @@ export function createManagementDeps(config: ManagementConfig): ManagementDeps {
 /** Every route of the management API. */
 export function managementRoutes(deps: ManagementDeps): Route[] {
   const builders = routeBuilders(deps);
+  const limits = createRateLimiter(deps);
   return [
-    ...authRoutes(deps, createRateLimiter(deps), builders),
-    ...oauthRoutes(deps, builders),
+    ...authRoutes(deps, limits, builders),
+    ...oauthRoutes(deps, limits, builders),
     ...apiKeyRoutes(deps, builders),
     ...activationRoutes(deps, builders),
     ...productRoutes(deps, builders),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors.js';
-import { clientAddress } from '../../shared/http/client-address.js';
+import { addressNetwork, clientAddress } from '../../shared/http/client-address.js';
 import { idempotentRoute, type IdempotencyScope } from '../../shared/http/idempotency.js';
 import { jsonBody } from '../../shared/http/request.js';
 import { json, ok } from '../../shared/http/responses.js';
@@ -138,8 +138,11 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
         },
       },
     );
-  /** On the public API a caller is an address using one product's public key; on the edge, the address. */
-  const callerOf = (claim: { publicKey?: string }, address: string) => (claim.publicKey ? `${claim.publicKey}#${address}` : address);
+  /** On the public API a caller is an address (IPv6: its /64) using one product's public key; on the edge, the address. */
+  const callerOf = (claim: { publicKey?: string }, address: string) => {
+    const network = addressNetwork(address);
+    return claim.publicKey ? `${claim.publicKey}#${network}` : network;
+  };
   /** Reads are limited in the container, so a validate under its limit costs no I/O: per public key and address, or per address on the edge. */
   const limitRead = (claim: { publicKey?: string }, address: string) =>
     limits.take(claim.publicKey ? RATE_LIMITS.publicReads : RATE_LIMITS.edgeReads, callerOf(claim, address));

@@ -55,7 +55,8 @@ export const KEY_ACCESS = {
   },
   /**
    * Stripe webhook: the vendor's provider, seen event ids and Stripe-id lookups (by `tenantId`), the checkout
-   * session, product and plan named by an event, and what a purchase, renewal or refund writes: customer (and its
+   * session, product and plan named by an event (the plan as sold travels in the event; the plan itself is read only
+   * for a session opened without that snapshot), and what a purchase, renewal or refund writes: customer (and its
    * e-mail lookup), license (with its ref, expiry item, e-mail and activations), payment, subscription, counters and
    * outbound events. It changes no payment provider, product or plan.
    */
@@ -87,8 +88,8 @@ export const KEY_ACCESS = {
   },
   /** Usage event writer: the events and daily counts it writes (by `productId`), and the licenses events name, which it reads. */
   usageWriter: { read: ['productId', 'licenseKey'], write: ['productId#day', 'productId'] },
-  /** Mail sender: the license e-mails it claims and marks sent (keyed by license id), nothing else. */
-  mailSender: { read: ['licenseId'], write: ['licenseId'] },
+  /** Mail sender: the e-mails it claims and marks sent (license e-mails by license id, the others by mail id), nothing else. */
+  mailSender: { read: ['licenseId', 'mailId'], write: ['licenseId', 'mailId'] },
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events (with their markers). */
   expirySweep: {
     read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],

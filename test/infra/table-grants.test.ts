@@ -27,6 +27,12 @@ vi.mock('../../shared/runtime.js', async (importOriginal) => {
 
 const outdir = mkdtempSync(join(tmpdir(), 'table-grants-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+// Files after this one in the worker get the real createDeps, their own environment, and handlers loaded afresh.
+afterAll(() => {
+  vi.unstubAllEnvs();
+  vi.doUnmock('../../shared/runtime.js');
+  vi.resetModules();
+});
 
 const stack = new LicensingStack(cdkApp(outdir), 'LicensingService', { bundle: false });
 const template = Template.fromStack(stack);
@@ -144,8 +150,12 @@ describe('table grants', () => {
   });
 
   it("match the role each function's handler passes to createDeps, which the local stack enforces", async () => {
+    // As in AWS: the workers inherit the environment of the tests' local stack (started before they fork).
     vi.stubEnv('RUNTIME', 'aws');
     vi.stubEnv('TABLE_NAME', 'licensing');
+    vi.stubEnv('PASSWORD_HASH_COST', undefined);
+    // Another file of this worker may have loaded the handlers already (the unit project shares modules between files).
+    vi.resetModules();
     for (const [name, fn, entry, keys] of FUNCTIONS) {
       requestedKeyAccess.length = 0;
       const module = pathToFileURL(join(process.cwd(), entry)).href;
@@ -153,6 +163,5 @@ describe('table grants', () => {
       expect([name, requestedKeyAccess]).toEqual([name, [keys]]);
       expect([name, roleOf(fn)]).toEqual([name, keys]);
     }
-    vi.unstubAllEnvs();
   }, 30_000);
 });

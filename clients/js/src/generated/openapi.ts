@@ -287,7 +287,7 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by slug)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). Unknown query parameters are ignored.
          */
         get: operations["getPublicV1Checkout"];
         put?: never;
@@ -327,7 +327,7 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by id)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). Unknown query parameters are ignored.
          */
         get: operations["getPublicV1CheckoutByPlanId"];
         put?: never;
@@ -1501,7 +1501,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `plan is required`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `plan is required`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1608,7 +1608,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
