@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { EX } from '../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../shared/openapi/operation.js';
 import { NONCE_HEADER_PARAMETER, SIGNED_ANSWER_HEADERS } from '../../shared/openapi/signatures.js';
@@ -66,6 +67,7 @@ export const updateOperations = defineOperations({
       },
     },
     errors: { 400: ['slug is required', 'license_key is required', 'version is required'], 404: ['Product not found'] },
+    rateLimits: [RATE_LIMITS.edgeReads],
   },
   'GET /v1/download/{releaseId}': {
     summary: 'Download a release with a license key',
@@ -73,5 +75,6 @@ export const updateOperations = defineOperations({
     queryExamples: { license_key: EX.licenseKey },
     responses: { 302: { description: 'To the file', headers: storageRedirect } },
     errors: { 400: ['license_key is required'], 403: [M.notFound, M.wrongProduct, M.revoked, M.suspended, M.expired], 404: ['Release not found'] },
+    rateLimits: [RATE_LIMITS.downloads],
   },
 });

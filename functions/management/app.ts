@@ -28,9 +28,11 @@ import { releaseRoutes } from './routes/releases.js';
  * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
  * and the secret box that seals payment-provider secrets and products' signing keys.
  */
-export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox };
+export type ManagementDeps = Deps<ManagementConfig> & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox };
+/** Links (callbacks, webhook URLs), the dashboard's origin and the OAuth clients, beside the core. */
+export type ManagementConfig = Config<'links' | 'dashboard' | 'oauth'>;
 
-export function createManagementDeps(config: Config): ManagementDeps {
+export function createManagementDeps(config: ManagementConfig): ManagementDeps {
   const deps = createDeps(config, 'all');
   const secrets = createSecretBox(config, SECRET_ACCESS.management);
   return {
@@ -66,5 +68,5 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
 /** The management API (`/api`): session cookie or secret API key. */
 export function createManagementHandler(deps: ManagementDeps) {
   const dashboardOrigin = deps.config.dashboardUrl ? new URL(deps.config.dashboardUrl).origin : undefined;
-  return httpApp(managementRoutes(deps), { kind: 'credentialed', origin: dashboardOrigin });
+  return httpApp(managementRoutes(deps), { cors: { kind: 'credentialed', origin: dashboardOrigin }, originVerifyToken: deps.config.originVerifyToken });
 }

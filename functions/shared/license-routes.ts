@@ -143,9 +143,9 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     const network = addressNetwork(address);
     return claim.publicKey ? `${claim.publicKey}#${network}` : network;
   };
-  /** Public reads are limited in the container, so a validate under its limit costs no I/O; edge reads are not limited. */
+  /** Reads are limited in the container, so a validate under its limit costs no I/O: per public key and address, or per address on the edge. */
   const limitRead = (claim: { publicKey?: string }, address: string) =>
-    claim.publicKey ? limits.take(RATE_LIMITS.publicReads, callerOf(claim, address)) : undefined;
+    limits.take(claim.publicKey ? RATE_LIMITS.publicReads : RATE_LIMITS.edgeReads, callerOf(claim, address));
   /** Activate and deactivate write: the key's bucket and the caller's, both in the table. */
   const limitWrite = (claim: { licenseKey: string; publicKey?: string }, address: string) =>
     Promise.all([limits.take(RATE_LIMITS.activationKey, claim.licenseKey), limits.take(RATE_LIMITS.activationAddress, callerOf(claim, address))]);

@@ -1,9 +1,9 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 
 /** What the release-file functions use: the bucket from config and the one S3 client of the container. */
-export type StorageDeps = { config: Pick<Config, 'bucketName'>; clients: { s3: S3Client } };
+export type StorageDeps = { config: Pick<CoreConfig, 'bucketName'>; clients: { s3: S3Client } };
 
 function bucketOf(deps: StorageDeps): string {
   if (!deps.config.bucketName) throw new Error('BUCKET_NAME is not configured');

@@ -113,19 +113,37 @@ describe('alarms', () => {
     expect(alarm).toMatchObject({ Threshold: ALARM_THRESHOLDS.edgeDurationP99Ms, EvaluationPeriods: 3 });
   });
 
-  it('watch errors and throttles of every function', () => {
+  it('watch errors of every function', () => {
     for (const [name, fn] of Object.entries(stack.allFunctions)) {
-      for (const [suffix, metricName] of [['errors', 'Errors'], ['throttles', 'Throttles']] as const) {
-        const alarm = alarmNamed(`${name}-${suffix}`);
-        expect(watched(alarm)).toEqual({
-          Namespace: 'AWS/Lambda',
-          MetricName: metricName,
-          Stat: 'Sum',
-          Period: 300,
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }],
+      const alarm = alarmNamed(`${name}-errors`);
+      expect(watched(alarm)).toEqual({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Stat: 'Sum',
+        Period: 300,
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }],
+      });
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    }
+  });
+
+  it('page on throttling only when it lasts: over 1% of attempts, at least 10, in each of three 5-minute periods', () => {
+    for (const [name, fn] of Object.entries(stack.allFunctions)) {
+      const alarm = alarmNamed(`${name}-throttles`);
+      const metric = (id: string, metricName: string) =>
+        expect.objectContaining({
+          Id: id,
+          ReturnData: false,
+          MetricStat: { Metric: { Namespace: 'AWS/Lambda', MetricName: metricName, Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }] }, Period: 300, Stat: 'Sum' },
         });
-        expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-      }
+      expect(alarm.Metrics).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ Expression: 'IF(throttles >= 10, 100 * throttles / (invocations + throttles), 0)' }),
+          metric('invocations', 'Invocations'),
+          metric('throttles', 'Throttles'),
+        ]),
+      );
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, TreatMissingData: 'notBreaching' });
     }
   });
 

@@ -39,6 +39,7 @@ describe('usage event infrastructure', () => {
       BatchSize: 100,
       MaximumBatchingWindowInSeconds: USAGE_QUEUE_SETTINGS.maxBatchingWindowSeconds,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: USAGE_QUEUE_SETTINGS.maxConcurrency },
     });
     expect(template.toJSON().Resources[id(stack, usage.writer)].Properties.Timeout).toBe(USAGE_QUEUE_SETTINGS.writerTimeoutSeconds);
   });

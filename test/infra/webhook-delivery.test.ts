@@ -46,6 +46,8 @@ describe('webhook delivery infrastructure', () => {
       FunctionName: { Ref: id(stack, delivery.dispatcher) },
       BatchSize: DELIVERY_QUEUE_SETTINGS.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      // A few dispatchers at most, so a burst of webhooks leaves a new account's 10 concurrent functions to the API.
+      ScalingConfig: { MaximumConcurrency: DELIVERY_QUEUE_SETTINGS.maxConcurrency },
     });
     const fn = template.toJSON().Resources[id(stack, delivery.dispatcher)];
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: DELIVERY_QUEUE_SETTINGS.dispatcherTimeoutSeconds });

@@ -5,7 +5,7 @@ import { createPaymentDeps } from '../../shared/payments/payment-deps.js';
 import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
 import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { lambdaContext } from '../../infra/local/lambda-context.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createDataService } from '../../shared/data/service.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { randomBase32 } from '../../shared/ids.js';
@@ -29,7 +29,7 @@ const sdkError = () =>
 
 function managementHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
-  const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' });
+  const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, ALL_CONFIG_SECTIONS);
   const payments = createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.management));
   const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets };
   return createManagementHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;

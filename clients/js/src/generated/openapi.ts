@@ -727,11 +727,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
         /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
         E429TooManyRequests2: {
+            headers: {
+                /** @description Whole seconds to wait before retrying */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
+            };
+        };
+        /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
+        E429TooManyRequests3: {
             headers: {
                 /** @description Whole seconds to wait before retrying */
                 "Retry-After": number;
@@ -852,6 +863,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge2"];
             415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
@@ -917,7 +929,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -984,7 +996,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -1036,6 +1048,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ProductNotFound"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1087,6 +1100,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ReleaseNotFound"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1151,17 +1165,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge2"];
             415: components["responses"]["E415ContentTypeMustBe2"];
-            /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait before retrying */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BoundValidationRefusal"];
-                };
-            };
+            429: components["responses"]["E429TooManyRequests"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
@@ -1227,7 +1231,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -1294,7 +1298,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -1351,7 +1355,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -1414,7 +1418,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1440,7 +1444,7 @@ export interface operations {
             };
             400: components["responses"]["E400FieldIsRequiredAnd2More"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1464,7 +1468,7 @@ export interface operations {
             };
             400: components["responses"]["E400FieldIsRequiredAnd2More"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1515,7 +1519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1622,7 +1626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1670,7 +1674,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1714,7 +1718,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1758,7 +1762,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
