@@ -225,5 +225,6 @@ describe('malformed input, on every route', () => {
     expect(probes.length).toBeGreaterThan(1000);
     expect(failures.slice(0, 40), `${failures.length} of ${probes.length * callers.length} requests`).toEqual([]);
     await expectNothingWritten();
-  }, 120_000);
+    // Over two thousand requests: minutes while the other workers share the cores. Each answer is held to ANSWER_WITHIN_MS.
+  }, 240_000);
 });
