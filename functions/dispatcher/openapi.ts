@@ -4,7 +4,7 @@ import { idOf, timestamp } from '../../shared/openapi/common.js';
 import { EX, exampleActivationListItem, exampleCustomer, exampleLicense, examplePayment, exampleSubscription } from '../../shared/openapi/examples.js';
 import { named } from '../../shared/openapi/operation.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
-import { Customer, Payment, Subscription } from '../management/routes/customers.openapi.js';
+import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
 
 /**
@@ -36,6 +36,11 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     description: 'Stripe ended a subscription; its license expires at the period end.',
   },
   'subscription.renewed': { data: Subscription, example: exampleSubscription, description: "A subscription's renewal was paid; its license's `expiresAt` moved to the new period end." },
+  'customer.erased': {
+    data: ErasedCustomer,
+    example: exampleErasedCustomer,
+    description: "A customer's personal data was erased (`POST /api/customers/{id}/erase`): the customer as it is now, with `erasedAt`.",
+  },
 };
 
 const TEST_EVENT = {
