@@ -16,6 +16,9 @@ const environmentSchema = z.object({
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
   TABLE_NAME: z.string().check(z.minLength(1)),
   BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
+  /** Account exports (DECISIONS §16): their bucket and the queue of the worker that writes them. */
+  EXPORT_BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
+  EXPORT_QUEUE_URL: z.optional(z.url()),
   /** Base of generated links; in AWS, when unset, the API's own domain from the request is used. */
   PUBLIC_BASE_URL: z.optional(z.url()),
   /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
@@ -78,6 +81,7 @@ export type Config = {
   region: string;
   tableName: string;
   bucketName?: string;
+  exports: { bucketName?: string; queueUrl?: string };
   publicBaseUrl?: string;
   dashboardUrl?: string;
   mail: { from: string; queueUrl?: string };
@@ -113,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     region: parsed.AWS_REGION,
     tableName: parsed.TABLE_NAME,
     bucketName: parsed.BUCKET_NAME,
+    exports: { bucketName: parsed.EXPORT_BUCKET_NAME, queueUrl: parsed.EXPORT_QUEUE_URL },
     publicBaseUrl: parsed.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     dashboardUrl: parsed.DASHBOARD_URL?.replace(/\/+$/, ''),
     mail: { from: parsed.MAIL_FROM, queueUrl: parsed.MAIL_QUEUE_URL },

@@ -5,6 +5,7 @@ import type { Route } from '../../shared/http/route.js';
 import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Config } from '../../shared/config.js';
+import { createExportQueue, type ExportQueue } from '../../shared/exports/export-queue.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
 import { createSecretBox, type SecretBox } from '../../shared/secrets/secret-box.js';
 import { createStorageClient } from '../../shared/storage/storage-client.js';
@@ -15,6 +16,7 @@ import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
 import { customerRoutes } from './routes/customers.js';
+import { exportRoutes } from './routes/exports.js';
 import { licenseRoutes } from './routes/licenses.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { productRoutes } from './routes/products.js';
@@ -25,9 +27,9 @@ import { releaseRoutes } from './routes/releases.js';
 
 /**
  * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
- * and the secret box that seals payment-provider secrets and products' signing keys.
+ * the secret box that seals payment-provider secrets and products' signing keys, and the export worker's queue.
  */
-export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox };
+export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox; exportQueue: ExportQueue };
 
 export function createManagementDeps(config: Config): ManagementDeps {
   const deps = createDeps(config, 'all');
@@ -38,6 +40,7 @@ export function createManagementDeps(config: Config): ManagementDeps {
     payments: createPaymentDeps(config, secrets),
     oauth: createOAuthProviders(config),
     secrets,
+    exportQueue: createExportQueue(config),
   };
 }
 
@@ -57,6 +60,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...paymentProviderRoutes(deps, builders),
     ...releaseRoutes(deps, builders),
     ...analyticsRoutes(deps, builders),
+    ...exportRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }

@@ -5,6 +5,7 @@ import { analyticsOperations } from './routes/analytics.openapi.js';
 import { apiKeyOperations } from './routes/api-keys.openapi.js';
 import { authOperations } from './routes/auth.openapi.js';
 import { customerOperations } from './routes/customers.openapi.js';
+import { exportOperations } from './routes/exports.openapi.js';
 import { licenseOperations } from './routes/licenses.openapi.js';
 import { oauthOperations } from './routes/oauth.openapi.js';
 import { paymentProviderOperations } from './routes/payment-provider.openapi.js';
@@ -27,6 +28,7 @@ export const managementOperations = defineOperations({
   ...paymentProviderOperations,
   ...releaseOperations,
   ...analyticsOperations,
+  ...exportOperations,
   'GET /health': {
     summary: 'Health check',
     description: 'Answers once the stack is ready to serve.',

@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import { matchesFilter, OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
 import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
 import { USAGE_QUEUE_SETTINGS } from '../../shared/analytics/usage-queue.js';
+import { EXPORT_QUEUE_SETTINGS } from '../../shared/exports/export-queue.js';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
@@ -65,6 +66,17 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     stateFile: stateFile('usage-queue'),
     sqsEndpoint,
   });
+  // Account exports, one job a batch (a local invocation stops after 20 s of its 30 and queues the rest).
+  const exports = await startLocalQueue({
+    name: 'exports',
+    deadLetterName: 'exports-dlq',
+    visibilityTimeoutSeconds: EXPORT_QUEUE_SETTINGS.visibilityTimeoutSeconds,
+    maxReceiveCount: EXPORT_QUEUE_SETTINGS.maxReceiveCount,
+    batchSize: EXPORT_QUEUE_SETTINGS.batchSize,
+    concurrency: LOCAL_CONSUMER_CONCURRENCY,
+    stateFile: stateFile('export-queue'),
+    sqsEndpoint,
+  });
   let poller: { stop: () => Promise<void> } | undefined;
   return {
     /** What the functions need to reach the queues (one local endpoint serves them all). */
@@ -73,6 +85,7 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
       DEAD_LETTER_QUEUE_URL: deliveries.deadLetterQueueUrl,
       MAIL_QUEUE_URL: mail.queueUrl,
       USAGE_QUEUE_URL: usage.queueUrl,
+      EXPORT_QUEUE_URL: exports.queueUrl,
       SQS_ENDPOINT: sqsEndpoint.url,
     },
     /** Starts the consumers; call once `env` is in the process environment, as the functions read it. */
@@ -81,7 +94,9 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
       const sender = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.mailSender, options.instance);
       const fanOut = await importFunctionEntry<Invoked<StreamHandler>>(WORKER_ENTRIES.outboxFanOut, options.instance);
       const writer = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.usageEventWriter, options.instance);
+      const exporter = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.exportWorker, options.instance);
       deliveries.consume((event) => dispatcher.handler(event, lambdaContext('webhookDispatcher')));
+      exports.consume((event) => exporter.handler(event, lambdaContext('exportWorker')));
       mail.consume((event) => sender.handler(event, lambdaContext('mailSender')));
       usage.consume((event) => writer.handler(event, lambdaContext('usageEventWriter')));
       poller = await startStreamPoller({
@@ -102,7 +117,7 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     /** The stream first, so nothing new is queued while the queues drain their running batches. */
     stop: async () => {
       await poller?.stop();
-      await Promise.all([deliveries.stop(), mail.stop(), usage.stop()]);
+      await Promise.all([deliveries.stop(), mail.stop(), usage.stop(), exports.stop()]);
       await sqsEndpoint.stop();
     },
   };

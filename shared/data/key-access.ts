@@ -52,6 +52,12 @@ export const KEY_ACCESS = {
   mailSender: ['licenseId'],
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events (with their markers). */
   expirySweep: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
+  /**
+   * Export worker: its export jobs (`exportId`), and reads of everything a tenant holds by the indexes keyed by the
+   * tenant (products, customers, licenses, activations, webhooks), its products (plans, releases) and customers
+   * (payments, subscriptions), and active sites' last checks (`licenseId`). It writes its job only.
+   */
+  exportWorker: ['exportId', 'tenantId', 'productId', 'customerId', 'licenseId', 'planId'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type KeyAccessRole = keyof typeof KEY_ACCESS;

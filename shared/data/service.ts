@@ -7,6 +7,7 @@ import { checkoutSessionEntity } from './entities/checkout-session.js';
 import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { deactivationReasonEntity } from './entities/deactivation-reason.js';
+import { exportJobEntity } from './entities/export-job.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
@@ -65,6 +66,7 @@ export const ENTITY_FACTORIES = {
   usageEvent: usageEventEntity,
   productDaily: productDailyEntity,
   idempotencyRecord: idempotencyRecordEntity,
+  exportJob: exportJobEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

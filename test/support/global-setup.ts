@@ -14,6 +14,9 @@ declare module 'vitest' {
     /** The stack's usage queue and its SQS endpoint: a test's own public handler queues events the stack's writer stores. */
     usageQueueUrl: string;
     sqsEndpoint: string;
+    /** The S3 stand-in and the export bucket: a test runs the export worker's domain function itself. */
+    s3Endpoint: string;
+    exportBucket: string;
   }
 }
 
@@ -34,6 +37,8 @@ export default async function setup(project: TestProject) {
   project.provide('stripeUrl', stripe.url);
   project.provide('usageQueueUrl', process.env.USAGE_QUEUE_URL!);
   project.provide('sqsEndpoint', process.env.SQS_ENDPOINT!);
+  project.provide('s3Endpoint', process.env.S3_ENDPOINT!);
+  project.provide('exportBucket', process.env.EXPORT_BUCKET_NAME!);
   return async () => {
     await stack.stop();
     await stripe.close();
