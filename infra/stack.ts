@@ -10,6 +10,7 @@ import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../shared/data/table-schema.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
+import { AccountExports } from './constructs/account-exports.js';
 import { ApiAccessLogs } from './constructs/api-access-logs.js';
 import { CustomDomain } from './constructs/custom-domain.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
@@ -166,6 +167,8 @@ export class LicensingStack extends Stack {
   readonly usageEvents: UsageEvents;
   /** The scheduled license expiry sweep. */
   readonly expirySweep: ExpirySweep;
+  /** Account exports: their bucket, queue, dead-letter queue and alarm, and the worker that writes them. */
+  readonly accountExports: AccountExports;
   /** The CloudFront distribution of the edge firewall; only with `edgeFirewall`. */
   readonly edgeDistribution?: EdgeDistribution;
   /** The secret header by which the functions know a request came through one of the stack's distributions. */
@@ -273,6 +276,14 @@ export class LicensingStack extends Stack {
 
     this.expirySweep = new ExpirySweep(this, 'ExpirySweep', { table: this.table, environment, bundle: props.bundle ?? true });
 
+    this.accountExports = new AccountExports(this, 'AccountExports', {
+      table: this.table,
+      accessLogBucket: this.releaseBucket.accessLogBucket,
+      environment,
+      bundle: props.bundle ?? true,
+    });
+    this.accountExports.grantStart(functions.management);
+
     this.allFunctions = {
       ...functions,
       'outbox-fanout': this.webhookDelivery.fanOut,
@@ -281,6 +292,7 @@ export class LicensingStack extends Stack {
       'usage-event-writer': this.usageEvents.writer,
       'expiry-sweep': this.expirySweep.function,
       'outbox-sweep': this.webhookDelivery.sweep.function,
+      'export-worker': this.accountExports.worker,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
       // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
@@ -368,6 +380,7 @@ export class LicensingStack extends Stack {
     this.alarmTopic.notify(this.webhookDelivery.streamDeadLetterAlarm);
     this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
     this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
+    this.alarmTopic.notify(this.accountExports.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       dashboardName: this.stackName,
       api: this.api,
@@ -379,6 +392,7 @@ export class LicensingStack extends Stack {
         'Outbox stream': this.webhookDelivery.streamDeadLetterQueue,
         Mail: this.mailDelivery.deadLetterQueue,
         'Usage event': this.usageEvents.deadLetterQueue,
+        Export: this.accountExports.deadLetterQueue,
       },
       alarms: [
         ...this.alarms.alarms,
@@ -386,6 +400,7 @@ export class LicensingStack extends Stack {
         this.webhookDelivery.streamDeadLetterAlarm,
         this.mailDelivery.deadLetterAlarm,
         this.usageEvents.deadLetterAlarm,
+        this.accountExports.deadLetterAlarm,
       ],
     });
 
