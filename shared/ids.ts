@@ -7,7 +7,8 @@ export function randomBase32(byteCount: number): string {
 }
 
 export const ID_PREFIXES = [
-  'usr', 'prd', 'pln', 'lic', 'act', 'cus', 'whk', 'rel', 'pay', 'sub', 'key', 'evt', 'dlv', 'fbk', 'uev', 'drs', 'sig', 'exp',
+  'usr', 'prd', 'pln', 'lic', 'act', 'cus', 'whk', 'rel', 'pay', 'sub', 'key', 'evt', 'dlv', 'fbk', 'uev', 'drs', 'sig', 'eml',
+  'exp',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
