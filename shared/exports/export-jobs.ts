@@ -1,7 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { EXPORT_FORMATS, type ExportFormat } from '../data/entities/export-job.js';
 import type { EntityItem } from '../data/service.js';
-import { writeItem } from '../data/writes.js';
+import { transact, writeItem } from '../data/writes.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Deps } from '../runtime.js';
@@ -34,7 +34,8 @@ export async function requestExport(deps: ExportJobDeps, tenantId: string, forma
     updatedAt: now.toISOString(),
     ttl: Math.floor(now.getTime() / 1000) + EXPORT_RETENTION_DAYS * 86_400,
   };
-  await deps.data.entities.exportJob.create(job).go();
+  const outcome = await transact(deps.data, (tx) => ({ job: tx.exportJob.create(job).commit() }));
+  if (!outcome.committed) throw outcome.unexpected();
   try {
     await deps.exportQueue.send({ exportId });
   } catch (error) {
