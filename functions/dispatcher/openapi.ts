@@ -6,6 +6,7 @@ import { named } from '../../shared/openapi/operation.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
 import { Customer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
+import { exampleImport, Import } from '../management/routes/imports.openapi.js';
 
 /**
  * The events the dispatcher sends to vendors' webhooks (DECISIONS §7), for the document's `webhooks`: each kind's
@@ -36,6 +37,11 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     description: 'Stripe ended a subscription; its license expires at the period end.',
   },
   'subscription.renewed': { data: Subscription, example: exampleSubscription, description: "A subscription's renewal was paid; its license's `expiresAt` moved to the new period end." },
+  'import.completed': {
+    data: Import,
+    example: exampleImport,
+    description: 'An import ended (`POST /api/imports`, not a dry run): its counts and first bad rows. The only event an import sends: its licenses, customers and activations fire none.',
+  },
 };
 
 const TEST_EVENT = {

@@ -4,6 +4,7 @@ import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
 import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import { createImportQueue, type ImportQueue } from '../../shared/imports/import-queue.js';
 import type { Config } from '../../shared/config.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
 import { createSecretBox, type SecretBox } from '../../shared/secrets/secret-box.js';
@@ -22,12 +23,13 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { paymentProviderRoutes } from './routes/payment-provider.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
+import { importRoutes } from './routes/imports.js';
 
 /**
  * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
  * and the secret box that seals payment-provider secrets and products' signing keys.
  */
-export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox };
+export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox; imports: ImportQueue };
 
 export function createManagementDeps(config: Config): ManagementDeps {
   const deps = createDeps(config, 'all');
@@ -38,6 +40,7 @@ export function createManagementDeps(config: Config): ManagementDeps {
     payments: createPaymentDeps(config, secrets),
     oauth: createOAuthProviders(config),
     secrets,
+    imports: createImportQueue(config),
   };
 }
 
@@ -57,6 +60,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...paymentProviderRoutes(deps, builders),
     ...releaseRoutes(deps, builders),
     ...analyticsRoutes(deps, builders),
+    ...importRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }

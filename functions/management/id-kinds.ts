@@ -14,4 +14,5 @@ export const ID_KINDS = {
   webhook: kind('whk', 'Webhook not found'),
   delivery: kind('dlv', 'Delivery not found'),
   apiKey: kind('key', 'API key not found'),
+  import: kind('imp', 'Import not found'),
 } as const;

@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import { matchesFilter, OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
 import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
 import { USAGE_QUEUE_SETTINGS } from '../../shared/analytics/usage-queue.js';
+import { IMPORT_QUEUE_SETTINGS } from '../../shared/imports/import-queue.js';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
@@ -65,6 +66,16 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     stateFile: stateFile('usage-queue'),
     sqsEndpoint,
   });
+  const imports = await startLocalQueue({
+    name: 'imports',
+    deadLetterName: 'imports-dlq',
+    visibilityTimeoutSeconds: IMPORT_QUEUE_SETTINGS.visibilityTimeoutSeconds,
+    maxReceiveCount: IMPORT_QUEUE_SETTINGS.maxReceiveCount,
+    batchSize: IMPORT_QUEUE_SETTINGS.batchSize,
+    concurrency: LOCAL_CONSUMER_CONCURRENCY,
+    stateFile: stateFile('import-queue'),
+    sqsEndpoint,
+  });
   let poller: { stop: () => Promise<void> } | undefined;
   return {
     /** What the functions need to reach the queues (one local endpoint serves them all). */
@@ -73,6 +84,7 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
       DEAD_LETTER_QUEUE_URL: deliveries.deadLetterQueueUrl,
       MAIL_QUEUE_URL: mail.queueUrl,
       USAGE_QUEUE_URL: usage.queueUrl,
+      IMPORT_QUEUE_URL: imports.queueUrl,
       SQS_ENDPOINT: sqsEndpoint.url,
     },
     /** Starts the consumers; call once `env` is in the process environment, as the functions read it. */
@@ -81,9 +93,11 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
       const sender = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.mailSender, options.instance);
       const fanOut = await importFunctionEntry<Invoked<StreamHandler>>(WORKER_ENTRIES.outboxFanOut, options.instance);
       const writer = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.usageEventWriter, options.instance);
+      const importer = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.importWorker, options.instance);
       deliveries.consume((event) => dispatcher.handler(event, lambdaContext('webhookDispatcher')));
       mail.consume((event) => sender.handler(event, lambdaContext('mailSender')));
       usage.consume((event) => writer.handler(event, lambdaContext('usageEventWriter')));
+      imports.consume((event) => importer.handler(event, lambdaContext('importWorker', IMPORT_QUEUE_SETTINGS.workerTimeoutSeconds)));
       poller = await startStreamPoller({
         endpoint: options.dynamoEndpoint,
         tableName: options.tableName,
@@ -99,10 +113,11 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     webhookQueueState: () => deliveries.state(),
     mailQueueState: () => mail.state(),
     usageQueueState: () => usage.state(),
+    importQueueState: () => imports.state(),
     /** The stream first, so nothing new is queued while the queues drain their running batches. */
     stop: async () => {
       await poller?.stop();
-      await Promise.all([deliveries.stop(), mail.stop(), usage.stop()]);
+      await Promise.all([deliveries.stop(), mail.stop(), usage.stop(), imports.stop()]);
       await sqsEndpoint.stop();
     },
   };

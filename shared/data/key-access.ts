@@ -52,6 +52,15 @@ export const KEY_ACCESS = {
   mailSender: ['licenseId'],
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events (with their markers). */
   expirySweep: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
+  /**
+   * Import worker: its import and bad rows (`importId`); the target product and its plans (`productId`); what an
+   * imported license writes: the license, its ref, expiry item and activations (`licenseKey`, `licenseId`, `shard`,
+   * `activationId`), its customer and the e-mail's holder (`customerId`, `tenantId`), the counters (`tenantId`), and the
+   * `import.completed` event (`eventId`, `outboxShard`).
+   */
+  importWorker: [
+    'importId', 'productId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId', 'eventId', 'outboxShard',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type KeyAccessRole = keyof typeof KEY_ACCESS;

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'subscription.created',
   'subscription.cancelled',
   'subscription.renewed',
+  'import.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

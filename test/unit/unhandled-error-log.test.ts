@@ -29,7 +29,7 @@ function managementHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
   const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' });
   const payments = createPaymentDeps(config);
-  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets };
+  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets, imports: { send: async () => undefined } };
   return createManagementHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }
 
