@@ -3,15 +3,41 @@ import { defineConfig } from 'vitest/config';
 /** As the local stack runs functions (infra/local/stack.ts): logs to the console, WARN and above, no metrics. */
 const env = { POWERTOOLS_DEV: 'true', POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_METRICS_DISABLED: 'true' };
 
+/** Test files that start a stack or a service process of their own (which sets the process's environment). */
+const OWN_STACK_FILES = [
+  'test/integration/rate-limits.test.ts',
+  'test/integration/malformed-input.test.ts',
+  'test/integration/webhooks-restart.test.ts',
+  'test/integration/webhooks-crash.test.ts',
+  'test/integration/smoke.test.ts',
+];
+
+/**
+ * Tests too slow for `npm test`, run by `npm run test:slow` (and `.ci/run`): the stack bundled as `cdk deploy` builds it
+ * (esbuild for every function and Vite for the dashboard, twice) is about a tenth of the whole suite's CPU on its own.
+ */
+const SLOW_FILES = ['test/infra/bundling.test.ts'];
+
+const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+
 export default defineConfig({
   test: {
+    // Vitest's default on 2 cores is one worker (cores - 1), which leaves them idle while HTTP tests wait on the stack.
+    maxWorkers: 3,
     projects: [
       {
         test: {
           name: 'unit',
           // clients/js/test/unit: the JavaScript client against local servers that stall, fail or rate limit.
           include: ['test/unit/**/*.test.ts', 'test/infra/**/*.test.ts', 'clients/js/test/unit/**/*.test.ts'],
+          exclude: SLOW_FILES,
           env,
+          // Files share a worker process, so the SDK, the CDK and the rest of node_modules load once per worker, not
+          // once per file. shared-worker.ts ends each file's stubs; a file that mocks a module undoes it (table-grants.test.ts).
+          isolate: false,
+          setupFiles: ['test/support/shared-worker.ts'],
+          // Stack synthesis is CPU-bound and shares the cores with the other workers: its tests need more than 5 s there.
+          testTimeout: 30_000,
         },
       },
       {
@@ -19,11 +45,30 @@ export default defineConfig({
           name: 'integration',
           // clients/*/test/integration: the JavaScript and PHP clients against the same local stack.
           include: ['test/integration/**/*.test.ts', 'clients/js/test/integration/**/*.test.ts', 'clients/php/tests/*.test.ts'],
+          exclude: OWN_STACK_FILES,
           env,
           // One local stack (DynamoDB Local, S3/SES stand-ins, gateway) for the whole run; each test makes its own tenant.
           globalSetup: ['test/support/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...timeouts,
+          // As unit: these files reach the stack through inject() and HTTP, never through the process's environment.
+          isolate: false,
+          setupFiles: ['test/support/shared-worker.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'own-stack',
+          include: OWN_STACK_FILES,
+          env,
+          ...timeouts,
+        },
+      },
+      {
+        test: {
+          name: 'slow',
+          include: SLOW_FILES,
+          env,
+          ...timeouts,
         },
       },
     ],

@@ -59,7 +59,7 @@ type Handler = (e: HttpEvent, c: unknown) => Promise<HttpResult>;
  */
 async function unitsPerCall(publicKey: string, keys: string[]) {
   const deps = createPublicDeps(loadConfig());
-  const meter = meterCapacity(deps.clients.dynamo, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
+  const meter = meterCapacity(deps.clients, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
   const handler = createPublicHandler(deps) as unknown as Handler;
   const call = (path: string, body: unknown) => meter.measure(async () => ({ statusCode: (await handler(edgeEvent('POST', path, { body, sourceIp: SOURCE_IP }), {})).statusCode }));
   const event = (body: Record<string, unknown>) => call('/public/v1/events', { public_key: publicKey, event: 'plugin_loaded', ...body });
@@ -83,7 +83,7 @@ const LARGE_PROPERTIES = Object.fromEntries(Array.from({ length: 60 }, (_, i) =>
  */
 async function unitsPerBatch(productId: string, keys: string[]): Promise<[name: string, events: number, units: Units][]> {
   const deps = createDeps(loadConfig(), 'usageWriter');
-  const meter = meterCapacity(deps.clients.dynamo, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
+  const meter = meterCapacity(deps.clients, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
   const batchOf = (size: number, properties: Record<string, unknown>) =>
     Array.from({ length: size }, (_, i) => {
       const message: UsageMessage = {
@@ -168,7 +168,7 @@ async function main() {
     }
 
     // Every accepted event was written (the queue is empty): the daily counts add up to the 202s, plus at most the requests in flight when a run ended.
-    const deps = createDeps(loadConfig(), 'licensing');
+    const deps = createDeps(loadConfig(), 'public');
     const counted = (await readDailyCounts(deps, productId, firstDay, dayOf(new Date())))
       .filter((c) => c.metric === 'event')
       .reduce((sum, c) => sum + c.count, 0);

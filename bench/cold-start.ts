@@ -1,18 +1,22 @@
 /**
  * Cold-start benchmark: `npx tsx bench/cold-start.ts`. Synthesizes the stack with bundling, exactly as
- * `cdk deploy` builds it, then for every function prints its bundle's size and the median time of five
- * fresh Node processes importing it (the handler module creates its clients when it loads, as in Lambda's
- * init phase), against the targets: edge and public ≤ 300 KB and ≤ 100 ms, the others ≤ 600 KB.
+ * `cdk deploy` builds it, then for every function imports its bundle in five fresh Node processes (the handler
+ * module creates its clients when it loads, as in Lambda's init phase) and prints the median CPU time and wall time
+ * of the import, against the targets of issue 26: edge and public ≤ 100 ms, every other function ≤ 150 ms. The CPU
+ * time is judged: on a machine shared with other work the wall time measures the others' load too (it is printed
+ * beside it, with the load average). Bundle sizes are printed for information.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { printLoad } from './support/rounds.js';
 
 const IMPORTS = 5;
 const HOT_PATH = /^(Edge|Public)Function/;
-const TARGETS = { hot: { bytes: 300 * 1024, ms: 100 }, other: { bytes: 600 * 1024, ms: Infinity } };
+/** Init targets in ms of CPU: the plugin-facing functions, and the rest. */
+const TARGETS = { hot: 100, other: 150 };
 
 type LambdaResource = { Type: string; Properties: { Environment?: { Variables?: Record<string, unknown> } }; Metadata?: Record<string, string> };
 
@@ -35,22 +39,25 @@ function environmentOf(resource: LambdaResource): Record<string, string> {
   return env;
 }
 
-function importMs(file: string, env: Record<string, string>): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
+/** CPU and wall ms of importing the bundle in a fresh process. */
+function importMs(file: string, env: Record<string, string>): { cpu: number; wall: number } {
+  const script = `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); const u = process.cpuUsage(c); console.log((u.user + u.system) / 1000, performance.now() - t);`;
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`importing ${file} failed:\n${result.stderr}`);
-  return Number(result.stdout.trim().split('\n').pop());
+  const [cpu, wall] = result.stdout.trim().split('\n').pop()!.split(' ').map(Number);
+  return { cpu: cpu!, wall: wall! };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
+printLoad('start');
 const out = mkdtempSync(join(tmpdir(), 'cold-start-'));
 try {
   // esbuild's own report of each bundle goes to stderr: kept out of the table, shown only if synth fails.
   execFileSync('npx', ['cdk', 'synth', '-q', '--output', out], { stdio: ['ignore', 'ignore', 'pipe'] });
   const templates = readdirSync(out).filter((f) => f.endsWith('.template.json'));
   let missed = 0;
-  console.log(`${'function'.padEnd(34)} ${'bundle'.padStart(10)} ${'target'.padStart(8)} ${'init (median of 5)'.padStart(20)} ${'target'.padStart(8)}`);
+  console.log(`${'function'.padEnd(34)} ${'bundle'.padStart(8)} ${'init CPU (median of 5)'.padStart(24)} ${'target'.padStart(8)} ${'wall'.padStart(8)}`);
   for (const template of templates) {
     const resources = JSON.parse(readFileSync(join(out, template), 'utf8')).Resources as Record<string, LambdaResource>;
     for (const [logicalId, resource] of Object.entries(resources)) {
@@ -62,17 +69,20 @@ try {
       const file = join(dir, entry);
       const bytes = statSync(file).size;
       const env = environmentOf(resource);
-      const ms = median(Array.from({ length: IMPORTS }, () => importMs(file, env)));
+      const runs = Array.from({ length: IMPORTS }, () => importMs(file, env));
+      const cpu = median(runs.map((run) => run.cpu));
+      const wall = median(runs.map((run) => run.wall));
       const target = HOT_PATH.test(logicalId) ? TARGETS.hot : TARGETS.other;
-      const ok = bytes <= target.bytes && ms <= target.ms;
+      const ok = cpu <= target;
       if (!ok) missed++;
       console.log(
-        `${logicalId.replace(/[0-9A-F]{8}$/, '').padEnd(34)} ${`${(bytes / 1024).toFixed(0)} KB`.padStart(10)} ${`${target.bytes / 1024} KB`.padStart(8)} ` +
-          `${`${ms.toFixed(0)} ms`.padStart(20)} ${(Number.isFinite(target.ms) ? `${target.ms} ms` : '-').padStart(8)}  ${ok ? 'ok' : 'MISSED'}`,
+        `${logicalId.replace(/[0-9A-F]{8}$/, '').padEnd(34)} ${`${(bytes / 1024).toFixed(0)} KB`.padStart(8)} ${`${cpu.toFixed(0)} ms`.padStart(24)} ` +
+          `${`${target} ms`.padStart(8)} ${`${wall.toFixed(0)} ms`.padStart(8)}  ${ok ? 'ok' : 'MISSED'}`,
       );
     }
   }
   if (missed) process.exitCode = 1;
 } finally {
   rmSync(out, { recursive: true, force: true });
+  printLoad('end');
 }

@@ -57,7 +57,7 @@ async function main() {
     // 2. Metered: the worker's code on a table client that counts every request's units.
     const config = loadConfig();
     const deps = createDeps(config, 'importWorker');
-    const meter = meterCapacity(deps.clients.dynamo, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
+    const meter = meterCapacity(deps.clients, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
     const workerDeps = { ...deps, clients: { ...deps.clients, s3: createStorageClient(config) }, queue: { send: async () => undefined } };
     const me = (await (await fetch(`${stack.url}/api/auth/me`, { headers: authed })).json()) as { user: { id: string } };
     const tenantId = me.user.id;

@@ -7,6 +7,7 @@ import { listLicenses, type LicenseStatus } from '../shared/licenses/list-licens
 import { updateLicense } from '../shared/licenses/update-license.js';
 import { createProduct } from '../shared/products/products.js';
 import { createDeps, type Deps } from '../shared/runtime.js';
+import { SECRET_ACCESS } from '../shared/secrets/secret-access.js';
 import { createSecretBox } from '../shared/secrets/secret-box.js';
 
 /**
@@ -67,7 +68,7 @@ function statusOf(i: number): LicenseStatus {
 }
 
 async function seed(deps: Deps, tenantId: string): Promise<void> {
-  const product = await createProduct({ ...deps, secrets: createSecretBox(deps.config) }, tenantId, { name: `Bench ${Date.now()}`, productType: 'plugin' });
+  const product = await createProduct({ ...deps, secrets: createSecretBox(deps.config, SECRET_ACCESS.management) }, tenantId, { name: `Bench ${Date.now()}`, productType: 'plugin' });
   const started = Date.now();
   await pool(LICENSES, CONCURRENCY, async (i) => {
     const license = await createLicense(deps, tenantId, { productId: product.id, customerEmail: `buyer${i % 500}@example.com` });

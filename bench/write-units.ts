@@ -29,8 +29,8 @@ async function main() {
   try {
     const { keys, slug, releaseId } = await seedTenant(stack.url, { licenses: 1, seats: 1000 });
     const key = keys[0]!;
-    const deps = createDeps(loadConfig(), 'licensing');
-    const meter = meterCapacity(deps.clients.dynamo, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
+    const deps = createDeps(loadConfig(), 'edge');
+    const meter = meterCapacity(deps.clients, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
     const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;
     const measure = (e: HttpEvent) => meter.measure(async () => ({ statusCode: (await handler(e, {})).statusCode }));
 

@@ -5,6 +5,7 @@ import { WEBHOOK_DELIVERY_RULES, WEBHOOK_EVENTS } from '../functions/dispatcher/
 import { edgeRoutes } from '../functions/edge/app.js';
 import { edgeOperations } from '../functions/edge/openapi.js';
 import { createManagementDeps, managementRoutes } from '../functions/management/app.js';
+import { SESSION_REQUIRED } from '../functions/management/authenticate.js';
 import { managementOperations } from '../functions/management/openapi.js';
 import { createPortalRoutes } from '../functions/portal/app.js';
 import { portalOperations } from '../functions/portal/routes.openapi.js';
@@ -74,11 +75,13 @@ function surfaces(): Record<Surface, SurfaceConfig> {
       },
       routes: () => managementRoutes(deps),
       operations: managementOperations,
-      security: () => [['sessionCookie'], ['secretKey']],
+      // The account's own credentials are for a signed-in session only (DECISIONS §13): a key there is 403.
+      security: (route) => (route.input?.sessionOnly ? [['sessionCookie']] : [['sessionCookie'], ['secretKey']]),
       errors: (route, security, doc) =>
         merge([
           needsCredential(security) ? { 401: [API_KEY_MESSAGES.missing, API_KEY_MESSAGES.invalid, API_KEY_MESSAGES.secretKeyRequired] } : {},
           STATE_CHANGING_METHODS.has(route.method) && needsCredential(security) ? { 403: ['Origin not allowed'] } : {},
+          route.input?.sessionOnly ? { 403: [SESSION_REQUIRED] } : {},
           route.method === 'GET' && route.path === '/health' ? {} : merge(baseErrors(route, doc, STATE_CHANGING_METHODS.has(route.method))),
         ]),
     },

@@ -25,7 +25,8 @@ import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/relea
 import { serviceFunction } from './constructs/service-function.js';
 import { settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
-import { ProviderSecretsKey, type ProviderSecretsAccess } from './constructs/provider-secrets-key.js';
+import { ProviderSecretsKey } from './constructs/provider-secrets-key.js';
+import { SECRET_ACCESS, type SecretAccess } from '../shared/secrets/secret-access.js';
 import { DownloadLinkSecret } from './constructs/download-link-secret.js';
 import { OAuthClients } from './constructs/oauth-clients.js';
 import { pascalCase } from './names.js';
@@ -47,8 +48,8 @@ type SurfaceSettings = {
   table?: TableBinding;
   /** Release files; absent: the function has no access to the bucket. */
   bucket?: BucketAccess;
-  /** Sealed secrets (the KMS key): payment-provider secrets and products' signing keys; absent: none. */
-  providerSecrets?: ProviderSecretsAccess;
+  /** Sealed secrets (the KMS key), by kind: the function's entry in `SECRET_ACCESS`; absent: none. */
+  providerSecrets?: SecretAccess;
   /** Signs and checks portal download links (the Secrets Manager secret); absent: no access. */
   downloadLinks?: true;
   /** Signs vendors in with Google and GitHub: the OAuth client ids and read access to their secrets; absent: none. */
@@ -66,7 +67,7 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     timeout: Duration.seconds(10),
     table: { access: 'readWrite', keys: 'all' },
     bucket: 'readWrite',
-    providerSecrets: 'sealAndOpen',
+    providerSecrets: SECRET_ACCESS.management,
     oauthClients: true,
   },
   // License operations write activations; 1 GB gives ARM Lambda the CPU for low-latency validate.
@@ -74,12 +75,12 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   edge: {
     memorySize: 1024,
     timeout: Duration.seconds(10),
-    table: { access: 'readWrite', keys: 'licensing' },
+    table: { access: 'readWrite', keys: 'edge' },
     bucket: 'read',
-    providerSecrets: 'openSigningKeys',
+    providerSecrets: SECRET_ACCESS.edge,
   },
   // Checkout opens the vendor's Stripe key; signed answers and offline license files open products' signing keys.
-  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'licensing' }, providerSecrets: 'open' },
+  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'public' }, providerSecrets: SECRET_ACCESS.public },
   // The vendor's server: reads its customers, presigns `/dl` downloads (bucket read), signs and checks their links,
   // and opens the vendor's Stripe key to cancel a subscription.
   portal: {
@@ -87,7 +88,7 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     timeout: Duration.seconds(10),
     table: { access: 'readWrite', keys: 'portal' },
     bucket: 'read',
-    providerSecrets: 'open',
+    providerSecrets: SECRET_ACCESS.portal,
     downloadLinks: true,
   },
   // Opens the vendor's webhook secret, and key to read a subscription; a purchase is a few reads, one Stripe
@@ -96,7 +97,7 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
     memorySize: 512,
     timeout: Duration.seconds(10),
     table: { access: 'readWrite', keys: 'stripeWebhook' },
-    providerSecrets: 'open',
+    providerSecrets: SECRET_ACCESS.stripeWebhook,
   },
   // Static files only: the OpenAPI document and Swagger UI beside the bundle. No table, bucket, key or secret.
   docs: { memorySize: 256, timeout: Duration.seconds(10), assets: { directory: BUNDLED_ASSETS_DIR, files: DOCS_ASSETS } },
@@ -114,7 +115,7 @@ export interface LicensingStackProps extends StackProps {
    */
   readonly dashboardUrl?: string;
   /**
-   * Sender address of license e-mails (`MAIL_FROM`), or `ssm:<parameter>`: an address SES has verified, or one
+   * Sender address of the service's e-mails (`MAIL_FROM`), or `ssm:<parameter>`: an address SES has verified, or one
    * at a verified domain; the mail sender may send as this address only. Unset: `no-reply@example.com`, which
    * SES refuses (synthesis warns).
    */
@@ -160,7 +161,7 @@ export class LicensingStack extends Stack {
   readonly oauthClients: OAuthClients;
   /** Outbound webhooks: delivery queue, dead-letter queue and alarm, fan-out and dispatcher functions. */
   readonly webhookDelivery: WebhookDelivery;
-  /** License e-mails: mail queue, dead-letter queue and alarm, and the SES sender. */
+  /** E-mails (license e-mails, address verifications): mail queue, dead-letter queue and alarm, and the SES sender. */
   readonly mailDelivery: MailDelivery;
   /** Usage events: their queue, dead-letter queue and alarm, and the writer that stores them in batches. */
   readonly usageEvents: UsageEvents;
@@ -261,6 +262,8 @@ export class LicensingStack extends Stack {
       environment,
       bundle: props.bundle ?? true,
     });
+    // The dispatcher signs each delivery with its webhook's secret, sealed like the vendors' other secrets.
+    this.providerSecretsKey.bind(this.webhookDelivery.dispatcher, SECRET_ACCESS.webhookDispatcher);
 
     this.mailDelivery = new MailDelivery(this, 'MailDelivery', { table: this.table, mailFrom, environment, bundle: props.bundle ?? true });
     this.mailDelivery.grantEnqueue(this.webhookDelivery.fanOut);
@@ -358,6 +361,7 @@ export class LicensingStack extends Stack {
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       namePrefix: this.stackName,
+      metricsNamespace: this.stackName,
       topic: this.alarmTopic,
       api: this.api,
       functions: this.allFunctions,

@@ -4,21 +4,14 @@
  * by the service's own formatter (shared/signing/license-file.ts) with a fixed key derived from a public seed, so
  * they come out the same every time; the seed is for the vectors alone and signs nothing else.
  */
-import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { sign, type KeyObject } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { formatLicenseFile, type LicenseFilePayload } from '../shared/signing/license-file.js';
+import { keyFromSeed as keyFromSeedText, serializeVector, writeVectors } from './test-vectors.js';
 
 export const VECTORS_DIR = fileURLToPath(new URL('../docs/test-vectors/offline-license/', import.meta.url));
 
-/** An Ed25519 private key from a 32-byte seed (PKCS#8: the fixed prefix, then the seed). */
-function keyFromSeed(label: string): { privateKey: KeyObject; publicKey: string } {
-  const seed = createHash('sha256').update(`licensing-service offline license test vectors: ${label}`).digest();
-  const privateKey = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
-  const raw = createPublicKey(privateKey).export({ format: 'jwk' }).x!;
-  return { privateKey, publicKey: Buffer.from(raw, 'base64url').toString('base64') };
-}
+const keyFromSeed = (label: string) => keyFromSeedText(`licensing-service offline license test vectors: ${label}`);
 
 const KEY_ID = 'sig_testvectorskeyaaaaaaaaaa';
 const OTHER_KEY_ID = 'sig_testvectorskeybbbbbbbbbb';
@@ -121,34 +114,8 @@ export function buildVectors(): Record<string, Vector> {
   };
 }
 
-const serialize = (vector: Vector) => `${JSON.stringify(vector, null, 2)}\n`;
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const check = process.argv.includes('--check');
-  const vectors = buildVectors();
-  mkdirSync(VECTORS_DIR, { recursive: true });
-  const stale: string[] = [];
-  for (const [name, vector] of Object.entries(vectors)) {
-    const file = join(VECTORS_DIR, `${name}.json`);
-    const text = serialize(vector);
-    if (check) {
-      let current = '';
-      try {
-        current = readFileSync(file, 'utf8');
-      } catch {
-        // missing: stale
-      }
-      if (current !== text) stale.push(name);
-    } else {
-      writeFileSync(file, text);
-    }
-  }
-  const extra = readdirSync(VECTORS_DIR).filter((f) => f.endsWith('.json') && !(f.slice(0, -5) in vectors));
-  if (check && (stale.length || extra.length)) {
-    console.error(`Stale vectors: ${[...stale, ...extra].join(', ')} (run npx tsx scripts/offline-license-vectors.ts)`);
-    process.exit(1);
-  }
-  console.log(check ? 'vectors up to date' : `wrote ${Object.keys(vectors).length} vectors to ${VECTORS_DIR}`);
+  writeVectors(VECTORS_DIR, buildVectors(), { check: process.argv.includes('--check'), script: 'scripts/offline-license-vectors.ts' });
 }
 
-export { serialize as serializeVector };
+export { serializeVector };

@@ -34,16 +34,27 @@ export function awsClientOptions(config: Config, endpoint: string | undefined) {
   };
 }
 
-export type Clients = { dynamo: DynamoDBDocumentClient };
+/**
+ * The table's two clients, built once per container. `table`: the low-level client, for the direct requests of the hot
+ * paths (shared/data/direct-requests.ts); it builds each command's middleware once (`cacheMiddleware`), not per request,
+ * which takes about a fifth off a GetItem's CPU. `dynamo`: the document client ElectroDB needs, over a client of its
+ * own (the document client refuses `cacheMiddleware`). Both share one connection pool.
+ */
+export type Clients = { dynamo: DynamoDBDocumentClient; table: DynamoDBClient };
 
 /**
- * The table client, the one client every function uses; built once per container. Each function creates
- * the other clients it needs itself (`shared/storage/`, `shared/webhooks/delivery-queue.ts`), so a bundle
- * carries only the clients its function calls. `keyAccess` is the function's share of the table (as the
- * stack grants it): IAM holds it in AWS, and the table client itself holds it locally.
+ * The table clients, the ones every function uses. Each function creates the other clients it needs itself
+ * (`shared/storage/`, `shared/webhooks/delivery-queue.ts`), so a bundle carries only the clients its function calls.
+ * `keyAccess` is the function's share of the table (as the stack grants it): IAM holds it in AWS, and the table
+ * clients themselves hold it locally.
  */
 export function createClients(config: Config, keyAccess: TableKeyAccess): Clients {
-  const tableClient = new DynamoDBClient(awsClientOptions(config, config.endpoints.dynamodb));
-  if (config.runtime === 'local' && keyAccess !== 'all') enforceKeyAccess(tableClient, keyAccess);
-  return { dynamo: DynamoDBDocumentClient.from(tableClient, { marshallOptions: { removeUndefinedValues: true } }) };
+  const options = awsClientOptions(config, config.endpoints.dynamodb);
+  const table = new DynamoDBClient({ ...options, cacheMiddleware: true });
+  const documentBase = new DynamoDBClient(options);
+  if (config.runtime === 'local' && keyAccess !== 'all') {
+    enforceKeyAccess(table, keyAccess);
+    enforceKeyAccess(documentBase, keyAccess);
+  }
+  return { dynamo: DynamoDBDocumentClient.from(documentBase, { marshallOptions: { removeUndefinedValues: true } }), table };
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import { PASSWORD_HASH_COST } from './accounts/passwords.js';
 
 // zod/mini loads no locale: English (as in shared/http/validation.ts), so that a refused environment says what is wrong.
 z.config(en());
@@ -20,9 +21,9 @@ const environmentSchema = z.object({
   PUBLIC_BASE_URL: z.optional(z.url()),
   /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
   DASHBOARD_URL: z.optional(z.url()),
-  /** Sender address of license e-mails: in AWS an SES identity (verified address or domain). */
+  /** Sender address of the service's e-mails: in AWS an SES identity (verified address or domain). */
   MAIL_FROM: z._default(z.email(), DEFAULT_MAIL_FROM),
-  /** The queue of license e-mails to send (SQS; locally the in-process queue's endpoint). */
+  /** The queue of e-mails to send (SQS; locally the in-process queue's endpoint). */
   MAIL_QUEUE_URL: z.optional(z.url()),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
   S3_ENDPOINT: z.optional(z.url()),
@@ -41,6 +42,11 @@ const environmentSchema = z.object({
   ORIGIN_VERIFY_TOKEN: z.optional(z.string().check(z.minLength(1))),
   /** Multiplies every rate limit's size and refill rate (DECISIONS §12); 0 turns the limits off. */
   RATE_LIMIT_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0')), z.transform(Number)), 1),
+  /**
+   * Local runtime only: log2 of the scrypt cost of new password hashes, 10–17 (default 17, as in AWS). The tests' stack
+   * lowers it, since every test registers an account of its own; a lowered cost outside the local runtime is refused.
+   */
+  PASSWORD_HASH_COST: z.optional(z.pipe(z.string().check(z.regex(/^(1[0-7])$/, 'must be a whole number from 10 to 17')), z.transform(Number))),
   /** The queue of accepted usage events and installs seen, drained by the usage event writer (SQS; locally the in-process queue's endpoint). */
   USAGE_QUEUE_URL: z.optional(z.url()),
   /** Days that feedback, usage events and deactivation reasons are kept (their TTL); daily counts stay. */
@@ -88,6 +94,8 @@ export type Config = {
   /** Set when the API sits behind the CloudFront distribution of the edge firewall (see `shared/http/client-address.ts`). */
   originVerifyToken?: string;
   rateLimitScale: number;
+  /** log2 of scrypt's N for new password hashes (shared/accounts/passwords.ts). */
+  passwordHashCost: number;
   analytics: { retentionDays: number; queueUrl?: string };
   imports: { queueUrl?: string };
   payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
@@ -108,6 +116,13 @@ export type OAuthClientConfig<E extends string> = {
 
 /** An empty variable is an unset one: `GOOGLE_CLIENT_ID=` in a shell turns the provider off, not the function. */
 const unlessEmpty = (value: string | undefined) => value?.trim() || undefined;
+
+/** Only the local runtime may hash passwords below OWASP's cost. */
+function passwordHashCost(runtime: 'aws' | 'local', cost: number | undefined): number {
+  if (cost === undefined || cost === PASSWORD_HASH_COST) return PASSWORD_HASH_COST;
+  if (runtime !== 'local') throw new Error(`PASSWORD_HASH_COST is for the local runtime only: in AWS passwords are hashed at ${PASSWORD_HASH_COST}`);
+  return cost;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = environmentSchema.parse(env);
@@ -134,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     originVerifyToken: parsed.ORIGIN_VERIFY_TOKEN,
     rateLimitScale: parsed.RATE_LIMIT_SCALE,
+    passwordHashCost: passwordHashCost(parsed.RUNTIME, parsed.PASSWORD_HASH_COST),
     analytics: { retentionDays: parsed.ANALYTICS_RETENTION_DAYS, queueUrl: parsed.USAGE_QUEUE_URL },
     imports: { queueUrl: parsed.IMPORT_QUEUE_URL },
     payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },

@@ -17,5 +17,5 @@ export type Deps = {
 /** `keyAccess`: the function's role in `shared/data/key-access.ts`, the one its stack binding names. */
 export function createDeps(config: Config, keyAccess: TableKeyAccess): Deps {
   const clients = createClients(config, keyAccess);
-  return { config, clients, data: createDataService(clients.dynamo, config.tableName), clock: systemClock };
+  return { config, clients, data: createDataService(clients.dynamo, config.tableName, clients.table), clock: systemClock };
 }

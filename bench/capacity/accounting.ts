@@ -1,5 +1,5 @@
 import { DynamoDBClient, GetItemCommand, type AttributeValue, type ConsumedCapacity, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Clients } from '../../shared/clients.js';
 import { itemSize, writeUnits, type Image } from './item-units.js';
 
 /**
@@ -60,45 +60,49 @@ function writtenKeys(command: string, input: Record<string, any>): Key[] {
 }
 
 /**
- * Meters every request `dynamo` (a handler's own client) sends from now on. `measure(call)` runs one operation and
- * returns what its requests cost; operations must run one at a time. `stop()` closes the inspecting client.
+ * Meters every request a handler's own table clients (`Clients`: its direct requests and ElectroDB's) send from now
+ * on. `measure(call)` runs one operation and returns what its requests cost; operations must run one at a time.
+ * `stop()` closes the inspecting client.
  */
-export function meterCapacity(dynamo: DynamoDBDocumentClient, options: { endpoint: string; tableName: string }) {
+export function meterCapacity(clients: Clients, options: { endpoint: string; tableName: string }) {
   // Reads the items around each write, unseen by the handler's client and its counts.
   const inspector = new DynamoDBClient({ endpoint: options.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const imageOf = async (Key: Key): Promise<Image> =>
     (await inspector.send(new GetItemCommand({ TableName: options.tableName, Key, ConsistentRead: true }))).Item;
   let current = noUnits();
-  const middleware = dynamo.middlewareStack;
-  middleware.add(
-    (next) => async (args) => {
-      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
-      return next(args);
-    },
-    { step: 'initialize', name: 'returnConsumedCapacity' },
-  );
-  // At the build step every input is marshalled (`{S: …}`), whichever client sent it.
-  middleware.add(
-    (next, context) => async (args) => {
-      const command = context.commandName ?? '?';
-      const input = args.input as Record<string, any>;
-      const keys = WRITES.has(command) ? writtenKeys(command, input) : [];
-      const before = await Promise.all(keys.map(imageOf));
-      const result = await next(args);
-      const after = await Promise.all(keys.map(imageOf));
-      current.requests++;
-      if (WRITES.has(command)) current.writeRequests++;
-      addCapacity(current, command, (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity);
-      current.itemBytes.push(...after.map(itemSize));
-      keys.forEach((_, i) => {
-        for (const [at, n] of writeUnits(before[i], after[i], command === 'TransactWriteItemsCommand')) {
-          current.computedBy.set(at, (current.computedBy.get(at) ?? 0) + n);
-        }
-      });
-      return result;
-    },
-    { step: 'build', priority: 'low', name: 'capacityAccounting' },
-  );
+  const meter = (middleware: Clients['table']['middlewareStack']) => {
+    middleware.add(
+      (next) => async (args) => {
+        (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
+        return next(args);
+      },
+      { step: 'initialize', name: 'returnConsumedCapacity' },
+    );
+    // At the build step every input is marshalled (`{S: …}`), whichever client sent it.
+    middleware.add(
+      (next, context) => async (args) => {
+        const command = context.commandName ?? '?';
+        const input = args.input as Record<string, any>;
+        const keys = WRITES.has(command) ? writtenKeys(command, input) : [];
+        const before = await Promise.all(keys.map(imageOf));
+        const result = await next(args);
+        const after = await Promise.all(keys.map(imageOf));
+        current.requests++;
+        if (WRITES.has(command)) current.writeRequests++;
+        addCapacity(current, command, (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity);
+        current.itemBytes.push(...after.map(itemSize));
+        keys.forEach((_, i) => {
+          for (const [at, n] of writeUnits(before[i], after[i], command === 'TransactWriteItemsCommand')) {
+            current.computedBy.set(at, (current.computedBy.get(at) ?? 0) + n);
+          }
+        });
+        return result;
+      },
+      { step: 'build', priority: 'low', name: 'capacityAccounting' },
+    );
+  };
+  meter(clients.table.middlewareStack);
+  meter(clients.dynamo.middlewareStack);
   return {
     async measure<T extends object>(call: () => Promise<T>): Promise<Units & T> {
       current = noUnits();

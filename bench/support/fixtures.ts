@@ -3,6 +3,9 @@ import type { HttpEvent } from '../../shared/http/types.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
+/** Plugins that verify signed answers send a nonce: the edge benchmarks' calls do, so every answer is signed with it. */
+export const NONCE = { 'signature-nonce': 'bench-nonce-0123456789' };
+
 /**
  * A tenant with one product (its id, slug and public API key), `licenses` licenses of `seats` seats each and one
  * published release, made through the management API as a vendor would.

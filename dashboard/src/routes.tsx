@@ -25,11 +25,13 @@ import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 
 /**
  * `DASHBOARD_URL` is where OAuth sign-ins land: a failed one carries `?error=<code>` for the sign-in page to explain
- * (outside `RequireSession`, which would otherwise bury it in `next`).
+ * (outside `RequireSession`, which would otherwise bury it in `next`). Verification links land here too
+ * (`?verified=1`, `?error=invalid_token`): those go on to the signed-in pages, whose notice says how the link went.
  */
 function Home() {
   const [search] = useSearchParams();
   const error = search.get('error');
+  if (search.get('verified') === '1' || error === 'invalid_token') return <Navigate to={`/products?${search}`} replace />;
   return <Navigate to={error ? `/sign-in?error=${encodeURIComponent(error)}` : '/products'} replace />;
 }
 

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../shared/observability/logger.js';
 import type { Deps } from '../../shared/runtime.js';
+import type { SecretBox } from '../../shared/secrets/secret-box.js';
 import type { DeliveryMessage, DeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
 import { attemptDelivery } from '../../shared/webhooks/dispatch.js';
 import { workerApp } from '../../shared/workers/app.js';
@@ -19,7 +20,8 @@ function deliveryIdOf(record: SQSRecord): string | undefined {
  * as failed after its visibility is set to the retry delay, so SQS itself brings it back when it is due;
  * a message that errored is reported failed as it is and returns after the queue's visibility timeout.
  */
-export function createDispatcherHandler(deps: Deps, queue: DeliveryQueue) {
+/** `secrets`: the dispatcher's secret box, which opens webhooks' signing secrets. */
+export function createDispatcherHandler(deps: Deps & { secrets: SecretBox }, queue: DeliveryQueue) {
   return workerApp(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failed: string[] = [];
     await Promise.all(

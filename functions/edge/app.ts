@@ -5,6 +5,7 @@ import { createActivityRecorder } from '../../shared/licensing/activity.js';
 import { createProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
+import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
 import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { createKeyring, createResponseSigner } from '../../shared/signing/response-signer.js';
 import { createDownloadLinks } from '../../shared/storage/download-links.js';
@@ -17,7 +18,7 @@ export function edgeRoutes(deps: Deps): Route[] {
   const products = createProductCatalog(deps);
   const activity = createActivityRecorder({ ...deps, usage: createUsageQueue(deps.config) });
   // Products' signing keys are opened (KMS Decrypt) on first use and kept for the container.
-  const signer = createResponseSigner(createKeyring(createSecretBox(deps.config)));
+  const signer = createResponseSigner(createKeyring(createSecretBox(deps.config, SECRET_ACCESS.edge)));
   const context = { catalog: products, activity, limits: createRateLimiter(deps), signer };
   return [
     ...licenseRoutes(deps, context, { prefix: '/v1', publicKey: false }),

@@ -2,4 +2,4 @@ import { loadConfig } from '../../shared/config.js';
 import { createDeps } from '../../shared/runtime.js';
 import { createEdgeHandler } from './app.js';
 
-export const handler = createEdgeHandler(createDeps(loadConfig(), 'licensing'));
+export const handler = createEdgeHandler(createDeps(loadConfig(), 'edge'));

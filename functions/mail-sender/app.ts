@@ -1,35 +1,43 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { sendLicenseMail, type LicenseMailDeps } from '../../shared/mail/license-mail.js';
+import { sendLicenseMail } from '../../shared/mail/license-mail.js';
 import type { MailMessage } from '../../shared/mail/mail-queue.js';
+import { sendQueuedMail } from '../../shared/mail/queued-mail.js';
+import type { MailDeps, MailOutcome } from '../../shared/mail/send-once.js';
 import { logger } from '../../shared/observability/logger.js';
 import { workerApp } from '../../shared/workers/app.js';
 
-function licenseIdOf(record: SQSRecord): string | undefined {
+function messageOf(record: SQSRecord): MailMessage | undefined {
   try {
-    const message = JSON.parse(record.body) as Partial<MailMessage>;
-    return typeof message.licenseId === 'string' ? message.licenseId : undefined;
+    const message = JSON.parse(record.body) as Partial<Record<'licenseId' | 'mailId', unknown>>;
+    if (typeof message.licenseId === 'string') return { licenseId: message.licenseId };
+    if (typeof message.mailId === 'string') return { mailId: message.mailId };
+    return undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Sends the e-mail a message names: a license's (keyed by the license) or a queued e-mail of another kind. */
+const send = (deps: MailDeps, message: MailMessage): Promise<MailOutcome> =>
+  'licenseId' in message ? sendLicenseMail(deps, message.licenseId) : sendQueuedMail(deps, message.mailId);
+
 /**
- * The mail sender (SQS event source with ReportBatchItemFailures): one license e-mail per message. A send that
- * failed is reported, and the message comes back after the queue's visibility timeout; one that keeps failing
- * ends in the dead-letter queue. A message naming no e-mail is dropped with an error log.
+ * The mail sender (SQS event source with ReportBatchItemFailures): one e-mail per message. A send that failed is
+ * reported, and the message comes back after the queue's visibility timeout; one that keeps failing ends in the
+ * dead-letter queue. A message naming no e-mail is dropped with an error log.
  */
-export function createMailSenderHandler(deps: LicenseMailDeps) {
+export function createMailSenderHandler(deps: MailDeps) {
   return workerApp(async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failed: string[] = [];
     await Promise.all(
       event.Records.map(async (record) => {
-        const licenseId = licenseIdOf(record);
+        const message = messageOf(record);
         try {
-          const outcome = licenseId ? await sendLicenseMail(deps, licenseId) : 'missing';
-          if (outcome === 'missing') logger.error('Mail message names no license e-mail', { messageId: record.messageId, licenseId });
-          else logger.info('License e-mail', { licenseId, outcome });
+          const outcome = message ? await send(deps, message) : 'missing';
+          if (outcome === 'missing') logger.error('Mail message names no queued e-mail', { messageId: record.messageId, ...message });
+          else logger.info('E-mail', { ...message, outcome });
         } catch (error) {
-          logger.error('License e-mail not sent; the queue retries it', { messageId: record.messageId, licenseId, error });
+          logger.error('E-mail not sent; the queue retries it', { messageId: record.messageId, ...message, error });
           failed.push(record.messageId);
         }
       }),

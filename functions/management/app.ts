@@ -7,6 +7,7 @@ import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import { createImportQueue, type ImportQueue } from '../../shared/imports/import-queue.js';
 import type { Config } from '../../shared/config.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
+import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
 import { createSecretBox, type SecretBox } from '../../shared/secrets/secret-box.js';
 import { createStorageClient } from '../../shared/storage/storage-client.js';
 import type { StorageDeps } from '../../shared/storage/release-files.js';
@@ -33,7 +34,7 @@ export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthPr
 
 export function createManagementDeps(config: Config): ManagementDeps {
   const deps = createDeps(config, 'all');
-  const secrets = createSecretBox(config);
+  const secrets = createSecretBox(config, SECRET_ACCESS.management);
   return {
     ...deps,
     clients: { ...deps.clients, s3: createStorageClient(config) },
@@ -47,9 +48,10 @@ export function createManagementDeps(config: Config): ManagementDeps {
 /** Every route of the management API. */
 export function managementRoutes(deps: ManagementDeps): Route[] {
   const builders = routeBuilders(deps);
+  const limits = createRateLimiter(deps);
   return [
-    ...authRoutes(deps, createRateLimiter(deps), builders),
-    ...oauthRoutes(deps, builders),
+    ...authRoutes(deps, limits, builders),
+    ...oauthRoutes(deps, limits, builders),
     ...apiKeyRoutes(deps, builders),
     ...activationRoutes(deps, builders),
     ...productRoutes(deps, builders),

@@ -1,14 +1,15 @@
 import * as z from 'zod/mini';
+import { ForbiddenError } from '../../shared/errors.js';
 import { sessionCookie } from '../../shared/http/cookies.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { allowedOrigins, assertOrigin, STATE_CHANGING_METHODS } from '../../shared/http/origin.js';
 import { jsonBody, query, requestBaseUrl } from '../../shared/http/request.js';
 import type { Method, Route } from '../../shared/http/route.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
-import { runIdempotently } from '../../shared/http/idempotency.js';
+import { runIdempotently, type AnswerKeeping } from '../../shared/http/idempotency.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { Deps } from '../../shared/runtime.js';
-import { authenticate, type Caller } from './authenticate.js';
+import { authenticate, SESSION_REQUIRED, type Caller, type SessionCaller } from './authenticate.js';
 
 /**
  * What a route reads, checked in this order before the route runs: the body (a JSON object against `body`,
@@ -28,6 +29,10 @@ type Schemas = {
    * password (the request's hash is kept).
    */
   idempotent?: false;
+  /** How the caller's answer is kept for replays when it holds a secret that can be read again (a webhook's). */
+  keptAnswer?: (caller: Caller) => AnswerKeeping;
+  /** `true`: the account's own credentials, for a signed-in session only; an API key is 403 (DECISIONS §13). */
+  sessionOnly?: true;
 };
 
 /** A state-changing route without a body schema still refuses non-JSON bodies and unknown fields. */
@@ -43,7 +48,7 @@ type Parsed<S extends Schemas> = {
   params: Record<string, string>;
   baseUrl: string;
 };
-export type Authenticated<S extends Schemas> = Parsed<S> & { caller: Caller };
+export type Authenticated<S extends Schemas> = Parsed<S> & { caller: S['sessionOnly'] extends true ? SessionCaller : Caller };
 
 const pathParamNames = (path: string) => [...path.matchAll(/\{([^}+]+)\}/g)].map((match) => match[1]!);
 
@@ -54,8 +59,8 @@ export function routeBuilders(deps: Deps) {
       schemas.body ?? (!schemas.readBody && STATE_CHANGING_METHODS.has(event.requestContext.http.method) ? NO_BODY : undefined);
     const body = schemas.readBody ? await schemas.readBody(event) : bodySchema ? parseInput(bodySchema, jsonBody(event)) : undefined;
     const parsedQuery = schemas.query ? parseInput(schemas.query, query(event)) : undefined;
-    // The app decodes path parameters; the router adds its own `proxy`, which no route reads.
-    const params = event.pathParameters as Record<string, string>;
+    // The app decodes the parameters of routes that have some; the gateway adds its own `proxy`, which no route reads.
+    const params = (event.pathParameters ?? {}) as Record<string, string>;
     for (const [name, kind] of Object.entries(schemas.pathIds ?? {})) checkIdShape(kind, params[name]!);
     for (const [field, kind] of Object.entries(schemas.bodyIds ?? {})) {
       const value = (body as Record<string, unknown>)[field];
@@ -74,7 +79,8 @@ export function routeBuilders(deps: Deps) {
   function route(method: Method, path: string, schemas: Schemas, handler: Route['handler'], idempotent = false): Route {
     const unchecked = pathParamNames(path).filter((name) => !schemas.pathIds?.[name]);
     if (unchecked.length) throw new Error(`${method} ${path}: no id kind for {${unchecked.join('}, {')}}`);
-    return { method, path, handler, input: { pathIds: schemas.pathIds, body: schemas.body, query: schemas.query, ...(idempotent ? { idempotent } : {}) } };
+    const flags = { ...(idempotent ? { idempotent } : {}), ...(schemas.sessionOnly ? { sessionOnly: true } : {}) };
+    return { method, path, handler, input: { pathIds: schemas.pathIds, body: schemas.body, query: schemas.query, ...flags } };
   }
 
   const origins = (event: HttpEvent) =>
@@ -89,7 +95,8 @@ export function routeBuilders(deps: Deps) {
   }
 
   /**
-   * A route for an authenticated developer: session cookie (with the CSRF origin rule) or secret API key. A POST
+   * A route for an authenticated developer: session cookie (with the CSRF origin rule) or secret API key (not on a
+   * `sessionOnly` route: 403, before anything is read). A POST
    * takes `Idempotency-Key` (unless `idempotent: false`), scoped to the caller's account: checked once the caller is
    * known, around the input's parsing and the route, so the refreshed session cookie is never part of a kept answer.
    */
@@ -106,9 +113,11 @@ export function routeBuilders(deps: Deps) {
       schemas,
       async (event) => {
         const caller = await authenticate(deps, event);
+        if (schemas.sessionOnly && caller.via !== 'session') throw new ForbiddenError(SESSION_REQUIRED);
         if (caller.via === 'session') assertOrigin(event, origins(event), true);
-        const respond = async () => run({ ...(await parse(event, schemas)), caller });
-        const result = idempotent ? await runIdempotently(deps, event, `user#${caller.userId}`, respond) : await respond();
+        const respond = async () => run({ ...(await parse(event, schemas)), caller: caller as Authenticated<S>['caller'] });
+        const keeping = schemas.keptAnswer?.(caller);
+        const result = idempotent ? await runIdempotently(deps, event, `user#${caller.userId}`, respond, { keeping }) : await respond();
         if (caller.via === 'session' && caller.refreshed) {
           result.cookies = [...(result.cookies ?? []), sessionCookie(caller.token, deps.config.runtime === 'aws')];
         }

@@ -2,6 +2,8 @@ import type { Config } from '../../shared/config.js';
 import { httpApp } from '../../shared/http/app.js';
 import type { Route } from '../../shared/http/route.js';
 import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
+import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
+import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { createLinkSecret } from '../../shared/portal/link-secret.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
@@ -12,7 +14,7 @@ import { portalRoutes } from './routes.js';
 export type PortalDeps = Deps & PaymentDeps;
 
 export function createPortalDeps(config: Config): PortalDeps {
-  return { ...createDeps(config, 'portal'), payments: createPaymentDeps(config) };
+  return { ...createDeps(config, 'portal'), payments: createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.portal)) };
 }
 
 /** Every route of the portal, with this container's rate limiter, link secret and presigner. */

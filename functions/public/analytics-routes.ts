@@ -3,7 +3,7 @@ import { submitFeedback, recordDeactivationReason, trackEvent } from '../../shar
 import type { UsageQueue } from '../../shared/analytics/usage-queue.js';
 import { metadataSchema } from '../../shared/customers/metadata.js';
 import { FEEDBACK_TYPES } from '../../shared/data/entities/feedback.js';
-import { clientAddress } from '../../shared/http/client-address.js';
+import { clientNetwork } from '../../shared/http/client-address.js';
 import { jsonBody } from '../../shared/http/request.js';
 import { created, json } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
@@ -60,7 +60,7 @@ export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; 
   const ingest = { ...deps, catalog: context.catalog };
   const read = async <S extends z.core.$ZodType<OriginFields>>(schema: S, event: Parameters<Route['handler']>[0]) => {
     const body = parseInput(schema, jsonBody(event, ANALYTICS_BODY_LIMIT_BYTES));
-    await context.limits.take(RATE_LIMITS.analytics, `${body.public_key}#${clientAddress(event, deps.config)}`);
+    await context.limits.take(RATE_LIMITS.analytics, `${body.public_key}#${clientNetwork(event, deps.config)}`);
     return body;
   };
   return [

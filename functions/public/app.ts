@@ -6,6 +6,8 @@ import { createProductCatalog } from '../../shared/licensing/product-catalog.js'
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Config } from '../../shared/config.js';
 import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
+import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
+import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
 import { createKeyring, createResponseSigner } from '../../shared/signing/response-signer.js';
 import { licenseRoutes } from '../shared/license-routes.js';
@@ -17,7 +19,7 @@ import { signingRoutes } from './signing-routes.js';
 export type PublicDeps = Deps & PaymentDeps;
 
 export function createPublicDeps(config: Config): PublicDeps {
-  return { ...createDeps(config, 'licensing'), payments: createPaymentDeps(config) };
+  return { ...createDeps(config, 'public'), payments: createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.public)) };
 }
 
 /** Every route of the public API, with this container's product cache and bookkeeping. */

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { NotFoundError } from '../../shared/errors.js';
-import { clientAddress } from '../../shared/http/client-address.js';
+import { clientNetwork } from '../../shared/http/client-address.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
@@ -59,7 +59,7 @@ const html = (body: string): HttpResult => ({ statusCode: 200, headers: { 'conte
 export function checkoutRoutes(deps: Deps & PaymentDeps, { catalog, limits }: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
   /** As on the rest of the public API, a caller is an address using one product's public key. */
-  const callerOf = (event: HttpEvent, publicKey: string) => `${publicKey}#${clientAddress(event, deps.config)}`;
+  const callerOf = (event: HttpEvent, publicKey: string) => `${publicKey}#${clientNetwork(event, deps.config)}`;
   const checkout = async (event: HttpEvent, input: z.infer<typeof checkoutByIdQuery>, plan: { slug: string } | { id: string }) => {
     await limits.take(RATE_LIMITS.checkout, callerOf(event, input.public_key));
     const url = await startCheckout(deps, catalog, {

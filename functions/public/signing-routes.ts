@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { clientAddress } from '../../shared/http/client-address.js';
+import { clientNetwork } from '../../shared/http/client-address.js';
 import { query } from '../../shared/http/request.js';
 import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
@@ -21,7 +21,7 @@ export function signingRoutes(deps: Deps, { limits }: { limits: RateLimiter }): 
       input: { query: signingKeyQuery },
       handler: async (event) => {
         const input = parseInput(signingKeyQuery, query(event));
-        await limits.take(RATE_LIMITS.publicReads, `${input.public_key}#${clientAddress(event, deps.config)}`);
+        await limits.take(RATE_LIMITS.publicReads, `${input.public_key}#${clientNetwork(event, deps.config)}`);
         // Clients fetch the keys again when an answer names a key id they do not know (a rotation): no caching.
         return ok({ keys: await signingKeysOf(deps, input.public_key) }, { headers: { 'cache-control': 'no-cache' } });
       },

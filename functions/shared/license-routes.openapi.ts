@@ -5,7 +5,15 @@ import type { Validation } from '../../shared/licensing/validate.js';
 import { idOf, nullableTimestamp, timestamp } from '../../shared/openapi/common.js';
 import { EX, exampleProductSummary } from '../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, described, named, type OperationDoc } from '../../shared/openapi/operation.js';
-import { NONCE_HEADER_PARAMETER, SIGNED_ANSWER_HEADERS, SIGNED_ANSWER_NOTE } from '../../shared/openapi/signatures.js';
+import {
+  BOUND_ANSWER_HEADERS,
+  BOUND_ANSWER_NOTE,
+  BOUND_FIELDS,
+  NONCE_HEADER_PARAMETER,
+  SIGNED_ANSWER_HEADERS,
+  SIGNED_ANSWER_NOTE,
+  type AnswerBinding,
+} from '../../shared/openapi/signatures.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import type { LicenseSurface } from './license-routes.js';
 
@@ -22,10 +30,11 @@ export const ValidLicense = named(
       expiresAt: nullableTimestamp,
     }),
     product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
+    ...BOUND_FIELDS,
   }),
   'A usable license: `expiresAt` null is lifetime.',
 );
-assertDescribes<typeof ValidLicense, Validation & { valid: true }>(true);
+assertDescribes<typeof ValidLicense, Validation & { valid: true } & AnswerBinding>(true);
 
 const environment = described(
   z.enum(ACTIVATION_ENVIRONMENTS),
@@ -33,15 +42,15 @@ const environment = described(
 );
 const Activated = named(
   'Activated',
-  z.object({ success: z.literal(true), activation_id: idOf('act'), environment }),
+  z.object({ success: z.literal(true), activation_id: idOf('act'), environment, ...BOUND_FIELDS }),
   'The activation of the domain (a new one, or the one it already had).',
 );
 const PublicActivated = named(
   'PublicActivated',
-  z.object({ success: z.literal(true), activation_id: idOf('act'), activated_at: timestamp, environment }),
+  z.object({ success: z.literal(true), activation_id: idOf('act'), activated_at: timestamp, environment, ...BOUND_FIELDS }),
   'The activation of the domain (a new one, or the one it already had) and when it was made.',
 );
-const Deactivated = named('Deactivated', z.object({ success: z.literal(true) }));
+const Deactivated = named('Deactivated', z.object({ success: z.literal(true), ...BOUND_FIELDS }));
 const OfflineLicense = named(
   'OfflineLicense',
   z.object({
@@ -54,7 +63,10 @@ const OfflineLicense = named(
 );
 const CheckResult = named(
   'ActivationCheck',
-  z.union([z.object({ activated: z.literal(true), activation_id: idOf('act') }), z.object({ activated: z.literal(false), activation_id: z.null() })]),
+  z.union([
+    z.object({ activated: z.literal(true), activation_id: idOf('act'), ...BOUND_FIELDS }),
+    z.object({ activated: z.literal(false), activation_id: z.null(), ...BOUND_FIELDS }),
+  ]),
   'Whether the domain holds an active activation of the license.',
 );
 
@@ -78,19 +90,20 @@ export function licenseOperations(surface: LicenseSurface) {
       summary: 'Validate a license key',
       description:
         'Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that ' +
-        `product; \`domain\` is bookkeeping only and never changes the answer.${identified}\n\n${bodyRules('`license_key` (required), `product_slug`, `domain` or `site`')}${SIGNED_ANSWER_NOTE}`,
+        `product; \`domain\` is bookkeeping only and never changes the answer.${identified}\n\n${bodyRules('`license_key` (required), `product_slug`, `domain` or `site`')}${BOUND_ANSWER_NOTE}`,
       headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { validate: { ...key, product_slug: 'acme-seo', domain: EX.domain } } },
       responses: {
         200: {
           description: 'The key is usable',
           body: ValidLicense,
-          headers: SIGNED_ANSWER_HEADERS,
-          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires }, product: exampleProductSummary } },
+          headers: BOUND_ANSWER_HEADERS,
+          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
         },
       },
       errors: { 400: [...required, M.wrongProduct, ...licenseStates], 404: keyErrors },
       errorBody: 'validation',
+      boundAnswers: true,
       rateLimits: reads,
     },
     [`POST ${prefix}/licenses/activate`]: {
@@ -101,46 +114,52 @@ export function licenseOperations(surface: LicenseSurface) {
         '`stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, ' +
         '`dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license\'s `stagingCount`, at most ' +
         'the product\'s `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). ' +
-        `Emits \`license.activated\`.${identified}\n\n${bodyRules('`license_key` and `domain` (or `site`), both required')}${SIGNED_ANSWER_NOTE}`,
+        `Emits \`license.activated\`.${identified}\n\n${bodyRules('`license_key` and `domain` (or `site`), both required')}${BOUND_ANSWER_NOTE}`,
       headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { activate: { ...key, domain: `https://www.${EX.domain}/shop` } } },
       responses: {
         200: publicKey
-          ? { description: 'Activated', body: PublicActivated, headers: SIGNED_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated, environment: 'production' } } }
-          : { description: 'Activated', body: Activated, headers: SIGNED_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, environment: 'production' } } },
+          ? { description: 'Activated', body: PublicActivated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated, environment: 'production', license_key: EX.licenseKey, domain: EX.domain } } }
+          : { description: 'Activated', body: Activated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, environment: 'production', license_key: EX.licenseKey, domain: EX.domain } } },
       },
       errors: { 400: [...required, 'domain is required', 'domain is not a valid domain or URL', M.seatLimit, M.stagingLimit, M.wrongProduct, ...licenseStates], 404: keyErrors },
       rateLimits: writes,
+      boundAnswers: true,
     },
     [`POST ${prefix}/licenses/deactivate`]: {
       summary: 'Deactivate a license on a domain',
       description:
         'Frees the seat of the domain, or of `activation_id` (with both, both must match; a staging site frees its place in ' +
         '`stagingCount`); allowed whatever the license\'s state. Emits ' +
-        `\`license.deactivated\`.${identified}\n\n${bodyRules('`license_key` (required), and `domain` (or `site`) or `activation_id`')}${SIGNED_ANSWER_NOTE}`,
+        `\`license.deactivated\`.${identified}\n\n${bodyRules('`license_key` (required), and `domain` (or `site`) or `activation_id`')}${BOUND_ANSWER_NOTE}`,
       headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { byDomain: { ...key, domain: EX.domain }, byId: { ...key, activation_id: EX.activationId } } },
-      responses: { 200: { description: 'Deactivated', body: Deactivated, headers: SIGNED_ANSWER_HEADERS, examples: { deactivated: { success: true } } } },
+      responses: { 200: { description: 'Deactivated', body: Deactivated, headers: BOUND_ANSWER_HEADERS, examples: { deactivated: { success: true, license_key: EX.licenseKey, domain: EX.domain } } } },
       errors: { 400: [...required, 'domain or activation_id is required', M.activationNotFound], 404: keyErrors },
       rateLimits: writes,
+      boundAnswers: true,
     },
   };
   if (publicKey) {
     operations[`POST ${prefix}/licenses/check`] = {
       summary: 'Check whether a domain is activated',
-      description: `A license that cannot be used answers its 400 error, so the plugin can say why.${identified}\n\n${bodyRules('`public_key`, `license_key` and `domain` (or `site`), all required')}${SIGNED_ANSWER_NOTE}`,
+      description: `A license that cannot be used answers its 400 error, so the plugin can say why.${identified}\n\n${bodyRules('`public_key`, `license_key` and `domain` (or `site`), all required')}${BOUND_ANSWER_NOTE}`,
       headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { check: { ...key, domain: EX.domain } } },
       responses: {
         200: {
           description: 'Whether the domain is activated',
           body: CheckResult,
-          headers: SIGNED_ANSWER_HEADERS,
-          examples: { activated: { activated: true, activation_id: EX.activationId }, notActivated: { activated: false, activation_id: null } },
+          headers: BOUND_ANSWER_HEADERS,
+          examples: {
+            activated: { activated: true, activation_id: EX.activationId, license_key: EX.licenseKey, domain: EX.domain },
+            notActivated: { activated: false, activation_id: null, license_key: EX.licenseKey, domain: EX.domain },
+          },
         },
       },
       errors: { 400: [...required, 'domain is required', M.wrongProduct, ...licenseStates], 404: keyErrors },
       rateLimits: reads,
+      boundAnswers: true,
     };
     operations[`POST ${prefix}/licenses/offline`] = {
       summary: 'Issue an offline license file',

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors.js';
-import { clientAddress } from '../../shared/http/client-address.js';
+import { addressNetwork, clientAddress } from '../../shared/http/client-address.js';
 import { idempotentRoute, type IdempotencyScope } from '../../shared/http/idempotency.js';
 import { jsonBody } from '../../shared/http/request.js';
 import { json, ok } from '../../shared/http/responses.js';
@@ -77,6 +77,20 @@ function requiredDomain(body: LicenseBody): string {
   return domain;
 }
 
+/** A text field as the schema reads it: trimmed, blank as absent. */
+const textOf = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
+/**
+ * What a signed answer of validate, activate, deactivate and check names (DECISIONS §13): the license key exactly
+ * as sent and, when the request named a domain, that domain normalized, so that a client can refuse the answer to
+ * another request. Only answers that found their product are signed, so the body passed the schema by then.
+ */
+function answerBinding(event: HttpEvent): Record<string, string> {
+  const body = jsonBody(event) as { license_key: string; domain?: unknown; site?: unknown };
+  const domain = givenDomain({ license_key: body.license_key, domain: textOf(body.domain), site: textOf(body.site) });
+  return domain === undefined ? { license_key: body.license_key } : { license_key: body.license_key, domain };
+}
+
 /** An activation id of another shape names no activation: answered as an unknown one (400 on these surfaces). */
 function activationIdOf(body: { activation_id?: string }): string | undefined {
   const id = body.activation_id;
@@ -116,14 +130,19 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
       (event, scope: AnswerScope) => handler(event, { ...context, catalog: observedCatalog(context.catalog, (product) => (scope.product = product)) }),
       {
         refusal,
+        // An offline license file is bound by its own content (the key and domain are in the signed file).
+        bind: operation === 'offline' ? undefined : answerBinding,
         onRefusal: (error) => {
           if (operation === 'validate') metrics.validation('invalid');
           metrics.refusal(operation, refusalReason(error));
         },
       },
     );
-  /** On the public API a caller is an address using one product's public key; on the edge, the address. */
-  const callerOf = (claim: { publicKey?: string }, address: string) => (claim.publicKey ? `${claim.publicKey}#${address}` : address);
+  /** On the public API a caller is an address (IPv6: its /64) using one product's public key; on the edge, the address. */
+  const callerOf = (claim: { publicKey?: string }, address: string) => {
+    const network = addressNetwork(address);
+    return claim.publicKey ? `${claim.publicKey}#${network}` : network;
+  };
   /** Public reads are limited in the container, so a validate under its limit costs no I/O; edge reads are not limited. */
   const limitRead = (claim: { publicKey?: string }, address: string) =>
     claim.publicKey ? limits.take(RATE_LIMITS.publicReads, callerOf(claim, address)) : undefined;

@@ -7,6 +7,8 @@ import { header, rawBody } from '../../shared/http/request.js';
 import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
 import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
+import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
+import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
 
 /** What the Stripe webhook uses: its part of the table, the sealed provider secrets and the vendor's Stripe client. */
@@ -18,7 +20,7 @@ const EVENT_BODY_LIMIT_BYTES = 512 * 1024;
 const USER_ID_KIND: IdKind = { prefix: 'usr', unknown: () => new NotFoundError(UNKNOWN_VENDOR) };
 
 export function createStripeWebhookDeps(config: Config): StripeWebhookDeps {
-  return { ...createDeps(config, 'stripeWebhook'), payments: createPaymentDeps(config) };
+  return { ...createDeps(config, 'stripeWebhook'), payments: createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.stripeWebhook)) };
 }
 
 /** `POST /v1/webhooks/stripe/{userId}` (DECISIONS §6, §10): the body is read raw, as Stripe signed it. */

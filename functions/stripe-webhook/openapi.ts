@@ -22,7 +22,10 @@ export const stripeWebhookOperations = defineOperations({
       "The `webhookUrl` of `GET /api/payment-provider`, registered in the vendor's Stripe account. Handles `checkout.session.completed` and " +
       '`checkout.session.async_payment_succeeded` (license issued and e-mailed, payment and subscription recorded), `invoice.paid` (renewal), ' +
       '`customer.subscription.updated` / `deleted` (state synced; on deletion the license expires at period end) and `charge.refunded` ' +
-      '(license revoked). Each event id is processed once; bodies over 512 KB are 413.',
+      '(license revoked, for one-time and subscription payments alike). The license is issued from the plan as checkout sold it ' +
+      '(in the session\'s metadata), whatever became of the plan or product since. A paid checkout of this vendor\'s product that ' +
+      'cannot be issued answers 500 (not marked processed, so Stripe retries) and is alarmed. Each event id is processed once; ' +
+      'bodies over 512 KB are 413.',
     requestBody: {
       schema: stripeEvent,
       examples: { completed: { id: 'evt_1QxYz2AbCdEfGh', type: 'checkout.session.completed', created: 1768473000, data: { object: { id: 'cs_test_a1B2c3D4e5F6g7H8', object: 'checkout.session' } } } },
@@ -33,6 +36,7 @@ export const stripeWebhookOperations = defineOperations({
       404: ['Not found'],
       409: ['This event is being processed; retry later'],
       413: ['Request body too large'],
+      500: ['License could not be issued for this purchase'],
       502: ['Payment provider unavailable'],
     },
   },

@@ -4,7 +4,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { pascalCase } from '../names.js';
 import type { AlarmTopic } from './alarm-topic.js';
-import { apiMetrics, functionMetrics, iteratorAge, sesReputation } from './service-metrics.js';
+import { apiMetrics, functionMetrics, iteratorAge, purchasesNotIssued, sesReputation } from './service-metrics.js';
 
 /** Where each alarm goes off. Each is a reason to look now, not a trend. */
 export const ALARM_THRESHOLDS = {
@@ -23,6 +23,8 @@ export const ALARM_THRESHOLDS = {
 export interface ServiceAlarmsProps {
   /** Starts every alarm's name: the stack's name, so the stages in one account tell their alarms apart. */
   readonly namePrefix: string;
+  /** Where the functions' own counts are (`POWERTOOLS_METRICS_NAMESPACE`). */
+  readonly metricsNamespace: string;
   readonly topic: AlarmTopic;
   readonly api: HttpApi;
   /** Every function of the stack, by the name its alarms carry: each gets an errors and a throttles alarm. */
@@ -61,6 +63,11 @@ export class ServiceAlarms extends Construct {
     this.add('StreamIteratorAge', 'webhook-stream-iterator-age', iteratorAge(props.streamConsumer), ALARM_THRESHOLDS.streamIteratorAgeMs, {
       description: 'The outbox fan-out is more than 10 minutes behind the table stream: webhooks and license e-mails are late; records an hour old are given up to the outbox sweep',
       comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
+    this.add('PurchasesNotIssued', 'purchases-not-issued', purchasesNotIssued(props.metricsNamespace), 1, {
+      description:
+        'A buyer paid and the Stripe webhook could not issue the license (it answered 500, and Stripe retries for 3 days): ' +
+        'see the "Paid checkout not issued" lines of the stripeWebhook log group for the tenant, session and reason',
     });
     const ses = sesReputation();
     this.add('SesBounceRate', 'ses-bounce-rate', ses.bounceRate, ALARM_THRESHOLDS.sesBounceRate, {

@@ -23,7 +23,8 @@ export interface MailDeliveryProps {
 }
 
 /**
- * License e-mails that are never lost nor doubled: the outbox fan-out queues one message per license e-mail,
+ * E-mails (license e-mails, address verifications, …) that are never lost nor doubled: the outbox fan-out queues one
+ * message per e-mail item,
  * the sender sends it through SES (retried through the queue's visibility timeout) and records it sent; a message
  * that keeps failing moves to a dead-letter queue that raises an alarm, to be redriven once SES is fixed.
  */
@@ -54,11 +55,11 @@ export class MailDelivery extends Construct {
 
     this.deadLetterAlarm = deadLetterAlarm(this, this.deadLetterQueue, {
       name: 'mail-dead-letters',
-      description: 'License e-mails gave up after an hour of SES refusing them: see the mail dead-letter queue, fix SES, then redrive',
+      description: 'E-mails gave up after an hour of SES refusing them: see the mail dead-letter queue, fix SES, then redrive',
     });
   }
 
-  /** Lets `fn` queue license e-mails (the outbox fan-out), with the queue's address in its environment. */
+  /** Lets `fn` queue e-mails (the outbox fan-out), with the queue's address in its environment. */
   grantEnqueue(fn: LambdaFunction): void {
     fn.addEnvironment('MAIL_QUEUE_URL', this.queue.queueUrl);
     this.queue.grantSendMessages(fn);

@@ -3,19 +3,27 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import type { SealedKind, SecretAccess } from '../../shared/secrets/secret-access.js';
 import { SIGNING_KEY_CONTEXT } from '../../shared/signing/signing-keys.js';
 
+const KIND = 'kms:EncryptionContext:kind';
+const SIGNING_KEY = `kms:EncryptionContext:${SIGNING_KEY_CONTEXT}`;
+
 /**
- * What a function does with sealed secrets: seal new ones and open them (payment-provider secrets, products' signing
- * keys), open any, or open products' signing keys only (the edge: it signs answers and reads no vendor's Stripe key).
+ * Values sealed before encryption contexts named their kind, told apart as they were: a signing key by its
+ * `signingKey` part, a payment-provider secret by having no part but the tenant. Webhook secrets never lacked a kind.
  */
-export type ProviderSecretsAccess = 'sealAndOpen' | 'open' | 'openSigningKeys';
+const LEGACY_CONDITIONS: Partial<Record<SealedKind, Record<string, string>>> = {
+  'signing-key': { [KIND]: 'true', [SIGNING_KEY]: 'false' },
+  'stripe-secret': { [KIND]: 'true', [SIGNING_KEY]: 'true' },
+};
 
 /**
  * The KMS key that wraps the data keys of sealed secrets (shared/secrets/secret-box.ts): vendors' payment-provider
- * secrets and products' signing keys (one key for both; the encryption context tells them apart). Rotated yearly by
- * KMS; retained with the table, whose sealed secrets would not open without it. The construct keeps the name it had
- * when it sealed payment-provider secrets alone: a new logical id would be a new key, and every sealed value lost.
+ * secrets, products' signing keys and webhooks' signing secrets (one key for all; the encryption context's `kind`
+ * tells them apart). Rotated yearly by KMS; retained with the table, whose sealed secrets would not open without it.
+ * The construct keeps the name it had when it sealed payment-provider secrets alone: a new logical id would be a new
+ * key, and every sealed value lost.
  */
 export class ProviderSecretsKey extends Construct {
   readonly key: Key;
@@ -23,25 +31,29 @@ export class ProviderSecretsKey extends Construct {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.key = new Key(this, 'Key', {
-      description: "Wraps the data keys of sealed secrets: payment-provider secrets and products' signing keys",
+      description: "Wraps the data keys of sealed secrets: payment-provider secrets, products' signing keys, webhooks' secrets",
       enableKeyRotation: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
   }
 
-  /** The grant and the `PROVIDER_KEY_ID` variable the function's secret box reads, in one call. */
-  bind(fn: LambdaFunction, access: ProviderSecretsAccess): void {
-    if (access === 'openSigningKeys') {
-      // Decrypt only data keys sealed with a signing key's context (`{tenant, signingKey}`): not a Stripe secret.
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['kms:Decrypt'],
-          resources: [this.key.keyArn],
-          conditions: { Null: { [`kms:EncryptionContext:${SIGNING_KEY_CONTEXT}`]: 'false' } },
-        }),
-      );
+  /**
+   * The grant and the `PROVIDER_KEY_ID` variable the function's secret box reads, in one call. `access` is the
+   * function's entry in `SECRET_ACCESS`, which its secret box enforces too: sealing (the management API) is granted on
+   * every kind; opening only, on the listed kinds (`kms:EncryptionContext:kind`), and on values of those kinds sealed
+   * before contexts named their kind.
+   */
+  bind(fn: LambdaFunction, access: SecretAccess): void {
+    if (access === 'sealAndOpen') {
+      this.key.grant(fn, 'kms:GenerateDataKey', 'kms:Decrypt');
     } else {
-      this.key.grant(fn, ...(access === 'sealAndOpen' ? ['kms:GenerateDataKey', 'kms:Decrypt'] : ['kms:Decrypt']));
+      const decrypt = (conditions: Record<string, unknown>) =>
+        fn.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt'], resources: [this.key.keyArn], conditions }));
+      decrypt({ StringEquals: { [KIND]: access.open.length === 1 ? access.open[0] : [...access.open] } });
+      for (const kind of access.open) {
+        const legacy = LEGACY_CONDITIONS[kind];
+        if (legacy) decrypt({ Null: legacy });
+      }
     }
     fn.addEnvironment('PROVIDER_KEY_ID', this.key.keyArn);
   }

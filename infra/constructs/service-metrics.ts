@@ -2,10 +2,11 @@ import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Surface } from '../routes.js';
 
 /**
  * The metrics the alarms watch and the dashboard draws, defined once so the two always show the same thing.
- * All are AWS's own metrics: nothing here depends on what the functions log.
+ * All but `purchasesNotIssued` are AWS's own metrics; that one is the functions' own count (shared/observability/metrics.ts).
  */
 export const METRIC_PERIOD = Duration.minutes(5);
 
@@ -49,4 +50,22 @@ export function sesReputation() {
   const reputation = (metricName: string, label: string) =>
     new Metric({ namespace: 'AWS/SES', metricName, period: Duration.hours(1), statistic: 'Maximum', label });
   return { bounceRate: reputation('Reputation.BounceRate', 'Bounce rate'), complaintRate: reputation('Reputation.ComplaintRate', 'Complaint rate') };
+}
+
+/** The function that issues purchases: its service name is the `service` dimension of what it counts. */
+const PURCHASE_SERVICE: Surface = 'stripeWebhook';
+
+/**
+ * Paid checkouts whose license could not be issued (shared/commerce/purchase.ts), as the Stripe webhook counts them
+ * in embedded metric format: in the stack's metrics namespace, with its service name as the `service` dimension.
+ */
+export function purchasesNotIssued(namespace: string): Metric {
+  return new Metric({
+    namespace,
+    metricName: 'PurchasesNotIssued',
+    dimensionsMap: { service: PURCHASE_SERVICE },
+    period: METRIC_PERIOD,
+    statistic: 'Sum',
+    label: 'Paid checkouts not issued',
+  });
 }

@@ -46,8 +46,8 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     sqsEndpoint,
   });
   const mail = await startLocalQueue({
-    name: 'license-mail',
-    deadLetterName: 'license-mail-dlq',
+    name: 'mail',
+    deadLetterName: 'mail-dlq',
     visibilityTimeoutSeconds: MAIL_QUEUE_SETTINGS.visibilityTimeoutSeconds,
     maxReceiveCount: MAIL_QUEUE_SETTINGS.maxReceiveCount,
     batchSize: MAIL_QUEUE_SETTINGS.batchSize,

@@ -1,4 +1,4 @@
-import { writeItem } from '../data/writes.js';
+import { deleteItems, writeItem } from '../data/writes.js';
 import { NotFoundError } from '../errors.js';
 import { newId, randomBase32, sha256Hex } from '../ids.js';
 import { logger } from '../observability/logger.js';
@@ -42,6 +42,16 @@ export async function revokeApiKey(deps: KeyDeps, userId: string, apiKeyId: stri
   const key = data[0];
   if (!key) throw new NotFoundError('API key not found');
   await writeItem(() => deps.data.entities.apiKey.delete({ keyHash: key.keyHash }).go());
+}
+
+/** Revokes every key of a user: an account taken over from whoever registered its address (DECISIONS §13) keeps none of theirs. */
+export async function revokeAllApiKeys(deps: KeyDeps, userId: string): Promise<void> {
+  const { apiKey } = deps.data.entities;
+  const { data } = await apiKey.query.byUser({ userId }).go({ pages: 'all' });
+  await deleteItems(
+    data.map((key) => ({ keyHash: key.keyHash })),
+    (keys) => apiKey.delete(keys).go(),
+  );
 }
 
 /** Who a secret key belongs to, and which of their keys it is (rate limits are per key). */

@@ -1,8 +1,11 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** OWASP's scrypt parameters (N=2^17, r=8, p=1); this needs 128 MiB, above node's 32 MiB default maxmem. */
-const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
+/** OWASP's scrypt cost, N = 2^17 (with r=8, p=1): what every deployment hashes with. */
+export const PASSWORD_HASH_COST = 17;
+const BLOCK_SIZE = 8;
+const PARALLELISM = 1;
 const KEY_LENGTH = 32;
+/** N=2^17 needs 128 MiB, above node's 32 MiB default maxmem. */
 const MAX_MEMORY = 256 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -13,11 +16,15 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   );
 }
 
-/** `scrypt$N$r$p$salt$hash` (base64), so parameters can be raised later without breaking old hashes. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * `scrypt$N$r$p$salt$hash` (base64), so parameters can be raised later without breaking old hashes. `cost` is log2
+ * of N: only the local runtime's tests lower it (`PASSWORD_HASH_COST`, shared/config.ts), to make accounts cheaply.
+ */
+export async function hashPassword(password: string, cost = PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const params = { N: 2 ** cost, r: BLOCK_SIZE, p: PARALLELISM };
+  const key = await derive(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -28,9 +35,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** Spent on unknown e-mails so that they take as long as a wrong password. */
-let decoyHash: Promise<string> | undefined;
-export function decoyPasswordHash(): Promise<string> {
-  decoyHash ??= hashPassword(randomBytes(16).toString('hex'));
-  return decoyHash;
+/** Spent on unknown e-mails so that they take as long as a wrong password (at the cost new hashes get). */
+const decoyHashes = new Map<number, Promise<string>>();
+export function decoyPasswordHash(cost = PASSWORD_HASH_COST): Promise<string> {
+  if (!decoyHashes.has(cost)) decoyHashes.set(cost, hashPassword(randomBytes(16).toString('hex'), cost));
+  return decoyHashes.get(cost)!;
 }

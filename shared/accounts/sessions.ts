@@ -1,4 +1,4 @@
-import { deleteItems, writeItem } from '../data/writes.js';
+import { deleteItems, transact, writeItem } from '../data/writes.js';
 import { randomBase32, sha256Hex } from '../ids.js';
 import type { Deps } from '../runtime.js';
 
@@ -9,22 +9,48 @@ const REFRESH_BELOW_MS = 15 * DAY_MS;
 
 type SessionDeps = Pick<Deps, 'data' | 'clock'>;
 
-/** A new session token: 20 random bytes, base32 (32 characters). Only its SHA-256 is stored. */
-export async function startSession(deps: SessionDeps, userId: string): Promise<string> {
+/** A new session token: 20 random bytes, base32 (32 characters), and its item. Only the token's SHA-256 is stored. */
+function newSession(deps: SessionDeps, userId: string) {
   const token = randomBase32(20);
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  const session = {
+  const item = {
     tokenHash: sha256Hex(token),
     userId,
     createdAt: now.toISOString(),
     expiresAt: expiresAt.toISOString(),
     ttl: Math.ceil(expiresAt.getTime() / 1000),
   };
-  const written = await writeItem(() => deps.data.entities.session.create(session).go());
-  // 160 random bits: a token that is already taken means something is badly wrong, not bad luck.
-  if (!written.written) throw new Error('session token collision');
+  return { token, item };
+}
+
+// 160 random bits: a token that is already taken means something is badly wrong, not bad luck.
+const collision = () => new Error('session token collision');
+
+export async function startSession(deps: SessionDeps, userId: string): Promise<string> {
+  const { token, item } = newSession(deps, userId);
+  const written = await writeItem(() => deps.data.entities.session.create(item).go());
+  if (!written.written) throw collision();
   return token;
+}
+
+/**
+ * A session for a password login, made only while the account still has the password that was checked: a password
+ * removed or changed between the check and this write (a takeover ending every session, DECISIONS §13) signs nobody
+ * in. Undefined then.
+ */
+export async function startPasswordSession(deps: SessionDeps, userId: string, passwordHash: string): Promise<string | undefined> {
+  const { token, item } = newSession(deps, userId);
+  const outcome = await transact(deps.data, (tx) => ({
+    session: tx.session.create(item).commit(),
+    password: tx.user
+      .check({ userId })
+      .where(({ passwordHash: stored }, { eq }) => eq(stored, passwordHash))
+      .commit(),
+  }));
+  if (outcome.committed) return token;
+  if (outcome.refused('password')) return undefined;
+  throw outcome.refused('session') ? collision() : outcome.unexpected();
 }
 
 export type ActiveSession = { userId: string; tokenHash: string; refreshed: boolean };
@@ -55,7 +81,7 @@ export async function endSession(deps: SessionDeps, token: string): Promise<void
   await writeItem(() => deps.data.entities.session.delete({ tokenHash: sha256Hex(token) }).go());
 }
 
-/** Ends every session of a user but the one kept (after a password change). */
+/** Ends every session of a user but the one kept (after a password change), or every one (a takeover). */
 export async function endOtherSessions(deps: SessionDeps, userId: string, keepTokenHash?: string): Promise<void> {
   const { session } = deps.data.entities;
   const { data: sessions } = await session.query.byUser({ userId }).go({ pages: 'all' });

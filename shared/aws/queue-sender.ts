@@ -1,15 +1,22 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientOptions } from '../clients.js';
 import type { Config } from '../config.js';
 
 /**
  * Sends JSON messages to one SQS queue (locally, the in-process queue's endpoint), with one client per container.
- * `variable` names the queue's setting, for the error when a function that sends has none.
+ * `variable` names the queue's setting, for the error when a function that sends has none. The SQS client is loaded
+ * and built on the first message: most edge and public containers send none (a usage message goes out on an
+ * install's first check of a day), and their cold start does not wait for it.
  */
 export function queueSender<Message>(config: Config, queueUrl: string | undefined, variable: string): (message: Message) => Promise<void> {
-  const sqs = new SQSClient(awsClientOptions(config, config.endpoints.sqs));
+  let sqs: Promise<{ client: SQSClient; Send: typeof SendMessageCommand }> | undefined;
+  const load = async () => {
+    const { SQSClient, SendMessageCommand: Send } = await import('@aws-sdk/client-sqs');
+    return { client: new SQSClient(awsClientOptions(config, config.endpoints.sqs)), Send };
+  };
   return async (message) => {
     if (!queueUrl) throw new Error(`${variable} is not configured`);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }));
+    const { client, Send } = await (sqs ??= load());
+    await client.send(new Send({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message) }));
   };
 }

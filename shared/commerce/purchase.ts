@@ -4,7 +4,7 @@ import { normalizeEmail } from '../customers/customer-view.js';
 import { toPayment, toSubscription } from '../customers/billing-views.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
 import { transact } from '../data/writes.js';
-import { ConflictError, NotFoundError } from '../errors.js';
+import { AppError, ConflictError, NotFoundError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
 import { expiryItemChanges } from '../licenses/expiry-items.js';
@@ -12,8 +12,11 @@ import { generateLicenseKey } from '../licenses/license-key.js';
 import { toLicense, type LicenseItem } from '../licenses/license-view.js';
 import { licenseMailItem } from '../mail/license-mail-item.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
-import { loadLiveProduct } from '../products/products.js';
+import { logger } from '../observability/logger.js';
+import { metrics } from '../observability/metrics.js';
+import { loadProduct } from '../products/products.js';
 import { processedMark } from './event-claims.js';
+import { soldPlan, type SoldPlan } from './sold-plan.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import {
   paymentRecord, purchaseEmail, purchaseMetadata, purchaseName, sessionPaymentId, sessionSubscriptionId, subscriptionPeriod,
@@ -22,37 +25,44 @@ import {
 
 /**
  * `checkout.session.completed`: issues what the buyer paid for, in one transaction with the event's processed
- * mark: the customer (found or created by e-mail), the license (the plan's seats; expiring at the subscription's
- * period end, or never for a lifetime plan), the payment, the subscription for recurring plans, the lookups later
- * events find them by, their outbound events, the license e-mail to send, and the license key on the checkout
- * session for the return route.
- * A session naming another vendor, or a product or plan that is not this vendor's, changes nothing; so does an
- * unpaid one (a delayed payment method) until `checkout.session.async_payment_succeeded` reports it paid.
+ * mark: the customer (found or created by e-mail), the license (the sold plan's seats; expiring at the
+ * subscription's period end, or never for a lifetime plan), the payment, the subscription for recurring plans, the
+ * lookups later events find them by, their outbound events, the license e-mail to send, and the license key on the
+ * checkout session for the return route.
+ * What was sold comes from the session's metadata (shared/commerce/sold-plan.ts), so a plan edited or deleted, or a
+ * product deleted, since checkout opened still gets the buyer what they paid for; a session without that snapshot
+ * (only DECISIONS §6's `plan_id`) gets the plan as it is now.
+ * A session that is not this vendor's (no metadata of ours, another vendor's, a product not theirs) changes
+ * nothing; nor does an unpaid one (a delayed payment method) until `checkout.session.async_payment_succeeded`
+ * reports it paid. A paid session of this vendor's product that cannot be issued is a 500, counted and alarmed:
+ * Stripe delivers it again, and the operator looks at it meanwhile.
  */
 export async function completePurchase(ctx: EventContext, session: Stripe.Checkout.Session): Promise<Applied> {
   const { deps, tenantId } = ctx;
   const purchase = purchaseMetadata(session);
   if (!purchase) return ignored('checkout session without our metadata');
   if (purchase.tenantId !== tenantId) return ignored('checkout session of another vendor');
-  const product = await loadLiveProduct(deps, tenantId, purchase.productId).catch((error: unknown) => {
+  // Deleted or not: a product deleted after the buyer paid still gets them their license.
+  const product = await loadProduct(deps, tenantId, purchase.productId).catch((error: unknown) => {
     if (error instanceof NotFoundError) return undefined;
     throw error;
   });
   if (!product) return ignored('product is not this vendor\'s');
-  const { data: plan } = await deps.data.entities.plan.get({ planId: purchase.planId }).go({ consistent: true });
-  if (!plan || plan.tenantId !== tenantId || plan.productId !== product.productId) return ignored('plan is not this vendor\'s');
   // Delayed payment methods complete the session unpaid; `checkout.session.async_payment_succeeded` brings it paid.
   if (session.payment_status === 'unpaid') return ignored('checkout session not paid yet');
+  const plan = soldPlan(session) ?? (await livePlan(ctx, session, product.productId));
+  if (!plan) throw notIssued(ctx, session, 'metadata without the plan sold, and no such plan');
   const email = purchaseEmail(session);
-  if (!email) return ignored('checkout session without an e-mail');
+  if (!email) throw notIssued(ctx, session, 'no e-mail');
 
   const stripeSubscriptionId = plan.billingCycle === 'lifetime' ? undefined : sessionSubscriptionId(session);
+  if (plan.billingCycle !== 'lifetime' && !stripeSubscriptionId) throw notIssued(ctx, session, 'a recurring plan without a subscription');
   // Stripe down, or the vendor's key rolled: 502 or 400, and Stripe delivers the event again later.
   const subscription = stripeSubscriptionId
     ? await ctx.stripe.subscriptions.retrieve(stripeSubscriptionId).catch((error: unknown) => Promise.reject(providerFailure(error, KEY_REFUSED)))
     : undefined;
   const period: Period | undefined = subscription && subscriptionPeriod(subscription);
-  if (stripeSubscriptionId && !period) throw new Error(`Stripe subscription ${stripeSubscriptionId} has no current period`);
+  if (subscription && !period) throw notIssued(ctx, session, 'a subscription without a current period');
   const providerPaymentId = sessionPaymentId(session);
 
   const customerEmail = normalizeEmail(email);
@@ -106,10 +116,6 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       session: tx.stripeRef.create({ tenantId, stripeId: session.id, licenseId, customerId: link.customerId }).commit(),
       license: tx.license.create(license).commit(),
       ref: tx.licenseRef.create({ licenseId, licenseKey: license.licenseKey, tenantId }).commit(),
-      product: tx.product
-        .check({ productId: product.productId })
-        .where(({ deletedAt }, { notExists }) => notExists(deletedAt))
-        .commit(),
       counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(product.productId, 'active'), 1),
       licenseEvent: outboxEvent(tx, { tenantId, type: 'license.created', data: toLicense(license, summary), now }),
       expiry: expiryItemChanges(tx, license, undefined, license),
@@ -132,9 +138,32 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
     if (outcome.committed) return APPLIED;
     if (outcome.refused('claim')) throw claimLost();
     if (outcome.refused('session')) return ignored('checkout session already fulfilled');
-    if (outcome.refused('product')) return ignored('product deleted meanwhile');
     // A drawn key taken, a customer created or deleted meanwhile, or the checkout session expired: read again.
     if (!outcome.refused('license') && !outcome.refused('customer') && !outcome.refused('checkout')) throw outcome.unexpected();
   }
   throw new ConflictError('The purchase could not be recorded because of concurrent changes; retry');
+}
+
+/**
+ * The plan a session names by `plan_id` alone (DECISIONS §6's metadata, as a session opened before checkout wrote
+ * the plan as sold, or by another integration, carries it): read as it is now, for want of what was sold.
+ */
+async function livePlan(ctx: EventContext, session: Stripe.Checkout.Session, productId: string): Promise<SoldPlan | undefined> {
+  const planId = session.metadata?.plan_id;
+  if (!planId) return undefined;
+  const { data: plan } = await ctx.deps.data.entities.plan.get({ planId }).go({ consistent: true });
+  return plan && plan.tenantId === ctx.tenantId && plan.productId === productId ? plan : undefined;
+}
+
+export const PURCHASE_NOT_ISSUED = 'License could not be issued for this purchase';
+
+/**
+ * A paid checkout of this vendor's that cannot be issued (what Stripe sent lacks what the license needs): an
+ * error for the operator, counted (`PurchasesNotIssued`, alarmed), and a 500, so that the event is not marked
+ * processed and Stripe delivers it again (for 3 days) while someone looks.
+ */
+function notIssued(ctx: EventContext, session: Stripe.Checkout.Session, reason: string): AppError {
+  logger.error('Paid checkout not issued', { tenantId: ctx.tenantId, checkoutSessionId: session.id, reason });
+  metrics.purchaseNotIssued();
+  return new AppError(500, PURCHASE_NOT_ISSUED);
 }

@@ -14,10 +14,10 @@ type PlanItem = EntityItem<'plan'>;
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
 
-/** What checkout put in the session's metadata (DECISIONS §6); undefined when a field is missing. */
+/** Whose sale a session is, as checkout put it in the metadata (DECISIONS §6); undefined when it does not say. */
 export function purchaseMetadata(session: Pick<Stripe.Checkout.Session, 'metadata'>) {
-  const { developer_id: tenantId, product_id: productId, plan_id: planId } = session.metadata ?? {};
-  return tenantId && productId && planId ? { tenantId, productId, planId } : undefined;
+  const { developer_id: tenantId, product_id: productId } = session.metadata ?? {};
+  return tenantId && productId ? { tenantId, productId } : undefined;
 }
 
 /** The buyer's e-mail: what they typed at checkout, else what checkout was opened with. */
@@ -73,9 +73,26 @@ export function invoicePeriod(invoice: Pick<Stripe.Invoice, 'lines'>): Period | 
   return period ? { start: iso(period.start), end: iso(period.end) } : undefined;
 }
 
-/** A charge's possible references to a payment we recorded: its payment intent, and (older API versions) its invoice. */
-export function chargePaymentIds(charge: Pick<Stripe.Charge, 'payment_intent'> & { invoice?: string | { id: string } | null }): string[] {
+type LegacyCharge = { invoice?: string | { id: string } | null };
+
+/**
+ * A charge's references to a payment we recorded: its payment intent (one-time purchases are recorded under it),
+ * and its invoice on API versions before 2025-03-31 (subscription payments are recorded under their invoice).
+ */
+export function chargePaymentIds(charge: Pick<Stripe.Charge, 'payment_intent'> & LegacyCharge): string[] {
   return [idOf(charge.payment_intent), idOf(charge.invoice)].filter((id): id is string => Boolean(id));
+}
+
+export function chargePaymentIntentId(charge: Pick<Stripe.Charge, 'payment_intent'>): string | undefined {
+  return idOf(charge.payment_intent);
+}
+
+/**
+ * The invoices a payment intent paid, from its invoice payments: since API 2025-03-31 a charge names no invoice,
+ * and an invoice payment is what ties the payment intent to the invoice of a subscription's first or renewal payment.
+ */
+export function paidInvoiceIds(payments: Pick<Stripe.ApiList<Stripe.InvoicePayment>, 'data'>): string[] {
+  return payments.data.map((payment) => idOf(payment.invoice)).filter((id): id is string => Boolean(id));
 }
 
 /** A payment (major units, DECISIONS §10) from a Stripe amount in minor units. */

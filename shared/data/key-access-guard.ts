@@ -10,22 +10,26 @@ function stringLike(pattern: string): RegExp {
 
 /**
  * Refuses, as IAM would in AWS, every table request of this client that names a partition key outside
- * the role's patterns, and every operation a role is not granted (Scan among them). Installed on the
- * local stack, where all functions share one process and one DynamoDB Local that nothing else guards.
+ * the role's patterns (its read patterns for reads, its write patterns for changes), and every operation a
+ * role is not granted (Scan among them). Installed on the local stack, where all functions share one process
+ * and one DynamoDB Local that nothing else guards.
  *
  * It runs at the build step: the document client marshals its input just before serialization, so
  * from there on every request's input is in the one marshalled shape (`{S: …}`), whichever client sent it.
  */
 export function enforceKeyAccess(client: DynamoDBClient, role: KeyAccessRole): void {
-  const patterns = leadingKeyPatterns(role).map(stringLike);
+  const patterns = { read: leadingKeyPatterns(role, 'read').map(stringLike), write: leadingKeyPatterns(role, 'write').map(stringLike) };
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const action = `dynamodb:${(context.commandName ?? 'unknown').replace(/Command$/, '')}`;
       const keys = leadingKeysOf(context.commandName, args.input);
       if (!keys) throw accessDenied(`${action} is not granted to key access role ${role}`);
-      // ForAllValues: every key must match one of the patterns.
-      const refused = keys.find((key) => !patterns.some((pattern) => pattern.test(key)));
-      if (refused !== undefined) throw accessDenied(`${action} on partition key ${keyPrefix(refused)} is not granted to key access role ${role}`);
+      // ForAllValues: every key must match one of the patterns of its use.
+      const refused = keys.find(({ key, use }) => !patterns[use].some((pattern) => pattern.test(key)));
+      if (refused !== undefined) {
+        const what = refused.use === 'write' ? 'changing an item' : 'reading an item';
+        throw accessDenied(`${action} ${what} of partition key ${keyPrefix(refused.key)} is not granted to key access role ${role}`);
+      }
       return next(args);
     },
     { step: 'build', priority: 'high', name: 'keyAccessGuard' },

@@ -1,74 +1,122 @@
 import { SERVICE_NAME } from './table-schema.js';
 
 /**
- * Which items each kind of function may touch, by the attribute that leads its partition key
- * (ElectroDB writes partition keys as `$licensing#<attribute>_<value>…`, on the table and on every index).
- * The stack turns these into `dynamodb:LeadingKeys` conditions and the local runtime enforces the same
- * list, so a function that reaches for an item outside its role fails in the tests as it would in AWS.
+ * Which items each kind of function may read, and which of those it may change, by their partition keys (ElectroDB
+ * writes partition keys as `$licensing#<attribute>_<value>…`, on the table and on every index).
+ * - `read`: the attributes that lead the keys it may read (gets, queries, transaction condition checks).
+ * - `write`: the keys it may put, update or delete, as templates of their attributes: `licenseKey` is
+ *   `$licensing#licenseKey_…` (and any key it leads), `tenantId#shard` only `$licensing#tenantId_…#shard_…` (a
+ *   tenant's counter shards, not the tenant's payment provider or seen Stripe events, which `tenantId` alone leads).
+ * The stack turns these into `dynamodb:LeadingKeys` conditions, reads and writes apart, and the local runtime enforces
+ * the same lists, so a function that reaches for an item outside its role, or changes one it may only read, fails in
+ * the tests as it would in AWS.
  * Users (`userId`), their e-mails (`email`), sessions (`tokenHash`), OAuth states (`stateHash`) and linked provider
- * accounts (`provider`) are in no list but the management function's, which is not restricted; API keys (`keyHash`) are the management's and the portal's, which
- * checks them and keeps their `lastUsedAt`.
+ * accounts (`provider`) are in no list but the management function's, which is not restricted; API keys (`keyHash`)
+ * are the management's and the portal's, which checks them and keeps their `lastUsedAt`.
  */
+
+/**
+ * What the edge and public functions read: licenses, their activations and domain holds, products (by id, slug and
+ * public key), releases, rate limits, idempotency records, the tenant's payment provider (checkout), checkout sessions.
+ */
+const LICENSING_READS = [
+  'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'outboxShard', 'tenantId', 'bucket',
+  'checkoutSessionId', 'idempotencyKeyHash',
+] as const;
+
+/**
+ * What a license operation changes: the license, its activations and domain holds (`licenseId#domain`), the tenant's
+ * counters, its outbox events (with their pending markers, `outboxShard`), rate limits and the idempotency records of
+ * activate and deactivate. Never a product, a payment provider or a seen Stripe event.
+ */
+const LICENSE_OPERATION_WRITES = [
+  'licenseKey', 'licenseId#domain', 'activationId', 'eventId', 'outboxShard', 'tenantId#shard', 'bucket', 'idempotencyKeyHash',
+] as const;
+
 export const KEY_ACCESS = {
+  /** Edge: license operations, update checks and downloads (a release's download count). */
+  edge: { read: LICENSING_READS, write: [...LICENSE_OPERATION_WRITES, 'releaseId'] },
   /**
-   * Edge and public surfaces: license operations, update checks, downloads, their counters, events (with their pending
-   * markers, `outboxShard`) and rate limits;
-   * checkout (the tenant's payment provider, by `tenantId`, and the sessions it opens); the idempotency records of
-   * activate and deactivate (`idempotencyKeyHash`).
+   * Public API: license operations, checkout (it reads the payment provider, writes only the sessions it opens), and
+   * feedback and deactivation reasons with their daily counts, which share their product's partition key, so the
+   * product item is not told apart from them by IAM: the public function can change no product through its code, and
+   * no other item of the product's partition but those records.
    */
-  licensing: [
-    'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'outboxShard', 'tenantId', 'bucket',
-    'checkoutSessionId', 'idempotencyKeyHash',
-  ],
+  public: { read: LICENSING_READS, write: [...LICENSE_OPERATION_WRITES, 'checkoutSessionId', 'productId'] },
   /**
    * Customer portal: its API keys (`keyHash`, for `lastUsedAt`), the tenant's customer e-mails, licenses by e-mail
    * and payment provider (`tenantId`), payments and subscriptions (`customerId`, `subscriptionId`), products and
-   * their releases (`productId`, `releaseId`: `/dl` counts downloads), and its rate limits (`bucket`).
+   * their releases (`productId`, `releaseId`: `/dl` counts downloads), and its rate limits (`bucket`). It changes its
+   * keys' `lastUsedAt`, download counts, a subscription's cancellation and its rate limits.
    */
-  portal: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket'],
+  portal: {
+    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket'],
+    write: ['keyHash', 'subscriptionId', 'releaseId', 'bucket'],
+  },
   /**
    * Stripe webhook: the vendor's provider, seen event ids and Stripe-id lookups (by `tenantId`), the checkout
-   * session, product and plan named by an event, and what a purchase, renewal or refund writes: customer, license
-   * (with its ref, expiry item and activations), payment, subscription, counters, outbound events and the license e-mail
-   * (with their pending markers).
+   * session, product and plan named by an event (the plan as sold travels in the event; the plan itself is read only
+   * for a session opened without that snapshot), and what a purchase, renewal or refund writes: customer (and its
+   * e-mail lookup), license (with its ref, expiry item, e-mail and activations), payment, subscription, counters and
+   * outbound events. It changes no payment provider, product or plan.
    */
-  stripeWebhook: [
-    'tenantId', 'checkoutSessionId', 'productId', 'planId', 'customerId', 'licenseKey', 'licenseId', 'shard', 'activationId',
-    'paymentId', 'subscriptionId', 'eventId', 'outboxShard',
-  ],
+  stripeWebhook: {
+    read: [
+      'tenantId', 'checkoutSessionId', 'productId', 'planId', 'customerId', 'licenseKey', 'licenseId', 'shard', 'activationId',
+      'paymentId', 'subscriptionId', 'eventId', 'outboxShard',
+    ],
+    write: [
+      'tenantId#stripeEventId', 'tenantId#stripeId', 'tenantId#email', 'tenantId#shard', 'checkoutSessionId', 'customerId', 'licenseKey',
+      'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard',
+    ],
+  },
   /**
    * Outbox fan-out and webhook dispatcher: webhooks (by id and by tenant), deliveries and their counters, and the pending
    * markers of the outbox items the fan-out forwards (`outboxShard`), which it removes.
    */
-  webhookWorker: ['webhookId', 'deliveryId', 'tenantId', 'outboxShard'],
+  webhookWorker: {
+    read: ['webhookId', 'deliveryId', 'tenantId', 'outboxShard'],
+    write: ['webhookId', 'deliveryId', 'tenantId#shard', 'outboxShard'],
+  },
   /**
    * Outbox sweep: the pending markers it queries by shard, the outbox events it reads to forward them again (`eventId`),
    * and what forwarding an event writes (as the fan-out's). License e-mails need no read: the mail message names them.
    */
-  outboxSweep: ['outboxShard', 'eventId', 'webhookId', 'deliveryId', 'tenantId'],
+  outboxSweep: {
+    read: ['outboxShard', 'eventId', 'webhookId', 'deliveryId', 'tenantId'],
+    write: ['outboxShard', 'webhookId', 'deliveryId', 'tenantId#shard'],
+  },
   /** Usage event writer: the events and daily counts it writes (by `productId`), and the licenses events name, which it reads. */
-  usageWriter: ['productId', 'licenseKey'],
-  /** Mail sender: the license e-mails it claims and marks sent (keyed by license id), nothing else. */
-  mailSender: ['licenseId'],
+  usageWriter: { read: ['productId', 'licenseKey'], write: ['productId#day', 'productId'] },
+  /** Mail sender: the e-mails it claims and marks sent (license e-mails by license id, the others by mail id), nothing else. */
+  mailSender: { read: ['licenseId', 'mailId'], write: ['licenseId', 'mailId'] },
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events (with their markers). */
-  expirySweep: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
+  expirySweep: {
+    read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
+    write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard'],
+  },
   /**
-   * Import worker: its import and bad rows (`importId`); the target product and its plans (`productId`); what an
-   * imported license writes: the license, its ref, expiry item and activations (`licenseKey`, `licenseId`, `shard`,
-   * `activationId`), its customer and the e-mail's holder (`customerId`, `tenantId`), the counters (`tenantId`), and the
-   * `import.completed` event (`eventId`, `outboxShard`).
+   * Import worker: its import and bad rows (`importId`); the target product and its plans (`productId`); the keys and
+   * e-mails a batch finds taken (`licenseKey`, `tenantId`); what an imported license writes: the license, its ref,
+   * expiry item, activations and domain holds (`licenseKey`, `licenseId`, `shard`, `activationId`), its customer and
+   * the e-mail's holder (`customerId`, `tenantId#email`), the counters (`tenantId#shard`), and the `import.completed`
+   * event (`eventId`, `outboxShard`). It changes no product or plan.
    */
-  importWorker: [
-    'importId', 'productId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId', 'eventId', 'outboxShard',
-  ],
-} as const satisfies Record<string, readonly string[]>;
+  importWorker: {
+    read: ['importId', 'productId', 'licenseKey', 'tenantId'],
+    write: ['importId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard'],
+  },
+} as const satisfies Record<string, { read: readonly string[]; write: readonly string[] }>;
 
 export type KeyAccessRole = keyof typeof KEY_ACCESS;
 
 /** What a function is given: one of the restricted roles, or the whole table (management). */
 export type TableKeyAccess = KeyAccessRole | 'all';
 
-/** `StringLike` patterns of the partition keys a role may use. */
-export function leadingKeyPatterns(role: KeyAccessRole): string[] {
-  return KEY_ACCESS[role].map((attribute) => `$${SERVICE_NAME}#${attribute}_*`);
+/** Reading an item, or changing it. */
+export type KeyUse = 'read' | 'write';
+
+/** `StringLike` patterns of the partition keys a role may read, or write. */
+export function leadingKeyPatterns(role: KeyAccessRole, use: KeyUse): string[] {
+  return KEY_ACCESS[role][use].map((template) => `$${SERVICE_NAME}${template.split('#').map((attribute) => `#${attribute}_*`).join('')}`);
 }

@@ -10,36 +10,45 @@ import type {
   TransactWriteItemsCommandInput,
   UpdateItemCommandInput,
 } from '@aws-sdk/client-dynamodb';
+import type { KeyUse } from './key-access.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from './table-schema.js';
 
 type Key = Record<string, AttributeValue> | undefined;
 
+/** A partition key a request names, and whether the request reads or changes that item. */
+export type LeadingKey = { key: string; use: KeyUse };
+
+const reading = (key: Key): LeadingKey => ({ key: partitionKey(key), use: 'read' });
+const writing = (key: Key): LeadingKey => ({ key: partitionKey(key), use: 'write' });
+
 /**
  * The partition-key values a DynamoDB request names, as IAM's `dynamodb:LeadingKeys` sees them, read from
- * the client's marshalled input (`{S: …}`). A key that cannot be read counts as `''`, which no role's
+ * the client's marshalled input (`{S: …}`), each with the kind of action IAM checks it against (a transaction's
+ * condition check is `ConditionCheckItem`, a read). A key that cannot be read counts as `''`, which no role's
  * pattern matches. `undefined`: an operation no role is granted (Scan, PartiQL, table management).
  */
-export function leadingKeysOf(commandName: string | undefined, input: object): string[] | undefined {
+export function leadingKeysOf(commandName: string | undefined, input: object): LeadingKey[] | undefined {
   switch (commandName) {
     case 'GetItemCommand':
+      return [reading((input as GetItemCommandInput).Key)];
     case 'UpdateItemCommand':
     case 'DeleteItemCommand':
-      return [partitionKey((input as GetItemCommandInput | UpdateItemCommandInput | DeleteItemCommandInput).Key)];
+      return [writing((input as UpdateItemCommandInput | DeleteItemCommandInput).Key)];
     case 'PutItemCommand':
-      return [partitionKey((input as PutItemCommandInput).Item)];
+      return [writing((input as PutItemCommandInput).Item)];
     case 'QueryCommand':
-      return [queriedPartitionKey(input as QueryCommandInput)];
+      return [{ key: queriedPartitionKey(input as QueryCommandInput), use: 'read' }];
     case 'BatchGetItemCommand':
-      return Object.values((input as BatchGetItemCommandInput).RequestItems ?? {}).flatMap((request) => (request.Keys ?? []).map(partitionKey));
+      return Object.values((input as BatchGetItemCommandInput).RequestItems ?? {}).flatMap((request) => (request.Keys ?? []).map(reading));
     case 'BatchWriteItemCommand':
       return Object.values((input as BatchWriteItemCommandInput).RequestItems ?? {})
         .flat()
-        .map((write) => partitionKey(write.PutRequest?.Item ?? write.DeleteRequest?.Key));
+        .map((write) => writing(write.PutRequest?.Item ?? write.DeleteRequest?.Key));
     case 'TransactGetItemsCommand':
-      return ((input as TransactGetItemsCommandInput).TransactItems ?? []).map((item) => partitionKey(item.Get?.Key));
+      return ((input as TransactGetItemsCommandInput).TransactItems ?? []).map((item) => reading(item.Get?.Key));
     case 'TransactWriteItemsCommand':
       return ((input as TransactWriteItemsCommandInput).TransactItems ?? []).map((item) =>
-        partitionKey(item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key),
+        item.ConditionCheck ? reading(item.ConditionCheck.Key) : writing(item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key),
       );
     default:
       return undefined;

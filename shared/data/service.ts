@@ -7,12 +7,14 @@ import { checkoutSessionEntity } from './entities/checkout-session.js';
 import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { deactivationReasonEntity } from './entities/deactivation-reason.js';
+import { emailVerificationEntity } from './entities/email-verification.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { importErrorEntity, importJobEntity } from './entities/import-job.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
+import { mailEntity } from './entities/mail.js';
 import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { outboxPendingEntity } from './entities/outbox-pending.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
@@ -26,12 +28,14 @@ import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
 import { usageEventEntity } from './entities/usage-event.js';
 import { userEmailEntity, userEntity } from './entities/user.js';
 import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
+import { itemReader, preparedUpdate, type CommandSender, type ItemReader, type ValueKinds, type ValuesOf } from './direct-requests.js';
 
 /** Every entity of the single table, by name. */
 export const ENTITY_FACTORIES = {
   user: userEntity,
   userEmail: userEmailEntity,
   session: sessionEntity,
+  emailVerification: emailVerificationEntity,
   oauthState: oauthStateEntity,
   userIdentity: userIdentityEntity,
   apiKey: apiKeyEntity,
@@ -45,6 +49,7 @@ export const ENTITY_FACTORIES = {
   licenseRef: licenseRefEntity,
   licenseExpiry: licenseExpiryEntity,
   licenseMail: licenseMailEntity,
+  mail: mailEntity,
   activation: activationEntity,
   activeDomain: activeDomainEntity,
   customer: customerEntity,
@@ -75,37 +80,45 @@ type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof E
 /** The entities as one ElectroDB service would hold them (test/unit/data-service.test.ts builds that service). */
 type ElectroService = Service<EntityMap>;
 
-/** The table's entities and write transactions over them: the part of an ElectroDB service the code uses. */
+/** The table's entities and write transactions over them (the part of an ElectroDB service the code uses), and direct reads. */
 export type DataService = {
   entities: ElectroService['entities'];
   transaction: { write: ElectroService['transaction']['write'] };
+  /** Each entity's items by primary key in one direct GetItem (shared/data/direct-requests.ts): for the hot reads. */
+  reads: { [Name in keyof EntityMap]: ItemReader<EntityMap[Name]> };
+  /** An UpdateItem that ElectroDB builds once, sent directly with each call's values: for the hot writes. */
+  prepareUpdate: <const K extends ValueKinds>(kinds: K, build: (values: ValuesOf<K>) => object) => (values: ValuesOf<K>) => Promise<unknown>;
 };
+
+/** An object whose properties are built the first time each is read. */
+function lazily<T extends object>(names: (keyof T)[], build: (name: keyof T) => T[keyof T]): T {
+  const built: Partial<T> = {};
+  const lazy = {} as T;
+  for (const name of names) {
+    Object.defineProperty(lazy, name, { enumerable: true, get: () => (built[name] ??= build(name)) });
+  }
+  return lazy;
+}
 
 /**
  * Every entity of the single table, bound to one client and table name. Each entity is built the first
  * time it is used: ElectroDB checks an entity's model against a JSON schema when it builds it, a few
  * milliseconds apiece, and a function uses a third of them (the edge's cold start was mostly this).
- * A transaction hands ElectroDB only the entities it names, so it builds no others.
+ * A transaction hands ElectroDB only the entities it names, so it builds no others. Direct requests go through
+ * `tableClient`, the low-level client (by default `client` itself, which sends them as they are).
  */
-export function createDataService(client: DynamoDBDocumentClient, table: string): DataService {
-  const built: Partial<EntityMap> = {};
-  const entities = {} as EntityMap;
-  for (const name of Object.keys(ENTITY_FACTORIES) as (keyof EntityMap)[]) {
-    Object.defineProperty(entities, name, {
-      enumerable: true,
-      get: () => {
-        if (!built[name]) {
-          const entity = ENTITY_FACTORIES[name]();
-          entity.setClient(client);
-          entity.setTableName(table);
-          (built as Record<string, unknown>)[name] = entity;
-        }
-        return built[name];
-      },
-    });
-  }
+export function createDataService(client: DynamoDBDocumentClient, table: string, tableClient: CommandSender = client): DataService {
+  const names = Object.keys(ENTITY_FACTORIES) as (keyof EntityMap)[];
+  const entities = lazily<EntityMap>(names, (name) => {
+    const entity = ENTITY_FACTORIES[name]();
+    entity.setClient(client);
+    entity.setTableName(table);
+    return entity as EntityMap[typeof name];
+  });
   return {
     entities,
+    reads: lazily<DataService['reads']>(names, (name) => itemReader(entities[name], tableClient) as DataService['reads'][typeof name]),
+    prepareUpdate: (kinds, build) => preparedUpdate(tableClient, kinds, build),
     transaction: {
       write: ((build: (tx: EntityMap) => unknown[]) => {
         const named: Partial<EntityMap> = {};

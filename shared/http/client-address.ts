@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.js';
 import { header } from './request.js';
 import type { HttpEvent } from './types.js';
@@ -14,6 +15,23 @@ import type { HttpEvent } from './types.js';
 export function clientAddress(event: HttpEvent, config: Pick<Config, 'originVerifyToken'>): string {
   const fromCloudFront = isFromCloudFront(event, config.originVerifyToken) ? viewerAddress(header(event, 'cloudfront-viewer-address')) : undefined;
   return fromCloudFront ?? event.requestContext.http.sourceIp;
+}
+
+/**
+ * The caller as per-address rate limits count it (DECISIONS §13): an IPv4 address as it is, an IPv6 address by its
+ * /64, the network one subscriber is given and picks addresses from at will (2^64 of them: keyed on the full address,
+ * each would be a fresh caller). An IPv4-mapped IPv6 address (`::ffff:198.51.100.10`) is the IPv4 client it names.
+ */
+export function clientNetwork(event: HttpEvent, config: Pick<Config, 'originVerifyToken'>): string {
+  return addressNetwork(clientAddress(event, config));
+}
+
+/** `clientNetwork` of an address already read: IPv4 as it is, IPv6 as `<first four groups>::/64`. */
+export function addressNetwork(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const parsed = ipaddr.IPv6.parse(address);
+  if (parsed.isIPv4MappedAddress()) return parsed.toIPv4Address().toString();
+  return `${parsed.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }
 
 function isFromCloudFront(event: HttpEvent, token: string | undefined): boolean {

@@ -17,8 +17,11 @@ export type CorsPolicy =
   /** Exactly one origin, with credentials (the dashboard on `/api`); never `*`. */
   | { kind: 'credentialed'; origin: string | undefined };
 
-function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefined): Record<string, string> {
-  if (policy.kind === 'open') return { 'access-control-allow-origin': '*', 'access-control-expose-headers': OPEN_EXPOSED_HEADERS };
+/** What every answer of an open surface carries: the same two headers, built once. */
+const OPEN_HEADERS: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*', 'access-control-expose-headers': OPEN_EXPOSED_HEADERS };
+
+function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefined): Readonly<Record<string, string>> {
+  if (policy.kind === 'open') return OPEN_HEADERS;
   if (!policy.origin || requestOrigin !== policy.origin) return { vary: 'origin' };
   return {
     'access-control-allow-origin': policy.origin,
@@ -30,9 +33,10 @@ function corsHeaders(policy: CorsPolicy, requestOrigin: string | undefined): Rec
 
 /** Adds CORS headers to every answer and answers preflight requests itself. */
 export function cors(policy: CorsPolicy): MiddlewareObj<HttpEvent, HttpResult> {
+  // The answer is this request's own (built by its route or the error handler): its headers are added to, not copied.
   const decorate = (request: { event: HttpEvent; response: HttpResult | null }) => {
     if (!request.response) return;
-    request.response.headers = { ...request.response.headers, ...corsHeaders(policy, header(request.event, 'origin')) };
+    request.response.headers = Object.assign(request.response.headers ?? {}, corsHeaders(policy, header(request.event, 'origin')));
   };
   return {
     before: async (request) => {

@@ -59,6 +59,22 @@ type IdempotencyDeps = Pick<Deps, 'data' | 'clock'>;
 /** Who is calling, as a string that keeps one caller's keys apart from another's; undefined: no scope, no idempotency. */
 export type IdempotencyScope = (event: HttpEvent) => string | undefined;
 
+/**
+ * How a route whose answer holds a secret has it kept: `redact` is the answer as recorded, without the secret (the
+ * table holds no secret in clear); `restore` the answer a replay gets from the record, the secret read again.
+ */
+export type AnswerKeeping = {
+  redact(answer: StoredAnswer): StoredAnswer;
+  restore(answer: StoredAnswer): Promise<StoredAnswer>;
+};
+
+export type IdempotencyOptions = {
+  /** How long a duplicate waits for the first request's answer (default IN_PROGRESS_WAIT_MS). */
+  waitMs?: number;
+  /** Default: the answer is recorded as it is. */
+  keeping?: AnswerKeeping;
+};
+
 const KEY_SHAPE = new RegExp(`^[\\x20-\\x7e]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`);
 
 const sha256 = (...parts: (string | Buffer)[]) => {
@@ -116,7 +132,7 @@ async function settle(deps: IdempotencyDeps, claim: IdempotencyClaim, answer: St
 }
 
 /** Runs the request as the claim's holder, records its answer if it succeeded (else lets the key go) and answers it. */
-async function runClaimed(deps: IdempotencyDeps, claim: IdempotencyClaim, run: () => Promise<HttpResult>): Promise<HttpResult> {
+async function runClaimed(deps: IdempotencyDeps, claim: IdempotencyClaim, run: () => Promise<HttpResult>, keeping?: AnswerKeeping): Promise<HttpResult> {
   let result: HttpResult;
   try {
     result = await run();
@@ -124,7 +140,8 @@ async function runClaimed(deps: IdempotencyDeps, claim: IdempotencyClaim, run: (
     await settle(deps, claim, undefined);
     throw error;
   }
-  await settle(deps, claim, storedAnswerOf(result));
+  const answer = storedAnswerOf(result);
+  await settle(deps, claim, keeping && isSuccess(answer.statusCode) ? keeping.redact(answer) : answer);
   return result;
 }
 
@@ -151,7 +168,7 @@ export async function runIdempotently(
   event: HttpEvent,
   scope: string | undefined,
   run: () => Promise<HttpResult>,
-  waitMs = IN_PROGRESS_WAIT_MS,
+  { waitMs = IN_PROGRESS_WAIT_MS, keeping }: IdempotencyOptions = {},
 ): Promise<HttpResult> {
   const key = idempotencyKeyOf(event);
   if (key === undefined || scope === undefined) return run();
@@ -163,9 +180,9 @@ export async function runIdempotently(
     if (outcome.kind === 'inProgress') outcome = (await waitForAnswer(deps, keyHash, requestHash, deadline)) ?? outcome;
     switch (outcome.kind) {
       case 'claimed':
-        return runClaimed(deps, outcome.claim, run);
+        return runClaimed(deps, outcome.claim, run, keeping);
       case 'completed':
-        return replay(outcome.answer);
+        return replay(keeping ? await keeping.restore(outcome.answer) : outcome.answer);
       case 'mismatch':
         throw new UnprocessableEntityError(IDEMPOTENCY_MESSAGES.mismatch);
       case 'inProgress':

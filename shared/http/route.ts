@@ -15,6 +15,8 @@ export type RouteInput = {
   query?: $ZodType;
   /** The route takes an `Idempotency-Key` header (shared/http/idempotency.ts). */
   idempotent?: boolean;
+  /** The route is the account's own credentials: a signed-in session only, never an API key (DECISIONS §13). */
+  sessionOnly?: boolean;
 };
 
 export type Route = { method: Method; path: string; handler: (event: HttpEvent) => Promise<HttpResult>; input?: RouteInput };

@@ -51,7 +51,7 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'> & { us
         deps.data.entities.activeDomain
           .patch({ licenseId, domain })
           .set({ lastCheckedAt: now.toISOString(), lastIpAddress: ipAddress })
-          .go({ response: 'updated_old' }),
+          .go({ response: 'updated_old', originalErr: true }),
       ).catch(logFailure);
       // The first check of a UTC day (DynamoDB applies one update to an item at a time, so exactly one write sees
       // the day change) counts the install as active that day, and under the version it reports.

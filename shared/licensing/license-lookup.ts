@@ -17,12 +17,11 @@ export type ResolvedLicense = { license: LicenseItem; product: ProductRef };
 
 /**
  * The license item by key: one strongly consistent GetItem, so every answer reflects the latest write.
- * The hottest read of the service: `originalErr` spares ElectroDB's per-call stack capture (its wrapper
- * error), and a failure surfaces as the SDK's own error, which the error handler maps to 503.
+ * The hottest read of the service, so a direct one (shared/data/direct-requests.ts); a failure surfaces as the
+ * SDK's own error, which the error handler maps to 503.
  */
-export async function readLicense(deps: Pick<Deps, 'data'>, licenseKey: string): Promise<LicenseItem | undefined> {
-  const { data } = await deps.data.entities.license.get({ licenseKey }).go({ consistent: true, originalErr: true });
-  return data ?? undefined;
+export function readLicense(deps: Pick<Deps, 'data'>, licenseKey: string): Promise<LicenseItem | undefined> {
+  return deps.data.reads.license.get({ licenseKey }, { consistent: true });
 }
 
 /**

@@ -23,6 +23,8 @@ export type ProductRef = {
   signingKeyId?: string;
   offlineValidityDays: number;
   staging?: StagingRules;
+  /** Origins checkout may send buyers back to (shared/products/return-origins.ts); absent or empty: any. */
+  returnOrigins?: string[];
 };
 
 /** The spec's validation cache lifetime (SERVICE-SPEC §8): the bound on seeing a product write made elsewhere. */
@@ -39,13 +41,13 @@ export type ProductCatalog = ReturnType<typeof createProductCatalog>;
  * find nothing are not cached.
  */
 export function createProductCatalog(deps: Pick<Deps, 'data'>) {
-  // Entities are named when used, not here: a container builds only those its requests need (shared/data/service.ts).
-  const { entities } = deps.data;
+  // Readers are named when used, not here: a container builds only those its requests need (shared/data/service.ts).
+  const { reads } = deps.data;
   const byId = new TtlCache<ProductRef>(PRODUCT_CACHE_TTL_MS);
 
   const productById = (productId: string) =>
     byId.get(productId, async () => {
-      const { data } = await entities.product.get({ productId }).go();
+      const data = await reads.product.get({ productId });
       if (!data) return undefined;
       return {
         ...signingIdentityOf(data),
@@ -56,6 +58,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
         signingKeyId: data.signingKeyId,
         offlineValidityDays: data.offlineValidityDays ?? OFFLINE_VALIDITY_DAYS,
         staging: stagingRules(data.stagingPatterns, data.stagingActivationLimit),
+        returnOrigins: data.returnOrigins,
       };
     });
 
@@ -63,7 +66,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
     byId: productById,
     /** Strongly consistent, beside the license read: a replaced or deleted product's key must stop at once. */
     async byPublicKey(publicKey: string): Promise<ProductRef | undefined> {
-      const { data } = await entities.productPublicKey.get({ publicKey }).go({ consistent: true });
+      const data = await reads.productPublicKey.get({ publicKey }, { consistent: true });
       return data ? productById(data.productId) : undefined;
     },
   };

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../html.js';
+import { htmlMail, type RenderedMail } from './mail-layout.js';
 
 /** What the buyer's e-mail says: the license as it was issued, and who sold it. */
 export type LicenseMailView = {
@@ -13,7 +14,6 @@ export type LicenseMailView = {
   replyTo?: string;
 };
 
-export type RenderedMail = { subject: string; text: string; html: string };
 
 // Dates are written out in words, in UTC: "23 November 2026" reads the same in every locale.
 const longDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
@@ -29,8 +29,8 @@ const seatsText = (seats: number) => (seats === 1 ? '1 site' : `${seats} sites`)
 
 /**
  * The license e-mail in two parts: plain text for clients that show only that (and for spam filters, which
- * distrust HTML-only mail), and HTML built from tables with inline styles, which is what Outlook, Gmail and
- * Apple Mail all render alike. Every value from the vendor or the buyer is escaped.
+ * distrust HTML-only mail), and HTML in the service's frame (shared/mail/mail-layout.ts). Every value from the vendor
+ * or the buyer is escaped.
  */
 export function renderLicenseMail(view: LicenseMailView): RenderedMail {
   const term = termLine(view);
@@ -68,21 +68,10 @@ export function renderLicenseMail(view: LicenseMailView): RenderedMail {
   const e = escapeHtml;
   const row = (label: string, value: string) =>
     `<tr><td style="padding:4px 16px 4px 0;color:#5f6368;white-space:nowrap">${e(label)}</td><td style="padding:4px 0;color:#202124">${e(value)}</td></tr>`;
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<title>${e(subject)}</title>
-</head>
-<body style="margin:0;padding:0;background:#f4f5f7;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#202124">
-<div style="display:none;max-height:0;overflow:hidden">${e(`Your license key for ${view.productName}: ${view.licenseKey}`)}</div>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:#f4f5f7">
-<tr><td align="center" style="padding:24px 12px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:560px;background:#ffffff;border-radius:8px">
-<tr><td style="padding:32px 32px 8px">
-<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:#202124">${e(view.productName)}</h1>
+  const html = htmlMail({
+    title: subject,
+    preheader: `Your license key for ${view.productName}: ${view.licenseKey}`,
+    main: `<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:#202124">${e(view.productName)}</h1>
 <p style="margin:0 0 12px">${e(greeting)}</p>
 <p style="margin:0 0 16px">${e(thanks)}</p>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"><tr>
@@ -95,16 +84,8 @@ ${row(term.label, term.value)}
 <h2 style="margin:24px 0 8px;font-size:17px;color:#202124">How to activate</h2>
 <ol style="margin:0 0 16px;padding-left:20px">
 ${steps.map((step) => `<li style="margin:0 0 6px">${e(step)}</li>`).join('\n')}
-</ol>
-</td></tr>
-<tr><td style="padding:8px 32px 32px;font-size:14px;color:#5f6368">
-<p style="margin:0">${e(help)}</p>${seller ? `\n<p style="margin:12px 0 0">— ${e(seller)}</p>` : ''}
-</td></tr>
-</table>
-</td></tr>
-</table>
-</body>
-</html>
-`;
+</ol>`,
+    footer: `<p style="margin:0">${e(help)}</p>${seller ? `\n<p style="margin:12px 0 0">— ${e(seller)}</p>` : ''}`,
+  });
   return { subject, text, html };
 }

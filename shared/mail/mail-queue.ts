@@ -1,15 +1,15 @@
 import { queueSender } from '../aws/queue-sender.js';
 import type { Config } from '../config.js';
 
-/** What a mail queue message says: whose license e-mail to send. Everything else is read from the table. */
-export type MailMessage = { licenseId: string };
+/** What a mail queue message says: which queued e-mail to send. Everything else is read from the table. */
+export type MailMessage = { licenseId: string } | { mailId: string };
 
 /** The mail queue (SQS in AWS, the local stack's queue locally). */
-export type MailQueue = { enqueue(licenseId: string): Promise<void> };
+export type MailQueue = { enqueue(message: MailMessage): Promise<void> };
 
 export function createMailQueue(config: Config): MailQueue {
   const send = queueSender<MailMessage>(config, config.mail.queueUrl, 'MAIL_QUEUE_URL');
-  return { enqueue: (licenseId) => send({ licenseId }) };
+  return { enqueue: send };
 }
 
 /**

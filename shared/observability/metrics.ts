@@ -34,12 +34,15 @@ export function createMetricsRecorder(options: { namespace?: string; clock?: () 
   /** Counts not yet written, added to Powertools once each when written: one value per record, never an array. */
   const counted = new Map<Counter, number>();
   let lastPublished: number | undefined;
+  /** A count someone must hear of now (an alarm watches it): the invocation's end writes at once. */
+  let urgent = false;
   // The environment is read at the first count, not as the module loads: it is complete by the first invocation.
   let disabled: boolean | undefined;
 
-  function count(name: string, dimensions: Record<string, string>, key: string): void {
+  function count(name: string, dimensions: Record<string, string>, key: string, how: { urgent?: boolean } = {}): void {
     disabled ??= metricsDisabled(process.env);
     if (disabled) return;
+    if (how.urgent) urgent = true;
     let counter = counters.get(key);
     if (!counter) {
       const namespace = options.namespace ?? (process.env.POWERTOOLS_METRICS_NAMESPACE || DEFAULT_NAMESPACE);
@@ -61,12 +64,18 @@ export function createMetricsRecorder(options: { namespace?: string; clock?: () 
     webhookDelivery: (outcome: DeliveryOutcome) => count('WebhookDeliveries', { outcome }, `WebhookDeliveries#${outcome}`),
     /** A Stripe event received, by its `type` (`checkout.session.completed`, …): for the Stripe webhook. */
     stripeEvent: (type: string) => count('StripeEvents', { type }, `StripeEvents#${type}`),
-    /** Called as each invocation ends: writes the counts, one record per set of dimensions, when a minute has passed. */
+    /** A paid checkout whose license could not be issued (shared/commerce/purchase.ts): alarmed, so written at once. */
+    purchaseNotIssued: () => count('PurchasesNotIssued', {}, 'PurchasesNotIssued', { urgent: true }),
+    /**
+     * Called as each invocation ends: writes the counts, one record per set of dimensions, when a minute has passed
+     * or an urgent count is among them.
+     */
     publish(): void {
       if (counted.size === 0) return;
       const now = clock();
-      if (lastPublished !== undefined && now - lastPublished < PUBLISH_INTERVAL_MS) return;
+      if (!urgent && lastPublished !== undefined && now - lastPublished < PUBLISH_INTERVAL_MS) return;
       lastPublished = now;
+      urgent = false;
       for (const [{ name, metrics }, value] of counted) metrics.addMetric(name, MetricUnit.Count, value).publishStoredMetrics();
       counted.clear();
     },

@@ -19,6 +19,25 @@ export const ValidationRefusal = named(
   'How validate refuses a key, bad input included, with the status of the refusal (400, 404, 429).',
 );
 
+/** The fields a signed refusal bound to its request adds (DECISIONS §13); unsigned refusals have none. */
+const boundRefusalFields = {
+  license_key: z.optional(z.string()),
+  domain: z.optional(z.string()),
+};
+
+export const BoundError = named(
+  'BoundError',
+  z.object({ ...ErrorBody.shape, ...boundRefusalFields }),
+  'An error of activate, deactivate or check: signed once the product is known, and then naming the request\'s `license_key` and `domain`.',
+);
+
+export const BoundValidationRefusal = named(
+  'BoundValidationRefusal',
+  z.object({ ...ValidationRefusal.shape, ...boundRefusalFields }),
+  'How validate refuses a key, bad input included, with the status of the refusal (400, 404, 429); signed once the product is ' +
+    'known, and then naming the request\'s `license_key` and `domain`.',
+);
+
 /** Timestamps are ISO 8601 in UTC (`toISOString`). */
 export const timestamp = named('Timestamp', z.string().check(z.iso.datetime()), 'An ISO 8601 timestamp in UTC.');
 export const nullableTimestamp = z.nullable(timestamp);

@@ -3,7 +3,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES, IN_PROGRESS_WAIT_MS, MAX_IDEM
 import type { Route } from '../http/route.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../http/schemas.js';
 import type { IdPrefix } from '../ids.js';
-import { ErrorBody, ValidationRefusal } from './common.js';
+import { BoundError, BoundValidationRefusal, ErrorBody, ValidationRefusal } from './common.js';
 import { exampleIdFor } from './examples.js';
 import { SECURITY_SCHEMES, schemaDocs, type OperationDoc, type OperationDocs, type ResponseDoc, type Security } from './operation.js';
 
@@ -387,6 +387,7 @@ function shareRepeatedErrors(paths: Record<string, Record<string, Json>>): Recor
 }
 
 function errorBodyOf(doc: OperationDoc): $ZodType {
+  if (doc.boundAnswers) return doc.errorBody === 'validation' ? BoundValidationRefusal : BoundError;
   return doc.errorBody === 'validation' ? ValidationRefusal : ErrorBody;
 }
 

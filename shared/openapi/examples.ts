@@ -153,6 +153,7 @@ export const exampleProduct = {
   requiresPhp: '8.1',
   stagingPatterns: null,
   stagingActivationLimit: 3,
+  returnOrigins: ['https://acme.example.com'],
   public_key: EX.publicKey,
   latestVersion: '2.0.0',
   plansCount: 1,
@@ -218,6 +219,7 @@ export const exampleUser = {
   createdAt: EX.created,
   providers: [],
   hasPassword: true,
+  emailVerified: true,
 };
 
 /** `{items, pagination}` of one page holding `items`. */

@@ -132,6 +132,8 @@ export type OperationDoc = {
   rateLimits?: RateLimit[];
   /** The schema of error bodies when it is not `{error, details?}` (validate answers `{valid: false, error}`). */
   errorBody?: 'validation';
+  /** Its signed refusals are bound to their request: they may name `license_key` and `domain` (DECISIONS §13). */
+  boundAnswers?: true;
   deprecated?: boolean;
 };
 

@@ -19,6 +19,29 @@ export const SIGNED_ANSWER_HEADERS: NonNullable<ResponseDoc['headers']> = {
   'content-digest': { description: '`sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530).' },
 };
 
+/** The headers of an answer bound to its request (validate, activate, deactivate, check: DECISIONS §13). */
+export const BOUND_ANSWER_HEADERS: NonNullable<ResponseDoc['headers']> = {
+  ...SIGNED_ANSWER_HEADERS,
+  signature: {
+    description:
+      '`sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request\'s ' +
+      '`@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the ' +
+      'product is known are signed too).',
+  },
+  'signature-input': {
+    description:
+      '`sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and ' +
+      '`;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`.',
+  },
+};
+
+/** What a signed answer bound to its request names (DECISIONS §13): a client refuses one that names another key or domain. */
+export type AnswerBinding = { license_key: string; domain?: string };
+export const BOUND_FIELDS = {
+  license_key: described(z.string(), 'The request\'s `license_key`, exactly as sent: a client refuses an answer that names another.'),
+  domain: z.optional(described(z.string(), 'The request\'s `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another.')),
+};
+
 /** The request header a client sends its nonce in. */
 export const NONCE_HEADER_PARAMETER: NonNullable<OperationDoc['headerParameters']> = {
   'Signature-Nonce': {
@@ -36,6 +59,12 @@ export const SIGNED_ANSWER_NOTE =
   '\n\nThe answer is signed (RFC 9421, Ed25519) with the product\'s current key: `Signature`, `Signature-Input`, `Content-Digest`; ' +
   'send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers ' +
   'given before (bad input, an unknown key without a `public_key`) are not.';
+
+/** Appended to the description of each operation whose signed answers are bound to their request. */
+export const BOUND_ANSWER_NOTE =
+  `${SIGNED_ANSWER_NOTE} Each signed answer, refusals included, also covers the request's method and path and names its ` +
+  '`license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would ' +
+  'hand out the answer to its own key.';
 
 export const SigningKey = named(
   'SigningKey',

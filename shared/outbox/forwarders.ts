@@ -34,11 +34,9 @@ const OUTBOX_FORWARDERS: Record<OutboxItemKind, OutboxForwarder> = {
       if (event) await fanOutEvent({ ...deps, queue: deps.queues.deliveries }, event as OutboxEvent);
     },
   },
-  licenseMail: {
-    idAttribute: 'licenseId',
-    // The message names the e-mail; the sender reads the rest from its item.
-    forward: (deps, licenseId) => deps.queues.mail.enqueue(licenseId),
-  },
+  // The message names the e-mail; the sender reads the rest from its item.
+  licenseMail: { idAttribute: 'licenseId', forward: (deps, licenseId) => deps.queues.mail.enqueue({ licenseId }) },
+  mail: { idAttribute: 'mailId', forward: (deps, mailId) => deps.queues.mail.enqueue({ mailId }) },
 };
 
 /** The outbox item a stream image shows; undefined for an item of another entity. */

@@ -4,7 +4,7 @@
  * when the stream did not. A new kind joins here, gets its forwarder (shared/outbox/forwarders.ts, which does not
  * compile without it) and writes its marker beside its item.
  */
-export const OUTBOX_ITEM_KINDS = ['outboxEvent', 'licenseMail'] as const;
+export const OUTBOX_ITEM_KINDS = ['outboxEvent', 'licenseMail', 'mail'] as const;
 
 export type OutboxItemKind = (typeof OUTBOX_ITEM_KINDS)[number];
 

@@ -1,6 +1,8 @@
 import type Stripe from 'stripe';
+import { soldPlanMetadata } from '../commerce/sold-plan.js';
 import { BadRequestError } from '../errors.js';
 import type { ProductCatalog } from '../licensing/product-catalog.js';
+import { isReturnUrlAllowed, RETURN_URL_NOT_ALLOWED } from '../products/return-origins.js';
 import type { Deps } from '../runtime.js';
 import { toMinorUnits } from './minor-units.js';
 import type { PaymentDeps } from './payment-deps.js';
@@ -29,11 +31,13 @@ type SessionParams = Stripe.Checkout.SessionCreateParams;
 /**
  * Opens a Stripe Checkout Session for a plan on sale, on the vendor's own Stripe account, and records it for the
  * return route; answers the hosted checkout's URL. Subscriptions for monthly and yearly plans, one payment for
- * lifetime ones; the price in the currency's minor units. `metadata` (DECISIONS §6) is what the Stripe webhook
- * issues the license from; subscriptions carry it too, for their renewals.
+ * lifetime ones; the price in the currency's minor units. `metadata` (DECISIONS §6, with the plan as sold) is what the
+ * Stripe webhook issues the license from; subscriptions carry it too, for their renewals.
  */
 export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog, request: CheckoutRequest): Promise<string> {
   const product = await productOfPublicKey(catalog, request.publicKey);
+  // The buyer's key goes to `return_url`: only to an origin the vendor listed (DECISIONS §13).
+  if (request.returnUrl && !isReturnUrlAllowed(product.returnOrigins ?? [], request.returnUrl)) throw new BadRequestError(RETURN_URL_NOT_ALLOWED);
   const plan = await planOnSale(deps, product.productId, request.plan);
   const secretKey = await providerSecretKey(deps, product.tenantId);
   if (!secretKey) throw new BadRequestError(CHECKOUT_UNAVAILABLE);
@@ -41,7 +45,8 @@ export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog,
   const metadata = {
     developer_id: product.tenantId,
     product_id: product.productId,
-    plan_id: plan.planId,
+    // What is sold, as it is now: the license is issued from this, whatever becomes of the plan meanwhile.
+    ...soldPlanMetadata(plan),
     // Every key DECISIONS §6 names is sent; without a return URL it is empty (Stripe then stores none).
     return_url: request.returnUrl ?? '',
     activate_param: request.activateParam,

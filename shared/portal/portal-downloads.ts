@@ -42,7 +42,8 @@ export async function portalDownloads(deps: PortalDataDeps, secret: LinkSecret, 
 }
 
 /**
- * `GET /dl/{releaseId}`: a link we signed, not expired (else 403), of a published release (else 404). The
+ * `GET /dl/{releaseId}`: a link we signed, not expired (else 403), of a published release of a product that is not
+ * deleted (else 404: a deleted product is unknown to every public surface, links issued before included). The
  * download is counted (on condition the release is still published), then answered with a short-lived storage
  * URL that saves the file under its original name, as the licensed download does. A release id of the wrong
  * shape has no valid signature, so it is answered 403 like any other link we did not sign.
@@ -56,6 +57,8 @@ export async function signedDownload(
   if (!(await isValidDownloadLink(sources.secret, link, deps.clock.now()))) throw new ForbiddenError(INVALID_DOWNLOAD_LINK);
   const { data: release } = await deps.data.entities.release.get({ releaseId: link.releaseId }).go({ consistent: true });
   if (!release || release.status !== 'published') throw new NotFoundError(RELEASE_NOT_FOUND);
+  const { data: product } = await deps.data.entities.product.get({ productId: release.productId }).go({ attributes: ['deletedAt'], consistent: true });
+  if (!product || product.deletedAt) throw new NotFoundError(RELEASE_NOT_FOUND);
   if (!(await countDownload(deps, release.releaseId))) throw new NotFoundError(RELEASE_NOT_FOUND);
   return sources.links.presign(release.filePath, release.fileName, DOWNLOAD_URL_TTL_SECONDS);
 }

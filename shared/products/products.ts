@@ -39,6 +39,8 @@ export type ProductInput = {
   stagingActivationLimit?: number | null;
   /** Days an offline license file stays valid (1–365; default 30). */
   offlineValidityDays?: number;
+  /** Normalized origins checkout may return buyers to; `[]`: any. */
+  returnOrigins?: string[];
 } & { [K in OptionalText]?: string | null };
 
 /** Fields that `null` clears in an update (back to their defaults). */
@@ -64,6 +66,7 @@ export function toProduct(item: ProductItem, now: Date = new Date()) {
     ...Object.fromEntries(OPTIONAL_TEXT.map((field) => [field, item[field] ?? null])),
     stagingPatterns: item.stagingPatterns ?? null,
     stagingActivationLimit: item.stagingActivationLimit ?? DEFAULT_STAGING_ACTIVATION_LIMIT,
+    returnOrigins: item.returnOrigins ?? [],
     public_key: item.publicKey,
     latestVersion: item.latestVersion ?? null,
     plansCount: item.plansCount ?? 0,
@@ -83,7 +86,7 @@ const CHANGED_CONCURRENTLY = 'Product was changed concurrently; retry';
 const WRITE_ROUNDS = 5;
 
 /** A tenant's product, deleted or not; another tenant's id is not found. */
-async function loadProduct(deps: ProductDeps, tenantId: string, productId: string) {
+export async function loadProduct(deps: ProductDeps, tenantId: string, productId: string) {
   const { data } = await deps.data.entities.product.get({ productId }).go({ consistent: true });
   if (!data || data.tenantId !== tenantId) throw new NotFoundError(PRODUCT_NOT_FOUND);
   return data;

@@ -20,6 +20,27 @@ export const RATE_LIMITS = {
   loginAddress: { name: 'login-address', capacity: 20, refillPerSecond: 1 / 15, store: 'table', message: LOGIN_LIMIT_MESSAGE },
   /** Login attempts at one account, from anywhere; a successful login fills it again. */
   loginEmail: { name: 'login-email', capacity: 5, refillPerSecond: 1 / 12, store: 'table', message: LOGIN_LIMIT_MESSAGE },
+  /**
+   * Per account and address, once the account's bucket is empty: one attempt at a time, none from an address whose
+   * attempt at the account failed (every failure empties it). So someone guessing from elsewhere cannot keep the owner
+   * out; a successful login fills it again.
+   */
+  loginEmailAddress: { name: 'login-email-address', capacity: 1, refillPerSecond: 1 / 600, store: 'table', message: LOGIN_LIMIT_MESSAGE },
+  /**
+   * Per account: the attempts let through by `loginEmailAddress` while the account's bucket is empty, so that guesses
+   * from many addresses stay bounded; a successful login fills it again.
+   */
+  loginEmailOverflow: { name: 'login-email-overflow', capacity: 5, refillPerSecond: 1 / 60, store: 'table', message: LOGIN_LIMIT_MESSAGE },
+  /** Verification e-mails sent again for one account (each is an e-mail to the account's address). */
+  verificationResend: {
+    name: 'verification-resend',
+    capacity: 5,
+    refillPerSecond: 1 / 300,
+    store: 'table',
+    message: 'Too many verification e-mails; try again later',
+  },
+  /** Sign-ins started (Google, GitHub) from one address: each keeps a state item for 10 minutes. */
+  oauthStart: { name: 'oauth-start', capacity: 20, refillPerSecond: 1 / 15, store: 'table', message: 'Too many sign-in attempts; try again later' },
   /** Accounts registered from one address. */
   registerAddress: {
     name: 'register-address',

@@ -35,52 +35,73 @@ export function createRateLimiter(deps: Pick<Deps, 'data' | 'clock'> & { config:
     return undefined;
   }
 
-  /** Refused: seconds until a token is sure. The two writes are GCRA's two cases, each refused unless it applies. */
+  /**
+   * GCRA's two cases, each one conditional UpdateItem that is refused unless it applies: a full bucket (no `tat`, or
+   * one past) starts draining at `tat`; a draining one within its tolerance moves `tat` on by one emission. Hot on
+   * every activate and deactivate, so direct requests (shared/data/direct-requests.ts), prepared on first use.
+   */
+  let writes: ReturnType<typeof prepareWrites> | undefined;
+  function prepareWrites() {
+    const { data } = deps;
+    const { rateLimit } = data.entities;
+    return {
+      fromFull: data.prepareUpdate({ bucket: 'string', tat: 'number', ttl: 'number', now: 'number' }, (v) =>
+        rateLimit
+          .update({ bucket: v.bucket })
+          .set({ tat: v.tat, ttl: v.ttl })
+          .where(({ tat }, { notExists, lte }) => `${notExists(tat)} OR ${lte(tat, v.now)}`)
+          .params({ response: 'none' }),
+      ),
+      fromDraining: data.prepareUpdate({ bucket: 'string', emission: 'number', ttl: 'number', now: 'number', upTo: 'number' }, (v) =>
+        rateLimit
+          .update({ bucket: v.bucket })
+          .add({ tat: v.emission })
+          .set({ ttl: v.ttl })
+          .where(({ tat }, { gt, lte }) => `${gt(tat, v.now)} AND ${lte(tat, v.upTo)}`)
+          .params({ response: 'none' }),
+      ),
+    };
+  }
+
+  /** Refused: seconds until a token is sure. */
   async function takeFromTable(bucket: string, now: number, timing: BucketTiming): Promise<number | undefined> {
-    const { rateLimit } = deps.data.entities;
+    const prepared = (writes ??= prepareWrites());
     const ttl = Math.ceil((now + timing.toleranceMs + timing.emissionMs) / 1000) + 60;
-    const fromFull = () =>
-      writeItem(() =>
-        rateLimit
-          .update({ bucket })
-          .set({ tat: now + timing.emissionMs, ttl })
-          .where(({ tat }, { notExists, lte }) => `${notExists(tat)} OR ${lte(tat, now)}`)
-          .go({ response: 'none' }),
-      );
-    const fromDraining = () =>
-      writeItem(() =>
-        rateLimit
-          .update({ bucket })
-          .add({ tat: timing.emissionMs })
-          .set({ ttl })
-          .where(({ tat }, { gt, lte }) => `${gt(tat, now)} AND ${lte(tat, now + timing.toleranceMs)}`)
-          .go({ response: 'none' }),
-      );
+    const fromFull = () => writeItem(() => prepared.fromFull({ bucket, tat: now + timing.emissionMs, ttl, now }));
+    const fromDraining = () => writeItem(() => prepared.fromDraining({ bucket, emission: timing.emissionMs, ttl, now, upTo: now + timing.toleranceMs }));
     // Most buckets are idle (full) when a caller comes; one that was seen draining is likely still so.
-    const draining = (remembered.get(bucket) ?? 0) > now;
-    const [first, second] = draining ? [fromDraining, fromFull] : [fromFull, fromDraining];
+    const seenDraining = (remembered.get(bucket) ?? 0) > now;
+    const [first, second] = seenDraining ? [fromDraining, fromFull] : [fromFull, fromDraining];
     const taken = (await first()).written || (await second()).written;
     remember(bucket, taken ? now + timing.emissionMs : now + timing.toleranceMs + timing.emissionMs);
     return taken ? undefined : retryAfterSeconds(timing);
   }
 
+  /** Takes a token for `caller` from `limit`'s bucket: undefined when taken (or limits are off), else seconds to wait. */
+  async function takeFrom(limit: RateLimit, caller: string): Promise<number | undefined> {
+    if (scale === 0) return undefined;
+    const bucket = `${limit.name}#${caller}`;
+    const timing = bucketTiming(limit, scale);
+    const now = deps.clock.now().getTime();
+    try {
+      return limit.store === 'container' ? takeFromContainer(bucket, now, timing) : await takeFromTable(bucket, now, timing);
+    } catch (error) {
+      logger.warn('Rate limit not applied', { limit: limit.name, error });
+      return undefined;
+    }
+  }
+
   return {
     /** Takes a token for `caller` from `limit`'s bucket; throws 429 when there is none. RATE_LIMIT_SCALE 0: no limits. */
     async take(limit: RateLimit, caller: string): Promise<void> {
-      if (scale === 0) return;
-      const bucket = `${limit.name}#${caller}`;
-      const timing = bucketTiming(limit, scale);
-      const now = deps.clock.now().getTime();
-      let refusedFor: number | undefined;
-      try {
-        refusedFor = limit.store === 'container' ? takeFromContainer(bucket, now, timing) : await takeFromTable(bucket, now, timing);
-      } catch (error) {
-        logger.warn('Rate limit not applied', { limit: limit.name, error });
-        return;
-      }
+      const refusedFor = await takeFrom(limit, caller);
       if (refusedFor === undefined) return;
       metrics.rateLimited(limit.name);
       throw new TooManyRequestsError(limit.message, refusedFor);
+    },
+    /** Takes a token when there is one, never refusing: marks a caller (a failed login) for a limit that gates elsewhere. */
+    async spend(limit: RateLimit, caller: string): Promise<void> {
+      await takeFrom(limit, caller);
     },
     /** Fills a caller's bucket again (a successful login forgives the failed attempts before it). */
     async refill(limit: RateLimit, caller: string): Promise<void> {

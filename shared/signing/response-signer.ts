@@ -2,7 +2,7 @@ import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import type { HttpResult } from '../http/types.js';
 import { logger } from '../observability/logger.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import { signatureHeaders } from './http-signatures.js';
+import { signatureHeaders, type AnsweredRequest } from './http-signatures.js';
 import { signingKeySealContext, type SigningIdentity } from './signing-keys.js';
 
 /** Private keys a container keeps opened (one per product it answers for; a rotation adds one). */
@@ -47,7 +47,8 @@ export type ResponseSigner = ReturnType<typeof createResponseSigner>;
 export function createResponseSigner(keyring: Keyring) {
   return {
     keyring,
-    async sign(answer: HttpResult, identity: SigningIdentity, options: { now: Date; nonce?: string }): Promise<HttpResult> {
+    /** `request`: the request the answer is bound to (http-signatures.ts), when it is. */
+    async sign(answer: HttpResult, identity: SigningIdentity, options: { now: Date; nonce?: string; request?: AnsweredRequest }): Promise<HttpResult> {
       let key: OpenedKey | undefined;
       try {
         key = await keyring.keyFor(identity);
@@ -57,7 +58,7 @@ export function createResponseSigner(keyring: Keyring) {
       }
       if (!key) return answer;
       const body = Buffer.from(answer.body ?? '', answer.isBase64Encoded ? 'base64' : 'utf8');
-      const headers = signatureHeaders({ status: answer.statusCode, body, now: options.now, keyId: key.keyId, nonce: options.nonce }, (base) =>
+      const headers = signatureHeaders({ status: answer.statusCode, body, now: options.now, keyId: key.keyId, nonce: options.nonce, request: options.request }, (base) =>
         sign(null, base, key.privateKey),
       );
       // The answer is this request's own (built by the route): its headers are added to, not copied.

@@ -26,14 +26,24 @@ type Options = {
   refusal?: (error: AppError) => HttpResult;
   /** Told of every refusal (metrics). */
   onRefusal?: (error: AppError) => void;
+  /**
+   * Binds every signed answer to its request (DECISIONS §13): the fields it returns are added to the answer's JSON
+   * body, and the signature covers the request's method and path.
+   */
+  bind?: (event: HttpEvent) => Record<string, string>;
 };
+
+/** The answer with `fields` added at the top level of its JSON object body. */
+function withFields(answer: HttpResult, fields: Record<string, string>): HttpResult {
+  return { ...answer, body: JSON.stringify({ ...(JSON.parse(answer.body ?? '{}') as object), ...fields }) };
+}
 
 /**
  * A route whose answers are signed with the key of the product it answers for (docs/api.md, Signed answers).
  * The handler sets `scope.product` as soon as it knows the product; every answer from then on, refusals
  * included, is signed. Answers given before (bad input, an unknown key on `/v1`) are not: no product, no key.
  * Refusals are shaped here rather than by the error handler, so that they can be signed; a 5xx is left to it
- * (unsigned: the client retries).
+ * (unsigned: the client retries). With `bind`, each signed answer names what it answers and covers the request.
  */
 export function signedAnswers(
   signer: ResponseSigner,
@@ -54,6 +64,9 @@ export function signedAnswers(
       options.onRefusal?.(error);
       answer = refusal(error);
     }
-    return scope.product ? signer.sign(answer, scope.product, { now: clock.now(), nonce }) : answer;
+    if (!scope.product) return answer;
+    if (!options.bind) return signer.sign(answer, scope.product, { now: clock.now(), nonce });
+    const request = { method: event.requestContext.http.method, path: event.rawPath };
+    return signer.sign(withFields(answer, options.bind(event)), scope.product, { now: clock.now(), nonce, request });
   };
 }

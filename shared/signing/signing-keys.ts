@@ -37,14 +37,15 @@ export type PublicSigningKey = {
 type KeyHolder = { productId: string; tenantId: string; signingKeys?: StoredSigningKey[]; signingKeyId?: string };
 
 /**
- * The encryption-context key that names a signing key: the edge's KMS grant holds only for contexts that have it,
- * so the edge can open signing keys and nothing else (infra/constructs/provider-secrets-key.ts).
+ * The encryption-context key that names a signing key. Keys sealed before contexts had a `kind` are told from
+ * payment-provider secrets by it alone, which the KMS grants still honour (infra/constructs/provider-secrets-key.ts).
  */
 export const SIGNING_KEY_CONTEXT = 'signingKey';
 
 /** What a sealed private key is bound to: KMS refuses to open it for another tenant, product or key. */
 export const signingKeySealContext = (tenantId: string, productId: string, keyId: string): SealContext => ({
   tenant: tenantId,
+  kind: 'signing-key',
   [SIGNING_KEY_CONTEXT]: `${productId}/${keyId}`,
 });
 

@@ -17,16 +17,21 @@ const FORBIDDEN_V4: [string, number][] = [
 ];
 
 /**
- * IPv6 ranges: unspecified, loopback, unique-local (holds fd00:ec2::254), link-local, multicast, and local-use
- * NAT64 (RFC 8215), refused whole since where its IPv4 addresses sit is each network's own choice.
+ * IPv6 ranges: unspecified, loopback, unique-local (holds fd00:ec2::254), link-local, the deprecated site-local
+ * (which older stacks still route locally), multicast, and three that carry an IPv4 address somewhere a
+ * translator or relay of the network decides: local-use NAT64 (RFC 8215), IPv4-translated (SIIT, RFC 6145) and
+ * Teredo (RFC 4380, whose client address is obfuscated). Those are refused whole: no webhook receiver needs them.
  */
 const FORBIDDEN_V6: [string, number][] = [
   ['::', 128],
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
   ['64:ff9b:1::', 48],
+  ['::ffff:0:0:0', 96],
+  ['2001::', 32],
 ];
 
 function v4Bytes(address: string): number[] {

@@ -4,9 +4,12 @@ import type { Deps } from '../runtime.js';
 import { getDeliveryItem } from './deliveries.js';
 import { MAX_ATTEMPTS, retryDelaySeconds } from './retry-schedule.js';
 import { postJson } from './send.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { signatureHeaders } from './signing.js';
+import { webhookSecretOf } from './webhooks.js';
 
-type DispatchDeps = Pick<Deps, 'data' | 'clock' | 'config'>;
+/** `secrets`: opens the webhooks' signing secrets (the dispatcher's grant: `webhook-secret` only). */
+type DispatchDeps = Pick<Deps, 'data' | 'clock' | 'config'> & { secrets: SecretBox };
 
 /** What to do with the queue message after an attempt. */
 export type AttemptOutcome =
@@ -59,7 +62,7 @@ export async function attemptDelivery(deps: DispatchDeps, deliveryId: string): P
   // Another copy of the message claimed this attempt; that copy carries the delivery on.
   if (!claimed.written) return { kind: 'done' };
 
-  const headers = signatureHeaders(webhook.secret, delivery.eventId, delivery.payload, now);
+  const headers = signatureHeaders(await webhookSecretOf(deps.secrets, webhook), delivery.eventId, delivery.payload, now);
   const result = await postJson(webhook.url, delivery.payload, headers, { guard: deps.config.webhooks.addressGuard });
   await markTriggered(deps, webhook.webhookId, now, result.status === GONE);
 

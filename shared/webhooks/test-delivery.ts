@@ -1,8 +1,9 @@
 import { newId } from '../ids.js';
 import type { Deps } from '../runtime.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { postJson, type SendResult } from './send.js';
 import { signatureHeaders } from './signing.js';
-import { loadWebhook } from './webhooks.js';
+import { loadWebhook, webhookSecretOf } from './webhooks.js';
 
 /** The management function has 10 s in all; the test send must answer within that. */
 const TEST_TIMEOUT_MS = 8000;
@@ -11,7 +12,11 @@ const TEST_TIMEOUT_MS = 8000;
  * Sends a signed `webhook.test` event to the webhook's URL now (enabled or not) and reports the answer.
  * It is not a delivery: nothing is recorded and nothing is retried.
  */
-export async function sendTestEvent(deps: Pick<Deps, 'data' | 'clock' | 'config'>, tenantId: string, webhookId: string): Promise<SendResult> {
+export async function sendTestEvent(
+  deps: Pick<Deps, 'data' | 'clock' | 'config'> & { secrets: SecretBox },
+  tenantId: string,
+  webhookId: string,
+): Promise<SendResult> {
   const webhook = await loadWebhook(deps, tenantId, webhookId);
   const now = deps.clock.now();
   const id = newId('evt');
@@ -21,7 +26,7 @@ export async function sendTestEvent(deps: Pick<Deps, 'data' | 'clock' | 'config'
     createdAt: now.toISOString(),
     data: { webhookId: webhook.webhookId, name: webhook.name },
   });
-  return postJson(webhook.url, body, signatureHeaders(webhook.secret, id, body, now), {
+  return postJson(webhook.url, body, signatureHeaders(await webhookSecretOf(deps.secrets, webhook), id, body, now), {
     guard: deps.config.webhooks.addressGuard,
     timeoutMs: TEST_TIMEOUT_MS,
   });

@@ -80,8 +80,8 @@ describe('alarm topic', () => {
 
 describe('alarms', () => {
   it('all report to the topic when they go off and when they are OK again, and treat no data as OK', () => {
-    // 2 API/edge + 2 per function + iterator age + 2 SES + the webhook, outbox stream, mail and usage event dead-letter alarms.
-    expect(alarms).toHaveLength(2 + 2 * Object.keys(stack.allFunctions).length + 1 + 2 + 4);
+    // 2 API/edge + 2 per function + iterator age + purchases not issued + 2 SES + the webhook, outbox stream, mail and usage event dead-letter alarms.
+    expect(alarms).toHaveLength(2 + 2 * Object.keys(stack.allFunctions).length + 1 + 1 + 2 + 4);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);
@@ -145,6 +145,21 @@ describe('alarms', () => {
       Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(stack.webhookDelivery.fanOut) } }],
     });
     expect(iteratorAge.Threshold).toBe(ALARM_THRESHOLDS.streamIteratorAgeMs);
+  });
+
+  it('watch paid checkouts the Stripe webhook could not issue: the count its function writes, in the stack\'s namespace', () => {
+    const alarm = alarmNamed('purchases-not-issued');
+    expect(watched(alarm)).toEqual({
+      Namespace: 'LicensingService-test',
+      MetricName: 'PurchasesNotIssued',
+      Stat: 'Sum',
+      Period: 300,
+      Dimensions: [{ Name: 'service', Value: 'stripeWebhook' }],
+    });
+    expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
+    // The dimension is the service name the function counts under.
+    const variables = (template.toJSON().Resources[logicalIdOf(stack.functions.stripeWebhook)] as Resource).Properties.Environment.Variables;
+    expect(variables).toMatchObject({ POWERTOOLS_SERVICE_NAME: 'stripeWebhook', POWERTOOLS_METRICS_NAMESPACE: 'LicensingService-test' });
   });
 
   it('watch the SES bounce and complaint rates of the account', () => {

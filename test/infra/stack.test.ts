@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CfnElement, Stack } from 'aws-cdk-lib';
@@ -191,7 +191,7 @@ describe('functions', () => {
     }
   });
 
-  it('seal secrets with one rotated, retained KMS key: management seals and opens, public, portal and the Stripe webhook open, the edge opens signing keys only', () => {
+  it('seal secrets with one rotated, retained KMS key: management seals and opens, public, portal, the Stripe webhook and the edge open (which kinds: secret-grants.test.ts)', () => {
     const [keyId, key] = only('AWS::KMS::Key');
     expect(key.Properties.EnableKeyRotation).toBe(true);
     expect(key.DeletionPolicy).toBe('Retain');
@@ -210,11 +210,8 @@ describe('functions', () => {
       const statements = ((policy?.Properties.PolicyDocument.Statement ?? []) as { Action: string | string[]; Resource: unknown }[]).filter((statement) =>
         [statement.Action].flat().some((action) => action.startsWith('kms:')),
       );
-      expect([surface, statements.flatMap((statement) => [statement.Action].flat()).sort()]).toEqual([surface, kmsActions[surface]]);
+      expect([surface, [...new Set(statements.flatMap((statement) => [statement.Action].flat()))].sort()]).toEqual([surface, kmsActions[surface]]);
       for (const statement of statements) expect(statement.Resource).toEqual(keyArn);
-      // The edge signs answers: it may unwrap only data keys sealed with a signing key's encryption context.
-      const conditions = statements.map((statement) => (statement as { Condition?: unknown }).Condition);
-      expect([surface, conditions]).toEqual([surface, surface === 'edge' ? [{ Null: { 'kms:EncryptionContext:signingKey': 'false' } }] : conditions.map(() => undefined)]);
       const variables = (template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource).Properties.Environment.Variables;
       expect(variables.PROVIDER_KEY_ID).toEqual(kmsActions[surface]!.length ? keyArn : undefined);
       expect(variables.STRIPE_API_URL).toBeUndefined();
@@ -325,35 +322,6 @@ describe('outputs', () => {
     template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', Match.arrayWith(['https://'])] } });
     template.hasOutput('TableName', { Value: { Ref: tableId } });
   });
-});
-
-describe('bundling', () => {
-  const bundledManagement = (context: Record<string, string> = {}) => {
-    const app = newApp();
-    for (const [key, value] of Object.entries(context)) app.node.setContext(key, value);
-    const bundled = new LicensingStack(app, 'LicensingService');
-    const fn = Template.fromStack(bundled).toJSON().Resources[logicalId(bundled, bundled.functions.management)] as Resource;
-    const assetDir = join(app.outdir, `asset.${fn.Properties.Code.S3Key.replace(/\.zip$/, '')}`);
-    return { fn, assetDir };
-  };
-
-  it('builds an ESM bundle with a require banner, no source map, and no credential source but the environment', () => {
-    const { fn, assetDir } = bundledManagement();
-    expect(fn.Properties.Handler).toBe('index.handler');
-    expect(readdirSync(assetDir).sort()).toEqual(['index.mjs']);
-    expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
-    const code = readFileSync(join(assetDir, 'index.mjs'), 'utf8');
-    expect(code.startsWith("import { createRequire as __createRequire } from 'node:module';")).toBe(true);
-    expect(code).toMatch(/export\s*\{[^}]*\bhandler\b/);
-    // The SDK's default chain would bring its SSO source (and the others) along.
-    expect(code).not.toContain('sso_start_url');
-  }, 60_000);
-
-  it('ships a source map, and turns it on, with -c sourceMaps=true', () => {
-    const { fn, assetDir } = bundledManagement({ sourceMaps: 'true' });
-    expect(readdirSync(assetDir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
-    expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
-  }, 60_000);
 });
 
 function escape(text: string): string {

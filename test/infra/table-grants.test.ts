@@ -27,6 +27,12 @@ vi.mock('../../shared/runtime.js', async (importOriginal) => {
 
 const outdir = mkdtempSync(join(tmpdir(), 'table-grants-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+// Files after this one in the worker get the real createDeps, their own environment, and handlers loaded afresh.
+afterAll(() => {
+  vi.unstubAllEnvs();
+  vi.doUnmock('../../shared/runtime.js');
+  vi.resetModules();
+});
 
 const stack = new LicensingStack(cdkApp(outdir), 'LicensingService', { bundle: false });
 const template = Template.fromStack(stack);
@@ -37,8 +43,8 @@ const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
 /** Every function of the stack with the table (all but the reference docs): its entry file and the key access it must have. */
 const FUNCTIONS: [name: string, fn: LambdaFunction, entry: string, keys: TableKeyAccess][] = [
   ['management', stack.functions.management, HANDLER_ENTRIES.management, 'all'],
-  ['edge', stack.functions.edge, HANDLER_ENTRIES.edge, 'licensing'],
-  ['public', stack.functions.public, HANDLER_ENTRIES.public, 'licensing'],
+  ['edge', stack.functions.edge, HANDLER_ENTRIES.edge, 'edge'],
+  ['public', stack.functions.public, HANDLER_ENTRIES.public, 'public'],
   ['portal', stack.functions.portal, HANDLER_ENTRIES.portal, 'portal'],
   ['stripe webhook', stack.functions.stripeWebhook, HANDLER_ENTRIES.stripeWebhook, 'stripeWebhook'],
   ['outbox fan-out', stack.webhookDelivery.fanOut, WORKER_ENTRIES.outboxFanOut, 'webhookWorker'],
@@ -50,8 +56,8 @@ const FUNCTIONS: [name: string, fn: LambdaFunction, entry: string, keys: TableKe
 ];
 
 const ITEM_ACTIONS = {
-  read: ['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'],
-  write: ['dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  read: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query'],
+  write: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 };
 
 type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
@@ -71,11 +77,21 @@ function itemStatementsOf(fn: LambdaFunction): Statement[] {
   return statementsOf(fn).filter((statement) => actionsOf(statement).some(touchesItems));
 }
 
-/** The role whose patterns a statement's condition names; 'all' when it has none. */
-function roleOf(statement: Statement): TableKeyAccess | undefined {
-  if (statement.Condition === undefined) return 'all';
+/** The partition-key patterns under which a function may take `action` (CDK merges statements of equal conditions). */
+function keysFor(fn: LambdaFunction, action: string): string[] {
+  return itemStatementsOf(fn)
+    .filter((statement) => actionsOf(statement).includes(action))
+    .flatMap((statement) => (statement.Condition as { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': string[] } })['ForAllValues:StringLike']['dynamodb:LeadingKeys']);
+}
+
+/** The role whose read and write patterns a function's grants name; 'all' when they have no condition. */
+function roleOf(fn: LambdaFunction): TableKeyAccess | undefined {
+  if (itemStatementsOf(fn).every((statement) => statement.Condition === undefined)) return 'all';
+  const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
   const roles = Object.keys(KEY_ACCESS) as KeyAccessRole[];
-  return roles.find((role) => JSON.stringify(statement.Condition) === JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns(role) } }));
+  return roles.find(
+    (role) => same(keysFor(fn, 'dynamodb:GetItem'), leadingKeyPatterns(role, 'read')) && same(keysFor(fn, 'dynamodb:PutItem'), leadingKeyPatterns(role, 'write')),
+  );
 }
 
 describe('table grants', () => {
@@ -93,23 +109,36 @@ describe('table grants', () => {
   });
 
   it.each(FUNCTIONS.filter(([, , , keys]) => keys !== 'all'))(
-    '%s: one statement of item actions on the table and its indexes, only on the partition keys of its role, no Scan',
+    '%s: reads on the partition keys it may read, changes on those it may write, on the table and its indexes; no Scan',
     (_name, fn, _entry, keys) => {
       const statements = itemStatementsOf(fn);
-      expect(statements).toHaveLength(1);
-      const [statement] = statements as [Statement];
-      expect(statement.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns(keys as KeyAccessRole) } });
-      expect(actionsOf(statement).sort()).toEqual([...ITEM_ACTIONS.read, ...ITEM_ACTIONS.write].sort());
-      expect(statement.Resource).toEqual([tableArn, indexArn]);
+      const role = keys as KeyAccessRole;
+      for (const action of ITEM_ACTIONS.read) expect([action, keysFor(fn, action)]).toEqual([action, leadingKeyPatterns(role, 'read')]);
+      for (const action of ITEM_ACTIONS.write) expect([action, keysFor(fn, action)]).toEqual([action, leadingKeyPatterns(role, 'write')]);
+      expect(statements.flatMap(actionsOf).sort()).toEqual([...ITEM_ACTIONS.read, ...ITEM_ACTIONS.write].sort());
+      for (const statement of statements) expect(statement.Resource).toEqual([tableArn, indexArn]);
     },
   );
 
   it('let the edge and public functions write idempotency records (activate, deactivate), and no other restricted function', () => {
-    const leadingKeys = (fn: LambdaFunction) =>
-      (itemStatementsOf(fn)[0]!.Condition as { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': string[] } })['ForAllValues:StringLike']['dynamodb:LeadingKeys'];
+    const writable = (fn: LambdaFunction) => keysFor(fn, 'dynamodb:PutItem');
     for (const [name, fn, , keys] of FUNCTIONS.filter(([, , , keys]) => keys !== 'all')) {
-      expect([name, leadingKeys(fn).includes('$licensing#idempotencyKeyHash_*')]).toEqual([name, keys === 'licensing']);
+      expect([name, writable(fn).includes('$licensing#idempotencyKeyHash_*')]).toEqual([name, keys === 'edge' || keys === 'public']);
     }
+  });
+
+  it('let neither the edge nor the public function change a payment provider or a seen Stripe event, and the edge no product', () => {
+    const writable = (fn: LambdaFunction) => keysFor(fn, 'dynamodb:UpdateItem');
+    // Written as ElectroDB keys them: the provider by the tenant alone, a seen event by tenant and event, a product by its id.
+    const items = { paymentProvider: '$licensing#tenantId_usr_a', stripeEvent: '$licensing#tenantId_usr_a#stripeEventId_evt_1', product: '$licensing#productId_prd_a' };
+    const matches = (patterns: string[], key: string) => patterns.some((pattern) => new RegExp(`^${pattern.replace(/[$]/g, '\\$').replace(/\*/g, '.*')}$`).test(key));
+    for (const fn of [stack.functions.edge, stack.functions.public]) {
+      expect(matches(writable(fn), items.paymentProvider)).toBe(false);
+      expect(matches(writable(fn), items.stripeEvent)).toBe(false);
+      // Their counters, in the same tenant's partitions, they do change.
+      expect(matches(writable(fn), '$licensing#tenantId_usr_a#shard_3')).toBe(true);
+    }
+    expect(matches(writable(stack.functions.edge), items.product)).toBe(false);
   });
 
   it('management: the whole table, unconditioned', () => {
@@ -120,15 +149,18 @@ describe('table grants', () => {
   });
 
   it("match the role each function's handler passes to createDeps, which the local stack enforces", async () => {
+    // As in AWS: the workers inherit the environment of the tests' local stack (started before they fork).
     vi.stubEnv('RUNTIME', 'aws');
     vi.stubEnv('TABLE_NAME', 'licensing');
+    vi.stubEnv('PASSWORD_HASH_COST', undefined);
+    // Another file of this worker may have loaded the handlers already (the unit project shares modules between files).
+    vi.resetModules();
     for (const [name, fn, entry, keys] of FUNCTIONS) {
       requestedKeyAccess.length = 0;
       const module = pathToFileURL(join(process.cwd(), entry)).href;
       await import(module);
       expect([name, requestedKeyAccess]).toEqual([name, [keys]]);
-      expect([name, roleOf(itemStatementsOf(fn)[0]!)]).toEqual([name, keys]);
+      expect([name, roleOf(fn)]).toEqual([name, keys]);
     }
-    vi.unstubAllEnvs();
   }, 30_000);
 });

@@ -45,9 +45,13 @@ describe('usage event infrastructure', () => {
 
   it("gives the writer the product's events and counts and the licenses they name, nothing else of the table", () => {
     const statements = statementsOf(stack, template, usage.writer).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
-    expect(statements).toHaveLength(1);
-    expect(statements[0]!.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns('usageWriter') } });
-    expect(leadingKeyPatterns('usageWriter')).toEqual(['$licensing#productId_*', '$licensing#licenseKey_*']);
+    expect(statements.map((statement) => statement.Condition)).toEqual([
+      { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns('usageWriter', 'read') } },
+      { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns('usageWriter', 'write') } },
+    ]);
+    expect(leadingKeyPatterns('usageWriter', 'read')).toEqual(['$licensing#productId_*', '$licensing#licenseKey_*']);
+    // It reads the licenses events name, and changes only the events and counts.
+    expect(leadingKeyPatterns('usageWriter', 'write')).toEqual(['$licensing#productId_*#day_*', '$licensing#productId_*']);
     expect(environmentOf(usage.writer)).toMatchObject({ TABLE_NAME: { Ref: id(stack, stack.table) }, RUNTIME: 'aws' });
     expect(environmentOf(usage.writer).USAGE_QUEUE_URL).toBeUndefined();
   });

@@ -15,8 +15,9 @@ describe('activation concurrency', () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => activate(license.licenseKey, `site-${i}.example.com`)));
     const won = results.filter((r) => r.status === 200);
     expect(won).toHaveLength(3);
-    for (const lost of results.filter((r) => r.status !== 200)) {
-      expect([lost.status, lost.body]).toEqual([400, { error: 'License seat limit reached' }]);
+    for (const [i, lost] of results.entries()) {
+      if (lost.status === 200) continue;
+      expect([lost.status, lost.body]).toEqual([400, { error: 'License seat limit reached', license_key: license.licenseKey, domain: `site-${i}.example.com` }]);
     }
     expect((await validate(license.licenseKey)).body.license.activatedCount).toBe(3);
   });
@@ -25,8 +26,9 @@ describe('activation concurrency', () => {
     const { license } = await licensedProduct({ seats: 1 });
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => activate(license.licenseKey, `site-${i}.test`)));
     expect(results.filter((r) => r.status === 200).map((r) => r.body.environment)).toEqual(['staging', 'staging', 'staging']);
-    for (const lost of results.filter((r) => r.status !== 200)) {
-      expect([lost.status, lost.body]).toEqual([400, { error: 'Staging activation limit reached' }]);
+    for (const [i, lost] of results.entries()) {
+      if (lost.status === 200) continue;
+      expect([lost.status, lost.body]).toEqual([400, { error: 'Staging activation limit reached', license_key: license.licenseKey, domain: `site-${i}.test` }]);
     }
     expect((await validate(license.licenseKey)).body.license).toMatchObject({ seats: 1, activatedCount: 0, stagingCount: 3 });
   });
@@ -165,6 +167,6 @@ describe('management activations', () => {
     expect((await tenant.get(`/api/licenses/${license.id}`)).body).toMatchObject({ activatedCount: 0, stagingCount: 0 });
     const listed = await tenant.get(`/api/activations?license_id=${license.id}`);
     expect(listed.body.items.map((i: { status: string }) => i.status)).toEqual(['deactivated', 'deactivated']);
-    expect((await validate(license.licenseKey)).body).toEqual({ valid: false, error: 'License has been revoked' });
+    expect((await validate(license.licenseKey)).body).toEqual({ valid: false, error: 'License has been revoked', license_key: license.licenseKey });
   });
 });

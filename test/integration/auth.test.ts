@@ -62,7 +62,7 @@ describe('login and sessions', () => {
     const res = await client.post('/api/auth/login', { email: tenant.email, password: tenant.password });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      user: { id: tenant.userId, email: tenant.email, name: 'Dev', role: 'developer', avatarUrl: null, createdAt: expect.any(String), providers: [], hasPassword: true },
+      user: { id: tenant.userId, email: tenant.email, name: 'Dev', role: 'developer', avatarUrl: null, createdAt: expect.any(String), providers: [], hasPassword: true, emailVerified: false },
     });
     const cookie = res.cookies.find((c) => c.startsWith('session='))!;
     const [pair, ...flags] = cookie.split(';').map((p) => p.trim());
@@ -200,6 +200,36 @@ describe('API keys', () => {
     client.bearer = 'sk_abcdefghijklmnopqrstuvwxyz234567';
     expect((await client.get('/api/products')).status).toBe(401);
     expect((await new Client().get('/api/products')).status).toBe(401);
+  });
+
+  it("keeps a key off the account's own credentials, so revoking a leaked key locks its holder out", async () => {
+    const tenant = await newTenant();
+    const leaked = (await tenant.post('/api/api-keys', { name: 'leaked' })).body;
+    const holder = new Client();
+    holder.bearer = leaked.key;
+    const refused = { status: 403, body: { error: 'This route needs a signed-in session' } };
+    // No other key, no revocation, no password (nor a first one), no profile, no sign-out of the owner's sessions.
+    expect(await holder.post('/api/api-keys', { name: 'a spare' }, { origin: null })).toMatchObject(refused);
+    expect(await holder.delete(`/api/api-keys/${leaked.id}`, { origin: null })).toMatchObject(refused);
+    expect(await holder.post('/api/auth/change-password', { currentPassword: tenant.password, newPassword: 'mine from now on' }, { origin: null })).toMatchObject(refused);
+    expect(await holder.post('/api/auth/change-password', { newPassword: 'mine from now on' }, { origin: null })).toMatchObject(refused);
+    expect(await holder.put('/api/auth/me', { name: 'Mallory' }, { origin: null })).toMatchObject(refused);
+    expect(await holder.post('/api/auth/logout', undefined, { origin: null })).toMatchObject(refused);
+    // A key with the owner's cookie beside it is still a key.
+    holder.cookie = tenant.cookie;
+    expect(await holder.post('/api/auth/logout')).toMatchObject(refused);
+    holder.cookie = undefined;
+
+    // Nothing changed, and everything else still works with the key.
+    expect((await tenant.get('/api/api-keys')).body.items.map((key: { id: string }) => key.id)).toEqual([leaked.id]);
+    expect((await tenant.get('/api/auth/me')).body.user.name).toBe('Dev');
+    expect((await new Client().post('/api/auth/login', { email: tenant.email, password: tenant.password })).status).toBe(200);
+    expect((await holder.get('/api/api-keys')).status).toBe(200);
+    expect((await holder.post('/api/products', { name: 'Still mine', productType: 'app' }, { origin: null })).status).toBe(201);
+
+    // Revoked by the owner, the key is worth nothing.
+    expect((await tenant.delete(`/api/api-keys/${leaked.id}`)).status).toBe(204);
+    expect((await holder.get('/api/products')).status).toBe(401);
   });
 
   it("cannot revoke another tenant's key", async () => {

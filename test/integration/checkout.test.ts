@@ -91,7 +91,13 @@ describe('checkout', () => {
     const metadata = {
       developer_id: tenant.userId,
       product_id: product.id,
+      // The plan as sold, which the license is issued from.
       plan_id: plans.pro.id,
+      plan_name: 'Pro',
+      billing_cycle: 'yearly',
+      price: '49.5',
+      currency: 'USD',
+      seats: '5',
       return_url: returnUrl,
       activate_param: 'svc_activate',
       pending_param: 'svc_pending',
@@ -173,6 +179,35 @@ describe('checkout', () => {
       const res = await buyer.get(`/public/v1/checkout?${query(params)}`, { origin: null });
       expect([params, res.status, res.body.error]).toEqual([params, 400, error]);
     }
+  });
+
+  it("sends the buyer back only to an origin the product lists: another is 400; a product without a list sends back anywhere", async () => {
+    const { tenant, product, publicKey, plans } = await shop();
+    // Set before the first checkout: the public surface caches a product for up to 60 s.
+    const listed = await tenant.put(`/api/products/${product.id}`, { returnOrigins: ['https://shop.example.com', 'http://localhost:5173'] });
+    expect(listed.status, listed.text).toBe(200);
+    const open = (returnUrl: string, path = `/public/v1/checkout?${query({ public_key: publicKey, plan: 'pro', return_url: returnUrl })}`) =>
+      buyer.get(path, { origin: null });
+    for (const allowed of ['https://shop.example.com/thanks?plan=pro', 'https://SHOP.example.com:443/', 'http://localhost:5173/done']) {
+      const res = await open(allowed);
+      expect([allowed, res.status], res.text).toEqual([allowed, 303]);
+      const sessionId = /\/(cs_test_\w+)$/.exec(res.headers.get('location')!)![1]!;
+      expect((await fake.session(sessionId))!.params).toMatchObject({ cancel_url: allowed, metadata: { return_url: allowed } });
+    }
+    const refused = { status: 400, body: { error: 'return_url is not allowed for this product' } };
+    for (const other of [
+      'https://evil.example.net/steal', 'http://shop.example.com/thanks', 'https://shop.example.com:8443/', 'https://shop.example.com.evil.net/',
+      'https://sub.shop.example.com/', 'http://localhost:5174/',
+    ]) {
+      expect([other, await open(other)]).toMatchObject([other, refused]);
+    }
+    expect(await open('https://evil.example.net/', `/public/v1/checkout/${plans.lifetime.id}?${query({ public_key: publicKey, return_url: 'https://evil.example.net/' })}`)).toMatchObject(refused);
+    // Without a return URL the key goes by e-mail only: nothing to check.
+    expect((await buyer.get(`/public/v1/checkout?${query({ public_key: publicKey, plan: 'pro' })}`, { origin: null })).status).toBe(303);
+
+    const unlisted = await shop();
+    const anywhere = await buyer.get(`/public/v1/checkout?${query({ public_key: unlisted.publicKey, plan: 'pro', return_url: 'https://anywhere.example.net/x' })}`, { origin: null });
+    expect(anywhere.status, anywhere.text).toBe(303);
   });
 
   it('is not available without a connected provider, nor once it is disconnected', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
 import { DASHBOARD_DIST } from '../../infra/dashboard-build.js';
 import { Client, uniqueEmail } from '../support/client.js';
-import { button, CHROMIUM, launchChromium, link, screenshot, seriousViolations, text, textbox, byRole } from '../support/dashboard-page.js';
+import { button, CHROMIUM, desktopPage, launchChromium, link, screenshot, seriousViolations, text, textbox, byRole } from '../support/dashboard-page.js';
 import { zipBytes } from '../support/licensing-fixtures.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
@@ -33,9 +33,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   const context = browser.defaultBrowserContext();
   await context.overridePermissions(base, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
-  page.setDefaultTimeout(15_000);
+  page = await desktopPage(browser);
 }, 120_000);
 
 afterAll(async () => {
@@ -213,7 +211,7 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await waitFor(text('0 of 3'));
     await checkPage('license-revoked');
     const validated = await plugin.post('/v1/licenses/validate', { license_key: made.licenseKey });
-    expect(validated.body).toEqual({ valid: false, error: 'License has been revoked' });
+    expect(validated.body).toEqual({ valid: false, license_key: made.licenseKey, error: 'License has been revoked' });
   });
 
   it('lists and filters licenses, and shows the customer the license made', async () => {

@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { licensedProduct, newLicense, newProduct, plugin, type Product } from '../support/licensing-fixtures.js';
 
-/** The license operations answer the same on both prefixes; the public one also names the product by key. */
+/**
+ * The license operations answer the same on both prefixes; the public one also names the product by key, so it
+ * knows the product of an unknown license key.
+ */
 const surfaces = [
-  { name: 'edge', prefix: '/v1', identify: (_: Product) => ({}) },
-  { name: 'public', prefix: '/public/v1', identify: (product: Product) => ({ public_key: product.public_key }) },
+  { name: 'edge', prefix: '/v1', identify: (_: Product) => ({}), namesProduct: false },
+  { name: 'public', prefix: '/public/v1', identify: (product: Product) => ({ public_key: product.public_key }), namesProduct: true },
 ];
 
-describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, identify }) => {
+/** An answer given once the product is known names the key asked about and the domain, normalized (DECISIONS §13). */
+const bound = <T extends object>(answer: T, licenseKey: string, domain?: string) => ({ ...answer, license_key: licenseKey, ...(domain === undefined ? {} : { domain }) });
+
+describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, identify, namesProduct }) => {
   const call = (operation: string, body: unknown) => plugin().post(`${prefix}/licenses/${operation}`, body, { origin: null });
 
   it('validates a key: license and product, with no activation needed', async () => {
@@ -18,21 +24,31 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
       valid: true,
       license: { key: license.licenseKey, status: 'active', seats: 2, activatedCount: 0, stagingCount: 0, expiresAt: null },
       product: { id: product.id, name: product.name, slug: product.slug },
+      license_key: license.licenseKey,
     });
   });
 
   it('answers refusals of validate as {valid:false, error} with the status of DECISIONS §4', async () => {
     const { product, license } = await licensedProduct();
-    const cases: [unknown, number, string][] = [
-      [{ ...identify(product) }, 400, 'license_key is required'],
-      [{ ...identify(product), license_key: '' }, 400, 'license_key is required'],
-      [{ ...identify(product), license_key: 42 }, 400, 'license_key must be a string'],
-      [{ ...identify(product), license_key: 'NOPE-AAAA-BBBB-CCCC-DDDD' }, 404, 'License key not found'],
-      [{ ...identify(product), license_key: license.licenseKey, product_slug: 'some-other-product' }, 400, 'License does not belong to this product'],
+    // Refused before the product is known: no key is named back.
+    const cases: [unknown, number, object][] = [
+      [{ ...identify(product) }, 400, { valid: false, error: 'license_key is required' }],
+      [{ ...identify(product), license_key: '' }, 400, { valid: false, error: 'license_key is required' }],
+      [{ ...identify(product), license_key: 42 }, 400, { valid: false, error: 'license_key must be a string' }],
+      [
+        { ...identify(product), license_key: 'NOPE-AAAA-BBBB-CCCC-DDDD' },
+        404,
+        namesProduct ? bound({ valid: false, error: 'License key not found' }, 'NOPE-AAAA-BBBB-CCCC-DDDD') : { valid: false, error: 'License key not found' },
+      ],
+      [
+        { ...identify(product), license_key: license.licenseKey, product_slug: 'some-other-product' },
+        400,
+        bound({ valid: false, error: 'License does not belong to this product' }, license.licenseKey),
+      ],
     ];
-    for (const [body, status, error] of cases) {
+    for (const [body, status, answer] of cases) {
       const res = await call('validate', body);
-      expect([res.status, res.body], JSON.stringify(body)).toEqual([status, { valid: false, error }]);
+      expect([res.status, res.body], JSON.stringify(body)).toEqual([status, answer]);
     }
     const malformed = await plugin().request('POST', `${prefix}/licenses/validate`, {
       rawBody: '{"license_key":',
@@ -73,9 +89,9 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     ];
     for (const [key, error] of cases) {
       const validate = await call('validate', { ...identify(product), license_key: key });
-      expect([validate.status, validate.body]).toEqual([400, { valid: false, error }]);
-      const activate = await call('activate', { ...identify(product), license_key: key, domain: 'example.com' });
-      expect([activate.status, activate.body]).toEqual([400, { error }]);
+      expect([validate.status, validate.body]).toEqual([400, bound({ valid: false, error }, key)]);
+      const activate = await call('activate', { ...identify(product), license_key: key, domain: 'https://Example.com/' });
+      expect([activate.status, activate.body]).toEqual([400, bound({ error }, key, 'example.com')]);
     }
   });
 
@@ -90,22 +106,22 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     expect([again.status, again.body.activation_id]).toEqual([200, first.body.activation_id]);
     expect((await call('activate', { ...key, domain: 'second.example.com' })).status).toBe(200);
     const full = await call('activate', { ...key, domain: 'third.example.com' });
-    expect([full.status, full.body]).toEqual([400, { error: 'License seat limit reached' }]);
+    expect([full.status, full.body]).toEqual([400, bound({ error: 'License seat limit reached' }, license.licenseKey, 'third.example.com')]);
     // The domain that holds a seat is still answered with its activation when the license is full.
     expect((await call('activate', { ...key, domain: 'EXAMPLE.com.' })).body.activation_id).toBe(first.body.activation_id);
     expect((await call('validate', key)).body.license.activatedCount).toBe(2);
 
     const off = await call('deactivate', { ...key, domain: 'http://example.com/' });
-    expect([off.status, off.body]).toEqual([200, { success: true }]);
+    expect([off.status, off.body]).toEqual([200, bound({ success: true }, license.licenseKey, 'example.com')]);
     const offAgain = await call('deactivate', { ...key, domain: 'example.com' });
-    expect([offAgain.status, offAgain.body]).toEqual([400, { error: 'Activation not found' }]);
+    expect([offAgain.status, offAgain.body]).toEqual([400, bound({ error: 'Activation not found' }, license.licenseKey, 'example.com')]);
     expect((await call('validate', key)).body.license.activatedCount).toBe(1);
 
     const back = await call('activate', { ...key, domain: 'example.com' });
     expect(back.status).toBe(200);
     expect(back.body.activation_id).not.toBe(first.body.activation_id);
     const byId = await call('deactivate', { ...key, activation_id: back.body.activation_id });
-    expect([byId.status, byId.body]).toEqual([200, { success: true }]);
+    expect([byId.status, byId.body]).toEqual([200, bound({ success: true }, license.licenseKey)]);
     expect((await call('validate', key)).body.license.activatedCount).toBe(1);
   });
 
@@ -119,7 +135,7 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     }
     expect((await call('validate', key)).body.license).toMatchObject({ seats: 1, activatedCount: 0, stagingCount: 3 });
     const fourth = await call('activate', { ...key, domain: 'dev.shop.com' });
-    expect([fourth.status, fourth.body]).toEqual([400, { error: 'Staging activation limit reached' }]);
+    expect([fourth.status, fourth.body]).toEqual([400, bound({ error: 'Staging activation limit reached' }, license.licenseKey, 'dev.shop.com')]);
     // The seat is still free for the production site.
     const production = await call('activate', { ...key, domain: 'shop.com' });
     expect([production.status, production.body.environment]).toEqual([200, 'production']);
@@ -145,11 +161,11 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     const key = { ...identify(product), license_key: license.licenseKey };
     expect((await call('activate', { ...key, domain: 'a.preview.shop.com' })).body.environment).toBe('staging');
     const second = await call('activate', { ...key, domain: 'b.preview.shop.com' });
-    expect([second.status, second.body]).toEqual([400, { error: 'Staging activation limit reached' }]);
+    expect([second.status, second.body]).toEqual([400, bound({ error: 'Staging activation limit reached' }, license.licenseKey, 'b.preview.shop.com')]);
     // `localhost` is not one of its patterns: a production site, which takes the one seat.
     expect((await call('activate', { ...key, domain: 'localhost' })).body.environment).toBe('production');
     const full = await call('activate', { ...key, domain: 'shop.test' });
-    expect([full.status, full.body]).toEqual([400, { error: 'License seat limit reached' }]);
+    expect([full.status, full.body]).toEqual([400, bound({ error: 'License seat limit reached' }, license.licenseKey, 'shop.test')]);
   });
 
   it('refuses bad activation input with 400 and writes nothing', async () => {
@@ -177,9 +193,10 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     const other = await newLicense(tenant, product.id);
     const mine = await call('activate', { ...identify(product), license_key: license.licenseKey, domain: 'mine.example' });
     const res = await call('deactivate', { ...identify(product), license_key: other.licenseKey, activation_id: mine.body.activation_id });
-    expect([res.status, res.body]).toEqual([400, { error: 'Activation not found' }]);
-    const unknown = await call('deactivate', { ...identify(product), license_key: 'NOPE-AAAA-BBBB-CCCC-DDDD', domain: 'mine.example' });
-    expect([unknown.status, unknown.body]).toEqual([404, { error: 'License key not found' }]);
+    expect([res.status, res.body]).toEqual([400, bound({ error: 'Activation not found' }, other.licenseKey)]);
+    const nope = 'NOPE-AAAA-BBBB-CCCC-DDDD';
+    const unknown = await call('deactivate', { ...identify(product), license_key: nope, domain: 'mine.example' });
+    expect([unknown.status, unknown.body]).toEqual([404, namesProduct ? bound({ error: 'License key not found' }, nope, 'mine.example') : { error: 'License key not found' }]);
   });
 
   it('never answers from a state older than the latest change to the license', async () => {
@@ -194,20 +211,21 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     await tenant.put(`/api/licenses/${license.id}`, { seats: 5 });
     expect((await validate()).license.seats).toBe(5);
     await tenant.put(`/api/licenses/${license.id}`, { status: 'suspended' });
-    expect(await validate()).toEqual({ valid: false, error: 'License is suspended' });
+    expect(await validate()).toEqual(bound({ valid: false, error: 'License is suspended' }, license.licenseKey));
     await tenant.put(`/api/licenses/${license.id}`, { status: 'active' });
     expect((await validate()).valid).toBe(true);
 
     const regenerated = await tenant.post(`/api/licenses/${license.id}/regenerate`);
     expect(regenerated.status).toBe(200);
     const newKey = regenerated.body.licenseKey as string;
-    expect(await validate()).toEqual({ valid: false, error: 'License key not found' });
+    const unknownKey = (answer: object, domain?: string) => (namesProduct ? bound(answer, license.licenseKey, domain) : answer);
+    expect(await validate()).toEqual(unknownKey({ valid: false, error: 'License key not found' }));
     expect((await validate(newKey)).license.key).toBe(newKey);
     const oldKeyActivation = await call('activate', { ...key, domain: 'late.example.com' });
-    expect([oldKeyActivation.status, oldKeyActivation.body]).toEqual([404, { error: 'License key not found' }]);
+    expect([oldKeyActivation.status, oldKeyActivation.body]).toEqual([404, unknownKey({ error: 'License key not found' }, 'late.example.com')]);
 
     await tenant.post(`/api/licenses/${license.id}/revoke`);
-    expect(await validate(newKey)).toEqual({ valid: false, error: 'License has been revoked' });
+    expect(await validate(newKey)).toEqual(bound({ valid: false, error: 'License has been revoked' }, newKey));
   });
 
   it('treats the licenses of a deleted product as unknown', async () => {
@@ -226,7 +244,9 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
       const res = await call('validate', { ...identify(first.product), license_key: license.licenseKey, product_slug: first.product.slug });
       // The public key names the product first: another product's license is not found through it.
       expect([res.status, res.body]).toEqual(
-        prefix === '/v1' ? [400, { valid: false, error: 'License does not belong to this product' }] : [404, { valid: false, error: 'License key not found' }],
+        namesProduct
+          ? [404, bound({ valid: false, error: 'License key not found' }, license.licenseKey)]
+          : [400, bound({ valid: false, error: 'License does not belong to this product' }, license.licenseKey)],
       );
     }
   });

@@ -27,7 +27,7 @@ describe('Idempotency-Key on the license operations', () => {
     const body = { license_key: license.licenseKey, domain: 'shop.example.com' };
     const results = await Promise.all(Array.from({ length: 10 }, () => edge('activate', body, key)));
     const first = results[0]!;
-    expect(answer(first)).toEqual([200, { success: true, activation_id: expect.stringMatching(/^act_/), environment: 'production' }]);
+    expect(answer(first)).toEqual([200, { success: true, activation_id: expect.stringMatching(/^act_/), environment: 'production', ...body }]);
     for (const res of results) expect(answer(res)).toEqual(answer(first));
     // One request acted; the nine others got its recorded answer.
     expect(results.filter(replayed)).toHaveLength(9);
@@ -73,14 +73,14 @@ describe('Idempotency-Key on the license operations', () => {
     expect(taken.status).toBe(200);
     const key = randomUUID();
     const full = await edge('activate', { license_key: license.licenseKey, domain: 'two.example.com' }, key);
-    expect(answer(full)).toEqual([400, { error: 'License seat limit reached' }]);
+    expect(answer(full)).toEqual([400, { error: 'License seat limit reached', license_key: license.licenseKey, domain: 'two.example.com' }]);
     expect(await recordOf(`license#${license.licenseKey}`, key)).toBeNull();
     const off = randomUUID();
     const freed = await edge('deactivate', { license_key: license.licenseKey, domain: 'one.example.com' }, off);
-    expect(answer(freed)).toEqual([200, { success: true }]);
+    expect(answer(freed)).toEqual([200, { success: true, license_key: license.licenseKey, domain: 'one.example.com' }]);
     // The deactivate again: its first answer, although the domain is no longer active (run again, it would be 400).
     const freedAgain = await edge('deactivate', { license_key: license.licenseKey, domain: 'one.example.com' }, off);
-    expect([...answer(freedAgain), replayed(freedAgain)]).toEqual([200, { success: true }, true]);
+    expect([...answer(freedAgain), replayed(freedAgain)]).toEqual([...answer(freed), true]);
     // The refused activate again: it runs, and now that the seat is free it activates; from then on it is replayed.
     const again = await edge('activate', { license_key: license.licenseKey, domain: 'two.example.com' }, key);
     expect([again.status, again.body.environment, replayed(again)]).toEqual([200, 'production', false]);

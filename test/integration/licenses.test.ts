@@ -220,7 +220,7 @@ describe('licenses', () => {
     }
     expect(await total(tenant, '?status=revoked')).toBe(1);
     expect(await total(tenant, '?status=active')).toBe(0);
-    expect((await validate(tenant, license.licenseKey)).body).toEqual({ valid: false, error: 'License has been revoked' });
+    expect((await validate(tenant, license.licenseKey)).body).toEqual({ valid: false, error: 'License has been revoked', license_key: license.licenseKey });
     // Revoking again changes nothing.
     expect((await tenant.post(`/api/licenses/${license.id}/revoke`)).body).toMatchObject({ status: 'revoked', activatedCount: 0 });
   });

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { userForProviderAccount } from '../../shared/accounts/identities.js';
+import { startPasswordSession } from '../../shared/accounts/sessions.js';
 import type { ProviderProfile } from '../../shared/accounts/oauth-providers.js';
 import type { DataService } from '../../shared/data/service.js';
 import { ServiceUnavailableError } from '../../shared/errors.js';
@@ -83,5 +84,18 @@ describe('one user per provider account, one per e-mail, under concurrent sign-i
     await userForProviderAccount({ data, clock: systemClock }, profile);
     const stuck = readingStale(data, { userIdentity: 99, userEmail: 99 });
     await expect(userForProviderAccount({ data: stuck, clock: systemClock }, profile)).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+
+  it('a password login checked just before a takeover makes no session after it', async () => {
+    const [registrant, owner] = [await newTenant(), await newTenant()];
+    const data = localData();
+    const deps = { data, clock: systemClock };
+    const passwordOf = async (userId: string) => (await data.entities.user.get({ userId }).go({ consistent: true })).data!.passwordHash!;
+    // The registrant's login read the password; the takeover removes it before the login writes its session.
+    const checked = await passwordOf(registrant.userId);
+    await userForProviderAccount(deps, profileOf(registrant.email));
+    expect(await startPasswordSession(deps, registrant.userId, checked)).toBeUndefined();
+    // A password still in place makes the session.
+    expect(await startPasswordSession(deps, owner.userId, await passwordOf(owner.userId))).toMatch(/^[a-z2-7]{32}$/);
   });
 });

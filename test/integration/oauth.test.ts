@@ -5,6 +5,7 @@ import { Client, DASHBOARD_ORIGIN, newTenant, uniqueEmail } from '../support/cli
 import { startFakeOAuthProviders, type Failure } from '../support/fake-oauth-providers.js';
 import { startFakeSecretsManager } from '../support/fake-secrets-manager.js';
 import { startManagementGateway, type ManagementGateway } from '../support/management-gateway.js';
+import { verifyAddress } from '../support/mail.js';
 import { localData } from '../support/table.js';
 
 /**
@@ -183,6 +184,8 @@ describe('signing in', () => {
       createdAt: expect.any(String),
       providers: ['google'],
       hasPassword: false,
+      // Google vouched for the address.
+      emailVerified: true,
     });
     expect(await identity('google', fakes.google.account(account).sub)).toMatchObject({ userId: user.id, email });
     // No password: a login with any password is refused as a wrong one.
@@ -222,8 +225,10 @@ describe('signing in', () => {
     expect(await me(third.browser)).toMatchObject({ id: userId, email, providers: ['google'] });
   });
 
-  it('links a provider to the existing user with that verified e-mail, who keeps their password', async () => {
+  it('links a provider to the existing user with that verified e-mail, who keeps their password, sessions and keys', async () => {
     const tenant = await newTenant();
+    await verifyAddress(tenant.email);
+    const key = (await tenant.post('/api/api-keys', { name: 'server' })).body.key;
     const github = fakes.github.addAccount({ emails: [{ email: tenant.email.toUpperCase(), primary: true, verified: true }] });
     const viaGitHub = await signIn('github', github);
     expectSignedIn(viaGitHub.callback);
@@ -235,6 +240,37 @@ describe('signing in', () => {
     expect(await me(viaGoogle.browser)).toMatchObject({ id: tenant.userId, providers: ['github', 'google'] });
     expect((await tenant.get('/api/auth/me')).body.user.providers).toEqual(['github', 'google']);
     expect((await new Client().post('/api/auth/login', { email: tenant.email, password: tenant.password })).status).toBe(200);
+    expect((await Object.assign(new Client(), { bearer: key }).get('/api/products')).status).toBe(200);
+  });
+
+  it('takes over an account whose address was never verified: its password, sessions and keys end before the link', async () => {
+    // Someone registers the owner's address with a password of theirs, signs in, and makes an API key.
+    const squatter = await newTenant();
+    const key = (await squatter.post('/api/api-keys', { name: 'backdoor' })).body.key;
+    const otherSession = new Client();
+    expect((await otherSession.post('/api/auth/login', { email: squatter.email, password: squatter.password })).status).toBe(200);
+    const product = (await squatter.post('/api/products', { name: 'Squatted', productType: 'plugin' })).body;
+
+    // The address's owner signs in with Google, which vouches for it.
+    const google = fakes.google.addAccount({ email: squatter.email });
+    const owner = await signIn('google', google);
+    expectSignedIn(owner.callback);
+    expect(await me(owner.browser)).toMatchObject({ id: squatter.userId, providers: ['google'], hasPassword: false, emailVerified: true });
+
+    // Nothing of the registrant's works any more: the password (401 as any wrong one), both sessions, the key.
+    expect(await new Client().post('/api/auth/login', { email: squatter.email, password: squatter.password })).toMatchObject({
+      status: 401,
+      body: { error: 'Invalid email or password' },
+    });
+    expect((await squatter.get('/api/auth/me')).status).toBe(401);
+    expect((await otherSession.get('/api/auth/me')).status).toBe(401);
+    expect((await Object.assign(new Client(), { bearer: key }).get('/api/products')).status).toBe(401);
+    // The owner has the account, and sets a password of their own.
+    const client = sessionClient(owner.browser);
+    expect((await client.get('/api/api-keys')).body.items).toEqual([]);
+    expect((await client.get(`/api/products/${product.id}`)).status).toBe(200);
+    expect((await client.post('/api/auth/change-password', { newPassword: 'the owner\'s own' })).status).toBe(200);
+    expect((await new Client().post('/api/auth/login', { email: squatter.email, password: 'the owner\'s own' })).status).toBe(200);
   });
 
   it('never links an unverified e-mail to the account that holds it', async () => {
@@ -293,6 +329,9 @@ describe('signing in', () => {
     const { browser, callback } = await signIn('google', fakes.google.addAccount({ email }));
     expectSignedIn(callback);
     const client = sessionClient(browser);
+    // Never through an API key: a leaked key cannot give the account a password of its holder's.
+    const key = (await client.post('/api/api-keys', { name: 'server' })).body.key;
+    expect((await Object.assign(new Client(), { bearer: key }).post('/api/auth/change-password', { newPassword: 'the holder\'s' }, { origin: null })).status).toBe(403);
     // Two first passwords at once: exactly one is set.
     const passwords = ['first password 1', 'first password 2'];
     const raced = await Promise.all(passwords.map((newPassword) => client.post('/api/auth/change-password', { newPassword })));

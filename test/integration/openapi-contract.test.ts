@@ -3,8 +3,10 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { Client, uniqueEmail, type Response } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { zipBytes } from '../support/licensing-fixtures.js';
+import { verifyAddress } from '../support/mail.js';
 import { operationFinder, schemaValidator } from '../support/openapi.js';
-import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
+import { deliver, stripeEvent } from '../support/stripe-events.js';
+import { paidSession, stripeId, stripeSubscription, unixNow } from '../support/stripe-objects.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /**
@@ -73,6 +75,10 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.post('/api/auth/login', { email, password: 'wrong password' }), 401);
     expectStatus(await vendor.post('/api/auth/login', { email, password: 'correct horse battery' }), 200);
     const me = (await vendor.get('/api/auth/me')).body.user;
+    expectStatus(await vendor.post('/api/auth/verify-email/resend'), 202);
+    expectStatus(await nobody.get('/api/auth/verify-email?token=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), 302);
+    await verifyAddress(email);
+    expectStatus(await vendor.post('/api/auth/verify-email/resend'), 400);
     expectStatus(await vendor.put('/api/auth/me', { name: 'Acme Software', avatarUrl: null }), 200);
     expectStatus(await vendor.post('/api/auth/change-password', { currentPassword: 'nope nope nope', newPassword: 'battery staple horse' }), 400);
     expectStatus(await vendor.post('/api/auth/change-password', { currentPassword: 'correct horse battery', newPassword: 'battery staple horse' }), 200);
@@ -87,6 +93,7 @@ describe('the OpenAPI document against real answers', () => {
     const wrongKey = new RecordingClient();
     wrongKey.bearer = 'pk_notasecretkey';
     expectStatus(await wrongKey.get('/api/products'), 401);
+    expectStatus(await server.post('/api/api-keys', { name: 'From a key' }, { origin: null }), 403);
 
     // Products, plans, releases.
     expectStatus(await vendor.post('/api/products', { name: 'x', productType: 'gadget' }), 400);
@@ -226,14 +233,10 @@ describe('the OpenAPI document against real answers', () => {
     const sessionId = /\/(cs_test_\w+)$/.exec(opened.headers.get('location')!)![1]!;
     expectStatus(await plugin.get(`/public/v1/checkout/return?session_id=${sessionId}`, { origin: null }), 303);
     expectStatus(await plugin.get('/public/v1/checkout/return?session_id=cs_test_unknown', { origin: null }), 404);
-    const { metadata } = (await fake.session(sessionId))!.params as { metadata: Record<string, string> };
+    const checkoutSession = (await fake.session(sessionId))!.session;
     const subscription = stripeSubscription({ start: unixNow(), end: unixNow() + 365 * 86_400 });
     await fake.putSubscription(secretKey, subscription);
-    const session = {
-      id: sessionId, object: 'checkout.session', mode: 'subscription', status: 'complete', payment_status: 'paid', metadata,
-      customer_details: { email: buyer, name: 'Jane Buyer' }, customer_email: buyer, amount_total: 4950, currency: 'usd',
-      payment_intent: null, invoice: stripeId('in'), subscription: subscription.id,
-    };
+    const session = paidSession(checkoutSession, { email: buyer, name: 'Jane Buyer', amountTotal: 4950, invoice: stripeId('in'), subscription: subscription.id });
     const path = `/v1/webhooks/stripe/${me.id}`;
     const event = stripeEvent('checkout.session.completed', session);
     for (const [res, status] of [
@@ -270,7 +273,8 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.delete(`/api/products/${product.id}/releases/${release.id}`), 204);
     expectStatus(await vendor.post(`/api/products/${product.id}/regenerate-public-key`), 200);
     expectStatus(await vendor.delete('/api/payment-provider'), 204);
-    expectStatus(await server.delete(`/api/api-keys/${apiKey.id}`), 204);
+    expectStatus(await server.delete(`/api/api-keys/${apiKey.id}`), 403);
+    expectStatus(await vendor.delete(`/api/api-keys/${apiKey.id}`), 204);
     expectStatus(await vendor.delete(`/api/products/${product.id}`), 204);
     expectStatus(await vendor.get(`/api/products/${product.id}`), 200);
     expectStatus(await nobody.get('/health'), 200);

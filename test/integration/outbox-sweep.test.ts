@@ -14,6 +14,7 @@ import { transact } from '../../shared/data/writes.js';
 import { newId } from '../../shared/ids.js';
 import { generateLicenseKey } from '../../shared/licenses/license-key.js';
 import { licenseMailItem } from '../../shared/mail/license-mail-item.js';
+import { queuedMailItems } from '../../shared/mail/queued-mail.js';
 import { createMailQueue, MAIL_QUEUE_SETTINGS, type MailQueue } from '../../shared/mail/mail-queue.js';
 import { createMailer } from '../../shared/mail/mailer.js';
 import type { OutboxQueues } from '../../shared/outbox/forwarders.js';
@@ -59,13 +60,14 @@ beforeAll(async () => {
   mailQueue.consume((event) => createMailSenderHandler({ data: localData('mailSender', tableName), clock: systemClock, mailer: createMailer(config) })(event, lambdaContext('mailSender')));
   const sqs = createMailQueue(config);
   const refusing: MailQueue = {
-    async enqueue(licenseId) {
+    async enqueue(message) {
+      const licenseId = 'licenseId' in message ? message.licenseId : '';
       if (licenseId === poisoned && refused < REFUSALS) {
         refused++;
         throw new Error('SendMessage refused');
       }
       enqueued.push({ licenseId, refusedSoFar: refused });
-      await sqs.enqueue(licenseId);
+      await sqs.enqueue(message);
     },
   };
   queues = { deliveries: createDeliveryQueue(config), mail: refusing };
@@ -158,6 +160,11 @@ describe('outbox sweep', () => {
         .create({ webhookId: newId('whk'), tenantId, name: 'Hook', url: 'https://hooks.example/x', secret: 'whsec_c2VjcmV0', events: ['customer.created'], enabled: true, createdAt: now, updatedAt: now })
         .go();
       expect((await transact(all, (tx) => ({ event: outboxEvent(tx, { tenantId, type: 'customer.created', data: { id: 'cus_1' }, now: new Date() }) }))).committed).toBe(true);
+      const verification = { name: 'New', email: 'new@example.com', link: 'https://licensing.example/api/auth/verify-email?token=x', validHours: 24 };
+      const queued = await transact(all, (tx) => ({
+        mail: queuedMailItems(tx, { kind: 'emailVerification', tenantId, to: verification.email, content: verification }, new Date()),
+      }));
+      expect(queued.committed).toBe(true);
 
       const sweep = (at: Date) =>
         sweepOutbox({
@@ -165,21 +172,24 @@ describe('outbox sweep', () => {
           clock: { now: () => at },
           queues: {
             deliveries: createDeliveryQueue(config),
-            mail: { enqueue: (licenseId) => (faulty && licenseId === stuck.licenseId ? Promise.reject(new Error('SendMessage refused')) : mailQueue.enqueue(licenseId)) },
+            mail: {
+              enqueue: (message) =>
+                faulty && 'licenseId' in message && message.licenseId === stuck.licenseId ? Promise.reject(new Error('SendMessage refused')) : mailQueue.enqueue(message),
+            },
           },
         });
       const later = new Date(Date.now() + OUTBOX_SWEEP_GRACE_MS + 60_000);
       const first = await sweep(later);
-      expect(first.forwarded).toBe(2);
+      expect(first.forwarded).toBe(3);
       expect(first.failures).toEqual([expect.objectContaining({ kind: 'licenseMail', itemId: stuck.licenseId, tenantId: stuck.tenantId })]);
       expect(deliveries.state().messages).toBe(1);
-      expect(mail.state().messages).toBe(1);
+      expect(mail.state().messages).toBe(2);
 
       // Put off: the next runs leave it until its time has come, whatever else they do.
       expect(await sweep(later)).toEqual({ forwarded: 0, failures: [] });
       faulty = false;
       expect(await sweep(new Date(later.getTime() + OUTBOX_SWEEP_GRACE_MS + 1000))).toEqual({ forwarded: 1, failures: [] });
-      expect(mail.state().messages).toBe(2);
+      expect(mail.state().messages).toBe(3);
     } finally {
       await deliveries.stop();
       await mail.stop();

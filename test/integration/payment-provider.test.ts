@@ -30,7 +30,7 @@ describe('payment provider', () => {
     expect(shown.text).not.toContain('whsec_');
 
     const { data } = await localData().entities.paymentProvider.get({ tenantId: tenant.userId }).go();
-    expect(data).toMatchObject({ provider: 'stripe', sealedSecretKey: expect.stringMatching(/^v1\./) });
+    expect(data).toMatchObject({ provider: 'stripe', sealedSecretKey: expect.stringMatching(/^v2\./) });
     expect(JSON.stringify(data)).not.toContain(secretKey);
     expect(JSON.stringify(data)).not.toContain(webhookSecret);
 

@@ -3,7 +3,8 @@ import { newId } from '../../shared/ids.js';
 import { Client, newTenant, uniqueEmail } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { newRelease, zipBytes, type Tenant } from '../support/licensing-fixtures.js';
-import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
+import { deliver, stripeEvent } from '../support/stripe-events.js';
+import { paidSession, stripeId, stripeSubscription, unixNow } from '../support/stripe-objects.js';
 
 const fake = fakeStripeClient(inject('stripeUrl'));
 const base = inject('baseUrl');
@@ -32,14 +33,10 @@ async function purchase(tenant: Tenant, product: { id: string; public_key: strin
   const opened = await new Client().get(`/public/v1/checkout/${plan.id}?${query}`, { origin: null });
   expect(opened.status, opened.text).toBe(303);
   const sessionId = /\/(cs_test_\w+)$/.exec(opened.headers.get('location')!)![1]!;
-  const { metadata } = (await fake.session(sessionId))!.params as { metadata: Record<string, string> };
+  const checkoutSession = (await fake.session(sessionId))!.session;
   const subscription = stripeSubscription({ start: unixNow(), end: unixNow() + 365 * 86_400 });
   await fake.putSubscription(secretKey, subscription);
-  const session = {
-    id: sessionId, object: 'checkout.session', mode: 'subscription', status: 'complete', payment_status: 'paid', metadata,
-    customer_details: { email, name: 'Buyer' }, customer_email: email, amount_total: 4950, currency: 'usd',
-    payment_intent: null, invoice: stripeId('in'), subscription: subscription.id,
-  };
+  const session = paidSession(checkoutSession, { email, name: 'Buyer', amountTotal: 4950, invoice: stripeId('in'), subscription: subscription.id });
   const delivered = await deliver(`/v1/webhooks/stripe/${tenant.userId}`, stripeEvent('checkout.session.completed', session), webhookSecret);
   expect([delivered.status, delivered.body.outcome], delivered.text).toEqual([200, 'processed']);
   return { providerSubscriptionId: subscription.id };
@@ -273,6 +270,13 @@ describe('signed download links (/dl)', () => {
     await body(v.tenant.put(`/api/products/${v.product.id}/releases/${v.latest.id}`, { status: 'draft' }), 200);
     expect(await get(link)).toEqual({ status: 404, body: { error: 'Release not found' } });
     await body(v.tenant.delete(`/api/products/${v.product.id}/releases/${v.latest.id}`), 204);
+    expect(await get(link)).toEqual({ status: 404, body: { error: 'Release not found' } });
+  });
+
+  it('answers 404 once the product is deleted, as every public surface treats a deleted product', async () => {
+    const v = await vendorWithCustomer();
+    const link = await linkOf(v);
+    await body(v.tenant.delete(`/api/products/${v.product.id}`), 204);
     expect(await get(link)).toEqual({ status: 404, body: { error: 'Release not found' } });
   });
 });

@@ -108,6 +108,45 @@ describe('products', () => {
     expect([created.status, created.body.stagingPatterns, created.body.stagingActivationLimit]).toEqual([201, ['qa.shop.com'], 1]);
   });
 
+  it('keeps return origins: https origins (http only for localhost), normalized, at most 20; [] lets checkout return anywhere', async () => {
+    const tenant = await newTenant();
+    const { body: product } = await tenant.post('/api/products', widget);
+    expect(product.returnOrigins).toEqual([]);
+    const origins = [' https://Shop.Example.com/ ', 'https://shop.example.com:443', 'https://app.example.com:8443', 'https://bücher.example', 'http://localhost:5173', 'http://127.0.0.1:8080', 'http://[::1]:3000'];
+    const set = await tenant.put(`/api/products/${product.id}`, { returnOrigins: origins });
+    const normalized = ['https://shop.example.com', 'https://app.example.com:8443', 'https://xn--bcher-kva.example', 'http://localhost:5173', 'http://127.0.0.1:8080', 'http://[::1]:3000'];
+    expect([set.status, set.body.returnOrigins]).toEqual([200, normalized]);
+    expect((await tenant.get(`/api/products/${product.id}`)).body.returnOrigins).toEqual(normalized);
+    // Another field's update keeps them.
+    expect((await tenant.put(`/api/products/${product.id}`, { description: 'x' })).body.returnOrigins).toEqual(normalized);
+
+    const notAnOrigin = 'must be an https origin such as https://shop.example.com (http only for localhost)';
+    const notAlone = 'must be an origin alone, without a path, query or fragment';
+    const cases: [unknown, string][] = [
+      [{ returnOrigins: ['http://shop.example.com'] }, `returnOrigins.0: ${notAnOrigin}`],
+      [{ returnOrigins: ['https://shop.example.com', 'shop.example.com'] }, `returnOrigins.1: ${notAnOrigin}`],
+      [{ returnOrigins: ['https://*.example.com'] }, `returnOrigins.0: ${notAnOrigin}`],
+      [{ returnOrigins: ['https://user:pw@shop.example.com'] }, `returnOrigins.0: ${notAnOrigin}`],
+      [{ returnOrigins: ['ftp://shop.example.com'] }, `returnOrigins.0: ${notAnOrigin}`],
+      [{ returnOrigins: ['https://shop.example.com/thanks'] }, `returnOrigins.0: ${notAlone}`],
+      [{ returnOrigins: ['https://shop.example.com/?a=1'] }, `returnOrigins.0: ${notAlone}`],
+      [{ returnOrigins: ['https://shop.example.com#x'] }, `returnOrigins.0: ${notAlone}`],
+      [{ returnOrigins: [`https://${'a'.repeat(300)}.example.com`] }, 'returnOrigins.0: Too big: expected string to have <=300 characters'],
+      [{ returnOrigins: 'https://shop.example.com' }, 'returnOrigins: Invalid input: expected array, received string'],
+      [{ returnOrigins: null }, 'returnOrigins: Invalid input: expected array, received null'],
+      [{ returnOrigins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example.com`) }, 'returnOrigins: must hold at most 20 origins'],
+    ];
+    for (const [body, error] of cases) {
+      const res = await tenant.put(`/api/products/${product.id}`, body);
+      expect([res.status, res.body.error], JSON.stringify(body)).toEqual([400, error]);
+    }
+    expect((await tenant.get(`/api/products/${product.id}`)).body.returnOrigins).toEqual(normalized);
+    const cleared = await tenant.put(`/api/products/${product.id}`, { returnOrigins: [] });
+    expect([cleared.status, cleared.body.returnOrigins]).toEqual([200, []]);
+    const created = await tenant.post('/api/products', { ...widget, returnOrigins: ['https://shop.example.com'] });
+    expect([created.status, created.body.returnOrigins]).toEqual([201, ['https://shop.example.com']]);
+  });
+
   it('moves the slug on update and frees the old one; a taken slug is 409', async () => {
     const tenant = await newTenant();
     const a = (await tenant.post('/api/products', { ...widget, slug: `a-${Date.now()}` })).body;

@@ -38,28 +38,31 @@ describe('public license operations', () => {
     const { tenant, license } = await licensedProduct();
     const other = await newProduct(tenant);
     const res = await call('activate', { public_key: other.public_key, license_key: license.licenseKey, domain: 'example.com' });
-    expect([res.status, res.body]).toEqual([404, { error: 'License key not found' }]);
+    // Signed for the product the public key names, so bound to the request (DECISIONS §13).
+    expect([res.status, res.body]).toEqual([404, { error: 'License key not found', license_key: license.licenseKey, domain: 'example.com' }]);
   });
 
   it('activates with activated_at, checks, and deactivates', async () => {
     const { product, license } = await licensedProduct();
     const key = { public_key: product.public_key, license_key: license.licenseKey };
+    // Every answer names the key and the domain (normalized) it is about (DECISIONS §13).
+    const about = { license_key: license.licenseKey, domain: 'shop.example' };
     const before = await call('check', { ...key, domain: 'shop.example' });
-    expect([before.status, before.body]).toEqual([200, { activated: false, activation_id: null }]);
+    expect([before.status, before.body]).toEqual([200, { activated: false, activation_id: null, ...about }]);
 
     const activated = await call('activate', { ...key, domain: 'https://shop.example/' });
     expect(activated.status).toBe(200);
     // `shop.example` is a staging site by the default patterns (`*.example`).
-    expect(activated.body).toEqual({ success: true, activation_id: expect.stringMatching(/^act_/), activated_at: expect.any(String), environment: 'staging' });
+    expect(activated.body).toEqual({ success: true, activation_id: expect.stringMatching(/^act_/), activated_at: expect.any(String), environment: 'staging', ...about });
     expect(Date.parse(activated.body.activated_at)).toBeGreaterThan(Date.now() - 60_000);
 
     const check = await call('check', { ...key, domain: 'SHOP.example' });
-    expect(check.body).toEqual({ activated: true, activation_id: activated.body.activation_id });
+    expect(check.body).toEqual({ activated: true, activation_id: activated.body.activation_id, ...about });
     const repeated = await call('activate', { ...key, domain: 'shop.example' });
-    expect(repeated.body).toEqual({ success: true, activation_id: activated.body.activation_id, activated_at: activated.body.activated_at, environment: 'staging' });
+    expect(repeated.body).toEqual({ success: true, activation_id: activated.body.activation_id, activated_at: activated.body.activated_at, environment: 'staging', ...about });
 
-    expect((await call('deactivate', { ...key, domain: 'shop.example' })).body).toEqual({ success: true });
-    expect((await call('check', { ...key, domain: 'shop.example' })).body).toEqual({ activated: false, activation_id: null });
+    expect((await call('deactivate', { ...key, domain: 'shop.example' })).body).toEqual({ success: true, ...about });
+    expect((await call('check', { ...key, domain: 'shop.example' })).body).toEqual({ activated: false, activation_id: null, ...about });
   });
 
   it('checks input and license state like the other operations', async () => {
@@ -68,7 +71,7 @@ describe('public license operations', () => {
     expect((await call('check', key)).body).toEqual({ error: 'domain is required' });
     await tenant.put(`/api/licenses/${license.id}`, { status: 'suspended' });
     const res = await call('check', { ...key, domain: 'example.com' });
-    expect([res.status, res.body]).toEqual([400, { error: 'License is suspended' }]);
+    expect([res.status, res.body]).toEqual([400, { error: 'License is suspended', license_key: license.licenseKey, domain: 'example.com' }]);
     const edge = await plugin().post('/v1/licenses/check', { ...key, domain: 'example.com' }, { origin: null });
     expect(edge.status).toBe(404);
   });

@@ -5,7 +5,7 @@ import { generateLicenseKey } from '../../shared/licenses/license-key.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { requestFrom } from '../support/addressed-client.js';
 import { Client } from '../support/client.js';
-import { DASHBOARD_URL } from '../support/global-setup.js';
+import { DASHBOARD_URL, TEST_PASSWORD_HASH_COST } from '../support/global-setup.js';
 
 /**
  * Every limit at its real size (RATE_LIMIT_SCALE 1), over HTTP, on a stack of this file's own. Each test
@@ -13,8 +13,18 @@ import { DASHBOARD_URL } from '../support/global-setup.js';
  * Recovery of each table bucket is shown with a moving clock in rate-limit-buckets.test.ts.
  */
 let stack: LocalStack;
+/** CloudFront's secret origin header: with it, the service takes the caller from `cloudfront-viewer-address` (IPv6 here). */
+const ORIGIN_VERIFY_TOKEN = 'rate-limit-test-origin-token';
 beforeAll(async () => {
-  stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { DASHBOARD_URL, RATE_LIMIT_SCALE: '1', EXPIRY_SWEEP_INTERVAL_MS: '0' } });
+  stack = await startLocalStack({
+    port: 0,
+    dataDir: ':memory:',
+    env: {
+      DASHBOARD_URL, RATE_LIMIT_SCALE: '1', EXPIRY_SWEEP_INTERVAL_MS: '0', ORIGIN_VERIFY_TOKEN, PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
+      // A GitHub client, so that its sign-in start route answers (it never reaches GitHub in these tests).
+      GITHUB_CLIENT_ID: 'rate-limit-test', GITHUB_CLIENT_SECRET: 'rate-limit-test-secret',
+    },
+  });
 }, 120_000);
 afterAll(() => stack?.stop());
 
@@ -22,6 +32,14 @@ const from = (address: string) => ({
   post: (path: string, body: unknown) => requestFrom(address, stack.url, 'POST', path, body),
   get: (path: string) => requestFrom(address, stack.url, 'GET', path),
 });
+/** A caller at an IPv6 address, as CloudFront hands it on (the connection itself is loopback). */
+const fromIPv6 = (address: string) => {
+  const headers = { 'x-origin-verify': ORIGIN_VERIFY_TOKEN, 'cloudfront-viewer-address': `[${address}]:443` };
+  return {
+    post: (path: string, body: unknown) => requestFrom('127.0.0.1', stack.url, 'POST', path, body, headers),
+    get: (path: string) => requestFrom('127.0.0.1', stack.url, 'GET', path, undefined, headers),
+  };
+};
 const unknownKey = () => generateLicenseKey('NOPE-');
 const unknownPublicKey = () => `pk_${randomBase32(20)}`;
 const password = 'correct horse battery';
@@ -63,7 +81,7 @@ async function recovers(send: () => Promise<{ status: number }>, timeoutMs: numb
 }
 
 describe('rate limits', () => {
-  it('limits registrations per address', async () => {
+  it('limits registrations per address', { timeout: 120_000 }, async () => {
     const caller = from('127.0.0.2');
     await spend(RATE_LIMITS.registerAddress.capacity, () => caller.post('/api/auth/register', { email: email(), password }), 201);
     const refused = await caller.post('/api/auth/register', { email: email(), password });
@@ -72,7 +90,7 @@ describe('rate limits', () => {
     expect((await from('127.0.0.3').post('/api/auth/register', { email: email(), password })).status).toBe(201);
   });
 
-  it('limits login attempts per address, across accounts (a password spray)', async () => {
+  it('limits login attempts per address, across accounts (a password spray)', { timeout: 120_000 }, async () => {
     const caller = from('127.0.0.4');
     const refused = await spendUntilRefused(RATE_LIMITS.loginAddress, () => caller.post('/api/auth/login', { email: email(), password }), 401);
     expect([refused.status, refused.body]).toEqual([429, { error: 'Too many login attempts; try again later' }]);
@@ -81,27 +99,57 @@ describe('rate limits', () => {
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(15);
   });
 
-  it('limits login attempts per account, from any address, even with the right password', async () => {
+  /** Wrong passwords from `address` until the account's bucket refuses; the address has failed at the account then. */
+  const emptyAccountBucket = (account: string, address: string) =>
+    spendUntilRefused(RATE_LIMITS.loginEmail, () => from(address).post('/api/auth/login', { email: account, password: 'wrong password' }), 401);
+
+  it('limits login attempts per account, but not the right password from an address that has not failed', { timeout: 120_000 }, async () => {
     const account = email();
     expect((await from('127.0.0.5').post('/api/auth/register', { email: account, password })).status).toBe(201);
-    await spend(RATE_LIMITS.loginEmail.capacity, (n) => from(`127.0.1.${n + 1}`).post('/api/auth/login', { email: account, password: 'wrong password' }), 401);
-    const refused = await from('127.0.1.100').post('/api/auth/login', { email: account, password });
+    // Someone empties the account's bucket with wrong passwords; from their address, the right password is refused too.
+    const refused = await emptyAccountBucket(account, '127.0.1.1');
     expect([refused.status, refused.body.error]).toEqual([429, 'Too many login attempts; try again later']);
     expect(refused.headers['retry-after']).toBe('12');
+    expect((await from('127.0.1.1').post('/api/auth/login', { email: account, password })).status).toBe(429);
+    // The owner, from an address that has not failed, gets in.
+    expect((await from('127.0.1.100').post('/api/auth/login', { email: account, password })).status).toBe(200);
     // Another account is not affected.
     const other = email();
     await from('127.0.0.5').post('/api/auth/register', { email: other, password });
     expect((await from('127.0.0.6').post('/api/auth/login', { email: other, password })).status).toBe(200);
   });
 
-  it('holds the per-account limit under parallel attempts, and a successful login fills it again', async () => {
+  it('checks one password at a time from an address that has not failed at an emptied account', { timeout: 120_000 }, async () => {
     const account = email();
     await from('127.0.0.7').post('/api/auth/register', { email: account, password });
+    await emptyAccountBucket(account, '127.0.0.7');
+    const started = Date.now();
     const parallel = await Promise.all(
-      Array.from({ length: 8 }, (_, n) => from(`127.0.2.${n + 1}`).post('/api/auth/login', { email: account, password: 'wrong password' })),
+      Array.from({ length: 6 }, () => from('127.0.2.1').post('/api/auth/login', { email: account, password: 'wrong password' })),
     );
-    expect(parallel.filter((r) => r.status === 429)).toHaveLength(3);
+    // One is checked (a wrong password: 401); the account's bucket may have earned a token meanwhile (one per 12 s).
+    const earned = Math.ceil(((Date.now() - started) / 1000) * RATE_LIMITS.loginEmail.refillPerSecond);
+    const checked = parallel.filter((r) => r.status === 401).length;
+    expect(checked).toBeGreaterThanOrEqual(1);
+    expect(checked).toBeLessThanOrEqual(1 + earned);
+    expect(parallel.filter((r) => r.status !== 401).map((r) => r.status)).toEqual(Array(6 - checked).fill(429));
+  });
 
+  it('bounds the checks from addresses that have not failed, so that many addresses cannot guess on', { timeout: 180_000 }, async () => {
+    const account = email();
+    await from('127.0.0.7').post('/api/auth/register', { email: account, password });
+    await emptyAccountBucket(account, '127.0.0.7');
+    // The overflow's own refill and the account bucket's: either lets one more through while the requests run.
+    const either = {
+      capacity: RATE_LIMITS.loginEmailOverflow.capacity,
+      refillPerSecond: RATE_LIMITS.loginEmailOverflow.refillPerSecond + RATE_LIMITS.loginEmail.refillPerSecond,
+    };
+    let host = 0;
+    const refused = await spendUntilRefused(either, () => from(`127.0.4.${++host}`).post('/api/auth/login', { email: account, password: 'wrong password' }), 401);
+    expect([refused.status, refused.body.error]).toEqual([429, 'Too many login attempts; try again later']);
+  });
+
+  it('fills the account\'s bucket again on a successful login', { timeout: 120_000 }, async () => {
     const fresh = email();
     await from('127.0.0.7').post('/api/auth/register', { email: fresh, password });
     await spend(4, () => from('127.0.0.8').post('/api/auth/login', { email: fresh, password: 'wrong password' }), 401);
@@ -175,6 +223,38 @@ describe('rate limits', () => {
     expect([refused.status, refused.body, refused.retryAfter]).toEqual([429, { error: 'Too many requests' }, '1']);
     expect((await overview(second)).status).toBe(200);
     expect((await recovers(() => overview(first), 5_000)).status).toBe(200);
+  });
+
+  it('counts every IPv6 address of one /64 as one caller, and another /64 apart', { timeout: 120_000 }, async () => {
+    // Each request from an address of its own in 2001:db8:64:1::/64: to the limits, one caller all the same.
+    let host = 0;
+    const inNetwork = (network: string) => fromIPv6(`${network}:${(++host).toString(16)}:0:0:1`);
+    await spend(RATE_LIMITS.registerAddress.capacity, () => inNetwork('2001:db8:64:1').post('/api/auth/register', { email: email(), password }), 201);
+    const refused = await inNetwork('2001:db8:64:1').post('/api/auth/register', { email: email(), password });
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many registrations from this address; try again later' }]);
+    expect((await inNetwork('2001:db8:64:2').post('/api/auth/register', { email: email(), password })).status).toBe(201);
+
+    const activate = () => inNetwork('2001:db8:64:3').post('/v1/licenses/activate', { license_key: unknownKey(), domain: 'a.example' });
+    expect((await spendUntilRefused(RATE_LIMITS.activationAddress, activate, 404)).status).toBe(429);
+    const publicKey = unknownPublicKey();
+    const checkout = () => inNetwork('2001:db8:64:4').get(`/public/v1/checkout?public_key=${publicKey}&plan=pro`);
+    expect((await spendUntilRefused(RATE_LIMITS.checkout, checkout, 404)).status).toBe(429);
+  });
+
+  it('limits sign-in starts per address: each keeps a state item for 10 minutes', async () => {
+    const caller = from('127.0.0.14');
+    const refused = await spendUntilRefused(RATE_LIMITS.oauthStart, () => caller.get('/api/oauth/github'), 302);
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many sign-in attempts; try again later' }]);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await from('127.0.0.15').get('/api/oauth/github')).status).toBe(302);
+  });
+
+  it('limits the verification e-mails an account asks for again', async () => {
+    const vendor = new Client(stack.url);
+    expect((await vendor.post('/api/auth/register', { email: email(), password })).status).toBe(201);
+    const refused = await spendUntilRefused(RATE_LIMITS.verificationResend, () => vendor.post('/api/auth/verify-email/resend'), 202);
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many verification e-mails; try again later' }]);
+    expect(refused.headers.get('retry-after')).toBe('300');
   });
 
   it('does not limit edge validations', async () => {

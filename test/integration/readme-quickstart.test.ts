@@ -30,12 +30,14 @@ describe("README's quickstart", () => {
     const output = execFileSync('bash', ['-c', script], { cwd: workDir, encoding: 'utf8', timeout: 60_000 });
     const [licenseOutput, portalOutput] = output.split('__PORTAL__');
 
-    // register → {user}, activate → {success, activation_id, environment} (example.com takes a seat), validate → {valid: true, …}
+    // register → {user}, activate → {success, activation_id, environment, license_key, domain} (example.com takes a seat), validate → {valid: true, …}
     expect(licenseOutput).toMatch(/"user":\{"id":"usr_/);
-    expect(licenseOutput).toMatch(/\{"success":true,"activation_id":"act_[a-z2-7]{24}","environment":"production"\}/);
-    const validation = JSON.parse(/\{"valid":.*\}\}/.exec(licenseOutput!)![0]);
+    expect(licenseOutput).toMatch(/\{"success":true,"activation_id":"act_[a-z2-7]{24}","environment":"production","license_key":"MY-PLUGI-[A-Z2-9-]+","domain":"example\.com"\}/);
+    const validation = JSON.parse(/\{"valid":.*"domain":"example\.com"\}/.exec(licenseOutput!)![0]);
     expect(validation).toMatchObject({ valid: true, license: { status: 'active', seats: 2, activatedCount: 1, stagingCount: 0, expiresAt: null }, product: { name: 'My Plugin' } });
     expect(validation.license.key).toMatch(/^MY-PLUGI-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
+    // Signed answers name the key and the site they are about (DECISIONS §13).
+    expect(validation).toMatchObject({ license_key: validation.license.key, domain: 'example.com' });
 
     const licenses = JSON.parse(portalOutput!.trim());
     expect(licenses.data).toEqual([expect.objectContaining({ licenseKey: validation.license.key, status: 'active', seats: 2, siteCount: 1, productName: 'My Plugin' })]);

@@ -33,7 +33,7 @@ function tampered(answer: RawAnswer, from: string, to: string): RawAnswer {
 }
 
 describe('signed answers (RFC 9421, Ed25519)', () => {
-  it('signs validate over status, Content-Digest, its created time and the nonce; a tampered body, status, time or nonce fails an independent verifier', async () => {
+  it('signs validate over status, Content-Digest, its request, its created time and the nonce; a tampered body, status, time or nonce fails an independent verifier', async () => {
     const { product, license } = await licensedProduct();
     const keys = await keysOf(product.public_key);
     expect(keys).toEqual([expect.objectContaining({ keyId: expect.stringMatching(/^sig_[a-z2-7]{24}$/), algorithm: 'ed25519', current: true, expiresAt: null })]);
@@ -43,7 +43,7 @@ describe('signed answers (RFC 9421, Ed25519)', () => {
     const answer = await post('/v1/licenses/validate', { license_key: license.licenseKey }, { 'signature-nonce': nonce });
     expect(answer.status).toBe(200);
     expect(answer.json.valid).toBe(true);
-    expect(answer.headers['signature-input']).toMatch(/^sig1=\("@status" "content-digest"\);created=\d+;keyid="sig_[a-z2-7]{24}";alg="ed25519";nonce="/);
+    expect(answer.headers['signature-input']).toMatch(/^sig1=\("@status" "content-digest" "@method";req "@path";req\);created=\d+;keyid="sig_[a-z2-7]{24}";alg="ed25519";nonce="/);
     const created = Number(/;created=(\d+);/.exec(answer.headers['signature-input']!)![1]);
     expect(Math.abs(created * 1000 - Date.now())).toBeLessThan(60_000);
     expect(await verifyAnswer(answer, keys, nonce)).toEqual({ valid: true, keyId: keys[0]!.keyId, nonce });
@@ -87,8 +87,47 @@ describe('signed answers (RFC 9421, Ed25519)', () => {
       expect(answer.status, name).toBe(status);
       expect(await verifyAnswer(answer, keys), name).toMatchObject({ valid: true, keyId: keys[0]!.keyId });
     }
-    expect(signed.at(-1)![1].json).toEqual({ valid: false, error: 'License is suspended' });
+    expect(signed.at(-1)![1].json).toEqual({ valid: false, error: 'License is suspended', license_key: license.licenseKey });
     expect((await verifyAnswer(signed.at(-1)![1], keys, 'n-1')).valid).toBe(true);
+  });
+
+  it('binds the answers of validate, activate, deactivate and check to their request: its method, path, key and domain', async () => {
+    const { tenant, product, license } = await licensedProduct({ seats: 1 });
+    const keys = await keysOf(product.public_key);
+    const pk = { public_key: product.public_key, license_key: license.licenseKey };
+    const activated = await post('/public/v1/licenses/activate', { ...pk, domain: 'https://WWW.Shop.Example.com:8443/wp' });
+    const answers: [string, RawAnswer, Record<string, unknown>][] = [
+      // The key exactly as sent (the service trims it before looking it up), the domain as the service normalized it.
+      ['validate', await post('/v1/licenses/validate', { license_key: ` ${license.licenseKey} `, site: 'Shop.Example.com.' }), { license_key: ` ${license.licenseKey} `, domain: 'shop.example.com' }],
+      ['activate', activated, { license_key: license.licenseKey, domain: 'shop.example.com' }],
+      ['check', await post('/public/v1/licenses/check', { ...pk, domain: 'shop.example.com' }), { activated: true, license_key: license.licenseKey, domain: 'shop.example.com' }],
+      ['validate without a domain', await post('/public/v1/licenses/validate', pk), { valid: true, license_key: license.licenseKey }],
+      ['full', await post('/v1/licenses/activate', { license_key: license.licenseKey, domain: 'two.example.com' }), { error: 'License seat limit reached', license_key: license.licenseKey, domain: 'two.example.com' }],
+      ['deactivate by id', await post('/v1/licenses/deactivate', { license_key: license.licenseKey, activation_id: activated.json.activation_id }), { success: true, license_key: license.licenseKey }],
+    ];
+    for (const [name, answer, fields] of answers) {
+      expect(answer.json, name).toMatchObject(fields);
+      if (!('domain' in fields)) expect(answer.json, name).not.toHaveProperty('domain');
+      expect(answer.headers['signature-input'], name).toMatch(/^sig1=\("@status" "content-digest" "@method";req "@path";req\);/);
+      expect(await verifyAnswer(answer, keys, undefined, { bound: true }), name).toMatchObject({ valid: true });
+    }
+    // An answer handed to another request than its own does not verify: the check's `activated: true` for an activate,
+    // the deactivate's `success: true` for an activate (same method, another path).
+    const [, check] = answers[2]!;
+    const [, deactivated] = answers[5]!;
+    expect((await verifyAnswer({ ...check, request: { method: 'POST', path: '/public/v1/licenses/activate' } }, keys, undefined, { bound: true })).valid).toBe(false);
+    expect((await verifyAnswer({ ...deactivated, request: { method: 'POST', path: '/v1/licenses/activate' } }, keys, undefined, { bound: true })).valid).toBe(false);
+
+    // A relay that asks with its own key gets an answer naming that key, which the client that asked for another refuses.
+    const relayed = await newLicense(tenant, product.id);
+    const answer = await post('/public/v1/licenses/validate', { ...pk, license_key: relayed.licenseKey, domain: 'relay.example.net' });
+    expect(await verifyAnswer(answer, keys, undefined, { bound: true })).toMatchObject({ valid: true });
+    expect(answer.json).toMatchObject({ valid: true, license_key: relayed.licenseKey, domain: 'relay.example.net' });
+
+    // The answers that are not bound keep their components: offline files (bound by their own content), the update check.
+    const offline = await post('/public/v1/licenses/offline', { ...pk, license_key: relayed.licenseKey, domain: 'relay.example.net' });
+    expect(offline.headers['signature-input']).toMatch(/^sig1=\("@status" "content-digest"\);/);
+    expect(offline.json).not.toHaveProperty('license_key');
   });
 
   it('does not sign answers given before the product is known, and refuses a malformed nonce', async () => {
@@ -178,7 +217,7 @@ describe('signing key rotation', () => {
   });
   const handlers = {
     management: createManagementHandler(createManagementDeps(config)),
-    edge: createEdgeHandler(createDeps(config, 'licensing')),
+    edge: createEdgeHandler(createDeps(config, 'edge')),
     public: createPublicHandler(createPublicDeps(config)),
   } as unknown as Record<Surface, LambdaHandler>;
 
@@ -216,7 +255,7 @@ describe('signing key rotation', () => {
     // This container still has the product cached (at most 60 s): it signs with the old key, which verifiers accept.
     expect(await verifyAnswer(await validate(), keys)).toMatchObject({ valid: true, keyId: first!.keyId });
     // A container that reads the product now signs with the new key only.
-    const fresh = createGateway({ routes: ROUTES, handlers: { ...handlers, edge: createEdgeHandler(createDeps(config, 'licensing')) } as never, localRoutes: {} });
+    const fresh = createGateway({ routes: ROUTES, handlers: { ...handlers, edge: createEdgeHandler(createDeps(config, 'edge')) } as never, localRoutes: {} });
     await new Promise<void>((resolve) => fresh.listen(0, resolve));
     try {
       const answer = await validate(`http://localhost:${(fresh.address() as AddressInfo).port}`);

@@ -1,3 +1,4 @@
+import type Stripe from 'stripe';
 import { describe, expect, inject, it } from 'vitest';
 import { Client, newTenant } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
@@ -5,7 +6,8 @@ import { localData } from '../support/table.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 import { EVENT_TYPES } from '../../shared/events/event-types.js';
 import { emailsOnceSettled } from '../support/mail.js';
-import { deliver, stripeEvent, stripeId, stripeSubscription, unixNow } from '../support/stripe-events.js';
+import { deliver, stripeEvent } from '../support/stripe-events.js';
+import { paidSession, refundedCharge, stripeCharge, stripeId, stripeInvoice, stripeInvoicePayment, stripeSubscription, unixNow } from '../support/stripe-objects.js';
 
 const fake = fakeStripeClient(inject('stripeUrl'));
 const buyer = new Client();
@@ -20,7 +22,8 @@ async function created(res: Promise<{ status: number; body: any; text: string }>
 /** A vendor with a product, a yearly and a lifetime plan, and Stripe connected with a webhook secret of its own. */
 async function shop() {
   const tenant = await newTenant();
-  const product = await created(tenant.post('/api/products', { name: 'Hook Plugin', productType: 'plugin' }));
+  // Slugs are unique across the deployment, and a generated one has 20 tries: this file makes more shops than that.
+  const product = await created(tenant.post('/api/products', { name: 'Hook Plugin', productType: 'plugin', slug: stripeId('hook').replace('_', '-') }));
   const plans = `/api/products/${product.id}/plans`;
   const yearly = await created(tenant.post(plans, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49.5, currency: 'usd', siteLimit: 5 }));
   const lifetime = await created(tenant.post(plans, { name: 'Forever', billingCycle: 'lifetime', price: 199, currency: 'usd', siteLimit: 3 }));
@@ -30,7 +33,7 @@ async function shop() {
   expect(connected.status, connected.text).toBe(200);
   const path = new URL(connected.body.webhookUrl as string).pathname;
   expect(path).toBe(`/v1/webhooks/stripe/${tenant.userId}`);
-  const send = (event: object, options?: Parameters<typeof deliver>[3]) => deliver(path, event, webhookSecret, options);
+  const send = (event: Stripe.Event, options?: Parameters<typeof deliver>[3]) => deliver(path, event, webhookSecret, options);
   return { tenant, product, plans: { yearly, lifetime }, secretKey, webhookSecret, path, send, publicKey: product.public_key as string };
 }
 type Shop = Awaited<ReturnType<typeof shop>>;
@@ -39,28 +42,16 @@ type Shop = Awaited<ReturnType<typeof shop>>;
 async function paidCheckout(s: Shop, plan: 'yearly' | 'lifetime', email = 'buyer@example.com') {
   const returnUrl = 'https://app.example.com/thanks';
   const query = new URLSearchParams({ public_key: s.publicKey, return_url: returnUrl }).toString();
-  const opened = await buyer.get(`/public/v1/checkout/${s.plans[plan].id}?${query}`, { origin: null });
-  expect(opened.status, opened.text).toBe(303);
-  const sessionId = /\/(cs_test_\w+)$/.exec(opened.headers.get('location')!)![1]!;
-  const params = (await fake.session(sessionId))!.params as { metadata: Record<string, string> };
+  const res = await buyer.get(`/public/v1/checkout/${s.plans[plan].id}?${query}`, { origin: null });
+  expect(res.status, res.text).toBe(303);
+  const sessionId = /\/(cs_test_\w+)$/.exec(res.headers.get('location')!)![1]!;
+  const opened = (await fake.session(sessionId))!.session;
   const recurring = plan === 'yearly';
-  const subscription = recurring ? stripeSubscription({ start: unixNow(), end: unixNow() + 365 * DAY }) : undefined;
+  const subscription = recurring ? stripeSubscription({ start: unixNow(), end: unixNow() + 365 * DAY, metadata: opened.metadata ?? {} }) : undefined;
   if (subscription) await fake.putSubscription(s.secretKey, subscription);
-  const session = {
-    id: sessionId,
-    object: 'checkout.session',
-    mode: recurring ? 'subscription' : 'payment',
-    status: 'complete',
-    payment_status: 'paid',
-    metadata: params.metadata,
-    customer_details: { email, name: 'Jane Buyer' },
-    customer_email: null,
-    amount_total: recurring ? 4950 : 19900,
-    currency: 'usd',
-    payment_intent: recurring ? null : stripeId('pi'),
-    invoice: recurring ? stripeId('in') : null,
-    subscription: subscription?.id ?? null,
-  };
+  const session = recurring
+    ? paidSession(opened, { email, name: 'Jane Buyer', amountTotal: 4950, invoice: stripeId('in'), subscription: subscription!.id })
+    : paidSession(opened, { email, name: 'Jane Buyer', amountTotal: 19900, payment_intent: stripeId('pi') });
   return { session, subscription, sessionId, returnUrl };
 }
 
@@ -107,7 +98,7 @@ describe('Stripe webhook: verification', () => {
 
   it('acknowledges an event type it does not handle, and ignores a session naming another vendor', async () => {
     const [s, other] = await Promise.all([shop(), shop()]);
-    const unhandled = await s.send(stripeEvent('customer.created', { id: stripeId('cus'), object: 'customer' }));
+    const unhandled = await s.send(stripeEvent('charge.succeeded', stripeCharge({ amount: 19900, payment_intent: stripeId('pi') })));
     expect([unhandled.status, unhandled.body]).toEqual([200, { received: true, outcome: 'ignored' }]);
     const { session } = await paidCheckout(other, 'lifetime');
     const foreign = await s.send(stripeEvent('checkout.session.completed', session));
@@ -251,6 +242,63 @@ describe('Stripe webhook: checkout.session.completed', () => {
   });
 });
 
+describe('Stripe webhook: a paid checkout always issues its license', () => {
+  it('issues the seats, term and price sold at checkout though the plan was edited after checkout opened', async () => {
+    const s = await shop();
+    const { session, subscription } = await paidCheckout(s, 'yearly');
+    const plan = await s.tenant.put(`/api/products/${s.product.id}/plans/${s.plans.yearly.id}`, { name: 'Pro 2', siteLimit: 1, billingCycle: 'lifetime', price: 99, currency: 'eur' });
+    expect(plan.status, plan.text).toBe(200);
+
+    expect(await s.send(stripeEvent('checkout.session.completed', session))).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    const { licenses, customer } = await records(s);
+    const periodEnd = new Date(subscription!.items.data[0]!.current_period_end * 1000).toISOString();
+    expect(licenses).toEqual([expect.objectContaining({ planId: s.plans.yearly.id, seats: 5, expiresAt: periodEnd })]);
+    expect(customer.subscriptions).toEqual([expect.objectContaining({ planName: 'Pro', billingCycle: 'yearly', price: 49.5, currency: 'USD', currentPeriodEnd: periodEnd })]);
+    expect(customer.payments).toEqual([expect.objectContaining({ amount: 49.5, currency: 'USD', status: 'completed' })]);
+  });
+
+  it('issues the license, e-mails it and sends the buyer back with it though the plan and the product were deleted meanwhile', async () => {
+    const s = await shop();
+    const { session, sessionId, returnUrl } = await paidCheckout(s, 'lifetime');
+    expect((await s.tenant.delete(`/api/products/${s.product.id}/plans/${s.plans.lifetime.id}`)).status).toBe(204);
+    expect((await s.tenant.delete(`/api/products/${s.product.id}`)).status).toBe(204);
+
+    expect(await s.send(stripeEvent('checkout.session.completed', session))).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    const { licenses, customer } = await records(s);
+    expect(licenses).toEqual([expect.objectContaining({ productId: s.product.id, planId: s.plans.lifetime.id, seats: 3, expiresAt: null })]);
+    expect(customer.payments).toEqual([expect.objectContaining({ amount: 199, status: 'completed', productName: 'Hook Plugin' })]);
+    const key = licenses[0].licenseKey as string;
+    expect(await emailsOnceSettled((email) => email.text.includes(key), 1)).toHaveLength(1);
+    const back = await buyer.get(`/public/v1/checkout/return?session_id=${sessionId}`, { origin: null });
+    expect(back.headers.get('location')).toBe(`${returnUrl}?svc_activate=${key}`);
+  });
+
+  it('issues a session that names its plan by DECISIONS §6 metadata alone (no snapshot) with the plan as it is now', async () => {
+    const s = await shop();
+    const { session } = await paidCheckout(s, 'lifetime');
+    const { developer_id, product_id, plan_id } = session.metadata!;
+    const plainMetadata = stripeEvent('checkout.session.completed', { ...session, metadata: { developer_id: developer_id!, product_id: product_id!, plan_id: plan_id! } });
+    expect(await s.send(plainMetadata)).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    expect((await records(s)).licenses).toEqual([expect.objectContaining({ planId: s.plans.lifetime.id, seats: 3, expiresAt: null })]);
+  });
+
+  it('answers 500 and issues nothing while a paid checkout of this vendor cannot be issued, so that Stripe retries', async () => {
+    const s = await shop();
+    const { session } = await paidCheckout(s, 'lifetime');
+    const notIssued = { status: 500, body: { error: 'License could not be issued for this purchase' } };
+    // A session whose metadata names this vendor's product but not what was sold, and whose plan is gone.
+    const { developer_id, product_id, plan_id } = session.metadata!;
+    expect((await s.tenant.delete(`/api/products/${s.product.id}/plans/${s.plans.lifetime.id}`)).status).toBe(204);
+    const withoutTerms = stripeEvent('checkout.session.completed', { ...session, metadata: { developer_id: developer_id!, product_id: product_id!, plan_id: plan_id! } });
+    expect(await s.send(withoutTerms)).toMatchObject(notIssued);
+    // Not marked processed: Stripe's next delivery of the same event is tried again.
+    expect(await s.send(withoutTerms)).toMatchObject(notIssued);
+    const withoutEmail = stripeEvent('checkout.session.completed', { ...session, customer_details: null, customer_email: null });
+    expect(await s.send(withoutEmail)).toMatchObject(notIssued);
+    expect((await records(s)).licenses).toEqual([]);
+  });
+});
+
 describe('Stripe webhook: charge.refunded', () => {
   it('marks the payment refunded and revokes the license with its activations; a replay changes nothing', async () => {
     const s = await shop();
@@ -260,7 +308,7 @@ describe('Stripe webhook: charge.refunded', () => {
     const activated = await buyer.post('/v1/licenses/activate', { license_key: license.licenseKey, domain: 'shop.example.com' }, { origin: null });
     expect(activated.status, activated.text).toBe(200);
 
-    const charge = { id: stripeId('ch'), object: 'charge', amount: 19900, amount_refunded: 19900, refunded: true, currency: 'usd', payment_intent: session.payment_intent };
+    const charge = refundedCharge(session.payment_intent as string, 19900);
     const partial = await s.send(stripeEvent('charge.refunded', { ...charge, amount_refunded: 100, refunded: false }));
     expect(partial.body).toMatchObject({ outcome: 'ignored' });
     expect((await records(s)).licenses[0].status).toBe('active');
@@ -280,7 +328,7 @@ describe('Stripe webhook: charge.refunded', () => {
 
   it('ignores a refund of a charge it never recorded', async () => {
     const s = await shop();
-    const res = await s.send(stripeEvent('charge.refunded', { id: stripeId('ch'), object: 'charge', refunded: true, payment_intent: stripeId('pi') }));
+    const res = await s.send(stripeEvent('charge.refunded', refundedCharge(stripeId('pi'), 19900)));
     expect(res.body).toMatchObject({ outcome: 'ignored' });
   });
 });
@@ -294,16 +342,8 @@ async function subscribed() {
   return { s, session, subscription: subscription!, license: licenses[0], customer };
 }
 
-const invoice = (subscriptionId: string, billingReason: string, start: number, end: number) => ({
-  id: stripeId('in'),
-  object: 'invoice',
-  billing_reason: billingReason,
-  amount_paid: 4950,
-  currency: 'usd',
-  invoice_pdf: 'https://pay.stripe.test/invoice/acct/pdf',
-  parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata: {} } },
-  lines: { object: 'list', data: [{ id: stripeId('il'), object: 'line_item', period: { start, end } }] },
-});
+const invoice = (subscription: string, billingReason: 'subscription_create' | 'subscription_cycle', start: number, end: number) =>
+  stripeInvoice({ subscription, billingReason, start, end, invoicePdf: 'https://pay.stripe.test/invoice/acct/pdf' });
 
 describe('Stripe webhook: invoice.paid', () => {
   it('changes nothing for the first invoice of a subscription (the checkout\'s own payment)', async () => {
@@ -329,6 +369,87 @@ describe('Stripe webhook: invoice.paid', () => {
     expect(customer.payments).toHaveLength(2);
     expect(customer.payments[0]).toMatchObject({ amount: 49.5, status: 'completed', invoicePdfUrl: 'https://pay.stripe.test/invoice/acct/pdf' });
     expect(customer.subscriptions[0]).toMatchObject({ currentPeriodStart: new Date(start * 1000).toISOString(), currentPeriodEnd: newEnd });
+  });
+});
+
+describe('Stripe webhook: charge.refunded of a subscription payment', () => {
+  /**
+   * A refund as the current API reports it: the charge names its payment intent only, and Stripe ties the payment
+   * intent to the invoice it paid through an invoice payment (put in place in the fake, as Stripe keeps it).
+   */
+  async function refund(s: Shop, invoiceId: string, amount = 4950, amountRefunded = amount) {
+    const paymentIntent = stripeId('pi');
+    await fake.putInvoicePayment(s.secretKey, stripeInvoicePayment(invoiceId, paymentIntent, amount));
+    return s.send(stripeEvent('charge.refunded', refundedCharge(paymentIntent, amount, amountRefunded)));
+  }
+
+  /** What a refund emits: every delivery of the refund's two events to a webhook subscribed to them. */
+  async function hooked(s: Shop) {
+    const receiver = await startReceiver();
+    const hook = await s.tenant.post('/api/webhooks', { name: 'Refunds', url: receiver.url, events: ['license.revoked', 'payment.refunded'] });
+    expect(hook.status, hook.text).toBe(201);
+    return receiver;
+  }
+
+  it("revokes the license and refunds the first payment when the checkout's own payment is refunded", async () => {
+    const { s, session, license } = await subscribed();
+    const receiver = await hooked(s);
+    try {
+      const activated = await buyer.post('/v1/licenses/activate', { license_key: license.licenseKey, domain: 'shop.example.com' }, { origin: null });
+      expect(activated.status, activated.text).toBe(200);
+      // A partial refund keeps the license and the payment as they are.
+      expect((await refund(s, session.invoice as string, 4950, 1000)).body).toMatchObject({ outcome: 'ignored' });
+      expect((await records(s)).licenses[0].status).toBe('active');
+
+      expect(await refund(s, session.invoice as string)).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+      const { licenses, customer } = await records(s);
+      expect(licenses).toEqual([expect.objectContaining({ id: license.id, status: 'revoked', activatedCount: 0 })]);
+      expect(customer.payments).toEqual([expect.objectContaining({ status: 'refunded', amount: 49.5 })]);
+      const delivered = await receiver.waitFor(2);
+      expect(delivered.map((r) => [r.json.type, r.json.data.id]).sort()).toEqual([
+        ['license.revoked', license.id],
+        ['payment.refunded', customer.payments[0].id],
+      ]);
+      expect(delivered.find((r) => r.json.type === 'payment.refunded')!.json.data).toMatchObject({ status: 'refunded', amount: 49.5 });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('revokes the license and refunds that renewal payment only when a renewal is refunded', async () => {
+    const { s, subscription, license } = await subscribed();
+    const start = subscription.items.data[0]!.current_period_end;
+    const renewal = invoice(subscription.id, 'subscription_cycle', start, start + 365 * DAY);
+    expect(await s.send(stripeEvent('invoice.paid', renewal))).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+    const receiver = await hooked(s);
+    try {
+      // Stripe cannot say which invoice the payment intent paid: 502, nothing changes, and Stripe's retry applies it.
+      await fake.setOutage(s.secretKey, 'error');
+      try {
+        expect(await refund(s, renewal.id)).toMatchObject({ status: 502, body: { error: 'Payment provider unavailable' } });
+        expect((await records(s)).licenses[0].status).toBe('active');
+      } finally {
+        await fake.setOutage(s.secretKey, null);
+      }
+      expect(await refund(s, renewal.id)).toMatchObject({ status: 200, body: { outcome: 'processed' } });
+      const { licenses, customer } = await records(s);
+      expect(licenses).toEqual([expect.objectContaining({ id: license.id, status: 'revoked' })]);
+      // Newest first: the renewal's payment is refunded, the checkout's stays completed.
+      expect(customer.payments.map((p: any) => p.status)).toEqual(['refunded', 'completed']);
+      const delivered = await receiver.waitFor(2);
+      expect(delivered.map((r) => [r.json.type, r.json.data.id]).sort()).toEqual([
+        ['license.revoked', license.id],
+        ['payment.refunded', customer.payments[0].id],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('ignores a refunded payment intent that paid no invoice recorded here', async () => {
+    const { s } = await subscribed();
+    expect((await refund(s, stripeId('in'))).body).toMatchObject({ outcome: 'ignored' });
+    expect((await records(s)).licenses[0].status).toBe('active');
   });
 });
 
@@ -377,7 +498,7 @@ describe('Stripe webhook: outbound events', () => {
       const ended = stripeEvent('customer.subscription.deleted', stripeSubscription({ id: subscription!.id, start, end: start + 365 * DAY, status: 'canceled' }));
       const lifetime = await paidCheckout(s, 'lifetime');
       const bought = stripeEvent('checkout.session.completed', lifetime.session);
-      const refund = stripeEvent('charge.refunded', { id: stripeId('ch'), object: 'charge', refunded: true, payment_intent: lifetime.session.payment_intent });
+      const refund = stripeEvent('charge.refunded', refundedCharge(lifetime.session.payment_intent as string, 19900));
       for (const event of [renewal, ended, bought, refund]) {
         for (const res of await Promise.all([s.send(event), s.send(event), s.send(event)])) expect([200, 409]).toContain(res.status);
       }

@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/ports.js';
 import { Client, DASHBOARD_ORIGIN } from '../support/client.js';
+import { startServiceProcess, stopServiceProcess } from '../support/service-process.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
-const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-crash-'));
 const running = new Set<ChildProcess>();
 let receiver: Receiver | undefined;
@@ -26,43 +25,17 @@ async function killService(child: ChildProcess) {
   await exited;
 }
 
-/** A clean stop (SIGTERM), which ends DynamoDB Local too. */
-async function stopService(child: ChildProcess) {
-  running.delete(child);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 afterAll(async () => {
-  for (const child of running) await stopService(child);
+  for (const child of running) await stopServiceProcess(child);
   await receiver?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** `npm start` as a process of its own (the command README gives), on this test's data directory. */
-async function startService(port: number): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start-local.ts'], {
-    cwd: PROJECT_ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), DATA_DIR: dataDir, DASHBOARD_URL: DASHBOARD_ORIGIN, WEBHOOK_RETRY_SCALE: '0.0001',
-      // .ci/run's mark, so that its last check sees whatever this service left running.
-      ...(process.env.LICENSING_CI_RUN && { LICENSING_CI_RUN: process.env.LICENSING_CI_RUN }),
-    },
-  });
-  running.add(child);
-  let output = '';
-  await new Promise<void>((ready, fail) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('listening on')) ready();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('exit', (code) => fail(new Error(`service exited (${code}) before it was ready:\n${output}`)));
-  });
-  return { child, url: `http://localhost:${port}` };
+/** `npm start` on this test's data directory. */
+async function startService(port: number) {
+  const service = await startServiceProcess({ PORT: String(port), DATA_DIR: dataDir, DASHBOARD_URL: DASHBOARD_ORIGIN, WEBHOOK_RETRY_SCALE: '0.0001' });
+  running.add(service.child);
+  return service;
 }
 
 describe('webhook delivery after the process is killed', () => {

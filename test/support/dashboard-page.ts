@@ -15,6 +15,14 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+/** A desktop-sized page of `browser` that waits up to 15 s for what a test looks for. */
+export async function desktopPage(browser: Browser): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
 /** Saves a full-page screenshot as test-output/dashboard/<name>.png (gitignored). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(OUTPUT, { recursive: true });

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type Stripe from 'stripe';
+import { stripeBalance, stripeCheckoutSession, stripeError, stripeList, stripeSubscription, unixNow } from './stripe-objects.js';
 
 /** Secret keys the fake accepts: any `sk_test_good…` / `rk_test_good…`; every other key is refused as Stripe does (401). */
 export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
@@ -7,11 +9,16 @@ export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
 /** How the fake fails for one key: Stripe's 500, a dropped connection (unreachable), or the key revoked since (401). */
 export type Outage = 'error' | 'unreachable' | 'revoked';
 
-type Session = { id: string; url: string; params: Record<string, unknown>; key: string };
+/** A session as Stripe answered its creation, with the parameters it was created with and the key that did. */
+type Session = { id: string; params: Record<string, unknown>; key: string; session: Stripe.Checkout.Session };
 /** A subscription update as Stripe received it: the key it came with and its parameters. */
 export type SubscriptionUpdate = { key: string; params: Record<string, unknown> };
-/** A Stripe subscription object as a test sets it up, served to the key it belongs to. */
-type StoredSubscription = { key: string; subscription: { id: string } & Record<string, unknown> };
+/** A Stripe subscription as a test sets it up, served to the key it belongs to. */
+type StoredSubscription = { key: string; subscription: Stripe.Subscription };
+/** An invoice payment as a test sets it up (what ties a subscription's payment intent to its invoice), for its key. */
+type StoredInvoicePayment = { key: string; invoicePayment: Stripe.InvoicePayment };
+/** Every answer the fake gives: Stripe's own objects, typed with the `stripe` package's types for its API version. */
+type Answer = Stripe.Balance | Stripe.Checkout.Session | Stripe.Subscription | Stripe.ApiList<Stripe.InvoicePayment>;
 
 /** Form-encoded Stripe parameters (`a[b][0][c]=v`) as nested objects and arrays. */
 export function parseStripeForm(body: string): Record<string, unknown> {
@@ -27,9 +34,9 @@ export function parseStripeForm(body: string): Record<string, unknown> {
   return root;
 }
 
-const stripeError = (res: ServerResponse, status: number, type: string, message: string) => {
+const refuse = (res: ServerResponse, status: number, type: Stripe.StripeRawError['type'], message: string) => {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ error: { type, message } }));
+  res.end(JSON.stringify(stripeError(type, message)));
 };
 
 const readBody = (req: IncomingMessage) =>
@@ -42,15 +49,18 @@ const readBody = (req: IncomingMessage) =>
 /**
  * A small stand-in for the Stripe API that the `stripe` package talks to (through `STRIPE_API_URL`): the balance
  * read that verifies a key, Checkout Sessions (create and retrieve), each created session recorded with the
- * parameters as Stripe would parse them, subscription updates (recorded the same way), and subscriptions a test has
- * put in place (retrieve). Outages are set per key, so tests running in parallel do not meet each
- * other's. `/_fake/…` lets tests in other processes read sessions and set outages over HTTP.
+ * parameters as Stripe would parse them, subscription updates (recorded the same way), subscriptions a test has
+ * put in place (retrieve), and invoice payments a test has put in place (list, by invoice or payment intent). Every
+ * answer is a whole Stripe object of the package's types (test/support/stripe-objects.ts). Outages are set per key,
+ * so tests running in parallel do not meet each other's. `/_fake/…` lets tests in other processes read sessions and
+ * set outages over HTTP.
  */
 export async function startFakeStripe(port = 0) {
   const sessions = new Map<string, Session>();
   const outages = new Map<string, Outage>();
   const subscriptionUpdates = new Map<string, SubscriptionUpdate[]>();
   const subscriptions = new Map<string, StoredSubscription>();
+  const invoicePayments: StoredInvoicePayment[] = [];
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -59,41 +69,49 @@ export async function startFakeStripe(port = 0) {
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const outage = outages.get(key);
     if (outage === 'unreachable') return req.socket.destroy();
-    if (!isGoodKey(key) || outage === 'revoked') return stripeError(res, 401, 'invalid_request_error', `Invalid API Key provided: ${key.slice(0, 8)}****`);
-    if (outage === 'error') return stripeError(res, 500, 'api_error', 'Something went wrong on our end.');
-    const reply = (value: unknown) => {
+    if (!isGoodKey(key) || outage === 'revoked') return refuse(res, 401, 'invalid_request_error', `Invalid API Key provided: ${key.slice(0, 8)}****`);
+    if (outage === 'error') return refuse(res, 500, 'api_error', 'Something went wrong on our end.');
+    const reply = (value: Answer) => {
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` });
       res.end(JSON.stringify(value));
     };
-    if (req.method === 'GET' && url.pathname === '/v1/balance') {
-      return reply({ object: 'balance', available: [], pending: [], livemode: false });
-    }
+    if (req.method === 'GET' && url.pathname === '/v1/balance') return reply(stripeBalance());
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       const params = parseStripeForm(body);
       const id = `cs_test_${randomBytes(29).toString('hex')}`;
-      const session: Session = { id, url: `https://checkout.stripe.test/c/pay/${id}`, params, key };
+      const session: Session = { id, params, key, session: openedSession(id, params) };
       sessions.set(id, session);
-      return reply(sessionObject(session));
+      return reply(session.session);
     }
     const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'GET' && retrieve) {
       const session = sessions.get(retrieve[1]!);
-      if (!session || session.key !== key) return stripeError(res, 404, 'invalid_request_error', `No such checkout.session: '${retrieve[1]}'`);
-      return reply(sessionObject(session));
+      if (!session || session.key !== key) return refuse(res, 404, 'invalid_request_error', `No such checkout.session: '${retrieve[1]}'`);
+      return reply(session.session);
     }
     const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'POST' && subscription) {
       const id = decodeURIComponent(subscription[1]!);
       const params = parseStripeForm(body);
       subscriptionUpdates.set(id, [...(subscriptionUpdates.get(id) ?? []), { key, params }]);
-      return reply({ id, object: 'subscription', status: 'active', cancel_at_period_end: params.cancel_at_period_end === 'true', livemode: false });
+      const stored = subscriptions.get(id);
+      const current = stored?.key === key ? stored.subscription : stripeSubscription({ id, start: unixNow(), end: unixNow() + 365 * 24 * 3600 });
+      return reply({ ...current, cancel_at_period_end: params.cancel_at_period_end === 'true' });
     }
     if (req.method === 'GET' && subscription) {
       const found = subscriptions.get(subscription[1]!);
-      if (!found || found.key !== key) return stripeError(res, 404, 'invalid_request_error', `No such subscription: '${subscription[1]}'`);
+      if (!found || found.key !== key) return refuse(res, 404, 'invalid_request_error', `No such subscription: '${subscription[1]}'`);
       return reply(found.subscription);
     }
-    stripeError(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`);
+    if (req.method === 'GET' && url.pathname === '/v1/invoice_payments') {
+      const query = parseStripeForm(url.search.slice(1)) as { invoice?: string; payment?: { payment_intent?: string } };
+      const matching = invoicePayments
+        .filter((stored) => stored.key === key)
+        .map((stored) => stored.invoicePayment)
+        .filter((payment) => (!query.invoice || payment.invoice === query.invoice) && (!query.payment?.payment_intent || payment.payment.payment_intent === query.payment.payment_intent));
+      return reply(stripeList(matching, '/v1/invoice_payments'));
+    }
+    refuse(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`);
   });
 
   function control(url: URL, body: string, res: ServerResponse) {
@@ -111,6 +129,11 @@ export async function startFakeStripe(port = 0) {
     if (url.pathname === '/_fake/subscriptions') {
       const stored = JSON.parse(body) as StoredSubscription;
       subscriptions.set(stored.subscription.id, stored);
+      res.writeHead(204);
+      return res.end();
+    }
+    if (url.pathname === '/_fake/invoice-payments') {
+      invoicePayments.push(JSON.parse(body) as StoredInvoicePayment);
       res.writeHead(204);
       return res.end();
     }
@@ -136,21 +159,18 @@ export async function startFakeStripe(port = 0) {
   };
 }
 
-function sessionObject(session: Session) {
-  const p = session.params as { mode?: string; metadata?: unknown; customer_email?: string; success_url?: string; cancel_url?: string };
-  return {
-    id: session.id,
-    object: 'checkout.session',
-    url: session.url,
+/** A session as Stripe answers its creation: open and unpaid, with what it was created with. */
+function openedSession(id: string, params: Record<string, unknown>): Stripe.Checkout.Session {
+  const p = params as { mode?: Stripe.Checkout.Session.Mode; metadata?: Stripe.Metadata; customer_email?: string; success_url?: string; cancel_url?: string };
+  return stripeCheckoutSession({
+    id,
+    url: `https://checkout.stripe.test/c/pay/${id}`,
     mode: p.mode,
-    status: 'open',
-    payment_status: 'unpaid',
     metadata: p.metadata ?? {},
     customer_email: p.customer_email ?? null,
-    success_url: p.success_url,
+    success_url: p.success_url ?? null,
     cancel_url: p.cancel_url ?? null,
-    livemode: false,
-  };
+  });
 }
 
 /** Test-side helpers for a fake running in another process (the global setup's). */
@@ -168,6 +188,10 @@ export function fakeStripeClient(baseUrl: string) {
     /** Puts a subscription in place (or replaces it) for `GET /v1/subscriptions/{id}` with `key`. */
     async putSubscription(key: string, subscription: StoredSubscription['subscription']): Promise<void> {
       await fetch(`${baseUrl}/_fake/subscriptions`, { method: 'POST', body: JSON.stringify({ key, subscription }) });
+    },
+    /** Puts an invoice payment in place for `GET /v1/invoice_payments` with `key`. */
+    async putInvoicePayment(key: string, invoicePayment: Stripe.InvoicePayment): Promise<void> {
+      await fetch(`${baseUrl}/_fake/invoice-payments`, { method: 'POST', body: JSON.stringify({ key, invoicePayment }) });
     },
     async setOutage(key: string, outage: Outage | null): Promise<void> {
       await fetch(`${baseUrl}/_fake/outage`, { method: 'POST', body: JSON.stringify({ key, outage }) });

@@ -19,3 +19,19 @@ export async function emailsOnceSettled(matches: (email: SentEmail) => boolean, 
   await expect.poll(async () => (await local.get('/_local/mail-queue')).body.messages, { timeout: 15_000, interval: 100 }).toBe(0);
   return sentEmails(matches);
 }
+
+const VERIFICATION_LINK = /https?:\/\/\S+\/api\/auth\/verify-email\?token=[a-z2-7]{32}/;
+
+/** The links of the verification e-mails sent to `email` so far (at least `count`, waiting for them), oldest first. */
+export async function verificationLinks(email: string, count = 1): Promise<string[]> {
+  const isVerification = (sent: SentEmail) => sent.to.includes(email) && sent.subject === 'Confirm your e-mail address';
+  await expect.poll(async () => (await sentEmails(isVerification)).length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(count);
+  return (await sentEmails(isVerification)).map((sent) => VERIFICATION_LINK.exec(sent.text)![0]);
+}
+
+/** Opens the newest verification link sent to `email`, as its owner would: the address is verified then. */
+export async function verifyAddress(email: string): Promise<void> {
+  const link = (await verificationLinks(email)).at(-1)!;
+  const res = await fetch(link, { redirect: 'manual' });
+  expect(res.status, await res.text()).toBeLessThan(400);
+}

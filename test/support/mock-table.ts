@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -10,7 +10,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createDataService, type Entities } from '../../shared/data/service.js';
 
@@ -43,6 +43,11 @@ export function mockTable() {
   const keyOf = (key: Record<string, unknown>) => `${key.pk}|${key.sk}`;
 
   ddb.on(GetCommand).callsFake(({ Key }) => ({ Item: stored.get(keyOf(Key)) }));
+  // Direct reads (shared/data/direct-requests.ts) send low-level GetItem through the same client.
+  ddb.on(GetItemCommand as never).callsFake(({ Key }: { Key: Parameters<typeof unmarshall>[0] }) => {
+    const item = stored.get(keyOf(unmarshall(Key)));
+    return { Item: item && marshall(item, { removeUndefinedValues: true }) };
+  });
   ddb.on(BatchGetCommand).callsFake(({ RequestItems }) => ({
     Responses: { table: RequestItems.table.Keys.flatMap((key: Record<string, unknown>) => stored.get(keyOf(key)) ?? []) },
     UnprocessedKeys: {},

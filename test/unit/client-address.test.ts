@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress } from '../../shared/http/client-address.js';
+import { addressNetwork, clientAddress, clientNetwork } from '../../shared/http/client-address.js';
 import type { HttpEvent } from '../../shared/http/types.js';
 
 const TOKEN = 'Zq3x9MzYbT4dW7kPvN2rL8sHcJ5fGaE1';
@@ -53,5 +53,32 @@ describe('clientAddress', () => {
 
   it('keeps the connection address of a direct call without CloudFront headers', () => {
     expect(clientAddress(request({}), { originVerifyToken: TOKEN })).toBe(CLOUDFRONT_EDGE);
+  });
+});
+
+describe('clientNetwork', () => {
+  it.each([
+    ['198.51.100.10', '198.51.100.10'],
+    ['2001:db8:3333:4444:5555:6666:7777:8888', '2001:db8:3333:4444::/64'],
+    ['2001:db8:3333:4444::1', '2001:db8:3333:4444::/64'],
+    ['2001:0DB8:0:0004:ffff::', '2001:db8:0:4::/64'],
+    ['2001:db8::', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::ffff:198.51.100.10', '198.51.100.10'],
+    ['64:ff9b::198.51.100.10', '64:ff9b:0:0::/64'],
+  ])('keys %s as %s', (address, network) => {
+    expect(addressNetwork(address)).toBe(network);
+  });
+
+  it('gives every address of one /64 the same key, and the next /64 another', () => {
+    const keys = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2:8000::', '2001:DB8:1:2:0:0:0:7'].map(addressNetwork);
+    expect(new Set(keys)).toEqual(new Set(['2001:db8:1:2::/64']));
+    expect(addressNetwork('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+  });
+
+  it('keys the verified CloudFront viewer, and otherwise the connection', () => {
+    expect(clientNetwork(viaCloudFront('[2001:db8:aa:bb:1:2:3:4]:443'), { originVerifyToken: TOKEN })).toBe('2001:db8:aa:bb::/64');
+    expect(clientNetwork(viaCloudFront('[2001:db8:aa:bb:1:2:3:4]:443', 'guessed'), { originVerifyToken: TOKEN })).toBe(CLOUDFRONT_EDGE);
   });
 });

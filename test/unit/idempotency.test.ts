@@ -125,7 +125,7 @@ describe('idempotent requests', () => {
     refuseClaim();
     table.seed('idempotencyRecord', record({}));
     const run = vi.fn(async () => activated);
-    const error = await failure(runIdempotently(deps, eventWith(BODY), SCOPE, run, 300));
+    const error = await failure(runIdempotently(deps, eventWith(BODY), SCOPE, run, { waitMs: 300 }));
     expect([error.statusCode, error.message, error.headers]).toEqual([409, 'A request with this Idempotency-Key is still in progress; retry later', { 'retry-after': '1' }]);
     expect(run).not.toHaveBeenCalled();
   });

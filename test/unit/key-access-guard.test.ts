@@ -24,7 +24,7 @@ const TABLE = 'licensing';
 const ROLES = Object.keys(KEY_ACCESS) as KeyAccessRole[];
 /** Items of the management function (users, sessions, API keys, e-mail lookups); the portal checks API keys too. */
 const MANAGEMENT_ITEMS = ['userId', 'tokenHash', 'keyHash', 'email'];
-const notOf = (role: KeyAccessRole) => MANAGEMENT_ITEMS.filter((attribute) => !(KEY_ACCESS[role] as readonly string[]).includes(attribute));
+const notOf = (role: KeyAccessRole) => MANAGEMENT_ITEMS.filter((attribute) => !(KEY_ACCESS[role].read as readonly string[]).includes(attribute));
 
 /**
  * A table client whose requests stop right after the build step, where the guard sits, and count as
@@ -45,7 +45,8 @@ function tableClient(install: (client: DynamoDBClient) => void) {
 }
 
 const guarded = (role: KeyAccessRole) => tableClient((client) => enforceKeyAccess(client, role));
-const key = (attribute: string) => ({ pk: `$licensing#${attribute}_abc123`, sk: '$entity_1' });
+/** A key of the template's shape (`tenantId#shard`: `$licensing#tenantId_abc123#shard_abc123`). */
+const key = (template: string) => ({ pk: `$licensing${template.split('#').map((attribute) => `#${attribute}_abc123`).join('')}`, sk: '$entity_1' });
 
 async function refusal(send: Promise<unknown>) {
   const error = (await send.then(() => undefined, (e: unknown) => e)) as { name?: string; $metadata?: { httpStatusCode?: number } } | undefined;
@@ -54,7 +55,8 @@ async function refusal(send: Promise<unknown>) {
 const DENIED = { name: 'AccessDeniedException', status: 400 };
 
 describe.each(ROLES)('key access guard, role %s', (role) => {
-  const allowed = KEY_ACCESS[role][0];
+  // A key the role may read and change.
+  const allowed = KEY_ACCESS[role].write[0];
 
   it('lets a request on its own partition keys through, from the document client and the plain client alike', async () => {
     const { raw, doc, answered } = guarded(role);
@@ -112,9 +114,57 @@ describe.each(ROLES)('key access guard, role %s', (role) => {
   });
 });
 
+describe('key access guard: reading apart from changing', () => {
+  const DENIED_ITEMS: [KeyAccessRole, string][] = [
+    // Neither surface that anyone on the internet calls may change a vendor's Stripe account or the events it has seen.
+    ['edge', 'tenantId'],
+    ['edge', 'tenantId#stripeEventId'],
+    ['public', 'tenantId'],
+    ['public', 'tenantId#stripeEventId'],
+    // Nor the edge a product, nor either a public-key or slug mapping.
+    ['edge', 'productId'],
+    ['edge', 'slug'],
+    ['public', 'publicKey'],
+    ['stripeWebhook', 'tenantId'],
+    ['stripeWebhook', 'productId'],
+    ['portal', 'tenantId'],
+    ['usageWriter', 'licenseKey'],
+  ];
+
+  it.each(DENIED_ITEMS)('%s reads %s items but may not change them', async (role, template) => {
+    const { doc, answered } = guarded(role);
+    await doc.send(new GetCommand({ TableName: TABLE, Key: key(template) }));
+    await doc.send(new TransactWriteCommand({ TransactItems: [{ ConditionCheck: { TableName: TABLE, Key: key(template), ConditionExpression: 'attribute_exists(pk)' } }] }));
+    expect(answered).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(await refusal(doc.send(new PutCommand({ TableName: TABLE, Item: key(template) })))).toEqual(DENIED);
+    expect(await refusal(doc.send(new UpdateCommand({ TableName: TABLE, Key: key(template), UpdateExpression: 'SET #n = :n', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':n': 1 } })))).toEqual(DENIED);
+    expect(await refusal(doc.send(new DeleteCommand({ TableName: TABLE, Key: key(template) })))).toEqual(DENIED);
+    const write = new TransactWriteCommand({ TransactItems: [{ Put: { TableName: TABLE, Item: key(KEY_ACCESS[role].write[0]) } }, { Delete: { TableName: TABLE, Key: key(template) } }] });
+    expect(await refusal(doc.send(write))).toEqual(DENIED);
+    expect(answered).toHaveLength(2);
+  });
+
+  it("lets the edge and public functions change their tenant's counter shards, which share the tenant's leading attribute", async () => {
+    for (const role of ['edge', 'public'] as const) {
+      const { doc, answered } = guarded(role);
+      await doc.send(new UpdateCommand({ TableName: TABLE, Key: key('tenantId#shard'), UpdateExpression: 'ADD #n :n', ExpressionAttributeNames: { '#n': 'n' }, ExpressionAttributeValues: { ':n': 1 } }));
+      expect(answered).toEqual(['UpdateItemCommand']);
+    }
+  });
+
+  it('refuses, through ElectroDB, the edge connecting a payment provider and the public function marking a Stripe event seen', async () => {
+    const denied = async (run: () => Promise<unknown>) => ((await run().then(() => undefined, (e: Error) => e))?.cause as Error | undefined)?.name;
+    const edge = createDataService(guarded('edge').doc, TABLE);
+    expect(await denied(() => edge.entities.paymentProvider.put({ tenantId: 'usr_1', provider: 'stripe', sealedSecretKey: 'x', sealedWebhookSecret: 'y', connectedAt: 'now' } as never).go())).toBe('AccessDeniedException');
+    expect(await denied(() => edge.entities.product.patch({ productId: 'prd_1' }).set({ name: 'Mine' }).go())).toBe('AccessDeniedException');
+    const publicData = createDataService(guarded('public').doc, TABLE);
+    expect(await denied(() => publicData.entities.stripeEvent.patch({ tenantId: 'usr_1', stripeEventId: 'evt_1' }).set({ state: 'processed' }).go())).toBe('AccessDeniedException');
+  });
+});
+
 describe('key access guard with ElectroDB', () => {
   it("refuses the edge's reach for a session and lets its license queries through", async () => {
-    const { doc, answered } = guarded('licensing');
+    const { doc, answered } = guarded('edge');
     const data = createDataService(doc, TABLE);
     const error = await data.entities.session.get({ tokenHash: 'f'.repeat(64) }).go().then(() => undefined, (e: Error) => e);
     expect((error?.cause as Error | undefined)?.name).toBe('AccessDeniedException');
@@ -133,16 +183,29 @@ describe('leadingKeysOf', () => {
   });
 
   it("reads a Query's partition key from its key condition, either way round, on the table or on an index", () => {
-    expect(leadingKeysOf('QueryCommand', query('#pk = :pk AND #sk <= :sk', { ':pk': 'a', ':sk': 'b' }))).toEqual(['a']);
-    expect(leadingKeysOf('QueryCommand', query(':sk >= #sk and :pk = #pk', { ':pk': 'a', ':sk': 'b' }))).toEqual(['a']);
-    expect(leadingKeysOf('QueryCommand', query('#pk=:v1 AND #sk BETWEEN :v2 AND :v3', { ':v1': 'a', ':v2': 'b', ':v3': 'c' }, 'gsi3'))).toEqual(['a']);
-    expect(leadingKeysOf('QueryCommand', { ...query('pk = :pk', { ':pk': 'a' }), ExpressionAttributeNames: undefined })).toEqual(['a']);
+    const read = (key: string) => [{ key, use: 'read' }];
+    expect(leadingKeysOf('QueryCommand', query('#pk = :pk AND #sk <= :sk', { ':pk': 'a', ':sk': 'b' }))).toEqual(read('a'));
+    expect(leadingKeysOf('QueryCommand', query(':sk >= #sk and :pk = #pk', { ':pk': 'a', ':sk': 'b' }))).toEqual(read('a'));
+    expect(leadingKeysOf('QueryCommand', query('#pk=:v1 AND #sk BETWEEN :v2 AND :v3', { ':v1': 'a', ':v2': 'b', ':v3': 'c' }, 'gsi3'))).toEqual(read('a'));
+    expect(leadingKeysOf('QueryCommand', { ...query('pk = :pk', { ':pk': 'a' }), ExpressionAttributeNames: undefined })).toEqual(read('a'));
   });
 
   it('reads no key (so nothing matches) when the condition is on another attribute or the index is unknown', () => {
-    expect(leadingKeysOf('QueryCommand', query('#sk = :pk', { ':pk': 'a' }))).toEqual(['']);
-    expect(leadingKeysOf('QueryCommand', query('#pk = :pk', { ':pk': 'a' }, 'gsi9'))).toEqual(['']);
-    expect(leadingKeysOf('QueryCommand', { TableName: TABLE })).toEqual(['']);
+    const none = [{ key: '', use: 'read' }];
+    expect(leadingKeysOf('QueryCommand', query('#sk = :pk', { ':pk': 'a' }))).toEqual(none);
+    expect(leadingKeysOf('QueryCommand', query('#pk = :pk', { ':pk': 'a' }, 'gsi9'))).toEqual(none);
+    expect(leadingKeysOf('QueryCommand', { TableName: TABLE })).toEqual(none);
+  });
+
+  it("tells a transaction's condition checks (reads) from its puts, updates and deletes", () => {
+    const item = (pk: string) => ({ pk: { S: pk }, sk: { S: 'x' } });
+    const transaction = { TransactItems: [{ ConditionCheck: { Key: item('a') } }, { Put: { Item: item('b') } }, { Update: { Key: item('c') } }, { Delete: { Key: item('d') } }] };
+    expect(leadingKeysOf('TransactWriteItemsCommand', transaction)).toEqual([
+      { key: 'a', use: 'read' },
+      { key: 'b', use: 'write' },
+      { key: 'c', use: 'write' },
+      { key: 'd', use: 'write' },
+    ]);
   });
 
   it('grants no operation outside the item actions', () => {
@@ -161,8 +224,8 @@ describe('createClients', () => {
   };
 
   it('guards the table client on the local stack for a restricted role only; IAM does it in AWS', async () => {
-    expect(await outcome('local', 'licensing')).toEqual(DENIED);
+    expect(await outcome('local', 'edge')).toEqual(DENIED);
     expect(await outcome('local', 'all')).toBeUndefined();
-    expect(await outcome('aws', 'licensing')).toBeUndefined();
+    expect(await outcome('aws', 'edge')).toBeUndefined();
   });
 });

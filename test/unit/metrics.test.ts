@@ -58,6 +58,29 @@ describe('metrics', () => {
     expect(invocation(61)).toEqual([1]); // after a quiet minute, at once
   });
 
+  it('writes a count an alarm watches at once, with what the minute held back so far', () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'stripeWebhook');
+    let now = 1_000_000;
+    const metrics = createMetricsRecorder({ clock: () => now });
+    metrics.stripeEvent('checkout.session.completed');
+    expect(publishedBy(() => metrics.publish())).toHaveLength(1);
+    now += 1000;
+    metrics.stripeEvent('checkout.session.completed');
+    expect(publishedBy(() => metrics.publish())).toEqual([]);
+    now += 1000;
+    metrics.purchaseNotIssued();
+    const records = publishedBy(() => metrics.publish());
+    expect(records.map(({ _aws, ...fields }) => [_aws.CloudWatchMetrics[0].Dimensions, fields])).toEqual([
+      [[['service', 'type']], { service: 'stripeWebhook', type: 'checkout.session.completed', StripeEvents: 1 }],
+      [[['service']], { service: 'stripeWebhook', PurchasesNotIssued: 1 }],
+    ]);
+    // Back to the minute's rhythm after it.
+    now += 1000;
+    metrics.stripeEvent('checkout.session.completed');
+    expect(publishedBy(() => metrics.publish())).toEqual([]);
+  });
+
   it('takes its namespace from POWERTOOLS_METRICS_NAMESPACE and names every counter the docs name', () => {
     vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
     vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', 'Licensing/Test');

@@ -80,6 +80,12 @@ describe('the OpenAPI document', () => {
     expect(() => buildDocument(input([], operations))).toThrow(/GET \/api\/gone: documented under Test, but no such route/);
   });
 
+  /** Registering, signing in and out, and OAuth sign-in are open routes. */
+  const OPEN_AUTH_PATHS = ['/api/auth/register', '/api/auth/login', '/api/auth/logout', '/api/auth/verify-email'];
+  const SESSION_ONLY = [
+    'POST /api/api-keys', 'DELETE /api/api-keys/{id}', 'POST /api/auth/change-password', 'PUT /api/auth/me', 'POST /api/auth/verify-email/resend',
+  ];
+
   it('documents every operation with a summary, a success answer, its errors and its security', () => {
     for (const [path, item] of Object.entries(document.paths as Json)) {
       for (const method of METHODS.filter((m) => item[m])) {
@@ -90,10 +96,12 @@ describe('the OpenAPI document', () => {
         expect(Array.isArray(operation.security), label).toBe(true);
         const statuses = Object.keys(operation.responses).map(Number);
         expect(statuses.some((status) => status < 400), label).toBe(true);
-        // Registering, signing in and out, and OAuth sign-in are open routes.
-        if (path.startsWith('/api/') && !path.startsWith('/api/oauth/') && !['/api/auth/register', '/api/auth/login', '/api/auth/logout'].includes(path)) {
+        if (path.startsWith('/api/') && !path.startsWith('/api/oauth/') && !OPEN_AUTH_PATHS.includes(path)) {
           expect(statuses, label).toContain(401);
-          expect(operation.security, label).toEqual([{ sessionCookie: [] }, { secretKey: [] }]);
+          // The account's own credentials take a session only; an API key there is 403 (DECISIONS §13).
+          const sessionOnly = SESSION_ONLY.includes(label);
+          expect(operation.security, label).toEqual(sessionOnly ? [{ sessionCookie: [] }] : [{ sessionCookie: [] }, { secretKey: [] }]);
+          if (sessionOnly) expect(statuses, label).toContain(403);
         }
         if (path.startsWith('/v1/portal/')) expect(operation.security, label).toEqual([{ secretKey: [] }]);
         if (/\{[^}]+\}/.test(path) && !path.startsWith('/docs/')) expect(statuses, label).toContain(404);

@@ -80,7 +80,7 @@ describe('a table that hangs', () => {
   it('answers 503 with CORS headers once the SDK gives up, well within the function timeout', async () => {
     const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local', DYNAMODB_ENDPOINT: endpoint });
-    const handler = createEdgeHandler(createDeps(config, 'licensing')) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
+    const handler = createEdgeHandler(createDeps(config, 'edge')) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
     const started = Date.now();
     const result = await handler(post('/v1/licenses/validate', { license_key: 'WIDGET-AAAA-BBBB-CCCC-DDDD' }, { origin: 'https://site.example' }), {});
     const elapsed = Date.now() - started;

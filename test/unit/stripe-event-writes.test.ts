@@ -5,6 +5,7 @@ import { endSubscription } from '../../shared/commerce/subscription-sync.js';
 import { ConflictError, ServiceUnavailableError } from '../../shared/errors.js';
 import { ids, LICENSE_KEY, licenseItem, NOW, TENANT } from '../support/mock-items.js';
 import { mockTable, type MockTable } from '../support/mock-table.js';
+import { stripeSubscription } from '../support/stripe-objects.js';
 
 /**
  * The transaction that applies a Stripe event, against a table that answers as DynamoDB does when the claim was
@@ -13,10 +14,7 @@ import { mockTable, type MockTable } from '../support/mock-table.js';
 const SUBSCRIPTION_ID = 'sub_aaaaaaaaaaaaaaaaaaaaaaaa';
 const STRIPE_SUBSCRIPTION = 'sub_1Stripe';
 const periodEnd = Date.parse('2031-01-01T00:00:00.000Z') / 1000;
-const ended = {
-  id: STRIPE_SUBSCRIPTION, status: 'canceled', cancel_at_period_end: false, canceled_at: NOW.getTime() / 1000,
-  items: { data: [{ current_period_start: NOW.getTime() / 1000, current_period_end: periodEnd }] },
-} as unknown as Stripe.Subscription;
+const ended = stripeSubscription({ id: STRIPE_SUBSCRIPTION, status: 'canceled', canceledAt: NOW.getTime() / 1000, start: NOW.getTime() / 1000, end: periodEnd });
 
 let table: MockTable;
 afterEach(() => table.ddb.restore());

@@ -1,27 +1,28 @@
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import {
-  chargePaymentIds, invoicePeriod, invoiceSubscriptionId, paymentRecord, purchaseEmail, purchaseMetadata, sessionPaymentId, sessionSubscriptionId,
+  chargePaymentIds, chargePaymentIntentId, invoicePeriod, paidInvoiceIds, invoiceSubscriptionId, paymentRecord, purchaseEmail, purchaseMetadata, sessionPaymentId, sessionSubscriptionId,
   subscriptionPeriod, subscriptionRecord, subscriptionState,
 } from '../../shared/commerce/stripe-mapping.js';
+import { customerDetails, stripeCharge, stripeCheckoutSession, stripeInvoice, stripeInvoicePayment, stripeList, stripeSubscription } from '../support/stripe-objects.js';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const now = new Date('2026-11-23T12:00:00.000Z');
 
 describe('checkout.session.completed mapping', () => {
-  const session = {
+  const session = stripeCheckoutSession({
     id: 'cs_test_1',
     metadata: { developer_id: 'usr_a', product_id: 'prd_b', plan_id: 'pln_c', activate_param: 'k' },
-    customer_details: { email: 'typed@example.com', name: 'Jane Buyer' },
+    customer_details: customerDetails('typed@example.com', 'Jane Buyer'),
     customer_email: 'given@example.com',
     payment_intent: null,
     invoice: 'in_1',
-    subscription: { id: 'sub_1' },
-  } as unknown as Stripe.Checkout.Session;
+    subscription: stripeSubscription({ id: 'sub_1', start: at('2026-11-23T00:00:00Z'), end: at('2027-11-23T00:00:00Z') }),
+  });
 
-  it('reads the metadata checkout wrote, and nothing when a field is missing', () => {
-    expect(purchaseMetadata(session)).toEqual({ tenantId: 'usr_a', productId: 'prd_b', planId: 'pln_c' });
-    expect(purchaseMetadata({ metadata: { developer_id: 'usr_a', product_id: 'prd_b' } })).toBeUndefined();
+  it('reads whose sale it is from the metadata checkout wrote, and nothing when it does not say', () => {
+    expect(purchaseMetadata(session)).toEqual({ tenantId: 'usr_a', productId: 'prd_b' });
+    expect(purchaseMetadata({ metadata: { developer_id: 'usr_a' } })).toBeUndefined();
     expect(purchaseMetadata({ metadata: null })).toBeUndefined();
   });
 
@@ -65,18 +66,19 @@ describe('checkout.session.completed mapping', () => {
 });
 
 describe('subscription mapping', () => {
-  const items = { data: [{ current_period_start: at('2026-11-23T00:00:00Z'), current_period_end: at('2027-11-23T00:00:00Z') }] };
+  const current = stripeSubscription({ start: at('2026-11-23T00:00:00Z'), end: at('2027-11-23T00:00:00Z') });
 
   it('reads the period from the first item (current API), else from the subscription (older versions)', () => {
     const period = { start: '2026-11-23T00:00:00.000Z', end: '2027-11-23T00:00:00.000Z' };
-    expect(subscriptionPeriod({ items } as unknown as Stripe.Subscription)).toEqual(period);
+    expect(subscriptionPeriod(current)).toEqual(period);
+    // An account pinned before 2025-03-31: the period on the subscription, none on its items.
     const legacy = { items: { data: [{}] }, current_period_start: at('2026-11-23T00:00:00Z'), current_period_end: at('2027-11-23T00:00:00Z') };
     expect(subscriptionPeriod(legacy as unknown as Stripe.Subscription)).toEqual(period);
-    expect(subscriptionPeriod({ items: { data: [] } } as unknown as Stripe.Subscription)).toBeUndefined();
+    expect(subscriptionPeriod({ ...current, items: stripeList([], '/v1/subscription_items') })).toBeUndefined();
   });
 
   it('syncs status, cancellation at period end, cancellation time and period (customer.subscription.updated / deleted)', () => {
-    const subscription = { status: 'active', cancel_at_period_end: true, canceled_at: at('2026-12-01T00:00:00Z'), items } as unknown as Stripe.Subscription;
+    const subscription = { ...current, cancel_at_period_end: true, canceled_at: at('2026-12-01T00:00:00Z') };
     expect(subscriptionState(subscription)).toEqual({
       status: 'active', cancelAtPeriodEnd: true, canceledAt: '2026-12-01T00:00:00.000Z',
       currentPeriodStart: '2026-11-23T00:00:00.000Z', currentPeriodEnd: '2027-11-23T00:00:00.000Z',
@@ -89,21 +91,28 @@ describe('subscription mapping', () => {
 
 describe('invoice.paid mapping', () => {
   it('finds the subscription under parent (current API) or top-level (older versions), and the paid period', () => {
-    const invoice = {
-      parent: { subscription_details: { subscription: 'sub_1' } },
-      lines: { data: [{ period: { start: at('2027-11-23T00:00:00Z'), end: at('2028-11-23T00:00:00Z') } }] },
-    } as unknown as Stripe.Invoice;
+    const invoice = stripeInvoice({ subscription: 'sub_1', billingReason: 'subscription_cycle', start: at('2027-11-23T00:00:00Z'), end: at('2028-11-23T00:00:00Z') });
     expect(invoiceSubscriptionId(invoice)).toBe('sub_1');
-    expect(invoiceSubscriptionId({ parent: null, subscription: 'sub_2' } as unknown as Stripe.Invoice)).toBe('sub_2');
+    // An account pinned before 2025-03-31: the subscription top-level.
+    const legacy: Stripe.Invoice & { subscription: string } = { ...invoice, parent: null, subscription: 'sub_2' };
+    expect(invoiceSubscriptionId(legacy)).toBe('sub_2');
     expect(invoicePeriod(invoice)).toEqual({ start: '2027-11-23T00:00:00.000Z', end: '2028-11-23T00:00:00.000Z' });
-    expect(invoicePeriod({ lines: { data: [] } } as unknown as Stripe.Invoice)).toBeUndefined();
+    expect(invoicePeriod({ ...invoice, lines: stripeList([], '/v1/invoices/in_1/lines') })).toBeUndefined();
   });
 });
 
 describe('charge.refunded mapping', () => {
-  it('names the payments a charge may refund: its payment intent, and its invoice on older API versions', () => {
-    expect(chargePaymentIds({ payment_intent: 'pi_1' } as Stripe.Charge)).toEqual(['pi_1']);
-    expect(chargePaymentIds({ payment_intent: { id: 'pi_2' }, invoice: 'in_2' } as unknown as Stripe.Charge)).toEqual(['pi_2', 'in_2']);
-    expect(chargePaymentIds({ payment_intent: null } as Stripe.Charge)).toEqual([]);
+  it('names the payments a charge may refund: its payment intent, and its invoice on API versions before 2025-03-31', () => {
+    expect(chargePaymentIds(stripeCharge({ payment_intent: 'pi_1' }))).toEqual(['pi_1']);
+    const legacy: Stripe.Charge & { invoice: string } = { ...stripeCharge({ payment_intent: 'pi_2' }), invoice: 'in_2' };
+    expect(chargePaymentIds(legacy)).toEqual(['pi_2', 'in_2']);
+    expect(chargePaymentIds(stripeCharge({ payment_intent: null }))).toEqual([]);
+    expect(chargePaymentIntentId(stripeCharge({ payment_intent: 'pi_3' }))).toBe('pi_3');
+  });
+
+  it('finds the invoices a payment intent paid through its invoice payments (the current API)', () => {
+    const payments = stripeList([stripeInvoicePayment('in_1', 'pi_1'), { ...stripeInvoicePayment('in_2', 'pi_1'), invoice: { id: 'in_3' } as Stripe.Invoice }], '/v1/invoice_payments');
+    expect(paidInvoiceIds(payments)).toEqual(['in_1', 'in_3']);
+    expect(paidInvoiceIds(stripeList([], '/v1/invoice_payments'))).toEqual([]);
   });
 });

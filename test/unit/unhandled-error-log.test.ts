@@ -2,6 +2,8 @@ import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createManagementHandler, type ManagementDeps } from '../../functions/management/app.js';
 import { createPaymentDeps } from '../../shared/payments/payment-deps.js';
+import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
+import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { lambdaContext } from '../../infra/local/lambda-context.js';
 import { loadConfig } from '../../shared/config.js';
 import { createDataService } from '../../shared/data/service.js';
@@ -28,7 +30,7 @@ const sdkError = () =>
 function managementHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
   const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' });
-  const payments = createPaymentDeps(config);
+  const payments = createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.management));
   const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets, imports: { send: async () => undefined } };
   return createManagementHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }

@@ -13,6 +13,10 @@ describe('webhook address guard', () => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
 
+  it.each(['fec0::1', 'fed0::1', 'feff:ffff::1'])('refuses the deprecated site-local %s (fec0::/10)', (address) => {
+    expect(isForbiddenAddress(address)).toBe(true);
+  });
+
   it.each(['93.184.215.14', '8.8.8.8', '100.63.255.255', '100.128.0.1', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '2a00:1450:4001::200e'])(
     'allows public %s',
     (address) => {
@@ -40,6 +44,16 @@ describe('webhook address guard', () => {
       form: 'local-use NAT64 (64:ff9b:1::/48), refused whole',
       private: ['64:ff9b:1::808:808', '64:ff9b:1::7f00:1', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff'],
       public: [],
+    },
+    {
+      form: 'IPv4-translated (SIIT, ::ffff:0:0:0/96), refused whole',
+      private: ['::ffff:0:127.0.0.1', '::ffff:0:7f00:1', '::ffff:0:a9fe:a9fe', '0:0:0:0:ffff:0:c0a8:101', '::ffff:0:8.8.8.8'],
+      public: [],
+    },
+    {
+      form: 'Teredo (2001::/32, an IPv4 server and an obfuscated client address), refused whole',
+      private: ['2001::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2001:0:ffff:ffff:ffff:ffff:ffff:ffff'],
+      public: ['2001:4860:4860::8888', '2001:1::1', '2001:db9::1'],
     },
   ])('IPv4 addresses in IPv6 form: $form', ({ private: refused, public: allowed }) => {
     it.each(refused)('refuses %s', (address) => {

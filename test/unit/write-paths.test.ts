@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userForProviderAccount } from '../../shared/accounts/identities.js';
+import { resendVerification } from '../../shared/accounts/email-verification.js';
+import { PASSWORD_HASH_COST } from '../../shared/accounts/passwords.js';
 import { registerUser } from '../../shared/accounts/users.js';
 import { createCustomer, deleteCustomer, updateCustomer } from '../../shared/customers/customers.js';
 import { ServiceUnavailableError } from '../../shared/errors.js';
@@ -28,6 +30,8 @@ type Case = {
   run: (deps: { data: MockTable['data']; clock: { now: () => Date } }) => Promise<unknown>;
   /** What a successful run answers. */
   answers: (result: unknown) => void;
+  /** Writes the path makes before its transaction (they stay when it is throttled). */
+  writesBefore?: string[];
   /** Writes the path makes after its transaction commits. */
   writesAfter?: string[];
   /** What its commit changes, for a path that reads again afterwards. */
@@ -40,9 +44,15 @@ const cases: Case[] = [
   {
     name: 'register',
     seed: () => undefined,
-    run: (deps) => registerUser(deps, { email: 'New@Example.com', password: 'correct horse battery' }),
+    run: (deps) => registerUser({ ...deps, config: { passwordHashCost: PASSWORD_HASH_COST } }, { email: 'New@Example.com', password: 'correct horse battery' }, 'https://licensing.example'),
     answers: (result) => expect(result).toMatchObject({ user: { email: 'new@example.com' }, token: expect.any(String) }),
     writesAfter: ['PutCommand'],
+  },
+  {
+    name: 'a fresh verification link',
+    seed: (table) => table.seed('user', userItem),
+    run: (deps) => resendVerification(deps, TENANT, 'https://licensing.example'),
+    answers: (result) => expect(result).toBeUndefined(),
   },
   {
     name: 'OAuth sign-up (new user with the provider account)',
@@ -51,13 +61,24 @@ const cases: Case[] = [
     answers: (result) => expect(result).toMatchObject({ email: 'new@example.com', providers: ['google'] }),
   },
   {
-    name: 'OAuth link (provider account to the user with its e-mail)',
+    name: 'OAuth link (provider account to the user with its verified e-mail)',
     seed: (table) => {
-      table.seed('user', { userId: TENANT, email: 'dev@example.com', name: 'Dev', role: 'developer', createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() });
+      table.seed('user', { ...userItem, emailVerified: true });
       table.seed('userEmail', { email: 'dev@example.com', userId: TENANT });
     },
     run: (deps) => userForProviderAccount(deps, { provider: 'github', subject: '42', verifiedEmail: 'dev@example.com' }),
     answers: (result) => expect(result).toMatchObject({ userId: TENANT }),
+  },
+  {
+    // The password goes first (a single write), then the link: a throttled link leaves the takeover to the next sign-in.
+    name: 'OAuth takeover (provider account to the user whose e-mail was never verified)',
+    seed: (table) => {
+      table.seed('user', { ...userItem, passwordHash: 'scrypt$registrant' });
+      table.seed('userEmail', { email: 'dev@example.com', userId: TENANT });
+    },
+    run: (deps) => userForProviderAccount(deps, { provider: 'github', subject: '42', verifiedEmail: 'dev@example.com' }),
+    answers: (result) => expect(result).toMatchObject({ userId: TENANT }),
+    writesBefore: ['UpdateCommand'],
   },
   {
     name: 'product create',
@@ -189,10 +210,11 @@ const cases: Case[] = [
     // Deleting goes on until no activation is left: the mock table learns what the commit removed.
     committed: (table) => {
       table.remove('license', licenseItem);
-      table.remove('licenseRef', { licenseId: ids.license, licenseKey: LICENSE_KEY, tenantId: TENANT });
       table.remove('activation', activationItem);
     },
     answers: (result) => expect(result).toBeUndefined(),
+    // The ref, marked by the transaction, goes once no activation is left.
+    writesAfter: ['DeleteCommand'],
   },
   {
     name: 'webhook redelivery',
@@ -205,6 +227,7 @@ const cases: Case[] = [
   },
 ];
 
+const userItem = { userId: TENANT, email: 'dev@example.com', name: 'Dev', role: 'developer', createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() };
 const planItem = {
   planId: ids.plan, tenantId: TENANT, productId: ids.product, name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49,
   currency: 'USD', siteLimit: 1, isActive: true, isPublic: true, createdAt: NOW.toISOString(), updatedAt: NOW.toISOString(),
@@ -244,7 +267,7 @@ const storageWithZip = {
 let table: MockTable | undefined;
 afterEach(() => table?.ddb.restore());
 
-describe.each(cases)('$name', ({ seed, run, answers, writesAfter = [], committed }) => {
+describe.each(cases)('$name', ({ seed, run, answers, writesBefore = [], writesAfter = [], committed }) => {
   const setUp = () => {
     table = mockTable();
     seed(table);
@@ -256,7 +279,7 @@ describe.each(cases)('$name', ({ seed, run, answers, writesAfter = [], committed
     const { table, deps } = setUp();
     table.cancelTransactions(['TransactionConflict']);
     answers(await run(deps));
-    expect(table.writes()).toEqual(['TransactWriteCommand', 'TransactWriteCommand', ...writesAfter]);
+    expect(table.writes()).toEqual([...writesBefore, 'TransactWriteCommand', 'TransactWriteCommand', ...writesAfter]);
     // Each attempt carries its own idempotency token, so the SDK's retry of one attempt cannot apply it twice.
     const tokens = table.transactions().map((t) => t.ClientRequestToken);
     expect(new Set(tokens).size).toBe(2);
@@ -267,6 +290,6 @@ describe.each(cases)('$name', ({ seed, run, answers, writesAfter = [], committed
     table.alwaysCancelTransactions(['ThrottlingError']);
     const error = await run(deps).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
-    expect(new Set(table.writes())).toEqual(new Set(['TransactWriteCommand']));
+    expect(new Set(table.writes())).toEqual(new Set([...writesBefore, 'TransactWriteCommand']));
   });
 });

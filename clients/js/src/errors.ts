@@ -147,10 +147,29 @@ export class UnexpectedResponseError extends UnavailableError {
   }
 }
 
+/**
+ * Why an answer was refused (docs/api.md, Signed answers): `unsigned` (a signature was due), `malformed` (not what the
+ * service signs), `tampered` (the digest or the signature does not match), `wrong_nonce`, `stale` (`created` too far
+ * from the clock), `unknown_key`, `wrong_license_key` / `wrong_domain` (signed for another request, as a relay would
+ * pass on), `refused` (a `verifier` of your own).
+ */
+export type SignatureReason =
+  | 'unsigned'
+  | 'malformed'
+  | 'tampered'
+  | 'wrong_nonce'
+  | 'stale'
+  | 'unknown_key'
+  | 'wrong_license_key'
+  | 'wrong_domain'
+  | 'refused';
+
 /** A response whose signature the configured `verifier` refused. Never retried, never served from cache. */
 export class SignatureError extends LicensingError {
-  constructor(message = 'The response signature is invalid', init?: ErrorInit) {
+  readonly reason: SignatureReason;
+  constructor(message = 'The response signature is invalid', init?: ErrorInit & { reason?: SignatureReason }) {
     super('signature', message, init);
+    this.reason = init?.reason ?? 'refused';
   }
 }
 /** Why no offline license file could stand in: a file verdict (docs/api.md) or what the client checks besides. */

@@ -131,7 +131,7 @@ export class Transport {
         if (!retryable && this.options.verifier) {
           try {
             await this.options.verifier.verify({
-              request: { method: spec.method, url, headers: { ...headers }, body },
+              request: { method: spec.method, url, path: spec.path, headers: { ...headers }, body },
               signed: spec.signed === true,
               status,
               headers: response.headers,

@@ -3,19 +3,26 @@
  * with WebCrypto alone. Exactly what the service signs is required:
  *
  *   Content-Digest: sha-256=:<base64 SHA-256 of the body bytes>:
- *   Signature-Input: sig1=("@status" "content-digest");created=<unix s>;keyid="sig_…";alg="ed25519";nonce="…"
+ *   Signature-Input: sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s>;keyid="sig_…";alg="ed25519";nonce="…"
  *   Signature: sig1=:<base64 Ed25519 signature of the signature base>:
  *
  * The digest must match the raw body, `created` must be near the client's clock, the nonce must be the
- * one this call sent, and the key one the client trusts.
+ * one this call sent, and the key one the client trusts. The answers of validate, activate, deactivate and check are
+ * bound to their request: the signature covers its method and path (`;req`), and the body must name the license key
+ * this call sent and the domain it named, so the answer a relay got for its own key or site does not pass. Other
+ * signed answers (offline files, the update check) cover `@status` and `content-digest` only.
  */
+import { normalizeDomain } from './domain.js';
 import { ascii, fromBase64, toBase64 } from './encoding.js';
-import { InvalidPublicKeyError, InvalidRequestError, ProductNotFoundError, SignatureError, errorFromAnswer } from './errors.js';
+import { InvalidPublicKeyError, InvalidRequestError, ProductNotFoundError, SignatureError, errorFromAnswer, type SignatureReason } from './errors.js';
 import type { SigningKeys } from './signing-keys.js';
 import type { ResponseVerifier, VerifiableResponse } from './verify.js';
 
 const LABEL = 'sig1';
 const COMPONENTS = '("@status" "content-digest")';
+const BOUND_COMPONENTS = '("@status" "content-digest" "@method";req "@path";req)';
+/** The operations whose answers are bound to their request (DECISIONS §13), on `/v1` and `/public/v1`. */
+const BOUND_PATH = /^(\/public)?\/v1\/licenses\/(validate|activate|deactivate|check)$/;
 const PARAM = /;([a-z]+)=(\d+|"[A-Za-z0-9._~+/=-]*")/g;
 
 export class SignedAnswerVerifier implements ResponseVerifier {
@@ -26,35 +33,66 @@ export class SignedAnswerVerifier implements ResponseVerifier {
 
   async verify(response: VerifiableResponse): Promise<void> {
     if (!response.signed) return;
+    const refuse = (reason: SignatureReason, message: string) => new SignatureError(message, { status: response.status, reason });
     const input = member(response.headers.get('signature-input'), LABEL);
     const signatureValue = member(response.headers.get('signature'), LABEL);
     if (input === undefined || signatureValue === undefined) {
       if (isUnsignedByDesign(response)) return;
-      throw new SignatureError('The answer is not signed', { status: response.status });
+      throw refuse('unsigned', 'The answer is not signed');
     }
-    const params = parseParams(input);
+    const { request } = response;
+    const bound = request.method === 'POST' && BOUND_PATH.test(request.path);
+    const params = parseParams(input, bound ? BOUND_COMPONENTS : COMPONENTS);
     if (params.alg !== 'ed25519' || typeof params.keyid !== 'string' || typeof params.created !== 'number') {
-      throw new SignatureError(`Unexpected signature parameters: ${input}`, { status: response.status });
+      throw refuse('malformed', `Unexpected signature parameters: ${input}`);
     }
-    const sentNonce = response.request.headers['signature-nonce'];
-    if (sentNonce !== undefined && params.nonce !== sentNonce) throw new SignatureError('The answer is signed for another request (nonce)', { status: response.status });
+    const sentNonce = request.headers['signature-nonce'];
+    if (sentNonce !== undefined && params.nonce !== sentNonce) throw refuse('wrong_nonce', 'The answer is signed for another request (nonce)');
 
     const digest = response.headers.get('content-digest');
     const expected = `sha-256=:${toBase64(new Uint8Array(await this.keys.subtle.digest('SHA-256', response.body)))}:`;
-    if (member(digest, 'sha-256') !== expected.slice('sha-256='.length)) throw new SignatureError('Content-Digest does not match the body', { status: response.status });
+    if (member(digest, 'sha-256') !== expected.slice('sha-256='.length)) throw refuse('tampered', 'Content-Digest does not match the body');
 
     const skewMs = (this.options.maxSkewSeconds ?? 300) * 1000;
-    if (Math.abs(this.options.now() - params.created * 1000) > skewMs) {
-      throw new SignatureError('The answer is too old, or the clock is off', { status: response.status });
-    }
+    if (Math.abs(this.options.now() - params.created * 1000) > skewMs) throw refuse('stale', 'The answer is too old, or the clock is off');
 
     const key = await this.keys.find(params.keyid, { refresh: true });
-    if (!key) throw new SignatureError(`The answer is signed by an unknown key (${params.keyid})`, { status: response.status });
+    if (!key) throw refuse('unknown_key', `The answer is signed by an unknown key (${params.keyid})`);
     const signature = fromBase64(signatureValue.replace(/^:|:$/g, ''));
-    const base = [`"@status": ${response.status}`, `"content-digest": ${digest}`, `"@signature-params": ${input}`].join('\n');
+    const base = [
+      `"@status": ${response.status}`,
+      `"content-digest": ${digest}`,
+      ...(bound ? [`"@method";req: ${request.method}`, `"@path";req: ${request.path}`] : []),
+      `"@signature-params": ${input}`,
+    ].join('\n');
     if (!signature || signature.length !== 64 || !(await this.keys.subtle.verify({ name: 'Ed25519' }, key, signature, ascii(base)))) {
-      throw new SignatureError('The answer signature does not verify', { status: response.status });
+      throw refuse('tampered', 'The answer signature does not verify');
     }
+    if (bound) {
+      const mismatch = bindingMismatch(request.body, response.body);
+      if (mismatch) throw refuse(`wrong_${mismatch}`, `The answer is signed for another request (${mismatch})`);
+    }
+  }
+}
+
+/**
+ * Which field of a bound answer names something else than the request did: the license key exactly as sent, and the
+ * domain normalized as the service normalizes it (`domain`, else `site`; none named, none answered).
+ */
+function bindingMismatch(requestBody: string | undefined, answerBody: Uint8Array): 'license_key' | 'domain' | undefined {
+  const sent = parseObject(requestBody ?? '{}');
+  const answer = parseObject(new TextDecoder().decode(answerBody));
+  if (!sent || !answer || typeof sent.license_key !== 'string' || answer.license_key !== sent.license_key) return 'license_key';
+  const named = [sent.domain, sent.site].find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  return answer.domain === (named === undefined ? undefined : normalizeDomain(named)) ? undefined : 'domain';
+}
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -67,10 +105,10 @@ function member(header: string | null, label: string): string | undefined {
   return undefined;
 }
 
-/** The parameters of `sig1`'s inner list, which must cover exactly what the service signs. */
-function parseParams(input: string): Record<string, string | number> {
-  if (!input.startsWith(COMPONENTS)) return {};
-  const rest = input.slice(COMPONENTS.length);
+/** The parameters of `sig1`'s inner list, which must cover exactly `components`, what the service signs for the route. */
+function parseParams(input: string, components: string): Record<string, string | number> {
+  if (!input.startsWith(components)) return {};
+  const rest = input.slice(components.length);
   const params: Record<string, string | number> = {};
   let consumed = 0;
   for (const match of rest.matchAll(PARAM)) {

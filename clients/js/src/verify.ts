@@ -10,6 +10,8 @@ export interface VerifiableResponse {
     method: string;
     /** The full URL that was requested. */
     url: string;
+    /** The route's path (`/public/v1/licenses/validate`), as the service receives it: no base-URL prefix, no query. */
+    path: string;
     /** The headers the client sent (lower-case names), `signature-nonce` among them on signed routes. */
     headers: Record<string, string>;
     /** The body the client sent, if any. */

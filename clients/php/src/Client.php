@@ -530,7 +530,7 @@ final class Client
                 } catch (TimeoutException $e) {
                     throw new TimeoutException('No answer from ' . $shown . ' within ' . $budget . ' s', $e);
                 }
-                return $this->answer($response, ['method' => $method, 'url' => $url, 'headers' => $headers, 'body' => $payload, 'signed' => $signed], $shown, $answerStatuses);
+                return $this->answer($response, ['method' => $method, 'url' => $url, 'path' => $path, 'headers' => $headers, 'body' => $payload, 'signed' => $signed], $shown, $answerStatuses);
             } catch (RateLimitedException $e) {
                 $error = $e;
                 $retryAfter = $e->retryAfter();
@@ -553,7 +553,7 @@ final class Client
     }
 
     /**
-     * @param array{method: string, url: string, headers: array<string, string>, body: ?string, signed: bool} $request As sent.
+     * @param array{method: string, url: string, path: string, headers: array<string, string>, body: ?string, signed: bool} $request As sent.
      * @param int[] $answerStatuses
      * @return array{status: int, headers: array<string, string>, body: mixed}
      */
@@ -629,16 +629,19 @@ final class Client
         return $this->baseUrl . $path . ($query ? '?' . http_build_query($query, '', '&', PHP_QUERY_RFC3986) : '');
     }
 
-    /** A host name as the service normalizes it (scheme, `www.`, port, path and trailing dot dropped, lower-cased). */
+    /**
+     * A host name as the service normalizes it (scheme, user info, `www.`, port, path and trailing dot dropped,
+     * lower-cased, an international name in its ASCII form): what a bound answer's `domain` is compared with.
+     */
     public static function normalizeDomain(string $input): string
     {
         $value = trim($input);
         if (!preg_match('#^[a-z][a-z0-9+.-]*://#i', $value)) {
-            $value = 'http://' . $value;
+            $value = 'http://' . (strpos($value, '//') === 0 ? substr($value, 2) : $value);
         }
         $host = parse_url($value, PHP_URL_HOST);
         $host = is_string($host) ? $host : trim($input);
-        return (string) preg_replace('/^www\./', '', rtrim(strtolower($host), '.'));
+        return (string) preg_replace('/^www\./', '', rtrim(Idna::toAscii($host), '.'));
     }
 
     /** 16 random bytes in base64url: a `Signature-Nonce`. */

@@ -121,6 +121,51 @@ final class TrustTest extends TestCase
         })->getMessage());
     }
 
+    public function testRefusesTheAnswersARelayGotWithItsOwnKeyOrSiteThoughTheServiceSignedThem(): void
+    {
+        [$stack, $product, $license, $keys] = self::vendor();
+        // The relay's own paid license, activated on its own site: every answer it gets from the service is genuine.
+        $relayKey = $stack->license($product['id'])['licenseKey'];
+        $direct = self::client($product, ['signing' => ['public_keys' => $keys]]);
+        $direct->activate($relayKey, 'relay.example.net');
+        $stack->revoke($license['id']);
+
+        $url = self::$server->relay(['license_key' => $relayKey]);
+        $relayed = self::client($product, ['base_url' => $url, 'signing' => ['public_keys' => $keys]]);
+        $key = $license['licenseKey'];
+        $calls = [
+            'validate' => function () use ($relayed, $key) {
+                $relayed->validate($key, ['domain' => 'relay.example.net']);
+            },
+            'activate' => function () use ($relayed, $key) {
+                $relayed->activate($key, 'relay.example.net');
+            },
+            'check' => function () use ($relayed, $key) {
+                $relayed->check($key, 'relay.example.net');
+            },
+            'deactivate' => function () use ($relayed, $key) {
+                $relayed->deactivate($key, 'other.example.net');
+            },
+        ];
+        foreach ($calls as $name => $call) {
+            $refused = Thrown::by($call);
+            $this->assertInstanceOf(SignatureException::class, $refused, $name);
+            $this->assertSame('wrong_license_key', $refused->reason(), $name);
+        }
+        // What the relay was answered: genuine and valid, for its own key.
+        $this->assertSame(200, self::$server->log($url)[0]['upstream']['status']);
+
+        // The same key, another site: the check the relay got for its own site does not pass for this one.
+        $bySite = self::client($product, ['base_url' => self::$server->relay(['domain' => 'relay.example.net']), 'signing' => ['public_keys' => $keys]]);
+        $refused = Thrown::by(function () use ($bySite, $relayKey) {
+            $bySite->check($relayKey, 'https://www.pirate.example.org/');
+        });
+        $this->assertInstanceOf(SignatureException::class, $refused);
+        $this->assertSame('wrong_domain', $refused->reason());
+        // Unchanged, the same call verifies (the domain compared as the service normalizes it).
+        $this->assertTrue($direct->check($relayKey, 'https://WWW.Relay.Example.NET:8443/shop')['activated']);
+    }
+
     public function testTrustsOnFirstUseFetchingTheKeysOnceAndAgainForAKeyIdItDoesNotKnow(): void
     {
         [$stack, $product, $license] = self::vendor();

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { useMe } from '../auth/session';
+import { VerificationNotice } from '../auth/VerificationNotice';
 import { applyTheme, initialTheme, type Theme } from '../theme';
 
 const NAV = [
@@ -57,6 +58,7 @@ export function Layout() {
         </div>
       </header>
       <main id="main" className="main" tabIndex={-1}>
+        <VerificationNotice />
         <Outlet />
       </main>
     </div>

@@ -25,7 +25,10 @@ const summary = { id: EX.apiKeyId, name: 'Production server', prefix: EX.secretK
 export const apiKeyOperations = defineOperations({
   'POST /api/api-keys': {
     summary: 'Create a secret API key',
-    description: 'The key authenticates every `/api` route as its owner (`Authorization: Bearer sk_…`, no cookie, no `Origin`) and every `/v1/portal` route.',
+    description:
+      'The key authenticates every `/api` route as its owner (`Authorization: Bearer sk_…`, no cookie, no `Origin`) and every `/v1/portal` route, ' +
+      'except the account\'s own credentials: creating or revoking keys, the password, the profile, logout and the verification e-mail need a ' +
+      'signed-in session (an API key there is 403), so revoking a leaked key locks its holder out.',
     requestBody: { examples: { create: { name: 'Production server' } } },
     responses: { 201: { description: 'The key, shown once', body: CreatedApiKey, examples: { created: { ...summary, key: EX.secretKey } } } },
   },
@@ -42,7 +45,7 @@ export const apiKeyOperations = defineOperations({
   },
   'DELETE /api/api-keys/{id}': {
     summary: 'Revoke an API key',
-    description: 'The key stops working at once.',
+    description: 'The key stops working at once. A signed-in session only: an API key cannot revoke keys (403).',
     responses: { 204: { description: 'Revoked' } },
   },
 });

@@ -1,9 +1,11 @@
 import * as z from 'zod/mini';
+import { ALREADY_VERIFIED, INVALID_TOKEN } from '../../../shared/accounts/email-verification.js';
 import type { PublicUser } from '../../../shared/accounts/users.js';
 import { idOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleUser } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
 import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
+import { SESSION_REQUIRED } from '../authenticate.js';
 
 export const User = named(
   'User',
@@ -16,8 +18,10 @@ export const User = named(
     createdAt: timestamp,
     providers: z.array(z.string()),
     hasPassword: z.boolean(),
+    emailVerified: z.boolean(),
   }),
-  'A developer account (a tenant). `providers`: the sign-in providers linked to it; `hasPassword`: false for an account made by OAuth until a password is set.',
+  'A developer account (a tenant). `providers`: the sign-in providers linked to it; `hasPassword`: false for an account made by OAuth until a password is set; ' +
+    '`emailVerified`: its address was confirmed by the link e-mailed at registration, or by a Google or GitHub sign-in.',
 );
 assertDescribes<typeof User, PublicUser>(true);
 
@@ -31,10 +35,14 @@ export const authOperations = defineOperations({
     summary: 'Register a developer account',
     description:
       'Creates the account and starts a session (sets the `session` cookie). `name` defaults to the part of the e-mail before `@`; ' +
-      'e-mails are compared lower-cased. A foreign `Origin` is refused when a browser sends one.',
+      'e-mails are compared lower-cased. A foreign `Origin` is refused when a browser sends one. Also e-mails a link that verifies the ' +
+      'address (`GET /api/auth/verify-email`); until it is opened the account has `emailVerified: false`, and a Google or GitHub sign-in ' +
+      'with the address takes the account over (its password removed, its sessions and API keys ended).',
     security: [[]],
     requestBody: { examples: { register: { email: EX.vendorEmail, password: 'correct horse battery', name: 'Vendor' } } },
-    responses: { 201: { description: 'Registered and signed in', body: UserEnvelope, headers: sessionCookieHeader, examples: { registered: { user: exampleUser } } } },
+    responses: {
+      201: { description: 'Registered and signed in', body: UserEnvelope, headers: sessionCookieHeader, examples: { registered: { user: { ...exampleUser, emailVerified: false } } } },
+    },
     errors: { 400: ['password: must be at least 8 characters', 'email: must be a valid e-mail address'], 403: ['Origin not allowed'], 409: ['Email already registered'] },
     rateLimits: [RATE_LIMITS.registerAddress],
   },
@@ -45,16 +53,40 @@ export const authOperations = defineOperations({
     requestBody: { examples: { login: { email: EX.vendorEmail, password: 'correct horse battery' } } },
     responses: { 200: { description: 'Signed in', body: UserEnvelope, headers: sessionCookieHeader, examples: { signedIn: { user: exampleUser } } } },
     errors: { 401: ['Invalid email or password'], 403: ['Origin not allowed'] },
-    rateLimits: [RATE_LIMITS.loginAddress, RATE_LIMITS.loginEmail],
+    rateLimits: [RATE_LIMITS.loginAddress, RATE_LIMITS.loginEmail, RATE_LIMITS.loginEmailAddress, RATE_LIMITS.loginEmailOverflow],
+  },
+  'GET /api/auth/verify-email': {
+    summary: "Verify the account's e-mail address",
+    description:
+      'The link of the verification e-mail (valid 24 hours, once): marks the address verified and sends the browser to ' +
+      '`DASHBOARD_URL?verified=1`; a bad, used or expired token to `DASHBOARD_URL?error=invalid_token`. Without `DASHBOARD_URL`: ' +
+      '200 `{verified: true}`, or 400.',
+    security: [[]],
+    queryExamples: { token: 'k2n4q6s8u2w4y6a2c4e6g2i4k6m2o4q6' },
+    responses: {
+      200: { description: 'Verified (no dashboard configured)', body: named('Verified', z.object({ verified: z.literal(true) })), examples: { verified: { verified: true } } },
+      302: { description: 'To the dashboard: `?verified=1`, or `?error=invalid_token`', headers: { location: { description: '`DASHBOARD_URL` with `?verified=1` or `?error=invalid_token`', required: true } } },
+    },
+    errors: { 400: [INVALID_TOKEN] },
+  },
+  'POST /api/auth/verify-email/resend': {
+    summary: 'Send the verification e-mail again',
+    description:
+      'A fresh link to the account\'s address; earlier links keep working until used or expired. A signed-in session only: an API key is refused (403).',
+    responses: { 202: { description: 'Queued', body: named('Sent', z.object({ sent: z.literal(true) })), examples: { sent: { sent: true } } } },
+    errors: { 400: [ALREADY_VERIFIED] },
+    rateLimits: [RATE_LIMITS.verificationResend],
   },
   'POST /api/auth/logout': {
     summary: 'Sign out',
-    description: 'Always clears the cookie, and ends the session when there is one. With a cookie it needs an allowed `Origin`.',
+    description:
+      'Always clears the cookie, and ends the session when there is one. With a cookie it needs an allowed `Origin`. ' +
+      'An API key is refused (403), as on every route of the account\'s own credentials.',
     security: [[], ['sessionCookie']],
     responses: {
       204: { description: 'Signed out; the cookie is cleared', headers: { 'set-cookie': { description: '`session=; Max-Age=0`', required: true } } },
     },
-    errors: { 403: ['Origin not allowed'] },
+    errors: { 403: ['Origin not allowed', SESSION_REQUIRED] },
   },
   'GET /api/auth/me': {
     summary: 'The signed-in developer',
@@ -63,7 +95,7 @@ export const authOperations = defineOperations({
   },
   'PUT /api/auth/me': {
     summary: 'Update the profile',
-    description: '`avatarUrl: null` clears it.',
+    description: '`avatarUrl: null` clears it. A signed-in session only: an API key is refused (403).',
     requestBody: { examples: { rename: { name: 'Acme Software', avatarUrl: 'https://cdn.example.com/avatar.png' } } },
     responses: {
       200: { description: 'The updated account', body: UserEnvelope, examples: { updated: { user: { ...exampleUser, name: 'Acme Software', avatarUrl: 'https://cdn.example.com/avatar.png' } } } },
@@ -72,7 +104,7 @@ export const authOperations = defineOperations({
   },
   'POST /api/auth/change-password': {
     summary: 'Change the password',
-    description: 'Every other session of the user ends; the calling one stays.',
+    description: 'Every other session of the user ends; the calling one stays. A signed-in session only: an API key is refused (403).',
     requestBody: { examples: { change: { currentPassword: 'correct horse battery', newPassword: 'battery staple horse' } } },
     responses: { 200: { description: 'Changed', body: named('Success', z.object({ success: z.literal(true) })), examples: { changed: { success: true } } } },
     errors: { 400: ['Current password is incorrect', 'newPassword: must be at least 8 characters'], 409: ['Password was changed concurrently; retry'] },

@@ -1,41 +1,71 @@
 import * as z from 'zod/mini';
 import { changePassword, getUser, logIn, registerUser, toPublicUser, updateProfile } from '../../../shared/accounts/users.js';
 import { endSession } from '../../../shared/accounts/sessions.js';
-import { NotFoundError } from '../../../shared/errors.js';
+import { bearerKeyOwner } from '../../../shared/accounts/bearer-key.js';
+import { resendVerification, verifyEmail } from '../../../shared/accounts/email-verification.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../../shared/errors.js';
 import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../../../shared/http/cookies.js';
 import { allowedOrigins, assertOrigin } from '../../../shared/http/origin.js';
-import { created, noContent, ok } from '../../../shared/http/responses.js';
+import { created, json, noContent, ok, redirect } from '../../../shared/http/responses.js';
 import { email, httpUrl, password } from '../../../shared/http/schemas.js';
-import { clientAddress } from '../../../shared/http/client-address.js';
+import { clientNetwork } from '../../../shared/http/client-address.js';
 import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
 import type { RateLimiter } from '../../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
+import { SESSION_REQUIRED } from '../authenticate.js';
 import type { RouteBuilders } from '../route.js';
 
 const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
 const registerBody = z.strictObject({ email, password, name: z.optional(name) });
 const loginBody = z.strictObject({ email: z.string().check(z.maxLength(254)), password: z.string().check(z.maxLength(256)) });
+/** Any other parameter is ignored; a missing or malformed token is answered as an unknown one. */
+const verifyQuery = z.object({ token: z.optional(z.string()) });
 const profileBody = z.strictObject({ name: z.optional(name), avatarUrl: z.nullish(httpUrl) });
 /** `currentPassword` is required once the user has a password; a user created by OAuth sign-in sets the first without it. */
 const changePasswordBody = z.strictObject({ currentPassword: z.optional(z.string().check(z.maxLength(256))), newPassword: password });
 
 export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
+  const dashboardUrl = deps.config.dashboardUrl;
+  /** `DASHBOARD_URL` with one parameter added (its own query kept). */
+  const dashboardLanding = (name: string, value: string) => {
+    const location = new URL(dashboardUrl!);
+    location.searchParams.set(name, value);
+    return location.href;
+  };
   return [
-    open('POST', '/api/auth/register', { body: registerBody }, async ({ body, event }) => {
-      await limits.take(RATE_LIMITS.registerAddress, clientAddress(event, deps.config));
-      const { user, token } = await registerUser(deps, body);
+    open('POST', '/api/auth/register', { body: registerBody }, async ({ body, event, baseUrl }) => {
+      await limits.take(RATE_LIMITS.registerAddress, clientNetwork(event, deps.config));
+      const { user, token } = await registerUser(deps, body, baseUrl);
       return created({ user }, { cookies: [sessionCookie(token, secure)] });
+    }),
+    // The link of the verification e-mail, opened in a browser: to the dashboard, which says how it went (DECISIONS §13).
+    open('GET', '/api/auth/verify-email', { query: verifyQuery }, async ({ query }) => {
+      try {
+        await verifyEmail(deps, query.token);
+      } catch (error) {
+        if (!(error instanceof BadRequestError) || !dashboardUrl) throw error;
+        return redirect(302, dashboardLanding('error', 'invalid_token'));
+      }
+      return dashboardUrl ? redirect(302, dashboardLanding('verified', '1')) : ok({ verified: true });
+    }),
+    authed('POST', '/api/auth/verify-email/resend', { sessionOnly: true }, async ({ caller, baseUrl }) => {
+      await limits.take(RATE_LIMITS.verificationResend, caller.userId);
+      await resendVerification(deps, caller.userId, baseUrl);
+      return json(202, { sent: true });
     }),
     open('POST', '/api/auth/login', { body: loginBody }, async ({ body, event }) => {
       // The address first: a spray across many accounts from one place is refused before any account is touched.
-      await limits.take(RATE_LIMITS.loginAddress, clientAddress(event, deps.config));
-      const { user, token } = await logIn({ ...deps, limits }, body);
+      const network = clientNetwork(event, deps.config);
+      await limits.take(RATE_LIMITS.loginAddress, network);
+      const { user, token } = await logIn({ ...deps, limits }, body, network);
       return ok({ user }, { cookies: [sessionCookie(token, secure)] });
     }),
     // Logout works with or without a live session and always clears the cookie; riding on a cookie, it needs an allowed origin.
     open('POST', '/api/auth/logout', {}, async ({ event, baseUrl }) => {
+      // Open, so no caller is authenticated; a bearer key (the one credential that wins over the cookie) is refused as on the other credential routes.
+      if (await bearerKeyOwner(deps, event)) throw new ForbiddenError(SESSION_REQUIRED);
       const token = readCookie(event, SESSION_COOKIE);
       assertOrigin(event, allowedOrigins(deps.config.dashboardUrl, baseUrl), Boolean(token));
       if (token) await endSession(deps, token);
@@ -46,12 +76,12 @@ export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: Ro
       if (!user) throw new NotFoundError('User not found');
       return ok({ user: toPublicUser(user) });
     }),
-    authed('PUT', '/api/auth/me', { body: profileBody }, async ({ caller, body }) =>
+    authed('PUT', '/api/auth/me', { body: profileBody, sessionOnly: true }, async ({ caller, body }) =>
       ok({ user: await updateProfile(deps, caller.userId, body) }),
     ),
     // Its body holds passwords, whose hash an idempotency record would keep; it creates nothing (Idempotency-Key is ignored).
-    authed('POST', '/api/auth/change-password', { body: changePasswordBody, idempotent: false }, async ({ caller, body }) => {
-      await changePassword(deps, caller.userId, body, caller.via === 'session' ? caller.tokenHash : undefined);
+    authed('POST', '/api/auth/change-password', { body: changePasswordBody, idempotent: false, sessionOnly: true }, async ({ caller, body }) => {
+      await changePassword(deps, caller.userId, body, caller.tokenHash);
       return ok({ success: true });
     }),
   ];

@@ -1,6 +1,7 @@
 import { OAUTH_FAILURES } from '../../../shared/accounts/oauth-failure.js';
 import { OAUTH_PROVIDERS } from '../../../shared/accounts/oauth-providers.js';
 import { defineOperations, type OperationDocs } from '../../../shared/openapi/operation.js';
+import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
 
 const failureCodes = Object.entries(OAUTH_FAILURES)
   .map(([code, message]) => `\`${code}\` (${message})`)
@@ -25,6 +26,7 @@ export const oauthOperations = defineOperations(
             },
           },
           errors: { 404: [`${provider} login is not configured`] },
+          rateLimits: [RATE_LIMITS.oauthStart],
         },
       ],
       [

@@ -4,7 +4,10 @@ import { completeOAuthSignIn, startOAuthSignIn } from '../../../shared/accounts/
 import { OAUTH_STATE_LIFETIME_SECONDS } from '../../../shared/accounts/oauth-states.js';
 import { NotFoundError, ServiceUnavailableError } from '../../../shared/errors.js';
 import { clearedOAuthStateCookie, OAUTH_STATE_COOKIE, oauthStateCookie, readCookie, sessionCookie } from '../../../shared/http/cookies.js';
+import { clientNetwork } from '../../../shared/http/client-address.js';
 import { json, ok, redirect } from '../../../shared/http/responses.js';
+import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../../shared/rate-limits/rate-limiter.js';
 import type { Route } from '../../../shared/http/route.js';
 import type { Deps } from '../../../shared/runtime.js';
 import type { RouteBuilders } from '../route.js';
@@ -14,7 +17,7 @@ import type { RouteBuilders } from '../route.js';
  * provider; the callback signs in and sends it to the dashboard with the session cookie, or with `?error=<code>` and
  * no session. A provider without a client id and secret answers both with 404; an unknown one is no route at all (404).
  */
-export function oauthRoutes(deps: Deps & { oauth: OAuthProviders }, { open }: RouteBuilders): Route[] {
+export function oauthRoutes(deps: Deps & { oauth: OAuthProviders }, limits: RateLimiter, { open }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
   const dashboardUrl = deps.config.dashboardUrl;
   const configured = (name: OAuthProviderName) => {
@@ -34,8 +37,11 @@ export function oauthRoutes(deps: Deps & { oauth: OAuthProviders }, { open }: Ro
   };
 
   return OAUTH_PROVIDERS.flatMap((name) => [
-    open('GET', `/api/oauth/${name}`, {}, async ({ baseUrl }) => {
-      const { location, browserKey } = await startOAuthSignIn(deps, configured(name), callbackUrl(baseUrl, name));
+    open('GET', `/api/oauth/${name}`, {}, async ({ event, baseUrl }) => {
+      const provider = configured(name);
+      // Each start keeps a state item for 10 minutes: limited per address before anything is written.
+      await limits.take(RATE_LIMITS.oauthStart, clientNetwork(event, deps.config));
+      const { location, browserKey } = await startOAuthSignIn(deps, provider, callbackUrl(baseUrl, name));
       return redirect(302, location, { cookies: [oauthStateCookie(browserKey, OAUTH_STATE_LIFETIME_SECONDS, secure)] });
     }),
     open('GET', `/api/oauth/${name}/callback`, {}, async ({ event, baseUrl }) => {

@@ -35,6 +35,11 @@ export const Product = named(
         '(any IP literal), `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`); `[]`: none.',
     ),
     stagingActivationLimit: described(z.number(), 'Staging sites one license may hold at once (default 3).'),
+    returnOrigins: described(
+      z.array(z.string()),
+      'Origins (`https://host[:port]`; `http` only for `localhost`, `127.0.0.1`, `[::1]`) a checkout `return_url` may go to with the ' +
+        'bought key. `[]` (the default): any origin, which lets a checkout link made by anyone send a buyer\'s key to any site.',
+    ),
     public_key: z.string().check(z.regex(/^pk_[a-z2-7]{32}$/)),
     latestVersion: z.nullable(z.string()),
     plansCount: z.number(),
@@ -63,7 +68,16 @@ const STAGING_RULES =
   '(`*.local` matches `shop.local`, not `local`; `staging.*` matches `staging.shop.com`), or `{ip}` for any IP literal; it must name ' +
   'a label besides `*`. At most 50; kept once each. `null`: the defaults (`localhost`, `{ip}`, `*.local`, `*.test`, `*.example`, ' +
   '`*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`); `[]`: no staging sites.';
-const STAGING_ERRORS = [
+const RETURN_ORIGINS =
+  '**Return origins**: `returnOrigins` lists the origins (at most 20) a checkout `return_url` may have: the buyer comes back there ' +
+  'with the license key they bought, so another origin is refused (`400 return_url is not allowed for this product`). Each is ' +
+  '`https://host[:port]` (`http` only for `localhost`, `127.0.0.1` and `[::1]`), without a path, query or fragment; it is kept as ' +
+  'browsers write origins (lower-case host, punycode, no default port), once each. `[]` (the default) accepts any origin: unsafe, ' +
+  'and the dashboard warns. Checkout sees a change within 60 s (its product cache).';
+const PRODUCT_ERRORS = [
+  'returnOrigins.0: must be an https origin such as https://shop.example.com (http only for localhost)',
+  'returnOrigins.0: must be an origin alone, without a path, query or fragment',
+  'returnOrigins: must hold at most 20 origins',
   'stagingPatterns.0: must name at least one label besides *',
   'stagingPatterns.0: must be labels of a-z, 0-9, - or _ (or * for any labels) joined by dots, or {ip}',
   'stagingPatterns: must hold at most 50 patterns',
@@ -82,7 +96,9 @@ export const productOperations = defineOperations({
     description:
       'Defaults: `status: active`, `isPremium: false`, `requiresLicense: true`, `managesReleases: true`, `licensePrefix` = the slug ' +
       'upper-cased and cut to 8 characters plus `-`. A generated slug takes the first free of `slug`, `slug-2`, …\n\n' +
-      STAGING_RULES,
+      STAGING_RULES +
+      '\n\n' +
+      RETURN_ORIGINS,
     requestBody: {
       examples: {
         minimal: { name: 'Acme SEO', productType: 'plugin' },
@@ -91,7 +107,7 @@ export const productOperations = defineOperations({
     },
     responses: { 201: { description: 'The product', body: Product, examples: { created: { ...exampleProduct, latestVersion: null, plansCount: 0 } } } },
     errors: {
-      400: ['name is required', 'productType: Invalid option: expected one of "plugin"|"theme"|"app"|"library"|"saas"|"other"', ...STAGING_ERRORS],
+      400: ['name is required', 'productType: Invalid option: expected one of "plugin"|"theme"|"app"|"library"|"saas"|"other"', ...PRODUCT_ERRORS],
       409: ['Slug is already taken'],
     },
   },
@@ -105,16 +121,19 @@ export const productOperations = defineOperations({
     description:
       'Partial: only the fields given change; `null` clears an optional text field, and sets `stagingPatterns` and ' +
       '`stagingActivationLimit` back to their defaults. License operations see a change within 60 s (their product cache).\n\n' +
-      STAGING_RULES,
+      STAGING_RULES +
+      '\n\n' +
+      RETURN_ORIGINS,
     requestBody: {
       examples: {
         rename: { name: 'Acme SEO Pro', description: null },
         stagingSites: { stagingPatterns: ['localhost', '{ip}', '*.local', 'staging.*', '*.preview.acme.example.com'], stagingActivationLimit: 5 },
         noStagingSites: { stagingPatterns: [] },
+        returnOrigins: { returnOrigins: ['https://acme.example.com', 'https://shop.acme.example.com:8443', 'http://localhost:5173'] },
       },
     },
     responses: { 200: { description: 'The product', body: Product, examples: { updated: { ...exampleProduct, name: 'Acme SEO Pro', description: null } } } },
-    errors: { ...deleted, 400: STAGING_ERRORS, 409: ['Slug is already taken', 'Product was changed concurrently; retry'] },
+    errors: { ...deleted, 400: PRODUCT_ERRORS, 409: ['Slug is already taken', 'Product was changed concurrently; retry'] },
   },
   'DELETE /api/products/{id}': {
     summary: 'Delete a product (soft)',

@@ -9,6 +9,7 @@ import {
   rotateSigningKey,
   updateProduct,
 } from '../../../shared/products/products.js';
+import { MAX_RETURN_ORIGIN_LENGTH, MAX_RETURN_ORIGINS, parseReturnOrigin } from '../../../shared/products/return-origins.js';
 import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
 import { MAX_STAGING_ACTIVATION_LIMIT, MAX_STAGING_PATTERNS, stagingPatternProblem } from '../../../shared/licensing/staging.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
@@ -28,6 +29,16 @@ const stagingPattern = z.pipe(
     const problem = stagingPatternProblem(pattern);
     if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
     return pattern;
+  }),
+);
+
+/** A return origin, normalized as browsers write it (shared/products/return-origins.ts). */
+const returnOrigin = z.pipe(
+  z.string().check(z.maxLength(MAX_RETURN_ORIGIN_LENGTH)),
+  z.transform((value, ctx) => {
+    const parsed = parseReturnOrigin(value);
+    if ('problem' in parsed) ctx.issues.push({ code: 'custom', message: parsed.problem, input: value });
+    return 'origin' in parsed ? parsed.origin : value;
   }),
 );
 
@@ -60,6 +71,11 @@ const productFields = {
   /** null: the default (3). */
   stagingActivationLimit: z.nullish(z.number().check(z.int('must be a whole number'), z.gte(1), z.lte(MAX_STAGING_ACTIVATION_LIMIT))),
   offlineValidityDays: z.number().check(z.int(), z.gte(1), z.lte(365)),
+  /** `[]`: any origin. Kept once each, in the order given. */
+  returnOrigins: z.pipe(
+    z.array(returnOrigin).check(z.maxLength(MAX_RETURN_ORIGINS, `must hold at most ${MAX_RETURN_ORIGINS} origins`)),
+    z.transform((origins) => [...new Set(origins)]),
+  ),
 };
 
 const createBody = z.strictObject({
@@ -71,6 +87,7 @@ const createBody = z.strictObject({
   managesReleases: z.optional(productFields.managesReleases),
   licensePrefix: z.optional(productFields.licensePrefix),
   offlineValidityDays: z.optional(productFields.offlineValidityDays),
+  returnOrigins: z.optional(productFields.returnOrigins),
 });
 const updateBody = z.partial(createBody);
 const listQuery = z.strictObject({

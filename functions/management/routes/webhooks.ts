@@ -16,7 +16,11 @@ import {
   listWebhooks,
   regenerateSecret,
   updateWebhook,
+  type Webhook,
 } from '../../../shared/webhooks/webhooks.js';
+import type { AnswerKeeping } from '../../../shared/http/idempotency.js';
+import type { SecretBox } from '../../../shared/secrets/secret-box.js';
+import type { Caller } from '../authenticate.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
@@ -56,13 +60,35 @@ function webhookSchemas(deps: Deps) {
 
 const deliveriesQuery = z.strictObject(paginationQuery);
 
-export function webhookRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+type WebhookRouteDeps = Deps & { secrets: SecretBox };
+
+/**
+ * A create or regenerate answer is kept for replays (`Idempotency-Key`) without its secret, which the table never holds
+ * in clear; a replay reads the webhook's secret again (its current one: the one that request made, unless it was
+ * regenerated since), and is 404 once the webhook is deleted.
+ */
+function webhookAnswerKept(deps: WebhookRouteDeps, caller: Caller): AnswerKeeping {
+  return {
+    redact: (answer) => {
+      const { secret: _secret, ...webhook } = JSON.parse(answer.body!) as Webhook;
+      return { ...answer, body: JSON.stringify(webhook) };
+    },
+    restore: async (answer) => {
+      const webhook = JSON.parse(answer.body!) as Omit<Webhook, 'secret'>;
+      const { secret } = await getWebhook(deps, caller.userId, webhook.id);
+      return { ...answer, body: JSON.stringify({ ...webhook, secret }) };
+    },
+  };
+}
+
+export function webhookRoutes(deps: WebhookRouteDeps, { authed }: RouteBuilders): Route[] {
   const schemas = webhookSchemas(deps);
   const queue = createDeliveryQueue(deps.config);
   const byId = { pathIds: { id: ID_KINDS.webhook } };
+  const keptAnswer = (caller: Caller) => webhookAnswerKept(deps, caller);
   return [
     authed('GET', '/api/webhooks', {}, async ({ caller }) => ok({ items: await listWebhooks(deps, caller.userId), events: EVENT_TYPES })),
-    authed('POST', '/api/webhooks', { body: schemas.create }, async ({ caller, body }) =>
+    authed('POST', '/api/webhooks', { body: schemas.create, keptAnswer }, async ({ caller, body }) =>
       created(await createWebhook(deps, caller.userId, body)),
     ),
     authed('GET', '/api/webhooks/{id}', byId, async ({ caller, params }) => ok(await getWebhook(deps, caller.userId, params.id!))),
@@ -73,7 +99,7 @@ export function webhookRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       await deleteWebhook(deps, caller.userId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/webhooks/{id}/regenerate-secret', byId, async ({ caller, params }) =>
+    authed('POST', '/api/webhooks/{id}/regenerate-secret', { ...byId, keptAnswer }, async ({ caller, params }) =>
       ok(await regenerateSecret(deps, caller.userId, params.id!)),
     ),
     authed('POST', '/api/webhooks/{id}/test', byId, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.userId, params.id!))),

@@ -1,7 +1,6 @@
 import { Entity } from 'electrodb';
 import { model, primaryKey } from '../keys.js';
-
-export const LICENSE_MAIL_STATUSES = ['pending', 'sending', 'sent'] as const;
+import { MAIL_SEND_STATE } from './mail.js';
 
 /**
  * The e-mail that delivers a purchased license to its buyer, keyed by the license: written in the purchase's
@@ -27,13 +26,7 @@ export const licenseMailEntity = () =>
       /** The vendor as the buyer knows them, and where replies go (the payment provider's settings). */
       sellerName: { type: 'string' },
       replyTo: { type: 'string' },
-      status: { type: LICENSE_MAIL_STATUSES, required: true },
-      attempts: { type: 'number', required: true, default: 0 },
-      /** While `sending`: another sender may take the e-mail over after this (the first one died mid-send). */
-      leaseUntil: { type: 'string' },
-      sentAt: { type: 'string' },
-      /** SES's id of the sent message, for tracing a bounce or complaint back to the license. */
-      messageId: { type: 'string' },
+      ...MAIL_SEND_STATE,
       createdAt: { type: 'string', required: true },
       ttl: { type: 'number', required: true },
     },

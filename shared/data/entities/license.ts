@@ -45,7 +45,11 @@ export const licenseEntity = () =>
     },
   });
 
-/** Finds a license's current key from its stable id (management routes use ids). */
+/**
+ * Finds a license's current key from its stable id (management routes use ids). A deletion marks it (`deletedAt`)
+ * in the transaction that deletes the license, and removes it once the license's last activation is gone: a
+ * deletion cut short is finished by the next one.
+ */
 export const licenseRefEntity = () =>
   new Entity({
     model: model('licenseRef'),
@@ -53,6 +57,7 @@ export const licenseRefEntity = () =>
       licenseId: { type: 'string', required: true },
       licenseKey: { type: 'string', required: true },
       tenantId: { type: 'string', required: true },
+      deletedAt: { type: 'string' },
     },
     indexes: { byId: primaryKey(['licenseId']) },
   });

@@ -43,6 +43,11 @@ export const productEntity = () =>
       /** Staging activations one license may hold at once; absent: the default (3). */
       stagingActivationLimit: { type: 'number' },
       /**
+       * Origins checkout may send a buyer back to with their key (shared/products/return-origins.ts), normalized;
+       * absent or empty: any origin.
+       */
+      returnOrigins: { type: 'list', items: { type: 'string' } },
+      /**
        * The product's Ed25519 signing keys (shared/signing/signing-keys.ts): the current one and those rotated out
        * less than their grace period ago. Each private key is sealed (shared/secrets/secret-box.ts). They travel
        * with the product item, so the license operations' product cache brings them: signing costs no read.

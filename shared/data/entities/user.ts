@@ -12,6 +12,11 @@ export const userEntity = () =>
       avatarUrl: { type: 'string' },
       /** scrypt; absent for a user created by OAuth sign-in until they set a password. */
       passwordHash: { type: 'string' },
+      /**
+       * The address is the user's (DECISIONS §13): set by its verification link, or by a Google or GitHub sign-in that
+       * vouched for it. Absent (users made before verification existed) reads as false.
+       */
+      emailVerified: { type: 'boolean' },
       /** OAuth providers linked to the user (`google`, `github`), written with their `userIdentity` items. */
       providers: { type: 'set', items: 'string' },
       createdAt: { type: 'string', required: true },

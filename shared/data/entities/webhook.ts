@@ -9,7 +9,10 @@ export const webhookEntity = () =>
       tenantId: { type: 'string', required: true },
       name: { type: 'string', required: true },
       url: { type: 'string', required: true },
-      secret: { type: 'string', required: true },
+      /** The signing secret, sealed (shared/secrets/secret-box.ts, kind `webhook-secret`). */
+      sealedSecret: { type: 'string' },
+      /** The signing secret in clear: webhooks made before secrets were sealed, until their secret is regenerated. */
+      secret: { type: 'string' },
       events: { type: 'list', items: { type: 'string' }, required: true },
       enabled: { type: 'boolean', required: true },
       lastTriggeredAt: { type: 'string' },

@@ -19,7 +19,7 @@ export interface paths {
          *
          *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
         post: operations["postV1LicensesValidate"];
         delete?: never;
@@ -43,7 +43,7 @@ export interface paths {
          *
          *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
         post: operations["postV1LicensesActivate"];
         delete?: never;
@@ -67,7 +67,7 @@ export interface paths {
          *
          *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
         post: operations["postV1LicensesDeactivate"];
         delete?: never;
@@ -133,7 +133,7 @@ export interface paths {
          *
          *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
         post: operations["postPublicV1LicensesValidate"];
         delete?: never;
@@ -157,7 +157,7 @@ export interface paths {
          *
          *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
         post: operations["postPublicV1LicensesActivate"];
         delete?: never;
@@ -181,7 +181,7 @@ export interface paths {
          *
          *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
         post: operations["postPublicV1LicensesDeactivate"];
         delete?: never;
@@ -205,7 +205,7 @@ export interface paths {
          *
          *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
          *
-         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
         post: operations["postPublicV1LicensesCheck"];
         delete?: never;
@@ -287,7 +287,7 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by slug)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). Unknown query parameters are ignored.
          */
         get: operations["getPublicV1Checkout"];
         put?: never;
@@ -327,7 +327,7 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by id)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). Unknown query parameters are ignored.
          */
         get: operations["getPublicV1CheckoutByPlanId"];
         put?: never;
@@ -412,20 +412,54 @@ export interface components {
              * @enum {string}
              */
             environment: "production" | "staging";
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
         };
         /** @description Whether the domain holds an active activation of the license. */
         ActivationCheck: {
             /** @constant */
             activated: true;
             activation_id: string;
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
         } | {
             /** @constant */
             activated: false;
             activation_id: null;
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
+        };
+        /** @description An error of activate, deactivate or check: signed once the product is known, and then naming the request's `license_key` and `domain`. */
+        BoundError: {
+            error: string;
+            details?: {
+                path: string;
+                message: string;
+            }[];
+            license_key?: string;
+            domain?: string;
+        };
+        /** @description How validate refuses a key, bad input included, with the status of the refusal (400, 404, 429); signed once the product is known, and then naming the request's `license_key` and `domain`. */
+        BoundValidationRefusal: {
+            /** @constant */
+            valid: false;
+            error: string;
+            license_key?: string;
+            domain?: string;
         };
         Deactivated: {
             /** @constant */
             success: true;
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
         };
         /** @description Every error (DECISIONS §2): `error` names the first problem; a validation error lists every problem in `details`. */
         Error: {
@@ -459,6 +493,10 @@ export interface components {
              * @enum {string}
              */
             environment: "production" | "staging";
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
         };
         /** @description A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout. */
         PublicPlan: {
@@ -526,12 +564,6 @@ export interface components {
                 changelog: string;
             };
         };
-        /** @description How validate refuses a key, bad input included, with the status of the refusal (400, 404, 429). */
-        ValidationRefusal: {
-            /** @constant */
-            valid: false;
-            error: string;
-        };
         /** @description A usable license: `expiresAt` null is lifetime. */
         ValidLicense: {
             /** @constant */
@@ -552,6 +584,10 @@ export interface components {
                 name: string;
                 slug: string;
             };
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
         };
     };
     responses: {
@@ -579,7 +615,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Unknown, or not yours: `License key not found` */
@@ -588,7 +624,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Unknown, or not yours: `Product not found` */
@@ -610,14 +646,14 @@ export interface components {
             };
         };
         /** @description Conflict: `A request with this Idempotency-Key is still in progress; retry later` */
-        E409ARequestWithThis: {
+        E409ARequestWithThis2: {
             headers: {
                 /** @description Whole seconds to wait before retrying */
                 "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Body too large: `Request body too large` */
@@ -635,7 +671,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ValidationRefusal"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
+            };
+        };
+        /** @description Body too large: `Request body too large` */
+        E413RequestBodyTooLarge3: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Wrong content type: `Content-Type must be application/json` */
@@ -653,20 +698,40 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ValidationRefusal"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
-        /** @description Unprocessable: the request cannot be what it says it is: `Idempotency-Key was used with a different request` */
-        E422IdempotencyKeyWasUsed: {
+        /** @description Wrong content type: `Content-Type must be application/json` */
+        E415ContentTypeMustBe3: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["BoundError"];
+            };
+        };
+        /** @description Unprocessable: the request cannot be what it says it is: `Idempotency-Key was used with a different request` */
+        E422IdempotencyKeyWasUsed2: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
         E429TooManyRequests: {
+            headers: {
+                /** @description Whole seconds to wait before retrying */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
+            };
+        };
+        /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
+        E429TooManyRequests2: {
             headers: {
                 /** @description Whole seconds to wait before retrying */
                 "Retry-After": number;
@@ -704,7 +769,18 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["ValidationRefusal"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
+            };
+        };
+        /** @description Storage throttled or unavailable: retry after `Retry-After` seconds: `Service temporarily unavailable` */
+        E503ServiceTemporarilyUnavailable3: {
+            headers: {
+                /** @description Whole seconds to wait before retrying */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
             };
         };
     };
@@ -744,9 +820,9 @@ export interface operations {
             /** @description The key is usable */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
@@ -762,7 +838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationRefusal"];
+                    "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
             /** @description Unknown, or not yours: `License key not found` */
@@ -771,7 +847,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationRefusal"];
+                    "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -813,9 +889,9 @@ export interface operations {
             /** @description Activated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
@@ -833,16 +909,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["BoundError"];
                 };
             };
             404: components["responses"]["E404LicenseKeyNotFound"];
-            409: components["responses"]["E409ARequestWithThis"];
-            413: components["responses"]["E413RequestBodyTooLarge"];
-            415: components["responses"]["E415ContentTypeMustBe"];
-            422: components["responses"]["E422IdempotencyKeyWasUsed"];
+            409: components["responses"]["E409ARequestWithThis2"];
+            413: components["responses"]["E413RequestBodyTooLarge3"];
+            415: components["responses"]["E415ContentTypeMustBe3"];
+            422: components["responses"]["E422IdempotencyKeyWasUsed2"];
             429: components["responses"]["E429TooManyRequests"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
     postV1LicensesDeactivate: {
@@ -880,9 +956,9 @@ export interface operations {
             /** @description Deactivated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
@@ -900,16 +976,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["BoundError"];
                 };
             };
             404: components["responses"]["E404LicenseKeyNotFound"];
-            409: components["responses"]["E409ARequestWithThis"];
-            413: components["responses"]["E413RequestBodyTooLarge"];
-            415: components["responses"]["E415ContentTypeMustBe"];
-            422: components["responses"]["E422IdempotencyKeyWasUsed"];
+            409: components["responses"]["E409ARequestWithThis2"];
+            413: components["responses"]["E413RequestBodyTooLarge3"];
+            415: components["responses"]["E415ContentTypeMustBe3"];
+            422: components["responses"]["E422IdempotencyKeyWasUsed2"];
             429: components["responses"]["E429TooManyRequests"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
     getV1WpUpdateCheck: {
@@ -1043,9 +1119,9 @@ export interface operations {
             /** @description The key is usable */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
@@ -1061,7 +1137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationRefusal"];
+                    "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
             /** @description Unknown, or not yours: `Invalid public_key`, `License key not found` */
@@ -1070,7 +1146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationRefusal"];
+                    "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -1083,7 +1159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationRefusal"];
+                    "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
             503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
@@ -1123,9 +1199,9 @@ export interface operations {
             /** @description Activated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
@@ -1143,16 +1219,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["BoundError"];
                 };
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
-            409: components["responses"]["E409ARequestWithThis"];
-            413: components["responses"]["E413RequestBodyTooLarge"];
-            415: components["responses"]["E415ContentTypeMustBe"];
-            422: components["responses"]["E422IdempotencyKeyWasUsed"];
+            409: components["responses"]["E409ARequestWithThis2"];
+            413: components["responses"]["E413RequestBodyTooLarge3"];
+            415: components["responses"]["E415ContentTypeMustBe3"];
+            422: components["responses"]["E422IdempotencyKeyWasUsed2"];
             429: components["responses"]["E429TooManyRequests"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
     postPublicV1LicensesDeactivate: {
@@ -1190,9 +1266,9 @@ export interface operations {
             /** @description Deactivated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
@@ -1210,16 +1286,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["BoundError"];
                 };
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
-            409: components["responses"]["E409ARequestWithThis"];
-            413: components["responses"]["E413RequestBodyTooLarge"];
-            415: components["responses"]["E415ContentTypeMustBe"];
-            422: components["responses"]["E422IdempotencyKeyWasUsed"];
+            409: components["responses"]["E409ARequestWithThis2"];
+            413: components["responses"]["E413RequestBodyTooLarge3"];
+            415: components["responses"]["E415ContentTypeMustBe3"];
+            422: components["responses"]["E422IdempotencyKeyWasUsed2"];
             429: components["responses"]["E429TooManyRequests"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
     postPublicV1LicensesCheck: {
@@ -1251,9 +1327,9 @@ export interface operations {
             /** @description Whether the domain is activated */
             200: {
                 headers: {
-                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
                     signature?: string;
-                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
                     "signature-input"?: string;
                     /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
                     "content-digest"?: string;
@@ -1269,14 +1345,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["BoundError"];
                 };
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
-            413: components["responses"]["E413RequestBodyTooLarge"];
-            415: components["responses"]["E415ContentTypeMustBe"];
+            413: components["responses"]["E413RequestBodyTooLarge3"];
+            415: components["responses"]["E415ContentTypeMustBe3"];
             429: components["responses"]["E429TooManyRequests"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
     postPublicV1LicensesOffline: {
@@ -1327,10 +1403,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            404: components["responses"]["E404InvalidPublicKeyAnd1More"];
+            /** @description Unknown, or not yours: `Invalid public_key`, `License key not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1356,7 +1440,7 @@ export interface operations {
             };
             400: components["responses"]["E400FieldIsRequiredAnd2More"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1380,7 +1464,7 @@ export interface operations {
             };
             400: components["responses"]["E400FieldIsRequiredAnd2More"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1413,7 +1497,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `plan is required`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `plan is required`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1431,7 +1515,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1520,7 +1604,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1538,7 +1622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1586,7 +1670,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1630,7 +1714,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1674,7 +1758,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };

@@ -19,7 +19,7 @@ import {
   type LicensingClientOptions,
   type PublicSigningKey,
 } from '../../src/index.js';
-import { forwardingProxy, type Interception, type Exchange } from '../support/forwarding-proxy.js';
+import { forwardingProxy, type Interception, type Exchange, type RequestRewrite } from '../support/forwarding-proxy.js';
 import { closedPort } from '../support/script-server.js';
 
 const baseUrl = inject('baseUrl');
@@ -28,8 +28,8 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((c) => c.close()));
 });
 
-async function proxy(intercept?: (exchange: Exchange, index: number) => Interception) {
-  const server = await forwardingProxy(baseUrl, intercept);
+async function proxy(intercept?: (exchange: Exchange, index: number) => Interception, rewrite?: RequestRewrite) {
+  const server = await forwardingProxy(baseUrl, intercept, rewrite);
   closers.push(server);
   return server;
 }
@@ -142,6 +142,40 @@ describe('signed answers', () => {
     await storage.set(`licensing-keys:${product.public_key}`, JSON.stringify(stale));
     expect(await client(product, options).validate(license.licenseKey)).toMatchObject({ valid: true });
     expect(keyFetches()).toBe(2);
+  });
+});
+
+describe('a relay that asks the service with its own key or site', () => {
+  it('gets answers the service signed, and the client refuses each one as signed for another request (SignatureError)', async () => {
+    const { tenant, product, license, publicKeys } = await vendor();
+    // The relay's own paid license, activated on its own site: every answer it gets from the service is genuine.
+    const relayKey = (await newLicense(tenant, product.id)).licenseKey;
+    const direct = client(product, { signing: { publicKeys } });
+    await direct.activate(relayKey, 'relay.example.net');
+    await tenant.post(`/api/licenses/${license.id}/revoke`);
+
+    const keySwap = await proxy(undefined, (body) => ({ ...body, license_key: relayKey }));
+    const relayed = client(product, { baseUrl: keySwap.url, signing: { publicKeys } });
+    const calls: [string, () => Promise<unknown>][] = [
+      ['validate', () => relayed.validate(license.licenseKey, { domain: 'relay.example.net' })],
+      ['activate', () => relayed.activate(license.licenseKey, 'relay.example.net')],
+      ['check', () => relayed.check(license.licenseKey, 'relay.example.net')],
+      ['deactivate', () => relayed.deactivate(license.licenseKey, 'other.example.net')],
+    ];
+    for (const [name, call] of calls) {
+      const error = await rejection(call());
+      expect(error, name).toBeInstanceOf(SignatureError);
+      expect((error as SignatureError).reason, name).toBe('wrong_license_key');
+    }
+    // What the relay was answered: genuine, signed, valid, for its own key.
+    expect(JSON.parse(keySwap.exchanges[0]!.upstream.body.toString())).toMatchObject({ valid: true, license_key: relayKey });
+
+    // The same key, another site: the check the relay got for its own site does not pass for this one.
+    const siteSwap = await proxy(undefined, (body) => ({ ...body, domain: 'relay.example.net' }));
+    const error = await rejection(client(product, { baseUrl: siteSwap.url, signing: { publicKeys } }).check(relayKey, 'https://www.pirate.example.org/'));
+    expect([error instanceof SignatureError, (error as SignatureError).reason]).toEqual([true, 'wrong_domain']);
+    // Unchanged, the same calls verify (the domain compared as the service normalizes it).
+    expect(await direct.check(relayKey, 'https://WWW.Relay.Example.NET:8443/shop')).toMatchObject({ activated: true });
   });
 });
 

@@ -15,12 +15,20 @@ export type Interception =
 
 export type Exchange = { path: string; requestHeaders: IncomingMessage['headers']; upstream: Upstream };
 
+/** What the proxy sends the service in place of the client's JSON body (a relay asking with its own key or site). */
+export type RequestRewrite = (body: Record<string, unknown>) => Record<string, unknown>;
+
 /**
  * A local HTTP proxy in front of the local stack: every request is forwarded to the real service, and the test
  * decides what the client gets back: the service's own answer, nothing (a lost answer after the service acted), or
- * an answer changed as a man in the middle would change it. Records every exchange.
+ * an answer changed as a man in the middle would change it. With `rewrite`, JSON bodies are changed on the way to
+ * the service, as a relay would. Records every exchange.
  */
-export async function forwardingProxy(target: string, intercept: (exchange: Exchange, index: number) => Interception = () => 'pass') {
+export async function forwardingProxy(
+  target: string,
+  intercept: (exchange: Exchange, index: number) => Interception = () => 'pass',
+  rewrite?: RequestRewrite,
+) {
   const exchanges: Exchange[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -30,7 +38,8 @@ export async function forwardingProxy(target: string, intercept: (exchange: Exch
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)) as [string, string][],
       );
-      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      const sent = chunks.length ? Buffer.concat(chunks) : undefined;
+      const body = sent && rewrite ? Buffer.from(JSON.stringify(rewrite(JSON.parse(sent.toString('utf8'))))) : sent;
       const answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body });
       const passed: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
@@ -42,9 +51,9 @@ export async function forwardingProxy(target: string, intercept: (exchange: Exch
       exchanges.push(exchange);
       const action = intercept(exchange, exchanges.length - 1);
       if (action === 'drop') return void req.socket.destroy();
-      const sent = action === 'pass' ? upstream : action;
-      res.writeHead(sent.status, sent.headers);
-      res.end(sent.body);
+      const answered = action === 'pass' ? upstream : action;
+      res.writeHead(answered.status, answered.headers);
+      res.end(answered.body);
     });
   });
   server.on('connection', (socket) => {

@@ -13,7 +13,8 @@ use Licensing\Http\Response;
 interface ResponseVerifier
 {
     /**
-     * @param array{method: string, url: string, headers: array<string, string>, body: ?string, signed: bool} $request As sent;
+     * @param array{method: string, url: string, path: string, headers: array<string, string>, body: ?string, signed: bool} $request As sent;
+     *   `path`: the route's path (`/public/v1/licenses/validate`) as the service receives it, without the base URL's own path or the query;
      *   `signed`: the service signs this route's answers (validate, activate, deactivate, check, offline files, update check).
      * @throws SignatureException
      */

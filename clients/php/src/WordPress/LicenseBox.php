@@ -190,6 +190,9 @@ final class LicenseBox
         if ($e instanceof UnavailableException) {
             return __('The license server could not be reached. Please try again in a few minutes.');
         }
+        if ($e instanceof SignatureException && in_array($e->reason(), ['wrong_license_key', 'wrong_domain'], true)) {
+            return __('The answer was about another license or site than this one: something between this site and the license server changed the request.');
+        }
         if ($e instanceof SignatureException) {
             return __("The license server's answer could not be verified. Check that this server's clock is right, then try again.");
         }

@@ -68,6 +68,19 @@ final class ScriptServer
     }
 
     /**
+     * A base URL in front of the local stack that asks the service with these body fields in place of the client's
+     * (`forwardrelay`): a relay with its own license key or site.
+     *
+     * @param array<string, string> $fields
+     */
+    public function relay(array $fields): string
+    {
+        $url = $this->scenario('forwardrelay');
+        file_put_contents($this->directory . '/' . basename((string) parse_url($url, PHP_URL_PATH)) . '.json', (string) json_encode($fields));
+        return $url;
+    }
+
+    /**
      * The requests one scenario URL received.
      *
      * @return array<int, array{at: float, path: string, headers: array<string, string>, body: string, upstream?: array{status: int, headers: array<string, string>}}>

@@ -16,6 +16,8 @@
  *   forwardfail  every request to the stack; the first answer is replaced by a 503 (the service acted, the client never heard)
  *   forwardtamper every request to the stack; `"seats":2` in the answer becomes `"seats":9`
  *   forwardunsigned every request to the stack; the answer's signature headers are dropped
+ *   forwardrelay every request to the stack with the JSON body's fields replaced by those of `<scenario>.json` (ScriptServer::relay),
+ *                as a relay asking with its own license key or site would; the answer passed on unchanged
  * The log of a forwarded request also holds the stack's answer (`upstream`: status and headers).
  */
 $dir = getenv('SCRIPT_SERVER_DIR');
@@ -55,6 +57,9 @@ if (strpos($behaviour, 'forward') === 0) {
     $query = isset($_SERVER['QUERY_STRING']) && $_SERVER['QUERY_STRING'] !== '' ? '?' . $_SERVER['QUERY_STRING'] : '';
     $handle = curl_init(getenv('SCRIPT_SERVER_UPSTREAM') . $rest . $query);
     curl_setopt_array($handle, [CURLOPT_CUSTOMREQUEST => $_SERVER['REQUEST_METHOD'], CURLOPT_HTTPHEADER => $sent, CURLOPT_RETURNTRANSFER => true, CURLOPT_HEADER => true]);
+    if ($behaviour === 'forwardrelay' && $body !== '') {
+        $body = (string) json_encode(array_merge((array) json_decode($body, true), (array) json_decode((string) file_get_contents($dir . '/' . $key . '.json'), true)));
+    }
     if ($body !== '') {
         curl_setopt($handle, CURLOPT_POSTFIELDS, $body);
     }

@@ -3,6 +3,7 @@ import { serverFieldErrors } from '../../api/errors';
 import { FormFooter } from '../../components/FormFooter';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
+import { originLines, ReturnOriginsField, returnOriginsProblem } from './ReturnOriginsField';
 
 const PRODUCT_TYPES: ProductType[] = ['plugin', 'theme', 'app', 'library', 'saas', 'other'];
 const STATUSES: Product['status'][] = ['active', 'draft', 'archived'];
@@ -38,6 +39,7 @@ export type ProductBody = {
   stagingPatterns: string[] | null;
   stagingActivationLimit: number;
   offlineValidityDays: number;
+  returnOrigins: string[];
 } & Record<TextKey, string | null>;
 
 type Values = {
@@ -54,6 +56,8 @@ type Values = {
   stagingPatterns: string;
   stagingActivationLimit: string;
   offlineValidityDays: string;
+  /** One origin a line. */
+  returnOrigins: string;
 } & Record<TextKey, string>;
 
 /** The service's defaults for a new product (docs/api.md, Staging and local sites; Offline license files). */
@@ -78,6 +82,7 @@ function initialValues(product?: Product): Values {
     stagingPatterns: (product?.stagingPatterns ?? []).join('\n'),
     stagingActivationLimit: String(product?.stagingActivationLimit ?? DEFAULT_STAGING_ACTIVATION_LIMIT),
     offlineValidityDays: String(product?.offlineValidityDays ?? DEFAULT_OFFLINE_VALIDITY_DAYS),
+    returnOrigins: (product?.returnOrigins ?? []).join('\n'),
     ...text,
   };
 }
@@ -103,6 +108,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         stagingPatterns: values.defaultStagingPatterns ? undefined : stagingPatternsProblem(patternLines(values.stagingPatterns)),
         stagingActivationLimit: check.wholeNumber(values.stagingActivationLimit, 'Staging sites per license', 1, 100),
         offlineValidityDays: check.wholeNumber(values.offlineValidityDays, 'Offline file validity', 1, 365),
+        returnOrigins: returnOriginsProblem(originLines(values.returnOrigins)),
         ...Object.fromEntries(TEXT_FIELDS.filter((field) => 'url' in field && values[field.key].trim()).map((field) => [field.key, check.url(values[field.key])])),
       }),
     onSubmit: (values) =>
@@ -118,6 +124,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         stagingPatterns: values.defaultStagingPatterns ? null : patternLines(values.stagingPatterns).map((line) => line.toLowerCase()),
         stagingActivationLimit: Number(values.stagingActivationLimit),
         offlineValidityDays: Number(values.offlineValidityDays),
+        returnOrigins: originLines(values.returnOrigins),
         ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, orNull(values[field.key])])) as Record<TextKey, string | null>),
       }),
   });
@@ -157,6 +164,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
           )}
         </Field>
       ))}
+      <ReturnOriginsField value={form.values.returnOrigins} error={errorOf('returnOrigins')} onChange={form.set('returnOrigins')} />
       <fieldset className="checkboxes">
         <legend>Staging and local sites</legend>
         <p className="muted">Sites whose domain matches a pattern activate without taking a seat, up to a limit per license.</p>

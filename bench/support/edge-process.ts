@@ -1,0 +1,107 @@
+/**
+ * The edge handler as one Lambda container runs it, in a process of its own (`node --import tsx
+ * bench/support/edge-process.ts '<json>'`), beside raw requests of the same work: its CPU per call is then the
+ * handler's and the SDK's alone, not the local stack's (whose queue and stream pollers run in the benchmark's
+ * process). The environment is the local stack's (TABLE_NAME, DYNAMODB_ENDPOINT, the local keys).
+ *
+ * Modes: `cpu` measures validate against raw GetItem (and against GetItem through the service's own table client)
+ * and activate against raw TransactWriteItems of its shape, in alternating batches, and prints the CPU µs per call
+ * of each batch as JSON; `profile` makes `calls` calls of one operation after a warm-up and prints when the measured
+ * calls began and ended, in the monotonic microseconds of V8's profiles (run it under `node --cpu-prof`).
+ */
+import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { Context } from 'aws-lambda';
+import { createEdgeHandler } from '../../functions/edge/app.js';
+import { createClients } from '../../shared/clients.js';
+import { loadConfig } from '../../shared/config.js';
+import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
+import { createDeps } from '../../shared/runtime.js';
+import { activationTransactions, rawClient } from './activation-floor.js';
+import { edgeEvent, NONCE } from './fixtures.js';
+import { alternate } from './rounds.js';
+
+export type EdgeProcessOptions =
+  | { mode: 'cpu'; keys: string[]; rounds: number; validates: number; activates: number }
+  | { mode: 'profile'; keys: string[]; calls: number; operation: 'validate' | 'activate' };
+
+/** When the profiled calls began and ended, in the clock of V8's CPU profiles (monotonic µs). */
+export type ProfiledWindow = { start: number; end: number };
+
+/** CPU µs per call of each side, per round. */
+export type EdgeCpu = { validates: number[]; getItems: number[]; serviceGetItems: number[]; activates: number[]; transactions: number[] };
+
+/** Lambda's context as a handler sees it: with its deadline, so middy arms its early-timeout timer as in AWS. */
+function lambdaContext(): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false, functionName: 'edge', functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:edge',
+    memoryLimitInMB: '1024', awsRequestId: 'bench', logGroupName: 'bench', logStreamName: 'bench', getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined, fail: () => undefined, succeed: () => undefined,
+  };
+}
+
+/** CPU µs of this process per call of `call`, over `count` calls made one after another (as one Lambda serves them). */
+async function cpuPerCall(count: number, call: (i: number) => Promise<unknown>): Promise<number> {
+  const before = process.cpuUsage();
+  for (let i = 0; i < count; i++) await call(i);
+  const cpu = process.cpuUsage(before);
+  return (cpu.user + cpu.system) / count;
+}
+
+/** The calls compared: the handler's validate and activate, and the raw requests of the same work. */
+async function edgeCalls(keys: string[]) {
+  const config = loadConfig();
+  const deps = createDeps(config, 'edge');
+  const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: Context) => Promise<HttpResult>;
+  const raw = rawClient();
+  const service = createClients(config, 'edge').table;
+  const floor = await activationTransactions(config.tableName, keys);
+  const itemKeys = keys.map((licenseKey) => marshall(deps.data.entities.license.get({ licenseKey }).params().Key as Record<string, string>));
+  const post = (path: string, body: object) => {
+    const event = edgeEvent('POST', path, { body });
+    return { ...event, headers: { ...event.headers, ...NONCE } };
+  };
+  const answered = async (event: HttpEvent) => {
+    const result = await handler(event, lambdaContext());
+    if (result.statusCode !== 200) throw new Error(`${event.rawPath} answered ${result.statusCode}: ${result.body}`);
+  };
+  const validateEvents = keys.map((key) => post('/v1/licenses/validate', { license_key: key }));
+  const getItemThrough = (client: DynamoDBClient) => (i: number) =>
+    client.send(new GetItemCommand({ TableName: config.tableName, Key: itemKeys[i % itemKeys.length]!, ConsistentRead: true }));
+  let domain = 0;
+  return {
+    validate: (i: number) => answered(validateEvents[i % validateEvents.length]!),
+    getItem: getItemThrough(raw),
+    serviceGetItem: getItemThrough(service),
+    activate: (i: number) => answered(post('/v1/licenses/activate', { license_key: keys[i % keys.length], domain: `cpu-${process.pid}-${domain++}.example.com` })),
+    transaction: () => floor.client.send(new TransactWriteCommand(floor.next())),
+  };
+}
+
+async function measureCpu(options: Extract<EdgeProcessOptions, { mode: 'cpu' }>): Promise<EdgeCpu> {
+  const calls = await edgeCalls(options.keys);
+  // Warm every side (JIT, connections, the product cache) before anything is measured.
+  for (const side of [calls.validate, calls.getItem, calls.serviceGetItem]) await cpuPerCall(options.validates, side);
+  for (const side of [calls.activate, calls.transaction]) await cpuPerCall(options.activates, side);
+  const [validates, getItems, serviceGetItems] = await alternate(
+    options.rounds,
+    () => cpuPerCall(options.validates, calls.validate),
+    () => cpuPerCall(options.validates, calls.getItem),
+    () => cpuPerCall(options.validates, calls.serviceGetItem),
+  );
+  const [activates, transactions] = await alternate(options.rounds, () => cpuPerCall(options.activates, calls.activate), () => cpuPerCall(options.activates, calls.transaction));
+  return { validates, getItems, serviceGetItems, activates, transactions };
+}
+
+async function profile(options: Extract<EdgeProcessOptions, { mode: 'profile' }>): Promise<ProfiledWindow> {
+  const call = (await edgeCalls(options.keys))[options.operation];
+  await cpuPerCall(Math.ceil(options.calls / 4), call);
+  const start = Number(process.hrtime.bigint() / 1000n);
+  await cpuPerCall(options.calls, call);
+  return { start, end: Number(process.hrtime.bigint() / 1000n) };
+}
+
+const options = JSON.parse(process.argv[2]!) as EdgeProcessOptions;
+process.stdout.write(JSON.stringify(options.mode === 'cpu' ? await measureCpu(options) : await profile(options)));
+process.exit(0);

@@ -1,0 +1,49 @@
+import { useMutation } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { api, unwrap } from '../api/client';
+import { ErrorBanner } from '../components/ErrorBanner';
+import { useMe } from './session';
+
+/**
+ * Where the account's address stands (DECISIONS §13): how a verification link went when the browser lands from it
+ * (`?verified=1`, `?error=invalid_token`), and, while the address is not verified, a notice with a button that sends the
+ * link again. Until it is verified, a Google or GitHub sign-in with the address takes the account over.
+ */
+export function VerificationNotice() {
+  const me = useMe();
+  const [search] = useSearchParams();
+  const resend = useMutation({ mutationFn: () => unwrap(api.POST('/api/auth/verify-email/resend')) });
+  const user = me.data;
+  if (!user) return null;
+  const landed = search.get('verified') === '1' ? 'verified' : search.get('error') === 'invalid_token' ? 'invalid' : undefined;
+
+  if (user.emailVerified) {
+    if (!landed) return null;
+    return (
+      <div className="banner banner-success" role="status">
+        {landed === 'verified' ? `Thank you: ${user.email} is verified.` : `That link was already used: ${user.email} is verified.`}
+      </div>
+    );
+  }
+  return (
+    <section className="banner verification-notice" aria-label="E-mail verification">
+      {landed === 'invalid' && (
+        <p className="banner banner-error" role="alert">
+          That verification link is invalid or has expired.
+        </p>
+      )}
+      <p>
+        Confirm your e-mail address: we sent a link to <strong>{user.email}</strong>. Until it is confirmed, anyone who signs in with Google or
+        GitHub as {user.email} takes over this account.
+      </p>
+      {resend.isSuccess ? (
+        <p role="status">A new link is on its way to {user.email}.</p>
+      ) : (
+        <button type="button" className="button button-small" onClick={() => resend.mutate()} disabled={resend.isPending}>
+          {resend.isPending ? 'Sending…' : 'Send the link again'}
+        </button>
+      )}
+      <ErrorBanner error={resend.error} />
+    </section>
+  );
+}

@@ -1,0 +1,18 @@
+import type { MAIL_KINDS } from '../data/entities/mail.js';
+import { renderEmailVerificationMail } from './email-verification-template.js';
+import type { RenderedMail } from './mail-layout.js';
+
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/**
+ * Every kind of queued e-mail (the `mail` item; the license e-mail has its own): its template, which renders the
+ * item's `content`, and how long the item is kept. A kind is one entry here and its name in MAIL_KINDS; queuing,
+ * the stream, the queue and sending once are shared.
+ */
+export const MAIL_TEMPLATES = {
+  /** Outlives its link (24 h) by nothing: an unsent verification e-mail is of no use once its token has expired. */
+  emailVerification: { render: renderEmailVerificationMail, retentionSeconds: 24 * 3600 },
+} satisfies { [K in MailKind]: { render: (content: never) => RenderedMail; retentionSeconds: number } };
+
+/** What a kind's e-mail says, as its item's `content` holds it. */
+export type MailContent<K extends MailKind> = Parameters<(typeof MAIL_TEMPLATES)[K]['render']>[0];

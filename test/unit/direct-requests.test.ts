@@ -1,0 +1,132 @@
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { Entity } from 'electrodb';
+import { afterEach, describe, expect, it } from 'vitest';
+import { itemReader, keyAttributes, preparedRequest } from '../../shared/data/direct-requests.js';
+import { model, primaryKey } from '../../shared/data/keys.js';
+import { createDataService, ENTITY_FACTORIES } from '../../shared/data/service.js';
+import { activationItem, ids, licenseItem, NOW, TENANT } from '../support/mock-items.js';
+
+const TABLE = 'table';
+const credentials = { accessKeyId: 'x', secretAccessKey: 'x' };
+
+/** Values that would expose any escaping, casing or separator handling: ElectroDB does none. */
+const AWKWARD = ['WIDGET-ABCD-EFGH-JKLM-NPQR', 'a#b_c', 'MiXeD Case', 'dé.example.com', '$licensing#x', ''];
+
+/** An entity as these tests use it, whatever its model. */
+type AnyModelEntity = { setTableName(table: string): void; get(key: unknown): { params(): Record<string, unknown> } };
+
+/** ElectroDB's params for the low-level client: what a prepared request must equal. */
+const marshalled = (params: Record<string, unknown>) => {
+  const { Key, ExpressionAttributeValues, ...rest } = params as Record<string, Record<string, unknown>>;
+  return { ...rest, Key: marshall(Key!), ...(ExpressionAttributeValues && { ExpressionAttributeValues: marshall(ExpressionAttributeValues) }) };
+};
+
+describe('direct requests: prepared from ElectroDB', () => {
+  it("reads every entity's item by the key ElectroDB builds", () => {
+    for (const [name, factory] of Object.entries(ENTITY_FACTORIES)) {
+      const entity = factory() as unknown as AnyModelEntity;
+      entity.setTableName(TABLE);
+      const names = keyAttributes(factory());
+      const request = preparedRequest(Object.fromEntries(names.map((attribute) => [attribute, 'string' as const])), (key) => entity.get(key).params());
+      for (const [offset, value] of AWKWARD.entries()) {
+        // A different value in each slot, so that swapped slots would show.
+        const key = Object.fromEntries(names.map((attribute, slot) => [attribute, `${value}${slot + offset}`]));
+        expect([name, request(key)]).toEqual([name, marshalled(entity.get(key).params())]);
+      }
+    }
+  });
+
+  it('writes a rate-limit bucket as ElectroDB would, numbers and conditions included', () => {
+    const { rateLimit } = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials })), TABLE).entities;
+    const build = (v: { bucket: string; emission: number; ttl: number; now: number; upTo: number }) =>
+      rateLimit
+        .update({ bucket: v.bucket })
+        .add({ tat: v.emission })
+        .set({ ttl: v.ttl })
+        .where(({ tat }, { gt, lte }) => `${gt(tat, v.now)} AND ${lte(tat, v.upTo)}`)
+        .params({ response: 'none' });
+    const request = preparedRequest({ bucket: 'string', emission: 'number', ttl: 'number', now: 'number', upTo: 'number' }, build);
+    for (const bucket of AWKWARD) {
+      const values = { bucket: `activation-key#${bucket}`, emission: 1500.5, ttl: 1_900_000_000, now: 1_893_456_000_000, upTo: 1_893_456_000_000 };
+      expect(request(values)).toEqual(marshalled(build(values)));
+    }
+  });
+
+  it('refuses a request that does not carry a value as given (a key whose casing the model changes)', () => {
+    const lowered = new Entity({
+      model: model('lowered'),
+      attributes: { code: { type: 'string', required: true } },
+      indexes: { byCode: { pk: { field: 'pk', composite: ['code'] }, sk: { field: 'sk', composite: [] } } },
+    });
+    lowered.setTableName(TABLE);
+    expect(() => preparedRequest({ code: 'string' }, (key) => lowered.get(key).params())).toThrow(/code/);
+  });
+});
+
+describe('direct requests: items read', () => {
+  const low = mockClient(DynamoDBClient);
+  const doc = mockClient(DynamoDBDocumentClient);
+  afterEach(() => {
+    low.reset();
+    doc.reset();
+  });
+  const data = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials })), TABLE, new DynamoDBClient({ region: 'us-east-1', credentials }));
+
+  /** Both paths answered from the one stored item (as the entity wrote it, plus `extra` fields): what each returns. */
+  async function bothReads<E extends 'license' | 'product' | 'activeDomain'>(entity: E, item: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+    const electroEntity = data.entities[entity] as unknown as { put(i: unknown): { params(): { Item: Record<string, unknown> } }; get(k: unknown): { go(o: object): Promise<{ data: unknown }> } };
+    const stored = { ...electroEntity.put(item).params().Item, ...extra };
+    low.on(GetItemCommand).resolves({ Item: marshall(stored, { removeUndefinedValues: true }) });
+    doc.on(GetCommand).resolves({ Item: stored });
+    const key = Object.fromEntries(keyAttributes(data.entities[entity]).map((name) => [name, item[name]]));
+    const direct = await (data.reads[entity] as { get(k: unknown, o: object): Promise<unknown> }).get(key, { consistent: true });
+    const electro = (await electroEntity.get(key).go({ consistent: true })).data;
+    return { direct, electro: electro ?? undefined, sent: low.commandCalls(GetItemCommand)[0]?.args[0].input };
+  }
+
+  it('answers what ElectroDB answers for the same stored item', async () => {
+    const signingKey = { keyId: 'sig_a', publicKey: 'cHVi', sealedPrivateKey: 'v1.x.y.z.w', createdAt: NOW.toISOString() };
+    const product = {
+      productId: ids.product, tenantId: TENANT, name: 'Widget', slug: 'widget', productType: 'plugin', status: 'active', isPremium: false,
+      requiresLicense: true, managesReleases: true, licensePrefix: 'WIDGET-', publicKey: 'pk_a', plansCount: 2, createdAt: NOW.toISOString(),
+      updatedAt: NOW.toISOString(), stagingPatterns: ['*.staging.*', 'localhost'], stagingActivationLimit: 5, offlineValidityDays: 7,
+      signingKeys: [signingKey, { ...signingKey, keyId: 'sig_b', expiresAt: NOW.toISOString() }], signingKeyId: 'sig_a', deletedAt: NOW.toISOString(),
+    };
+    const cases = [
+      await bothReads('license', licenseItem),
+      await bothReads('license', { ...licenseItem, planId: ids.plan, customerName: 'Ann', stagingCount: 2, expiresAt: NOW.toISOString() }),
+      // A field outside the model (written by a newer or older version) is left out by both.
+      await bothReads('license', licenseItem, { somethingElse: 'x' }),
+      await bothReads('product', product),
+      await bothReads('activeDomain', { licenseId: ids.license, domain: activationItem.domain, activationId: ids.activation, activatedAt: NOW.toISOString(), lastCheckedAt: NOW.toISOString() }),
+    ];
+    for (const { direct, electro } of cases) {
+      expect(electro).toBeDefined();
+      expect(direct).toEqual(electro);
+    }
+    const key = data.entities.license.get({ licenseKey: licenseItem.licenseKey }).params().Key as Record<string, string>;
+    expect(cases[0]!.sent).toEqual({ TableName: TABLE, Key: marshall(key), ConsistentRead: true });
+  });
+
+  it('finds no item where ElectroDB finds none: absent, or of another entity or version', async () => {
+    for (const identity of [{ __edb_e__: 'licenseRef' }, { __edb_v__: '2' }]) {
+      const { direct, electro } = await bothReads('license', licenseItem, identity);
+      expect([direct, electro]).toEqual([undefined, undefined]);
+    }
+    low.on(GetItemCommand).resolves({});
+    expect(await data.reads.license.get({ licenseKey: licenseItem.licenseKey })).toBeUndefined();
+  });
+
+  it('refuses a model whose answers ElectroDB would reshape (a getter)', () => {
+    const shaped = new Entity({
+      model: model('shaped'),
+      attributes: { code: { type: 'string', required: true }, label: { type: 'string', get: (value: string) => value.toUpperCase() } },
+      indexes: { byCode: primaryKey(['code']) },
+    });
+    shaped.setTableName(TABLE);
+    expect(() => itemReader(shaped, new DynamoDBClient({ region: 'us-east-1', credentials }))).toThrow(/label/);
+  });
+});

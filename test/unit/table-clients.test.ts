@@ -1,0 +1,37 @@
+import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { createClients } from '../../shared/clients.js';
+import { loadConfig } from '../../shared/config.js';
+
+const TABLE = 'edge';
+const config = (runtime: 'local' | 'aws') => loadConfig({ RUNTIME: runtime, TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
+/** A key outside the licensing role's partition keys (a user), and one inside it (a license). */
+const USER_KEY = { pk: { S: '$licensing#userId_usr_a' }, sk: { S: '$user_1' } };
+const LICENSE_KEY = { pk: { S: '$licensing#licenseKey_WIDGET-A' }, sk: { S: '$license_1' } };
+
+/** Sends `command` through `client`, answered after the build step (where the guard sits): the refusal, if any. */
+async function refusal(client: Pick<DynamoDBClient, 'send' | 'middlewareStack'>, command: object): Promise<string | undefined> {
+  client.middlewareStack.add(() => async () => ({ output: { $metadata: {} }, response: {} }), { step: 'build', priority: 'low', name: 'answerWithoutNetwork' });
+  return (client.send as (c: object) => Promise<unknown>)(command).then(
+    () => undefined,
+    (error: Error) => error.name,
+  );
+}
+
+describe('the table clients', () => {
+  it('hold a restricted role on the local stack, the direct one as the document one; IAM does it in AWS', async () => {
+    const local = createClients(config('local'), 'edge');
+    expect(await refusal(local.table, new GetItemCommand({ TableName: TABLE, Key: USER_KEY }))).toBe('AccessDeniedException');
+    expect(await refusal(local.dynamo, new GetCommand({ TableName: TABLE, Key: { pk: USER_KEY.pk.S, sk: USER_KEY.sk.S } }))).toBe('AccessDeniedException');
+    expect(await refusal(createClients(config('local'), 'edge').table, new GetItemCommand({ TableName: TABLE, Key: LICENSE_KEY }))).toBeUndefined();
+    expect(await refusal(createClients(config('aws'), 'edge').table, new GetItemCommand({ TableName: TABLE, Key: USER_KEY }))).toBeUndefined();
+  });
+
+  it('share one connection pool, and only the direct one builds each command once (the document client refuses to)', () => {
+    const { table, dynamo } = createClients(config('aws'), 'edge');
+    expect(dynamo.config.requestHandler).toBe(table.config.requestHandler);
+    expect(table.config.cacheMiddleware).toBe(true);
+    expect(dynamo.config.cacheMiddleware).not.toBe(true);
+  });
+});
