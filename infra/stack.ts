@@ -8,6 +8,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { DEFAULT_MAIL_FROM } from '../shared/config.js';
 import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../shared/data/table-schema.js';
+import { AccountImports } from './constructs/account-imports.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
 import { ApiAccessLogs } from './constructs/api-access-logs.js';
@@ -167,6 +168,8 @@ export class LicensingStack extends Stack {
   readonly usageEvents: UsageEvents;
   /** The scheduled license expiry sweep. */
   readonly expirySweep: ExpirySweep;
+  /** Imports: their queue, dead-letter queue and alarm, and the worker that writes them. */
+  readonly accountImports: AccountImports;
   /** The CloudFront distribution of the edge firewall; only with `edgeFirewall`. */
   readonly edgeDistribution?: EdgeDistribution;
   /** The secret header by which the functions know a request came through one of the stack's distributions. */
@@ -276,6 +279,14 @@ export class LicensingStack extends Stack {
 
     this.expirySweep = new ExpirySweep(this, 'ExpirySweep', { table: this.table, environment, bundle: props.bundle ?? true });
 
+    this.accountImports = new AccountImports(this, 'AccountImports', {
+      table: this.table,
+      bucket: this.releaseBucket.bucket,
+      environment,
+      bundle: props.bundle ?? true,
+    });
+    this.accountImports.grantEnqueue(functions.management);
+
     this.allFunctions = {
       ...functions,
       'outbox-fanout': this.webhookDelivery.fanOut,
@@ -284,6 +295,7 @@ export class LicensingStack extends Stack {
       'usage-event-writer': this.usageEvents.writer,
       'expiry-sweep': this.expirySweep.function,
       'outbox-sweep': this.webhookDelivery.sweep.function,
+      'import-worker': this.accountImports.worker,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
       // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
@@ -372,6 +384,7 @@ export class LicensingStack extends Stack {
     this.alarmTopic.notify(this.webhookDelivery.streamDeadLetterAlarm);
     this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
     this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
+    this.alarmTopic.notify(this.accountImports.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       dashboardName: this.stackName,
       api: this.api,
@@ -383,6 +396,7 @@ export class LicensingStack extends Stack {
         'Outbox stream': this.webhookDelivery.streamDeadLetterQueue,
         Mail: this.mailDelivery.deadLetterQueue,
         'Usage event': this.usageEvents.deadLetterQueue,
+        Import: this.accountImports.deadLetterQueue,
       },
       alarms: [
         ...this.alarms.alarms,
@@ -390,6 +404,7 @@ export class LicensingStack extends Stack {
         this.webhookDelivery.streamDeadLetterAlarm,
         this.mailDelivery.deadLetterAlarm,
         this.usageEvents.deadLetterAlarm,
+        this.accountImports.deadLetterAlarm,
       ],
     });
 

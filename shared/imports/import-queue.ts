@@ -16,14 +16,17 @@ export function createImportQueue(config: Config): ImportQueue {
 /**
  * How the import queue feeds the worker, in AWS and locally. One import a message; the worker runs until a minute
  * before its timeout, then queues the import again and returns, so an import of any size goes on in later
- * invocations. A crash returns the message after the visibility timeout (longer than the worker's timeout), and the
- * import goes on from its cursor; after 5 receives of one message it moves to the dead-letter queue (an alarm).
+ * invocations. A crash returns the message after the visibility timeout (six times the worker's timeout, as AWS
+ * advises for an SQS event source), and the import goes on from its cursor; after 5 receives of one message it moves
+ * to the dead-letter queue (an alarm).
  */
 export const IMPORT_QUEUE_SETTINGS = {
   batchSize: 1,
   workerTimeoutSeconds: 300,
   /** Time left at which the worker stops taking batches and queues the rest. */
   handOverSeconds: 60,
-  visibilityTimeoutSeconds: 360,
+  visibilityTimeoutSeconds: 1800,
   maxReceiveCount: 5,
+  /** Import files are kept this long in the bucket (`imports/`), then expire: the import's rows are in the table. */
+  fileRetentionDays: 7,
 };

@@ -79,10 +79,11 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer and the expiry sweep: nodejs22.x on arm64', () => {
+  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep and the import worker: nodejs22.x on arm64', () => {
     const others = [
       stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer,
       stack.expirySweep.function,
+      stack.accountImports.worker,
     ];
     // Besides CDK's own that copies the dashboard's build into its bucket (test/infra/dashboard-site.test.ts).
     const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
@@ -105,6 +106,7 @@ describe('functions', () => {
       TABLE_NAME: { Ref: tableId },
       BUCKET_NAME: { Ref: logicalId(stack, stack.releaseBucket.bucket) },
       QUEUE_URL: { Ref: logicalId(stack, stack.webhookDelivery.queue) },
+      IMPORT_QUEUE_URL: { Ref: logicalId(stack, stack.accountImports.queue) },
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
       MAIL_FROM: 'licenses@example.com',
@@ -137,6 +139,7 @@ describe('functions', () => {
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
       'BUCKET_NAME',
       'DASHBOARD_URL',
+      'IMPORT_QUEUE_URL',
       'MAIL_FROM',
       'ORIGIN_VERIFY_TOKEN',
       'POWERTOOLS_METRICS_NAMESPACE',
