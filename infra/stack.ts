@@ -8,6 +8,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { DEFAULT_MAIL_FROM } from '../shared/config.js';
 import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../shared/data/table-schema.js';
+import { AccountImports } from './constructs/account-imports.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
 import { AccountExports } from './constructs/account-exports.js';
@@ -170,6 +171,8 @@ export class LicensingStack extends Stack {
   readonly expirySweep: ExpirySweep;
   /** Account exports: their bucket, queue, dead-letter queue and alarm, and the worker that writes them. */
   readonly accountExports: AccountExports;
+  /** Imports: their queue, dead-letter queue and alarm, and the worker that writes them. */
+  readonly accountImports: AccountImports;
   /** The CloudFront distribution of the edge firewall; only with `edgeFirewall`. */
   readonly edgeDistribution?: EdgeDistribution;
   /** The secret header by which the functions know a request came through one of the stack's distributions. */
@@ -286,6 +289,13 @@ export class LicensingStack extends Stack {
       bundle: props.bundle ?? true,
     });
     this.accountExports.grantStart(functions.management);
+    this.accountImports = new AccountImports(this, 'AccountImports', {
+      table: this.table,
+      bucket: this.releaseBucket.bucket,
+      environment,
+      bundle: props.bundle ?? true,
+    });
+    this.accountImports.grantEnqueue(functions.management);
 
     this.allFunctions = {
       ...functions,
@@ -296,6 +306,7 @@ export class LicensingStack extends Stack {
       'expiry-sweep': this.expirySweep.function,
       'outbox-sweep': this.webhookDelivery.sweep.function,
       'export-worker': this.accountExports.worker,
+      'import-worker': this.accountImports.worker,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
       // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
@@ -385,6 +396,7 @@ export class LicensingStack extends Stack {
     this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
     this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
     this.alarmTopic.notify(this.accountExports.deadLetterAlarm);
+    this.alarmTopic.notify(this.accountImports.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       dashboardName: this.stackName,
       api: this.api,
@@ -397,6 +409,7 @@ export class LicensingStack extends Stack {
         Mail: this.mailDelivery.deadLetterQueue,
         'Usage event': this.usageEvents.deadLetterQueue,
         Export: this.accountExports.deadLetterQueue,
+        Import: this.accountImports.deadLetterQueue,
       },
       alarms: [
         ...this.alarms.alarms,
@@ -405,6 +418,7 @@ export class LicensingStack extends Stack {
         this.mailDelivery.deadLetterAlarm,
         this.usageEvents.deadLetterAlarm,
         this.accountExports.deadLetterAlarm,
+        this.accountImports.deadLetterAlarm,
       ],
     });
 

@@ -11,4 +11,5 @@ export const WORKER_ENTRIES = {
   expirySweep: 'functions/jobs/expiry-sweep.ts',
   outboxSweep: 'functions/jobs/outbox-sweep.ts',
   exportWorker: 'functions/export-worker/handler.ts',
+  importWorker: 'functions/import-worker/handler.ts',
 } as const;

@@ -54,6 +54,8 @@ const environmentSchema = z.object({
   USAGE_QUEUE_URL: z.optional(z.url()),
   /** Days that feedback, usage events and deactivation reasons are kept (their TTL); daily counts stay. */
   ANALYTICS_RETENTION_DAYS: z._default(z.pipe(z.string().check(z.regex(/^[1-9]\d{0,3}$/, 'must be a whole number of days from 1 to 9999')), z.transform(Number)), 90),
+  /** The queue of import jobs, drained by the import worker (SQS; locally the in-process queue's endpoint). */
+  IMPORT_QUEUE_URL: z.optional(z.url()),
   /** Base of the Stripe API; tests point it at a fake. Never set in AWS. */
   STRIPE_API_URL: z.optional(z.url({ protocol: /^https?$/ })),
   /** The KMS key that wraps the data keys of stored payment-provider secrets (AWS). */
@@ -99,6 +101,7 @@ export type Config = {
   /** log2 of scrypt's N for new password hashes (shared/accounts/passwords.ts). */
   passwordHashCost: number;
   analytics: { retentionDays: number; queueUrl?: string };
+  imports: { queueUrl?: string };
   payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
   downloadLinks: { secretArn?: string; localKey?: string };
   oauth: { google: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'userinfoUrl'>; github: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'apiUrl'> };
@@ -153,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitScale: parsed.RATE_LIMIT_SCALE,
     passwordHashCost: passwordHashCost(parsed.RUNTIME, parsed.PASSWORD_HASH_COST),
     analytics: { retentionDays: parsed.ANALYTICS_RETENTION_DAYS, queueUrl: parsed.USAGE_QUEUE_URL },
+    imports: { queueUrl: parsed.IMPORT_QUEUE_URL },
     payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },
     downloadLinks: { secretArn: parsed.DOWNLOAD_LINK_SECRET_ARN, localKey: parsed.LOCAL_DOWNLOAD_LINK_KEY },
     oauth: {

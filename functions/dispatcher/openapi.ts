@@ -6,6 +6,7 @@ import { named } from '../../shared/openapi/operation.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
 import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
+import { exampleImport, Import } from '../management/routes/imports.openapi.js';
 
 /**
  * The events the dispatcher sends to vendors' webhooks (DECISIONS §7), for the document's `webhooks`: each kind's
@@ -40,6 +41,11 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     data: ErasedCustomer,
     example: exampleErasedCustomer,
     description: "A customer's personal data was erased (`POST /api/customers/{id}/erase`): the customer as it is now, with `erasedAt`.",
+  },
+  'import.completed': {
+    data: Import,
+    example: exampleImport,
+    description: 'An import ended (`POST /api/imports`, not a dry run): its counts and first bad rows. The only event an import sends: its licenses, customers and activations fire none.',
   },
 };
 

@@ -4,6 +4,7 @@ import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
 import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import { createImportQueue, type ImportQueue } from '../../shared/imports/import-queue.js';
 import type { Config } from '../../shared/config.js';
 import { createExportQueue, type ExportQueue } from '../../shared/exports/export-queue.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
@@ -25,12 +26,13 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { paymentProviderRoutes } from './routes/payment-provider.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
+import { importRoutes } from './routes/imports.js';
 
 /**
  * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
  * the secret box that seals payment-provider secrets and products' signing keys, and the export worker's queue.
  */
-export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox; exportQueue: ExportQueue };
+export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox; exportQueue: ExportQueue; imports: ImportQueue };
 
 export function createManagementDeps(config: Config): ManagementDeps {
   const deps = createDeps(config, 'all');
@@ -42,6 +44,7 @@ export function createManagementDeps(config: Config): ManagementDeps {
     oauth: createOAuthProviders(config),
     secrets,
     exportQueue: createExportQueue(config),
+    imports: createImportQueue(config),
   };
 }
 
@@ -63,6 +66,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...releaseRoutes(deps, builders),
     ...analyticsRoutes(deps, builders),
     ...exportRoutes(deps, builders),
+    ...importRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }

@@ -15,4 +15,5 @@ export const ID_KINDS = {
   delivery: kind('dlv', 'Delivery not found'),
   apiKey: kind('key', 'API key not found'),
   export: kind('exp', 'Export not found'),
+  import: kind('imp', 'Import not found'),
 } as const;

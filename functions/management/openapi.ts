@@ -13,6 +13,7 @@ import { planOperations } from './routes/plans.openapi.js';
 import { productOperations } from './routes/products.openapi.js';
 import { releaseOperations } from './routes/releases.openapi.js';
 import { webhookOperations } from './routes/webhooks.openapi.js';
+import { importOperations } from './routes/imports.openapi.js';
 
 /** The OpenAPI operations of every management route (`managementRoutes`), one file per route file. */
 export const managementOperations = defineOperations({
@@ -29,6 +30,7 @@ export const managementOperations = defineOperations({
   ...releaseOperations,
   ...analyticsOperations,
   ...exportOperations,
+  ...importOperations,
   'GET /health': {
     summary: 'Health check',
     description: 'Answers once the stack is ready to serve.',

@@ -11,6 +11,7 @@ import { emailVerificationEntity } from './entities/email-verification.js';
 import { exportJobEntity } from './entities/export-job.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
+import { importErrorEntity, importJobEntity } from './entities/import-job.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
@@ -72,6 +73,8 @@ export const ENTITY_FACTORIES = {
   productDaily: productDailyEntity,
   idempotencyRecord: idempotencyRecordEntity,
   exportJob: exportJobEntity,
+  importJob: importJobEntity,
+  importError: importErrorEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

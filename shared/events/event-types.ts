@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'subscription.cancelled',
   'subscription.renewed',
   'customer.erased',
+  'import.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -79,11 +79,12 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep and the export worker: nodejs22.x on arm64', () => {
+  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep, the export and the import worker: nodejs22.x on arm64', () => {
     const others = [
       stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer,
       stack.expirySweep.function,
       stack.accountExports.worker,
+      stack.accountImports.worker,
     ];
     // Besides CDK's own that copies the dashboard's build into its bucket (test/infra/dashboard-site.test.ts).
     const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
@@ -108,6 +109,7 @@ describe('functions', () => {
       QUEUE_URL: { Ref: logicalId(stack, stack.webhookDelivery.queue) },
       EXPORT_QUEUE_URL: { Ref: logicalId(stack, stack.accountExports.queue) },
       EXPORT_BUCKET_NAME: { Ref: logicalId(stack, stack.accountExports.bucket) },
+      IMPORT_QUEUE_URL: { Ref: logicalId(stack, stack.accountImports.queue) },
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
       MAIL_FROM: 'licenses@example.com',
@@ -142,6 +144,7 @@ describe('functions', () => {
       'DASHBOARD_URL',
       'EXPORT_BUCKET_NAME',
       'EXPORT_QUEUE_URL',
+      'IMPORT_QUEUE_URL',
       'MAIL_FROM',
       'ORIGIN_VERIFY_TOKEN',
       'POWERTOOLS_METRICS_NAMESPACE',
