@@ -9,8 +9,10 @@ import { NagSuppressions } from 'cdk-nag';
 import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS, type ConfigSection } from '../shared/config.js';
 import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
 import { GLOBAL_INDEXES, TABLE_KEYS, TABLE_STREAM_VIEW } from '../shared/data/table-schema.js';
+import { AccountImports } from './constructs/account-imports.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
+import { AccountExports } from './constructs/account-exports.js';
 import { ApiAccessLogs } from './constructs/api-access-logs.js';
 import { CustomDomain } from './constructs/custom-domain.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
@@ -182,6 +184,10 @@ export class LicensingStack extends Stack {
   readonly originVerify?: OriginVerify;
   /** The one CloudFront distribution: the dashboard, every service path and release files; absent with `dashboard: false`. */
   readonly frontDoor?: FrontDoor;
+  /** Account exports: their bucket, queue, dead-letter queue and alarm, and the worker that writes them. */
+  readonly accountExports: AccountExports;
+  /** Imports: their queue, dead-letter queue and alarm, and the worker that writes them. */
+  readonly accountImports: AccountImports;
   /** Every function of the stack by its service name (Powertools `service`, alarm names, dashboard labels). */
   readonly allFunctions: Record<string, LambdaFunction>;
   readonly accessLogs: ApiAccessLogs;
@@ -285,6 +291,21 @@ export class LicensingStack extends Stack {
 
     this.expirySweep = new ExpirySweep(this, 'ExpirySweep', { table: this.table, environment, bundle: props.bundle ?? true });
 
+    this.accountExports = new AccountExports(this, 'AccountExports', {
+      table: this.table,
+      accessLogBucket: this.releaseBucket.accessLogBucket,
+      environment,
+      bundle: props.bundle ?? true,
+    });
+    this.accountExports.grantStart(functions.management);
+    this.accountImports = new AccountImports(this, 'AccountImports', {
+      table: this.table,
+      bucket: this.releaseBucket.bucket,
+      environment,
+      bundle: props.bundle ?? true,
+    });
+    this.accountImports.grantEnqueue(functions.management);
+
     this.allFunctions = {
       ...functions,
       'outbox-fanout': this.webhookDelivery.fanOut,
@@ -293,6 +314,8 @@ export class LicensingStack extends Stack {
       'usage-event-writer': this.usageEvents.writer,
       'expiry-sweep': this.expirySweep.function,
       'outbox-sweep': this.webhookDelivery.sweep.function,
+      'export-worker': this.accountExports.worker,
+      'import-worker': this.accountImports.worker,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
       // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
@@ -382,6 +405,8 @@ export class LicensingStack extends Stack {
     this.alarmTopic.notify(this.webhookDelivery.streamDeadLetterAlarm);
     this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
     this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
+    this.alarmTopic.notify(this.accountExports.deadLetterAlarm);
+    this.alarmTopic.notify(this.accountImports.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       dashboardName: this.stackName,
       api: this.api,
@@ -393,6 +418,8 @@ export class LicensingStack extends Stack {
         'Outbox stream': this.webhookDelivery.streamDeadLetterQueue,
         Mail: this.mailDelivery.deadLetterQueue,
         'Usage event': this.usageEvents.deadLetterQueue,
+        Export: this.accountExports.deadLetterQueue,
+        Import: this.accountImports.deadLetterQueue,
       },
       alarms: [
         ...this.alarms.alarms,
@@ -400,6 +427,8 @@ export class LicensingStack extends Stack {
         this.webhookDelivery.streamDeadLetterAlarm,
         this.mailDelivery.deadLetterAlarm,
         this.usageEvents.deadLetterAlarm,
+        this.accountExports.deadLetterAlarm,
+        this.accountImports.deadLetterAlarm,
       ],
     });
 

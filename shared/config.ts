@@ -21,6 +21,9 @@ const coreSchema = z.object({
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
   TABLE_NAME: z.string().check(z.minLength(1)),
   BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
+  /** Account exports (DECISIONS §16): their bucket and the queue of the worker that writes them. */
+  EXPORT_BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
+  EXPORT_QUEUE_URL: z.optional(z.url()),
   /** The queue of e-mails to send (SQS; locally the in-process queue's endpoint). */
   MAIL_QUEUE_URL: z.optional(z.url()),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
@@ -52,6 +55,8 @@ const coreSchema = z.object({
   USAGE_QUEUE_URL: z.optional(z.url()),
   /** Days that feedback, usage events and deactivation reasons are kept (their TTL); daily counts stay. */
   ANALYTICS_RETENTION_DAYS: z._default(z.pipe(z.string().check(z.regex(/^[1-9]\d{0,3}$/, 'must be a whole number of days from 1 to 9999')), z.transform(Number)), 90),
+  /** The queue of import jobs, drained by the import worker (SQS; locally the in-process queue's endpoint). */
+  IMPORT_QUEUE_URL: z.optional(z.url()),
   /** Base of the Stripe API; tests point it at a fake. Never set in AWS. */
   STRIPE_API_URL: z.optional(z.url({ protocol: /^https?$/ })),
   /** The KMS key that wraps the data keys of stored payment-provider secrets (AWS). */
@@ -110,6 +115,7 @@ export type CoreConfig = {
   region: string;
   tableName: string;
   bucketName?: string;
+  exports: { bucketName?: string; queueUrl?: string };
   mail: { queueUrl?: string };
   endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string; secretsManager?: string };
   webhooks: { queueUrl?: string; deadLetterQueueUrl?: string; retryScale: number; addressGuard: boolean };
@@ -119,6 +125,7 @@ export type CoreConfig = {
   /** log2 of scrypt's N for new password hashes (shared/accounts/passwords.ts). */
   passwordHashCost: number;
   analytics: { retentionDays: number; queueUrl?: string };
+  imports: { queueUrl?: string };
   payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
   downloadLinks: { secretArn?: string; localKey?: string; releaseFilesUrl?: string };
 };
@@ -193,6 +200,7 @@ export function loadConfig<S extends ConfigSection = never>(env: NodeJS.ProcessE
     region: parsed.AWS_REGION,
     tableName: parsed.TABLE_NAME,
     bucketName: parsed.BUCKET_NAME,
+    exports: { bucketName: parsed.EXPORT_BUCKET_NAME, queueUrl: parsed.EXPORT_QUEUE_URL },
     mail: { queueUrl: parsed.MAIL_QUEUE_URL },
     endpoints: {
       dynamodb: parsed.DYNAMODB_ENDPOINT,
@@ -211,6 +219,7 @@ export function loadConfig<S extends ConfigSection = never>(env: NodeJS.ProcessE
     rateLimitScale: parsed.RATE_LIMIT_SCALE,
     passwordHashCost: passwordHashCost(parsed.RUNTIME, parsed.PASSWORD_HASH_COST),
     analytics: { retentionDays: parsed.ANALYTICS_RETENTION_DAYS, queueUrl: parsed.USAGE_QUEUE_URL },
+    imports: { queueUrl: parsed.IMPORT_QUEUE_URL },
     payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },
     downloadLinks: {
       secretArn: parsed.DOWNLOAD_LINK_SECRET_ARN,

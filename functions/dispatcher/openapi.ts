@@ -4,8 +4,9 @@ import { idOf, timestamp } from '../../shared/openapi/common.js';
 import { EX, exampleActivationListItem, exampleCustomer, exampleLicense, examplePayment, exampleSubscription } from '../../shared/openapi/examples.js';
 import { named } from '../../shared/openapi/operation.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
-import { Customer, Payment, Subscription } from '../management/routes/customers.openapi.js';
+import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
+import { exampleImport, Import } from '../management/routes/imports.openapi.js';
 
 /**
  * The events the dispatcher sends to vendors' webhooks (DECISIONS §7), for the document's `webhooks`: each kind's
@@ -36,6 +37,16 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     description: 'Stripe ended a subscription; its license expires at the period end.',
   },
   'subscription.renewed': { data: Subscription, example: exampleSubscription, description: "A subscription's renewal was paid; its license's `expiresAt` moved to the new period end." },
+  'customer.erased': {
+    data: ErasedCustomer,
+    example: exampleErasedCustomer,
+    description: "A customer's personal data was erased (`POST /api/customers/{id}/erase`): the customer as it is now, with `erasedAt`.",
+  },
+  'import.completed': {
+    data: Import,
+    example: exampleImport,
+    description: 'An import ended (`POST /api/imports`, not a dry run): its counts and first bad rows. The only event an import sends: its licenses, customers and activations fire none.',
+  },
 };
 
 const TEST_EVENT = {

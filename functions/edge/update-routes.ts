@@ -8,7 +8,7 @@ import type { Route } from '../../shared/http/route.js';
 import { addressNetwork, clientAddress, clientNetwork } from '../../shared/http/client-address.js';
 import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
-import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
+import { couldBeLicenseKey } from '../../shared/licenses/license-key.js';
 import type { ActivityRecorder } from '../../shared/licensing/activity.js';
 import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
@@ -78,7 +78,7 @@ export function updateRoutes(
         const input = parseInput(downloadQuery, query(event));
         await catalogs.limits.take(RATE_LIMITS.downloads, clientNetwork(event, deps.config));
         // Shapes before reads, in the order the download checks: the key (403 as an unknown key), then the release.
-        if (!looksLikeLicenseKey(input.license_key)) throw new ForbiddenError(LICENSE_MESSAGES.notFound);
+        if (!couldBeLicenseKey(input.license_key)) throw new ForbiddenError(LICENSE_MESSAGES.notFound);
         const releaseId = event.pathParameters!.releaseId!;
         checkIdShape(RELEASE, releaseId);
         return redirect(302, await downloadRelease(deps, catalogs, { releaseId, licenseKey: input.license_key }));

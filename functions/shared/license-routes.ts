@@ -9,7 +9,7 @@ import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { hasIdShape, hasPublicKeyShape } from '../../shared/ids.js';
-import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
+import { couldBeLicenseKey } from '../../shared/licenses/license-key.js';
 import { activateLicense } from '../../shared/licensing/activate.js';
 import { resolveLicense } from '../../shared/licensing/license-lookup.js';
 import { checkActivation } from '../../shared/licensing/check.js';
@@ -62,7 +62,7 @@ function claimOf(surface: LicenseSurface, body: LicenseBody) {
   // On the edge a public key is not expected, and is ignored when a plugin sends one.
   const publicKey = surface.publicKey ? body.public_key : undefined;
   if (publicKey !== undefined && !hasPublicKeyShape(publicKey)) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
-  if (!looksLikeLicenseKey(body.license_key)) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+  if (!couldBeLicenseKey(body.license_key)) throw new NotFoundError(LICENSE_MESSAGES.notFound);
   return { licenseKey: body.license_key, productSlug: body.product_slug, publicKey };
 }
 

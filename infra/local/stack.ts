@@ -24,6 +24,7 @@ const TABLE_NAME = 'licensing';
 /** Where the local-only routes live. */
 const LOCAL_ROUTES_PREFIX = '/_local';
 const BUCKET_NAME = 'licensing-releases';
+const EXPORT_BUCKET_NAME = 'licensing-exports';
 
 let stacksStarted = 0;
 
@@ -57,7 +58,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const dynamo = await startDynamoDbLocal({ dbPath: dataDir && join(dataDir, 'dynamodb') });
     stops.push(dynamo.stop);
-    const objects = await startObjectStore({ directory: dataDir && join(dataDir, 's3'), bucket: BUCKET_NAME, port: await freePort() });
+    const objects = await startObjectStore({ directory: dataDir && join(dataDir, 's3'), buckets: [BUCKET_NAME, EXPORT_BUCKET_NAME], port: await freePort() });
     stops.push(objects.stop);
     const mail = await startMailServer({ port: await freePort(), file: dataDir && join(dataDir, 'mail.json') });
     stops.push(mail.stop);
@@ -80,6 +81,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_SECRET_ACCESS_KEY: 'local',
       TABLE_NAME,
       BUCKET_NAME,
+      EXPORT_BUCKET_NAME,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: objects.endpoint,
       SES_ENDPOINT: mail.endpoint,

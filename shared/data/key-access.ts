@@ -94,6 +94,23 @@ export const KEY_ACCESS = {
     read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
     write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard'],
   },
+  /**
+   * Export worker: its export jobs (`exportId`), and reads of everything a tenant holds by the indexes keyed by the
+   * tenant (products, customers, licenses, activations, webhooks), its products (plans, releases) and customers
+   * (payments, subscriptions), and active sites' last checks (`licenseId`). It writes its job only.
+   */
+  exportWorker: { read: ['exportId', 'tenantId', 'productId', 'customerId', 'licenseId', 'planId'], write: ['exportId'] },
+  /**
+   * Import worker: its import and bad rows (`importId`); the target product and its plans (`productId`); the keys and
+   * e-mails a batch finds taken (`licenseKey`, `tenantId`); what an imported license writes: the license, its ref,
+   * expiry item, activations and domain holds (`licenseKey`, `licenseId`, `shard`, `activationId`), its customer and
+   * the e-mail's holder (`customerId`, `tenantId#email`), the counters (`tenantId#shard`), and the `import.completed`
+   * event (`eventId`, `outboxShard`). It changes no product or plan.
+   */
+  importWorker: {
+    read: ['importId', 'productId', 'licenseKey', 'tenantId'],
+    write: ['importId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard'],
+  },
 } as const satisfies Record<string, { read: readonly string[]; write: readonly string[] }>;
 
 export type KeyAccessRole = keyof typeof KEY_ACCESS;

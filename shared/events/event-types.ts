@@ -12,6 +12,8 @@ export const EVENT_TYPES = [
   'subscription.created',
   'subscription.cancelled',
   'subscription.renewed',
+  'customer.erased',
+  'import.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

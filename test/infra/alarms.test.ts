@@ -80,8 +80,9 @@ describe('alarm topic', () => {
 
 describe('alarms', () => {
   it('all report to the topic when they go off and when they are OK again, and treat no data as OK', () => {
-    // 2 API/edge + 2 per function + iterator age + purchases not issued + 2 SES + the webhook, outbox stream, mail and usage event dead-letter alarms.
-    expect(alarms).toHaveLength(2 + 2 * Object.keys(stack.allFunctions).length + 1 + 1 + 2 + 4);
+    // 2 API/edge + 2 per function + iterator age + purchases not issued + 2 SES + the webhook, outbox stream, mail and usage event dead-letter alarms
+    // + the export and import dead-letter alarms.
+    expect(alarms).toHaveLength(2 + 2 * Object.keys(stack.allFunctions).length + 1 + 1 + 2 + 4 + 2);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);

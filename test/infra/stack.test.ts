@@ -90,10 +90,12 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer and the expiry sweep: nodejs22.x on arm64', () => {
+  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep, the export and the import worker: nodejs22.x on arm64', () => {
     const others = [
       stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer,
       stack.expirySweep.function,
+      stack.accountExports.worker,
+      stack.accountImports.worker,
     ];
     // Besides the dashboard's deployment machinery: CDK's function that copies the build into its bucket and the one
     // that retires stale assets (test/infra/front-door.test.ts).
@@ -118,6 +120,9 @@ describe('functions', () => {
       TABLE_NAME: { Ref: tableId },
       BUCKET_NAME: { Ref: logicalId(stack, stack.releaseBucket.bucket) },
       QUEUE_URL: { Ref: logicalId(stack, stack.webhookDelivery.queue) },
+      EXPORT_QUEUE_URL: { Ref: logicalId(stack, stack.accountExports.queue) },
+      EXPORT_BUCKET_NAME: { Ref: logicalId(stack, stack.accountExports.bucket) },
+      IMPORT_QUEUE_URL: { Ref: logicalId(stack, stack.accountImports.queue) },
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
       PROVIDER_KEY_ID: { 'Fn::GetAtt': [logicalId(stack, stack.providerSecretsKey.key), 'Arn'] },

@@ -22,6 +22,9 @@ declare module 'vitest' {
     sqsEndpoint: string;
     /** The front door's secret that the gateway sends as CloudFront would: a function called without it refuses. */
     originVerifyToken: string;
+    /** The S3 stand-in and the export bucket: a test runs the export worker's domain function itself. */
+    s3Endpoint: string;
+    exportBucket: string;
   }
 }
 
@@ -46,6 +49,8 @@ export default async function setup(project: TestProject) {
   project.provide('usageQueueUrl', process.env.USAGE_QUEUE_URL!);
   project.provide('sqsEndpoint', process.env.SQS_ENDPOINT!);
   project.provide('originVerifyToken', originVerifyToken);
+  project.provide('s3Endpoint', process.env.S3_ENDPOINT!);
+  project.provide('exportBucket', process.env.EXPORT_BUCKET_NAME!);
   return async () => {
     await stack.stop();
     await stripe.close();

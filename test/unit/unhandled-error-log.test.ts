@@ -1,5 +1,6 @@
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createExportQueue } from '../../shared/exports/export-queue.js';
 import { createManagementHandler, type ManagementDeps } from '../../functions/management/app.js';
 import { createPaymentDeps } from '../../shared/payments/payment-deps.js';
 import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
@@ -31,7 +32,7 @@ function managementHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
   const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, ALL_CONFIG_SECTIONS);
   const payments = createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.management));
-  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets };
+  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets, exportQueue: createExportQueue(config), imports: { send: async () => undefined } };
   return createManagementHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }
 
