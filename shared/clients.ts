@@ -43,6 +43,16 @@ export function awsClientOptions(config: CoreConfig, endpoint: string | undefine
 export type Clients = { dynamo: DynamoDBDocumentClient; table: DynamoDBClient };
 
 /**
+ * The SDK's logger middleware copies every request's input and every answer's output through its log filters for a
+ * log line, even on a client without a logger (the SDK's default, and the service's), which writes nothing: about
+ * 2% of a GetItem's CPU for nothing. The table clients, the busiest, go without it.
+ */
+function withoutLogLines(client: DynamoDBClient): DynamoDBClient {
+  client.middlewareStack.remove('loggerMiddleware');
+  return client;
+}
+
+/**
  * The table clients, the ones every function uses. Each function creates the other clients it needs itself
  * (`shared/storage/`, `shared/webhooks/delivery-queue.ts`), so a bundle carries only the clients its function calls.
  * `keyAccess` is the function's share of the table (as the stack grants it): IAM holds it in AWS, and the table
@@ -50,8 +60,8 @@ export type Clients = { dynamo: DynamoDBDocumentClient; table: DynamoDBClient };
  */
 export function createClients(config: CoreConfig, keyAccess: TableKeyAccess): Clients {
   const options = awsClientOptions(config, config.endpoints.dynamodb);
-  const table = new DynamoDBClient({ ...options, cacheMiddleware: true });
-  const documentBase = new DynamoDBClient(options);
+  const table = withoutLogLines(new DynamoDBClient({ ...options, cacheMiddleware: true }));
+  const documentBase = withoutLogLines(new DynamoDBClient(options));
   if (config.runtime === 'local' && keyAccess !== 'all') {
     enforceKeyAccess(table, keyAccess);
     enforceKeyAccess(documentBase, keyAccess);

@@ -20,7 +20,7 @@ import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { createDeps } from '../../shared/runtime.js';
 import { activationTransactions, rawClient } from './activation-floor.js';
 import { edgeEvent, NONCE } from './fixtures.js';
-import { alternate } from './rounds.js';
+import { alternateAfterWarmUp } from './rounds.js';
 
 export type EdgeProcessOptions =
   | { mode: 'cpu'; keys: string[]; rounds: number; validates: number; activates: number }
@@ -84,13 +84,13 @@ async function measureCpu(options: Extract<EdgeProcessOptions, { mode: 'cpu' }>)
   // Warm every side (JIT, connections, the product cache) before anything is measured.
   for (const side of [calls.validate, calls.getItem, calls.serviceGetItem]) await cpuPerCall(options.validates, side);
   for (const side of [calls.activate, calls.transaction]) await cpuPerCall(options.activates, side);
-  const [validates, getItems, serviceGetItems] = await alternate(
+  const [validates, getItems, serviceGetItems] = await alternateAfterWarmUp(
     options.rounds,
     () => cpuPerCall(options.validates, calls.validate),
     () => cpuPerCall(options.validates, calls.getItem),
     () => cpuPerCall(options.validates, calls.serviceGetItem),
   );
-  const [activates, transactions] = await alternate(options.rounds, () => cpuPerCall(options.activates, calls.activate), () => cpuPerCall(options.activates, calls.transaction));
+  const [activates, transactions] = await alternateAfterWarmUp(options.rounds, () => cpuPerCall(options.activates, calls.activate), () => cpuPerCall(options.activates, calls.transaction));
   return { validates, getItems, serviceGetItems, activates, transactions };
 }
 

@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export type Measured = { name: string; rps: number; p50: number; p99: number; failures: number };
-export type LoadResult = Measured & { requests: number; serviceCpuMicros: number };
+/** `serviceCpuMicros`: this process's CPU per request; `loadCpuMicros`: the load generator's own. */
+export type LoadResult = Measured & { requests: number; serviceCpuMicros: number; loadCpuMicros: number };
 
 export type LoadOptions = { url: string; connections: number; duration: number; bodies?: string[]; activateKeys?: string[]; headers?: Record<string, string> };
 
@@ -25,8 +26,9 @@ export function loadFromAnotherProcess(name: string, options: LoadOptions): Prom
     child.on('close', (code) => {
       const cpu = process.cpuUsage(cpuBefore);
       if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
-      const result = JSON.parse(out) as Omit<LoadResult, 'name' | 'serviceCpuMicros'>;
-      resolve({ name, ...result, serviceCpuMicros: (cpu.user + cpu.system) / Math.max(1, result.requests) });
+      const { loadCpuMicros, ...result } = JSON.parse(out) as Omit<LoadResult, 'name' | 'serviceCpuMicros'>;
+      const perRequest = (micros: number) => micros / Math.max(1, result.requests);
+      resolve({ name, ...result, serviceCpuMicros: perRequest(cpu.user + cpu.system), loadCpuMicros: perRequest(loadCpuMicros) });
     });
   });
 }

@@ -1,7 +1,8 @@
 /**
  * A load generator in a process of its own (`node --import tsx bench/support/load.ts '<json>'`), as a client on
  * another machine would be: the benchmark process then holds only the service (gateway and handlers), whose CPU
- * per request it reads with `process.cpuUsage`. Prints autocannon's figures as JSON on stdout.
+ * per request it reads with `process.cpuUsage`. Prints autocannon's figures as JSON on stdout, with this process's own
+ * CPU (µs, in all).
  *
  * Options: `url`, `connections`, `duration` (s), extra request `headers`, and either `bodies` (JSON bodies sent in
  * turn) or `activateKeys` (license keys, each request activating one of them on a domain never used before).
@@ -34,5 +35,6 @@ process.stdout.write(
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
+    loadCpuMicros: (({ user, system }) => user + system)(process.cpuUsage()),
   }),
 );

@@ -41,15 +41,21 @@ type GatewayOptions = {
 /**
  * The request body, or 'too-large' past API Gateway's limit. Either way the body is read to its end (the
  * excess is dropped, not kept): a client still sending when the answer comes would see its connection reset.
+ * Read by events rather than an async iterator, which costs a stream iterator and an end-of-stream watcher per request.
  */
-async function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size <= PAYLOAD_LIMIT_BYTES) chunks.push(chunk as Buffer);
-  }
-  return size > PAYLOAD_LIMIT_BYTES ? 'too-large' : Buffer.concat(chunks);
+function readBody(req: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= PAYLOAD_LIMIT_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > PAYLOAD_LIMIT_BYTES ? 'too-large' : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', reject);
+    // A client that goes away before its body ends: nothing to answer.
+    req.on('close', () => req.readableEnded || reject(new Error('request closed before its body ended')));
+  });
 }
 
 async function discardBody(req: IncomingMessage): Promise<void> {
@@ -57,13 +63,33 @@ async function discardBody(req: IncomingMessage): Promise<void> {
   await finished(req);
 }
 
-/** The path as API Gateway routes it and hands it over: percent-decoded once; undefined when it cannot be decoded. */
-function decodedPath(url: URL): string | undefined {
+/** A path of plain segments (no dot segment, escape, empty segment or query): parsed and decoded, it is itself. */
+const PLAIN_PATH = /^(\/|(\/[\w~-][\w.~-]*)+\/?)$/;
+
+/**
+ * The request target as API Gateway reads it: the path percent-decoded once (undefined when it cannot be decoded),
+ * as it routes and hands it over, the path as sent, and the query. A plain path is taken as it is, without a parse.
+ */
+function requestTarget(raw: string): { path: string | undefined; pathname: string; search: string; searchParams?: URLSearchParams } {
+  if (PLAIN_PATH.test(raw)) return { path: raw, pathname: raw, search: '' };
+  const url = new URL(raw, 'http://localhost');
+  let path: string | undefined;
   try {
-    return decodeURIComponent(url.pathname);
+    path = decodeURIComponent(url.pathname);
   } catch {
-    return undefined;
+    path = undefined;
   }
+  return { path, pathname: url.pathname, search: url.search, searchParams: url.searchParams };
+}
+
+type RequestTarget = ReturnType<typeof requestTarget>;
+
+/** `requestContext.time`, written once a second: formatting a date costs more than the rest of the event. */
+let timeWritten = { second: -1, text: '' };
+function requestTime(epochMs: number): string {
+  const second = Math.floor(epochMs / 1000);
+  if (second !== timeWritten.second) timeWritten = { second, text: new Date(epochMs).toUTCString() };
+  return timeWritten.text;
 }
 
 const exceedsInvokeLimit = (event: HttpEvent) =>
@@ -73,65 +99,80 @@ const exceedsInvokeLimit = (event: HttpEvent) =>
 const viewerAddress = (req: IncomingMessage) => `${sourceIpOf(req)}:${req.socket.remotePort ?? 0}`;
 const sourceIpOf = (req: IncomingMessage) => (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
 
-/** Builds the payload-2.0 event API Gateway's HTTP API would send for this request (`path` decoded, as it routes). */
+/**
+ * Builds the payload-2.0 event API Gateway's HTTP API would send for this request (`path` decoded, as it routes). The
+ * optional members are added where they belong rather than spread in, which would build an object for each.
+ */
 function toEvent(
   req: IncomingMessage,
-  url: URL,
+  target: RequestTarget,
   path: string,
   body: Buffer,
   route: { routeKey: string; pathParameters: Record<string, string> },
   originVerifyToken: string | undefined,
 ): HttpEvent {
   const { routeKey, pathParameters } = route;
+  const received = req.headers;
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
+  for (const name of Object.keys(received)) {
+    const value = received[name];
     if (value === undefined || name === 'cookie') continue;
     headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   // CloudFront sets both on every origin request, replacing whatever the viewer sent under those names.
-  if (originVerifyToken) Object.assign(headers, { 'x-origin-verify': originVerifyToken, 'cloudfront-viewer-address': viewerAddress(req) });
-  const query: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
-  const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
-  const isText = body.length === 0 || TEXT_TYPES.test(req.headers['content-type'] ?? '');
-  const now = new Date();
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: path,
-    rawQueryString: url.search.slice(1),
-    ...(cookies?.length ? { cookies } : {}),
-    headers,
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(Object.keys(pathParameters).length ? { pathParameters } : {}),
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'local',
-      domainName: req.headers.host ?? 'localhost',
-      domainPrefix: 'localhost',
-      http: {
-        method: req.method ?? 'GET',
-        path,
-        protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: sourceIpOf(req),
-        userAgent: req.headers['user-agent'] ?? '',
-      },
-      requestId: randomUUID(),
-      routeKey,
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
+  if (originVerifyToken) {
+    headers['x-origin-verify'] = originVerifyToken;
+    headers['cloudfront-viewer-address'] = viewerAddress(req);
+  }
+  const event: HttpEvent = { version: '2.0', routeKey, rawPath: path, rawQueryString: target.search.slice(1) } as HttpEvent;
+  const cookies = received.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
+  if (cookies?.length) event.cookies = cookies;
+  event.headers = headers;
+  if (target.searchParams) {
+    const query: Record<string, string> = {};
+    for (const [key, value] of target.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
+    if (Object.keys(query).length) event.queryStringParameters = query;
+  }
+  if (Object.keys(pathParameters).length) event.pathParameters = pathParameters;
+  const now = Date.now();
+  event.requestContext = {
+    accountId: '000000000000',
+    apiId: 'local',
+    domainName: received.host ?? 'localhost',
+    domainPrefix: 'localhost',
+    http: {
+      method: req.method ?? 'GET',
+      path,
+      protocol: `HTTP/${req.httpVersion}`,
+      sourceIp: sourceIpOf(req),
+      userAgent: received['user-agent'] ?? '',
     },
-    ...(body.length ? { body: isText ? body.toString('utf8') : body.toString('base64') } : {}),
-    isBase64Encoded: body.length > 0 && !isText,
+    requestId: randomUUID(),
+    routeKey,
+    stage: '$default',
+    time: requestTime(now),
+    timeEpoch: now,
   };
+  const isText = body.length === 0 || TEXT_TYPES.test(received['content-type'] ?? '');
+  if (body.length) event.body = isText ? body.toString('utf8') : body.toString('base64');
+  event.isBase64Encoded = body.length > 0 && !isText;
+  return event;
 }
 
+/**
+ * Writes the answer as API Gateway does: with its length rather than chunked, so that the head and a text body
+ * leave in one write (Node joins a string body to the head it has not sent yet).
+ */
 function send(res: ServerResponse, result: HttpResult): void {
   const headers: Record<string, string | string[]> = { ...(result.headers as Record<string, string>) };
   if (result.cookies?.length) headers['set-cookie'] = result.cookies;
-  res.writeHead(result.statusCode, headers);
-  res.end(result.body === undefined ? undefined : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8'));
+  if (result.body === undefined) {
+    res.writeHead(result.statusCode, headers).end();
+    return;
+  }
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.writeHead(result.statusCode, headers).end(body);
 }
 
 const jsonResult = (statusCode: number, body: unknown): HttpResult => ({
@@ -147,18 +188,18 @@ export function createGateway(options: GatewayOptions): Server {
   const match = createRouteMatcher(options.routes);
   return createServer(async (req, res) => {
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const local = options.localRoutes[url.pathname];
+      const target = requestTarget(req.url ?? '/');
+      const local = options.localRoutes[target.pathname];
       if (local && req.method === 'GET') return send(res, jsonResult(200, local()));
-      if (options.releaseFiles?.owns(url.pathname)) return await options.releaseFiles.serve(req, res, url);
-      const path = decodedPath(url);
+      if (options.releaseFiles?.owns(target.pathname)) return await options.releaseFiles.serve(req, res, new URL(req.url ?? '/', 'http://localhost'));
+      const { path } = target;
       if (path === undefined) {
         await discardBody(req);
         return send(res, jsonResult(400, { message: 'Bad Request' }));
       }
       const found = match(req.method ?? 'GET', path);
-      if (!found && options.dashboard && (req.method === 'GET' || req.method === 'HEAD') && options.dashboard.owns(url.pathname)) {
-        return options.dashboard.serve(req, res, url.pathname);
+      if (!found && options.dashboard && (req.method === 'GET' || req.method === 'HEAD') && options.dashboard.owns(target.pathname)) {
+        return options.dashboard.serve(req, res, target.pathname);
       }
       if (!found) {
         await discardBody(req);
@@ -167,7 +208,7 @@ export function createGateway(options: GatewayOptions): Server {
       const body = await readBody(req);
       if (body === 'too-large') return send(res, TOO_LARGE);
       const routeKey = `${found.route.method} ${found.route.path}`;
-      const event = toEvent(req, url, path, body, { routeKey, pathParameters: found.pathParameters }, options.originVerifyToken);
+      const event = toEvent(req, target, path, body, { routeKey, pathParameters: found.pathParameters }, options.originVerifyToken);
       if (exceedsInvokeLimit(event)) return send(res, TOO_LARGE);
       const result = await options.handlers[found.route.surface](event, lambdaContext(found.route.surface));
       send(res, result);

@@ -1,10 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 
+const DEADLINE = Symbol('deadline');
+type LocalContext = Context & { [DEADLINE]: number };
+
+/**
+ * The functions every context shares, made once: a function made per invocation costs the local runtime a
+ * `defineProperty` each (tsx keeps functions' names), which Lambda does not pay. The deadline is the context's own.
+ */
+function getRemainingTimeInMillis(this: LocalContext): number {
+  return Math.max(0, this[DEADLINE] - Date.now());
+}
+const nothing = () => undefined;
+
 /** The context Lambda hands one invocation of `functionName`: a request id of its own and its deadline (default 30 s). */
 export function lambdaContext(functionName: string, timeoutSeconds = 30): Context {
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  return {
+  const context: LocalContext = {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
     functionVersion: '$LATEST',
@@ -13,9 +24,11 @@ export function lambdaContext(functionName: string, timeoutSeconds = 30): Contex
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
+    getRemainingTimeInMillis,
+    done: nothing,
+    fail: nothing,
+    succeed: nothing,
+    [DEADLINE]: Date.now() + timeoutSeconds * 1000,
   };
+  return context;
 }

@@ -17,13 +17,18 @@ function compile(path: string): { regex: RegExp; literalSegments: number; greedy
   return { regex: new RegExp(`^/${parts.join('/')}/?$`), literalSegments: segments.filter((s) => !s.startsWith('{')).length, greedy };
 }
 
+/** Paths whose selection is remembered: a benchmark's or a client's few hot paths, never unbounded. */
+const REMEMBERED_PATHS = 1_000;
+
 /**
  * API Gateway's route selection: a route without a greedy `{proxy+}` beats one with it, more literal
- * segments beat fewer, and an exact method beats `ANY`.
+ * segments beat fewer, and an exact method beats `ANY`. Each selection is remembered (every route's pattern
+ * is tried to find it); each request gets path parameters of its own.
  */
 export function createRouteMatcher(routes: RouteSpec[]) {
   const compiled = routes.map((route) => ({ route, ...compile(route.path) }));
-  return (method: string, path: string): RouteMatch | undefined => {
+  const remembered = new Map<string, RouteMatch | undefined>();
+  const select = (method: string, path: string): RouteMatch | undefined => {
     let best: { match: RouteMatch; score: number } | undefined;
     for (const candidate of compiled) {
       if (candidate.route.method !== 'ANY' && candidate.route.method !== method) continue;
@@ -35,5 +40,15 @@ export function createRouteMatcher(routes: RouteSpec[]) {
       }
     }
     return best?.match;
+  };
+  return (method: string, path: string): RouteMatch | undefined => {
+    const key = `${method} ${path}`;
+    let found = remembered.get(key);
+    if (found === undefined && !remembered.has(key)) {
+      found = select(method, path);
+      if (remembered.size >= REMEMBERED_PATHS) remembered.clear();
+      remembered.set(key, found);
+    }
+    return found && { route: found.route, pathParameters: { ...found.pathParameters } };
   };
 }

@@ -60,6 +60,9 @@ type Checkpoint = { streamArn: string; shards: Record<string, ShardState> };
 /** The first record of a batch that failed (those before it are done), and whether the handler threw. */
 type Failure = { index: number; thrown: boolean };
 
+/** How often the shards are listed again while none of them ends. */
+const SHARD_LIST_INTERVAL_MS = 1000;
+
 const LOCAL = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 /**
@@ -211,8 +214,18 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
     }
   }
 
+  /**
+   * The shards, listed again once a second and as soon as one is read to its end (a child may follow it): listing
+   * them on every poll cost as much CPU as reading them.
+   */
+  let listed: { shards: Shard[]; at: number } | undefined;
+  async function currentShards(): Promise<Shard[]> {
+    if (!listed || Date.now() - listed.at >= SHARD_LIST_INTERVAL_MS) listed = { shards: await listShards(), at: Date.now() };
+    return listed.shards;
+  }
+
   async function cycle(): Promise<boolean> {
-    const shards = await listShards();
+    const shards = await currentShards();
     const ids = new Set(shards.map((s) => s.ShardId!));
     let busy = false;
     for (const shard of shards) {
@@ -222,6 +235,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<{
       const parent = shard.ParentShardId;
       if (parent && ids.has(parent) && !checkpoint.shards[parent]?.done) continue;
       busy = (await readShard(id)) || busy;
+      if (checkpoint.shards[id]?.done) listed = undefined;
     }
     return busy;
   }

@@ -67,6 +67,12 @@ describe('local gateway', () => {
     expect((await fetch(`${base}/health`, { method: 'PUT' })).status).toBe(404);
   });
 
+  it('answers with the length of the body, as API Gateway does, not in chunks', async () => {
+    const res = await fetch(`${inject('baseUrl')}/health`);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect([res.headers.get('content-length'), res.headers.get('transfer-encoding')]).toEqual([String(body.length), null]);
+  });
+
   it('hands path parameters over decoded once, routes on the decoded path and refuses one it cannot decode', async () => {
     const base = inject('baseUrl');
     const get = async (path: string) => {

@@ -9,7 +9,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { retireStaleAssets } from '../../infra/handlers/retire-dashboard-assets.js';
 
 const s3 = mockClient(S3Client);
@@ -32,6 +32,8 @@ function bucketWith(objects: Record<string, { Key: string; Value: string }[]>, c
 }
 
 beforeEach(() => s3.reset());
+// The worker goes on to other files (isolate: false): S3's real send comes back.
+afterAll(() => s3.restore());
 
 describe('retiring dashboard assets after a deployment', () => {
   it('tags what the new build no longer names, by a copy onto itself that keeps its type and caching and restarts its age', async () => {
