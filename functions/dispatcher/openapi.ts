@@ -1,11 +1,20 @@
 import * as z from 'zod/mini';
 import { EVENT_TYPES, type EventType } from '../../shared/events/event-types.js';
 import { idOf, timestamp } from '../../shared/openapi/common.js';
-import { EX, exampleActivationListItem, exampleCustomer, exampleLicense, examplePayment, exampleSubscription } from '../../shared/openapi/examples.js';
+import {
+  EX,
+  exampleActivationListItem,
+  exampleCustomer,
+  exampleLicense,
+  examplePayment,
+  exampleRelease,
+  exampleSubscription,
+} from '../../shared/openapi/examples.js';
 import { named } from '../../shared/openapi/operation.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
 import { Customer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
+import { Release } from '../management/routes/releases.openapi.js';
 
 /**
  * The events the dispatcher sends to vendors' webhooks (DECISIONS §7), for the document's `webhooks`: each kind's
@@ -36,6 +45,16 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     description: 'Stripe ended a subscription; its license expires at the period end.',
   },
   'subscription.renewed': { data: Subscription, example: exampleSubscription, description: "A subscription's renewal was paid; its license's `expiresAt` moved to the new period end." },
+  'release.published': {
+    data: Release,
+    example: exampleRelease,
+    description: 'A release was published (created as `published`, or first moved there); `channel` says which licenses receive it.',
+  },
+  'release.updated': {
+    data: Release,
+    example: { ...exampleRelease, channel: 'beta', rolloutPercent: 50 },
+    description: "A published release's `channel` or `rolloutPercent` changed: who is offered it changed.",
+  },
 };
 
 const TEST_EVENT = {

@@ -20,7 +20,7 @@ import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
 import { productDailyEntity } from './entities/product-daily.js';
-import { releaseEntity } from './entities/release.js';
+import { releaseEntity, releaseReadmeEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
 import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
@@ -70,6 +70,7 @@ export const ENTITY_FACTORIES = {
   usageEvent: usageEventEntity,
   productDaily: productDailyEntity,
   idempotencyRecord: idempotencyRecordEntity,
+  releaseReadme: releaseReadmeEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

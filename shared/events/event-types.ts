@@ -12,6 +12,8 @@ export const EVENT_TYPES = [
   'subscription.created',
   'subscription.cancelled',
   'subscription.renewed',
+  'release.published',
+  'release.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

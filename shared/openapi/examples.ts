@@ -193,6 +193,8 @@ export const exampleRelease = {
   tested: '6.7',
   requires: null,
   requiresPhp: null,
+  channel: 'stable',
+  rolloutPercent: 100,
   releasedAt: EX.created,
   createdAt: EX.created,
   updatedAt: EX.created,
