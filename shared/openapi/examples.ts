@@ -65,6 +65,7 @@ export const exampleLicense = {
   activatedCount: 1,
   stagingCount: 1,
   expiresAt: EX.expires,
+  channel: 'stable',
   createdAt: EX.created,
   updatedAt: EX.updated,
   product: exampleProductSummary,
@@ -158,6 +159,7 @@ export const exampleProduct = {
   latestVersion: '2.0.0',
   plansCount: 1,
   offlineValidityDays: 30,
+  updatesAfterExpiry: 'none',
   signingKeys: [exampleSigningKey],
   createdAt: EX.created,
   updatedAt: EX.updated,
@@ -176,6 +178,7 @@ export const examplePlan = {
   shortDescription: 'Three sites, a year of updates',
   isActive: true,
   isPublic: true,
+  channel: 'stable',
   createdAt: EX.created,
   updatedAt: EX.updated,
 };
