@@ -53,7 +53,8 @@ const SAFE_HTML: sanitizeHtml.IOptions = {
 const TITLE = /^\s*(?:===\s*(.*?)\s*===|#\s+(.*?)\s*#*)\s*$/;
 const SECTION = /^\s*(?:==\s*(.*?)\s*==|##\s+(.*?)\s*#*)\s*$/;
 const SUBHEADING = /^\s*(?:=\s*(.*?)\s*=|###\s+(.*?)\s*#*)\s*$/;
-const HEADER = /^([A-Za-z][A-Za-z ]{1,40}):\s*(.*)$/;
+/** `Header: value`, also as readme.md files write it (`**Header:** value`, `* Header: value`). */
+const HEADER = /^[\s*-]*([A-Za-z][A-Za-z ]{0,40}?)\s*:[\s*]*(.*)$/;
 
 const firstOf = (match: RegExpMatchArray) => (match[1] ?? match[2] ?? '').trim();
 
