@@ -16,7 +16,8 @@ export const RELEASE_NOT_AVAILABLE = 'Release not available to this license';
  * `GET /v1/download/{releaseId}`: the key must be known, of the release's product and not revoked or suspended
  * (else 403 with its message), the release published and its product live (else 404). A valid key downloads any
  * release on its channels (DECISIONS §14: rollback), another channel's is 403; an expired key downloads only what
- * its product keeps after expiry (releases published before it), else 403 `License has expired`. The download is
+ * its product keeps after expiry (releases published before it, the product's setting read fresh), else 403
+ * `License has expired`. The download is
  * counted, then answered with a short-lived storage URL that saves the file under its original name.
  */
 export async function downloadRelease(
@@ -34,7 +35,13 @@ export async function downloadRelease(
   if (!release || release.status !== 'published') throw new NotFoundError(RELEASE_NOT_FOUND);
   const product = await sources.products.byId(release.productId);
   if (!product || product.deleted) throw new NotFoundError(RELEASE_NOT_FOUND);
-  const access = licenseAccess(license, product, deps.clock.now());
+  const now = deps.clock.now();
+  let access = licenseAccess(license, product, now);
+  if (access.kind === 'none' && access.expired) {
+    // What an expired key keeps is the product's setting as it is now, as the update check that offered it read it.
+    const current = await deps.data.reads.product.get({ productId: product.productId });
+    access = licenseAccess(license, { productId: product.productId, updatesAfterExpiry: current?.updatesAfterExpiry }, now);
+  }
   if (access.kind === 'none') throw new ForbiddenError(access.reason);
   if (!mayReceive(access, release)) {
     // On the license's channels but published after it expired: renewing would give it.
