@@ -2,18 +2,29 @@ import type { Release } from '../api/types';
 import { Field } from './Field';
 
 export type Channel = Release['channel'];
-export const CHANNEL_OPTIONS: { value: Channel; label: string }[] = [
+const CHANNELS: { value: Channel; label: string }[] = [
   { value: 'stable', label: 'Stable' },
   { value: 'beta', label: 'Beta (and stable)' },
   { value: 'alpha', label: 'Alpha (beta and stable too)' },
 ];
 
+type ChannelFieldProps<V extends Channel | ''> = {
+  label: string;
+  hint?: string;
+  value: V;
+  onChange: (channel: V) => void;
+  error?: string;
+  /** An option for no channel (`''`), labelled so: the service's default. */
+  blankLabel?: string;
+};
+
 /** A release channel: of a release, or what a plan's or license's sites receive. */
-export function ChannelField({ label, hint, value, onChange, error }: { label: string; hint?: string; value: Channel; onChange: (channel: Channel) => void; error?: string }) {
+export function ChannelField<V extends Channel | ''>({ label, hint, value, onChange, error, blankLabel }: ChannelFieldProps<V>) {
   return (
     <Field label={label} hint={hint} error={error}>
-      <select value={value} onChange={(e) => onChange(e.target.value as Channel)}>
-        {CHANNEL_OPTIONS.map((channel) => (
+      <select value={value} onChange={(e) => onChange(e.target.value as V)}>
+        {blankLabel && <option value="">{blankLabel}</option>}
+        {CHANNELS.map((channel) => (
           <option key={channel.value} value={channel.value}>
             {channel.label}
           </option>

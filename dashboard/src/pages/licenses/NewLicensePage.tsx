@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
-import { CHANNEL_OPTIONS, type Channel } from '../../components/ChannelFields';
+import { ChannelField, type Channel } from '../../components/ChannelFields';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
@@ -103,16 +103,14 @@ export function NewLicensePage() {
         <Field label="Expires on" hint="Blank: never (lifetime)" error={errorOf('expiresAt')}>
           <input type="date" value={form.values.expiresOn} onChange={(e) => form.set('expiresOn')(e.target.value)} />
         </Field>
-        <Field label="Release channel" hint="Blank: the plan's, else stable" error={errorOf('channel')}>
-          <select value={form.values.channel} onChange={(e) => form.set('channel')(e.target.value as Channel | '')}>
-            <option value="">From the plan</option>
-            {CHANNEL_OPTIONS.map((channel) => (
-              <option key={channel.value} value={channel.value}>
-                {channel.label}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <ChannelField
+          label="Release channel"
+          hint="Blank: the plan's, else stable"
+          blankLabel="From the plan"
+          value={form.values.channel}
+          onChange={form.set('channel')}
+          error={errorOf('channel')}
+        />
         <ErrorBanner error={create.error ?? products.error} />
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={create.isPending}>
