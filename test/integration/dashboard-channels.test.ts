@@ -66,7 +66,7 @@ describe.skipIf(!available && !process.env.CI)('release channels in the dashboar
     expect(await seriousViolations(page)).toEqual([]);
     await click(button('Upload release'));
     await waitFor(text('Release 2.0.0-beta.1 added'));
-    await expect.poll(releases).toEqual([expect.objectContaining({ version: '2.0.0-beta.1', channel: 'beta', rolloutPercent: 25 })]);
+    await expect.poll(releases, { timeout: 10_000 }).toEqual([expect.objectContaining({ version: '2.0.0-beta.1', channel: 'beta', rolloutPercent: 25 })]);
 
     await waitFor(text('Rollout: 25%'));
     await click(text('Channel, rollout, notes and update metadata'));
@@ -75,7 +75,7 @@ describe.skipIf(!available && !process.env.CI)('release channels in the dashboar
     await page.keyboard.press('End');
     await waitFor(text('Every site on its channel gets it'));
     await click(`li.card details ${button('Save')}`);
-    await expect.poll(releases).toEqual([expect.objectContaining({ channel: 'beta', rolloutPercent: 100 })]);
+    await expect.poll(releases, { timeout: 10_000 }).toEqual([expect.objectContaining({ channel: 'beta', rolloutPercent: 100 })]);
     await screenshot(page, 'release-row-channel-rollout');
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -85,7 +85,7 @@ describe.skipIf(!available && !process.env.CI)('release channels in the dashboar
     await page.select(combobox('Updates after expiry'), 'releasedBeforeExpiry');
     await click(button('Save product'));
     await waitFor(text('Saved.'));
-    await expect.poll(async () => (await tenant.get(`/api/products/${product.id}`)).body.updatesAfterExpiry).toBe('releasedBeforeExpiry');
+    await expect.poll(async () => (await tenant.get(`/api/products/${product.id}`)).body.updatesAfterExpiry, { timeout: 10_000 }).toBe('releasedBeforeExpiry');
 
     await click(link('Plans'));
     await page.locator(textbox('Plan name')).fill('Beta testers');
@@ -93,14 +93,15 @@ describe.skipIf(!available && !process.env.CI)('release channels in the dashboar
     await page.select(`section[aria-labelledby=new-plan-heading] ${combobox('Release channel')}`, 'beta');
     await click(button('Create plan'));
     const plans = async () => (await tenant.get(`/api/products/${product.id}/plans`)).body.items as { name: string; channel: string }[];
-    await expect.poll(plans).toEqual([expect.objectContaining({ name: 'Beta testers', channel: 'beta' })]);
+    await expect.poll(plans, { timeout: 10_000 }).toEqual([expect.objectContaining({ name: 'Beta testers', channel: 'beta' })]);
 
     const license = await newLicense(tenant, product.id);
     await go(`/licenses/${license.id}`);
     await page.select(combobox('Release channel'), 'alpha');
     await click(button('Save changes'));
-    await waitFor(text('Saved.'));
-    await expect.poll(async () => (await tenant.get(`/api/licenses/${license.id}`)).body.channel).toBe('alpha');
+    // The saved license reloads the form (its "Saved." with it): the service and the form show the channel.
+    await expect.poll(async () => (await tenant.get(`/api/licenses/${license.id}`)).body.channel, { timeout: 10_000 }).toBe('alpha');
+    await expect.poll(() => page.$eval(combobox('Release channel'), (select) => (select as unknown as { value: string }).value), { timeout: 10_000 }).toBe('alpha');
     await screenshot(page, 'license-channel');
     expect(await seriousViolations(page)).toEqual([]);
   });
