@@ -22,7 +22,7 @@ const UpdateInfo = named(
     requires_php: text,
     upgrade_notice: described(
       z.optional(z.string()),
-      'Plain text. For an expired license whose renewal would bring a newer release: `Renew your license to update to <version>`. ' +
+      'Text without tags, HTML-escaped. For an expired license whose renewal would bring a newer release: `Renew your license to update to <version>`. ' +
         "Otherwise the offered version's notice from its readme.txt (`== Upgrade Notice ==`), when it has one.",
     ),
     renewal_url: described(

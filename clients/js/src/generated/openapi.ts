@@ -571,7 +571,7 @@ export interface components {
             tested: string | null;
             requires: string | null;
             requires_php: string | null;
-            /** @description Plain text. For an expired license whose renewal would bring a newer release: `Renew your license to update to <version>`. Otherwise the offered version's notice from its readme.txt (`== Upgrade Notice ==`), when it has one. */
+            /** @description Text without tags, HTML-escaped. For an expired license whose renewal would bring a newer release: `Renew your license to update to <version>`. Otherwise the offered version's notice from its readme.txt (`== Upgrade Notice ==`), when it has one. */
             upgrade_notice?: string;
             /** @description Beside the renew notice, when the license was issued from a plan: that plan's checkout URL (`/public/v1/checkout/{planId}?public_key=…`), where the customer renews. */
             renewal_url?: string;
