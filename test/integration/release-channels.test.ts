@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { rolloutBucket } from '../../shared/releases/channels.js';
-import { newTenant } from '../support/client.js';
+import { Client, newTenant } from '../support/client.js';
 import { eventually, newLicense, newProduct, newRelease, plugin, type Tenant } from '../support/licensing-fixtures.js';
 import { pluginZip } from '../support/plugin-zip.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
@@ -301,5 +301,23 @@ describe("a release's readme.txt", () => {
     expect((await tenant.put(`/api/products/${product.id}/releases/${direct.body.id}`, { filePath: stored.filePath })).status).toBe(200);
     const replaced = (await updateCheck({ slug: product.slug, license_key: key.licenseKey, version: '2.0.0' })).body;
     expect(replaced.sections).toEqual({ description: '<p>From the product</p>', changelog: expect.stringContaining('<h4>2.1.0</h4>') });
+  });
+});
+
+describe('portal downloads', () => {
+  it("offer the latest release on the channels the customer's licenses receive", async () => {
+    const tenant = await newTenant();
+    const product = await newProduct(tenant);
+    const email = `buyer-${Date.now()}@example.com`;
+    await newLicense(tenant, product.id, { customerEmail: email });
+    await newRelease(tenant, product.id, { version: '1.0.0' });
+    await newRelease(tenant, product.id, { version: '1.1.0-beta.1', channel: 'beta' });
+    const portal = new Client();
+    portal.bearer = (await tenant.post('/api/api-keys', { name: 'Portal server' })).body.key;
+    const latest = async () => (await portal.get(`/v1/portal/downloads?email=${encodeURIComponent(email)}`, { origin: null })).body.data.map((d: any) => d.version);
+    expect(await latest()).toEqual(['1.0.0']);
+    // A second license of the product, on beta: the customer may have the beta.
+    await newLicense(tenant, product.id, { customerEmail: email, channel: 'beta' });
+    expect(await latest()).toEqual(['1.1.0-beta.1']);
   });
 });
