@@ -18,7 +18,7 @@ import { readDailyCounts } from '../shared/analytics/daily-counts.js';
 import { dayOf } from '../shared/analytics/days.js';
 import type { UsageMessage } from '../shared/analytics/usage-queue.js';
 import { writeUsage } from '../shared/analytics/usage-writer.js';
-import { loadConfig } from '../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { RATE_LIMITS } from '../shared/rate-limits/limits.js';
 import { newId } from '../shared/ids.js';
@@ -58,7 +58,7 @@ type Handler = (e: HttpEvent, c: unknown) => Promise<HttpResult>;
  * An accepted event reads the public key's mapping and sends one SQS message (not metered here): it writes nothing.
  */
 async function unitsPerCall(publicKey: string, keys: string[]) {
-  const deps = createPublicDeps(loadConfig());
+  const deps = createPublicDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.public));
   const meter = meterCapacity(deps.clients, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
   const handler = createPublicHandler(deps) as unknown as Handler;
   const call = (path: string, body: unknown) => meter.measure(async () => ({ statusCode: (await handler(edgeEvent('POST', path, { body, sourceIp: SOURCE_IP }), {})).statusCode }));

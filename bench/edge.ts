@@ -24,7 +24,7 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { createEdgeHandler } from '../functions/edge/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
-import { loadConfig } from '../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import type { DataService } from '../shared/data/service.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { createDeps } from '../shared/runtime.js';
@@ -139,7 +139,7 @@ async function inProcess(keys: string[]): Promise<Verdict> {
 
 /** DynamoDB requests per operation, counted by a middleware on a fresh edge handler's own clients (direct and ElectroDB's). */
 async function requestsPerOperation(keys: string[], slug: string) {
-  const deps = createDeps(loadConfig(), 'edge');
+  const deps = createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
   let requests = 0;
   for (const client of [deps.clients.table, deps.clients.dynamo]) {
     client.middlewareStack.add((next) => (args) => (requests++, next(args)), { step: 'initialize', name: 'countRequests' });

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { createEdgeHandler } from '../functions/edge/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
-import { loadConfig } from '../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { ok } from '../shared/http/responses.js';
 import { createDeps } from '../shared/runtime.js';
@@ -35,7 +35,7 @@ const validate = (name: string, url: string, keys: string[], headers?: Record<st
  * and the unsigned one's, in interleaved batches so that neither gains from running second (JIT, GC).
  */
 async function handlerCpuMicros(signedKeys: string[], unsignedKeys: string[], headers: Record<string, string>): Promise<{ signed: number; unsigned: number }> {
-  const handler = createEdgeHandler(createDeps(loadConfig(), 'edge')) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;
+  const handler = createEdgeHandler(createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge')) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;
   const call = async (keys: string[], i: number) => {
     const base = edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: keys[i % keys.length] } });
     const result = await handler({ ...base, headers: { ...base.headers, ...headers } }, {});

@@ -1,5 +1,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
+import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { EdgeCertificateStack } from '../infra/edge-certificate-stack.js';
 import { EdgeFirewallStack } from '../infra/edge-firewall-stack.js';
 import { readDeploySettings } from '../infra/settings.js';
 import { LicensingStack } from '../infra/stack.js';
@@ -11,7 +13,8 @@ import { LicensingStack } from '../infra/stack.js';
  */
 const app = new App();
 const settings = readDeploySettings((key) => app.node.tryGetContext(key));
-const { account, region, stage } = settings;
+const { account, region, stage, customDomain } = settings;
+const frontDoor = settings.dashboard !== false;
 
 const edgeFirewall =
   settings.edgeRateLimit === undefined
@@ -23,15 +26,30 @@ const edgeFirewall =
         requestsPer5Minutes: settings.edgeRateLimit,
       });
 
+// The front door's certificate must be in us-east-1: made there by a stack of its own when the service is elsewhere.
+const edgeCertificate =
+  frontDoor && customDomain?.hostedZone && !customDomain.certificateArn && region !== 'us-east-1'
+    ? new EdgeCertificateStack(app, `LicensingServiceEdgeCertificate-${stage}`, {
+        description: `Licensing service (${stage}): certificate of ${customDomain.domainName} on the front door (us-east-1)`,
+        env: { account, region: 'us-east-1' },
+        crossRegionReferences: true,
+        domainName: customDomain.domainName,
+        hostedZone: customDomain.hostedZone,
+      })
+    : undefined;
+
 new LicensingStack(app, `LicensingService-${stage}`, {
   description: `Licensing service (${stage}): HTTP API, one function per surface, one DynamoDB table`,
   ...(account || region ? { env: { account, region } } : {}),
-  ...(edgeFirewall && { crossRegionReferences: true, edgeFirewall: { webAclArn: edgeFirewall.webAclArn } }),
+  ...((edgeFirewall || edgeCertificate) && { crossRegionReferences: true }),
+  ...(edgeFirewall && { edgeFirewall: { webAclArn: edgeFirewall.webAclArn } }),
+  dashboard: frontDoor,
+  ...(settings.priceClass && { priceClass: settings.priceClass as PriceClass }),
   publicBaseUrl: settings.publicBaseUrl,
   dashboardUrl: settings.dashboardUrl,
   mailFrom: settings.mailFrom,
   alarmEmail: settings.alarmEmail,
-  customDomain: settings.customDomain,
+  customDomain: customDomain && edgeCertificate ? { ...customDomain, certificateArn: edgeCertificate.certificateArn } : customDomain,
   oauth: settings.oauth,
 });
 

@@ -25,13 +25,16 @@ export function dashboardBuildIsStale(): boolean {
   return SOURCES.some((source) => newestChange(join(DASHBOARD_DIR, source)) > built);
 }
 
-/** Runs the dashboard's production build (Vite) into `outDir`, in a process of its own. */
+/**
+ * Runs the dashboard's production build (Vite) into `outDir`, in a process of its own, with Vite's manifest of the
+ * build's files (`.vite/manifest.json`): a deployment retires the assets it no longer names.
+ */
 export function buildDashboard(outDir = DASHBOARD_DIST): void {
   const vite = join(dirname(createRequire(join(DASHBOARD_DIR, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
   // NODE_ENV as a production build needs it, whatever the caller runs under (vitest sets `test`, which would bundle
   // React's development build).
   const env = { ...process.env, NODE_ENV: 'production' };
-  execFileSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], { cwd: DASHBOARD_DIR, stdio: 'inherit', env });
+  execFileSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], { cwd: DASHBOARD_DIR, stdio: 'inherit', env });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { SERVICE_PATH_PREFIXES } from './routes.js';
 
 /** WAF counts a rate-based rule's requests over this window and allows no limit below 10 in it. */
 const RATE_WINDOW_SECONDS = 300;
@@ -9,14 +10,16 @@ const MAX_RATE_LIMIT = 2_000_000_000;
 const TOO_MANY_REQUESTS_BODY = 'too-many-requests';
 
 export interface EdgeFirewallStackProps extends StackProps {
-  /** Requests one IP address may make in 5 minutes, over all routes; beyond it WAF answers 429. */
+  /** Requests one IP address may make in 5 minutes to the service's paths; beyond it WAF answers 429. */
   readonly requestsPer5Minutes: number;
 }
 
 /**
  * The edge firewall's web ACL. A CloudFront web ACL must live in us-east-1, so it has a stack of its
- * own there; the service's stack puts it on the CloudFront distribution in front of the HTTP API (an
- * HTTP API cannot carry a web ACL itself), reading its ARN through a cross-region reference.
+ * own there; the service's stack puts it on its front door (an HTTP API cannot carry a web ACL itself),
+ * reading its ARN through a cross-region reference. The rate rule counts the service's paths only
+ * (`SERVICE_PATH_PREFIXES`, the ones the front door sends to the API): the dashboard's page and its
+ * dozen files per visit are cached static files, which no limit needs to count.
  */
 export class EdgeFirewallStack extends Stack {
   readonly webAcl: CfnWebACL;
@@ -33,7 +36,7 @@ export class EdgeFirewallStack extends Stack {
     const metrics = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
-      description: 'Licensing service edge: per-IP rate limit in front of the HTTP API',
+      description: 'Licensing service edge: per-IP rate limit on the service paths of the front door',
       defaultAction: { allow: {} },
       visibilityConfig: metrics('licensing-edge'),
       // The service's own error shape (DECISIONS §12), so plugins read WAF's refusal as they read the service's.
@@ -42,7 +45,7 @@ export class EdgeFirewallStack extends Stack {
         {
           name: 'rate-limit-per-ip',
           priority: 0,
-          statement: { rateBasedStatement: { limit, aggregateKeyType: 'IP', evaluationWindowSec: RATE_WINDOW_SECONDS } },
+          statement: { rateBasedStatement: { limit, aggregateKeyType: 'IP', evaluationWindowSec: RATE_WINDOW_SECONDS, scopeDownStatement: servicePaths() } },
           action: {
             block: {
               customResponse: {
@@ -59,4 +62,12 @@ export class EdgeFirewallStack extends Stack {
     });
     this.webAclArn = this.webAcl.attrArn;
   }
+}
+
+/** A request to one of the service's paths (`/api…`, `/v1…`, …) rather than the dashboard's. */
+function servicePaths(): CfnWebACL.StatementProperty {
+  const startsWith = (prefix: string): CfnWebACL.StatementProperty => ({
+    byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'STARTS_WITH', searchString: prefix, textTransformations: [{ priority: 0, type: 'NONE' }] },
+  });
+  return { orStatement: { statements: SERVICE_PATH_PREFIXES.map(startsWith) } };
 }

@@ -14,7 +14,7 @@ import { publicOperations } from '../functions/public/openapi.js';
 import { stripeWebhookRoutes } from '../functions/stripe-webhook/app.js';
 import { stripeWebhookOperations } from '../functions/stripe-webhook/openapi.js';
 import { API_KEY_MESSAGES } from '../shared/accounts/bearer-key.js';
-import { loadConfig } from '../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import { STATE_CHANGING_METHODS } from '../shared/http/origin.js';
 import type { Route } from '../shared/http/route.js';
 import { buildDocument, type ErrorMessages, type SurfaceDoc } from '../shared/openapi/document.js';
@@ -64,7 +64,7 @@ const merge = (parts: ErrorMessages[]): ErrorMessages => {
 
 function surfaces(): Record<Surface, SurfaceConfig> {
   // Routes are built as each handler builds them, with a configuration that reaches nothing: no request is made.
-  const deps = createManagementDeps(loadConfig({ TABLE_NAME: 'openapi', RUNTIME: 'aws', AWS_REGION: 'us-east-1', BUCKET_NAME: 'openapi' }));
+  const deps = createManagementDeps(loadConfig({ TABLE_NAME: 'openapi', RUNTIME: 'aws', AWS_REGION: 'us-east-1', BUCKET_NAME: 'openapi' }, ALL_CONFIG_SECTIONS));
   return {
     management: {
       tag: {

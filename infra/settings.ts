@@ -3,8 +3,9 @@
  * deploying shell's environment: a shell that exports the local runtime's values (`DASHBOARD_URL=http://localhost…`)
  * must not deploy them. Checked here, so that a typo fails `cdk synth`, not the first cold start.
  *
- * Settings marked "ssm" also take `ssm:<parameter name>`: the value of that SSM String parameter,
- * read by CloudFormation at deployment (`infra/constructs/setting-value.ts`).
+ * Settings marked "ssm" also take `ssm:<parameter name>`: the value of that SSM String parameter, which must exist in
+ * the stack's region before the deployment, read by CloudFormation when it creates the change set
+ * (`infra/constructs/setting-value.ts`). Its name is checked here; its value only at deployment and cold start.
  */
 export interface DeploySettings {
   /** Names the stacks (`LicensingService-<stage>`) and, through them, every physical name. */
@@ -12,8 +13,15 @@ export interface DeploySettings {
   /** Pin the stacks to an account and region; unset, they go where the CLI's credentials point. */
   readonly account?: string;
   readonly region?: string;
-  /** Requests per 5 minutes per IP address; set, the API goes behind CloudFront with a WAF rate limit. */
+  /** Requests per 5 minutes per IP address to the service's paths; set, the front door carries a WAF rate limit. */
   readonly edgeRateLimit?: number;
+  /**
+   * `false` (`-c dashboard=false`): no CloudFront at all, so no dashboard and no front door: the HTTP API alone, as a
+   * brand-new account needs until AWS lets it create CloudFront resources (docs/deploy.md). Unset: both.
+   */
+  readonly dashboard?: false;
+  /** The front door's CloudFront price class. Unset: `PriceClass_100` (North America and Europe). */
+  readonly priceClass?: FrontDoorPriceClass;
   /** Base of generated links (ssm). */
   readonly publicBaseUrl?: string;
   /** The dashboard's origin: used at synthesis for the bucket's CORS rule, so never an SSM reference. */
@@ -51,6 +59,10 @@ export interface CustomDomainSettings {
   readonly hostedZone?: { readonly hostedZoneId: string; readonly zoneName: string };
 }
 
+/** CloudFront's price classes, by the names CloudFront gives them. */
+export const FRONT_DOOR_PRICE_CLASSES = ['PriceClass_100', 'PriceClass_200', 'PriceClass_All'] as const;
+export type FrontDoorPriceClass = (typeof FRONT_DOOR_PRICE_CLASSES)[number];
+
 export const DEFAULT_STAGE = 'prod';
 const SSM_PREFIX = 'ssm:';
 const SECRETS_MANAGER_PREFIX = 'secretsmanager:';
@@ -60,13 +72,35 @@ export function ssmParameterName(value: string): string | undefined {
   return value.startsWith(SSM_PREFIX) ? value.slice(SSM_PREFIX.length) : undefined;
 }
 
+/**
+ * SSM's rules for a parameter name (letters, digits and `_.-/`, up to 1011 characters; a path starts with `/`, and no
+ * name starts with `aws` or `ssm`), checked at synthesis: a name CloudFormation cannot resolve would otherwise fail
+ * the deployment's change set. Whether the parameter exists, and is a String, only the deployment can tell.
+ */
+function checkParameterName(key: string, name: string): void {
+  const problem =
+    !/^[A-Za-z0-9_.\-/]{1,1011}$/.test(name) ? 'letters, digits and _ . - / only, at most 1011 characters'
+    : name.includes('/') && !name.startsWith('/') ? 'a path starts with /'
+    : /^\/?(aws|ssm)/i.test(name) ? 'no name starts with aws or ssm'
+    : undefined;
+  if (problem) throw new Error(`${key}: ssm:${name} is not an SSM parameter name (${problem})`);
+}
+
 /** `tryGetContext` of a construct node, or anything that answers the same way. */
 export type ContextReader = (key: string) => unknown;
 
 export function readDeploySettings(context: ContextReader): DeploySettings {
   const text = (key: string): string | undefined => {
     const value = context(key);
-    return value === undefined || value === null || value === '' ? undefined : String(value);
+    if (value === undefined || value === null || value === '') return undefined;
+    const parameter = ssmParameterName(String(value));
+    if (parameter !== undefined) checkParameterName(key, parameter);
+    return String(value);
+  };
+  const flag = (key: string): boolean | undefined => {
+    const value = text(key);
+    if (value !== undefined && value !== 'true' && value !== 'false') throw new Error(`${key} must be true or false, got "${value}"`);
+    return value === undefined ? undefined : value === 'true';
   };
   const url = (key: string, { ssm }: { ssm: boolean }): string | undefined => {
     const value = text(key);
@@ -95,11 +129,37 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
 
   const account = text('account');
   const region = text('region');
+  const frontDoor = flag('dashboard') !== false;
   const edgeRateLimit = whole('edgeRateLimit');
+  if (edgeRateLimit !== undefined && !frontDoor) {
+    throw new Error('edgeRateLimit puts a web ACL on the front door (CloudFront), which dashboard=false leaves out: drop one of the two');
+  }
   if (edgeRateLimit !== undefined && (!account || !region)) {
     throw new Error(
       'edgeRateLimit needs an explicit account and region (-c account=123456789012 -c region=eu-west-1): its web ACL lives ' +
         'in a stack in us-east-1 that the service stack references across regions',
+    );
+  }
+  const priceClass = text('priceClass');
+  if (priceClass !== undefined && !(FRONT_DOOR_PRICE_CLASSES as readonly string[]).includes(priceClass)) {
+    throw new Error(`priceClass must be one of ${FRONT_DOOR_PRICE_CLASSES.join(', ')}, got "${priceClass}"`);
+  }
+
+  const mailFrom = emailAddress('mailFrom');
+  // A deployment aimed at an account is a real one: without a sender, every license e-mail would fail for an hour and
+  // land in the dead-letter queue. `allowDefaultMailFrom=true` lets a trial deployment go without.
+  if (mailFrom === undefined && (account || region) && flag('allowDefaultMailFrom') !== true) {
+    throw new Error(
+      'mailFrom is required for a deployment to an account (-c mailFrom=licenses@example.com, an address or domain SES has verified; ' +
+        'docs/deploy.md). To try the stack without sending mail, add -c allowDefaultMailFrom=true',
+    );
+  }
+
+  const customDomain = readCustomDomain(text, { frontDoor });
+  if (frontDoor && customDomain?.hostedZone && !customDomain.certificateArn && region !== 'us-east-1' && !(account && region)) {
+    throw new Error(
+      `domainName ${customDomain.domainName} on the front door needs a certificate in us-east-1: give certificateArn, or an explicit ` +
+        'account and region (-c account=… -c region=…) so that a stack in us-east-1 makes one, validated in the hosted zone',
     );
   }
 
@@ -108,11 +168,13 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
     account,
     region,
     edgeRateLimit,
+    ...optional('dashboard', frontDoor ? undefined : (false as const)),
+    ...optional('priceClass', priceClass as FrontDoorPriceClass | undefined),
     publicBaseUrl: url('publicBaseUrl', { ssm: true }),
     dashboardUrl: url('dashboardUrl', { ssm: false }),
-    mailFrom: text('mailFrom'),
+    mailFrom,
     alarmEmail: emailAddress('alarmEmail'),
-    customDomain: readCustomDomain(text),
+    customDomain,
     ...optional('oauth', readOAuth(text)),
   };
 }
@@ -146,7 +208,11 @@ function readOAuth(text: (key: string) => string | undefined): OAuthSettings | u
   return google || github ? { ...optional('google', google), ...optional('github', github) } : undefined;
 }
 
-function readCustomDomain(text: (key: string) => string | undefined): CustomDomainSettings | undefined {
+/**
+ * The custom domain goes on the front door (CloudFront) when there is one, else on the HTTP API. CloudFront takes
+ * certificates from us-east-1 only, API Gateway's regional names from the stack's region.
+ */
+function readCustomDomain(text: (key: string) => string | undefined, { frontDoor }: { frontDoor: boolean }): CustomDomainSettings | undefined {
   const domainName = text('domainName');
   const certificateArn = text('certificateArn');
   const hostedZoneId = text('hostedZoneId');
@@ -156,8 +222,13 @@ function readCustomDomain(text: (key: string) => string | undefined): CustomDoma
     return undefined;
   }
   if ((hostedZoneId === undefined) !== (zoneName === undefined)) throw new Error('hostedZoneId and hostedZoneName go together');
+  const certificateRegion = frontDoor ? 'us-east-1, as CloudFront requires' : "the stack's region";
   if (certificateArn === undefined && hostedZoneId === undefined) {
-    throw new Error(`domainName ${domainName} needs certificateArn (an ACM certificate in the stack's region) or hostedZoneId and hostedZoneName`);
+    throw new Error(`domainName ${domainName} needs certificateArn (an ACM certificate in ${certificateRegion}) or hostedZoneId and hostedZoneName`);
+  }
+  const arnRegion = certificateArn && ssmParameterName(certificateArn) === undefined ? certificateArn.split(':')[3] : undefined;
+  if (frontDoor && arnRegion !== undefined && arnRegion !== 'us-east-1') {
+    throw new Error(`certificateArn must be an ACM certificate in us-east-1: the custom domain is on the front door (CloudFront), got one in ${arnRegion}`);
   }
   return { domainName, certificateArn, hostedZone: hostedZoneId && zoneName ? { hostedZoneId, zoneName } : undefined };
 }

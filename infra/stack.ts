@@ -1,21 +1,24 @@
 import { Annotations, CfnOutput, CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import { DEFAULT_MAIL_FROM } from '../shared/config.js';
+import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS, type ConfigSection } from '../shared/config.js';
 import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
-import { GLOBAL_INDEXES, TABLE_KEYS } from '../shared/data/table-schema.js';
+import { GLOBAL_INDEXES, TABLE_KEYS, TABLE_STREAM_VIEW } from '../shared/data/table-schema.js';
+import { AccountImports } from './constructs/account-imports.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
+import { AccountExports } from './constructs/account-exports.js';
 import { ApiAccessLogs } from './constructs/api-access-logs.js';
 import { CustomDomain } from './constructs/custom-domain.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
 import { bindTable, type TableBinding } from './constructs/table-access.js';
-import { DashboardSite } from './constructs/dashboard-site.js';
-import { EdgeDistribution } from './constructs/edge-distribution.js';
+import { FrontDoor } from './constructs/front-door.js';
+import { frontDoorDomain } from './constructs/front-door-domain.js';
 import { OriginVerify } from './constructs/origin-verify.js';
 import { ExpirySweep } from './constructs/expiry-sweep.js';
 import { MailDelivery } from './constructs/mail-delivery.js';
@@ -105,25 +108,36 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
 
 export interface LicensingStackProps extends StackProps {
   /**
-   * Base of generated links (`PUBLIC_BASE_URL`), or `ssm:<parameter>`; unset: the custom domain's URL, else the
-   * API's own domain from the request.
+   * Base of generated links (`PUBLIC_BASE_URL`), or `ssm:<parameter>`; unset: the front door's address (the custom
+   * domain when there is one), else (`dashboard: false`) the custom domain's URL, else the API's own domain from the
+   * request.
    */
   readonly publicBaseUrl?: string;
   /**
    * The dashboard's origin (`DASHBOARD_URL`): the only origin given credentialed CORS answers, and where OAuth sign-ins
-   * land. Unset: the stack's own dashboard distribution (`DashboardSite`).
+   * land. Unset: the front door.
    */
   readonly dashboardUrl?: string;
   /**
-   * Sender address of the service's e-mails (`MAIL_FROM`), or `ssm:<parameter>`: an address SES has verified, or one
-   * at a verified domain; the mail sender may send as this address only. Unset: `no-reply@example.com`, which
-   * SES refuses (synthesis warns).
+   * Sender address of the service's e-mails (`MAIL_FROM`, the mail sender's alone), or `ssm:<parameter>`: an address SES has
+   * verified, or one at a verified domain; the mail sender may send as this address only. Unset: `no-reply@example.com`,
+   * which SES refuses (synthesis warns; `bin/app.ts` refuses it for a deployment to an account).
    */
   readonly mailFrom?: string;
   /** Subscribed by e-mail to the alarm topic, or `ssm:<parameter>`; unset: the topic has no subscription. */
   readonly alarmEmail?: string;
-  /** The API under the vendor's own host name (`CustomDomain`); unset: only the execute-api address. */
+  /**
+   * The vendor's own host name: on the front door (its certificate in us-east-1), or with `dashboard: false` on the
+   * HTTP API (`CustomDomain`, its certificate in the stack's region). Unset: the default addresses.
+   */
   readonly customDomain?: CustomDomainSettings;
+  /**
+   * `false`: no CloudFront at all (no dashboard, no front door), as a new account needs until AWS verifies it for
+   * CloudFront: the HTTP API alone, callers reach it directly. @default true
+   */
+  readonly dashboard?: boolean;
+  /** The front door's price class. @default PriceClass.PRICE_CLASS_100 (North America and Europe) */
+  readonly priceClass?: PriceClass;
   /**
    * Sign-in with Google and GitHub: each provider's client id (or `ssm:<parameter>`) and the Secrets Manager secret
    * (name or ARN) holding its client secret, which the template never holds. Unset: that provider answers 404.
@@ -132,9 +146,8 @@ export interface LicensingStackProps extends StackProps {
   /** Default-stage throttling of the HTTP API. @default { rateLimit: 1000, burstLimit: 2000 } */
   readonly throttle?: { readonly rateLimit: number; readonly burstLimit: number };
   /**
-   * The edge firewall: a CloudFront distribution with this web ACL (`EdgeFirewallStack`, in us-east-1)
-   * in front of the HTTP API. Needs an explicit account and region, and `crossRegionReferences` on both
-   * stacks. Unset: no distribution, callers reach the API directly.
+   * The edge firewall: this web ACL (`EdgeFirewallStack`, in us-east-1) on the front door. Needs an explicit account
+   * and region, and `crossRegionReferences` on both stacks. Unset: no web ACL.
    */
   readonly edgeFirewall?: { readonly webAclArn: string };
   /**
@@ -167,32 +180,38 @@ export class LicensingStack extends Stack {
   readonly usageEvents: UsageEvents;
   /** The scheduled license expiry sweep. */
   readonly expirySweep: ExpirySweep;
-  /** The CloudFront distribution of the edge firewall; only with `edgeFirewall`. */
-  readonly edgeDistribution?: EdgeDistribution;
-  /** The secret header by which the functions know a request came through one of the stack's distributions. */
-  readonly originVerify: OriginVerify;
-  /** The vendor dashboard: its build in S3 behind CloudFront, with `/api/*` routed to the HTTP API. */
-  readonly dashboardSite: DashboardSite;
+  /** The secret header by which the functions know a request came through the front door; only with it. */
+  readonly originVerify?: OriginVerify;
+  /** The one CloudFront distribution: the dashboard, every service path and release files; absent with `dashboard: false`. */
+  readonly frontDoor?: FrontDoor;
+  /** Account exports: their bucket, queue, dead-letter queue and alarm, and the worker that writes them. */
+  readonly accountExports: AccountExports;
+  /** Imports: their queue, dead-letter queue and alarm, and the worker that writes them. */
+  readonly accountImports: AccountImports;
   /** Every function of the stack by its service name (Powertools `service`, alarm names, dashboard labels). */
   readonly allFunctions: Record<string, LambdaFunction>;
   readonly accessLogs: ApiAccessLogs;
   readonly alarmTopic: AlarmTopic;
   readonly alarms: ServiceAlarms;
   readonly dashboard: ServiceDashboard;
-  /** Only with `customDomain`. */
+  /** The custom domain on the HTTP API: only with `customDomain` and `dashboard: false`. */
   readonly customDomain?: CustomDomain;
 
   constructor(scope: Construct, id: string, props: LicensingStackProps = {}) {
     super(scope, id, props);
+    const withFrontDoor = props.dashboard !== false;
+    if (props.edgeFirewall && !withFrontDoor) {
+      throw new Error('The edge firewall is a web ACL on the front door (CloudFront), which dashboard: false leaves out');
+    }
     if (props.edgeFirewall && (Token.isUnresolved(this.account) || Token.isUnresolved(this.region))) {
       throw new Error(
         'The edge firewall needs an explicit account and region (-c account=… -c region=…): its web ACL lives in ' +
           'us-east-1 and reaches this stack by a cross-region reference',
       );
     }
-    // Strong (CDK's export writer and reader): the firewall's stack cannot be deleted while the distribution
-    // uses its web ACL. Set before any child exists, as context must be.
-    if (props.edgeFirewall) CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
+    // Strong (CDK's export writer and reader): the us-east-1 stacks (web ACL, certificate) cannot be deleted while
+    // the distribution uses what they hold. Set before any child exists, as context must be.
+    if (props.crossRegionReferences) CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
@@ -200,7 +219,7 @@ export class LicensingStack extends Stack {
       timeToLiveAttribute: TABLE_KEYS.timeToLive,
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      stream: StreamViewType[TABLE_STREAM_VIEW],
       // Vendors' licenses and customers: the table outlives the stack, and DynamoDB refuses to delete it
       // until someone turns protection off on purpose (docs/deploy.md).
       removalPolicy: RemovalPolicy.RETAIN,
@@ -211,22 +230,18 @@ export class LicensingStack extends Stack {
         indexName: index.indexName,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
+        ...(index.projection.type === 'ALL'
+          ? { projectionType: ProjectionType.ALL }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }),
       });
     }
 
     if (!props.mailFrom) {
-      Annotations.of(this).addWarningV2('licensing:mailFrom', `mailFrom is not set: license e-mails go from ${DEFAULT_MAIL_FROM}, which SES refuses (docs/deploy.md)`);
+      Annotations.of(this).addWarningV2('licensing:mailFrom', `mailFrom is not set: e-mails (licenses, address verification) go from ${DEFAULT_MAIL_FROM}, which SES refuses (docs/deploy.md)`);
     }
     const mailFrom = props.mailFrom ? settingValue(this, props.mailFrom) : DEFAULT_MAIL_FROM;
-    const customDomainUrl = props.customDomain && `https://${props.customDomain.domainName}`;
-    const publicBaseUrl = props.publicBaseUrl ? settingValue(this, props.publicBaseUrl) : customDomainUrl;
-    const environment: Record<string, string> = {
-      RUNTIME: 'aws',
-      ...(publicBaseUrl && { PUBLIC_BASE_URL: publicBaseUrl }),
-      ...(props.dashboardUrl && { DASHBOARD_URL: props.dashboardUrl }),
-      MAIL_FROM: mailFrom,
-    };
+    // What every function gets; each reads its own settings beside it (FUNCTION_CONFIG_SECTIONS, set further down).
+    const environment: Record<string, string> = { RUNTIME: 'aws' };
 
     this.releaseBucket = new ReleaseBucket(this, 'ReleaseBucket', {
       corsOrigin: props.dashboardUrl ? new URL(props.dashboardUrl).origin : undefined,
@@ -276,6 +291,21 @@ export class LicensingStack extends Stack {
 
     this.expirySweep = new ExpirySweep(this, 'ExpirySweep', { table: this.table, environment, bundle: props.bundle ?? true });
 
+    this.accountExports = new AccountExports(this, 'AccountExports', {
+      table: this.table,
+      accessLogBucket: this.releaseBucket.accessLogBucket,
+      environment,
+      bundle: props.bundle ?? true,
+    });
+    this.accountExports.grantStart(functions.management);
+    this.accountImports = new AccountImports(this, 'AccountImports', {
+      table: this.table,
+      bucket: this.releaseBucket.bucket,
+      environment,
+      bundle: props.bundle ?? true,
+    });
+    this.accountImports.grantEnqueue(functions.management);
+
     this.allFunctions = {
       ...functions,
       'outbox-fanout': this.webhookDelivery.fanOut,
@@ -284,6 +314,8 @@ export class LicensingStack extends Stack {
       'usage-event-writer': this.usageEvents.writer,
       'expiry-sweep': this.expirySweep.function,
       'outbox-sweep': this.webhookDelivery.sweep.function,
+      'export-worker': this.accountExports.worker,
+      'import-worker': this.accountImports.worker,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
       // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
@@ -305,7 +337,7 @@ export class LicensingStack extends Stack {
       throttle,
       accessLogSettings: this.accessLogs.settings,
     });
-    if (props.customDomain) this.customDomain = new CustomDomain(this, 'CustomDomain', { ...props.customDomain, api: this.api, stage: this.stage });
+    if (props.customDomain && !withFrontDoor) this.customDomain = new CustomDomain(this, 'CustomDomain', { ...props.customDomain, api: this.api, stage: this.stage });
 
     // One integration per surface, shared by that surface's routes.
     const integrations = new Map<Surface, HttpLambdaIntegration>();
@@ -333,30 +365,31 @@ export class LicensingStack extends Stack {
       true,
     );
 
-    this.originVerify = new OriginVerify(this, 'OriginVerify');
-    this.originVerify.trustedBy(Object.values(functions));
-    if (props.edgeFirewall) {
-      this.edgeDistribution = new EdgeDistribution(this, 'EdgeDistribution', {
+    if (withFrontDoor) {
+      // The execute-api address stays on: it is the front door's origin (API Gateway's switch to turn it off would
+      // refuse CloudFront too). What comes to it directly, without the origin secret, the functions refuse (403).
+      this.originVerify = new OriginVerify(this, 'OriginVerify');
+      this.originVerify.trustedBy(Object.values(functions));
+      // Id of the dashboard's distribution before it was the front door: a new id would give it a new address.
+      this.frontDoor = new FrontDoor(this, 'DashboardSite', {
         api: this.api,
-        webAclArn: props.edgeFirewall.webAclArn,
         originVerify: this.originVerify,
+        releaseBucket: this.releaseBucket.bucket,
+        accessLogBucket: this.releaseBucket.accessLogBucket,
+        webAclArn: props.edgeFirewall?.webAclArn,
+        priceClass: props.priceClass ?? PriceClass.PRICE_CLASS_100,
+        domain: props.customDomain && frontDoorDomain(this, props.customDomain),
+        bundle: props.bundle ?? true,
       });
-      new CfnOutput(this, 'EdgeUrl', {
-        value: `https://${this.edgeDistribution.distribution.distributionDomainName}/`,
-        description: 'Base URL behind the edge firewall: the one to give plugins',
-      });
+      // Downloads are presigned for the bucket and handed out on the front door, which passes them to it.
+      for (const surface of ['edge', 'portal'] as const) functions[surface].addEnvironment('RELEASE_FILES_URL', this.frontDoor.url);
     }
-    this.dashboardSite = new DashboardSite(this, 'DashboardSite', {
-      api: this.api,
-      originVerify: this.originVerify,
-      accessLogBucket: this.releaseBucket.accessLogBucket,
-      webAclArn: props.edgeFirewall?.webAclArn,
-      bundle: props.bundle ?? true,
+    const publicBaseUrl = props.publicBaseUrl ? settingValue(this, props.publicBaseUrl) : (this.frontDoor?.url ?? this.customDomain?.url);
+    const dashboardUrl = props.dashboardUrl ?? this.frontDoor?.url;
+    this.setSettings({
+      links: publicBaseUrl === undefined ? undefined : { PUBLIC_BASE_URL: publicBaseUrl },
+      dashboard: dashboardUrl === undefined ? undefined : { DASHBOARD_URL: dashboardUrl },
     });
-    if (!props.dashboardUrl) {
-      for (const fn of Object.values(this.allFunctions)) fn.addEnvironment('DASHBOARD_URL', this.dashboardSite.url);
-    }
-    new CfnOutput(this, 'DashboardUrl', { value: props.dashboardUrl ?? `${this.dashboardSite.url}/`, description: 'The vendor dashboard (its /api/* is the management API)' });
 
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
     this.alarms = new ServiceAlarms(this, 'Alarms', {
@@ -372,6 +405,8 @@ export class LicensingStack extends Stack {
     this.alarmTopic.notify(this.webhookDelivery.streamDeadLetterAlarm);
     this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
     this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
+    this.alarmTopic.notify(this.accountExports.deadLetterAlarm);
+    this.alarmTopic.notify(this.accountImports.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       dashboardName: this.stackName,
       api: this.api,
@@ -383,6 +418,8 @@ export class LicensingStack extends Stack {
         'Outbox stream': this.webhookDelivery.streamDeadLetterQueue,
         Mail: this.mailDelivery.deadLetterQueue,
         'Usage event': this.usageEvents.deadLetterQueue,
+        Export: this.accountExports.deadLetterQueue,
+        Import: this.accountImports.deadLetterQueue,
       },
       alarms: [
         ...this.alarms.alarms,
@@ -390,20 +427,45 @@ export class LicensingStack extends Stack {
         this.webhookDelivery.streamDeadLetterAlarm,
         this.mailDelivery.deadLetterAlarm,
         this.usageEvents.deadLetterAlarm,
+        this.accountExports.deadLetterAlarm,
+        this.accountImports.deadLetterAlarm,
       ],
     });
 
-    this.outputs({ publicBaseUrl });
+    this.outputs({ publicBaseUrl, dashboardUrl, cnameForFrontDoor: Boolean(props.customDomain && !props.customDomain.hostedZone) });
   }
 
-  /** What a vendor needs after a deployment: where the API is, what to tell Stripe, and where to look. */
-  private outputs({ publicBaseUrl }: { publicBaseUrl: string | undefined }): void {
-    const apiUrl = this.customDomain ? `${this.customDomain.url}/` : this.stage.url;
-    new CfnOutput(this, 'ApiUrl', { value: apiUrl, description: 'Base URL of the HTTP API (the custom domain when there is one)' });
-    if (this.customDomain && !this.customDomain.aliasRecord) {
-      new CfnOutput(this, 'CustomDomainTarget', { value: this.customDomain.target, description: 'Point the custom domain here (CNAME) in your DNS' });
+  /**
+   * The settings a vendor chooses, each on the surfaces that read it (`FUNCTION_CONFIG_SECTIONS`): a bad value then
+   * stops only those. The OAuth clients go with their own grants (`OAuthClients.bind`), the sender address with the
+   * mail sender (`MailDelivery`).
+   */
+  private setSettings(sections: Partial<Record<ConfigSection, Record<string, string>>>): void {
+    for (const [surface, fn] of Object.entries(this.functions)) {
+      const read: readonly ConfigSection[] = FUNCTION_CONFIG_SECTIONS[surface as keyof typeof FUNCTION_CONFIG_SECTIONS] ?? [];
+      for (const section of read) for (const [variable, value] of Object.entries(sections[section] ?? {})) fn.addEnvironment(variable, value);
     }
-    // The links the service generates use PUBLIC_BASE_URL when it is set (a custom domain sets it), else the address called.
+  }
+
+  /** What a vendor needs after a deployment: where the service is, what to tell Stripe, and where to look. */
+  private outputs(props: { publicBaseUrl: string | undefined; dashboardUrl: string | undefined; cnameForFrontDoor: boolean }): void {
+    const { publicBaseUrl } = props;
+    const serviceUrl = this.frontDoor?.url ?? this.customDomain?.url;
+    new CfnOutput(this, 'ApiUrl', {
+      value: serviceUrl ? `${serviceUrl}/` : this.stage.url,
+      description: 'Base URL of the service: the front door (the custom domain when there is one), or without it the HTTP API',
+    });
+    if (props.dashboardUrl) new CfnOutput(this, 'DashboardUrl', { value: `${props.dashboardUrl}/`, description: 'The vendor dashboard (its /api/* is the management API)' });
+    // Without the zone in Route 53, the vendor points the name at the front door (or the API's regional name) in their DNS.
+    const cnameTarget = this.frontDoor
+      ? props.cnameForFrontDoor
+        ? this.frontDoor.distribution.distributionDomainName
+        : undefined
+      : this.customDomain && !this.customDomain.aliasRecord
+        ? this.customDomain.target
+        : undefined;
+    if (cnameTarget) new CfnOutput(this, 'CustomDomainTarget', { value: cnameTarget, description: 'Point the custom domain here (CNAME) in your DNS' });
+    // The links the service generates use PUBLIC_BASE_URL when it is set (the front door or a custom domain sets it), else the address called.
     const linkBase = publicBaseUrl === undefined ? this.api.apiEndpoint : Token.isUnresolved(publicBaseUrl) ? publicBaseUrl : publicBaseUrl.replace(/\/+$/, '');
     new CfnOutput(this, 'StripeWebhookUrl', {
       value: `${linkBase}/v1/webhooks/stripe/{userId}`,

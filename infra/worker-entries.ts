@@ -10,4 +10,6 @@ export const WORKER_ENTRIES = {
   usageEventWriter: 'functions/usage-event-writer/handler.ts',
   expirySweep: 'functions/jobs/expiry-sweep.ts',
   outboxSweep: 'functions/jobs/outbox-sweep.ts',
+  exportWorker: 'functions/export-worker/handler.ts',
+  importWorker: 'functions/import-worker/handler.ts',
 } as const;

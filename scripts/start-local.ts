@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ensureDashboardBuilt } from '../infra/dashboard-build.js';
 import { startLocalStack } from '../infra/local/stack.js';
 
@@ -11,7 +12,8 @@ const dataDir = process.env.DATA_DIR ?? '.data';
 const dashboardUrl = process.env.DASHBOARD_URL ?? process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 
 ensureDashboardBuilt();
-const stack = await startLocalStack({ port, dataDir, env: { DASHBOARD_URL: dashboardUrl } });
+// Like a default deployment: the gateway is the front door, and the functions refuse what comes around it.
+const stack = await startLocalStack({ port, dataDir, env: { DASHBOARD_URL: dashboardUrl }, originVerifyToken: randomBytes(24).toString('base64url') });
 console.log(`Licensing service listening on ${stack.url} (dashboard: ${dashboardUrl}, data: ${dataDir})`);
 
 let stopping = false;

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import type { Config } from './config.js';
+import type { CoreConfig } from './config.js';
 import { enforceKeyAccess } from './data/key-access-guard.js';
 import type { TableKeyAccess } from './data/key-access.js';
 
@@ -21,7 +21,7 @@ export const AWS_CALL_LIMITS = { maxAttempts: 2, connectionTimeoutMs: 1000, requ
  * credentials when config has one. `throwOnRequestTimeout`: without it the SDK only logs a warning when
  * `requestTimeout` passes and waits on, for as long as the socket stays open.
  */
-export function awsClientOptions(config: Config, endpoint: string | undefined) {
+export function awsClientOptions(config: CoreConfig, endpoint: string | undefined) {
   return {
     region: config.region,
     maxAttempts: AWS_CALL_LIMITS.maxAttempts,
@@ -48,7 +48,7 @@ export type Clients = { dynamo: DynamoDBDocumentClient; table: DynamoDBClient };
  * `keyAccess` is the function's share of the table (as the stack grants it): IAM holds it in AWS, and the table
  * clients themselves hold it locally.
  */
-export function createClients(config: Config, keyAccess: TableKeyAccess): Clients {
+export function createClients(config: CoreConfig, keyAccess: TableKeyAccess): Clients {
   const options = awsClientOptions(config, config.endpoints.dynamodb);
   const table = new DynamoDBClient({ ...options, cacheMiddleware: true });
   const documentBase = new DynamoDBClient(options);

@@ -10,19 +10,20 @@ export const DEFAULT_MAIL_FROM = 'no-reply@example.com';
 /** An OAuth provider's endpoint: the provider's own by default, a fake on this machine in tests. */
 const providerUrl = z.url({ protocol: /^https?$/ });
 
-/** Environment of every function, read and checked once when a container starts. */
-const environmentSchema = z.object({
+/**
+ * What every function reads, checked once when a container starts. The stack sets these itself (names, ARNs,
+ * queue URLs, the origin secret) or they are the local runtime's: nothing here is a value a vendor types, so
+ * nothing here can be wrong in one deployment and not another.
+ */
+const coreSchema = z.object({
   /** `local` enables the local-only routes and plain-http webhook targets. */
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
   TABLE_NAME: z.string().check(z.minLength(1)),
   BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
-  /** Base of generated links; in AWS, when unset, the API's own domain from the request is used. */
-  PUBLIC_BASE_URL: z.optional(z.url()),
-  /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
-  DASHBOARD_URL: z.optional(z.url()),
-  /** Sender address of the service's e-mails: in AWS an SES identity (verified address or domain). */
-  MAIL_FROM: z._default(z.email(), DEFAULT_MAIL_FROM),
+  /** Account exports (DECISIONS §16): their bucket and the queue of the worker that writes them. */
+  EXPORT_BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
+  EXPORT_QUEUE_URL: z.optional(z.url()),
   /** The queue of e-mails to send (SQS; locally the in-process queue's endpoint). */
   MAIL_QUEUE_URL: z.optional(z.url()),
   DYNAMODB_ENDPOINT: z.optional(z.url()),
@@ -38,7 +39,10 @@ const environmentSchema = z.object({
   WEBHOOK_RETRY_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), 1),
   /** `on` refuses private, loopback and metadata webhook targets outside AWS too (always on in AWS). */
   WEBHOOK_ADDRESS_GUARD: z.optional(z.enum(['on', 'off'])),
-  /** The secret CloudFront sends as `x-origin-verify` when the edge firewall is on: proves its `cloudfront-viewer-address`. */
+  /**
+   * The secret the front door (CloudFront) sends as `x-origin-verify`: set, the HTTP functions refuse a request
+   * without it (`shared/http/front-door.ts`) and trust CloudFront's `cloudfront-viewer-address` on one with it.
+   */
   ORIGIN_VERIFY_TOKEN: z.optional(z.string().check(z.minLength(1))),
   /** Multiplies every rate limit's size and refill rate (DECISIONS §12); 0 turns the limits off. */
   RATE_LIMIT_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0')), z.transform(Number)), 1),
@@ -51,6 +55,8 @@ const environmentSchema = z.object({
   USAGE_QUEUE_URL: z.optional(z.url()),
   /** Days that feedback, usage events and deactivation reasons are kept (their TTL); daily counts stay. */
   ANALYTICS_RETENTION_DAYS: z._default(z.pipe(z.string().check(z.regex(/^[1-9]\d{0,3}$/, 'must be a whole number of days from 1 to 9999')), z.transform(Number)), 90),
+  /** The queue of import jobs, drained by the import worker (SQS; locally the in-process queue's endpoint). */
+  IMPORT_QUEUE_URL: z.optional(z.url()),
   /** Base of the Stripe API; tests point it at a fake. Never set in AWS. */
   STRIPE_API_URL: z.optional(z.url({ protocol: /^https?$/ })),
   /** The KMS key that wraps the data keys of stored payment-provider secrets (AWS). */
@@ -61,44 +67,80 @@ const environmentSchema = z.object({
   DOWNLOAD_LINK_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
   /** Local runtime only: base64 of the 32-byte key that signs portal download links. */
   LOCAL_DOWNLOAD_LINK_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be base64 of 32 bytes'))),
+  /**
+   * Where release files are fetched through the front door (`https://<front door>`): download URLs are presigned
+   * for the bucket and sent there, which passes them to S3 unchanged. Unset: straight to the bucket.
+   */
+  RELEASE_FILES_URL: z.optional(z.url({ protocol: /^https?$/ })),
+});
+
+/**
+ * Settings a vendor chooses (some from SSM, so unchecked until a container reads them), each parsed only by the
+ * functions that use it: a malformed sender address stops the mail sender, not every function at its cold start.
+ */
+const sectionSchemas = {
+  /** Base of generated links (update-check `package`, downloads, checkout and OAuth callbacks). */
+  links: z.object({ PUBLIC_BASE_URL: z.optional(z.url()) }),
+  /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
+  dashboard: z.object({ DASHBOARD_URL: z.optional(z.url()) }),
+  /** Sender address of the service's e-mails: in AWS an SES identity (verified address or domain). */
+  mail: z.object({
+    MAIL_FROM: z._default(z.email('must be a bare e-mail address (no display name): the vendor’s name is added per message'), DEFAULT_MAIL_FROM),
+  }),
   // OAuth sign-in (DECISIONS §1, §11). A provider is configured when it has a client id and a secret: the secret
   // itself (`*_CLIENT_SECRET`, the local runtime), or the Secrets Manager secret that holds it (`*_CLIENT_SECRET_ID`,
   // name or ARN, set by the stack: the template never holds the secret). Endpoints default to the providers' own.
-  GOOGLE_CLIENT_ID: z.optional(z.string()),
-  GOOGLE_CLIENT_SECRET: z.optional(z.string()),
-  GOOGLE_CLIENT_SECRET_ID: z.optional(z.string()),
-  GOOGLE_AUTH_URL: z._default(providerUrl, 'https://accounts.google.com/o/oauth2/v2/auth'),
-  GOOGLE_TOKEN_URL: z._default(providerUrl, 'https://oauth2.googleapis.com/token'),
-  GOOGLE_USERINFO_URL: z._default(providerUrl, 'https://openidconnect.googleapis.com/v1/userinfo'),
-  GITHUB_CLIENT_ID: z.optional(z.string()),
-  GITHUB_CLIENT_SECRET: z.optional(z.string()),
-  GITHUB_CLIENT_SECRET_ID: z.optional(z.string()),
-  GITHUB_AUTH_URL: z._default(providerUrl, 'https://github.com/login/oauth/authorize'),
-  GITHUB_TOKEN_URL: z._default(providerUrl, 'https://github.com/login/oauth/access_token'),
-  /** The service reads `/user` and `/user/emails` under it. */
-  GITHUB_API_URL: z._default(providerUrl, 'https://api.github.com'),
-});
+  oauth: z.object({
+    GOOGLE_CLIENT_ID: z.optional(z.string()),
+    GOOGLE_CLIENT_SECRET: z.optional(z.string()),
+    GOOGLE_CLIENT_SECRET_ID: z.optional(z.string()),
+    GOOGLE_AUTH_URL: z._default(providerUrl, 'https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: z._default(providerUrl, 'https://oauth2.googleapis.com/token'),
+    GOOGLE_USERINFO_URL: z._default(providerUrl, 'https://openidconnect.googleapis.com/v1/userinfo'),
+    GITHUB_CLIENT_ID: z.optional(z.string()),
+    GITHUB_CLIENT_SECRET: z.optional(z.string()),
+    GITHUB_CLIENT_SECRET_ID: z.optional(z.string()),
+    GITHUB_AUTH_URL: z._default(providerUrl, 'https://github.com/login/oauth/authorize'),
+    GITHUB_TOKEN_URL: z._default(providerUrl, 'https://github.com/login/oauth/access_token'),
+    /** The service reads `/user` and `/user/emails` under it. */
+    GITHUB_API_URL: z._default(providerUrl, 'https://api.github.com'),
+  }),
+};
 
-export type Config = {
+/** The settings parsed only where used (see `sectionSchemas`). */
+export type ConfigSection = keyof typeof sectionSchemas;
+
+export type CoreConfig = {
   runtime: 'aws' | 'local';
   region: string;
   tableName: string;
   bucketName?: string;
-  publicBaseUrl?: string;
-  dashboardUrl?: string;
-  mail: { from: string; queueUrl?: string };
+  exports: { bucketName?: string; queueUrl?: string };
+  mail: { queueUrl?: string };
   endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string; secretsManager?: string };
   webhooks: { queueUrl?: string; deadLetterQueueUrl?: string; retryScale: number; addressGuard: boolean };
-  /** Set when the API sits behind the CloudFront distribution of the edge firewall (see `shared/http/client-address.ts`). */
+  /** Set when the API is reached through the front door only (`shared/http/front-door.ts`, `shared/http/client-address.ts`). */
   originVerifyToken?: string;
   rateLimitScale: number;
   /** log2 of scrypt's N for new password hashes (shared/accounts/passwords.ts). */
   passwordHashCost: number;
   analytics: { retentionDays: number; queueUrl?: string };
+  imports: { queueUrl?: string };
   payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
-  downloadLinks: { secretArn?: string; localKey?: string };
-  oauth: { google: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'userinfoUrl'>; github: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'apiUrl'> };
+  downloadLinks: { secretArn?: string; localKey?: string; releaseFilesUrl?: string };
 };
+
+/** Each field is present (`undefined` when unset), so a function that did not read its section cannot pass for one that did. */
+type SectionConfigs = {
+  links: { publicBaseUrl: string | undefined };
+  dashboard: { dashboardUrl: string | undefined };
+  mail: { mailFrom: string };
+  oauth: { oauth: { google: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'userinfoUrl'>; github: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'apiUrl'> } };
+};
+
+/** What a function reads: the core, and the sections it named. `Config` alone is every section (tests, tools). */
+export type Config<S extends ConfigSection = ConfigSection> = CoreConfig & UnionToIntersection<SectionConfigs[S]>;
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /**
  * One OAuth client of the service. Configured when it has `clientId` and either `clientSecret` (the value) or
@@ -113,6 +155,7 @@ export type OAuthClientConfig<E extends string> = {
 
 /** An empty variable is an unset one: `GOOGLE_CLIENT_ID=` in a shell turns the provider off, not the function. */
 const unlessEmpty = (value: string | undefined) => value?.trim() || undefined;
+const withoutTrailingSlash = (url: string | undefined) => url?.replace(/\/+$/, '');
 
 /** Only the local runtime may hash passwords below OWASP's cost. */
 function passwordHashCost(runtime: 'aws' | 'local', cost: number | undefined): number {
@@ -121,16 +164,44 @@ function passwordHashCost(runtime: 'aws' | 'local', cost: number | undefined): n
   return cost;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.parse(env);
-  return {
+const sectionReaders: { [S in ConfigSection]: (env: NodeJS.ProcessEnv) => SectionConfigs[S] } = {
+  links: (env) => ({ publicBaseUrl: withoutTrailingSlash(sectionSchemas.links.parse(env).PUBLIC_BASE_URL) }),
+  dashboard: (env) => ({ dashboardUrl: withoutTrailingSlash(sectionSchemas.dashboard.parse(env).DASHBOARD_URL) }),
+  mail: (env) => ({ mailFrom: sectionSchemas.mail.parse(env).MAIL_FROM }),
+  oauth: (env) => {
+    const parsed = sectionSchemas.oauth.parse(env);
+    return {
+      oauth: {
+        google: {
+          clientId: unlessEmpty(parsed.GOOGLE_CLIENT_ID),
+          clientSecret: unlessEmpty(parsed.GOOGLE_CLIENT_SECRET),
+          clientSecretId: unlessEmpty(parsed.GOOGLE_CLIENT_SECRET_ID),
+          endpoints: { authUrl: parsed.GOOGLE_AUTH_URL, tokenUrl: parsed.GOOGLE_TOKEN_URL, userinfoUrl: parsed.GOOGLE_USERINFO_URL },
+        },
+        github: {
+          clientId: unlessEmpty(parsed.GITHUB_CLIENT_ID),
+          clientSecret: unlessEmpty(parsed.GITHUB_CLIENT_SECRET),
+          clientSecretId: unlessEmpty(parsed.GITHUB_CLIENT_SECRET_ID),
+          endpoints: { authUrl: parsed.GITHUB_AUTH_URL, tokenUrl: parsed.GITHUB_TOKEN_URL, apiUrl: parsed.GITHUB_API_URL.replace(/\/+$/, '') },
+        },
+      },
+    };
+  },
+};
+
+/**
+ * The core settings, plus the named sections: each function names the ones it uses, so it neither parses nor
+ * depends on the others (the stack gives it only those variables too).
+ */
+export function loadConfig<S extends ConfigSection = never>(env: NodeJS.ProcessEnv = process.env, sections: readonly S[] = []): Config<NoInfer<S>> {
+  const parsed = coreSchema.parse(env);
+  const core: CoreConfig = {
     runtime: parsed.RUNTIME,
     region: parsed.AWS_REGION,
     tableName: parsed.TABLE_NAME,
     bucketName: parsed.BUCKET_NAME,
-    publicBaseUrl: parsed.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
-    dashboardUrl: parsed.DASHBOARD_URL?.replace(/\/+$/, ''),
-    mail: { from: parsed.MAIL_FROM, queueUrl: parsed.MAIL_QUEUE_URL },
+    exports: { bucketName: parsed.EXPORT_BUCKET_NAME, queueUrl: parsed.EXPORT_QUEUE_URL },
+    mail: { queueUrl: parsed.MAIL_QUEUE_URL },
     endpoints: {
       dynamodb: parsed.DYNAMODB_ENDPOINT,
       s3: parsed.S3_ENDPOINT,
@@ -148,21 +219,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitScale: parsed.RATE_LIMIT_SCALE,
     passwordHashCost: passwordHashCost(parsed.RUNTIME, parsed.PASSWORD_HASH_COST),
     analytics: { retentionDays: parsed.ANALYTICS_RETENTION_DAYS, queueUrl: parsed.USAGE_QUEUE_URL },
+    imports: { queueUrl: parsed.IMPORT_QUEUE_URL },
     payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },
-    downloadLinks: { secretArn: parsed.DOWNLOAD_LINK_SECRET_ARN, localKey: parsed.LOCAL_DOWNLOAD_LINK_KEY },
-    oauth: {
-      google: {
-        clientId: unlessEmpty(parsed.GOOGLE_CLIENT_ID),
-        clientSecret: unlessEmpty(parsed.GOOGLE_CLIENT_SECRET),
-        clientSecretId: unlessEmpty(parsed.GOOGLE_CLIENT_SECRET_ID),
-        endpoints: { authUrl: parsed.GOOGLE_AUTH_URL, tokenUrl: parsed.GOOGLE_TOKEN_URL, userinfoUrl: parsed.GOOGLE_USERINFO_URL },
-      },
-      github: {
-        clientId: unlessEmpty(parsed.GITHUB_CLIENT_ID),
-        clientSecret: unlessEmpty(parsed.GITHUB_CLIENT_SECRET),
-        clientSecretId: unlessEmpty(parsed.GITHUB_CLIENT_SECRET_ID),
-        endpoints: { authUrl: parsed.GITHUB_AUTH_URL, tokenUrl: parsed.GITHUB_TOKEN_URL, apiUrl: parsed.GITHUB_API_URL.replace(/\/+$/, '') },
-      },
+    downloadLinks: {
+      secretArn: parsed.DOWNLOAD_LINK_SECRET_ARN,
+      localKey: parsed.LOCAL_DOWNLOAD_LINK_KEY,
+      releaseFilesUrl: withoutTrailingSlash(parsed.RELEASE_FILES_URL),
     },
   };
+  return Object.assign(core, ...sections.map((section) => sectionReaders[section](env))) as Config<NoInfer<S>>;
 }
+
+/**
+ * The sections each function reads beside the core: its handler parses these and the stack sets their variables
+ * on it alone (test/infra/stack.test.ts holds the two together).
+ */
+export const FUNCTION_CONFIG_SECTIONS = {
+  management: ['links', 'dashboard', 'oauth'],
+  edge: ['links'],
+  public: ['links'],
+  portal: ['links'],
+  stripeWebhook: [],
+  mailSender: ['mail'],
+} as const satisfies Record<string, readonly ConfigSection[]>;
+
+/** Every section: for tools and tests that build any function's dependencies from one environment. */
+export const ALL_CONFIG_SECTIONS = Object.keys(sectionSchemas) as ConfigSection[];

@@ -8,6 +8,8 @@ export function randomBase32(byteCount: number): string {
 
 export const ID_PREFIXES = [
   'usr', 'prd', 'pln', 'lic', 'act', 'cus', 'whk', 'rel', 'pay', 'sub', 'key', 'evt', 'dlv', 'fbk', 'uev', 'drs', 'sig', 'eml',
+  'exp',
+  'imp',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -1,14 +1,15 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GLOBAL_INDEXES } from '../../shared/data/table-schema.js';
+import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/data/table-schema.js';
 
 /**
  * Write units computed from item sizes by DynamoDB's published rules, as a check on what DynamoDB Local
  * reports (Local's figures for transactions count each index update as a delete and a put, and double them):
  * - an item's size is the UTF-8 length of each attribute name plus its value's size;
  * - a write is 1 unit per started KB of the larger of the item's old and new image; 2 in a transaction;
- * - each index the item is in costs a write of its entry (every attribute is projected, so the item's size):
- *   one when the entry is put, updated in place or deleted, two when its key changes (delete + put), none
- *   when nothing it holds changed. Index writes are counted as standard writes, transaction or not.
+ * - each index the item is in costs a write of its entry (what the index projects: the whole item, or the table's
+ *   and the index's keys with the attributes it includes): one when the entry is put, updated in place or deleted,
+ *   two when its key changes (delete + put), none when nothing it holds changed. Index writes are counted as
+ *   standard writes, transaction or not.
  */
 export type Image = Record<string, AttributeValue> | undefined;
 
@@ -39,11 +40,22 @@ const same = (a: Image, b: Image) => JSON.stringify(a) === JSON.stringify(b);
 export function writeUnits(before: Image, after: Image, transactional: boolean): Map<string, number> {
   const result = new Map<string, number>([['table', units(Math.max(itemSize(before), itemSize(after))) * (transactional ? 2 : 1)]]);
   if (same(before, after)) return result;
-  for (const { indexName, partitionKey, sortKey } of GLOBAL_INDEXES) {
+  for (const { indexName, partitionKey, sortKey, projection } of GLOBAL_INDEXES) {
     const keyIn = (item: Image) => (item?.[partitionKey] && item[sortKey] ? JSON.stringify([item[partitionKey], item[sortKey]]) : undefined);
+    const projected = new Set([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, partitionKey, sortKey, ...(projection.type === 'INCLUDE' ? projection.attributes : [])]);
+    const entry = (item: Image): Image => (item && projection.type === 'INCLUDE' ? Object.fromEntries(Object.entries(item).filter(([name]) => projected.has(name))) : item);
     const [was, is] = [keyIn(before), keyIn(after)];
+    if (was && is && was === is && same(entry(before), entry(after))) continue;
     const writes =
-      was && is ? (was === is ? units(itemSize(after)) : units(itemSize(before)) + units(itemSize(after))) : was ? units(itemSize(before)) : is ? units(itemSize(after)) : 0;
+      was && is
+        ? was === is
+          ? units(itemSize(entry(after)))
+          : units(itemSize(entry(before))) + units(itemSize(entry(after)))
+        : was
+          ? units(itemSize(entry(before)))
+          : is
+            ? units(itemSize(entry(after)))
+            : 0;
     if (writes) result.set(indexName, writes);
   }
   return result;

@@ -6,6 +6,7 @@ import { RegisterPage } from './pages/auth/RegisterPage';
 import { SignInPage } from './pages/auth/SignInPage';
 import { CustomerPage } from './pages/customers/CustomerPage';
 import { CustomersPage } from './pages/customers/CustomersPage';
+import { ImportPage } from './pages/imports/ImportPage';
 import { NewCustomerPage } from './pages/customers/NewCustomerPage';
 import { LicensePage } from './pages/licenses/LicensePage';
 import { LicensesPage } from './pages/licenses/LicensesPage';
@@ -69,6 +70,7 @@ export const router = createBrowserRouter([
       { path: 'webhooks/:webhookId', element: <WebhookPage /> },
       { path: 'payment-provider', element: <PaymentProviderPage /> },
       { path: 'account', element: <AccountPage /> },
+      { path: 'imports', element: <ImportPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -12,8 +12,9 @@ import {
 } from '../../shared/openapi/examples.js';
 import { named } from '../../shared/openapi/operation.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
-import { Customer, Payment, Subscription } from '../management/routes/customers.openapi.js';
+import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
+import { exampleImport, Import } from '../management/routes/imports.openapi.js';
 import { Release } from '../management/routes/releases.openapi.js';
 
 /**
@@ -45,6 +46,16 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     description: 'Stripe ended a subscription; its license expires at the period end.',
   },
   'subscription.renewed': { data: Subscription, example: exampleSubscription, description: "A subscription's renewal was paid; its license's `expiresAt` moved to the new period end." },
+  'customer.erased': {
+    data: ErasedCustomer,
+    example: exampleErasedCustomer,
+    description: "A customer's personal data was erased (`POST /api/customers/{id}/erase`): the customer as it is now, with `erasedAt`.",
+  },
+  'import.completed': {
+    data: Import,
+    example: exampleImport,
+    description: 'An import ended (`POST /api/imports`, not a dry run): its counts and first bad rows. The only event an import sends: its licenses, customers and activations fire none.',
+  },
   'release.published': {
     data: Release,
     example: exampleRelease,

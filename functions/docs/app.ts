@@ -106,7 +106,7 @@ export function docsRoutes(read: AssetReader): Route[] {
 }
 
 /** The reference docs: no credentials, no table; open to any origin like the document itself. */
-export function createDocsHandler(read: AssetReader) {
-  return httpApp(docsRoutes(read), { kind: 'open' });
+export function createDocsHandler(read: AssetReader, originVerifyToken: string | undefined) {
+  return httpApp(docsRoutes(read), { cors: { kind: 'open' }, originVerifyToken });
 }
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { originVerifyTokenOf } from '../../shared/http/front-door.js';
 import { assetReader, BUNDLED_ASSETS_DIR } from './assets.js';
 import { createDocsHandler } from './app.js';
 
@@ -7,4 +8,4 @@ import { createDocsHandler } from './app.js';
 const bundledDir = fileURLToPath(new URL(`./${BUNDLED_ASSETS_DIR}/`, import.meta.url));
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-export const handler = createDocsHandler(assetReader({ bundledDir, projectRoot, bundled: existsSync(bundledDir) }));
+export const handler = createDocsHandler(assetReader({ bundledDir, projectRoot, bundled: existsSync(bundledDir) }), originVerifyTokenOf());

@@ -4,6 +4,7 @@ import type { Route } from '../../shared/http/route.js';
 import { createActivityRecorder } from '../../shared/licensing/activity.js';
 import { createProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import type { Config } from '../../shared/config.js';
 import type { Deps } from '../../shared/runtime.js';
 import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
 import { createSecretBox } from '../../shared/secrets/secret-box.js';
@@ -13,8 +14,11 @@ import { createReleaseCatalog } from '../../shared/updates/release-catalog.js';
 import { licenseRoutes } from '../shared/license-routes.js';
 import { updateRoutes } from './update-routes.js';
 
+/** The table, and the base of the links it builds (update-check `package`). */
+export type EdgeDeps = Deps<Config<'links'>>;
+
 /** Every route of the edge API, with this container's caches and bookkeeping, shared by every request it serves. */
-export function edgeRoutes(deps: Deps): Route[] {
+export function edgeRoutes(deps: EdgeDeps): Route[] {
   const products = createProductCatalog(deps);
   const activity = createActivityRecorder({ ...deps, usage: createUsageQueue(deps.config) });
   // Products' signing keys are opened (KMS Decrypt) on first use and kept for the container.
@@ -28,11 +32,12 @@ export function edgeRoutes(deps: Deps): Route[] {
       links: createDownloadLinks(deps.config, () => deps.clients.dynamo.config.credentials()),
       activity,
       signer,
+      limits: context.limits,
     }),
   ];
 }
 
 /** The edge API (`/v1`): unauthenticated, high-volume calls from installed plugins. */
-export function createEdgeHandler(deps: Deps) {
-  return httpApp(edgeRoutes(deps), { kind: 'open' });
+export function createEdgeHandler(deps: EdgeDeps) {
+  return httpApp(edgeRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken });
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { EX } from '../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, described, named } from '../../shared/openapi/operation.js';
 import { CHANNELS } from '../../shared/releases/channels.js';
@@ -131,6 +132,7 @@ export const updateOperations = defineOperations({
       400: ['slug is required', 'license_key is required', 'version is required', 'channel must be one of stable, beta, alpha', 'php must be a version such as 8.2.1'],
       404: ['Product not found'],
     },
+    rateLimits: [RATE_LIMITS.edgeReads],
   },
   'GET /v1/wp/versions': {
     summary: 'Versions a license may install (rollback)',
@@ -164,6 +166,7 @@ export const updateOperations = defineOperations({
       },
     },
     errors: { 400: ['slug is required', 'license_key is required'], 403: [M.notFound, M.wrongProduct, M.revoked, M.suspended, M.expired], 404: ['Product not found'] },
+    rateLimits: [RATE_LIMITS.edgeReads],
   },
   'GET /v1/download/{releaseId}': {
     summary: 'Download a release with a license key',
@@ -178,5 +181,6 @@ export const updateOperations = defineOperations({
       403: [M.notFound, M.wrongProduct, M.revoked, M.suspended, M.expired, 'Release not available to this license'],
       404: ['Release not found'],
     },
+    rateLimits: [RATE_LIMITS.downloads],
   },
 });

@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
+import type { Config } from '../../shared/config.js';
 import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
-import { clientAddress } from '../../shared/http/client-address.js';
+import { addressNetwork, clientAddress, clientNetwork } from '../../shared/http/client-address.js';
 import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
-import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
+import { couldBeLicenseKey } from '../../shared/licenses/license-key.js';
 import type { ActivityRecorder } from '../../shared/licensing/activity.js';
 import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
@@ -15,6 +16,8 @@ import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import type { Deps } from '../../shared/runtime.js';
 import type { ResponseSigner } from '../../shared/signing/response-signer.js';
 import { signedAnswers } from '../../shared/signing/signed-answers.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { DownloadLinks } from '../../shared/storage/download-links.js';
 import { downloadRelease } from '../../shared/updates/download.js';
 import type { ReleaseCatalog } from '../../shared/updates/release-catalog.js';
@@ -56,8 +59,8 @@ const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Relea
 
 /** The WordPress update check, the versions a license may roll back to, and the licensed download. */
 export function updateRoutes(
-  deps: Deps,
-  catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; activity: ActivityRecorder; signer: ResponseSigner },
+  deps: Deps<Config<'links'>>,
+  catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; activity: ActivityRecorder; signer: ResponseSigner; limits: RateLimiter },
 ): Route[] {
   return [
     {
@@ -67,6 +70,9 @@ export function updateRoutes(
       // Signed with the product's key (an unknown slug is not: no product, no key).
       handler: signedAnswers(catalogs.signer, deps.clock, async (event, scope) => {
         const input = parseInput(updateCheckQuery, query(event));
+        const address = clientAddress(event, deps.config);
+        // The edge's reads share one bucket per address (IPv6: its /64) in the container: a check under the limit costs no I/O.
+        await catalogs.limits.take(RATE_LIMITS.edgeReads, addressNetwork(address));
         const domain = siteOf(input.domain);
         const { info, product } = await checkForUpdate(deps, catalogs, {
           slug: input.slug,
@@ -75,7 +81,7 @@ export function updateRoutes(
           channel: input.channel,
           php: input.php,
           wp: input.wp,
-          site: domain === undefined ? undefined : { domain, ipAddress: clientAddress(event, deps.config), version: input.version },
+          site: domain === undefined ? undefined : { domain, ipAddress: address, version: input.version },
         });
         scope.product = product;
         return ok(info);
@@ -87,6 +93,7 @@ export function updateRoutes(
       input: { query: versionsQuery },
       handler: signedAnswers(catalogs.signer, deps.clock, async (event, scope) => {
         const input = parseInput(versionsQuery, query(event));
+        await catalogs.limits.take(RATE_LIMITS.edgeReads, addressNetwork(clientAddress(event, deps.config)));
         const baseUrl = requestBaseUrl(event, deps.config.publicBaseUrl);
         const answer = await listVersions(deps, catalogs.releases, { slug: input.slug, licenseKey: input.license_key, baseUrl }, (product) => {
           scope.product = product;
@@ -100,8 +107,9 @@ export function updateRoutes(
       input: { pathIds: { releaseId: RELEASE }, query: downloadQuery },
       handler: async (event) => {
         const input = parseInput(downloadQuery, query(event));
+        await catalogs.limits.take(RATE_LIMITS.downloads, clientNetwork(event, deps.config));
         // Shapes before reads, in the order the download checks: the key (403 as an unknown key), then the release.
-        if (!looksLikeLicenseKey(input.license_key)) throw new ForbiddenError(LICENSE_MESSAGES.notFound);
+        if (!couldBeLicenseKey(input.license_key)) throw new ForbiddenError(LICENSE_MESSAGES.notFound);
         const releaseId = event.pathParameters!.releaseId!;
         checkIdShape(RELEASE, releaseId);
         return redirect(302, await downloadRelease(deps, catalogs, { releaseId, licenseKey: input.license_key }));

@@ -4,7 +4,9 @@ import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
 import { createPaymentDeps, type PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { createRateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import { createImportQueue, type ImportQueue } from '../../shared/imports/import-queue.js';
 import type { Config } from '../../shared/config.js';
+import { createExportQueue, type ExportQueue } from '../../shared/exports/export-queue.js';
 import { createDeps, type Deps } from '../../shared/runtime.js';
 import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
 import { createSecretBox, type SecretBox } from '../../shared/secrets/secret-box.js';
@@ -16,6 +18,7 @@ import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { authRoutes } from './routes/auth.js';
 import { customerRoutes } from './routes/customers.js';
+import { exportRoutes } from './routes/exports.js';
 import { licenseRoutes } from './routes/licenses.js';
 import { oauthRoutes } from './routes/oauth.js';
 import { productRoutes } from './routes/products.js';
@@ -23,14 +26,17 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { paymentProviderRoutes } from './routes/payment-provider.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
+import { importRoutes } from './routes/imports.js';
 
 /**
  * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
- * and the secret box that seals payment-provider secrets and products' signing keys.
+ * the secret box that seals payment-provider secrets and products' signing keys, and the export worker's queue.
  */
-export type ManagementDeps = Deps & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox };
+export type ManagementDeps = Deps<ManagementConfig> & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox; exportQueue: ExportQueue; imports: ImportQueue };
+/** Links (callbacks, webhook URLs), the dashboard's origin and the OAuth clients, beside the core. */
+export type ManagementConfig = Config<'links' | 'dashboard' | 'oauth'>;
 
-export function createManagementDeps(config: Config): ManagementDeps {
+export function createManagementDeps(config: ManagementConfig): ManagementDeps {
   const deps = createDeps(config, 'all');
   const secrets = createSecretBox(config, SECRET_ACCESS.management);
   return {
@@ -39,6 +45,8 @@ export function createManagementDeps(config: Config): ManagementDeps {
     payments: createPaymentDeps(config, secrets),
     oauth: createOAuthProviders(config),
     secrets,
+    exportQueue: createExportQueue(config),
+    imports: createImportQueue(config),
   };
 }
 
@@ -59,6 +67,8 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...paymentProviderRoutes(deps, builders),
     ...releaseRoutes(deps, builders),
     ...analyticsRoutes(deps, builders),
+    ...exportRoutes(deps, builders),
+    ...importRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }
@@ -66,5 +76,5 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
 /** The management API (`/api`): session cookie or secret API key. */
 export function createManagementHandler(deps: ManagementDeps) {
   const dashboardOrigin = deps.config.dashboardUrl ? new URL(deps.config.dashboardUrl).origin : undefined;
-  return httpApp(managementRoutes(deps), { kind: 'credentialed', origin: dashboardOrigin });
+  return httpApp(managementRoutes(deps), { cors: { kind: 'credentialed', origin: dashboardOrigin }, originVerifyToken: deps.config.originVerifyToken });
 }

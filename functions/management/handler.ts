@@ -1,4 +1,4 @@
-import { loadConfig } from '../../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createManagementDeps, createManagementHandler } from './app.js';
 
-export const handler = createManagementHandler(createManagementDeps(loadConfig()));
+export const handler = createManagementHandler(createManagementDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.management)));

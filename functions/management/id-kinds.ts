@@ -14,4 +14,6 @@ export const ID_KINDS = {
   webhook: kind('whk', 'Webhook not found'),
   delivery: kind('dlv', 'Delivery not found'),
   apiKey: kind('key', 'API key not found'),
+  export: kind('exp', 'Export not found'),
+  import: kind('imp', 'Import not found'),
 } as const;

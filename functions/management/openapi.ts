@@ -5,6 +5,7 @@ import { analyticsOperations } from './routes/analytics.openapi.js';
 import { apiKeyOperations } from './routes/api-keys.openapi.js';
 import { authOperations } from './routes/auth.openapi.js';
 import { customerOperations } from './routes/customers.openapi.js';
+import { exportOperations } from './routes/exports.openapi.js';
 import { licenseOperations } from './routes/licenses.openapi.js';
 import { oauthOperations } from './routes/oauth.openapi.js';
 import { paymentProviderOperations } from './routes/payment-provider.openapi.js';
@@ -12,6 +13,7 @@ import { planOperations } from './routes/plans.openapi.js';
 import { productOperations } from './routes/products.openapi.js';
 import { releaseOperations } from './routes/releases.openapi.js';
 import { webhookOperations } from './routes/webhooks.openapi.js';
+import { importOperations } from './routes/imports.openapi.js';
 
 /** The OpenAPI operations of every management route (`managementRoutes`), one file per route file. */
 export const managementOperations = defineOperations({
@@ -27,6 +29,8 @@ export const managementOperations = defineOperations({
   ...paymentProviderOperations,
   ...releaseOperations,
   ...analyticsOperations,
+  ...exportOperations,
+  ...importOperations,
   'GET /health': {
     summary: 'Health check',
     description: 'Answers once the stack is ready to serve.',

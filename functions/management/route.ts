@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { Config } from '../../shared/config.js';
 import { ForbiddenError } from '../../shared/errors.js';
 import { sessionCookie } from '../../shared/http/cookies.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
@@ -53,7 +54,7 @@ export type Authenticated<S extends Schemas> = Parsed<S> & { caller: S['sessionO
 const pathParamNames = (path: string) => [...path.matchAll(/\{([^}+]+)\}/g)].map((match) => match[1]!);
 
 /** Route builders bound to one container's dependencies; each parses and checks input before the handler runs. */
-export function routeBuilders(deps: Deps) {
+export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
   async function parse<S extends Schemas>(event: HttpEvent, schemas: S): Promise<Parsed<S>> {
     const bodySchema =
       schemas.body ?? (!schemas.readBody && STATE_CHANGING_METHODS.has(event.requestContext.http.method) ? NO_BODY : undefined);

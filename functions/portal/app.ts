@@ -11,9 +11,9 @@ import { createDownloadLinks } from '../../shared/storage/download-links.js';
 import { portalRoutes } from './routes.js';
 
 /** What the portal uses: its share of the table, and the payment provider for cancel. */
-export type PortalDeps = Deps & PaymentDeps;
+export type PortalDeps = Deps<Config<'links'>> & PaymentDeps;
 
-export function createPortalDeps(config: Config): PortalDeps {
+export function createPortalDeps(config: Config<'links'>): PortalDeps {
   return { ...createDeps(config, 'portal'), payments: createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.portal)) };
 }
 
@@ -31,5 +31,5 @@ export function createPortalRoutes(deps: PortalDeps): Route[] {
  * so no origin gets CORS headers (a credentialed policy with no allowed origin).
  */
 export function createPortalHandler(deps: PortalDeps) {
-  return httpApp(createPortalRoutes(deps), { kind: 'credentialed', origin: undefined });
+  return httpApp(createPortalRoutes(deps), { cors: { kind: 'credentialed', origin: undefined }, originVerifyToken: deps.config.originVerifyToken });
 }

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createPortalDeps, createPortalHandler } from './app.js';
 
-export const handler = createPortalHandler(createPortalDeps(loadConfig()));
+export const handler = createPortalHandler(createPortalDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.portal)));

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { Config } from '../../shared/config.js';
 import { API_KEY_MESSAGES, bearerKeyOwner } from '../../shared/accounts/bearer-key.js';
 import { normalizeEmail } from '../../shared/customers/customer-view.js';
 import { NotFoundError, UnauthorizedError } from '../../shared/errors.js';
@@ -32,7 +33,7 @@ type PortalContext = { limits: RateLimiter; secret: LinkSecret; links: DownloadL
 type Read = (scope: PortalScope, event: HttpEvent) => Promise<unknown>;
 
 /** The customer portal (SERVICE-SPEC §4.7) and the signed download its links lead to (DECISIONS §5). */
-export function portalRoutes(deps: Deps & PaymentDeps, { limits, secret, links }: PortalContext): Route[] {
+export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits, secret, links }: PortalContext): Route[] {
   /**
    * Checked in this order: the secret key (401), its rate limit (429), `email` (400), the path's ids (404, as
    * unknown ones); then `run` reads within the key owner's customers with that e-mail, answered as `{data}`.

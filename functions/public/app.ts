@@ -16,9 +16,9 @@ import { checkoutRoutes } from './checkout-routes.js';
 import { signingRoutes } from './signing-routes.js';
 
 /** What the public API uses: the table (license operations and checkout), and the payment provider for checkout. */
-export type PublicDeps = Deps & PaymentDeps;
+export type PublicDeps = Deps<Config<'links'>> & PaymentDeps;
 
-export function createPublicDeps(config: Config): PublicDeps {
+export function createPublicDeps(config: Config<'links'>): PublicDeps {
   return { ...createDeps(config, 'public'), payments: createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.public)) };
 }
 
@@ -39,5 +39,5 @@ export function publicRoutes(deps: PublicDeps): Route[] {
 
 /** The public API (`/public/v1`): the product's public key identifies it; open to any origin. */
 export function createPublicHandler(deps: PublicDeps) {
-  return httpApp(publicRoutes(deps), { kind: 'open' });
+  return httpApp(publicRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken });
 }

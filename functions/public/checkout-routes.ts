@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { Config } from '../../shared/config.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { clientNetwork } from '../../shared/http/client-address.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
@@ -56,7 +57,7 @@ const THANK_YOU_PAGE = `<!doctype html>
 const html = (body: string): HttpResult => ({ statusCode: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body });
 
 /** The public plan list, hosted checkout (query and path forms) and the way back from it (SERVICE-SPEC §4.5). */
-export function checkoutRoutes(deps: Deps & PaymentDeps, { catalog, limits }: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
+export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { catalog, limits }: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
   /** As on the rest of the public API, a caller is an address using one product's public key. */
   const callerOf = (event: HttpEvent, publicKey: string) => `${publicKey}#${clientNetwork(event, deps.config)}`;

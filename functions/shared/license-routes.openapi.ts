@@ -83,7 +83,7 @@ export function licenseOperations(surface: LicenseSurface) {
   const keyErrors = publicKey ? [M.invalidPublicKey, M.notFound] : [M.notFound];
   const required = publicKey ? ['public_key is required', 'license_key is required'] : ['license_key is required'];
   const identified = publicKey ? ' The product is identified by `public_key` in the body; another product\'s license is `License key not found`.' : '';
-  const reads = publicKey ? [RATE_LIMITS.publicReads] : [];
+  const reads = [publicKey ? RATE_LIMITS.publicReads : RATE_LIMITS.edgeReads];
   const writes = [RATE_LIMITS.activationKey, RATE_LIMITS.activationAddress];
   const operations: Record<string, OperationDoc> = {
     [`POST ${prefix}/licenses/validate`]: {

@@ -9,7 +9,7 @@ import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { hasIdShape, hasPublicKeyShape } from '../../shared/ids.js';
-import { looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
+import { couldBeLicenseKey } from '../../shared/licenses/license-key.js';
 import { activateLicense } from '../../shared/licensing/activate.js';
 import { resolveLicense } from '../../shared/licensing/license-lookup.js';
 import { checkActivation } from '../../shared/licensing/check.js';
@@ -62,7 +62,7 @@ function claimOf(surface: LicenseSurface, body: LicenseBody) {
   // On the edge a public key is not expected, and is ignored when a plugin sends one.
   const publicKey = surface.publicKey ? body.public_key : undefined;
   if (publicKey !== undefined && !hasPublicKeyShape(publicKey)) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
-  if (!looksLikeLicenseKey(body.license_key)) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+  if (!couldBeLicenseKey(body.license_key)) throw new NotFoundError(LICENSE_MESSAGES.notFound);
   return { licenseKey: body.license_key, productSlug: body.product_slug, publicKey };
 }
 
@@ -143,9 +143,9 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     const network = addressNetwork(address);
     return claim.publicKey ? `${claim.publicKey}#${network}` : network;
   };
-  /** Public reads are limited in the container, so a validate under its limit costs no I/O; edge reads are not limited. */
+  /** Reads are limited in the container, so a validate under its limit costs no I/O: per public key and address, or per address on the edge. */
   const limitRead = (claim: { publicKey?: string }, address: string) =>
-    claim.publicKey ? limits.take(RATE_LIMITS.publicReads, callerOf(claim, address)) : undefined;
+    limits.take(claim.publicKey ? RATE_LIMITS.publicReads : RATE_LIMITS.edgeReads, callerOf(claim, address));
   /** Activate and deactivate write: the key's bucket and the caller's, both in the table. */
   const limitWrite = (claim: { licenseKey: string; publicKey?: string }, address: string) =>
     Promise.all([limits.take(RATE_LIMITS.activationKey, claim.licenseKey), limits.take(RATE_LIMITS.activationAddress, callerOf(claim, address))]);

@@ -1,4 +1,4 @@
-import type { Config } from '../../shared/config.js';
+import type { CoreConfig } from '../../shared/config.js';
 import { receiveStripeEvent, UNKNOWN_VENDOR } from '../../shared/commerce/stripe-webhook.js';
 import { NotFoundError, PayloadTooLargeError } from '../../shared/errors.js';
 import { httpApp } from '../../shared/http/app.js';
@@ -19,7 +19,7 @@ const EVENT_BODY_LIMIT_BYTES = 512 * 1024;
 /** A malformed user id names no vendor: 404 without a read. */
 const USER_ID_KIND: IdKind = { prefix: 'usr', unknown: () => new NotFoundError(UNKNOWN_VENDOR) };
 
-export function createStripeWebhookDeps(config: Config): StripeWebhookDeps {
+export function createStripeWebhookDeps(config: CoreConfig): StripeWebhookDeps {
   return { ...createDeps(config, 'stripeWebhook'), payments: createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.stripeWebhook)) };
 }
 
@@ -44,5 +44,5 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps): Route[] {
 
 /** Stripe's calls to a vendor's webhook URL; servers, not browsers, so CORS is the public surfaces'. */
 export function createStripeWebhookHandler(deps: StripeWebhookDeps) {
-  return httpApp(stripeWebhookRoutes(deps), { kind: 'open' });
+  return httpApp(stripeWebhookRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken });
 }

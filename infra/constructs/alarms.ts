@@ -15,6 +15,15 @@ export const ALARM_THRESHOLDS = {
   edgeDurationPeriods: 3,
   /** Webhooks and e-mails fall behind the changes they report; at an hour the stream gives records up to the sweep. */
   streamIteratorAgeMs: 10 * 60 * 1000,
+  /**
+   * Lambda refusing a function (the account's concurrency, often 10 on a new account, or a queue's share of it): only
+   * when it lasts. A burst of a few refused calls is retried (queues, streams) or answered 429 and retried by the
+   * plugin; more than 1% of a function's attempts refused in each of three 5-minute periods, at least 10 in each, is a
+   * quota to raise (docs/deploy.md, "Go-live checklist").
+   */
+  throttledPercent: 1,
+  throttledMinimum: 10,
+  throttledPeriods: 3,
   /** Below the rates at which SES puts the account under review (5% bounces, 0.1% complaints). */
   sesBounceRate: 0.04,
   sesComplaintRate: 0.0008,
@@ -52,12 +61,16 @@ export class ServiceAlarms extends Construct {
       periods: ALARM_THRESHOLDS.edgeDurationPeriods,
     });
     for (const [name, fn] of Object.entries(props.functions)) {
-      const metrics = functionMetrics(fn, name);
+      const metrics = functionMetrics(fn, name, { minimum: ALARM_THRESHOLDS.throttledMinimum });
       this.add(`${pascalCase(name)}Errors`, `${name}-errors`, metrics.errors, 1, {
         description: `The ${name} function failed (an uncaught error or a timeout): see its log group`,
       });
-      this.add(`${pascalCase(name)}Throttles`, `${name}-throttles`, metrics.throttles, 1, {
-        description: `Lambda refused to run the ${name} function (account or reserved concurrency reached)`,
+      this.add(`${pascalCase(name)}Throttles`, `${name}-throttles`, metrics.throttledPercent, ALARM_THRESHOLDS.throttledPercent, {
+        description:
+          `Lambda kept refusing the ${name} function for 15 minutes (over ${ALARM_THRESHOLDS.throttledPercent}% of its attempts): the account's ` +
+          'concurrency is too small for the load; ask for more (docs/deploy.md, go-live checklist)',
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        periods: ALARM_THRESHOLDS.throttledPeriods,
       });
     }
     this.add('StreamIteratorAge', 'webhook-stream-iterator-age', iteratorAge(props.streamConsumer), ALARM_THRESHOLDS.streamIteratorAgeMs, {

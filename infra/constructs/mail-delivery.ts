@@ -1,10 +1,11 @@
-import { Duration, Fn, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
@@ -16,7 +17,7 @@ export interface MailDeliveryProps {
   readonly table: Table;
   /** The sender address as the functions get it (`MAIL_FROM`): written out, or a reference to an SSM parameter. */
   readonly mailFrom: string;
-  /** The environment every function shares (RUNTIME, MAIL_FROM, …). */
+  /** The environment every function shares (RUNTIME, …); the sender adds `MAIL_FROM`, which is its alone. */
   readonly environment: Record<string, string>;
   /** `false`: inline stand-in code, for synthesis in tests (as the stack's own functions). */
   readonly bundle: boolean;
@@ -46,12 +47,30 @@ export class MailDelivery extends Construct {
       entry: WORKER_ENTRIES.mailSender,
       memorySize: 256,
       timeout: Duration.seconds(MAIL_QUEUE_SETTINGS.senderTimeoutSeconds),
-      environment: props.environment,
+      environment: { ...props.environment, MAIL_FROM: props.mailFrom },
       bundle: props.bundle,
     });
     bindTable(this.sender, props.table, { access: 'readWrite', keys: 'mailSender' });
-    this.sender.addEventSource(new SqsEventSource(this.queue, { batchSize: MAIL_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }));
+    this.sender.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: MAIL_QUEUE_SETTINGS.batchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: MAIL_QUEUE_SETTINGS.maxConcurrency,
+      }),
+    );
     this.sender.addToRolePolicy(sendAsStatement(Stack.of(this), props.mailFrom));
+    NagSuppressions.addResourceSuppressions(
+      this.sender,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'SES checks recipients’ identities in the sandbox and any configuration set: only identity/* and configuration-set/* cover them; the ses:FromAddress condition pins the sender',
+          // As written for an environment-agnostic stack, or resolved for one with an account and region.
+          appliesTo: [{ regex: '/^Resource::arn:.+:ses:.+:(identity|configuration-set)\\/\\*$/g' }],
+        },
+      ],
+      true,
+    );
 
     this.deadLetterAlarm = deadLetterAlarm(this, this.deadLetterQueue, {
       name: 'mail-dead-letters',
@@ -67,14 +86,17 @@ export class MailDelivery extends Construct {
 }
 
 /**
- * `ses:SendEmail` as the configured sender only: on the SES identities that can cover it (the address itself,
- * or its domain, whichever the vendor verified), and only with that address as the From.
+ * `ses:SendEmail` as the configured sender only. SES authorizes a send against every resource it involves: the sender's
+ * identity (the address or its domain, whichever the vendor verified), the configuration set when the identity has a
+ * default one (or the account a default set), and, while the account is in the SES sandbox, each recipient's identity
+ * too. So the statement covers the account's identities and configuration sets in this region, and the
+ * `ses:FromAddress` condition is what pins it: only mail from the configured address is allowed.
  */
 function sendAsStatement(stack: Stack, mailFrom: string): PolicyStatement {
-  const identity = (name: string) => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: name });
+  const arn = (resource: string) => stack.formatArn({ service: 'ses', resource, resourceName: '*' });
   return new PolicyStatement({
     actions: ['ses:SendEmail'],
-    resources: [identity(mailFrom), identity(Fn.select(1, Fn.split('@', mailFrom)))],
+    resources: [arn('identity'), arn('configuration-set')],
     conditions: { StringEquals: { 'ses:FromAddress': mailFrom } },
   });
 }

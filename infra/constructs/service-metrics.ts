@@ -28,11 +28,21 @@ export function apiMetrics(api: HttpApi) {
   };
 }
 
-export function functionMetrics(fn: LambdaFunction, name: string) {
+export function functionMetrics(fn: LambdaFunction, name: string, throttling = { minimum: 1 }) {
+  const invocations = fn.metricInvocations({ period: METRIC_PERIOD, statistic: 'Sum', label: name });
+  const throttles = fn.metricThrottles({ period: METRIC_PERIOD, statistic: 'Sum', label: name });
   return {
-    invocations: fn.metricInvocations({ period: METRIC_PERIOD, statistic: 'Sum', label: name }),
+    invocations,
     errors: fn.metricErrors({ period: METRIC_PERIOD, statistic: 'Sum', label: name }),
-    throttles: fn.metricThrottles({ period: METRIC_PERIOD, statistic: 'Sum', label: name }),
+    throttles,
+    // Invocations do not count throttled attempts: the share is of both. A period with fewer throttles than
+    // `minimum` reads 0, so a handful refused in a burst is not a rate.
+    throttledPercent: new MathExpression({
+      expression: `IF(throttles >= ${throttling.minimum}, 100 * throttles / (invocations + throttles), 0)`,
+      usingMetrics: { invocations, throttles },
+      period: METRIC_PERIOD,
+      label: `${name} throttled (% of attempts)`,
+    }),
     durationP99: fn.metricDuration({ period: METRIC_PERIOD, statistic: 'p99', label: `${name} duration p99` }),
   };
 }

@@ -51,6 +51,7 @@ export class UsageEvents extends Construct {
         batchSize: USAGE_QUEUE_SETTINGS.batchSize,
         maxBatchingWindow: Duration.seconds(USAGE_QUEUE_SETTINGS.maxBatchingWindowSeconds),
         reportBatchItemFailures: true,
+        maxConcurrency: USAGE_QUEUE_SETTINGS.maxConcurrency,
       }),
     );
 

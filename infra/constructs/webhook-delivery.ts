@@ -71,7 +71,11 @@ export class WebhookDelivery extends Construct {
     this.queue.grantConsumeMessages(this.dispatcher);
     this.deadLetterQueue.grantSendMessages(this.dispatcher);
     this.dispatcher.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: DELIVERY_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(this.queue, {
+        batchSize: DELIVERY_QUEUE_SETTINGS.batchSize,
+        reportBatchItemFailures: true,
+        maxConcurrency: DELIVERY_QUEUE_SETTINGS.maxConcurrency,
+      }),
     );
 
     this.fanOut = serviceFunction(this, 'FanOut', { ...functionProps, entry: WORKER_ENTRIES.outboxFanOut, timeout: Duration.seconds(30) });

@@ -5,7 +5,7 @@ import {
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/data/table-schema.js';
+import { GLOBAL_INDEXES, TABLE_KEYS, TABLE_STREAM_VIEW } from '../../shared/data/table-schema.js';
 
 /** Creates the service table (same keys and indexes as the CDK stack) unless it already exists. */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
@@ -31,9 +31,10 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
           { AttributeName: index.partitionKey, KeyType: 'HASH' },
           { AttributeName: index.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection:
+          index.projection.type === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] },
       })),
-      StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_STREAM_VIEW },
     }),
   );
   await client.send(

@@ -1,6 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { DASHBOARD_ASSETS_DIR, dashboardContentSecurityPolicy, IMMUTABLE_CACHE_CONTROL, REVALIDATE_CACHE_CONTROL } from '../dashboard-headers.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -14,10 +15,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-/** Vite names the files under `assets/` by their content hash: they never change, so browsers keep them. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** `index.html` names the current assets: always asked again. */
-const REVALIDATE = 'no-cache';
 
 /** The path as a file name; one that cannot be decoded names no file (and falls back to `index.html`). */
 function decoded(pathname: string): string {
@@ -37,17 +34,23 @@ export type DashboardFiles = {
 /**
  * The built dashboard (`dashboard/dist`), served by the local gateway at `/` as CloudFront serves it from S3 in AWS:
  * a file when there is one, else `index.html` for any path without a file extension (the single-page app's own
- * routes). Paths under the service's prefixes (`/api`, `/v1`, `/docs`, …) are never the dashboard's, so an unknown
+ * routes), with the Content-Security-Policy the front door sends. Paths under the service's prefixes (`/api`, `/v1`, `/docs`, …) are never the dashboard's, so an unknown
  * API route stays a JSON 404.
  */
-export function dashboardFiles(options: { directory: string; reservedPrefixes: string[] }): DashboardFiles {
+export function dashboardFiles(options: { directory: string; reservedPrefixes: string[]; uploadOrigin: string }): DashboardFiles {
   const root = normalize(options.directory);
+  const contentSecurityPolicy = dashboardContentSecurityPolicy(options.uploadOrigin);
   const reserved = options.reservedPrefixes.map((prefix) => prefix.replace(/\/+$/, ''));
   const owns = (pathname: string) => !reserved.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 
   const send = (req: IncomingMessage, res: ServerResponse, file: string, cacheControl: string) => {
     const size = statSync(file).size;
-    res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': size, 'cache-control': cacheControl });
+    res.writeHead(200, {
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': size,
+      'cache-control': cacheControl,
+      'content-security-policy': contentSecurityPolicy,
+    });
     if (req.method === 'HEAD') res.end();
     else createReadStream(file).pipe(res);
   };
@@ -61,9 +64,9 @@ export function dashboardFiles(options: { directory: string; reservedPrefixes: s
     }
     const file = normalize(join(root, decoded(pathname)));
     if (file.startsWith(`${root}${sep}`) && existsSync(file) && statSync(file).isFile()) {
-      return send(req, res, file, file.startsWith(join(root, 'assets', sep)) ? IMMUTABLE : REVALIDATE);
+      return send(req, res, file, file.startsWith(join(root, DASHBOARD_ASSETS_DIR, sep)) ? IMMUTABLE_CACHE_CONTROL : REVALIDATE_CACHE_CONTROL);
     }
-    if (extname(pathname) === '') return send(req, res, index, REVALIDATE);
+    if (extname(pathname) === '') return send(req, res, index, REVALIDATE_CACHE_CONTROL);
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ message: 'Not Found' }));
   };

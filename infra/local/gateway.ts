@@ -6,6 +6,7 @@ import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import type { RouteSpec, Surface } from '../routes.js';
 import type { DashboardFiles } from './dashboard-files.js';
 import { lambdaContext } from './lambda-context.js';
+import type { ReleaseFilesProxy } from './release-files-proxy.js';
 import { createRouteMatcher } from './route-match.js';
 
 export type LambdaHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
@@ -28,6 +29,13 @@ type GatewayOptions = {
   localRoutes: Record<string, () => unknown>;
   /** The built dashboard, answering GET and HEAD of every path that is not the service's; absent: those are 404. */
   dashboard?: DashboardFiles;
+  /**
+   * The front door's secret: given, the gateway adds it to every request as CloudFront does in AWS (`x-origin-verify`,
+   * with `cloudfront-viewer-address`), so the functions see what they see behind the stack's distribution.
+   */
+  originVerifyToken?: string;
+  /** Release files through the front door (`/releases/…`), passed to the S3 stand-in as CloudFront passes them to S3. */
+  releaseFiles?: ReleaseFilesProxy;
 };
 
 /**
@@ -61,13 +69,27 @@ function decodedPath(url: URL): string | undefined {
 const exceedsInvokeLimit = (event: HttpEvent) =>
   (event.body?.length ?? 0) > UNMEASURED_BODY_CHARS && Buffer.byteLength(JSON.stringify(event)) > INVOKE_LIMIT_BYTES;
 
+/** The address CloudFront reports in `cloudfront-viewer-address`: the viewer's IP and port. */
+const viewerAddress = (req: IncomingMessage) => `${sourceIpOf(req)}:${req.socket.remotePort ?? 0}`;
+const sourceIpOf = (req: IncomingMessage) => (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+
 /** Builds the payload-2.0 event API Gateway's HTTP API would send for this request (`path` decoded, as it routes). */
-function toEvent(req: IncomingMessage, url: URL, path: string, body: Buffer, routeKey: string, pathParameters: Record<string, string>): HttpEvent {
+function toEvent(
+  req: IncomingMessage,
+  url: URL,
+  path: string,
+  body: Buffer,
+  route: { routeKey: string; pathParameters: Record<string, string> },
+  originVerifyToken: string | undefined,
+): HttpEvent {
+  const { routeKey, pathParameters } = route;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === 'cookie') continue;
     headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  // CloudFront sets both on every origin request, replacing whatever the viewer sent under those names.
+  if (originVerifyToken) Object.assign(headers, { 'x-origin-verify': originVerifyToken, 'cloudfront-viewer-address': viewerAddress(req) });
   const query: Record<string, string> = {};
   for (const [key, value] of url.searchParams) query[key] = key in query ? `${query[key]},${value}` : value;
   const cookies = req.headers.cookie?.split(';').map((c) => c.trim()).filter(Boolean);
@@ -91,7 +113,7 @@ function toEvent(req: IncomingMessage, url: URL, path: string, body: Buffer, rou
         method: req.method ?? 'GET',
         path,
         protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        sourceIp: sourceIpOf(req),
         userAgent: req.headers['user-agent'] ?? '',
       },
       requestId: randomUUID(),
@@ -128,6 +150,7 @@ export function createGateway(options: GatewayOptions): Server {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const local = options.localRoutes[url.pathname];
       if (local && req.method === 'GET') return send(res, jsonResult(200, local()));
+      if (options.releaseFiles?.owns(url.pathname)) return await options.releaseFiles.serve(req, res, url);
       const path = decodedPath(url);
       if (path === undefined) {
         await discardBody(req);
@@ -144,7 +167,7 @@ export function createGateway(options: GatewayOptions): Server {
       const body = await readBody(req);
       if (body === 'too-large') return send(res, TOO_LARGE);
       const routeKey = `${found.route.method} ${found.route.path}`;
-      const event = toEvent(req, url, path, body, routeKey, found.pathParameters);
+      const event = toEvent(req, url, path, body, { routeKey, pathParameters: found.pathParameters }, options.originVerifyToken);
       if (exceedsInvokeLimit(event)) return send(res, TOO_LARGE);
       const result = await options.handlers[found.route.surface](event, lambdaContext(found.route.surface));
       send(res, result);

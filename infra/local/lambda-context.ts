@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 
-/** The context Lambda hands one invocation of `functionName`: a request id of its own and a 30 s deadline. */
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 30_000;
+/** The context Lambda hands one invocation of `functionName`: a request id of its own and its deadline (default 30 s). */
+export function lambdaContext(functionName: string, timeoutSeconds = 30): Context {
+  const deadline = Date.now() + timeoutSeconds * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

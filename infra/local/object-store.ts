@@ -23,8 +23,8 @@ const CORS = `<CORSConfiguration><CORSRule>
   <AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3600</MaxAgeSeconds>
 </CORSRule></CORSConfiguration>`;
 
-/** A local S3 with the releases bucket, keeping objects under `directory` (a temporary one when none). */
-export async function startObjectStore(options: { directory?: string; bucket: string; port: number }): Promise<ObjectStore> {
+/** A local S3 with the service's buckets (releases, exports), keeping objects under `directory` (a temporary one when none). */
+export async function startObjectStore(options: { directory?: string; buckets: string[]; port: number }): Promise<ObjectStore> {
   const directory = options.directory ?? mkdtempSync(join(tmpdir(), 'licensing-s3-'));
   mkdirSync(directory, { recursive: true });
   const server = new S3rver({
@@ -32,7 +32,7 @@ export async function startObjectStore(options: { directory?: string; bucket: st
     address: '127.0.0.1',
     silent: true,
     directory,
-    configureBuckets: [{ name: options.bucket, configs: [CORS] }],
+    configureBuckets: options.buckets.map((name) => ({ name, configs: [CORS] })),
   });
   await server.run();
   return {

@@ -3,6 +3,8 @@ import type { Context } from 'aws-lambda';
 import { matchesFilter, OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
 import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
 import { USAGE_QUEUE_SETTINGS } from '../../shared/analytics/usage-queue.js';
+import { EXPORT_QUEUE_SETTINGS } from '../../shared/exports/export-queue.js';
+import { IMPORT_QUEUE_SETTINGS } from '../../shared/imports/import-queue.js';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
@@ -65,6 +67,28 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     stateFile: stateFile('usage-queue'),
     sqsEndpoint,
   });
+  // Account exports, one job a batch (a local invocation stops after 20 s of its 30 and queues the rest).
+  const exports = await startLocalQueue({
+    name: 'exports',
+    deadLetterName: 'exports-dlq',
+    visibilityTimeoutSeconds: EXPORT_QUEUE_SETTINGS.visibilityTimeoutSeconds,
+    maxReceiveCount: EXPORT_QUEUE_SETTINGS.maxReceiveCount,
+    batchSize: EXPORT_QUEUE_SETTINGS.batchSize,
+    concurrency: LOCAL_CONSUMER_CONCURRENCY,
+    stateFile: stateFile('export-queue'),
+    sqsEndpoint,
+  });
+  // Imports, one a batch (the worker hands the rest over a minute before its timeout, as in AWS).
+  const imports = await startLocalQueue({
+    name: 'imports',
+    deadLetterName: 'imports-dlq',
+    visibilityTimeoutSeconds: IMPORT_QUEUE_SETTINGS.visibilityTimeoutSeconds,
+    maxReceiveCount: IMPORT_QUEUE_SETTINGS.maxReceiveCount,
+    batchSize: IMPORT_QUEUE_SETTINGS.batchSize,
+    concurrency: LOCAL_CONSUMER_CONCURRENCY,
+    stateFile: stateFile('import-queue'),
+    sqsEndpoint,
+  });
   let poller: { stop: () => Promise<void> } | undefined;
   return {
     /** What the functions need to reach the queues (one local endpoint serves them all). */
@@ -73,6 +97,8 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
       DEAD_LETTER_QUEUE_URL: deliveries.deadLetterQueueUrl,
       MAIL_QUEUE_URL: mail.queueUrl,
       USAGE_QUEUE_URL: usage.queueUrl,
+      EXPORT_QUEUE_URL: exports.queueUrl,
+      IMPORT_QUEUE_URL: imports.queueUrl,
       SQS_ENDPOINT: sqsEndpoint.url,
     },
     /** Starts the consumers; call once `env` is in the process environment, as the functions read it. */
@@ -81,9 +107,13 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
       const sender = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.mailSender, options.instance);
       const fanOut = await importFunctionEntry<Invoked<StreamHandler>>(WORKER_ENTRIES.outboxFanOut, options.instance);
       const writer = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.usageEventWriter, options.instance);
+      const exporter = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.exportWorker, options.instance);
+      const importer = await importFunctionEntry<Invoked<QueueConsumer>>(WORKER_ENTRIES.importWorker, options.instance);
       deliveries.consume((event) => dispatcher.handler(event, lambdaContext('webhookDispatcher')));
+      exports.consume((event) => exporter.handler(event, lambdaContext('exportWorker')));
       mail.consume((event) => sender.handler(event, lambdaContext('mailSender')));
       usage.consume((event) => writer.handler(event, lambdaContext('usageEventWriter')));
+      imports.consume((event) => importer.handler(event, lambdaContext('importWorker', IMPORT_QUEUE_SETTINGS.workerTimeoutSeconds)));
       poller = await startStreamPoller({
         endpoint: options.dynamoEndpoint,
         tableName: options.tableName,
@@ -99,10 +129,11 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     webhookQueueState: () => deliveries.state(),
     mailQueueState: () => mail.state(),
     usageQueueState: () => usage.state(),
+    importQueueState: () => imports.state(),
     /** The stream first, so nothing new is queued while the queues drain their running batches. */
     stop: async () => {
       await poller?.stop();
-      await Promise.all([deliveries.stop(), mail.stop(), usage.stop()]);
+      await Promise.all([deliveries.stop(), mail.stop(), usage.stop(), exports.stop(), imports.stop()]);
       await sqsEndpoint.stop();
     },
   };

@@ -13,6 +13,7 @@ import { startMailServer } from './mail-server.js';
 import { startObjectStore } from './object-store.js';
 import { freePort } from './ports.js';
 import { localDownloadLinkKey, localProviderKey } from './provider-key.js';
+import { releaseFilesProxy } from './release-files-proxy.js';
 import { startScheduler } from './scheduler.js';
 import { startOutboxPipeline } from './outbox-pipeline.js';
 
@@ -23,6 +24,7 @@ const TABLE_NAME = 'licensing';
 /** Where the local-only routes live. */
 const LOCAL_ROUTES_PREFIX = '/_local';
 const BUCKET_NAME = 'licensing-releases';
+const EXPORT_BUCKET_NAME = 'licensing-exports';
 
 let stacksStarted = 0;
 
@@ -33,6 +35,12 @@ export type LocalStackOptions = {
   dataDir: string;
   /** Extra environment for the functions (e.g. DASHBOARD_URL); the process environment is the default. */
   env?: Record<string, string | undefined>;
+  /**
+   * Behave as the stack's front door (CloudFront) does in AWS: the gateway sends this secret with every request and
+   * the functions refuse a request without it, and release files are fetched through the gateway's `/releases/…`.
+   * Unset: the API alone, as a deployment with `dashboard=false`.
+   */
+  originVerifyToken?: string;
 };
 
 export type LocalStack = { url: string; port: number; stop: () => Promise<void> };
@@ -50,7 +58,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const dynamo = await startDynamoDbLocal({ dbPath: dataDir && join(dataDir, 'dynamodb') });
     stops.push(dynamo.stop);
-    const objects = await startObjectStore({ directory: dataDir && join(dataDir, 's3'), bucket: BUCKET_NAME, port: await freePort() });
+    const objects = await startObjectStore({ directory: dataDir && join(dataDir, 's3'), buckets: [BUCKET_NAME, EXPORT_BUCKET_NAME], port: await freePort() });
     stops.push(objects.stop);
     const mail = await startMailServer({ port: await freePort(), file: dataDir && join(dataDir, 'mail.json') });
     stops.push(mail.stop);
@@ -63,6 +71,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     stops.push(outbox.stop);
 
     const baseUrl = `http://localhost:${port}`;
+    // A stack without a front door must not inherit one from an earlier stack of this process (or its parent's).
+    if (!options.originVerifyToken) for (const name of ['ORIGIN_VERIFY_TOKEN', 'RELEASE_FILES_URL']) delete process.env[name];
     // Functions read their configuration from the environment when their module loads, as in Lambda.
     Object.assign(process.env, {
       RUNTIME: 'local',
@@ -71,12 +81,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_SECRET_ACCESS_KEY: 'local',
       TABLE_NAME,
       BUCKET_NAME,
+      EXPORT_BUCKET_NAME,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       S3_ENDPOINT: objects.endpoint,
       SES_ENDPOINT: mail.endpoint,
       PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? baseUrl,
       LOCAL_PROVIDER_KEY: localProviderKey(dataDir),
       LOCAL_DOWNLOAD_LINK_KEY: localDownloadLinkKey(dataDir),
+      ...(options.originVerifyToken && { ORIGIN_VERIFY_TOKEN: options.originVerifyToken, RELEASE_FILES_URL: baseUrl }),
       // Logs pretty-printed and quiet (LOG_LEVEL, default WARN), no metrics per request; what the caller set wins.
       POWERTOOLS_DEV: process.env.POWERTOOLS_DEV ?? 'true',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'WARN',
@@ -100,8 +112,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       [`${LOCAL_ROUTES_PREFIX}/usage-queue`]: outbox.usageQueueState,
     };
     // Everything under the service's own first path segments (and `/_local`) is the service's; the rest is the dashboard's.
-    const dashboard = dashboardFiles({ directory: DASHBOARD_DIST, reservedPrefixes: [...SERVICE_PATH_PREFIXES, LOCAL_ROUTES_PREFIX] });
-    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes, dashboard });
+    const dashboard = dashboardFiles({
+      directory: DASHBOARD_DIST,
+      reservedPrefixes: [...SERVICE_PATH_PREFIXES, LOCAL_ROUTES_PREFIX],
+      uploadOrigin: objects.endpoint,
+    });
+    const releaseFiles = options.originVerifyToken ? releaseFilesProxy({ objectStoreEndpoint: objects.endpoint, bucket: BUCKET_NAME }) : undefined;
+    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes, dashboard, originVerifyToken: options.originVerifyToken, releaseFiles });
     await new Promise<void>((resolveListen, reject) => {
       gateway.once('error', reject);
       gateway.listen(port, resolveListen);

@@ -1,7 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import * as z from 'zod/mini';
 import { secretValue, type SecretValue } from '../aws/secret-value.js';
-import type { Config, OAuthClientConfig } from '../config.js';
+import type { Config, CoreConfig, OAuthClientConfig } from '../config.js';
 import { email as emailRule, httpUrl } from '../http/schemas.js';
 import { logger } from '../observability/logger.js';
 import { OAuthFailure } from './oauth-failure.js';
@@ -48,7 +48,7 @@ export type OAuthProviders = Partial<Record<OAuthProviderName, OAuthProvider>>;
 const PROVIDER_DEADLINE_MS = 7000;
 
 /** Built once per container; each provider's client secret is read on its first callback (Secrets Manager in AWS). */
-export function createOAuthProviders(config: Config): OAuthProviders {
+export function createOAuthProviders(config: Config<'oauth'>): OAuthProviders {
   // Plain http is for the fakes of the local runtime and tests; in AWS every endpoint is the provider's https one.
   const insecure = config.runtime === 'local';
   const providers: OAuthProviders = {};
@@ -133,7 +133,7 @@ const googleUserInfo = z.object({
   picture: z.optional(z.nullable(z.string())),
 });
 
-function googleProvider(config: Config, settings: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'userinfoUrl'> & { clientId: string }, insecure: boolean): OAuthProvider {
+function googleProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'userinfoUrl'> & { clientId: string }, insecure: boolean): OAuthProvider {
   const conversation: Conversation = {
     as: {
       issuer: 'https://accounts.google.com',
@@ -188,7 +188,7 @@ const githubUser = z.object({
 });
 const githubEmails = z.array(z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }));
 
-function githubProvider(config: Config, settings: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'apiUrl'> & { clientId: string }, insecure: boolean): OAuthProvider {
+function githubProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'apiUrl'> & { clientId: string }, insecure: boolean): OAuthProvider {
   const conversation: Conversation = {
     as: { issuer: 'https://github.com', authorization_endpoint: settings.endpoints.authUrl, token_endpoint: settings.endpoints.tokenUrl },
     client: { client_id: settings.clientId },

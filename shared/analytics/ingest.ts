@@ -2,7 +2,7 @@ import { transact } from '../data/writes.js';
 import type { FEEDBACK_TYPES } from '../data/entities/feedback.js';
 import { NotFoundError } from '../errors.js';
 import { hasPublicKeyShape, newId } from '../ids.js';
-import { looksLikeLicenseKey } from '../licenses/license-key.js';
+import { couldBeLicenseKey } from '../licenses/license-key.js';
 import { readLicense } from '../licensing/license-lookup.js';
 import { LICENSE_MESSAGES } from '../licensing/messages.js';
 import type { ProductCatalog, ProductRef } from '../licensing/product-catalog.js';
@@ -29,7 +29,7 @@ async function productOf(deps: IngestDeps, publicKey: string): Promise<ProductRe
 }
 
 /** The key given, when it could be a license key at all: anything else is dropped before a read or a message. */
-const licenseKeyOf = (input: Origin) => (input.licenseKey !== undefined && looksLikeLicenseKey(input.licenseKey) ? input.licenseKey : undefined);
+const licenseKeyOf = (input: Origin) => (input.licenseKey !== undefined && couldBeLicenseKey(input.licenseKey) ? input.licenseKey : undefined);
 
 /**
  * The product of the `public_key`, and the license when the key given is one of that product's: read together.

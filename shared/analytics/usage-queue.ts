@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { queueSender } from '../aws/queue-sender.js';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 
 /**
  * A usage event as accepted (`POST /public/v1/events`): all the writer needs, so it never asks the request again.
@@ -29,7 +29,7 @@ export type UsageMessage = z.infer<typeof usageMessageSchema>;
 /** The usage queue (SQS in AWS, the local stack's queue locally): one message per accepted event or install seen. */
 export type UsageQueue = { send(message: UsageMessage): Promise<void> };
 
-export function createUsageQueue(config: Config): UsageQueue {
+export function createUsageQueue(config: CoreConfig): UsageQueue {
   return { send: queueSender<UsageMessage>(config, config.analytics.queueUrl, 'USAGE_QUEUE_URL') };
 }
 
@@ -46,4 +46,6 @@ export const USAGE_QUEUE_SETTINGS = {
   /** Six times the writer's timeout, as AWS advises for an SQS event source with a batching window. */
   visibilityTimeoutSeconds: 180,
   maxReceiveCount: 5,
+  /** Concurrent writers at most: larger batches are cheaper per event, and the edge must keep its concurrency. */
+  maxConcurrency: 2,
 };

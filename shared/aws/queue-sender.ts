@@ -1,6 +1,6 @@
 import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientOptions } from '../clients.js';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 
 /**
  * Sends JSON messages to one SQS queue (locally, the in-process queue's endpoint), with one client per container.
@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
  * and built on the first message: most edge and public containers send none (a usage message goes out on an
  * install's first check of a day), and their cold start does not wait for it.
  */
-export function queueSender<Message>(config: Config, queueUrl: string | undefined, variable: string): (message: Message) => Promise<void> {
+export function queueSender<Message>(config: CoreConfig, queueUrl: string | undefined, variable: string): (message: Message) => Promise<void> {
   let sqs: Promise<{ client: SQSClient; Send: typeof SendMessageCommand }> | undefined;
   const load = async () => {
     const { SQSClient, SendMessageCommand: Send } = await import('@aws-sdk/client-sqs');

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 import { awsClientOptions } from '../clients.js';
 
 /** A secret's value, fetched on first use and kept for the container's life. */
@@ -9,7 +9,7 @@ export type SecretValue = () => Promise<string>;
  * `secretId` (name or ARN), read on the first call and kept. The client is imported then, so a container that never
  * needs the secret does not load it. A failed read is not kept: the next call tries again.
  */
-export function secretValue(config: Config, source: { value?: string; secretId?: string }, label: string): SecretValue {
+export function secretValue(config: CoreConfig, source: { value?: string; secretId?: string }, label: string): SecretValue {
   let secret: Promise<string> | undefined;
   const read = async (): Promise<string> => {
     if (source.value) return source.value;

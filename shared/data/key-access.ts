@@ -38,11 +38,10 @@ export const KEY_ACCESS = {
   edge: { read: LICENSING_READS, write: [...LICENSE_OPERATION_WRITES, 'releaseId'] },
   /**
    * Public API: license operations, checkout (it reads the payment provider, writes only the sessions it opens), and
-   * feedback and deactivation reasons with their daily counts, which share their product's partition key, so the
-   * product item is not told apart from them by IAM: the public function can change no product through its code, and
-   * no other item of the product's partition but those records.
+   * feedback and deactivation reasons with their daily counts, in their product's records partition (`productRecords`),
+   * never the product item itself.
    */
-  public: { read: LICENSING_READS, write: [...LICENSE_OPERATION_WRITES, 'checkoutSessionId', 'productId'] },
+  public: { read: LICENSING_READS, write: [...LICENSE_OPERATION_WRITES, 'checkoutSessionId', 'productRecords'] },
   /**
    * Customer portal: its API keys (`keyHash`, for `lastUsedAt`), the tenant's customer e-mails, licenses by e-mail
    * and payment provider (`tenantId`), payments and subscriptions (`customerId`, `subscriptionId`), products and
@@ -86,14 +85,31 @@ export const KEY_ACCESS = {
     read: ['outboxShard', 'eventId', 'webhookId', 'deliveryId', 'tenantId'],
     write: ['outboxShard', 'webhookId', 'deliveryId', 'tenantId#shard'],
   },
-  /** Usage event writer: the events and daily counts it writes (by `productId`), and the licenses events name, which it reads. */
-  usageWriter: { read: ['productId', 'licenseKey'], write: ['productId#day', 'productId'] },
+  /** Usage event writer: the events it writes (by `productId#day`) and their daily counts (`productRecords`), and the licenses events name, which it reads. */
+  usageWriter: { read: ['productId', 'licenseKey'], write: ['productId#day', 'productRecords'] },
   /** Mail sender: the e-mails it claims and marks sent (license e-mails by license id, the others by mail id), nothing else. */
   mailSender: { read: ['licenseId', 'mailId'], write: ['licenseId', 'mailId'] },
   /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events (with their markers). */
   expirySweep: {
     read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
     write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard'],
+  },
+  /**
+   * Export worker: its export jobs (`exportId`), and reads of everything a tenant holds by the indexes keyed by the
+   * tenant (products, customers, licenses, activations, webhooks), its products (plans, releases) and customers
+   * (payments, subscriptions), and active sites' last checks (`licenseId`). It writes its job only.
+   */
+  exportWorker: { read: ['exportId', 'tenantId', 'productId', 'customerId', 'licenseId', 'planId'], write: ['exportId'] },
+  /**
+   * Import worker: its import and bad rows (`importId`); the target product and its plans (`productId`); the keys and
+   * e-mails a batch finds taken (`licenseKey`, `tenantId`); what an imported license writes: the license, its ref,
+   * expiry item, activations and domain holds (`licenseKey`, `licenseId`, `shard`, `activationId`), its customer and
+   * the e-mail's holder (`customerId`, `tenantId#email`), the counters (`tenantId#shard`), and the `import.completed`
+   * event (`eventId`, `outboxShard`). It changes no product or plan.
+   */
+  importWorker: {
+    read: ['importId', 'productId', 'licenseKey', 'tenantId'],
+    write: ['importId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard'],
   },
 } as const satisfies Record<string, { read: readonly string[]; write: readonly string[] }>;
 

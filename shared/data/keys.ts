@@ -13,6 +13,18 @@ export function primaryKey<const P extends readonly string[], const S extends re
   } as const;
 }
 
+/**
+ * The table index of a product's records that are not the product (feedback, deactivation reasons, daily counts): a
+ * partition of their own, `$licensing#productRecords_<productId>`, so the functions that write them (public API, usage
+ * writer) are given no right to the product item, whose partition `productId` leads.
+ */
+export function productRecordsKey<const S extends readonly string[]>(sk: S) {
+  return {
+    pk: { field: 'pk', composite: ['productId'] as const, casing: 'none', template: `$${SERVICE_NAME}#productRecords_\${productId}` },
+    sk: { field: 'sk', composite: sk, casing: 'none' },
+  } as const;
+}
+
 export function globalIndex<const N extends 1 | 2 | 3 | 4 | 5, const P extends readonly string[], const S extends readonly string[]>(
   n: N,
   pk: P,

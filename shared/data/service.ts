@@ -8,8 +8,10 @@ import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { deactivationReasonEntity } from './entities/deactivation-reason.js';
 import { emailVerificationEntity } from './entities/email-verification.js';
+import { exportJobEntity } from './entities/export-job.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
+import { importErrorEntity, importJobEntity } from './entities/import-job.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
@@ -70,6 +72,9 @@ export const ENTITY_FACTORIES = {
   usageEvent: usageEventEntity,
   productDaily: productDailyEntity,
   idempotencyRecord: idempotencyRecordEntity,
+  exportJob: exportJobEntity,
+  importJob: importJobEntity,
+  importError: importErrorEntity,
   releaseReadme: releaseReadmeEntity,
 };
 

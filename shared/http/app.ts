@@ -3,22 +3,27 @@ import httpRouterHandler from '@middy/http-router';
 import { httpObservability } from '../observability/middleware.js';
 import { cors, type CorsPolicy } from './cors.js';
 import { errorHandler } from './error-handler.js';
+import { frontDoorOnly } from './front-door.js';
 import { headWithoutBody, withHeadRoutes } from './head.js';
 import type { Route } from './route.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
+/** How a surface answers across its routes: its CORS policy, and the front door's secret when it has one. */
+export type HttpAppOptions = { cors: CorsPolicy; originVerifyToken: string | undefined };
+
 /**
  * One surface's Lambda handler: its routes (GET ones under HEAD too) behind logging and metrics, CORS and the error
- * handler. Path parameters arrive as API Gateway hands them over, percent-decoded once (docs/deploy.md): they are
- * never decoded again here, so `%2541` stays `%41`.
+ * handler, and (with a front door) the refusal of requests that came around it. Path parameters arrive as API Gateway
+ * hands them over, percent-decoded once (docs/deploy.md): they are never decoded again here, so `%2541` stays `%41`.
  */
-export function httpApp(routes: Route[], corsPolicy: CorsPolicy) {
+export function httpApp(routes: Route[], options: HttpAppOptions) {
   // onError runs in reverse order: the error handler shapes (and logs) the answer, CORS decorates it, a HEAD answer
   // loses its body, then the invocation's metrics are published and its log keys dropped.
   return middy<HttpEvent, HttpResult>()
     .use(httpObservability())
     .use(headWithoutBody())
-    .use(cors(corsPolicy))
+    .use(cors(options.cors))
     .use(errorHandler())
+    .use(frontDoorOnly(options.originVerifyToken))
     .handler(httpRouterHandler(withHeadRoutes(routes)) as unknown as (event: HttpEvent) => Promise<HttpResult>);
 }

@@ -1,19 +1,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 import { header } from './request.js';
 import type { HttpEvent } from './types.js';
 
 /**
- * The caller's IP address, for per-address limits and records. Behind the edge firewall's CloudFront
- * distribution API Gateway sees CloudFront's address, so the viewer's comes from CloudFront's
+ * The caller's IP address, for per-address limits and records. Behind the front door (the stack's CloudFront
+ * distribution) API Gateway sees CloudFront's address, so the viewer's comes from CloudFront's
  * `cloudfront-viewer-address` header, trusted only on a request that carries CloudFront's secret
- * `x-origin-verify` header. Anything else (a direct call to the execute-api URL, no firewall, a forged
- * header) gets the connection's own `sourceIp`.
+ * `x-origin-verify` header. Anything else (no front door, a forged header) gets the connection's own `sourceIp`.
  */
-export function clientAddress(event: HttpEvent, config: Pick<Config, 'originVerifyToken'>): string {
-  const fromCloudFront = isFromCloudFront(event, config.originVerifyToken) ? viewerAddress(header(event, 'cloudfront-viewer-address')) : undefined;
+export function clientAddress(event: HttpEvent, config: Pick<CoreConfig, 'originVerifyToken'>): string {
+  const token = config.originVerifyToken;
+  const fromCloudFront = token && hasOriginSecret(event, token) ? viewerAddress(header(event, 'cloudfront-viewer-address')) : undefined;
   return fromCloudFront ?? event.requestContext.http.sourceIp;
 }
 
@@ -22,7 +22,7 @@ export function clientAddress(event: HttpEvent, config: Pick<Config, 'originVeri
  * /64, the network one subscriber is given and picks addresses from at will (2^64 of them: keyed on the full address,
  * each would be a fresh caller). An IPv4-mapped IPv6 address (`::ffff:198.51.100.10`) is the IPv4 client it names.
  */
-export function clientNetwork(event: HttpEvent, config: Pick<Config, 'originVerifyToken'>): string {
+export function clientNetwork(event: HttpEvent, config: Pick<CoreConfig, 'originVerifyToken'>): string {
   return addressNetwork(clientAddress(event, config));
 }
 
@@ -34,9 +34,10 @@ export function addressNetwork(address: string): string {
   return `${parsed.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }
 
-function isFromCloudFront(event: HttpEvent, token: string | undefined): boolean {
+/** Whether the request carries the front door's secret `x-origin-verify` header (CloudFront adds it to every request). */
+export function hasOriginSecret(event: HttpEvent, token: string): boolean {
   const presented = header(event, 'x-origin-verify');
-  if (!token || presented === undefined) return false;
+  if (presented === undefined) return false;
   // Digests are of equal length, so the comparison takes the same time whatever was presented.
   return timingSafeEqual(sha256(presented), sha256(token));
 }

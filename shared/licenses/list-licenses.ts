@@ -2,7 +2,7 @@ import { normalizeEmail } from '../customers/customer-view.js';
 import { licenseFilterCounter, readCounter } from '../data/counters.js';
 import type { LICENSE_STATUSES } from '../data/entities/license.js';
 import { pageOf, paginateInMemory, type Page } from '../pagination.js';
-import { looksLikeLicenseKey } from './license-key.js';
+import { couldBeLicenseKey, hasGeneratedKeyShape } from './license-key.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';
 import { productSummaries, type LicenseDeps } from './load-license.js';
 
@@ -47,18 +47,31 @@ const matchesFilters = (item: LicenseItem, { status, productId }: LicenseListOpt
 const newestFirst = (a: LicenseItem, b: LicenseItem) =>
   b.createdAt.localeCompare(a.createdAt) || b.licenseId.localeCompare(a.licenseId);
 
-/** A key-shaped search is one key lookup; anything else is an e-mail prefix on the byEmail index. */
+async function byKey(deps: LicenseDeps, tenantId: string, needle: string): Promise<LicenseItem[]> {
+  const { data } = await deps.data.entities.license.get({ licenseKey: needle }).go();
+  return data && data.tenantId === tenantId ? [data] : [];
+}
+
+async function byEmailPrefix(deps: LicenseDeps, tenantId: string, needle: string): Promise<LicenseItem[]> {
+  const { data } = await deps.data.entities.license.query
+    .byEmail({ tenantId })
+    .begins({ customerEmail: normalizeEmail(needle) })
+    .go({ count: SEARCH_MATCH_LIMIT, pages: 'all' });
+  return data;
+}
+
+/**
+ * A search shaped like a generated key is one key lookup. Anything else is an e-mail prefix on the byEmail index,
+ * and, when it could be a key kept by an import (any shape: `0f3a…`, `XXXX-XXXX-…`), also that key's lookup, read
+ * together and joined.
+ */
 async function search(deps: LicenseDeps, tenantId: string, needle: string, options: LicenseListOptions): Promise<Page<License>> {
   let matches: LicenseItem[];
-  if (looksLikeLicenseKey(needle)) {
-    const { data } = await deps.data.entities.license.get({ licenseKey: needle }).go();
-    matches = data && data.tenantId === tenantId ? [data] : [];
+  if (hasGeneratedKeyShape(needle)) {
+    matches = await byKey(deps, tenantId, needle);
   } else {
-    const { data } = await deps.data.entities.license.query
-      .byEmail({ tenantId })
-      .begins({ customerEmail: normalizeEmail(needle) })
-      .go({ count: SEARCH_MATCH_LIMIT, pages: 'all' });
-    matches = data;
+    const [keyed, emailed] = await Promise.all([couldBeLicenseKey(needle) ? byKey(deps, tenantId, needle) : [], byEmailPrefix(deps, tenantId, needle)]);
+    matches = [...keyed, ...emailed.filter((item) => !keyed.some((key) => key.licenseId === item.licenseId))];
   }
   const found = matches.filter((item) => matchesFilters(item, options)).sort(newestFirst);
   const page = paginateInMemory(found, options.page, options.perPage);

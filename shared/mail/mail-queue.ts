@@ -1,5 +1,5 @@
 import { queueSender } from '../aws/queue-sender.js';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 
 /** What a mail queue message says: which queued e-mail to send. Everything else is read from the table. */
 export type MailMessage = { licenseId: string } | { mailId: string };
@@ -7,7 +7,7 @@ export type MailMessage = { licenseId: string } | { mailId: string };
 /** The mail queue (SQS in AWS, the local stack's queue locally). */
 export type MailQueue = { enqueue(message: MailMessage): Promise<void> };
 
-export function createMailQueue(config: Config): MailQueue {
+export function createMailQueue(config: CoreConfig): MailQueue {
   const send = queueSender<MailMessage>(config, config.mail.queueUrl, 'MAIL_QUEUE_URL');
   return { enqueue: send };
 }
@@ -22,4 +22,6 @@ export const MAIL_QUEUE_SETTINGS = {
   visibilityTimeoutSeconds: 120,
   batchSize: 10,
   maxReceiveCount: 30,
+  /** Concurrent senders at most: a few a second is what a vendor sells, and a new account may run only 10 functions at once. */
+  maxConcurrency: 2,
 };

@@ -19,14 +19,14 @@ export function fromHeader(address: string, name: string | undefined): string {
 }
 
 /** SES (v2 API) from the configured sender address; locally the SES stand-in (`SES_ENDPOINT`). */
-export function createMailer(config: Config): Mailer {
+export function createMailer(config: Config<'mail'>): Mailer {
   const ses = new SESv2Client(awsClientOptions(config, config.endpoints.ses));
   const charset = 'UTF-8';
   return {
     async send(mail) {
       const { MessageId } = await ses.send(
         new SendEmailCommand({
-          FromEmailAddress: fromHeader(config.mail.from, mail.fromName),
+          FromEmailAddress: fromHeader(config.mailFrom, mail.fromName),
           Destination: { ToAddresses: [mail.to] },
           ReplyToAddresses: mail.replyTo ? [mail.replyTo] : undefined,
           Content: {

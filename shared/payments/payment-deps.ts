@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { stripeClients, type StripeFor } from './stripe-client.js';
 
@@ -6,6 +6,6 @@ import { stripeClients, type StripeFor } from './stripe-client.js';
 export type PaymentDeps = { payments: { secrets: SecretBox; stripe: StripeFor } };
 
 /** `secrets`: the container's one secret box, made with the function's `SECRET_ACCESS` (which opens vendors' Stripe secrets). */
-export function createPaymentDeps(config: Config, secrets: SecretBox): PaymentDeps['payments'] {
+export function createPaymentDeps(config: CoreConfig, secrets: SecretBox): PaymentDeps['payments'] {
   return { secrets, stripe: stripeClients(config) };
 }

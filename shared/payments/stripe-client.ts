@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 
 export type StripeFor = (secretKey: string) => Promise<Stripe>;
 
@@ -19,7 +19,7 @@ export const STRIPE_CALL_LIMITS = { maxNetworkRetries: 1, timeoutMs: 3000 } as c
  * the client's host, port and protocol; Stripe's own is the default. Short timeouts (`STRIPE_CALL_LIMITS`): a checkout
  * waits on it.
  */
-export function stripeClients(config: Config): StripeFor {
+export function stripeClients(config: CoreConfig): StripeFor {
   const clients = new Map<string, Stripe>();
   const target = config.payments.stripeApiUrl ? new URL(config.payments.stripeApiUrl) : undefined;
   return async (secretKey) => {

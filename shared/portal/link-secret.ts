@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 import { awsClientOptions } from '../clients.js';
 
 /** The key that signs portal download links, fetched on first use and kept for the container's life. */
@@ -9,7 +9,7 @@ export type LinkSecret = () => Promise<Buffer>;
  * Manager secret, read once per container. The client is imported on the first portal download, so calls that
  * never sign or check a link do not load it. A failed read is not kept: the next request tries again.
  */
-export function createLinkSecret(config: Config): LinkSecret {
+export function createLinkSecret(config: CoreConfig): LinkSecret {
   let secret: Promise<Buffer> | undefined;
   const read = async (): Promise<Buffer> => {
     const { localKey, secretArn } = config.downloadLinks;

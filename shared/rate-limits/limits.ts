@@ -56,6 +56,16 @@ export const RATE_LIMITS = {
   /** Validate and check on the public API, per public key and address, in each container. */
   publicReads: { name: 'public-reads', capacity: 120, refillPerSecond: 2, store: 'container', message: TOO_MANY },
   /**
+   * Validate and update check on the edge, per address, in each container: several times the public reads', since one
+   * shared host's address carries the checks of its hundreds of sites, and still far below what a loop sends.
+   */
+  edgeReads: { name: 'edge-reads', capacity: 300, refillPerSecond: 5, store: 'container', message: TOO_MANY },
+  /**
+   * Downloads on the edge per address, in each container: each one is a counted write and a file leaving AWS. Enough
+   * for a shared host updating its sites at once (WordPress tries a refused one again at its next update run).
+   */
+  downloads: { name: 'downloads', capacity: 60, refillPerSecond: 1 / 5, store: 'container', message: TOO_MANY },
+  /**
    * Feedback, usage events and deactivation reasons per public key and address, in each container: enough for a
    * site's plugin (a few a day) or a shared host's many sites, and a loop is refused before it costs a write.
    */

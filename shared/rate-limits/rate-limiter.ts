@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 import { writeItem } from '../data/writes.js';
 import { TooManyRequestsError } from '../errors.js';
 import { logger } from '../observability/logger.js';
@@ -18,7 +18,7 @@ export type RateLimiter = ReturnType<typeof createRateLimiter>;
  * limit, never a read. A bucket store that cannot be reached lets the request through (logged): the
  * limits protect the service, they must not take it down.
  */
-export function createRateLimiter(deps: Pick<Deps, 'data' | 'clock'> & { config: Pick<Config, 'rateLimitScale'> }) {
+export function createRateLimiter(deps: Pick<Deps, 'data' | 'clock'> & { config: Pick<CoreConfig, 'rateLimitScale'> }) {
   const scale = deps.config.rateLimitScale;
   /** Container buckets' `tat`, and for table buckets the last `tat` seen, to try the likely write first. */
   const remembered = new Map<string, number>();

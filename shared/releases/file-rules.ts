@@ -40,9 +40,12 @@ export function sanitizeFileName(name: string): string {
   return safe || 'release.zip';
 }
 
+/** The first segment of every release file's key: the front door serves `/releases/*` from the bucket as they are. */
+export const RELEASE_FILES_ROOT = 'releases';
+
 /** Every file of a product lives under this prefix, so a path names its tenant and product. */
 export function releaseFilePrefix(tenantId: string, productId: string): string {
-  return `releases/${tenantId}/${productId}/`;
+  return `${RELEASE_FILES_ROOT}/${tenantId}/${productId}/`;
 }
 
 /** A fresh storage path: a random segment keeps uploads of the same name apart. */

@@ -1,6 +1,6 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { awsClientOptions } from '../clients.js';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 import { encryptionContextOf, type KeyWrapper } from './secret-box.js';
 
 /**
@@ -8,7 +8,7 @@ import { encryptionContextOf, type KeyWrapper } from './secret-box.js';
  * context (the tenant, the kind of value, which one) is the encryption context, so KMS itself refuses to unwrap a data
  * key for another tenant or value, and each function's grant holds for its kinds only (and CloudTrail names them).
  */
-export function kmsKeyWrapper(config: Config, keyId: string): KeyWrapper {
+export function kmsKeyWrapper(config: CoreConfig, keyId: string): KeyWrapper {
   const kms = new KMSClient(awsClientOptions(config, undefined));
   return {
     async newDataKey(binding) {

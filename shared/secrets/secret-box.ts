@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 import type { SealedKind, SecretAccess } from './secret-access.js';
 
 /**
@@ -137,7 +137,7 @@ function checkAccess(access: SecretAccess, action: 'seal' | 'open', context: Sea
  * (the KMS client is imported then too), so a container that never touches a secret pays nothing for them.
  * `access`: the function's entry in `SECRET_ACCESS`; anything beyond it is refused before KMS is asked.
  */
-export function createSecretBox(config: Config, access: SecretAccess): SecretBox {
+export function createSecretBox(config: CoreConfig, access: SecretAccess): SecretBox {
   let box: Promise<SecretBox> | undefined;
   const build = async (): Promise<SecretBox> => {
     const { providerKeyId, localProviderKey } = config.payments;

@@ -3,7 +3,11 @@ import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { HttpRequest } from '@smithy/core/protocols';
 import { Hash } from '@smithy/core/serde';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
+import { RELEASE_FILES_ROOT } from '../releases/file-rules.js';
+
+/** The front door's path of release files: `/<key>`, every key being under `releases/`. */
+export const RELEASE_FILES_PATH = `/${RELEASE_FILES_ROOT}`;
 
 /** Short-lived GET URLs of release files that make browsers save the file under its original name. */
 export type DownloadLinks = { presign(filePath: string, fileName: string, expiresInSeconds: number): Promise<string> };
@@ -16,8 +20,15 @@ const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('
  * (the file goes from S3 to the caller), so its bundle carries the signer and not S3's client. The signer is
  * built on the first download, as most containers never serve one. `credentials` are the function's own
  * (the table client's provider), which its role lets read the bucket.
+ *
+ * With a front door (`releaseFilesUrl`), the URL is signed for the bucket as ever and handed out on the front door's
+ * host: CloudFront passes `/releases/…` with its query to the bucket's regional host unchanged, where S3 checks the
+ * signature it always checks (docs/deploy.md, "Release downloads"). The file then leaves AWS through CloudFront.
  */
-export function createDownloadLinks(config: Pick<Config, 'region' | 'bucketName' | 'endpoints'>, credentials: AwsCredentialIdentityProvider): DownloadLinks {
+export function createDownloadLinks(
+  config: Pick<CoreConfig, 'region' | 'bucketName' | 'endpoints' | 'downloadLinks'>,
+  credentials: AwsCredentialIdentityProvider,
+): DownloadLinks {
   let presigner: S3RequestPresigner | undefined;
   return {
     async presign(filePath, fileName, expiresInSeconds) {
@@ -35,7 +46,10 @@ export function createDownloadLinks(config: Pick<Config, 'region' | 'bucketName'
         query: { 'response-content-disposition': `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"` },
         headers: {},
       });
-      return formatUrl(await presigner.presign(request, { expiresIn: expiresInSeconds }));
+      const url = formatUrl(await presigner.presign(request, { expiresIn: expiresInSeconds }));
+      const frontDoor = config.downloadLinks.releaseFilesUrl;
+      // The query as signed, byte for byte: S3 recomputes the signature from it.
+      return frontDoor ? `${frontDoor}/${encodeKey(filePath)}${url.slice(url.indexOf('?'))}` : url;
     },
   };
 }

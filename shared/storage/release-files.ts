@@ -1,17 +1,19 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 
 /** What the release-file functions use: the bucket from config and the one S3 client of the container. */
-export type StorageDeps = { config: Pick<Config, 'bucketName'>; clients: { s3: S3Client } };
+export type StorageDeps = { config: Pick<CoreConfig, 'bucketName'>; clients: { s3: S3Client } };
 
-function bucketOf(deps: StorageDeps): string {
+/** The bucket of every stored file (releases, imports). */
+export function bucketOf(deps: StorageDeps): string {
   if (!deps.config.bucketName) throw new Error('BUCKET_NAME is not configured');
   return deps.config.bucketName;
 }
 
-const isMissing = (error: unknown) => {
+/** True for S3's "no such object" in any of its forms. */
+export const isMissing = (error: unknown) => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
 };

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../errors.js';
-import { looksLikeLicenseKey } from '../licenses/license-key.js';
+import { couldBeLicenseKey } from '../licenses/license-key.js';
 import { readLicense } from '../licensing/license-lookup.js';
 import type { ActivityRecorder } from '../licensing/activity.js';
 import { checkoutUrl } from '../payments/public-plans.js';
@@ -39,7 +39,7 @@ export async function checkForUpdate(
   // A value that cannot be a key names no license: no read for it (the answer is the unknown key's).
   const [entry, license] = await Promise.all([
     releases.bySlug(input.slug),
-    looksLikeLicenseKey(input.licenseKey) ? readLicense(deps, input.licenseKey) : undefined,
+    couldBeLicenseKey(input.licenseKey) ? readLicense(deps, input.licenseKey) : undefined,
   ]);
   if (!entry) throw new NotFoundError('Product not found');
   const { product, published } = entry;

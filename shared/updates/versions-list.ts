@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError } from '../errors.js';
-import { looksLikeLicenseKey } from '../licenses/license-key.js';
+import { couldBeLicenseKey } from '../licenses/license-key.js';
 import { readLicense } from '../licensing/license-lookup.js';
 import { DEFAULT_CHANNEL } from '../releases/channels.js';
 import type { Deps } from '../runtime.js';
@@ -23,7 +23,7 @@ export async function listVersions(
 ) {
   const [entry, license] = await Promise.all([
     releases.bySlug(input.slug),
-    looksLikeLicenseKey(input.licenseKey) ? readLicense(deps, input.licenseKey) : undefined,
+    couldBeLicenseKey(input.licenseKey) ? readLicense(deps, input.licenseKey) : undefined,
   ]);
   if (!entry) throw new NotFoundError('Product not found');
   seen(signingIdentityOf(entry.product));

@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientOptions } from '../clients.js';
-import type { Config } from '../config.js';
+import type { CoreConfig } from '../config.js';
 import { MAX_ATTEMPTS } from './retry-schedule.js';
 
 /** What a queue message says: which delivery to attempt. Everything else is read from the table. */
@@ -22,7 +22,7 @@ export type DeliveryQueue = {
  */
 const MAX_VISIBILITY_SECONDS = 12 * 3600 - 60;
 
-export function createDeliveryQueue(config: Config): DeliveryQueue {
+export function createDeliveryQueue(config: CoreConfig): DeliveryQueue {
   const { queueUrl, deadLetterQueueUrl } = config.webhooks;
   const sqs = new SQSClient(awsClientOptions(config, config.endpoints.sqs));
   const required = (url: string | undefined, name: string) => {
@@ -61,4 +61,9 @@ export const DELIVERY_QUEUE_SETTINGS = {
   visibilityTimeoutSeconds: 180,
   batchSize: 10,
   maxReceiveCount: MAX_RECEIVE_COUNT,
+  /**
+   * Concurrent dispatchers at most (SQS event source `maxConcurrency`): 10 parallel sends each, and a new account may
+   * run only 10 functions at once, which plugins' calls must not find taken by a burst of webhooks.
+   */
+  maxConcurrency: 3,
 };

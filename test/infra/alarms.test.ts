@@ -80,8 +80,9 @@ describe('alarm topic', () => {
 
 describe('alarms', () => {
   it('all report to the topic when they go off and when they are OK again, and treat no data as OK', () => {
-    // 2 API/edge + 2 per function + iterator age + purchases not issued + 2 SES + the webhook, outbox stream, mail and usage event dead-letter alarms.
-    expect(alarms).toHaveLength(2 + 2 * Object.keys(stack.allFunctions).length + 1 + 1 + 2 + 4);
+    // 2 API/edge + 2 per function + iterator age + purchases not issued + 2 SES + the webhook, outbox stream, mail and usage event dead-letter alarms
+    // + the export and import dead-letter alarms.
+    expect(alarms).toHaveLength(2 + 2 * Object.keys(stack.allFunctions).length + 1 + 1 + 2 + 4 + 2);
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);
@@ -113,19 +114,37 @@ describe('alarms', () => {
     expect(alarm).toMatchObject({ Threshold: ALARM_THRESHOLDS.edgeDurationP99Ms, EvaluationPeriods: 3 });
   });
 
-  it('watch errors and throttles of every function', () => {
+  it('watch errors of every function', () => {
     for (const [name, fn] of Object.entries(stack.allFunctions)) {
-      for (const [suffix, metricName] of [['errors', 'Errors'], ['throttles', 'Throttles']] as const) {
-        const alarm = alarmNamed(`${name}-${suffix}`);
-        expect(watched(alarm)).toEqual({
-          Namespace: 'AWS/Lambda',
-          MetricName: metricName,
-          Stat: 'Sum',
-          Period: 300,
-          Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }],
+      const alarm = alarmNamed(`${name}-errors`);
+      expect(watched(alarm)).toEqual({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Stat: 'Sum',
+        Period: 300,
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }],
+      });
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    }
+  });
+
+  it('page on throttling only when it lasts: over 1% of attempts, at least 10, in each of three 5-minute periods', () => {
+    for (const [name, fn] of Object.entries(stack.allFunctions)) {
+      const alarm = alarmNamed(`${name}-throttles`);
+      const metric = (id: string, metricName: string) =>
+        expect.objectContaining({
+          Id: id,
+          ReturnData: false,
+          MetricStat: { Metric: { Namespace: 'AWS/Lambda', MetricName: metricName, Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }] }, Period: 300, Stat: 'Sum' },
         });
-        expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-      }
+      expect(alarm.Metrics).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ Expression: 'IF(throttles >= 10, 100 * throttles / (invocations + throttles), 0)' }),
+          metric('invocations', 'Invocations'),
+          metric('throttles', 'Throttles'),
+        ]),
+      );
+      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, TreatMissingData: 'notBreaching' });
     }
   });
 

@@ -5,6 +5,8 @@ import { Aspects, type Stack } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
+import { EdgeCertificateStack } from '../../infra/edge-certificate-stack.js';
 import { EdgeFirewallStack } from '../../infra/edge-firewall-stack.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { cdkApp } from './support/app.js';
@@ -12,21 +14,33 @@ import { cdkApp } from './support/app.js';
 const outRoot = mkdtempSync(join(tmpdir(), 'cdk-nag-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
 
-/** The stacks as `bin/app.ts` builds them, checked as it checks them: every optional part on, to check them all. */
+/**
+ * The stacks as `bin/app.ts` builds them, checked as it checks them: every optional part on (the firewall, the custom
+ * domain with its us-east-1 certificate, sign-in, a sender, another price class), the defaults, and the API alone.
+ */
 function checkedStacks(): Stack[] {
   const app = cdkApp(mkdtempSync(join(outRoot, 'app-')));
   const env = { account: '123456789012', region: 'eu-west-1' };
+  const hostedZone = { hostedZoneId: 'Z0123456789ABC', zoneName: 'example.com' };
   const firewall = new EdgeFirewallStack(app, 'LicensingServiceEdgeFirewall-test', {
     env: { ...env, region: 'us-east-1' },
     crossRegionReferences: true,
     requestsPer5Minutes: 2000,
+  });
+  const certificate = new EdgeCertificateStack(app, 'LicensingServiceEdgeCertificate-test', {
+    env: { ...env, region: 'us-east-1' },
+    crossRegionReferences: true,
+    domainName: 'licenses.example.com',
+    hostedZone,
   });
   const service = new LicensingStack(app, 'LicensingService-test', {
     env,
     crossRegionReferences: true,
     edgeFirewall: { webAclArn: firewall.webAclArn },
     alarmEmail: 'ops@example.com',
-    customDomain: { domainName: 'licenses.example.com', hostedZone: { hostedZoneId: 'Z0123456789ABC', zoneName: 'example.com' } },
+    mailFrom: 'ssm:/licensing/test/mail-from',
+    priceClass: PriceClass.PRICE_CLASS_ALL,
+    customDomain: { domainName: 'licenses.example.com', certificateArn: certificate.certificateArn, hostedZone },
     oauth: {
       google: { clientId: 'ssm:/licensing/test/google-client-id', clientSecretId: 'licensing/test/google-client-secret' },
       github: { clientId: 'Iv1.0123456789abcdef', clientSecretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:licensing/test/github-AbCdEf' },
@@ -34,8 +48,13 @@ function checkedStacks(): Stack[] {
     bundle: false,
   });
   const plain = new LicensingStack(app, 'LicensingService-plain', { bundle: false });
+  const apiOnly = new LicensingStack(app, 'LicensingService-api-only', {
+    dashboard: false,
+    customDomain: { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc', hostedZone },
+    bundle: false,
+  });
   Aspects.of(app).add(new AwsSolutionsChecks());
-  return [service, firewall, plain];
+  return [service, firewall, certificate, plain, apiOnly];
 }
 
 const findings = (stack: Stack, kind: 'findError' | 'findWarning') =>

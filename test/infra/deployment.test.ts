@@ -21,10 +21,14 @@ function synth(id: string, props: LicensingStackProps = {}) {
 
 // Synthesized up front: a busy machine can take longer than a test's timeout per synthesis.
 const staging = synth('LicensingService-staging');
+// A custom domain on the HTTP API: the shape of a deployment without CloudFront (test/infra/front-door.test.ts has the
+// domain on the front door).
 const zoneDomain = synth('LicensingService-prod', {
+  dashboard: false,
   customDomain: { domainName: 'licenses.example.com', hostedZone: { hostedZoneId: 'Z0123456789ABC', zoneName: 'example.com' } },
 });
 const certificateDomain = synth('LicensingService-prod', {
+  dashboard: false,
   customDomain: { domainName: 'licenses.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc' },
   publicBaseUrl: 'https://edge.example.com/',
 });
@@ -47,12 +51,13 @@ describe('stages', () => {
 });
 
 describe('outputs', () => {
-  it('give what a vendor needs: API and Stripe webhook URLs, bucket, table, alarm topic and dashboard', () => {
+  it('give what a vendor needs: the service and Stripe webhook URLs (the front door), bucket, table, alarm topic and dashboard', () => {
     const { stack, outputs } = staging;
-    const apiEndpoint = { 'Fn::GetAtt': [logicalIdOf(stack.api), 'ApiEndpoint'] };
+    const frontDoor = { 'Fn::GetAtt': [logicalIdOf(stack.frontDoor!.distribution), 'DomainName'] };
     expect(Object.keys(outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'DashboardUrl', 'ReleaseBucketName', 'StripeWebhookUrl', 'TableName']);
-    expect(outputs.DashboardUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalIdOf(stack.dashboardSite.distribution), 'DomainName'] }, '/']] });
-    expect(outputs.StripeWebhookUrl!.Value).toEqual({ 'Fn::Join': ['', [apiEndpoint, '/v1/webhooks/stripe/{userId}']] });
+    expect(outputs.DashboardUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', frontDoor, '/']] });
+    expect(outputs.ApiUrl!.Value).toEqual(outputs.DashboardUrl!.Value);
+    expect(outputs.StripeWebhookUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', frontDoor, '/v1/webhooks/stripe/{userId}']] });
     expect(outputs.ReleaseBucketName!.Value).toEqual({ Ref: logicalIdOf(stack.releaseBucket.bucket) });
     expect(outputs.TableName!.Value).toEqual({ Ref: logicalIdOf(stack.table) });
     expect(outputs.AlarmTopicArn!.Value).toEqual({ Ref: logicalIdOf(stack.alarmTopic.topic) });
@@ -60,11 +65,10 @@ describe('outputs', () => {
   });
 });
 
-describe('custom domain', () => {
+describe('custom domain on the HTTP API (dashboard: false)', () => {
   it('is absent unless configured', () => {
     staging.template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 0);
     staging.template.resourceCountIs('AWS::CertificateManager::Certificate', 0);
-    expect(staging.variables).not.toHaveProperty('PUBLIC_BASE_URL');
   });
 
   it('with a hosted zone: a DNS-validated certificate, the domain mapped to the stage, an alias record', () => {
@@ -118,9 +122,11 @@ describe('settings from SSM', () => {
       expect(parameterNamed(name)[1].Type).toBe('AWS::SSM::Parameter::Value<String>');
     }
     expect(variables.PUBLIC_BASE_URL).toEqual({ Ref: parameterNamed('/licensing/public-base-url')[0] });
-    expect(variables.MAIL_FROM).toEqual({ Ref: parameterNamed('/licensing/mail-from')[0] });
-    template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
-      DomainNameConfigurations: [{ CertificateArn: { Ref: parameterNamed('/licensing/certificate-arn')[0] }, EndpointType: 'REGIONAL' }],
-    });
+    const sender = (template.toJSON().Resources[logicalIdOf(fromSsm.stack.mailDelivery.sender)] as Resource).Properties.Environment.Variables;
+    expect(sender.MAIL_FROM).toEqual({ Ref: parameterNamed('/licensing/mail-from')[0] });
+    expect(variables).not.toHaveProperty('MAIL_FROM');
+    // The custom domain is on the front door, whose certificate (us-east-1) the parameter names.
+    const distribution = Object.values(template.findResources('AWS::CloudFront::Distribution'))[0] as Resource;
+    expect(distribution.Properties.DistributionConfig.ViewerCertificate.AcmCertificateArn).toEqual({ Ref: parameterNamed('/licensing/certificate-arn')[0] });
   });
 });

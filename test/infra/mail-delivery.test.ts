@@ -17,14 +17,16 @@ function synth(props: LicensingStackProps) {
   return { stack, template: Template.fromStack(stack) };
 }
 const { stack, template } = synth({ mailFrom: 'licenses@vendor.example' });
+// Synthesized here rather than in a test, whose timeout a busy machine can exceed.
+const fromSsm = synth({ mailFrom: 'ssm:/licensing/mail-from' });
 const mail = stack.mailDelivery;
 const id = (s: Stack, construct: { node: { defaultChild?: unknown } }) => s.getLogicalId(construct.node.defaultChild as CfnElement);
 const queueArn = { 'Fn::GetAtt': [id(stack, mail.queue), 'Arn'] };
 const dlqArn = { 'Fn::GetAtt': [id(stack, mail.deadLetterQueue), 'Arn'] };
 
 const sesStatements = (statements: Statement[]) => statements.filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
-const identityArn = (name: string) => ({
-  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:identity/${name}`]],
+const sesArn = (resource: string) => ({
+  'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ses:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, `:${resource}/*`]],
 });
 
 describe('license e-mail infrastructure', () => {
@@ -38,24 +40,25 @@ describe('license e-mail infrastructure', () => {
     expect(MAIL_QUEUE_SETTINGS.visibilityTimeoutSeconds).toBeGreaterThan(MAIL_QUEUE_SETTINGS.senderTimeoutSeconds);
   });
 
-  it('feeds the sender from the mail queue with partial batch failures, and gives it the sender address', () => {
+  it('feeds the sender from the mail queue with partial batch failures and a few senders at most, and gives it the sender address', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: queueArn,
       FunctionName: { Ref: id(stack, mail.sender) },
       BatchSize: MAIL_QUEUE_SETTINGS.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: MAIL_QUEUE_SETTINGS.maxConcurrency },
     });
     const fn = template.toJSON().Resources[id(stack, mail.sender)];
     expect(fn.Properties.Timeout).toBe(MAIL_QUEUE_SETTINGS.senderTimeoutSeconds);
     expect(fn.Properties.Environment.Variables).toMatchObject({ MAIL_FROM: 'licenses@vendor.example', RUNTIME: 'aws' });
   });
 
-  it('lets the sender send as the configured address only, on its address and domain identities', () => {
+  it('lets the sender send as the configured address only: on any identity and configuration set, as SES checks recipients in the sandbox', () => {
     expect(sesStatements(statementsOf(stack, template, mail.sender))).toEqual([
       {
         Effect: 'Allow',
         Action: 'ses:SendEmail',
-        Resource: [identityArn('licenses@vendor.example'), identityArn('vendor.example')],
+        Resource: [sesArn('configuration-set'), sesArn('identity')],
         Condition: { StringEquals: { 'ses:FromAddress': 'licenses@vendor.example' } },
       },
     ]);
@@ -65,12 +68,9 @@ describe('license e-mail infrastructure', () => {
   });
 
   it('takes the sender address from SSM when the setting says so, in the grant as in the environment', () => {
-    const fromSsm = synth({ mailFrom: 'ssm:/licensing/mail-from' });
     const [statement] = sesStatements(statementsOf(fromSsm.stack, fromSsm.template, fromSsm.stack.mailDelivery.sender));
     const parameter = Object.entries(fromSsm.template.toJSON().Parameters as Record<string, { Default?: string }>).find(([, p]) => p.Default === '/licensing/mail-from')![0];
     expect(statement!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': { Ref: parameter } } });
-    // The domain identity is cut from the parameter's value at deployment.
-    expect(JSON.stringify(statement!.Resource)).toContain(JSON.stringify({ 'Fn::Select': [1, { 'Fn::Split': ['@', { Ref: parameter }] }] }));
     const fn = fromSsm.template.toJSON().Resources[id(fromSsm.stack, fromSsm.stack.mailDelivery.sender)];
     expect(fn.Properties.Environment.Variables.MAIL_FROM).toEqual({ Ref: parameter });
   });

@@ -28,19 +28,57 @@ describe('deploy settings', () => {
       mailFrom: 'licenses@example.com',
       alarmEmail: 'ops@example.com',
       domainName: 'api.example.com',
-      certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc',
+      certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc',
+      priceClass: 'PriceClass_200',
     });
     expect(settings).toEqual({
       stage: 'staging',
       account: '123456789012',
       region: 'eu-west-1',
       edgeRateLimit: 2000,
+      priceClass: 'PriceClass_200',
       publicBaseUrl: 'https://licenses.example.com',
       dashboardUrl: 'https://app.example.com',
       mailFrom: 'licenses@example.com',
       alarmEmail: 'ops@example.com',
-      customDomain: { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc' },
+      customDomain: { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/abc' },
     });
+  });
+
+  it('leave CloudFront out with dashboard=false, which the edge firewall cannot do without', () => {
+    expect(read({ dashboard: 'false' })).toEqual({ stage: 'prod', dashboard: false });
+    expect(read({ dashboard: 'true' })).toEqual({ stage: 'prod' });
+    expect(() => read({ dashboard: 'no' })).toThrow(/dashboard must be true or false/);
+    expect(() => read({ dashboard: 'false', edgeRateLimit: '1000', account: '123456789012', region: 'eu-west-1', mailFrom: 'a@example.com' })).toThrow(/dashboard=false leaves out/);
+    expect(() => read({ priceClass: '100' })).toThrow(/priceClass must be one of PriceClass_100, PriceClass_200, PriceClass_All/);
+  });
+
+  it('demand a sender for a deployment to an account, unless told it is a trial', () => {
+    for (const target of [{ account: '123456789012' }, { region: 'eu-west-1' }]) {
+      expect(() => read(target)).toThrow(/mailFrom is required for a deployment to an account[\s\S]*allowDefaultMailFrom=true/);
+      expect(read({ ...target, allowDefaultMailFrom: 'true' }).mailFrom).toBeUndefined();
+    }
+    expect(read({ account: '123456789012', region: 'eu-west-1', mailFrom: 'ssm:/licensing/mail-from' }).mailFrom).toBe('ssm:/licensing/mail-from');
+    // Offline synthesis (no account, no region) still works without one: tests and `cdk synth` in CI.
+    expect(read({}).mailFrom).toBeUndefined();
+  });
+
+  it('refuse a sender that is not a bare address at synthesis, rather than at the mail sender’s cold start', () => {
+    expect(() => read({ mailFrom: 'Vendor <licenses@example.com>' })).toThrow(/mailFrom must be an e-mail address/);
+  });
+
+  it('refuse an ssm: reference that can name no SSM parameter', () => {
+    for (const [value, reason] of [
+      ['ssm:licensing/prod/mail-from', /a path starts with \//],
+      ['ssm:/licensing/mail from', /letters, digits/],
+      ['ssm:', /letters, digits/],
+      ['ssm:/aws/reference/x', /no name starts with aws or ssm/],
+      ['ssm:ssm-param', /no name starts with aws or ssm/],
+    ] as const) {
+      expect(() => read({ mailFrom: value }), value).toThrow(reason);
+    }
+    expect(() => read({ publicBaseUrl: 'ssm:bad name' })).toThrow(/publicBaseUrl: ssm:bad name is not an SSM parameter name/);
+    expect(read({ mailFrom: 'ssm:/licensing/prod/mail-from', alarmEmail: 'ssm:alarm-email' })).toMatchObject({ alarmEmail: 'ssm:alarm-email' });
   });
 
   it('refuse a stage that cannot name the stack, topic, alarms and dashboard', () => {
@@ -64,14 +102,22 @@ describe('deploy settings', () => {
 
   it('demand an account and region with the edge firewall, and a whole number for its limit', () => {
     expect(() => read({ edgeRateLimit: '1000' })).toThrow(/explicit account and region/);
-    expect(() => read({ edgeRateLimit: '1e3', account: '1', region: 'eu-west-1' })).toThrow(/whole number/);
+    expect(() => read({ edgeRateLimit: '1e3', account: '1', region: 'eu-west-1', mailFrom: 'a@example.com' })).toThrow(/whole number/);
   });
 
   it('take a custom domain with a certificate or with the hosted zone that validates one', () => {
-    expect(read({ domainName: 'api.example.com', hostedZoneId: 'Z1', hostedZoneName: 'example.com' }).customDomain).toEqual({
+    const zone = { domainName: 'api.example.com', hostedZoneId: 'Z1', hostedZoneName: 'example.com' };
+    const account = { account: '123456789012', mailFrom: 'a@example.com' };
+    expect(read({ ...zone, ...account, region: 'eu-west-1' }).customDomain).toEqual({
       domainName: 'api.example.com',
       hostedZone: { hostedZoneId: 'Z1', zoneName: 'example.com' },
     });
+    expect(read({ ...zone, ...account, region: 'us-east-1' }).customDomain).toBeDefined();
+    // The front door's certificate comes from us-east-1: without an explicit region, no stack can be put there.
+    expect(() => read(zone)).toThrow(/needs a certificate in us-east-1/);
+    expect(read({ ...zone, dashboard: 'false' }).customDomain).toBeDefined();
+    expect(() => read({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x' })).toThrow(/certificateArn must be an ACM certificate in us-east-1/);
+    expect(read({ domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x', dashboard: 'false' }).customDomain).toBeDefined();
     expect(() => read({ domainName: 'api.example.com' })).toThrow(/needs certificateArn .* or hostedZoneId and hostedZoneName/);
     expect(() => read({ domainName: 'api.example.com', hostedZoneId: 'Z1' })).toThrow(/go together/);
     expect(() => read({ certificateArn: 'arn:aws:acm:eu-west-1:1:certificate/x' })).toThrow(/need domainName/);

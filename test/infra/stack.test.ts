@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES } from '../../infra/routes.js';
-import { DEFAULT_MAIL_FROM } from '../../shared/config.js';
+import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS } from '../../shared/config.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/data/table-schema.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -29,6 +29,9 @@ const { stack, template } = synth({
   mailFrom: 'licenses@example.com',
 });
 
+// Synthesized up front: a busy machine can take longer than a test's timeout per synthesis.
+const bare = synth();
+
 const logicalId = (s: Stack, construct: { node: { defaultChild?: unknown } }) =>
   s.getLogicalId(construct.node.defaultChild as CfnElement);
 const tableId = logicalId(stack, stack.table);
@@ -42,7 +45,7 @@ function only(type: string): [string, Resource] {
 }
 
 describe('table', () => {
-  it('has the keys and indexes of table-schema.ts, all strings, ALL projection', () => {
+  it('has the keys and indexes of table-schema.ts, all strings, each with its projection', () => {
     const [, table] = only('AWS::DynamoDB::Table');
     expect(table.Properties.KeySchema).toEqual([
       { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
@@ -55,9 +58,17 @@ describe('table', () => {
           { AttributeName: index.partitionKey, KeyType: 'HASH' },
           { AttributeName: index.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection:
+          index.projection.type === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] },
       })),
     );
+    expect(table.Properties.GlobalSecondaryIndexes.map((index: { Projection: { ProjectionType: string } }) => index.Projection.ProjectionType)).toEqual([
+      'ALL',
+      'ALL',
+      'ALL',
+      'INCLUDE',
+      'INCLUDE',
+    ]);
     const keyNames = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...GLOBAL_INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])];
     expect(table.Properties.AttributeDefinitions).toHaveLength(keyNames.length);
     expect(table.Properties.AttributeDefinitions).toEqual(
@@ -65,27 +76,31 @@ describe('table', () => {
     );
   });
 
-  it('is on-demand, with TTL, point-in-time recovery and a stream, and is retained and protected from deletion', () => {
+  it('is on-demand, with TTL, point-in-time recovery and a stream of new images, and is retained and protected from deletion', () => {
     const [, table] = only('AWS::DynamoDB::Table');
     expect(table.Properties).toMatchObject({
       BillingMode: 'PAY_PER_REQUEST',
       DeletionProtectionEnabled: true,
       TimeToLiveSpecification: { AttributeName: TABLE_KEYS.timeToLive, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
     });
     expect(table.DeletionPolicy).toBe('Retain');
   });
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer and the expiry sweep: nodejs22.x on arm64', () => {
+  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep, the export and the import worker: nodejs22.x on arm64', () => {
     const others = [
       stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer,
       stack.expirySweep.function,
+      stack.accountExports.worker,
+      stack.accountImports.worker,
     ];
-    // Besides CDK's own that copies the dashboard's build into its bucket (test/infra/dashboard-site.test.ts).
-    const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
+    // Besides the dashboard's deployment machinery: CDK's function that copies the build into its bucket and the one
+    // that retires stale assets (test/infra/front-door.test.ts).
+    const machinery = [logicalId(stack, stack.frontDoor!.dashboard.retirement.function)];
+    const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment') && !machinery.includes(id));
     expect(ours).toHaveLength(SURFACES.length + others.length);
     for (const surface of SURFACES) {
       const fn = template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource;
@@ -105,52 +120,53 @@ describe('functions', () => {
       TABLE_NAME: { Ref: tableId },
       BUCKET_NAME: { Ref: logicalId(stack, stack.releaseBucket.bucket) },
       QUEUE_URL: { Ref: logicalId(stack, stack.webhookDelivery.queue) },
+      EXPORT_QUEUE_URL: { Ref: logicalId(stack, stack.accountExports.queue) },
+      EXPORT_BUCKET_NAME: { Ref: logicalId(stack, stack.accountExports.bucket) },
+      IMPORT_QUEUE_URL: { Ref: logicalId(stack, stack.accountImports.queue) },
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
-      MAIL_FROM: 'licenses@example.com',
       PROVIDER_KEY_ID: { 'Fn::GetAtt': [logicalId(stack, stack.providerSecretsKey.key), 'Arn'] },
-      ORIGIN_VERIFY_TOKEN: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: logicalId(stack, stack.originVerify.secret) }, ':SecretString:::}}']] },
+      ORIGIN_VERIFY_TOKEN: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: logicalId(stack, stack.originVerify!.secret) }, ':SecretString:::}}']] },
       POWERTOOLS_SERVICE_NAME: 'management',
       POWERTOOLS_METRICS_NAMESPACE: 'LicensingService',
     });
   });
 
-  it('give the Stripe webhook 512 MB, the table, the provider key and nothing of the bucket or queue', () => {
+  it('give the Stripe webhook 512 MB, the table, the provider key and nothing of the bucket or queue, nor any setting it does not read', () => {
     const fn = template.toJSON().Resources[logicalId(stack, stack.functions.stripeWebhook)] as Resource;
     expect(fn.Properties.MemorySize).toBe(512);
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
-      'DASHBOARD_URL',
-      'MAIL_FROM',
       'ORIGIN_VERIFY_TOKEN',
       'POWERTOOLS_METRICS_NAMESPACE',
       'POWERTOOLS_SERVICE_NAME',
       'PROVIDER_KEY_ID',
-      'PUBLIC_BASE_URL',
       'RUNTIME',
       'TABLE_NAME',
     ]);
   });
 
-  it('leave optional settings out when they are not given, and warn that SES refuses the default sender', () => {
-    const bare = synth();
-    const fn = bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.functions.management)] as Resource;
-    expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
-      'BUCKET_NAME',
-      'DASHBOARD_URL',
-      'MAIL_FROM',
-      'ORIGIN_VERIFY_TOKEN',
-      'POWERTOOLS_METRICS_NAMESPACE',
-      'POWERTOOLS_SERVICE_NAME',
-      'PROVIDER_KEY_ID',
-      'QUEUE_URL',
-      'RUNTIME',
-      'TABLE_NAME',
-    ]);
-    expect(fn.Properties.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
-    // Without dashboardUrl, the dashboard is the stack's own distribution.
-    expect(fn.Properties.Environment.Variables.DASHBOARD_URL).toEqual({
-      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalId(bare.stack, bare.stack.dashboardSite.distribution), 'DomainName'] }]],
-    });
+  it('give each function only the settings it reads: the sender to the mail sender, links and the dashboard’s origin where they are built', () => {
+    const variablesOf = (fn: { node: { defaultChild?: unknown } }) => (template.toJSON().Resources[logicalId(stack, fn)] as Resource).Properties.Environment.Variables as Record<string, unknown>;
+    const readers = { ...stack.functions, mailSender: stack.mailDelivery.sender };
+    const given = Object.fromEntries(
+      Object.entries(stack.allFunctions).map(([name, fn]) => [name, ['MAIL_FROM', 'PUBLIC_BASE_URL', 'DASHBOARD_URL'].filter((variable) => variable in variablesOf(fn))]),
+    );
+    const expected = Object.fromEntries(Object.keys(stack.allFunctions).map((name) => [name, [] as string[]]));
+    for (const [name, sections] of Object.entries(FUNCTION_CONFIG_SECTIONS)) {
+      const fnName = name === 'mailSender' ? 'mail-sender' : name;
+      expected[fnName] = [
+        ...(sections.some((section: string) => section === 'mail') ? ['MAIL_FROM'] : []),
+        ...(sections.some((section: string) => section === 'links') ? ['PUBLIC_BASE_URL'] : []),
+        ...(sections.some((section: string) => section === 'dashboard') ? ['DASHBOARD_URL'] : []),
+      ];
+    }
+    expect(given).toEqual(expected);
+    expect(Object.keys(readers)).toEqual(expect.arrayContaining(Object.keys(FUNCTION_CONFIG_SECTIONS)));
+    expect(variablesOf(stack.mailDelivery.sender).MAIL_FROM).toBe('licenses@example.com');
+  });
+
+  it('warn that SES refuses the default sender when mailFrom is not set', () => {
+    expect((bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.mailDelivery.sender)] as Resource).Properties.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
     Annotations.fromStack(bare.stack).hasWarning('*', Match.stringLikeRegexp('mailFrom is not set'));
     Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('mailFrom'));
   });

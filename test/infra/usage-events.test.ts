@@ -39,6 +39,7 @@ describe('usage event infrastructure', () => {
       BatchSize: 100,
       MaximumBatchingWindowInSeconds: USAGE_QUEUE_SETTINGS.maxBatchingWindowSeconds,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: USAGE_QUEUE_SETTINGS.maxConcurrency },
     });
     expect(template.toJSON().Resources[id(stack, usage.writer)].Properties.Timeout).toBe(USAGE_QUEUE_SETTINGS.writerTimeoutSeconds);
   });
@@ -51,7 +52,7 @@ describe('usage event infrastructure', () => {
     ]);
     expect(leadingKeyPatterns('usageWriter', 'read')).toEqual(['$licensing#productId_*', '$licensing#licenseKey_*']);
     // It reads the licenses events name, and changes only the events and counts.
-    expect(leadingKeyPatterns('usageWriter', 'write')).toEqual(['$licensing#productId_*#day_*', '$licensing#productId_*']);
+    expect(leadingKeyPatterns('usageWriter', 'write')).toEqual(['$licensing#productId_*#day_*', '$licensing#productRecords_*']);
     expect(environmentOf(usage.writer)).toMatchObject({ TABLE_NAME: { Ref: id(stack, stack.table) }, RUNTIME: 'aws' });
     expect(environmentOf(usage.writer).USAGE_QUEUE_URL).toBeUndefined();
   });

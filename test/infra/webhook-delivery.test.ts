@@ -46,6 +46,8 @@ describe('webhook delivery infrastructure', () => {
       FunctionName: { Ref: id(stack, delivery.dispatcher) },
       BatchSize: DELIVERY_QUEUE_SETTINGS.batchSize,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
+      // A few dispatchers at most, so a burst of webhooks leaves a new account's 10 concurrent functions to the API.
+      ScalingConfig: { MaximumConcurrency: DELIVERY_QUEUE_SETTINGS.maxConcurrency },
     });
     const fn = template.toJSON().Resources[id(stack, delivery.dispatcher)];
     expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: DELIVERY_QUEUE_SETTINGS.dispatcherTimeoutSeconds });
@@ -151,8 +153,8 @@ describe('webhook delivery infrastructure', () => {
 
   it('keeps the queues private to TLS callers', () => {
     const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy')) as { Properties: { PolicyDocument: { Statement: unknown[] } } }[];
-    // The webhook, mail and usage event queues and their dead-letter queues, and the outbox stream's dead-letter queue.
-    expect(policies).toHaveLength(7);
+    // The webhook, mail, usage event, export and import queues and their dead-letter queues, and the outbox stream's dead-letter queue.
+    expect(policies).toHaveLength(11);
     for (const policy of policies) {
       expect(policy.Properties.PolicyDocument.Statement).toContainEqual(
         expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),

@@ -6,7 +6,7 @@ import { createPublicDeps, createPublicHandler } from '../../functions/public/ap
 import { createGateway, type LambdaHandler } from '../../infra/local/gateway.js';
 import { ROUTES, type Surface } from '../../infra/routes.js';
 import { dayOf } from '../../shared/analytics/days.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { Client, newTenant } from '../support/client.js';
 import { licensedProduct, newLicense, newProduct, plugin, type Product, type Tenant } from '../support/licensing-fixtures.js';
 
@@ -196,7 +196,7 @@ describe('analytics over days', () => {
       LOCAL_PROVIDER_KEY: Buffer.alloc(32, 1).toString('base64'),
       // The stack's usage queue: its writer stores what this handler accepts, on the day of this test's clock.
       USAGE_QUEUE_URL: inject('usageQueueUrl'), SQS_ENDPOINT: inject('sqsEndpoint'),
-    });
+    }, ALL_CONFIG_SECTIONS);
     const handlers = {
       public: createPublicHandler({ ...createPublicDeps(config), clock }),
       management: createManagementHandler({ ...createManagementDeps(config), clock }),

@@ -38,7 +38,7 @@ afterAll(async () => {
   await new Promise((resolve) => refusingSes.close(resolve));
 });
 
-const mailerAt = (endpoint: string) => createMailer(loadConfig({ RUNTIME: 'local', TABLE_NAME: 'unused', SES_ENDPOINT: endpoint, MAIL_FROM: 'sales@vendor.example' }));
+const mailerAt = (endpoint: string) => createMailer(loadConfig({ RUNTIME: 'local', TABLE_NAME: 'unused', SES_ENDPOINT: endpoint, MAIL_FROM: 'sales@vendor.example' }, ['mail']));
 const depsAt = (endpoint: string, now = () => new Date()): LicenseMailDeps => ({ data, clock: { now }, mailer: mailerAt(endpoint) });
 
 /** A license e-mail as a purchase queues it. */

@@ -251,6 +251,25 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.get(`/api/customers/${customerId}`), 200);
     expectStatus(await vendor.get('/api/customers'), 200);
 
+    // Imports and exports, and a customer's data (issue 29).
+    const csv = `license_key,customer_email\nCONTRACT-${me.id.slice(-8)}-KEPT,kept@example.com\nshort,kept@example.com\n`;
+    const imported = await vendor.request('POST', `/api/imports?productId=${product.id}&format=csv&dryRun=true`, { rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    expectStatus(imported, 202);
+    expectStatus(await vendor.request('POST', `/api/imports?productId=${product.id}&format=csv`, { rawBody: csv, headers: { 'content-type': 'text/plain' } }), 415);
+    expectStatus(await vendor.post(`/api/imports?productId=${product.id}&format=nope`), 400);
+    await expect.poll(async () => (await vendor.get(`/api/imports/${imported.body.id}`)).body.status, { timeout: 30_000, interval: 200 }).toBe('done');
+    expectStatus(await vendor.get('/api/imports'), 200);
+    expectStatus(await vendor.get('/api/imports/imp_aaaaaaaaaaaaaaaaaaaaaaaa'), 404);
+    expectStatus(await vendor.post('/api/imports/upload-url', { fileSize: 5_000_000 }), 200);
+    const exported = await vendor.post('/api/exports', { format: 'jsonl' });
+    expectStatus(exported, 202);
+    expectStatus(await vendor.post('/api/exports', { format: 'xml' }), 400);
+    await expect.poll(async () => (await vendor.get(`/api/exports/${exported.body.id}`)).body.status, { timeout: 30_000, interval: 200 }).toBe('done');
+    expectStatus(await vendor.get('/api/exports/exp_aaaaaaaaaaaaaaaaaaaaaaaa'), 404);
+    expectStatus(await vendor.get(`/api/customers/${other.id}/export`), 200);
+    expectStatus(await vendor.post(`/api/customers/${other.id}/erase`), 200);
+    expectStatus(await vendor.post('/api/customers/cus_aaaaaaaaaaaaaaaaaaaaaaaa/erase'), 404);
+
     // The portal, from the vendor's server.
     const q = `email=${encodeURIComponent(buyer)}`;
     for (const route of ['overview', 'licenses', 'downloads', 'invoices', 'subscriptions']) expectStatus(await server.get(`/v1/portal/${route}?${q}`), 200);

@@ -56,7 +56,7 @@ beforeAll(async () => {
   });
   const config = loadConfig({
     RUNTIME: 'local', TABLE_NAME: tableName, MAIL_QUEUE_URL: mailQueue.queueUrl, SQS_ENDPOINT: mailQueue.endpoint, SES_ENDPOINT: ses.endpoint, MAIL_FROM: 'sales@vendor.example',
-  });
+  }, ['mail']);
   mailQueue.consume((event) => createMailSenderHandler({ data: localData('mailSender', tableName), clock: systemClock, mailer: createMailer(config) })(event, lambdaContext('mailSender')));
   const sqs = createMailQueue(config);
   const refusing: MailQueue = {

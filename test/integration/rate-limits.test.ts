@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../infra/local/stack.js';
 import { randomBase32 } from '../../shared/ids.js';
@@ -9,12 +10,17 @@ import { DASHBOARD_URL, TEST_PASSWORD_HASH_COST } from '../support/global-setup.
 
 /**
  * Every limit at its real size (RATE_LIMIT_SCALE 1), over HTTP, on a stack of this file's own. Each test
- * calls from a loopback address of its own, so each is a separate caller to the per-address buckets.
+ * calls from an address of its own, so each is a separate caller to the per-address buckets.
  * Recovery of each table bucket is shown with a moving clock in rate-limit-buckets.test.ts.
  */
 let stack: LocalStack;
-/** CloudFront's secret origin header: with it, the service takes the caller from `cloudfront-viewer-address` (IPv6 here). */
+/**
+ * This file plays the front door (CloudFront): the functions insist on its secret (ORIGIN_VERIFY_TOKEN), and every
+ * request carries it with the viewer's address in `cloudfront-viewer-address`, as CloudFront's do, so that a test can be
+ * a caller at any address, IPv6 included.
+ */
 const ORIGIN_VERIFY_TOKEN = 'rate-limit-test-origin-token';
+const throughFrontDoor = (viewer: string) => ({ 'x-origin-verify': ORIGIN_VERIFY_TOKEN, 'cloudfront-viewer-address': viewer });
 beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
@@ -28,18 +34,20 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack?.stop());
 
-const from = (address: string) => ({
-  post: (path: string, body: unknown) => requestFrom(address, stack.url, 'POST', path, body),
-  get: (path: string) => requestFrom(address, stack.url, 'GET', path),
-});
-/** A caller at an IPv6 address, as CloudFront hands it on (the connection itself is loopback). */
-const fromIPv6 = (address: string) => {
-  const headers = { 'x-origin-verify': ORIGIN_VERIFY_TOKEN, 'cloudfront-viewer-address': `[${address}]:443` };
+/** A caller at `address` (IPv4 or IPv6), as the front door hands it on. */
+const from = (address: string) => {
+  const headers = throughFrontDoor(isIP(address) === 6 ? `[${address}]:443` : `${address}:443`);
   return {
     post: (path: string, body: unknown) => requestFrom('127.0.0.1', stack.url, 'POST', path, body, headers),
     get: (path: string) => requestFrom('127.0.0.1', stack.url, 'GET', path, undefined, headers),
   };
 };
+/** A vendor's browser or server, through the front door from the loopback address. */
+class FrontDoorClient extends Client {
+  override request(method: string, path: string, options: Parameters<Client['request']>[2] = {}) {
+    return super.request(method, path, { ...options, headers: { ...throughFrontDoor('127.0.0.1:443'), ...options.headers } });
+  }
+}
 const unknownKey = () => generateLicenseKey('NOPE-');
 const unknownPublicKey = () => `pk_${randomBase32(20)}`;
 const password = 'correct horse battery';
@@ -210,11 +218,11 @@ describe('rate limits', () => {
   });
 
   it('limits portal calls per API key, not per vendor', async () => {
-    const vendor = new Client(stack.url);
+    const vendor = new FrontDoorClient(stack.url);
     expect((await vendor.post('/api/auth/register', { email: email(), password })).status).toBe(201);
     const [first, second] = [(await vendor.post('/api/api-keys', { name: 'one' })).body.key, (await vendor.post('/api/api-keys', { name: 'two' })).body.key];
     const overview = (key: string) =>
-      fetch(`${stack.url}/v1/portal/overview?email=someone@example.com`, { headers: { authorization: `Bearer ${key}` } }).then(async (res) => ({
+      fetch(`${stack.url}/v1/portal/overview?email=someone@example.com`, { headers: { authorization: `Bearer ${key}`, ...throughFrontDoor('127.0.0.1:443') } }).then(async (res) => ({
         status: res.status,
         retryAfter: res.headers.get('retry-after'),
         body: await res.json(),
@@ -225,10 +233,36 @@ describe('rate limits', () => {
     expect((await recovers(() => overview(first), 5_000)).status).toBe(200);
   });
 
+  it('limits edge validate and update check per address in one bucket, answering validate in its own form', async () => {
+    const caller = from('127.0.0.21');
+    // An update check takes from the same bucket as validate.
+    expect((await caller.get(`/v1/wp/update-check?slug=no-such-${randomBase32(6)}&license_key=${unknownKey()}&version=1.0.0`)).status).toBe(404);
+    const validate = () => caller.post('/v1/licenses/validate', { license_key: unknownKey() });
+    const refused = await spendUntilRefused({ ...RATE_LIMITS.edgeReads, capacity: RATE_LIMITS.edgeReads.capacity - 1 }, validate, 404);
+    expect([refused.status, refused.body]).toEqual([429, { valid: false, error: 'Too many requests' }]);
+    expect(refused.headers['retry-after']).toBe('1');
+    const check = await caller.get(`/v1/wp/update-check?slug=acme&license_key=${unknownKey()}&version=1.0.0`);
+    expect([check.status, check.body]).toEqual([429, { error: 'Too many requests' }]);
+    // Another address is another caller.
+    expect((await from('127.0.0.22').post('/v1/licenses/validate', { license_key: unknownKey() })).status).toBe(404);
+    expect((await recovers(validate, 5_000)).status).toBe(404);
+  }, 120_000); // Some 300 requests, one after another.
+
+  it('limits edge downloads per address', async () => {
+    const caller = from('127.0.0.23');
+    const download = () => caller.get(`/v1/download/rel_${randomBase32(15)}?license_key=${encodeURIComponent(unknownKey())}`);
+    const refused = await spendUntilRefused(RATE_LIMITS.downloads, download, 403);
+    expect([refused.status, refused.body]).toEqual([429, { error: 'Too many requests' }]);
+    // Until the next token: at most one refill interval (5 s).
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(5);
+    expect((await from('127.0.0.24').get(`/v1/download/rel_${randomBase32(15)}?license_key=${encodeURIComponent(unknownKey())}`)).status).toBe(403);
+  });
+
   it('counts every IPv6 address of one /64 as one caller, and another /64 apart', { timeout: 120_000 }, async () => {
     // Each request from an address of its own in 2001:db8:64:1::/64: to the limits, one caller all the same.
     let host = 0;
-    const inNetwork = (network: string) => fromIPv6(`${network}:${(++host).toString(16)}:0:0:1`);
+    const inNetwork = (network: string) => from(`${network}:${(++host).toString(16)}:0:0:1`);
     await spend(RATE_LIMITS.registerAddress.capacity, () => inNetwork('2001:db8:64:1').post('/api/auth/register', { email: email(), password }), 201);
     const refused = await inNetwork('2001:db8:64:1').post('/api/auth/register', { email: email(), password });
     expect([refused.status, refused.body]).toEqual([429, { error: 'Too many registrations from this address; try again later' }]);
@@ -239,6 +273,8 @@ describe('rate limits', () => {
     const publicKey = unknownPublicKey();
     const checkout = () => inNetwork('2001:db8:64:4').get(`/public/v1/checkout?public_key=${publicKey}&plan=pro`);
     expect((await spendUntilRefused(RATE_LIMITS.checkout, checkout, 404)).status).toBe(429);
+    const download = () => inNetwork('2001:db8:64:5').get(`/v1/download/rel_${randomBase32(15)}?license_key=${encodeURIComponent(unknownKey())}`);
+    expect((await spendUntilRefused(RATE_LIMITS.downloads, download, 403)).status).toBe(429);
   });
 
   it('limits sign-in starts per address: each keeps a state item for 10 minutes', async () => {
@@ -250,15 +286,10 @@ describe('rate limits', () => {
   });
 
   it('limits the verification e-mails an account asks for again', async () => {
-    const vendor = new Client(stack.url);
+    const vendor = new FrontDoorClient(stack.url);
     expect((await vendor.post('/api/auth/register', { email: email(), password })).status).toBe(201);
     const refused = await spendUntilRefused(RATE_LIMITS.verificationResend, () => vendor.post('/api/auth/verify-email/resend'), 202);
     expect([refused.status, refused.body]).toEqual([429, { error: 'Too many verification e-mails; try again later' }]);
     expect(refused.headers.get('retry-after')).toBe('300');
-  });
-
-  it('does not limit edge validations', async () => {
-    const caller = from('127.0.0.12');
-    await spend(RATE_LIMITS.publicReads.capacity + 10, () => caller.post('/v1/licenses/validate', { license_key: unknownKey() }), 404);
   });
 });

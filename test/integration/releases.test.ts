@@ -214,7 +214,7 @@ describe('releases', () => {
     expect(res.body).toMatchObject({ fileName: 'Big-Plugin.zip', fileSize: 2048 });
 
     const storage = await storageFor(tenant, product.id);
-    const links = createDownloadLinks({ region: 'us-east-1', bucketName: storage.bucket, endpoints: { s3: storage.endpoint } }, storage.s3.config.credentials);
+    const links = createDownloadLinks({ region: 'us-east-1', bucketName: storage.bucket, endpoints: { s3: storage.endpoint }, downloadLinks: {} }, storage.s3.config.credentials);
     const url = await links.presign(res.body.filePath, res.body.fileName, 60);
     const download = await fetch(url);
     expect(download.status).toBe(200);

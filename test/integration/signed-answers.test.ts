@@ -8,7 +8,7 @@ import { createPublicDeps, createPublicHandler } from '../../functions/public/ap
 import { createGateway, type LambdaHandler } from '../../infra/local/gateway.js';
 import type { Surface } from '../../infra/routes.js';
 import { ROUTES } from '../../infra/routes.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createDeps } from '../../shared/runtime.js';
 import { Client, DASHBOARD_ORIGIN, newTenant } from '../support/client.js';
 import { licensedProduct, newLicense, newProduct, newRelease, type Tenant } from '../support/licensing-fixtures.js';
@@ -214,7 +214,7 @@ describe('signing key rotation', () => {
   const config = loadConfig({
     RUNTIME: 'local', TABLE_NAME: inject('tableName'), DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), RATE_LIMIT_SCALE: '1000',
     DASHBOARD_URL: DASHBOARD_ORIGIN, LOCAL_PROVIDER_KEY: randomBytes(32).toString('base64'),
-  });
+  }, ALL_CONFIG_SECTIONS);
   const handlers = {
     management: createManagementHandler(createManagementDeps(config)),
     edge: createEdgeHandler(createDeps(config, 'edge')),

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createManagementDeps, createManagementHandler } from '../../functions/management/app.js';
 import { createGateway, type LambdaHandler } from '../../infra/local/gateway.js';
 import { ROUTES, type Surface } from '../../infra/routes.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import type { HttpEvent } from '../../shared/http/types.js';
 import { randomBase32 } from '../../shared/ids.js';
 import { generateLicenseKey } from '../../shared/licenses/license-key.js';
@@ -21,7 +21,7 @@ let baseUrl: string;
 const invocations: { event: HttpEvent; context: { awsRequestId: string } }[] = [];
 
 beforeAll(async () => {
-  const config = loadConfig({ RUNTIME: 'local', TABLE_NAME: 'no-such-table', DYNAMODB_ENDPOINT: inject('dynamoEndpoint') });
+  const config = loadConfig({ RUNTIME: 'local', TABLE_NAME: 'no-such-table', DYNAMODB_ENDPOINT: inject('dynamoEndpoint') }, ALL_CONFIG_SECTIONS);
   const management = createManagementHandler(createManagementDeps(config));
   const handler: LambdaHandler = (event, context) => {
     invocations.push({ event, context });

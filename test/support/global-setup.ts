@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
 import { ensureDashboardBuilt } from '../../infra/dashboard-build.js';
 import { startLocalStack } from '../../infra/local/stack.js';
@@ -19,6 +20,11 @@ declare module 'vitest' {
     /** The stack's usage queue and its SQS endpoint: a test's own public handler queues events the stack's writer stores. */
     usageQueueUrl: string;
     sqsEndpoint: string;
+    /** The front door's secret that the gateway sends as CloudFront would: a function called without it refuses. */
+    originVerifyToken: string;
+    /** The S3 stand-in and the export bucket: a test runs the export worker's domain function itself. */
+    s3Endpoint: string;
+    exportBucket: string;
   }
 }
 
@@ -28,10 +34,13 @@ export default async function setup(project: TestProject) {
   // The dashboard the stack serves at `/` (dashboard-e2e and dashboard-serving tests), built once here, before any test
   // file runs, so that two files never build it at once.
   ensureDashboardBuilt();
+  const originVerifyToken = randomBytes(24).toString('base64url');
   const stack = await startLocalStack({
     port: 0,
     dataDir: ':memory:',
     env: { DASHBOARD_URL, WEBHOOK_RETRY_SCALE: '0.0001', RATE_LIMIT_SCALE: '1000', STRIPE_API_URL: stripe.url, PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST },
+    // As the default deployment: every request through the front door, which the functions insist on.
+    originVerifyToken,
   });
   project.provide('baseUrl', stack.url);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
@@ -39,6 +48,9 @@ export default async function setup(project: TestProject) {
   project.provide('stripeUrl', stripe.url);
   project.provide('usageQueueUrl', process.env.USAGE_QUEUE_URL!);
   project.provide('sqsEndpoint', process.env.SQS_ENDPOINT!);
+  project.provide('originVerifyToken', originVerifyToken);
+  project.provide('s3Endpoint', process.env.S3_ENDPOINT!);
+  project.provide('exportBucket', process.env.EXPORT_BUCKET_NAME!);
   return async () => {
     await stack.stop();
     await stripe.close();

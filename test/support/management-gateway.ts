@@ -4,7 +4,7 @@ import { createManagementDeps, createManagementHandler } from '../../functions/m
 import { freePort } from '../../infra/local/ports.js';
 import { createGateway, type LambdaHandler } from '../../infra/local/gateway.js';
 import { ROUTES, type Surface } from '../../infra/routes.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 
 export type ManagementGateway = { url: string; close: () => Promise<void> };
 
@@ -24,7 +24,7 @@ export async function startManagementGateway(env: Record<string, string>): Promi
     PUBLIC_BASE_URL: url,
     RATE_LIMIT_SCALE: '1000',
     ...env,
-  });
+  }, ALL_CONFIG_SECTIONS);
   const handler = createManagementHandler(createManagementDeps(config)) as unknown as LambdaHandler;
   const server: Server = createGateway({ routes: ROUTES, handlers: { management: handler } as Record<Surface, LambdaHandler>, localRoutes: {} });
   await new Promise<void>((resolve) => server.listen(port, resolve));

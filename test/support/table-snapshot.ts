@@ -6,8 +6,11 @@ const BOOKKEEPING_ENTITIES = new Set(['rateLimit']);
 
 export type TableSnapshot = Map<string, string>;
 
-/** Every item of the table (bookkeeping left out), by primary key, as JSON with sorted attributes. */
-export async function snapshotTable(endpoint: string, tableName: string): Promise<TableSnapshot> {
+/**
+ * Every item of the table (bookkeeping left out, and the entities `ignored` names), by primary key, as JSON with
+ * sorted attributes.
+ */
+export async function snapshotTable(endpoint: string, tableName: string, ignored: readonly string[] = []): Promise<TableSnapshot> {
   const client = DynamoDBDocumentClient.from(
     new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
   );
@@ -15,7 +18,7 @@ export async function snapshotTable(endpoint: string, tableName: string): Promis
   try {
     for await (const page of paginateScan({ client }, { TableName: tableName, ConsistentRead: true })) {
       for (const item of page.Items ?? []) {
-        if (BOOKKEEPING_ENTITIES.has(item.__edb_e__)) continue;
+        if (BOOKKEEPING_ENTITIES.has(item.__edb_e__) || ignored.includes(item.__edb_e__)) continue;
         items.set(`${item.pk} | ${item.sk}`, JSON.stringify(sortedKeys(item)));
       }
     }

@@ -121,14 +121,16 @@ describe('key access guard: reading apart from changing', () => {
     ['edge', 'tenantId#stripeEventId'],
     ['public', 'tenantId'],
     ['public', 'tenantId#stripeEventId'],
-    // Nor the edge a product, nor either a public-key or slug mapping.
+    // Nor either of them a product (feedback and its counts have a partition of their own), nor a public-key or slug mapping.
     ['edge', 'productId'],
+    ['public', 'productId'],
     ['edge', 'slug'],
     ['public', 'publicKey'],
     ['stripeWebhook', 'tenantId'],
     ['stripeWebhook', 'productId'],
     ['portal', 'tenantId'],
     ['usageWriter', 'licenseKey'],
+    ['usageWriter', 'productId'],
   ];
 
   it.each(DENIED_ITEMS)('%s reads %s items but may not change them', async (role, template) => {
@@ -159,6 +161,15 @@ describe('key access guard: reading apart from changing', () => {
     expect(await denied(() => edge.entities.product.patch({ productId: 'prd_1' }).set({ name: 'Mine' }).go())).toBe('AccessDeniedException');
     const publicData = createDataService(guarded('public').doc, TABLE);
     expect(await denied(() => publicData.entities.stripeEvent.patch({ tenantId: 'usr_1', stripeEventId: 'evt_1' }).set({ state: 'processed' }).go())).toBe('AccessDeniedException');
+    expect(await denied(() => publicData.entities.product.patch({ productId: 'prd_1' }).set({ name: 'Mine' }).go())).toBe('AccessDeniedException');
+  });
+
+  it("lets the public function write a product's feedback and its daily count, in the product's records partition", async () => {
+    const { doc, answered } = guarded('public');
+    const data = createDataService(doc, TABLE);
+    await data.entities.feedback.put({ productId: 'prd_1', feedbackId: 'fb_1', type: 'bug', message: 'Broken', createdAt: 'now', ttl: 1 }).go();
+    await data.entities.productDaily.update({ productId: 'prd_1', day: '2026-11-25', metric: 'feedback', name: 'bug' }).add({ count: 1 }).go();
+    expect(answered).toEqual(['PutItemCommand', 'UpdateItemCommand']);
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { edgeRoutes } from '../../functions/edge/app.js';
 import { createManagementDeps, managementRoutes } from '../../functions/management/app.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { nameSearchOf } from '../../shared/customers/customer-view.js';
 import type { Route } from '../../shared/http/route.js';
 import { newId } from '../../shared/ids.js';
@@ -20,7 +20,7 @@ const SORT_KEY_BYTES = 1024;
 const WIDE = '中'; // three bytes in UTF-8, and lower-casing keeps it so
 const ASCII = 'a';
 
-const deps = createManagementDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }));
+const deps = createManagementDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, ALL_CONFIG_SECTIONS));
 const { entities } = deps.data;
 const routes: Route[] = [...managementRoutes(deps), ...edgeRoutes(deps)];
 const tenantId = newId('usr');

@@ -3,7 +3,7 @@ import { metadataSchema } from '../../shared/customers/metadata.js';
 import { nameSearchOf, normalizeEmail } from '../../shared/customers/customer-view.js';
 import { EXPIRY_SHARD_COUNT, expiryItemChanges, expiryShard } from '../../shared/licenses/expiry-items.js';
 import { activationsDeactivated, licenseStatusMoves } from '../../shared/licenses/license-counters.js';
-import { generateLicenseKey, KEY_ALPHABET, looksLikeLicenseKey } from '../../shared/licenses/license-key.js';
+import { couldBeLicenseKey, generateLicenseKey, hasGeneratedKeyShape, KEY_ALPHABET } from '../../shared/licenses/license-key.js';
 
 /** Stand-ins for ElectroDB transaction entities that record what each item would do. */
 const recordingCounter = {
@@ -27,11 +27,27 @@ describe('license keys', () => {
   });
 
   it('are recognised in a search string; e-mails and fragments are not keys', () => {
-    expect(looksLikeLicenseKey('ACME-ABCD-EFGH-JKLM-NPQR')).toBe(true);
-    expect(looksLikeLicenseKey('ABCD-EFGH-JKLM-NPQR')).toBe(true);
-    expect(looksLikeLicenseKey('ABCD-EFGH')).toBe(false);
-    expect(looksLikeLicenseKey('abcd-efgh-jklm-npqr')).toBe(false);
-    expect(looksLikeLicenseKey('ABCD-EFGH-JKLM-NPQR@example.com')).toBe(false);
+    expect(hasGeneratedKeyShape('ACME-ABCD-EFGH-JKLM-NPQR')).toBe(true);
+    expect(hasGeneratedKeyShape('ABCD-EFGH-JKLM-NPQR')).toBe(true);
+    expect(hasGeneratedKeyShape('ABCD-EFGH')).toBe(false);
+    expect(hasGeneratedKeyShape('abcd-efgh-jklm-npqr')).toBe(false);
+    expect(hasGeneratedKeyShape('ABCD-EFGH-JKLM-NPQR@example.com')).toBe(false);
+  });
+
+  it('may be kept from another system: 8-128 printable characters without spaces', () => {
+    const kept = [
+      '0f3a9c2d4b5e6f708192a3b4c5d6e7f8', // EDD (32 hex)
+      '38b1460a-5104-4067-a91d-77b872934d51', // Lemon Squeezy (UUID)
+      'A1B2C3D4-E5F6A7B8-C9D0E1F2-A3B4C5D6', // Gumroad
+      'sk_123FGqM456Pa786WtOp%^+67Y+;sXXz', // Freemius
+      'ÉTÉ-2024-clé',
+      'x'.repeat(128),
+      'ACME-ABCD-EFGH-JKLM-NPQR',
+    ];
+    for (const key of kept) expect([key, couldBeLicenseKey(key)]).toEqual([key, true]);
+    for (const value of ['short', 'x'.repeat(129), 'has space inside', 'tab\there!', 'new\nline123', 'zero\u200bwidth', '']) {
+      expect([value, couldBeLicenseKey(value)]).toEqual([value, false]);
+    }
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createOAuthProviders } from '../../shared/accounts/oauth-providers.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 
-const config = (env: Record<string, string>) => loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local', ...env });
+const config = (env: Record<string, string>) => loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local', ...env }, ALL_CONFIG_SECTIONS);
 const configured = (env: Record<string, string>) => Object.keys(createOAuthProviders(config(env))).sort();
 
 describe('OAuth providers from the environment', () => {

@@ -11,7 +11,7 @@ import { stripeWebhookRoutes } from '../../functions/stripe-webhook/app.js';
 import { generateOpenApiDocument, serializeOpenApi } from '../../infra/openapi.js';
 import { createRouteMatcher } from '../../infra/local/route-match.js';
 import { isReadableCompanion, ROUTES } from '../../infra/routes.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { EVENT_TYPES } from '../../shared/events/event-types.js';
 import type { Route } from '../../shared/http/route.js';
 import { buildDocument } from '../../shared/openapi/document.js';
@@ -26,7 +26,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /** Every route each surface's app serves, built as the handlers build them. */
 function allRoutes(): Route[] {
-  const deps = createManagementDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }));
+  const deps = createManagementDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, ALL_CONFIG_SECTIONS));
   return [
     ...managementRoutes(deps),
     ...edgeRoutes(deps),

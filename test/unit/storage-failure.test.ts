@@ -2,7 +2,7 @@ import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEdgeHandler } from '../../functions/edge/app.js';
 import { AWS_CALL_LIMITS } from '../../shared/clients.js';
-import { loadConfig } from '../../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createDataService } from '../../shared/data/service.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { createDeps, systemClock, type Deps } from '../../shared/runtime.js';
@@ -14,7 +14,7 @@ import { createDeps, systemClock, type Deps } from '../../shared/runtime.js';
  */
 function edgeHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
-  const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' });
+  const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, FUNCTION_CONFIG_SECTIONS.edge);
   const deps = { config, clients: {} as Deps['clients'], data: createDataService(client as never, 'table'), clock: systemClock };
   return createEdgeHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }
@@ -79,7 +79,7 @@ describe('a table that hangs', () => {
 
   it('answers 503 with CORS headers once the SDK gives up, well within the function timeout', async () => {
     const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local', DYNAMODB_ENDPOINT: endpoint });
+    const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local', DYNAMODB_ENDPOINT: endpoint }, FUNCTION_CONFIG_SECTIONS.edge);
     const handler = createEdgeHandler(createDeps(config, 'edge')) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
     const started = Date.now();
     const result = await handler(post('/v1/licenses/validate', { license_key: 'WIDGET-AAAA-BBBB-CCCC-DDDD' }, { origin: 'https://site.example' }), {});

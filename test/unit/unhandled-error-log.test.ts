@@ -1,11 +1,12 @@
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createExportQueue } from '../../shared/exports/export-queue.js';
 import { createManagementHandler, type ManagementDeps } from '../../functions/management/app.js';
 import { createPaymentDeps } from '../../shared/payments/payment-deps.js';
 import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
 import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { lambdaContext } from '../../infra/local/lambda-context.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createDataService } from '../../shared/data/service.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { randomBase32 } from '../../shared/ids.js';
@@ -29,9 +30,9 @@ const sdkError = () =>
 
 function managementHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
-  const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' });
+  const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, ALL_CONFIG_SECTIONS);
   const payments = createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.management));
-  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets };
+  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets, exportQueue: createExportQueue(config), imports: { send: async () => undefined } };
   return createManagementHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createManagementDeps, managementRoutes } from '../../functions/management/app.js';
-import { loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { BadRequestError } from '../../shared/errors.js';
 import { parseInput } from '../../shared/http/validation.js';
 
 /** The body rules of `POST /api/webhooks` with the address guard on, as it always is in AWS. */
-const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local', WEBHOOK_ADDRESS_GUARD: 'on' });
+const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local', WEBHOOK_ADDRESS_GUARD: 'on' }, ALL_CONFIG_SECTIONS);
 const createRoute = managementRoutes(createManagementDeps(config)).find((route) => route.method === 'POST' && route.path === '/api/webhooks')!;
 
 function refusal(url: string): string | undefined {

@@ -13,6 +13,7 @@ const NAV = [
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/payment-provider', label: 'Payments' },
   { to: '/account', label: 'Account' },
+  { to: '/imports', label: 'Import' },
 ];
 
 /** The signed-in frame: skip link, navigation, who is signed in, theme and sign-out. */

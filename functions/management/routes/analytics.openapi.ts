@@ -8,7 +8,7 @@ const origin = {
   licenseKey: z.nullable(z.string()),
   domain: z.nullable(z.string()),
 };
-const Feedback = named(
+export const Feedback = named(
   'Feedback',
   z.object({
     id: idOf('fbk'),
@@ -45,7 +45,7 @@ const Analytics = named(
 );
 
 const record = { licenseId: EX.licenseId, licenseKey: EX.licenseKey, domain: EX.domain, createdAt: EX.created };
-const exampleFeedback = { id: exampleId('fbk', 'feedback'), productId: EX.productId, type: 'bug', message: 'The sitemap skips drafts.', email: EX.email, ...record, metadata: { wp: '6.7' } };
+export const exampleFeedback = { id: exampleId('fbk', 'feedback'), productId: EX.productId, type: 'bug', message: 'The sitemap skips drafts.', email: EX.email, ...record, metadata: { wp: '6.7' } };
 const exampleEvent = { id: exampleId('uev', 'event'), productId: EX.productId, event: 'settings_saved', properties: { tab: 'sitemap' }, ...record };
 const exampleReason = { id: exampleId('drs', 'reason'), productId: EX.productId, reason: 'too_expensive', details: 'Renewal price doubled', ...record };
 const range = 'From `from` to `to` (UTC days, `YYYY-MM-DD`, both included; at most the retention, `ANALYTICS_RETENTION_DAYS`, back).';

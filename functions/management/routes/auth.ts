@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { Config } from '../../../shared/config.js';
 import { changePassword, getUser, logIn, registerUser, toPublicUser, updateProfile } from '../../../shared/accounts/users.js';
 import { endSession } from '../../../shared/accounts/sessions.js';
 import { bearerKeyOwner } from '../../../shared/accounts/bearer-key.js';
@@ -25,7 +26,7 @@ const profileBody = z.strictObject({ name: z.optional(name), avatarUrl: z.nullis
 /** `currentPassword` is required once the user has a password; a user created by OAuth sign-in sets the first without it. */
 const changePasswordBody = z.strictObject({ currentPassword: z.optional(z.string().check(z.maxLength(256))), newPassword: password });
 
-export function authRoutes(deps: Deps, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
+export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
   const dashboardUrl = deps.config.dashboardUrl;
   /** `DASHBOARD_URL` with one parameter added (its own query kept). */

@@ -1,10 +1,14 @@
 import * as z from 'zod/mini';
 import type { toPayment, toSubscription } from '../../../shared/customers/billing-views.js';
 import type { Customer as CustomerView } from '../../../shared/customers/customer-view.js';
+import type { CustomerExport as CustomerExportView } from '../../../shared/customers/customer-export.js';
+import type { ErasedCustomer as ErasedCustomerView } from '../../../shared/customers/erasure.js';
 import type { getCustomer } from '../../../shared/customers/get-customer.js';
 import { idOf, jsonObject, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleCustomer, exampleLicense, examplePage, examplePayment, exampleSubscription } from '../../../shared/openapi/examples.js';
+import { EX, exampleActivation, exampleCustomer, exampleLicense, examplePage, examplePayment, exampleSubscription } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import { Activation } from './activations.openapi.js';
+import { exampleFeedback, Feedback } from './analytics.openapi.js';
 import { License } from './licenses.openapi.js';
 
 const text = z.nullable(z.string());
@@ -71,6 +75,36 @@ const CustomerDetail = named(
 );
 assertDescribes<typeof CustomerDetail, Awaited<ReturnType<typeof getCustomer>>>(true);
 
+export const ErasedCustomer = named(
+  'ErasedCustomer',
+  z.object({ ...customerFields, erasedAt: timestamp }),
+  'A customer whose personal data was erased: `email` is `erased-<id>@invalid`, every other personal field `null`.',
+);
+assertDescribes<typeof ErasedCustomer, ErasedCustomerView>(true);
+
+const erasedEmail = `erased-${EX.customerId}@invalid`;
+export const exampleErasedCustomer = {
+  ...exampleCustomer,
+  email: erasedEmail,
+  ...{ firstName: null, lastName: null, company: null, city: null, country: null, timezone: null, metadata: null },
+  updatedAt: EX.updated,
+  erasedAt: EX.updated,
+};
+
+const CustomerExport = named(
+  'CustomerExport',
+  z.object({
+    exportedAt: timestamp,
+    customer: Customer,
+    licenses: z.array(z.object({ ...License.shape, activations: z.array(z.object({ ...Activation.shape, lastIpAddress: z.nullable(z.string()) })) })),
+    payments: z.array(Payment),
+    subscriptions: z.array(Subscription),
+    feedback: z.array(Feedback),
+  }),
+  'Everything held on one customer: its licenses with every activation (the IP addresses recorded included), payments, subscriptions and the feedback it sent.',
+);
+assertDescribes<typeof CustomerExport, CustomerExportView>(true);
+
 const emailTaken = 'A customer with this email already exists';
 
 export const customerOperations = defineOperations({
@@ -108,5 +142,40 @@ export const customerOperations = defineOperations({
     summary: 'Delete a customer',
     description: 'The e-mail is free again; licenses, payments and subscriptions stay.',
     responses: { 204: { description: 'Deleted' } },
+  },
+  'GET /api/customers/{id}/export': {
+    summary: "Export a customer's data",
+    description:
+      'Everything the service holds on the customer, as one JSON document (`content-disposition: attachment`), for a data-subject ' +
+      'access request: the customer, the licenses carrying its e-mail with every activation and the IP addresses recorded, its ' +
+      'payments and subscriptions, and the feedback it sent (with its e-mail as the contact, or through one of its licenses).',
+    responses: {
+      200: {
+        description: 'The customer and what belongs to it',
+        body: CustomerExport,
+        examples: {
+          export: {
+            exportedAt: EX.updated,
+            customer: exampleCustomer,
+            licenses: [{ ...exampleLicense, activations: [{ ...exampleActivation, lastIpAddress: '203.0.113.7' }] }],
+            payments: [examplePayment],
+            subscriptions: [exampleSubscription],
+            feedback: [{ ...exampleFeedback, licenseId: EX.licenseId, licenseKey: EX.licenseKey }],
+          },
+        },
+        headers: { 'content-disposition': { description: '`attachment; filename="customer-<id>.json"`', required: true } },
+      },
+    },
+  },
+  'POST /api/customers/{id}/erase': {
+    summary: "Erase a customer's personal data",
+    description:
+      'Replaces the e-mail by `erased-<id>@invalid` and removes name, company, address, phone, timezone and metadata, on the customer ' +
+      'and wherever the service keeps a copy: its licenses (`customerEmail`, `customerName`), their activations (IP addresses), its ' +
+      "payments (the provider's invoice link), the feedback it sent (contact e-mail, metadata), purchase e-mails, and webhook " +
+      'deliveries that carried it. Licenses keep their keys and keep working; activations, payments and subscriptions stay. Emits ' +
+      '`customer.erased`. Erasing an erased customer answers it again and changes nothing.',
+    responses: { 200: { description: 'The erased customer', body: ErasedCustomer, examples: { erased: exampleErasedCustomer } } },
+    errors: { 409: ['Customer was changed concurrently; retry'] },
   },
 });

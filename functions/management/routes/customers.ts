@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { createCustomer, deleteCustomer, listCustomers, updateCustomer } from '../../../shared/customers/customers.js';
+import { exportCustomer } from '../../../shared/customers/customer-export.js';
+import { eraseCustomer } from '../../../shared/customers/erasure.js';
 import { getCustomer } from '../../../shared/customers/get-customer.js';
 import { metadataSchema } from '../../../shared/customers/metadata.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
@@ -43,5 +45,13 @@ export function customerRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       await deleteCustomer(deps, caller.userId, params.id!);
       return noContent();
     }),
+    authed('GET', '/api/customers/{id}/export', { pathIds: { id: ID_KINDS.customer } }, async ({ caller, params }) =>
+      ok(await exportCustomer(deps, caller.userId, params.id!), {
+        headers: { 'content-disposition': `attachment; filename="customer-${params.id!}.json"`, 'cache-control': 'no-store' },
+      }),
+    ),
+    authed('POST', '/api/customers/{id}/erase', { pathIds: { id: ID_KINDS.customer } }, async ({ caller, params }) =>
+      ok(await eraseCustomer(deps, caller.userId, params.id!)),
+    ),
   ];
 }

@@ -6,6 +6,7 @@ import { email, idFilter, paginationQuery } from '../../../shared/http/schemas.j
 import { createLicense } from '../../../shared/licenses/create-license.js';
 import { deleteLicense } from '../../../shared/licenses/delete-license.js';
 import { getLicense } from '../../../shared/licenses/get-license.js';
+import { MAX_SEATS } from '../../../shared/licenses/license-rules.js';
 import { listLicenses } from '../../../shared/licenses/list-licenses.js';
 import { regenerateLicenseKey } from '../../../shared/licenses/regenerate-license.js';
 import { revokeLicense } from '../../../shared/licenses/revoke-license.js';
@@ -14,8 +15,6 @@ import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-
-const MAX_SEATS = 1_000_000;
 
 /** Any string: one that is not an id of its kind is answered as an unknown one (`bodyIds`). */
 const id = z.string();

@@ -1,4 +1,5 @@
 import { OAUTH_FAILURES, OAuthFailure, type OAuthFailureCode } from '../../../shared/accounts/oauth-failure.js';
+import type { Config } from '../../../shared/config.js';
 import { OAUTH_PROVIDERS, type OAuthProviderName, type OAuthProviders } from '../../../shared/accounts/oauth-providers.js';
 import { completeOAuthSignIn, startOAuthSignIn } from '../../../shared/accounts/oauth-sign-in.js';
 import { OAUTH_STATE_LIFETIME_SECONDS } from '../../../shared/accounts/oauth-states.js';
@@ -17,7 +18,7 @@ import type { RouteBuilders } from '../route.js';
  * provider; the callback signs in and sends it to the dashboard with the session cookie, or with `?error=<code>` and
  * no session. A provider without a client id and secret answers both with 404; an unknown one is no route at all (404).
  */
-export function oauthRoutes(deps: Deps & { oauth: OAuthProviders }, limits: RateLimiter, { open }: RouteBuilders): Route[] {
+export function oauthRoutes(deps: Deps<Config<'dashboard'>> & { oauth: OAuthProviders }, limits: RateLimiter, { open }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
   const dashboardUrl = deps.config.dashboardUrl;
   const configured = (name: OAuthProviderName) => {

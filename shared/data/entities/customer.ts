@@ -23,6 +23,8 @@ export const customerEntity = () =>
       nameSearch: { type: 'string', required: true, default: '' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
+      /** Set when the customer's personal data was erased (shared/customers/erasure.ts); absent otherwise. */
+      erasedAt: { type: 'string' },
     },
     indexes: {
       byId: primaryKey(['customerId']),

@@ -1,5 +1,5 @@
 import { Entity } from 'electrodb';
-import { model, primaryKey } from '../keys.js';
+import { model, productRecordsKey } from '../keys.js';
 
 /** Why a site deactivated the product (sent by the plugin), in the product's partition as feedback is. TTL: the analytics retention. */
 export const deactivationReasonEntity = () =>
@@ -16,5 +16,5 @@ export const deactivationReasonEntity = () =>
       createdAt: { type: 'string', required: true },
       ttl: { type: 'number', required: true },
     },
-    indexes: { byProduct: primaryKey(['productId'], ['createdAt', 'reasonId']) },
+    indexes: { byProduct: productRecordsKey(['createdAt', 'reasonId']) },
   });

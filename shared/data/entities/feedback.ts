@@ -1,5 +1,5 @@
 import { Entity } from 'electrodb';
-import { model, primaryKey } from '../keys.js';
+import { model, productRecordsKey } from '../keys.js';
 
 export const FEEDBACK_TYPES = ['bug', 'feature', 'general'] as const;
 
@@ -25,5 +25,5 @@ export const feedbackEntity = () =>
       createdAt: { type: 'string', required: true },
       ttl: { type: 'number', required: true },
     },
-    indexes: { byProduct: primaryKey(['productId'], ['createdAt', 'feedbackId']) },
+    indexes: { byProduct: productRecordsKey(['createdAt', 'feedbackId']) },
   });

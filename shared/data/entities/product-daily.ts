@@ -1,5 +1,5 @@
 import { Entity } from 'electrodb';
-import { model, primaryKey } from '../keys.js';
+import { model, productRecordsKey } from '../keys.js';
 
 export const DAILY_METRICS = ['event', 'feedback', 'reason', 'installs', 'version'] as const;
 export type DailyMetric = (typeof DAILY_METRICS)[number];
@@ -19,5 +19,5 @@ export const productDailyEntity = () =>
       name: { type: 'string', required: true },
       count: { type: 'number', required: true, default: 0 },
     },
-    indexes: { byProduct: primaryKey(['productId'], ['day', 'metric', 'name']) },
+    indexes: { byProduct: productRecordsKey(['day', 'metric', 'name']) },
   });

@@ -767,11 +767,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
         /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
         E429TooManyRequests2: {
+            headers: {
+                /** @description Whole seconds to wait before retrying */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
+            };
+        };
+        /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
+        E429TooManyRequests3: {
             headers: {
                 /** @description Whole seconds to wait before retrying */
                 "Retry-After": number;
@@ -892,6 +903,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge2"];
             415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
@@ -957,7 +969,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -1024,7 +1036,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -1083,6 +1095,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ProductNotFound"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1140,6 +1153,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ProductNotFound"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1191,6 +1205,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ReleaseNotFound"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1255,17 +1270,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge2"];
             415: components["responses"]["E415ContentTypeMustBe2"];
-            /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
-            429: {
-                headers: {
-                    /** @description Whole seconds to wait before retrying */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BoundValidationRefusal"];
-                };
-            };
+            429: components["responses"]["E429TooManyRequests"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
@@ -1331,7 +1336,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -1398,7 +1403,7 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -1455,7 +1460,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             413: components["responses"]["E413RequestBodyTooLarge3"];
             415: components["responses"]["E415ContentTypeMustBe3"];
-            429: components["responses"]["E429TooManyRequests"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
@@ -1518,7 +1523,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1544,7 +1549,7 @@ export interface operations {
             };
             400: components["responses"]["E400FieldIsRequiredAnd2More"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1568,7 +1573,7 @@ export interface operations {
             };
             400: components["responses"]["E400FieldIsRequiredAnd2More"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1619,7 +1624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1726,7 +1731,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1774,7 +1779,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1818,7 +1823,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1862,7 +1867,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests2"];
+            429: components["responses"]["E429TooManyRequests3"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };

@@ -1,6 +1,7 @@
 import { useMe } from '../../auth/session';
 import { QueryView } from '../../components/QueryView';
 import { ApiKeysSection } from './ApiKeysSection';
+import { ExportSection } from './ExportSection';
 import { PasswordSection } from './PasswordSection';
 import { ProfileSection } from './ProfileSection';
 
@@ -18,6 +19,7 @@ export function AccountPage() {
         )}
       </QueryView>
       <ApiKeysSection />
+      <ExportSection />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { formatDate, formatDay, formatMoney } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { CustomerForm, type CustomerBody } from './CustomerForm';
+import { CustomerPrivacySection } from './CustomerPrivacySection';
 import { customerName } from './customerName';
 
 type CustomerDetail = components['schemas']['CustomerDetail'];
@@ -103,6 +104,7 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
         <CustomerForm key={customer.updatedAt} customer={customer} submitLabel="Save customer" pending={save.isPending} error={save.error} onSubmit={(body) => save.mutate(body)} />
         {save.isSuccess && <p role="status">Saved.</p>}
       </section>
+      <CustomerPrivacySection customer={customer} />
       <section className="card card-danger" aria-labelledby="customer-delete-heading">
         <h2 id="customer-delete-heading">Delete</h2>
         <p>Licenses keep their e-mail; payments and subscriptions stay.</p>

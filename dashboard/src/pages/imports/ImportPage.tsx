@@ -1,0 +1,87 @@
+import { useMutation } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { Field } from '../../components/Field';
+import { fieldError, problemsOf, useForm } from '../../components/form';
+import { formatBytes } from '../../components/format';
+import { useProductChoices } from '../products/productQueries';
+import { IMPORT_FORMATS, startImport, type ImportFormat, type StartImport } from './importFile';
+import { ImportProgress } from './ImportProgress';
+
+type Values = { productId: string; format: ImportFormat | ''; file: File | null; dryRun: boolean };
+
+/**
+ * Import licenses from another store, keys kept (docs/import.md): pick the product and the format, upload the export,
+ * and (by default) see a dry run's counts and bad rows first; then import the same file for real.
+ */
+export function ImportPage() {
+  const products = useProductChoices();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [current, setCurrent] = useState<{ id: string; request: StartImport }>();
+  const start = useMutation({
+    mutationFn: async (request: StartImport) => ({ id: await startImport(request), request }),
+    onSuccess: setCurrent,
+  });
+  const form = useForm<Values>({
+    initial: { productId: '', format: '', file: null, dryRun: true },
+    validate: (values) =>
+      problemsOf({
+        productId: values.productId ? undefined : 'Choose the product the licenses belong to',
+        format: values.format ? undefined : 'Choose where the file comes from',
+        file: values.file ? undefined : 'Choose the export file',
+      }),
+    onSubmit: (values) => start.mutate({ productId: values.productId, format: values.format as ImportFormat, dryRun: values.dryRun, file: values.file! }),
+  });
+  const errorOf = (field: string) => fieldError(form.problems, {}, field);
+  return (
+    <>
+      <h1>Import licenses</h1>
+      <p className="muted">
+        Every key is kept exactly as issued and works at once; keys that exist already are skipped. Nothing is e-mailed to
+        your customers.
+      </p>
+      <form onSubmit={form.handleSubmit} noValidate className="grid-form">
+        <Field label="Product" error={errorOf('productId')}>
+          <select value={form.values.productId} onChange={(e) => form.set('productId')(e.target.value)}>
+            <option value="">Choose…</option>
+            {products.data?.map((product) => (
+              <option key={product.id} value={product.id}>
+                {product.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Format" error={errorOf('format')}>
+          <select value={form.values.format} onChange={(e) => form.set('format')(e.target.value as ImportFormat)}>
+            <option value="">Choose…</option>
+            {IMPORT_FORMATS.map((format) => (
+              <option key={format.value} value={format.value}>
+                {format.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Export file" error={errorOf('file')} hint={form.values.file ? formatBytes(form.values.file.size) : 'CSV, or jsonl for an account export'}>
+          <input ref={fileInput} type="file" accept=".csv,.jsonl,.ndjson,text/csv" onChange={(e) => form.set('file')(e.target.files?.[0] ?? null)} />
+        </Field>
+        <label className="checkbox">
+          <input type="checkbox" checked={form.values.dryRun} onChange={(e) => form.set('dryRun')(e.target.checked)} /> Dry run: report what the
+          import would do, change nothing
+        </label>
+        <ErrorBanner error={start.error ?? products.error} />
+        <div className="actions">
+          <button type="submit" className="button button-primary" disabled={start.isPending}>
+            {start.isPending ? 'Uploading…' : form.values.dryRun ? 'Start dry run' : 'Start import'}
+          </button>
+        </div>
+      </form>
+      {current && (
+        <ImportProgress
+          key={current.id}
+          importId={current.id}
+          onImportForReal={current.request.dryRun ? () => start.mutate({ ...current.request, dryRun: false }) : undefined}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+import { EXPORT_FORMATS, getExport, requestExport, type ExportJobDeps } from '../../../shared/exports/export-jobs.js';
+import { json, ok } from '../../../shared/http/responses.js';
+import type { Route } from '../../../shared/http/route.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
+
+const exportBody = z.strictObject({ format: z.enum(EXPORT_FORMATS) });
+
+/** The account export (DECISIONS §16): started here, written by the export worker, fetched by a presigned link. */
+export function exportRoutes(deps: ExportJobDeps, { authed }: RouteBuilders): Route[] {
+  return [
+    authed('POST', '/api/exports', { body: exportBody }, async ({ caller, body }) => json(202, await requestExport(deps, caller.userId, body.format))),
+    authed('GET', '/api/exports/{id}', { pathIds: { id: ID_KINDS.export } }, async ({ caller, params }) =>
+      ok(await getExport(deps, caller.userId, params.id!), { headers: { 'cache-control': 'no-store' } }),
+    ),
+  ];
+}

@@ -1,0 +1,61 @@
+import * as z from 'zod/mini';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../../shared/errors.js';
+import { json, ok } from '../../../shared/http/responses.js';
+import { header, rawBody } from '../../../shared/http/request.js';
+import { paginationQuery } from '../../../shared/http/schemas.js';
+import type { HttpEvent } from '../../../shared/http/types.js';
+import type { Route } from '../../../shared/http/route.js';
+import { IMPORT_FORMATS } from '../../../shared/imports/format-names.js';
+import { isUploadId, MAX_IMPORT_BODY_BYTES, MAX_IMPORT_UPLOAD_BYTES } from '../../../shared/imports/import-files.js';
+import { getImport, listImports } from '../../../shared/imports/import-jobs.js';
+import { createImportUploadUrl, startImport, type ImportFile, type StartImportDeps } from '../../../shared/imports/start-import.js';
+import { hasIdShape } from '../../../shared/ids.js';
+import { NotFoundError } from '../../../shared/errors.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
+
+/** Content types of an import file: CSV for every format, and JSON Lines for `jsonl`. */
+export const IMPORT_CONTENT_TYPES = ['text/csv', 'application/x-ndjson', 'application/jsonl'];
+
+const startQuery = z.strictObject({
+  productId: z.string({ error: 'productId is required' }).check(z.minLength(1, 'productId is required')),
+  format: z.enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(', ')}` }),
+  dryRun: z.optional(z.enum(['true', 'false'], { error: 'dryRun must be true or false' })),
+  uploadId: z.optional(z.string().check(z.refine(isUploadId, 'uploadId must be an id from POST /api/imports/upload-url'))),
+});
+const uploadUrlBody = z.strictObject({
+  fileSize: z.number().check(z.int(), z.gte(1), z.lte(MAX_IMPORT_UPLOAD_BYTES, `must be at most ${MAX_IMPORT_UPLOAD_BYTES / (1024 * 1024)} MB`)),
+});
+const listQuery = z.strictObject(paginationQuery);
+
+/**
+ * The request's file, when it sends one: its bytes and type. Checked before anything is read or written: over
+ * 4 MiB is 413 (larger files go through an upload URL), a type other than CSV or JSON Lines 415 (a form or
+ * `text/plain` body never starts an import: the CSRF rule).
+ */
+async function readImportBody(event: HttpEvent): Promise<{ bytes: Uint8Array; contentType: string } | undefined> {
+  const bytes = rawBody(event);
+  if (bytes.length === 0) return undefined;
+  if (bytes.length > MAX_IMPORT_BODY_BYTES) throw new PayloadTooLargeError('The file is larger than 4 MiB: send it through POST /api/imports/upload-url');
+  const contentType = header(event, 'content-type')?.split(';')[0]!.trim().toLowerCase();
+  if (!contentType || !IMPORT_CONTENT_TYPES.includes(contentType)) {
+    throw new UnsupportedMediaTypeError(`Content-Type must be ${IMPORT_CONTENT_TYPES.join(', ')}`);
+  }
+  return { bytes, contentType };
+}
+
+export function importRoutes(deps: StartImportDeps, { authed }: RouteBuilders): Route[] {
+  return [
+    authed('POST', '/api/imports', { readBody: readImportBody, query: startQuery }, async ({ caller, query, body }) => {
+      // An id of another shape names no product: answered as an unknown one, before any read.
+      if (!hasIdShape('prd', query.productId)) throw new NotFoundError('Product not found');
+      const file: ImportFile | undefined = query.uploadId ? { uploadId: query.uploadId } : body;
+      if (!file) throw new UnsupportedMediaTypeError(`Send the file as the body (${IMPORT_CONTENT_TYPES.join(', ')}) or name its uploadId`);
+      const started = await startImport(deps, caller.userId, { productId: query.productId, format: query.format, dryRun: query.dryRun === 'true', file });
+      return json(202, started);
+    }),
+    authed('POST', '/api/imports/upload-url', { body: uploadUrlBody }, async ({ caller, body }) => ok(await createImportUploadUrl(deps, caller.userId, body.fileSize))),
+    authed('GET', '/api/imports', { query: listQuery }, async ({ caller, query }) => ok(await listImports(deps, caller.userId, query.page, query.per_page))),
+    authed('GET', '/api/imports/{id}', { pathIds: { id: ID_KINDS.import } }, async ({ caller, params }) => ok(await getImport(deps, caller.userId, params.id!))),
+  ];
+}

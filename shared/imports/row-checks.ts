@@ -1,0 +1,94 @@
+import * as z from 'zod/mini';
+import { normalizeEmail } from '../customers/customer-view.js';
+import { AppError } from '../errors.js';
+import { email } from '../http/schemas.js';
+import { couldBeLicenseKey } from '../licenses/license-key.js';
+import { MAX_SEATS } from '../licenses/license-rules.js';
+import { normalizeDomain } from '../licensing/domain.js';
+import type { Environment } from '../licensing/staging.js';
+import type { CustomerDetails, ImportedStatus, LicenseCandidate } from './rows.js';
+import type { ImportTarget } from './target.js';
+
+const MAX_NAME_LENGTH = 200;
+
+/** A license ready to write: checked, with its plan resolved and its sites normalized and placed. */
+export type ImportLicense = {
+  row: number;
+  licenseKey: string;
+  customerEmail: string;
+  customerName?: string;
+  customer?: CustomerDetails;
+  status: ImportedStatus;
+  seats: number;
+  planId?: string;
+  expiresAt?: string;
+  createdAt?: string;
+  sites: { domain: string; environment: Environment }[];
+};
+
+const isEmail = (value: string) => z.safeParse(email, value).success;
+
+/** Sites of an active license, normalized and without repeats; a domain that cannot be one fails the row. */
+function sitesOf(domains: string[], target: ImportTarget): ImportLicense['sites'] {
+  const seen = new Set<string>();
+  const sites: ImportLicense['sites'] = [];
+  for (const raw of domains) {
+    if (!raw.trim()) continue;
+    let domain: string;
+    try {
+      domain = normalizeDomain(raw);
+    } catch (error) {
+      if (error instanceof AppError) throw new CheckFailure(`domain "${raw.trim()}": ${error.message.replace(/^domain /, '')}`);
+      throw error;
+    }
+    if (seen.has(domain)) continue;
+    seen.add(domain);
+    sites.push({ domain, environment: target.staging.environmentOf(domain) });
+  }
+  return sites;
+}
+
+class CheckFailure extends Error {}
+
+/**
+ * The checks every format's rows pass, whatever their source: the key's shape (DECISIONS §16), the e-mail, the
+ * seats, the plan, the sites. A license past its expiry is imported as `expired` (no sweep event comes later); only an
+ * active license's sites are activated, and they must fit its seats (staging sites, its product's staging limit),
+ * since imported activations take seats as any other. Answers the license, or the row's error message.
+ */
+export function checkedLicense(row: number, candidate: LicenseCandidate, target: ImportTarget, now: Date): ImportLicense | string {
+  try {
+    const licenseKey = candidate.licenseKey.trim();
+    if (!couldBeLicenseKey(licenseKey)) throw new CheckFailure('license key must be 8 to 128 printable characters without spaces');
+    const customerEmail = normalizeEmail(candidate.customerEmail);
+    if (!isEmail(customerEmail)) throw new CheckFailure(`customer e-mail "${candidate.customerEmail.trim()}" is not a valid e-mail address`);
+    const customerName = candidate.customerName?.trim().slice(0, MAX_NAME_LENGTH) || undefined;
+    const plan = candidate.planSlug === undefined ? undefined : target.plansBySlug.get(candidate.planSlug);
+    if (candidate.planSlug !== undefined && !plan) throw new CheckFailure(`plan "${candidate.planSlug}" is not a plan of this product`);
+    const seats = candidate.seats ?? plan?.siteLimit ?? 1;
+    if (!Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS) throw new CheckFailure(`seats must be a whole number from 1 to ${MAX_SEATS}`);
+    const expired = candidate.expiresAt !== undefined && Date.parse(candidate.expiresAt) <= now.getTime();
+    const status = candidate.status === 'active' && expired ? 'expired' : candidate.status;
+    const sites = status === 'active' ? sitesOf(candidate.domains, target) : [];
+    const production = sites.filter((site) => site.environment === 'production').length;
+    if (production > seats) throw new CheckFailure(`${production} active sites do not fit in ${seats} seat${seats === 1 ? '' : 's'}`);
+    const staging = sites.length - production;
+    if (staging > target.staging.limit) throw new CheckFailure(`${staging} staging sites are more than the product allows (${target.staging.limit})`);
+    return {
+      row,
+      licenseKey,
+      customerEmail,
+      customerName,
+      customer: candidate.customer,
+      status,
+      seats,
+      planId: plan?.planId,
+      expiresAt: candidate.expiresAt,
+      createdAt: candidate.createdAt,
+      sites,
+    };
+  } catch (error) {
+    if (error instanceof CheckFailure) return error.message;
+    throw error;
+  }
+}

@@ -1,0 +1,9 @@
+import type { StagingRules } from '../licensing/staging.js';
+
+/** What an import writes into: the product, its plans by slug, and its staging rules (which sites take a seat). */
+export type ImportTarget = {
+  tenantId: string;
+  productId: string;
+  plansBySlug: Map<string, { planId: string; siteLimit: number }>;
+  staging: StagingRules;
+};
