@@ -1,12 +1,21 @@
 import * as z from 'zod/mini';
 import { EVENT_TYPES, type EventType } from '../../shared/events/event-types.js';
 import { idOf, timestamp } from '../../shared/openapi/common.js';
-import { EX, exampleActivationListItem, exampleCustomer, exampleLicense, examplePayment, exampleSubscription } from '../../shared/openapi/examples.js';
+import {
+  EX,
+  exampleActivationListItem,
+  exampleCustomer,
+  exampleLicense,
+  examplePayment,
+  exampleRelease,
+  exampleSubscription,
+} from '../../shared/openapi/examples.js';
 import { named } from '../../shared/openapi/operation.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
 import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
 import { exampleImport, Import } from '../management/routes/imports.openapi.js';
+import { Release } from '../management/routes/releases.openapi.js';
 
 /**
  * The events the dispatcher sends to vendors' webhooks (DECISIONS §7), for the document's `webhooks`: each kind's
@@ -46,6 +55,16 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     data: Import,
     example: exampleImport,
     description: 'An import ended (`POST /api/imports`, not a dry run): its counts and first bad rows. The only event an import sends: its licenses, customers and activations fire none.',
+  },
+  'release.published': {
+    data: Release,
+    example: exampleRelease,
+    description: 'A release was published (created as `published`, or first moved there); `channel` says which licenses receive it.',
+  },
+  'release.updated': {
+    data: Release,
+    example: { ...exampleRelease, channel: 'beta', rolloutPercent: 50 },
+    description: "A published release's `channel` or `rolloutPercent` changed: who is offered it changed.",
   },
 };
 

@@ -22,14 +22,28 @@ import type { DownloadLinks } from '../../shared/storage/download-links.js';
 import { downloadRelease } from '../../shared/updates/download.js';
 import type { ReleaseCatalog } from '../../shared/updates/release-catalog.js';
 import { checkForUpdate } from '../../shared/updates/update-check.js';
+import { listVersions } from '../../shared/updates/versions-list.js';
+import { CHANNELS } from '../../shared/releases/channels.js';
 
+/** A PHP or WordPress version as sites report them ("8.2.12", "6.5-RC1"). */
+const siteVersion = (field: string) =>
+  z.pipe(
+    optionalText(field, 32),
+    z.optional(z.string().check(z.regex(/^\d+(\.\d+)*([-+.~_]?[0-9A-Za-z]+)*$/, `${field} must be a version such as 8.2.1`))),
+  );
+
+const productQuery = { slug: requiredText('slug', 128), license_key: requiredText('license_key', 256) };
 const updateCheckQuery = z.object({
-  slug: requiredText('slug', 128),
-  license_key: requiredText('license_key', 256),
+  ...productQuery,
   version: requiredText('version', 64),
-  /** The site asking (WordPress's home URL): its check is recorded, and its version counted in analytics. */
+  /** The site asking (WordPress's home URL): its check is recorded, its version counted in analytics, its rollout bucket drawn. */
   domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
+  /** The site's own channel choice, capped by its license's. */
+  channel: z.optional(z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(', ')}` })),
+  php: siteVersion('php'),
+  wp: siteVersion('wp'),
 });
+const versionsQuery = z.object(productQuery);
 
 /** A site the check names, when its domain reads as one; a malformed one never costs a site its update. */
 function siteOf(domain: string | undefined): string | undefined {
@@ -43,7 +57,7 @@ function siteOf(domain: string | undefined): string | undefined {
 const downloadQuery = z.object({ license_key: requiredText('license_key', 256) });
 const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Release not found') };
 
-/** The WordPress update check and the licensed download. */
+/** The WordPress update check, the versions a license may roll back to, and the licensed download. */
 export function updateRoutes(
   deps: Deps<Config<'links'>>,
   catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; activity: ActivityRecorder; signer: ResponseSigner; limits: RateLimiter },
@@ -64,10 +78,27 @@ export function updateRoutes(
           slug: input.slug,
           licenseKey: input.license_key,
           baseUrl: requestBaseUrl(event, deps.config.publicBaseUrl),
+          channel: input.channel,
+          php: input.php,
+          wp: input.wp,
           site: domain === undefined ? undefined : { domain, ipAddress: address, version: input.version },
         });
         scope.product = product;
         return ok(info);
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/v1/wp/versions',
+      input: { query: versionsQuery },
+      handler: signedAnswers(catalogs.signer, deps.clock, async (event, scope) => {
+        const input = parseInput(versionsQuery, query(event));
+        await catalogs.limits.take(RATE_LIMITS.edgeReads, addressNetwork(clientAddress(event, deps.config)));
+        const baseUrl = requestBaseUrl(event, deps.config.publicBaseUrl);
+        const answer = await listVersions(deps, catalogs.releases, { slug: input.slug, licenseKey: input.license_key, baseUrl }, (product) => {
+          scope.product = product;
+        });
+        return ok(answer);
       }),
     },
     {

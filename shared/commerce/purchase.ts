@@ -84,6 +84,7 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       customerName: purchaseName(session),
       status: 'active',
       seats: plan.siteLimit,
+      ...(plan.channel && { channel: plan.channel }),
       activatedCount: 0,
       // DECISIONS §10: a recurring plan's license runs to the subscription's period end; a lifetime one never expires.
       expiresAt: period?.end,

@@ -22,7 +22,7 @@ import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
 import { productDailyEntity } from './entities/product-daily.js';
-import { releaseEntity } from './entities/release.js';
+import { releaseEntity, releaseReadmeEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
 import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
@@ -75,6 +75,7 @@ export const ENTITY_FACTORIES = {
   exportJob: exportJobEntity,
   importJob: importJobEntity,
   importError: importErrorEntity,
+  releaseReadme: releaseReadmeEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

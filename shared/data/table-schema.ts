@@ -28,6 +28,7 @@ export const LICENSE_ATTRIBUTES = [
   'activatedCount',
   'stagingCount',
   'expiresAt',
+  'channel',
   'createdAt',
   'updatedAt',
 ] as const;

@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'subscription.renewed',
   'customer.erased',
   'import.completed',
+  'release.published',
+  'release.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -5,6 +5,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { transact } from '../data/writes.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
+import { DEFAULT_CHANNEL, type Channel } from '../releases/channels.js';
 import { loadLiveProduct } from '../products/products.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { generateLicenseKey } from './license-key.js';
@@ -19,16 +20,19 @@ export type LicenseInput = {
   seats?: number;
   /** ISO timestamp; null or absent: lifetime. */
   expiresAt?: string | null;
+  /** Absent: the plan's, else `stable`. */
+  channel?: Channel;
 };
 
 /** Key collisions and customers created or deleted meanwhile are retried; this bounds the rounds. */
 const CREATE_ROUNDS = 5;
 
-async function planSeats(deps: LicenseDeps, tenantId: string, productId: string, planId: string): Promise<number> {
+/** What a license takes from its plan: seats and release channel. */
+async function planDefaults(deps: LicenseDeps, tenantId: string, productId: string, planId: string) {
   const { data: plan } = await deps.data.entities.plan.get({ planId }).go();
   // A plan of another product or tenant is as unknown as a missing one.
   if (!plan || plan.tenantId !== tenantId || plan.productId !== productId) throw new NotFoundError('Plan not found');
-  return plan.siteLimit;
+  return { seats: plan.siteLimit, channel: plan.channel };
 }
 
 /**
@@ -37,7 +41,7 @@ async function planSeats(deps: LicenseDeps, tenantId: string, productId: string,
  */
 export async function createLicense(deps: LicenseDeps, tenantId: string, input: LicenseInput): Promise<License> {
   const product = await loadLiveProduct(deps, tenantId, input.productId);
-  const planSeatLimit = input.planId ? await planSeats(deps, tenantId, product.productId, input.planId) : undefined;
+  const fromPlan = input.planId ? await planDefaults(deps, tenantId, product.productId, input.planId) : undefined;
   const customerEmail = normalizeEmail(input.customerEmail);
   const customerName = input.customerName ?? undefined;
   const summary = { id: product.productId, name: product.name, slug: product.slug };
@@ -56,7 +60,8 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
       customerEmail,
       customerName,
       status: 'active',
-      seats: input.seats ?? planSeatLimit ?? 1,
+      seats: input.seats ?? fromPlan?.seats ?? 1,
+      channel: input.channel ?? fromPlan?.channel ?? DEFAULT_CHANNEL,
       activatedCount: 0,
       expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : undefined,
       createdAt: now.toISOString(),

@@ -1,4 +1,5 @@
 import type { EntityItem } from '../data/service.js';
+import { DEFAULT_CHANNEL } from '../releases/channels.js';
 
 export type LicenseItem = EntityItem<'license'>;
 export type ProductSummary = { id: string; name: string; slug: string };
@@ -18,6 +19,7 @@ export function toLicense(item: LicenseItem, product: ProductSummary) {
     activatedCount: item.activatedCount,
     stagingCount: item.stagingCount ?? 0,
     expiresAt: item.expiresAt ?? null,
+    channel: item.channel ?? DEFAULT_CHANNEL,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     product,

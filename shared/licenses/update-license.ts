@@ -5,6 +5,7 @@ import { BadRequestError, ConflictError } from '../errors.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { licenseStatusMoves } from './license-counters.js';
+import type { Channel } from '../releases/channels.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';
 import type { LicenseStatus } from './list-licenses.js';
 import { loadLicense, productSummary, type LicenseDeps } from './load-license.js';
@@ -16,6 +17,7 @@ export type LicenseChanges = {
   seats?: number;
   /** null clears it (lifetime). */
   expiresAt?: string | null;
+  channel?: Channel;
 };
 
 /** Rounds of "changed between our read and our write" before answering 409. */
@@ -34,6 +36,7 @@ function applyChanges(current: LicenseItem, changes: LicenseChanges, link: Custo
     customerName: keepOr(changes.customerName, current.customerName),
     status: changes.status ?? current.status,
     seats: changes.seats ?? current.seats,
+    channel: changes.channel ?? current.channel,
     expiresAt: keepOr(changes.expiresAt && new Date(changes.expiresAt).toISOString(), current.expiresAt),
     updatedAt: now,
   };
@@ -55,13 +58,13 @@ export async function updateLicense(deps: LicenseDeps, tenantId: string, license
         ? undefined
         : await resolveCustomerLink(deps, tenantId, email, changes.customerName ?? current.customerName, now);
     const next = applyChanges(current, changes, link, now.toISOString());
-    const { licenseKey, productId, customerId, customerName, status, seats, expiresAt, updatedAt } = next;
+    const { licenseKey, productId, customerId, customerName, status, seats, channel, expiresAt, updatedAt } = next;
     const cleared = [...(customerName === undefined ? ['customerName' as const] : []), ...(expiresAt === undefined ? ['expiresAt' as const] : [])];
 
     const outcome = await transact(deps.data, (tx) => ({
       license: tx.license
         .patch({ licenseKey })
-        .set({ ...indexFields(next), seats, updatedAt, ...(customerId && { customerId }), ...(customerName !== undefined && { customerName }), ...(expiresAt !== undefined && { expiresAt }) })
+        .set({ ...indexFields(next), seats, updatedAt, ...(channel && { channel }), ...(customerId && { customerId }), ...(customerName !== undefined && { customerName }), ...(expiresAt !== undefined && { expiresAt }) })
         .remove(cleared)
         .where((attr, op) =>
           [

@@ -25,6 +25,8 @@ export type ProductRef = {
   staging?: StagingRules;
   /** Origins checkout may send buyers back to (shared/products/return-origins.ts); absent or empty: any. */
   returnOrigins?: string[];
+  /** What an expired license may still download (DECISIONS §14); absent: nothing. */
+  updatesAfterExpiry?: 'none' | 'releasedBeforeExpiry';
 };
 
 /** The spec's validation cache lifetime (SERVICE-SPEC §8): the bound on seeing a product write made elsewhere. */
@@ -59,6 +61,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
         offlineValidityDays: data.offlineValidityDays ?? OFFLINE_VALIDITY_DAYS,
         staging: stagingRules(data.stagingPatterns, data.stagingActivationLimit),
         returnOrigins: data.returnOrigins,
+        updatesAfterExpiry: data.updatesAfterExpiry,
       };
     });
 

@@ -6,6 +6,7 @@ import { newId } from '../ids.js';
 import { loadLiveProduct } from '../products/products.js';
 import { slugCandidates, slugify } from '../products/slugs.js';
 import type { Deps } from '../runtime.js';
+import { DEFAULT_CHANNEL, type Channel } from '../releases/channels.js';
 
 type PlanDeps = Pick<Deps, 'data' | 'clock'>;
 type BillingCycle = (typeof BILLING_CYCLES)[number];
@@ -21,6 +22,8 @@ export type PlanInput = {
   shortDescription?: string | null;
   isActive?: boolean;
   isPublic?: boolean;
+  /** The release channel of the licenses issued from the plan. */
+  channel?: Channel;
 };
 export type PlanChanges = Partial<PlanInput>;
 
@@ -39,6 +42,7 @@ export function toPlan(item: PlanItem) {
     shortDescription: item.shortDescription ?? null,
     isActive: item.isActive,
     isPublic: item.isPublic,
+    channel: item.channel ?? DEFAULT_CHANNEL,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };
@@ -93,6 +97,7 @@ export async function createPlan(deps: PlanDeps, tenantId: string, productId: st
       ...(input.shortDescription != null && { shortDescription: input.shortDescription }),
       isActive: input.isActive ?? true,
       isPublic: input.isPublic ?? true,
+      channel: input.channel ?? DEFAULT_CHANNEL,
       createdAt: now,
       updatedAt: now,
     };

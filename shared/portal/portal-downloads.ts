@@ -1,6 +1,7 @@
 import { ForbiddenError, NotFoundError } from '../errors.js';
 import { licenseProblem } from '../licensing/license-state.js';
 import { countDownload } from '../releases/download-count.js';
+import { channelAllows, DEFAULT_CHANNEL, type Channel } from '../releases/channels.js';
 import { publishedReleaseItems } from '../releases/product-releases.js';
 import type { DownloadLinks } from '../storage/download-links.js';
 import { DOWNLOAD_URL_TTL_SECONDS, RELEASE_NOT_FOUND } from '../updates/download.js';
@@ -12,18 +13,25 @@ export const INVALID_DOWNLOAD_LINK = 'Invalid or expired download link';
 
 /**
  * The latest published release of each product the customer holds a usable license of, one entry per product,
- * each with a fresh signed link. Deleted products and products without a published release are left out.
+ * each with a fresh signed link: the latest on the channels those licenses receive (DECISIONS §14), so a stable
+ * customer is not handed a beta. Deleted products and products without such a release are left out.
  */
 export async function portalDownloads(deps: PortalDataDeps, secret: LinkSecret, scope: PortalScope, baseUrl: string) {
   const now = deps.clock.now();
-  const licensed = new Set((await licensesOf(deps, scope)).filter((license) => !licenseProblem(license, now)).map((license) => license.productId));
+  /** Per licensed product, the most adventurous channel among the customer's usable licenses of it. */
+  const licensed = new Map<string, Channel>();
+  for (const license of (await licensesOf(deps, scope)).filter((license) => !licenseProblem(license, now))) {
+    const channel = license.channel ?? DEFAULT_CHANNEL;
+    const held = licensed.get(license.productId);
+    licensed.set(license.productId, held === undefined || channelAllows(channel, held) ? channel : held);
+  }
   const entries = await Promise.all(
-    [...licensed].map(async (productId) => {
+    [...licensed].map(async ([productId, channel]) => {
       const [{ data: product }, releases] = await Promise.all([
         deps.data.entities.product.get({ productId }).go({ attributes: ['name', 'slug', 'deletedAt'] }),
         publishedReleaseItems(deps, productId),
       ]);
-      const release = releases[0];
+      const release = releases.find((candidate) => channelAllows(channel, candidate.channel ?? DEFAULT_CHANNEL));
       if (!product || product.deletedAt || !release) return undefined;
       return {
         productName: product.name,

@@ -1,4 +1,6 @@
-import type { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/entities/product.js';
+import type { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../data/entities/product.js';
+
+type UpdatesAfterExpiry = (typeof UPDATES_AFTER_EXPIRY)[number];
 import type { ConditionOperations } from '../data/conditions.js';
 import { transact, writeItem } from '../data/writes.js';
 import { ConflictError, NotFoundError } from '../errors.js';
@@ -41,6 +43,8 @@ export type ProductInput = {
   offlineValidityDays?: number;
   /** Normalized origins checkout may return buyers to; `[]`: any. */
   returnOrigins?: string[];
+  /** What an expired license may still update to (DECISIONS §14). */
+  updatesAfterExpiry?: UpdatesAfterExpiry;
 } & { [K in OptionalText]?: string | null };
 
 /** Fields that `null` clears in an update (back to their defaults). */
@@ -71,6 +75,7 @@ export function toProduct(item: ProductItem, now: Date = new Date()) {
     latestVersion: item.latestVersion ?? null,
     plansCount: item.plansCount ?? 0,
     offlineValidityDays: item.offlineValidityDays ?? OFFLINE_VALIDITY_DAYS,
+    updatesAfterExpiry: item.updatesAfterExpiry ?? 'none',
     signingKeys: publicSigningKeys(item, now),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

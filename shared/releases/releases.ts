@@ -9,8 +9,12 @@ import { loadLiveProduct } from '../products/products.js';
 import type { Deps } from '../runtime.js';
 import { inspectReleaseFile, type StorageDeps } from '../storage/release-files.js';
 import { isProductFilePath, isZipArchive, sanitizeFileName, ZIP_SIGNATURE_LENGTH } from './file-rules.js';
+import { outboxEvent } from '../events/outbox.js';
+import { DEFAULT_CHANNEL, DEFAULT_ROLLOUT_PERCENT, type Channel } from './channels.js';
 import { latestVersionChange, recomputeLatest } from './latest-version.js';
 import { productReleases } from './product-releases.js';
+import { README_FIELDS, readmeItem, readReleaseReadme } from './readme/release-readme.js';
+import { releaseEvent } from './release-events.js';
 
 type ReleaseDeps = Pick<Deps, 'data' | 'clock'> & StorageDeps;
 type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
@@ -24,6 +28,8 @@ export type ReleaseInput = {
   fileName?: string;
   fileSize?: number;
   status?: ReleaseStatus;
+  channel?: Channel;
+  rolloutPercent?: number;
 } & { [K in (typeof OPTIONAL_TEXT)[number]]?: string | null };
 export type ReleaseChanges = Partial<ReleaseInput>;
 
@@ -43,6 +49,8 @@ export function toRelease(item: ReleaseItem) {
     tested: item.tested ?? null,
     requires: item.requires ?? null,
     requiresPhp: item.requiresPhp ?? null,
+    channel: item.channel ?? DEFAULT_CHANNEL,
+    rolloutPercent: item.rolloutPercent ?? DEFAULT_ROLLOUT_PERCENT,
     releasedAt: item.releasedAt ?? null,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
@@ -94,6 +102,8 @@ type PreparedWrite = {
   after?: ReleaseItem;
   /** The release's own write; its condition must hold `before`'s version and status, which the decision used. */
   write: (release: TransactionEntities['release']) => ReturnType<ReturnType<TransactionEntities['release']['delete']>['commit']>;
+  /** The release's readme item, when the change replaces it (`null`: removes it). */
+  readme?: EntityItem<'releaseReadme'> | null;
 };
 
 /** The product condition of a release write: still live, and its `latestVersion` as it was read. */
@@ -117,7 +127,7 @@ async function writeWithLatestVersion(
 ): Promise<ReleaseItem | undefined> {
   for (let round = 0; round < WRITE_ROUNDS; round++) {
     const current = (await loadLiveProduct(deps, tenantId, productId)).latestVersion;
-    const { before, after, write } = await prepare();
+    const { before, after, write, readme } = await prepare();
     const change = latestVersionChange(current, before, after);
     const next =
       change.kind === 'keep'
@@ -125,9 +135,16 @@ async function writeWithLatestVersion(
         : change.kind === 'set'
           ? change.version
           : recomputeLatest(await productReleases(deps, productId), (before ?? after)!.releaseId, after);
-    const releasesChangedAt = deps.clock.now().toISOString();
+    const now = deps.clock.now();
+    const releasesChangedAt = now.toISOString();
+    const event = releaseEvent(before, after);
     const outcome = await transact(deps.data, (tx) => ({
       release: write(tx.release),
+      readme:
+        readme === null
+          ? tx.releaseReadme.delete({ releaseId: (before ?? after)!.releaseId }).commit()
+          : readme && tx.releaseReadme.put(readme).commit(),
+      event: event && outboxEvent(tx, { tenantId, type: event, data: toRelease(after!), now }),
       product: tx.product
         .patch({ productId })
         .set({ releasesChangedAt, ...(next !== undefined && { latestVersion: next }) })
@@ -155,16 +172,27 @@ export async function getRelease(deps: ReleaseDeps, tenantId: string, productId:
 export async function createRelease(deps: ReleaseDeps, tenantId: string, productId: string, input: ReleaseInput): Promise<Release> {
   await loadLiveProduct(deps, tenantId, productId);
   const file = await resolveFile(deps, tenantId, productId, input);
+  const readme = await readReleaseReadme(deps, file);
   const now = deps.clock.now().toISOString();
   const status = input.status ?? 'published';
+  const releaseId = newId('rel');
+  const readmeRecord = readmeItem(readme, { releaseId, tenantId }, now);
   const item: ReleaseItem = {
-    ...withoutNulls({ releaseNotes: input.releaseNotes, tested: input.tested, requires: input.requires, requiresPhp: input.requiresPhp }),
-    releaseId: newId('rel'),
+    ...withoutNulls({
+      releaseNotes: input.releaseNotes,
+      tested: input.tested ?? readme?.tested,
+      requires: input.requires ?? readme?.requires,
+      requiresPhp: input.requiresPhp ?? readme?.requiresPhp,
+    }),
+    releaseId,
     tenantId,
     productId,
     version: input.version,
     ...file,
     status,
+    channel: input.channel ?? DEFAULT_CHANNEL,
+    rolloutPercent: input.rolloutPercent ?? DEFAULT_ROLLOUT_PERCENT,
+    ...(readmeRecord && { hasReadme: true }),
     downloadCount: 0,
     ...(status === 'published' && { releasedAt: now }),
     createdAt: now,
@@ -173,6 +201,7 @@ export async function createRelease(deps: ReleaseDeps, tenantId: string, product
   await writeWithLatestVersion(deps, tenantId, productId, async () => ({
     after: item,
     write: (release) => release.create(item).commit(),
+    readme: readmeRecord,
   }));
   return toRelease(item);
 }
@@ -192,6 +221,10 @@ export async function updateRelease(
   if (!file && changes.fileSize !== undefined && changes.fileSize !== release.fileSize) {
     throw new BadRequestError('fileSize: does not match the uploaded file');
   }
+  // A new file brings its own readme: it fills the metadata this change does not set, and replaces the old readme.
+  const readme = file && (await readReleaseReadme(deps, file));
+  const readmeRecord = file && (readmeItem(readme, release, deps.clock.now().toISOString()) ?? null);
+  const fromReadme = Object.fromEntries(README_FIELDS.filter((field) => changes[field] === undefined).map((field) => [field, readme?.[field]]));
   const cleared = OPTIONAL_TEXT.filter((field) => changes[field] === null);
   const updated = await writeWithLatestVersion(deps, tenantId, productId, async () => {
     const before = await loadRelease(deps, tenantId, productId, releaseId);
@@ -204,9 +237,13 @@ export async function updateRelease(
         tested: changes.tested,
         requires: changes.requires,
         requiresPhp: changes.requiresPhp,
+        ...fromReadme,
+        channel: changes.channel,
+        rolloutPercent: changes.rolloutPercent,
         fileName: changes.fileName === undefined ? undefined : sanitizeFileName(changes.fileName),
       }),
       ...file,
+      ...(readmeRecord !== undefined && { hasReadme: readmeRecord !== null }),
       // First publication stamps releasedAt; later status changes keep it.
       ...((changes.status ?? before.status) === 'published' && !before.releasedAt && { releasedAt: now }),
       updatedAt: now,
@@ -223,6 +260,8 @@ export async function updateRelease(
           .remove(cleared)
           .where(({ version, status }, { eq }) => `${eq(version, before.version)} AND ${eq(status, before.status)}`)
           .commit(),
+      // Removing a readme that was never stored is harmless: a delete needs no item.
+      readme: readmeRecord,
     };
   });
   return toRelease(updated!);
@@ -238,6 +277,7 @@ export async function deleteRelease(deps: ReleaseDeps, tenantId: string, product
           .delete({ releaseId })
           .where(({ version, status }, { eq }) => `${eq(version, before.version)} AND ${eq(status, before.status)}`)
           .commit(),
+      readme: before.hasReadme ? null : undefined,
     };
   });
 }

@@ -1,4 +1,5 @@
 import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { CoreConfig } from '../config.js';
 
@@ -59,4 +60,10 @@ export async function inspectReleaseFile(
     new GetObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Range: `bytes=0-${length - 1}` }),
   );
   return { size, head: (await object.Body?.transformToByteArray()) ?? new Uint8Array() };
+}
+
+/** Bytes `[start, end)` of a stored file, as a stream: for reading one entry of a large ZIP without fetching all of it. */
+export async function readReleaseFileRange(deps: StorageDeps, filePath: string, start: number, end: number): Promise<Readable> {
+  const object = await deps.clients.s3.send(new GetObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Range: `bytes=${start}-${end - 1}` }));
+  return object.Body as Readable;
 }

@@ -5,6 +5,7 @@ import { TtlCache } from '../ttl-cache.js';
 
 export type ProductItem = EntityItem<'product'>;
 export type ReleaseItem = EntityItem<'release'>;
+type ReleaseReadmeItem = EntityItem<'releaseReadme'>;
 
 /** A product as the update check shows it, with its published releases, newest version first. */
 export type ProductReleases = { product: ProductItem; published: ReleaseItem[] };
@@ -27,6 +28,7 @@ export function createReleaseCatalog(deps: Pick<Deps, 'data'>) {
   const { entities } = deps.data;
   const idBySlug = new TtlCache<string>(UPDATE_CACHE_TTL_MS, MAX_CACHED_PRODUCTS);
   const releasesByStamp = new TtlCache<ReleaseItem[]>(UPDATE_CACHE_TTL_MS, MAX_CACHED_PRODUCTS);
+  const readmes = new TtlCache<ReleaseReadmeItem>(UPDATE_CACHE_TTL_MS, MAX_CACHED_PRODUCTS);
 
   const liveProduct = async (productId: string, slug: string) => {
     const { data } = await entities.product.get({ productId }).go();
@@ -56,6 +58,16 @@ export function createReleaseCatalog(deps: Pick<Deps, 'data'>) {
       }
       if (!item) return undefined;
       return { product: item, published: await releasesOf(item) };
+    },
+    /**
+     * The readme of a release that has one (`hasReadme`), read once per container: a new file, the only change to a
+     * readme, moves the product's stamp, under which it is cached.
+     */
+    async readmeOf(product: ProductItem, release: ReleaseItem): Promise<ReleaseReadmeItem | undefined> {
+      if (!release.hasReadme) return undefined;
+      return readmes.get(`${release.releaseId}#${product.releasesChangedAt ?? ''}`, async () => {
+        return (await entities.releaseReadme.get({ releaseId: release.releaseId }).go()).data ?? undefined;
+      });
     },
   };
 }

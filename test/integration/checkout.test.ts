@@ -98,6 +98,7 @@ describe('checkout', () => {
       price: '49.5',
       currency: 'USD',
       seats: '5',
+      channel: 'stable',
       return_url: returnUrl,
       activate_param: 'svc_activate',
       pending_param: 'svc_pending',

@@ -29,6 +29,7 @@ describe('plans', () => {
       shortDescription: 'Five sites',
       isActive: true,
       isPublic: true,
+      channel: 'stable',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -145,6 +145,8 @@ describe('releases', () => {
       tested: '6.5',
       requires: '6.0',
       requiresPhp: '7.4',
+      channel: 'stable',
+      rolloutPercent: 100,
       releasedAt: res.body.createdAt,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

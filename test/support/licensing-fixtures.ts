@@ -42,7 +42,16 @@ export function zipBytes(size = 256, fill = 0x61): Buffer {
 export async function newRelease(
   tenant: Tenant,
   productId: string,
-  fields: { version: string; status?: string; releaseNotes?: string; tested?: string; requires?: string; requiresPhp?: string },
+  fields: {
+    version: string;
+    status?: string;
+    releaseNotes?: string;
+    tested?: string;
+    requires?: string;
+    requiresPhp?: string;
+    channel?: string;
+    rolloutPercent?: number;
+  },
   bytes = zipBytes(),
   fileName = 'licensed-plugin.zip',
 ) {
@@ -53,7 +62,7 @@ export async function newRelease(
   expect(upload.status, upload.text).toBe(201);
   const res = await tenant.post(`/api/products/${productId}/releases`, { ...upload.body, ...fields });
   expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; version: string; downloadCount: number };
+  return res.body as { id: string; version: string; downloadCount: number; channel: string; rolloutPercent: number };
 }
 
 /** Polls (an index or a cache may lag) until `read` returns a value `accept`s, or fails with the last one. */

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userForProviderAccount } from '../../shared/accounts/identities.js';
@@ -252,6 +253,8 @@ const deliveryItem = {
 const quietQueue = { enqueue: async () => undefined, retryAfter: async () => undefined, deadLetter: async () => undefined };
 
 /** Release files: a ZIP of four bytes at any path (releases check the stored file before they write). */
+/** A stored "ZIP" of just its 4-byte signature: it passes the ZIP check, and holds no readme. */
+const ZIP_HEAD = new Uint8Array([0x50, 0x4b, 0x03, 0x04]);
 const storageWithZip = {
   config: { bucketName: 'releases' },
   clients: {
@@ -259,7 +262,8 @@ const storageWithZip = {
       send: async (command: { constructor: { name: string } }) =>
         command.constructor.name === 'HeadObjectCommand'
           ? { ContentLength: 4 }
-          : { Body: { transformToByteArray: async () => new Uint8Array([0x50, 0x4b, 0x03, 0x04]) } },
+          : // The S3 SDK's body: a stream (the readme reader's) that can also give its bytes at once (the ZIP check's).
+            { Body: Object.assign(Readable.from([ZIP_HEAD]), { transformToByteArray: async () => ZIP_HEAD }) },
     },
   } as never,
 };

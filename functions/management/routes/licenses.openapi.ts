@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CHANNELS } from '../../../shared/releases/channels.js';
 import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import type { getLicense } from '../../../shared/licenses/get-license.js';
 import type { License as LicenseView } from '../../../shared/licenses/license-view.js';
@@ -20,6 +21,7 @@ const licenseFields = {
   activatedCount: described(z.number(), 'Active production activations: the seats taken.'),
   stagingCount: described(z.number(), 'Active staging sites, which take no seat (at most the product\'s `stagingActivationLimit`).'),
   expiresAt: nullableTimestamp,
+  channel: described(z.enum(CHANNELS), 'The release channel the license receives: `stable`; `beta` (and stable); `alpha` (all three).'),
   createdAt: timestamp,
   updatedAt: timestamp,
   product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
@@ -54,7 +56,7 @@ export const licenseOperations = defineOperations({
   'POST /api/licenses': {
     summary: 'Create a license',
     description:
-      "Initial status `active`; `seats` defaults to the plan's `siteLimit`, else 1; `expiresAt` absent or null is lifetime. Links (or creates, " +
+      "Initial status `active`; `seats` defaults to the plan's `siteLimit`, else 1; `channel` to the plan's, else `stable`; `expiresAt` absent or null is lifetime. Links (or creates, " +
       'with `customer.created`) the customer with that e-mail, and emits `license.created`.',
     requestBody: {
       examples: {
@@ -76,7 +78,7 @@ export const licenseOperations = defineOperations({
   'PUT /api/licenses/{id}': {
     summary: 'Update a license',
     description: 'Partial; `null` clears `customerName` and `expiresAt` (lifetime). A status change only changes the status: revoke also deactivates.',
-    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null } } },
+    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null }, beta: { channel: 'beta' } } },
     responses: { 200: { description: 'The license', body: License, examples: { updated: { ...exampleLicense, status: 'suspended' } } } },
     errors: { 400: ["seats cannot be below the license's 2 active activations"], 409: [concurrent] },
   },

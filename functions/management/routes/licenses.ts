@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CHANNELS } from '../../../shared/releases/channels.js';
 import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, idFilter, paginationQuery } from '../../../shared/http/schemas.js';
@@ -25,6 +26,7 @@ const licenseFields = {
   seats: z.number().check(z.int('must be a whole number'), z.gte(1), z.lte(MAX_SEATS)),
   /** null: lifetime. */
   expiresAt: z.nullable(z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })),
+  channel: z.enum(CHANNELS),
 };
 
 const createBody = z.strictObject({
@@ -34,6 +36,7 @@ const createBody = z.strictObject({
   customerName: licenseFields.customerName,
   seats: z.optional(licenseFields.seats),
   expiresAt: z.optional(licenseFields.expiresAt),
+  channel: z.optional(licenseFields.channel),
 });
 const updateBody = z.partial(z.strictObject(licenseFields));
 const listQuery = z.strictObject({

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CHANNELS } from '../../../shared/releases/channels.js';
 import { BILLING_CYCLES } from '../../../shared/data/entities/plan.js';
 import { idOf, timestamp } from '../../../shared/openapi/common.js';
 import { examplePlan } from '../../../shared/openapi/examples.js';
@@ -19,6 +20,7 @@ export const Plan = named(
     shortDescription: z.nullable(z.string()),
     isActive: z.boolean(),
     isPublic: z.boolean(),
+    channel: z.enum(CHANNELS),
     createdAt: timestamp,
     updatedAt: timestamp,
   }),
@@ -36,7 +38,9 @@ export const planOperations = defineOperations({
   },
   'POST /api/products/{id}/plans': {
     summary: 'Create a plan',
-    description: 'Defaults: `siteLimit: 1`, `isActive: true`, `isPublic: true`; a slug is generated from `name` when not given. Slugs are unique within the product.',
+    description:
+      'Defaults: `siteLimit: 1`, `isActive: true`, `isPublic: true`, `channel: "stable"`; a slug is generated from `name` when not given. ' +
+      'Slugs are unique within the product. `channel` is the release channel of the licenses issued from the plan.',
     requestBody: { examples: { yearly: { name: 'Pro', billingCycle: 'yearly', price: 49, currency: 'usd', siteLimit: 3, shortDescription: 'Three sites, a year of updates' } } },
     responses: { 201: { description: 'The plan', body: Plan, examples: { created: examplePlan } } },
     errors: { 400: ['price: must have at most two decimal places', 'currency: must be a three-letter currency code'], 409: ['Slug is already taken'] },
@@ -48,7 +52,7 @@ export const planOperations = defineOperations({
   },
   'PUT /api/products/{id}/plans/{planId}': {
     summary: 'Update a plan',
-    description: 'Partial; `null` clears `shortDescription`. Licenses already issued keep their seats and expiry.',
+    description: 'Partial; `null` clears `shortDescription`. Licenses already issued keep their seats, expiry and channel.',
     requestBody: { examples: { reprice: { price: 59, isPublic: false } } },
     responses: { 200: { description: 'The plan', body: Plan, examples: { updated: { ...examplePlan, price: 59, isPublic: false } } } },
     errors: { 404: productGone, 409: ['Slug is already taken', 'Plan was changed concurrently; retry'] },

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CHANNELS } from '../../../shared/releases/channels.js';
 import { BILLING_CYCLES } from '../../../shared/data/entities/plan.js';
 import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../../../shared/plans/plans.js';
 import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
@@ -26,6 +27,7 @@ const planFields = {
   shortDescription: z.nullish(z.string().check(z.maxLength(500))),
   isActive: z.boolean(),
   isPublic: z.boolean(),
+  channel: z.enum(CHANNELS),
 };
 
 const createBody = z.strictObject({
@@ -34,6 +36,7 @@ const createBody = z.strictObject({
   siteLimit: z.optional(planFields.siteLimit),
   isActive: z.optional(planFields.isActive),
   isPublic: z.optional(planFields.isPublic),
+  channel: z.optional(planFields.channel),
 });
 const updateBody = z.partial(createBody);
 

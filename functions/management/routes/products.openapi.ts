@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../../../shared/data/entities/product.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/data/entities/product.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleId, examplePage, exampleProduct, exampleSigningKey } from '../../../shared/openapi/examples.js';
 import { defineOperations, described, named } from '../../../shared/openapi/operation.js';
@@ -44,6 +44,11 @@ export const Product = named(
     latestVersion: z.nullable(z.string()),
     plansCount: z.number(),
     offlineValidityDays: described(z.number(), 'Days an offline license file stays valid (1–365, default 30); editable.'),
+    updatesAfterExpiry: described(
+      z.enum(UPDATES_AFTER_EXPIRY),
+      'What an expired license may still update to: `none` (the default: no download after expiry) or `releasedBeforeExpiry` (releases ' +
+        'published before its `expiresAt`, with a "Renew your license to update to …" notice for newer ones).',
+    ),
     signingKeys: described(
       z.array(SigningKey),
       'The keys that verify its signed answers and offline license files: the current one first, then those rotated out less than 7 days ago. Empty for a product made before signing keys, until a rotation.',

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../../../shared/data/entities/product.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/data/entities/product.js';
 import {
   createProduct,
   deleteProduct,
@@ -71,6 +71,7 @@ const productFields = {
   /** null: the default (3). */
   stagingActivationLimit: z.nullish(z.number().check(z.int('must be a whole number'), z.gte(1), z.lte(MAX_STAGING_ACTIVATION_LIMIT))),
   offlineValidityDays: z.number().check(z.int(), z.gte(1), z.lte(365)),
+  updatesAfterExpiry: z.enum(UPDATES_AFTER_EXPIRY),
   /** `[]`: any origin. Kept once each, in the order given. */
   returnOrigins: z.pipe(
     z.array(returnOrigin).check(z.maxLength(MAX_RETURN_ORIGINS, `must hold at most ${MAX_RETURN_ORIGINS} origins`)),
@@ -88,6 +89,7 @@ const createBody = z.strictObject({
   licensePrefix: z.optional(productFields.licensePrefix),
   offlineValidityDays: z.optional(productFields.offlineValidityDays),
   returnOrigins: z.optional(productFields.returnOrigins),
+  updatesAfterExpiry: z.optional(productFields.updatesAfterExpiry),
 });
 const updateBody = z.partial(createBody);
 const listQuery = z.strictObject({

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { RELEASE_STATUSES } from '../../../shared/data/entities/release.js';
+import { CHANNELS } from '../../../shared/releases/channels.js';
 import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleRelease } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
@@ -23,11 +24,16 @@ export const Release = named(
     tested: text,
     requires: text,
     requiresPhp: text,
+    channel: z.enum(CHANNELS),
+    rolloutPercent: z.number(),
     releasedAt: nullableTimestamp,
     createdAt: timestamp,
     updatedAt: timestamp,
   }),
-  'A release: a ZIP file in storage and its update metadata. `releasedAt` is set when it is first published.',
+  'A release: a ZIP file in storage and its update metadata. `releasedAt` is set when it is first published. `channel` ' +
+    '(`stable`, `beta`, `alpha`) says which licenses receive it; `rolloutPercent` (1–100) what share of their sites the update ' +
+    'check offers it to (docs/api.md, Release channels and rollouts). `tested`, `requires` and `requiresPhp` not given are ' +
+    "filled from the ZIP's readme.txt, when it has one.",
 );
 assertDescribes<typeof Release, ReleaseView>(true);
 
@@ -65,8 +71,15 @@ export const releaseOperations = defineOperations({
     summary: 'Create a release',
     description:
       'From a file uploaded for this product (`filePath` of an upload or upload URL). `status` defaults to `published`; ' +
-      "the product's `latestVersion` follows in the same transaction.",
-    requestBody: { examples: { publish: { version: '2.0.0', filePath: EX.filePath, releaseNotes: 'Faster sitemaps.', tested: '6.7' } } },
+      "the product's `latestVersion` follows in the same transaction. `channel` defaults to `stable`, `rolloutPercent` to 100. " +
+      "A readme.txt in the ZIP (at its root or one folder down) is read now: it fills `tested`, `requires` and `requiresPhp` where " +
+      "the body does not set them, and gives the update check its sections and upgrade notice. A published release emits `release.published`.",
+    requestBody: {
+      examples: {
+        publish: { version: '2.0.0', filePath: EX.filePath, releaseNotes: 'Faster sitemaps.', tested: '6.7' },
+        beta: { version: '2.1.0-beta.1', filePath: EX.filePath, channel: 'beta', rolloutPercent: 20 },
+      },
+    },
     responses: { 201: { description: 'The release', body: Release, examples: { created: { ...exampleRelease, downloadCount: 0 } } } },
     errors: { 400: ['version is required', ...fileProblems] },
   },
@@ -110,8 +123,11 @@ export const releaseOperations = defineOperations({
   },
   'PUT /api/products/{id}/releases/{releaseId}': {
     summary: 'Update a release',
-    description: 'Partial; `null` clears `releaseNotes`, `tested`, `requires`, `requiresPhp`.',
-    requestBody: { examples: { archive: { status: 'archived' } } },
+    description:
+      'Partial; `null` clears `releaseNotes`, `tested`, `requires`, `requiresPhp`. A new `filePath` reads the new ZIP\'s readme.txt ' +
+      "(filling the metadata this body does not set). Publishing a release emits `release.published`; changing a published release's " +
+      '`channel` or `rolloutPercent` emits `release.updated`, and the update check offers it as changed at once.',
+    requestBody: { examples: { archive: { status: 'archived' }, widen: { rolloutPercent: 50 } } },
     responses: { 200: { description: 'The release', body: Release, examples: { updated: { ...exampleRelease, status: 'archived' } } } },
     errors: { 400: fileProblems, 404: productGone, 409: ['Release was changed concurrently; retry'] },
   },

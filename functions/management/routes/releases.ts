@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { RELEASE_STATUSES } from '../../../shared/data/entities/release.js';
+import { CHANNELS } from '../../../shared/releases/channels.js';
 import { header, rawBody } from '../../../shared/http/request.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES } from '../../../shared/releases/file-rules.js';
@@ -27,6 +28,8 @@ const releaseFields = {
   tested: text(32),
   requires: text(32),
   requiresPhp: text(32),
+  channel: z.enum(CHANNELS),
+  rolloutPercent: z.number().check(z.int(), z.gte(1), z.lte(100)),
 };
 
 const createBody = z.strictObject({
@@ -34,6 +37,8 @@ const createBody = z.strictObject({
   fileName: z.optional(releaseFields.fileName),
   fileSize: z.optional(releaseFields.fileSize),
   status: z.optional(releaseFields.status),
+  channel: z.optional(releaseFields.channel),
+  rolloutPercent: z.optional(releaseFields.rolloutPercent),
 });
 const updateBody = z.partial(createBody);
 const uploadUrlBody = z.strictObject({

@@ -1,4 +1,5 @@
 import { Entity } from 'electrodb';
+import { CHANNELS } from '../../releases/channels.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
 
 export const LICENSE_STATUSES = ['active', 'expired', 'revoked', 'suspended'] as const;
@@ -30,6 +31,8 @@ export const licenseEntity = () =>
        * staging limit by the activation's condition. Absent on licenses that never had one: 0.
        */
       stagingCount: { type: 'number' },
+      /** The most adventurous release channel the license receives (shared/releases/channels.ts); absent: `stable`. */
+      channel: { type: CHANNELS },
       /** Null (absent) means lifetime. */
       expiresAt: { type: 'string' },
       createdAt: { type: 'string', required: true },

@@ -1,4 +1,5 @@
 import { Entity } from 'electrodb';
+import { CHANNELS } from '../../releases/channels.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
 
 export const BILLING_CYCLES = ['monthly', 'yearly', 'lifetime'] as const;
@@ -19,6 +20,8 @@ export const planEntity = () =>
       shortDescription: { type: 'string' },
       isActive: { type: 'boolean', required: true },
       isPublic: { type: 'boolean', required: true },
+      /** Release channel of the licenses issued from the plan; absent: `stable`. */
+      channel: { type: CHANNELS },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

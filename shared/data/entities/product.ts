@@ -3,6 +3,8 @@ import { globalIndex, model, primaryKey } from '../keys.js';
 
 export const PRODUCT_TYPES = ['plugin', 'theme', 'app', 'library', 'saas', 'other'] as const;
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
+/** What an expired license may still update to (DECISIONS §14). */
+export const UPDATES_AFTER_EXPIRY = ['none', 'releasedBeforeExpiry'] as const;
 
 export const productEntity = () =>
   new Entity({
@@ -28,6 +30,8 @@ export const productEntity = () =>
       tested: { type: 'string' },
       requires: { type: 'string' },
       requiresPhp: { type: 'string' },
+      /** Absent: `none`. */
+      updatesAfterExpiry: { type: UPDATES_AFTER_EXPIRY },
       publicKey: { type: 'string', required: true },
       /** Kept by plan writes, so list items need no extra reads. */
       plansCount: { type: 'number', required: true, default: 0 },
@@ -59,7 +63,9 @@ export const productEntity = () =>
           properties: {
             keyId: { type: 'string', required: true },
             /** Base64 of the raw 32-byte Ed25519 public key. */
-            publicKey: { type: 'string', required: true },
+            /** Absent: `none`. */
+      updatesAfterExpiry: { type: UPDATES_AFTER_EXPIRY },
+      publicKey: { type: 'string', required: true },
             /** The PKCS#8 private key (base64), sealed under the product's tenant and this key's id. */
             sealedPrivateKey: { type: 'string', required: true },
             createdAt: { type: 'string', required: true },
@@ -99,6 +105,8 @@ export const productPublicKeyEntity = () =>
   new Entity({
     model: model('productPublicKey'),
     attributes: {
+      /** Absent: `none`. */
+      updatesAfterExpiry: { type: UPDATES_AFTER_EXPIRY },
       publicKey: { type: 'string', required: true },
       productId: { type: 'string', required: true },
       tenantId: { type: 'string', required: true },

@@ -85,11 +85,31 @@ export interface paths {
         };
         /**
          * WordPress update check
-         * @description For `plugins_api` and the update transient. An invalid or inactive key (unknown, expired, suspended, revoked, another product's) gets the same metadata without `package`. The installed `version` changes nothing in the answer.
+         * @description For `plugins_api` and the update transient. Offers the newest published release that is on a channel the caller may receive (a valid key's channels, capped by `channel`; `stable` only without one), whose `requiresPhp` and `requires` (the release's, else the product's) the site's `php` and `wp` meet (a parameter not sent is not checked), and whose rollout includes the site: `(first 4 bytes of SHA-256("<releaseId>:<domain or license_key>") as an unsigned big-endian integer) mod 100 < rolloutPercent`, with `domain` normalized (docs/api.md has test vectors). An invalid or inactive key (unknown, suspended, revoked, another product's) gets the stable release's metadata without `package`. An expired key gets no `package` either, unless the product's `updatesAfterExpiry` is `releasedBeforeExpiry`: then it is offered the newest such release published before its expiry, with `package`; either way a newer release it would get by renewing is named in `upgrade_notice`, with `renewal_url`. The installed `version` is not compared.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key, as the license operations' are: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. An unknown slug (404) and bad input are not signed.
          */
         get: operations["getV1WpUpdateCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wp/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions a license may install (rollback)
+         * @description Every published release on the license's channels, newest first, with its licensed download URL (`package`, as in the update check); rollouts and requirements do not narrow it. An expired license of a product whose `updatesAfterExpiry` is `releasedBeforeExpiry` lists the releases published before its expiry. Signed as the update check is, refusals included once the product is known.
+         */
+        get: operations["getV1WpVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -107,7 +127,7 @@ export interface paths {
         };
         /**
          * Download a release with a license key
-         * @description Checks the key, then answers 302 to the file in storage and counts the download. The key's shape is checked before the release id's.
+         * @description Checks the key, then answers 302 to the file in storage and counts the download. The key's shape is checked before the release id's. A valid key downloads any published release on its channels (another channel's is 403 `Release not available to this license`); an expired key only releases published before its expiry, and only when the product's `updatesAfterExpiry` is `releasedBeforeExpiry`.
          */
         get: operations["getV1DownloadByReleaseId"];
         put?: never;
@@ -540,7 +560,7 @@ export interface components {
          * @description An ISO 8601 timestamp in UTC.
          */
         Timestamp: string;
-        /** @description WordPress plugin update information. `version` and `new_version` are the latest published release; `package` (the licensed download) is there only for an active, unexpired key of this product. */
+        /** @description WordPress plugin update information about the release offered to this site (docs/api.md, Release channels and rollouts): the newest published one on a channel it may receive, whose requirements its `php` and `wp` meet, and whose rollout includes it. `version` and `new_version` both name it (null when none qualifies); `package` (the licensed download) is there only for a key that may download it. `sections` (safe HTML) come from the release's readme.txt where it has them, else from the product's description and the releases' notes. */
         UpdateInfo: {
             name: string;
             slug: string;
@@ -551,6 +571,10 @@ export interface components {
             tested: string | null;
             requires: string | null;
             requires_php: string | null;
+            /** @description Text without tags, HTML-escaped. For an expired license whose renewal would bring a newer release: `Renew your license to update to <version>`. Otherwise the offered version's notice from its readme.txt (`== Upgrade Notice ==`), when it has one. */
+            upgrade_notice?: string;
+            /** @description Beside the renew notice, when the license was issued from a plan: that plan's checkout URL (`/public/v1/checkout/{planId}?public_key=…`), where the customer renews. */
+            renewal_url?: string;
             icons: {
                 "1x": string | null;
                 "2x": string | null;
@@ -562,6 +586,9 @@ export interface components {
             sections: {
                 description: string;
                 changelog: string;
+                installation?: string;
+                faq?: string;
+                screenshots?: string;
             };
         };
         /** @description A usable license: `expiresAt` null is lifetime. */
@@ -588,6 +615,19 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+        };
+        /** @description Every published release the key may download, newest version first, each with its licensed download URL: for a "Roll back" list. */
+        VersionList: {
+            versions: {
+                version: string;
+                /** @enum {string} */
+                channel: "stable" | "beta" | "alpha";
+                releasedAt: string | null;
+                requires: string | null;
+                requiresPhp: string | null;
+                tested: string | null;
+                package: string;
+            }[];
         };
     };
     responses: {
@@ -1009,7 +1049,14 @@ export interface operations {
                 license_key: string;
                 /** @example 1.9.0 */
                 version: string;
+                /** @example example.com */
                 domain?: string | null;
+                /** @example beta */
+                channel?: "stable" | "beta" | "alpha";
+                /** @example 8.2.12 */
+                php?: string | null;
+                /** @example 6.7.1 */
+                wp?: string | null;
             };
             header?: {
                 /**
@@ -1038,8 +1085,66 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateInfo"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `slug is required`, `license_key is required`, `version is required` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `slug is required`, `license_key is required`, `version is required`, `channel must be one of stable, beta, alpha`, `php must be a version such as 8.2.1` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["E404ProductNotFound"];
+            429: components["responses"]["E429TooManyRequests3"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+        };
+    };
+    getV1WpVersions: {
+        parameters: {
+            query: {
+                /** @example acme-seo */
+                slug: string;
+                /** @example ACME-SEO-7KQ2-M4XR-T9WB-H3NP */
+                license_key: string;
+            };
+            header?: {
+                /**
+                 * @description A value of the client's choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the signature's `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 `Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.
+                 * @example q3J9c0x2dW5kX2Jhbm5lcg
+                 */
+                "Signature-Nonce"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions */
+            200: {
+                headers: {
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    signature?: string;
+                    /** @description `sig1=("@status" "content-digest");created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    "signature-input"?: string;
+                    /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
+                    "content-digest"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionList"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `slug is required`, `license_key is required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1090,7 +1195,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired`, `Release not available to this license` */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -2,12 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
 import type { License } from '../../api/types';
+import { ChannelField, type Channel } from '../../components/ChannelFields';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 import { dayFromExpiry, expiryFromDay } from './expiry';
 
-type LicenseChanges = { seats: number; expiresAt: string | null; customerEmail: string; customerName: string | null };
+type LicenseChanges = { seats: number; expiresAt: string | null; customerEmail: string; customerName: string | null; channel: Channel };
 
 export function LicenseEditForm({ license }: { license: License }) {
   const queryClient = useQueryClient();
@@ -16,7 +17,13 @@ export function LicenseEditForm({ license }: { license: License }) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['licenses'] }),
   });
   const form = useForm({
-    initial: { seats: String(license.seats), expiresOn: dayFromExpiry(license.expiresAt), customerEmail: license.customerEmail, customerName: license.customerName ?? '' },
+    initial: {
+      seats: String(license.seats),
+      expiresOn: dayFromExpiry(license.expiresAt),
+      customerEmail: license.customerEmail,
+      customerName: license.customerName ?? '',
+      channel: license.channel,
+    },
     validate: (values) =>
       problemsOf({
         seats:
@@ -31,6 +38,7 @@ export function LicenseEditForm({ license }: { license: License }) {
         expiresAt: values.expiresOn === dayFromExpiry(license.expiresAt) ? license.expiresAt : expiryFromDay(values.expiresOn),
         customerEmail: values.customerEmail.trim(),
         customerName: orNull(values.customerName),
+        channel: values.channel,
       }),
   });
   const server = serverFieldErrors(save.error);
@@ -43,6 +51,7 @@ export function LicenseEditForm({ license }: { license: License }) {
       <Field label="Expires on" hint="Blank: never (lifetime)" error={errorOf('expiresAt')}>
         <input type="date" value={form.values.expiresOn} onChange={(e) => form.set('expiresOn')(e.target.value)} />
       </Field>
+      <ChannelField label="Release channel" hint="The most adventurous releases its sites may receive" value={form.values.channel} onChange={form.set('channel')} error={errorOf('channel')} />
       <Field label="Customer e-mail" error={errorOf('customerEmail')}>
         <input type="email" value={form.values.customerEmail} onChange={(e) => form.set('customerEmail')(e.target.value)} />
       </Field>

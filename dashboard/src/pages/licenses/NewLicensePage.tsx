@@ -2,13 +2,22 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
+import { ChannelField, type Channel } from '../../components/ChannelFields';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 import { usePlans, useProductChoices } from '../products/productQueries';
 import { expiryFromDay } from './expiry';
 
-type LicenseBody = { productId: string; planId: string | null; customerEmail: string; customerName: string | null; seats?: number; expiresAt: string | null };
+type LicenseBody = {
+  productId: string;
+  planId: string | null;
+  customerEmail: string;
+  customerName: string | null;
+  seats?: number;
+  expiresAt: string | null;
+  channel?: Channel;
+};
 
 export function NewLicensePage() {
   const navigate = useNavigate();
@@ -23,7 +32,15 @@ export function NewLicensePage() {
     },
   });
   const form = useForm({
-    initial: { productId: params.get('product') ?? '', planId: '', customerEmail: params.get('email') ?? '', customerName: '', seats: '', expiresOn: '' },
+    initial: {
+      productId: params.get('product') ?? '',
+      planId: '',
+      customerEmail: params.get('email') ?? '',
+      customerName: '',
+      seats: '',
+      expiresOn: '',
+      channel: '' as Channel | '',
+    },
     validate: (values) =>
       problemsOf({
         productId: values.productId ? undefined : 'Choose a product',
@@ -38,6 +55,7 @@ export function NewLicensePage() {
         customerName: orNull(values.customerName),
         ...(values.seats.trim() && { seats: Number(values.seats) }),
         expiresAt: expiryFromDay(values.expiresOn),
+        ...(values.channel && { channel: values.channel }),
       }),
   });
   const plans = usePlans(form.values.productId);
@@ -85,6 +103,14 @@ export function NewLicensePage() {
         <Field label="Expires on" hint="Blank: never (lifetime)" error={errorOf('expiresAt')}>
           <input type="date" value={form.values.expiresOn} onChange={(e) => form.set('expiresOn')(e.target.value)} />
         </Field>
+        <ChannelField
+          label="Release channel"
+          hint="Blank: the plan's, else stable"
+          blankLabel="From the plan"
+          value={form.values.channel}
+          onChange={form.set('channel')}
+          error={errorOf('channel')}
+        />
         <ErrorBanner error={create.error ?? products.error} />
         <div className="actions">
           <button type="submit" className="button button-primary" disabled={create.isPending}>

@@ -1,6 +1,7 @@
 import { serverFieldErrors } from '../../api/errors';
 import type { BillingCycle, Plan } from '../../api/types';
 import { FormFooter } from '../../components/FormFooter';
+import { ChannelField, type Channel } from '../../components/ChannelFields';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 
@@ -15,6 +16,7 @@ export type PlanBody = {
   shortDescription: string | null;
   isActive: boolean;
   isPublic: boolean;
+  channel: Channel;
   slug?: string;
 };
 
@@ -33,6 +35,7 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
       shortDescription: plan?.shortDescription ?? '',
       isActive: plan?.isActive ?? true,
       isPublic: plan?.isPublic ?? true,
+      channel: plan?.channel ?? ('stable' as Channel),
     },
     validate: (values) =>
       problemsOf({
@@ -52,6 +55,7 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
         shortDescription: orNull(values.shortDescription),
         isActive: values.isActive,
         isPublic: values.isPublic,
+        channel: values.channel,
         ...(values.slug.trim() && { slug: values.slug.trim() }),
       }),
   });
@@ -84,6 +88,13 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
       <Field label="Short description" error={errorOf('shortDescription')}>
         <input value={form.values.shortDescription} onChange={(e) => form.set('shortDescription')(e.target.value)} />
       </Field>
+      <ChannelField
+        label="Release channel"
+        hint="Licenses issued from this plan receive this channel's releases"
+        value={form.values.channel}
+        onChange={form.set('channel')}
+        error={errorOf('channel')}
+      />
       <fieldset className="checkboxes">
         <legend>Availability</legend>
         <CheckboxField label="Active (can be bought)" checked={form.values.isActive} onChange={form.set('isActive')} />

@@ -40,7 +40,14 @@ export type ProductBody = {
   stagingActivationLimit: number;
   offlineValidityDays: number;
   returnOrigins: string[];
+  updatesAfterExpiry: UpdatesAfterExpiry;
 } & Record<TextKey, string | null>;
+
+type UpdatesAfterExpiry = Product['updatesAfterExpiry'];
+const AFTER_EXPIRY: { value: UpdatesAfterExpiry; label: string }[] = [
+  { value: 'none', label: 'Nothing: expired licenses get no downloads' },
+  { value: 'releasedBeforeExpiry', label: 'Releases published before the license expired' },
+];
 
 type Values = {
   name: string;
@@ -56,6 +63,7 @@ type Values = {
   stagingPatterns: string;
   stagingActivationLimit: string;
   offlineValidityDays: string;
+  updatesAfterExpiry: UpdatesAfterExpiry;
   /** One origin a line. */
   returnOrigins: string;
 } & Record<TextKey, string>;
@@ -82,6 +90,7 @@ function initialValues(product?: Product): Values {
     stagingPatterns: (product?.stagingPatterns ?? []).join('\n'),
     stagingActivationLimit: String(product?.stagingActivationLimit ?? DEFAULT_STAGING_ACTIVATION_LIMIT),
     offlineValidityDays: String(product?.offlineValidityDays ?? DEFAULT_OFFLINE_VALIDITY_DAYS),
+    updatesAfterExpiry: product?.updatesAfterExpiry ?? 'none',
     returnOrigins: (product?.returnOrigins ?? []).join('\n'),
     ...text,
   };
@@ -124,6 +133,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         stagingPatterns: values.defaultStagingPatterns ? null : patternLines(values.stagingPatterns).map((line) => line.toLowerCase()),
         stagingActivationLimit: Number(values.stagingActivationLimit),
         offlineValidityDays: Number(values.offlineValidityDays),
+        updatesAfterExpiry: values.updatesAfterExpiry,
         returnOrigins: originLines(values.returnOrigins),
         ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, orNull(values[field.key])])) as Record<TextKey, string | null>),
       }),
@@ -185,6 +195,19 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
       </fieldset>
       <Field label="Offline license files valid for (days)" hint="1 to 365" error={errorOf('offlineValidityDays')}>
         <input type="number" min={1} max={365} value={form.values.offlineValidityDays} onChange={(e) => form.set('offlineValidityDays')(e.target.value)} />
+      </Field>
+      <Field
+        label="Updates after expiry"
+        hint="What an expired license may still install; either way its sites are told to renew for newer releases"
+        error={errorOf('updatesAfterExpiry')}
+      >
+        <select value={form.values.updatesAfterExpiry} onChange={(e) => form.set('updatesAfterExpiry')(e.target.value as UpdatesAfterExpiry)}>
+          {AFTER_EXPIRY.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
       </Field>
       <fieldset className="checkboxes">
         <legend>Options</legend>

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
 import type { Release, ReleaseStatus } from '../../api/types';
+import { ChannelField, RolloutField, rolloutSummary, type Channel } from '../../components/ChannelFields';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
@@ -17,7 +18,15 @@ const MOVES: { status: ReleaseStatus; label: string }[] = [
   { status: 'archived', label: 'Archive' },
 ];
 
-type ReleaseChanges = { status?: ReleaseStatus; releaseNotes?: string | null; tested?: string | null; requires?: string | null; requiresPhp?: string | null };
+type ReleaseChanges = {
+  status?: ReleaseStatus;
+  releaseNotes?: string | null;
+  tested?: string | null;
+  requires?: string | null;
+  requiresPhp?: string | null;
+  channel?: Channel;
+  rolloutPercent?: number;
+};
 
 export function ReleaseRow({ productId, release }: { productId: string; release: Release }) {
   const queryClient = useQueryClient();
@@ -26,10 +35,24 @@ export function ReleaseRow({ productId, release }: { productId: string; release:
   const update = useMutation({ mutationFn: (body: ReleaseChanges) => unwrap(api.PUT('/api/products/{id}/releases/{releaseId}', { ...path, body })), onSuccess: refresh });
   const remove = useMutation({ mutationFn: () => unwrap(api.DELETE('/api/products/{id}/releases/{releaseId}', path)), onSuccess: refresh });
   const form = useForm({
-    initial: { releaseNotes: release.releaseNotes ?? '', tested: release.tested ?? '', requires: release.requires ?? '', requiresPhp: release.requiresPhp ?? '' },
+    initial: {
+      releaseNotes: release.releaseNotes ?? '',
+      tested: release.tested ?? '',
+      requires: release.requires ?? '',
+      requiresPhp: release.requiresPhp ?? '',
+      channel: release.channel,
+      rolloutPercent: release.rolloutPercent,
+    },
     validate: () => ({}),
     onSubmit: (values) =>
-      update.mutate({ releaseNotes: orNull(values.releaseNotes), tested: orNull(values.tested), requires: orNull(values.requires), requiresPhp: orNull(values.requiresPhp) }),
+      update.mutate({
+        releaseNotes: orNull(values.releaseNotes),
+        tested: orNull(values.tested),
+        requires: orNull(values.requires),
+        requiresPhp: orNull(values.requiresPhp),
+        channel: values.channel,
+        rolloutPercent: values.rolloutPercent,
+      }),
   });
   const server = serverFieldErrors(update.error);
   return (
@@ -52,10 +75,15 @@ export function ReleaseRow({ productId, release }: { productId: string; release:
       <p className="muted small">
         {release.fileName} · {formatBytes(release.fileSize)} · {release.downloadCount} downloads · released {formatDate(release.releasedAt)}
       </p>
+      <p className="small">
+        Channel: <strong>{release.channel}</strong> · Rollout: <strong>{release.rolloutPercent}%</strong> ({rolloutSummary(release.rolloutPercent).toLowerCase()})
+      </p>
       <ErrorBanner error={update.error ?? remove.error} />
       <details>
-        <summary>Notes and update metadata</summary>
+        <summary>Channel, rollout, notes and update metadata</summary>
         <form onSubmit={form.handleSubmit} noValidate className="grid-form">
+          <ChannelField label="Channel" value={form.values.channel} onChange={form.set('channel')} error={fieldError(form.problems, server, 'channel')} />
+          <RolloutField value={form.values.rolloutPercent} onChange={form.set('rolloutPercent')} error={fieldError(form.problems, server, 'rolloutPercent')} />
           <Field label="Release notes" error={fieldError(form.problems, server, 'releaseNotes')}>
             <textarea rows={4} value={form.values.releaseNotes} onChange={(e) => form.set('releaseNotes')(e.target.value)} />
           </Field>

@@ -4,6 +4,7 @@ import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
 import type { ReleaseStatus } from '../../api/types';
 import { uploadReleaseFile } from '../../api/upload';
+import { ChannelField, RolloutField, type Channel } from '../../components/ChannelFields';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { fieldError, orNull, problemsOf, useForm } from '../../components/form';
@@ -13,7 +14,9 @@ import { productKeys } from './productQueries';
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9.\-_+]{0,49}$/;
 const STATUSES: ReleaseStatus[] = ['published', 'draft'];
 
-type Values = { file: File | null; version: string; releaseNotes: string; status: ReleaseStatus };
+type Values = { file: File | null; version: string; releaseNotes: string; status: ReleaseStatus; channel: Channel; rolloutPercent: number };
+
+const INITIAL: Values = { file: null, version: '', releaseNotes: '', status: 'published', channel: 'stable', rolloutPercent: 100 };
 
 /** Upload a ZIP (with progress), then record the release that points at it. */
 export function ReleaseUpload({ productId }: { productId: string }) {
@@ -27,19 +30,28 @@ export function ReleaseUpload({ productId }: { productId: string }) {
       return unwrap(
         api.POST('/api/products/{id}/releases', {
           params: { path: { id: productId } },
-          body: { version: values.version, filePath: stored.filePath, fileName: stored.fileName, fileSize: stored.fileSize, status: values.status, releaseNotes: orNull(values.releaseNotes) },
+          body: {
+            version: values.version,
+            filePath: stored.filePath,
+            fileName: stored.fileName,
+            fileSize: stored.fileSize,
+            status: values.status,
+            releaseNotes: orNull(values.releaseNotes),
+            channel: values.channel,
+            rolloutPercent: values.rolloutPercent,
+          },
         }),
       );
     },
     onSuccess: () => {
-      form.setValues({ file: null, version: '', releaseNotes: '', status: 'published' });
+      form.setValues(INITIAL);
       if (fileInput.current) fileInput.current.value = '';
       void queryClient.invalidateQueries({ queryKey: productKeys.one(productId) });
     },
     onSettled: () => setProgress(undefined),
   });
   const form = useForm<Values>({
-    initial: { file: null, version: '', releaseNotes: '', status: 'published' },
+    initial: INITIAL,
     validate: (values) =>
       problemsOf({
         file: !values.file ? 'Choose a ZIP file' : /\.zip$/i.test(values.file.name) ? undefined : 'The file must be a ZIP archive (.zip)',
@@ -66,6 +78,8 @@ export function ReleaseUpload({ productId }: { productId: string }) {
             ))}
           </select>
         </Field>
+        <ChannelField label="Channel" hint="Who receives it: licenses on this channel or a more adventurous one" value={form.values.channel} onChange={form.set('channel')} error={errorOf('channel')} />
+        <RolloutField value={form.values.rolloutPercent} onChange={form.set('rolloutPercent')} error={errorOf('rolloutPercent')} />
         <Field label="Release notes" error={errorOf('releaseNotes')}>
           <textarea rows={3} value={form.values.releaseNotes} onChange={(e) => form.set('releaseNotes')(e.target.value)} />
         </Field>
