@@ -10,6 +10,7 @@ const OWN_STACK_FILES = [
   'test/integration/webhooks-restart.test.ts',
   'test/integration/webhooks-crash.test.ts',
   'test/integration/smoke.test.ts',
+  'test/integration/imports-table.test.ts',
 ];
 
 /**
