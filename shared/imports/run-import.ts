@@ -123,17 +123,18 @@ export async function runImport(deps: ImportDeps, importId: string, timeLeftMs: 
   await finish(deps, run.job);
 }
 
-/** Each row's step from the file alone: a bad row, or a license (a key's later rows are skipped). */
+/** Each row's step from the file alone: a bad row, or a license (skipped when its key came in an earlier row). */
 function checkedSteps(rows: RowResult[], target: ImportTarget, now: Date): Step[] {
   const keys = new Set<string>();
   return rows.map((result): Step => {
     if ('ignored' in result) return { kind: 'none' };
     if ('error' in result) return { kind: 'error', row: result.row, message: result.error };
+    const key = result.license.licenseKey.trim();
+    const repeated = keys.has(key);
+    keys.add(key);
     const license = checkedLicense(result.row, result.license, target, now);
     if (typeof license === 'string') return { kind: 'error', row: result.row, message: license };
-    if (keys.has(license.licenseKey)) return { kind: 'skip' };
-    keys.add(license.licenseKey);
-    return { kind: 'license', license };
+    return repeated ? { kind: 'skip' } : { kind: 'license', license };
   });
 }
 
@@ -167,7 +168,10 @@ async function readTable(deps: ImportDeps, run: Run, from: number, to: number): 
 /** Starts reading the next rows while a batch is written, once fewer than a batch's rows are left read. */
 function readSoon(deps: ImportDeps, run: Run, end: number): void {
   if (run.reading || run.readUpTo >= run.steps.length || run.readUpTo - end >= WINDOW_ROWS) return;
-  run.reading = readAhead(deps, run);
+  const reading = readAhead(deps, run);
+  // Its failure reaches the next batch, which awaits it; none may come if the write fails first.
+  reading.catch(() => undefined);
+  run.reading = reading;
 }
 
 /** Steps of the rows from `start`, as many as fit in one transaction; `end` is the first row not taken. */
