@@ -16,6 +16,11 @@ export type Units = {
   /** Requests whose answer carried no ConsumedCapacity (then the units below leave them out). */
   unmeasured: string[];
   read: number;
+  /**
+   * Read units of GetItem and BatchGetItem computed as DynamoDB charges them: each key its item's size in 4 KB steps,
+   * and one step for a key with no item (Local charges nothing for those); half for an eventually consistent read.
+   */
+  computedRead: number;
   /** Write units as DynamoDB Local reports them. */
   write: number;
   /** Write units computed from item sizes, by where they land: `table`, `gsi1` … */
@@ -24,7 +29,7 @@ export type Units = {
   itemBytes: number[];
 };
 
-export const noUnits = (): Units => ({ requests: 0, writeRequests: 0, unmeasured: [], read: 0, write: 0, computedBy: new Map(), itemBytes: [] });
+export const noUnits = (): Units => ({ requests: 0, writeRequests: 0, unmeasured: [], read: 0, computedRead: 0, write: 0, computedBy: new Map(), itemBytes: [] });
 export const computed = (units: Units) => [...units.computedBy.values()].reduce((sum, n) => sum + n, 0);
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
@@ -43,6 +48,18 @@ function addCapacity(units: Units, command: string, consumed: ConsumedCapacity |
 }
 
 type Key = Record<string, AttributeValue>;
+
+/** Read units of a (marshalled) GetItem or BatchGetItem and its answer: see `Units.computedRead`. */
+function keyReadUnits(command: string, input: Record<string, any>, output: Record<string, any>): number {
+  const units = (items: Image[], keys: number, consistent: boolean) =>
+    (items.reduce((sum, item) => sum + Math.max(1, Math.ceil(itemSize(item) / 4096)), 0) + Math.max(0, keys - items.length)) * (consistent ? 1 : 0.5);
+  if (command === 'GetItemCommand') return units(output.Item ? [output.Item] : [], 1, input.ConsistentRead === true);
+  if (command !== 'BatchGetItemCommand') return 0;
+  return Object.entries(input.RequestItems as Record<string, { Keys: Key[]; ConsistentRead?: boolean }>).reduce((sum, [table, request]) => {
+    const unprocessed = (output.UnprocessedKeys?.[table]?.Keys as Key[] | undefined)?.length ?? 0;
+    return sum + units(output.Responses?.[table] ?? [], request.Keys.length - unprocessed, request.ConsistentRead === true);
+  }, 0);
+}
 const keyOf = (item: Key | undefined): Key | undefined => item && { pk: item.pk!, sk: item.sk! };
 
 /** The keys of the items a (marshalled) write request writes or checks. */
@@ -90,6 +107,7 @@ export function meterCapacity(clients: Clients, options: { endpoint: string; tab
         current.requests++;
         if (WRITES.has(command)) current.writeRequests++;
         addCapacity(current, command, (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity);
+        current.computedRead += keyReadUnits(command, input, result.output as Record<string, any>);
         current.itemBytes.push(...after.map(itemSize));
         keys.forEach((_, i) => {
           for (const [at, n] of writeUnits(before[i], after[i], command === 'TransactWriteItemsCommand')) {

@@ -22,8 +22,10 @@ export type ImportDeps = Pick<Deps, 'data' | 'clock'> & StorageDeps & { queue: I
 
 /** Items of one transaction at most (DynamoDB's limit is 100): room is kept for the counters, the job and the product check. */
 const ITEM_BUDGET = 84;
-/** Rows read ahead for one batch (their keys and e-mails in one batch read each). */
+/** Rows of one batch at most. */
 const WINDOW_ROWS = 40;
+/** Rows whose keys and e-mails are read at once ahead of the batches (one `BatchGetItem` of each, 100 keys at most). */
+const READ_ROWS = 100;
 /** Rounds of one batch refused because a key or an e-mail was taken meanwhile, before the worker gives the message back. */
 const MAX_BATCH_ROUNDS = 5;
 
@@ -34,8 +36,24 @@ type Step =
   | { kind: 'error'; row: number; message: string }
   | { kind: 'license'; license: ImportLicense };
 
-/** What the worker knows for the whole run: rows, target, and which e-mails already name a customer. */
-type Run = { job: ImportJobItem; rows: RowResult[]; target: ImportTarget; firstRowOfKey: Map<string, number>; customers: Map<string, string> };
+/**
+ * What the worker knows for the whole run: the rows, each checked once, the target, and what the table held when
+ * the rows' keys and e-mails were read ahead (a transaction's conditions hold it still; a refused one reads again).
+ */
+type Run = {
+  job: ImportJobItem;
+  steps: Step[];
+  target: ImportTarget;
+  /** E-mails known to name a customer, with its id. */
+  customers: Map<string, string>;
+  /** E-mails read as naming no customer. */
+  freeEmails: Set<string>;
+  /** Keys read as taken. */
+  taken: Set<string>;
+  /** Rows before this one have had their keys and e-mails read; `reading`: the read in flight, if any. */
+  readUpTo: number;
+  reading?: Promise<void>;
+};
 
 async function loadTarget(deps: ImportDeps, job: ImportJobItem): Promise<ImportTarget | undefined> {
   const { data: product } = await deps.data.entities.product.get({ productId: job.productId }).go({ consistent: true });
@@ -95,11 +113,7 @@ export async function runImport(deps: ImportDeps, importId: string, timeLeftMs: 
     job = await readImportJob(deps, importId);
     if (!job || job.status !== 'running') return;
   }
-  const firstRowOfKey = new Map<string, number>();
-  for (const result of rows) {
-    if ('license' in result && !firstRowOfKey.has(result.license.licenseKey.trim())) firstRowOfKey.set(result.license.licenseKey.trim(), result.row);
-  }
-  const run: Run = { job, rows, target, firstRowOfKey, customers: new Map() };
+  const run: Run = { job, steps: checkedSteps(rows, target, deps.clock.now()), target, customers: new Map(), freeEmails: new Set(), taken: new Set(), readUpTo: 0 };
   while (run.job.cursor < rows.length) {
     if (timeLeftMs() < handOverMs) return deps.queue.send(importId);
     const next = await runBatch(deps, run);
@@ -109,35 +123,71 @@ export async function runImport(deps: ImportDeps, importId: string, timeLeftMs: 
   await finish(deps, run.job);
 }
 
-/** Steps of the rows from `start`, as many as fit in one transaction; `end` is the first row not taken. */
-async function planBatch(deps: ImportDeps, run: Run, start: number) {
-  const now = deps.clock.now();
-  const window = run.rows.slice(start, start + WINDOW_ROWS);
-  const checked = window.map((result): Step => {
+/** Each row's step from the file alone: a bad row, or a license (skipped when its key came in an earlier row). */
+function checkedSteps(rows: RowResult[], target: ImportTarget, now: Date): Step[] {
+  const keys = new Set<string>();
+  return rows.map((result): Step => {
     if ('ignored' in result) return { kind: 'none' };
     if ('error' in result) return { kind: 'error', row: result.row, message: result.error };
-    const license = checkedLicense(result.row, result.license, run.target, now);
+    const key = result.license.licenseKey.trim();
+    const repeated = keys.has(key);
+    keys.add(key);
+    const license = checkedLicense(result.row, result.license, target, now);
     if (typeof license === 'string') return { kind: 'error', row: result.row, message: license };
-    return run.firstRowOfKey.get(license.licenseKey) === result.row ? { kind: 'license', license } : { kind: 'skip' };
+    return repeated ? { kind: 'skip' } : { kind: 'license', license };
   });
-  const licenses = checked.flatMap((step) => (step.kind === 'license' ? [step.license] : []));
-  const emails = [...new Set(licenses.map((license) => license.customerEmail))].filter((email) => !run.customers.has(email));
+}
+
+/** Reads, in one batch read each, the keys and the not yet known e-mails of the rows from `run.readUpTo` on. */
+async function readAhead(deps: ImportDeps, run: Run): Promise<void> {
+  const from = run.readUpTo;
+  const to = Math.min(from + READ_ROWS, run.steps.length);
+  run.readUpTo = to;
+  const licenses = run.steps.slice(from, to).flatMap((step) => (step.kind === 'license' ? [step.license] : []));
+  const emails = [...new Set(licenses.map((license) => license.customerEmail))].filter((email) => !run.customers.has(email) && !run.freeEmails.has(email));
   const [existing, holders] = await Promise.all([
     readAll(licenses.map(({ licenseKey }) => ({ licenseKey })), (keys) => deps.data.entities.license.get(keys).go({ consistent: true })),
     readAll(emails.map((email) => ({ tenantId: run.target.tenantId, email })), (keys) => deps.data.entities.customerEmail.get(keys).go({ consistent: true })),
   ]);
-  const taken = new Set(existing.map((item) => item.licenseKey));
-  for (const holder of holders) run.customers.set(holder.email, holder.customerId);
+  for (const item of existing) run.taken.add(item.licenseKey);
+  for (const email of emails) run.freeEmails.add(email);
+  for (const holder of holders) {
+    run.freeEmails.delete(holder.email);
+    run.customers.set(holder.email, holder.customerId);
+  }
+}
 
+/** Waits for the read in flight, then reads on until the rows from `from` up to `to` are read. */
+async function readTable(deps: ImportDeps, run: Run, from: number, to: number): Promise<void> {
+  await run.reading;
+  run.reading = undefined;
+  if (run.readUpTo < from) run.readUpTo = from;
+  while (run.readUpTo < Math.min(to, run.steps.length)) await readAhead(deps, run);
+}
+
+/** Starts reading the next rows while a batch is written, once fewer than a batch's rows are left read. */
+function readSoon(deps: ImportDeps, run: Run, end: number): void {
+  if (run.reading || run.readUpTo >= run.steps.length || run.readUpTo - end >= WINDOW_ROWS) return;
+  const reading = readAhead(deps, run);
+  // Its failure reaches the next batch, which awaits it; none may come if the write fails first.
+  reading.catch(() => undefined);
+  run.reading = reading;
+}
+
+/** Steps of the rows from `start`, as many as fit in one transaction; `end` is the first row not taken. */
+async function planBatch(deps: ImportDeps, run: Run, start: number) {
+  await readTable(deps, run, start, start + WINDOW_ROWS);
+  const now = deps.clock.now();
   const steps: Step[] = [];
   const newCustomers = new Set<string>();
   const batchEmails = new Set<string>();
   let items = 0;
   let errors = run.job.errorCount;
-  for (const step of checked) {
+  for (const step of run.steps.slice(start, start + WINDOW_ROWS)) {
     let cost = 0;
     if (step.kind === 'error') cost = errors < LISTED_ERRORS ? 1 : 0;
-    if (step.kind === 'license' && !taken.has(step.license.licenseKey) && !run.job.dryRun) {
+    const taken = step.kind === 'license' && run.taken.has(step.license.licenseKey);
+    if (step.kind === 'license' && !taken && !run.job.dryRun) {
       const { license } = step;
       const customer = batchEmails.has(license.customerEmail) ? 0 : run.customers.has(license.customerEmail) ? 1 : 2;
       cost = 2 + (license.status === 'active' && license.expiresAt ? 1 : 0) + 2 * license.sites.length + customer;
@@ -146,7 +196,7 @@ async function planBatch(deps: ImportDeps, run: Run, start: number) {
     items += cost;
     if (step.kind === 'error') errors++;
     if (step.kind === 'license') {
-      if (taken.has(step.license.licenseKey)) {
+      if (taken) {
         steps.push({ kind: 'skip' });
         continue;
       }
@@ -158,17 +208,27 @@ async function planBatch(deps: ImportDeps, run: Run, start: number) {
   return { steps, end: start + steps.length, newCustomers, now };
 }
 
-/** One batch: planned, then written in one transaction. Answers the job as it now stands, or undefined to stop. */
+/** One batch: planned, then written in one transaction while the next rows are read. Answers the job as it now stands, or undefined to stop. */
 async function runBatch(deps: ImportDeps, run: Run): Promise<ImportJobItem | undefined> {
   for (let round = 0; round < MAX_BATCH_ROUNDS; round++) {
     const start = run.job.cursor;
     const { steps, end, newCustomers, now } = await planBatch(deps, run, start);
     const write = batchWrites(run, steps, newCustomers, now);
+    readSoon(deps, run, end);
     const outcome = await transact(deps.data, (tx) => write.slots(tx, start, end));
     if (outcome.committed) {
-      for (const [email, customerId] of write.created) run.customers.set(email, customerId);
+      for (const [email, customerId] of write.created) {
+        run.freeEmails.delete(email);
+        run.customers.set(email, customerId);
+      }
       return { ...run.job, cursor: end, errorCount: run.job.errorCount + write.counts.errorCount };
     }
+    // What was read may be out of date: read again from the batch on.
+    await run.reading;
+    run.reading = undefined;
+    run.readUpTo = start;
+    run.taken.clear();
+    run.freeEmails.clear();
     if (outcome.refused('job')) {
       // Another worker moved the import on, or it ended: go on from what the table says.
       const job = await readImportJob(deps, run.job.importId);

@@ -14,6 +14,7 @@ import { importFileKey, newUploadId, putImportFile } from '../../shared/imports/
 import { createImportJob } from '../../shared/imports/import-jobs.js';
 import { createStorageClient } from '../../shared/storage/storage-client.js';
 import { newTenant } from '../support/client.js';
+import { importFile } from '../support/imports.js';
 import { newProduct, plugin, type Tenant } from '../support/licensing-fixtures.js';
 
 /**
@@ -35,14 +36,19 @@ beforeAll(async () => {
 });
 afterAll(() => objects?.stop());
 
-/** The worker's table client; `failAfter`: the table refuses every transaction after that many, as if the worker died there. */
-function workerData(failAfter = Infinity) {
+/**
+ * The worker's table client; `failAfter`: the table refuses every transaction after that many, as if the worker died
+ * there; `beforeFirstTransaction`: runs once, when the worker has read its first rows and is about to write them.
+ */
+function workerData(failAfter = Infinity, beforeFirstTransaction?: () => Promise<void>) {
   const raw = new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   enforceKeyAccess(raw, 'importWorker');
   let transactions = 0;
   raw.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === 'TransactWriteItemsCommand' && ++transactions > failAfter) throw new Error('the worker died here');
+      if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+      if (++transactions > failAfter) throw new Error('the worker died here');
+      if (transactions === 1) await beforeFirstTransaction?.();
       return next(args);
     },
     { step: 'initialize', name: 'dieAfterTransactions' },
@@ -122,6 +128,29 @@ describe('an import stopped part way', () => {
 
     expect(await worker().run(importId)).toEqual({ batchItemFailures: [] });
     await expectImportedOnce(tenant, importId, keys);
+  });
+
+  it('reads again and decides again when keys and an e-mail it read as free are taken before it writes them', async () => {
+    const { tenant, importId, keys } = await queuedImport();
+    const run = keys[0]!.split('-')[1]!;
+    const other = await newTenant();
+    const otherProduct = await newProduct(other);
+    // Taken once the worker has read them: a key in its first batch and one further on (read ahead), and an e-mail.
+    const takeThem = async () => {
+      const file = `license_key,customer_email\n${keys[5]},first@example.com\n${keys[60]},second@example.com\n`;
+      expect((await importFile(other, { productId: otherProduct.id, format: 'csv' }, file)).counts.licenses).toBe(2);
+      expect((await tenant.post('/api/customers', { email: `buyer70.${run}@example.com` })).status).toBe(201);
+    };
+    expect(await worker(workerData(Infinity, takeThem)).run(importId)).toEqual({ batchItemFailures: [] });
+
+    const job = (await tenant.get(`/api/imports/${importId}`)).body;
+    expect(job).toMatchObject({ status: 'done', counts: { licenses: ROWS - 2, customers: ROWS - 3, activations: ROWS - 2, skipped: 2 }, processedRows: ROWS });
+    expect((await tenant.get('/api/licenses')).body.pagination.total).toBe(ROWS - 2);
+    expect((await tenant.get('/api/customers')).body.pagination.total).toBe(ROWS - 2);
+    const taken = await plugin().post('/v1/licenses/validate', { license_key: keys[60] }, { origin: null });
+    expect(taken.body.license?.activatedCount).toBe(0);
+    const listed = (await tenant.get(`/api/customers?search=${encodeURIComponent(`buyer70.${run}@example.com`)}`)).body;
+    expect(listed.pagination.total).toBe(1);
   });
 
   it('is written once when two workers are given it at the same time', async () => {
