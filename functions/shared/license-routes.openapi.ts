@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { ACTIVATION_ENVIRONMENTS } from '../../shared/data/entities/activation.js';
 import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
+import { CHANNELS } from '../../shared/releases/channels.js';
 import type { Validation } from '../../shared/licensing/validate.js';
 import { idOf, nullableTimestamp, timestamp } from '../../shared/openapi/common.js';
 import { EX, exampleProductSummary } from '../../shared/openapi/examples.js';
@@ -28,6 +29,7 @@ export const ValidLicense = named(
       activatedCount: described(z.number(), 'Seats taken: active production activations.'),
       stagingCount: described(z.number(), 'Active staging and local sites, which take no seat.'),
       expiresAt: nullableTimestamp,
+      channel: described(z.enum(CHANNELS), 'The release channel it receives (`stable`, `beta`: beta and stable, `alpha`: all): a plugin shows its "Beta updates" opt-in only above `stable`.'),
     }),
     product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
     ...BOUND_FIELDS,
@@ -98,7 +100,7 @@ export function licenseOperations(surface: LicenseSurface) {
           description: 'The key is usable',
           body: ValidLicense,
           headers: BOUND_ANSWER_HEADERS,
-          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
+          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires, channel: 'stable' }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
         },
       },
       errors: { 400: [...required, M.wrongProduct, ...licenseStates], 404: keyErrors },

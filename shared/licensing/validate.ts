@@ -1,3 +1,4 @@
+import { DEFAULT_CHANNEL, type Channel } from '../releases/channels.js';
 import type { Deps } from '../runtime.js';
 import type { ActivityRecorder } from './activity.js';
 import { assertUsable } from './license-state.js';
@@ -7,7 +8,7 @@ import type { ProductCatalog } from './product-catalog.js';
 export type LicenseContext = { catalog: ProductCatalog; activity: ActivityRecorder };
 
 export type Validation = {
-  license: { key: string; status: string; seats: number; activatedCount: number; stagingCount: number; expiresAt: string | null };
+  license: { key: string; status: string; seats: number; activatedCount: number; stagingCount: number; expiresAt: string | null; channel: Channel };
   product: { id: string; name: string; slug: string };
 };
 
@@ -31,6 +32,7 @@ export async function validateLicense(
       activatedCount: license.activatedCount,
       stagingCount: license.stagingCount ?? 0,
       expiresAt: license.expiresAt ?? null,
+      channel: license.channel ?? DEFAULT_CHANNEL,
     },
     product: { id: product.productId, name: product.name, slug: product.slug },
   };

@@ -15,6 +15,8 @@ import type {
   OfflineLicense,
   ProductInfo,
   PublicPlan,
+  ReleaseChannel,
+  ReleaseVersion,
   UpdateCheckResult,
   UpdateInfo,
   ValidateResult,
@@ -101,9 +103,24 @@ export type UpdateCheckInput = CallOptions & {
   version: string;
   /** The product slug; default the client's `productSlug`. */
   slug?: string;
-  /** The site asking, so it counts among active installs. */
+  /** The site asking, so it counts among active installs; it also draws the site's share of a staged rollout. */
   domain?: string;
+  /** The site's own channel (a "Beta updates" opt-in sends `beta`), capped by the license's; default the license's. */
+  channel?: ReleaseChannel;
+  /** The site's PHP version (`8.2.12`): a release requiring a newer one is not offered. */
+  php?: string;
+  /** The site's WordPress version (`6.5`): a release requiring a newer one is not offered. */
+  wp?: string;
 };
+
+export type VersionsInput = CallOptions & {
+  licenseKey: string;
+  /** The product slug; default the client's `productSlug`. */
+  slug?: string;
+};
+
+/** How the service's update check begins its notice to an expired license (docs/api.md, Updates after expiry). */
+const RENEW_NOTICE = 'Renew your license to update to ';
 
 export const DEFAULT_ACTIVATE_PARAM = 'svc_activate';
 export const DEFAULT_PENDING_PARAM = 'svc_pending';
@@ -401,16 +418,24 @@ export class LicensingClient {
   }
 
   /**
-   * The latest published release, whether it is newer than `version`, and its download URL when the key may
-   * download it (`GET /v1/wp/update-check`; no public key needed).
+   * The release offered to this site, whether it is newer than `version`, and its download URL when the key may
+   * download it (`GET /v1/wp/update-check`; no public key needed): the newest on a channel the site may receive,
+   * whose requirements its `php` and `wp` meet, and whose rollout includes it. `renewal` says when an expired
+   * license keeps it from a newer one.
    */
   async checkForUpdate(input: UpdateCheckInput): Promise<UpdateCheckResult> {
-    const slug = input.slug ?? this.options.productSlug;
-    if (!slug) throw new TypeError('checkForUpdate: slug (or the client option productSlug) is required');
     const answer = await this.transport.request({
       method: 'GET',
       path: '/v1/wp/update-check',
-      query: { slug, license_key: input.licenseKey, version: input.version, domain: input.domain },
+      query: {
+        slug: this.updateSlug(input.slug, 'checkForUpdate'),
+        license_key: input.licenseKey,
+        version: input.version,
+        domain: input.domain,
+        channel: input.channel,
+        php: input.php,
+        wp: input.wp,
+      },
       signed: true,
       signal: input.signal,
       timeoutMs: input.timeoutMs,
@@ -421,9 +446,40 @@ export class LicensingClient {
       latestVersion,
       updateAvailable: latestVersion !== null && compareVersions(latestVersion, input.version) > 0,
       downloadUrl: info.package ?? null,
+      renewal: renewalOf(info),
       info,
     };
   }
+
+  /**
+   * Every published release the key may download, newest first, with its licensed download URL: for a "Roll back"
+   * list (`GET /v1/wp/versions`). A key that may download nothing throws its license error.
+   */
+  async versions(input: VersionsInput): Promise<ReleaseVersion[]> {
+    const answer = await this.transport.request({
+      method: 'GET',
+      path: '/v1/wp/versions',
+      query: { slug: this.updateSlug(input.slug, 'versions'), license_key: input.licenseKey },
+      signed: true,
+      signal: input.signal,
+      timeoutMs: input.timeoutMs,
+    });
+    return (answer.body as { versions: ReleaseVersion[] }).versions;
+  }
+
+  private updateSlug(slug: string | undefined, call: string): string {
+    const chosen = slug ?? this.options.productSlug;
+    if (!chosen) throw new TypeError(`${call}: slug (or the client option productSlug) is required`);
+    return chosen;
+  }
+}
+
+/** The renew notice of an expired license: `renewal_url` with it, or the notice alone (a license without a plan). */
+function renewalOf(info: UpdateInfo): UpdateCheckResult['renewal'] {
+  const notice = info.upgrade_notice ?? '';
+  const url = info.renewal_url ?? null;
+  if (!url && !notice.startsWith(RENEW_NOTICE)) return null;
+  return { notice, url };
 }
 
 /** Reads the checkout return URL (`?svc_activate=<key>` or `?svc_pending=1`); null when it carries neither. */

@@ -12,6 +12,7 @@ export {
   type EventContext,
   type DeactivationReasonInput,
   type UpdateCheckInput,
+  type VersionsInput,
 } from './client.js';
 export * from './errors.js';
 export { ValidationCache, memoryStorage, webStorage, type CacheStorage, type CacheOptions, type CachedValidation } from './cache.js';

@@ -16,6 +16,10 @@ export type LicenseInfo = Schemas['ValidLicense']['license'] & { environment?: E
 export type ProductInfo = Schemas['ValidLicense']['product'];
 export type PublicPlan = Schemas['PublicPlan'];
 export type UpdateInfo = Schemas['UpdateInfo'];
+/** A release the license may install (`versions()`), for a "Roll back" list. */
+export type ReleaseVersion = Schemas['VersionList']['versions'][number];
+/** `stable`, `beta` (beta and stable) or `alpha` (all three). */
+export type ReleaseChannel = ReleaseVersion['channel'];
 export type FeedbackType = FeedbackWireBody['type'];
 
 /** Where a validation answer came from. */
@@ -73,12 +77,17 @@ export type ActivateResult = {
 export type CheckResult = { activated: true; activationId: string; environment?: Environment } | { activated: false; activationId: null };
 
 export type UpdateCheckResult = {
-  /** The latest published version (null when the product has none). */
+  /** The version offered to this site (null when none qualifies). */
   latestVersion: string | null;
   /** True when `latestVersion` is newer than the installed version sent. */
   updateAvailable: boolean;
-  /** The licensed download (`/v1/download/…`), present only for an active key of this product. */
+  /** The licensed download (`/v1/download/…`), present only for a key that may download it. */
   downloadUrl: string | null;
+  /**
+   * An expired license kept from a newer release: the service's notice (`Renew your license to update to 2.0.0`) and
+   * the renewal checkout of the license's plan (null for a license issued without one). Null otherwise.
+   */
+  renewal: { notice: string; url: string | null } | null;
   /** The service's whole answer (WordPress plugin-information format). */
   info: UpdateInfo;
 };

@@ -36,6 +36,9 @@ final class Client
     public const DEFAULT_ACTIVATE_PARAM = 'svc_activate';
     public const DEFAULT_PENDING_PARAM = 'svc_pending';
 
+    /** How the service's update check begins its notice to an expired license (docs/api.md, Updates after expiry). */
+    public const RENEW_NOTICE = 'Renew your license to update to ';
+
     private const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
     /** What the service accepts as `Signature-Nonce`. */
     private const NONCE_PATTERN = '#^[A-Za-z0-9._~+/=-]{1,128}$#';
@@ -455,23 +458,26 @@ final class Client
     }
 
     /**
-     * The latest published release, whether it is newer than $version, and its download URL when the key may download
-     * it (`GET /v1/wp/update-check`; no public key needed). `info` is the whole answer (WordPress plugin-information format).
+     * The release offered to this site, whether it is newer than $version, and its download URL when the key may
+     * download it (`GET /v1/wp/update-check`; no public key needed). `info` is the whole answer (WordPress
+     * plugin-information format). The service offers the newest release on a channel the site may receive (its
+     * `channel`, capped by the license's), whose requirements its `php` and `wp` meet, and whose rollout includes it
+     * (drawn by `domain`). `renewal` is set when an expired license keeps the site from a newer release:
+     * `['notice' => 'Renew your license to update to 2.0.0', 'url' => <the plan's checkout, or null>]`.
      *
-     * @param array{slug?: string, domain?: string, timeout?: float} $options
-     * @return array{latest_version: ?string, update_available: bool, download_url: ?string, info: array<string, mixed>}
+     * @param array{slug?: string, domain?: string, channel?: string, php?: string, wp?: string, timeout?: float} $options
+     * @return array{latest_version: ?string, update_available: bool, download_url: ?string, renewal: ?array{notice: string, url: ?string}, info: array<string, mixed>}
      */
     public function checkForUpdate(string $licenseKey, string $version, array $options = []): array
     {
-        $slug = $options['slug'] ?? $this->productSlug;
-        if ($slug === null || $slug === '') {
-            throw new \InvalidArgumentException('checkForUpdate: slug (or the product_slug option) is required');
-        }
         $answer = $this->request('GET', '/v1/wp/update-check', [
-            'slug' => $slug,
+            'slug' => $this->updateSlug($options, 'checkForUpdate'),
             'license_key' => $licenseKey,
             'version' => $version,
             'domain' => $options['domain'] ?? null,
+            'channel' => $options['channel'] ?? null,
+            'php' => $options['php'] ?? null,
+            'wp' => $options['wp'] ?? null,
         ], null, null, [], $options['timeout'] ?? null, true);
         $info = $answer['body'];
         if (!is_array($info) || !isset($info['slug'])) {
@@ -482,8 +488,57 @@ final class Client
             'latest_version' => $latest,
             'update_available' => $latest !== null && version_compare((string) $latest, $version, '>'),
             'download_url' => isset($info['package']) && $info['package'] !== '' ? (string) $info['package'] : null,
+            'renewal' => self::renewalOf($info),
             'info' => $info,
         ];
+    }
+
+    /**
+     * Every published release the key may download, newest first, for a "Roll back" list (`GET /v1/wp/versions`):
+     * `[['version', 'channel', 'releasedAt', 'requires', 'requiresPhp', 'tested', 'package'], …]`. A key that may
+     * download nothing throws its license exception (LicenseExpiredException, LicenseRevokedException, …).
+     *
+     * @param array{slug?: string, timeout?: float} $options
+     * @return array<int, array<string, mixed>>
+     */
+    public function versions(string $licenseKey, array $options = []): array
+    {
+        $answer = $this->request('GET', '/v1/wp/versions', [
+            'slug' => $this->updateSlug($options, 'versions'),
+            'license_key' => $licenseKey,
+        ], null, null, [], $options['timeout'] ?? null, true);
+        $body = $answer['body'];
+        if (!is_array($body) || !isset($body['versions']) || !is_array($body['versions'])) {
+            throw new UnexpectedResponseException('The versions list answered an unexpected body', $answer['status']);
+        }
+        return array_values(array_filter($body['versions'], 'is_array'));
+    }
+
+    /** @param array{slug?: string} $options */
+    private function updateSlug(array $options, string $call): string
+    {
+        $slug = $options['slug'] ?? $this->productSlug;
+        if ($slug === null || $slug === '') {
+            throw new \InvalidArgumentException($call . ': slug (or the product_slug option) is required');
+        }
+        return (string) $slug;
+    }
+
+    /**
+     * The service's "renew to update" of an expired license: its `upgrade_notice` when `renewal_url` comes with it or
+     * the notice is the renewal one (a license issued without a plan has no renewal link).
+     *
+     * @param array<string, mixed> $info
+     * @return array{notice: string, url: ?string}|null
+     */
+    private static function renewalOf(array $info): ?array
+    {
+        $notice = isset($info['upgrade_notice']) && is_string($info['upgrade_notice']) ? $info['upgrade_notice'] : '';
+        $url = isset($info['renewal_url']) && is_string($info['renewal_url']) && $info['renewal_url'] !== '' ? $info['renewal_url'] : null;
+        if ($url === null && strpos($notice, self::RENEW_NOTICE) !== 0) {
+            return null;
+        }
+        return ['notice' => $notice, 'url' => $url];
     }
 
     /**

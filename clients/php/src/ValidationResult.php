@@ -10,7 +10,7 @@ final class ValidationResult
 {
     /** @var bool */
     public $valid;
-    /** @var array<string, mixed>|null `key, status, seats, activatedCount, stagingCount, expiresAt` (null `expiresAt`: lifetime; an offline file holds no counts) */
+    /** @var array<string, mixed>|null `key, status, seats, activatedCount, stagingCount, expiresAt, channel` (null `expiresAt`: lifetime; an offline file holds no counts) */
     public $license;
     /** @var array<string, mixed>|null `id, name, slug` (an offline file: `id, slug`) */
     public $product;

@@ -57,7 +57,7 @@ final class ClientTest extends TestCase
         $result = $client->validate($license['licenseKey'], ['domain' => 'https://www.example.com/', 'version' => '1.0.0']);
         $this->assertTrue($result->valid);
         $this->assertSame('service', $result->source);
-        $this->assertSame(['key' => $license['licenseKey'], 'status' => 'active', 'seats' => 3, 'activatedCount' => 0, 'stagingCount' => 0, 'expiresAt' => null], $result->license);
+        $this->assertSame(['key' => $license['licenseKey'], 'status' => 'active', 'seats' => 3, 'activatedCount' => 0, 'stagingCount' => 0, 'expiresAt' => null, 'channel' => 'stable'], $result->license);
         $this->assertSame(['id' => $product['id'], 'name' => $product['name'], 'slug' => $product['slug']], $result->product);
         $this->assertNull($result->error);
     }
@@ -316,5 +316,60 @@ final class ClientTest extends TestCase
         $this->assertInstanceOf(InvalidRequestException::class, Thrown::by(function () use ($client, $license) {
             $client->checkForUpdate($license['licenseKey'], '');
         }));
+    }
+
+    public function testSendsTheSitesChannelAndVersionsAndListsTheVersionsOfTheLicensesChannels(): void
+    {
+        $stack = Stack::tenant();
+        $product = $stack->product(['requiresPhp' => '7.4']);
+        $stable = $stack->release($product['id'], '1.0.0');
+        $stack->release($product['id'], '1.1.0', ['requiresPhp' => '8.3']);
+        $beta = $stack->release($product['id'], '2.0.0-beta.1', ['channel' => 'beta']);
+        $betaLicense = $stack->license($product['id'], ['channel' => 'beta']);
+        $client = self::client($product['public_key'], ['product_slug' => $product['slug']]);
+        $this->assertSame('beta', $client->validate($betaLicense['licenseKey'])->license['channel']);
+
+        // The site's own channel, capped by the license's; its PHP keeps it from 1.1.0.
+        $this->assertSame('2.0.0-beta.1', $client->checkForUpdate($betaLicense['licenseKey'], '1.0.0', ['channel' => 'beta', 'php' => '8.2.12', 'wp' => '6.5'])['latest_version']);
+        $this->assertSame('1.0.0', $client->checkForUpdate($betaLicense['licenseKey'], '1.0.0', ['channel' => 'stable', 'php' => '8.2.12'])['latest_version']);
+        $this->assertSame('1.1.0', $client->checkForUpdate($betaLicense['licenseKey'], '1.0.0', ['channel' => 'stable', 'php' => '8.3.0'])['latest_version']);
+        $this->assertInstanceOf(InvalidRequestException::class, Thrown::by(function () use ($client, $betaLicense) {
+            $client->checkForUpdate($betaLicense['licenseKey'], '1.0.0', ['channel' => 'nightly']);
+        }));
+
+        $versions = $client->versions($betaLicense['licenseKey']);
+        $this->assertSame(['2.0.0-beta.1', '1.1.0', '1.0.0'], array_column($versions, 'version'));
+        $this->assertSame('beta', $versions[0]['channel']);
+        $this->assertSame(Stack::baseUrl() . '/v1/download/' . $beta['id'] . '?license_key=' . rawurlencode($betaLicense['licenseKey']), $versions[0]['package']);
+        $stableLicense = $stack->license($product['id']);
+        $this->assertSame(['1.1.0', '1.0.0'], array_column($client->versions($stableLicense['licenseKey']), 'version'));
+        $this->assertSame(302, self::status(Stack::baseUrl() . '/v1/download/' . $stable['id'] . '?license_key=' . rawurlencode($stableLicense['licenseKey'])));
+        $stack->revoke($stableLicense['id']);
+        $this->assertInstanceOf(LicenseRevokedException::class, Thrown::by(function () use ($client, $stableLicense) {
+            $client->versions($stableLicense['licenseKey']);
+        }));
+        $this->assertInstanceOf(ProductNotFoundException::class, Thrown::by(function () use ($client, $betaLicense) {
+            $client->versions($betaLicense['licenseKey'], ['slug' => 'no-such-product-slug-xyz']);
+        }));
+    }
+
+    public function testTellsAnExpiredLicenseToRenewWithThePlansCheckout(): void
+    {
+        $stack = Stack::tenant();
+        $product = $stack->product();
+        $stack->release($product['id'], '1.0.0');
+        $plan = $stack->call('POST', '/api/products/' . $product['id'] . '/plans', ['name' => 'Pro', 'billingCycle' => 'yearly', 'price' => 49, 'currency' => 'usd'], 201)['body'];
+        $expired = $stack->license($product['id'], ['planId' => $plan['id'], 'expiresAt' => '2020-01-01T00:00:00Z']);
+        $client = self::client($product['public_key'], ['product_slug' => $product['slug']]);
+
+        $update = $client->checkForUpdate($expired['licenseKey'], '0.9.0');
+        $this->assertTrue($update['update_available']);
+        $this->assertNull($update['download_url']);
+        $this->assertSame('Renew your license to update to 1.0.0', $update['renewal']['notice']);
+        $this->assertSame(Stack::baseUrl() . '/public/v1/checkout/' . preg_replace('/^pln_/', 'plan_', $plan['id']) . '?public_key=' . $product['public_key'], $update['renewal']['url']);
+        $this->assertSame($client->checkoutUrl(['plan_id' => preg_replace('/^pln_/', 'plan_', $plan['id'])]), $update['renewal']['url']);
+
+        $current = $stack->license($product['id']);
+        $this->assertNull($client->checkForUpdate($current['licenseKey'], '0.9.0')['renewal']);
     }
 }

@@ -605,6 +605,11 @@ export interface components {
                 /** @description Active staging and local sites, which take no seat. */
                 stagingCount: number;
                 expiresAt: components["schemas"]["Timestamp"] | null;
+                /**
+                 * @description The release channel it receives (`stable`, `beta`: beta and stable, `alpha`: all): a plugin shows its "Beta updates" opt-in only above `stable`.
+                 * @enum {string}
+                 */
+                channel: "stable" | "beta" | "alpha";
             };
             product: {
                 id: string;

@@ -301,4 +301,51 @@ describe('update check', () => {
     expect(unknown).toMatchObject({ status: 404, code: 'product_not_found' });
     expect(await rejection(client.checkForUpdate({ licenseKey: key.licenseKey, version: '' }))).toBeInstanceOf(InvalidRequestError);
   });
+
+  it("sends the site's channel and versions, and lists the versions a license may roll back to", async () => {
+    const tenant = await newTenant();
+    const product = await newProduct(tenant, { requiresPhp: '7.4' });
+    const stable = await newRelease(tenant, product.id, { version: '1.0.0' });
+    await newRelease(tenant, product.id, { version: '1.1.0', requiresPhp: '8.3' });
+    const beta = await newRelease(tenant, product.id, { version: '2.0.0-beta.1', channel: 'beta' });
+    const betaKey = await newLicense(tenant, product.id, { channel: 'beta' });
+    const client = new LicensingClient({ baseUrl, publicKey: product.public_key, productSlug: product.slug });
+    const validation = await client.validate(betaKey.licenseKey);
+    expect(validation.valid && validation.license.channel).toBe('beta');
+
+    const offered = (input: { channel?: 'stable' | 'beta'; php?: string; wp?: string }) =>
+      client.checkForUpdate({ licenseKey: betaKey.licenseKey, version: '1.0.0', ...input }).then((update) => update.latestVersion);
+    expect(await offered({ channel: 'beta', php: '8.2.12', wp: '6.5' })).toBe('2.0.0-beta.1');
+    expect(await offered({ channel: 'stable', php: '8.2.12' })).toBe('1.0.0');
+    expect(await offered({ channel: 'stable', php: '8.3.0' })).toBe('1.1.0');
+    expect(await rejection(client.checkForUpdate({ licenseKey: betaKey.licenseKey, version: '1.0.0', php: 'eight' }))).toBeInstanceOf(InvalidRequestError);
+
+    const versions = await client.versions({ licenseKey: betaKey.licenseKey });
+    expect(versions.map((v) => `${v.version} ${v.channel}`)).toEqual(['2.0.0-beta.1 beta', '1.1.0 stable', '1.0.0 stable']);
+    expect(versions[0]!.package).toBe(`${baseUrl}/v1/download/${beta.id}?license_key=${encodeURIComponent(betaKey.licenseKey)}`);
+    const stableKey = await newLicense(tenant, product.id);
+    const stableVersions = await client.versions({ licenseKey: stableKey.licenseKey });
+    expect(stableVersions.map((v) => v.version)).toEqual(['1.1.0', '1.0.0']);
+    expect(stableVersions[1]!.package).toContain(`/v1/download/${stable.id}?`);
+    await tenant.post(`/api/licenses/${stableKey.id}/revoke`);
+    expect(await rejection(client.versions({ licenseKey: stableKey.licenseKey }))).toBeInstanceOf(LicenseRevokedError);
+    expect(await rejection(client.versions({ slug: 'no-such-product-slug-xyz', licenseKey: betaKey.licenseKey }))).toBeInstanceOf(ProductNotFoundError);
+  });
+
+  it('tells an expired license to renew, with its plan\'s checkout', async () => {
+    const tenant = await newTenant();
+    const product = await newProduct(tenant);
+    await newRelease(tenant, product.id, { version: '1.0.0' });
+    const plan = await tenant.post(`/api/products/${product.id}/plans`, { name: 'Pro', billingCycle: 'yearly', price: 49, currency: 'usd' });
+    expect(plan.status, plan.text).toBe(201);
+    const expired = await newLicense(tenant, product.id, { planId: plan.body.id, expiresAt: '2020-01-01T00:00:00Z' });
+    const client = new LicensingClient({ baseUrl, publicKey: product.public_key, productSlug: product.slug });
+
+    const update = await client.checkForUpdate({ licenseKey: expired.licenseKey, version: '0.9.0' });
+    const planId = plan.body.id.replace(/^pln_/, 'plan_');
+    expect(update).toMatchObject({ latestVersion: '1.0.0', updateAvailable: true, downloadUrl: null });
+    expect(update.renewal).toEqual({ notice: 'Renew your license to update to 1.0.0', url: client.checkoutUrl({ planId }) });
+    const current = await newLicense(tenant, product.id);
+    expect((await client.checkForUpdate({ licenseKey: current.licenseKey, version: '0.9.0' })).renewal).toBeNull();
+  });
 });

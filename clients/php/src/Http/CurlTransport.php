@@ -13,6 +13,9 @@ final class CurlTransport implements Transport
         return function_exists('curl_init');
     }
 
+    /** A server that does not accept within 3 s is down or unreachable: the rest of the budget is for its answer. */
+    public const CONNECT_TIMEOUT_MS = 3000;
+
     public function send(string $method, string $url, array $headers, ?string $body, float $timeout): Response
     {
         $handle = curl_init($url);
@@ -32,7 +35,7 @@ final class CurlTransport implements Transport
             CURLOPT_RETURNTRANSFER => true,
             CURLOPT_FOLLOWLOCATION => false,
             CURLOPT_TIMEOUT_MS => $milliseconds,
-            CURLOPT_CONNECTTIMEOUT_MS => $milliseconds,
+            CURLOPT_CONNECTTIMEOUT_MS => min($milliseconds, self::CONNECT_TIMEOUT_MS),
             // Sub-second timeouts without signals (the resolver would otherwise ignore them).
             CURLOPT_NOSIGNAL => true,
             CURLOPT_SSL_VERIFYPEER => true,

@@ -22,8 +22,14 @@ use Licensing\Exception\WrongProductException;
  *     $box->register();                // once, when the plugin loads (Updater::register() does it)
  *     $box->render();                  // inside your settings page
  *
- * The form posts to admin-post.php (nonce and `manage_options` checked) and comes back to the page it was on. The key,
- * its activation and the last message are kept in the option `licensing_license_{slug}` (not autoloaded).
+ * The form posts to admin-post.php (nonce and `manage_options` checked; `manage_network_options` on multisite) and
+ * comes back to the page it was on. The key, its activation, its channel, the "Beta updates" choice and the last
+ * message are kept in the site option `licensing_license_{slug}` (not autoloaded).
+ *
+ * - "Beta updates": shown only when the license receives more than stable releases (validate's `channel`, read on
+ *   activation and again when the box is shown 12 hours later); on, the update check asks for the license's channel.
+ * - Multisite: the network is one site, activated once with the network's main address from the network admin
+ *   (mount the box on a network settings page); a subsite's box only says how the network's license stands.
  */
 final class LicenseBox
 {
@@ -35,6 +41,9 @@ final class LicenseBox
     private $option;
     /** @var Client|null */
     private $client;
+
+    /** How long the license's channel is trusted before the box reads it again. */
+    public const CHANNEL_TTL = 43200;
 
     /**
      * @param array<string, mixed> $config slug, base_url, public_key (required); name, option, updater (an Updater), client
@@ -80,7 +89,8 @@ final class LicenseBox
     }
 
     /**
-     * `{key, status: active|inactive|invalid, activation_id, activated_at, environment, message, message_type}`.
+     * `{key, status: active|inactive|invalid, activation_id, activated_at, environment, channel, channel_read_at, beta,
+     * message, message_type}`.
      *
      * @return array<string, mixed>
      */
@@ -93,13 +103,57 @@ final class LicenseBox
     /** @param array<string, mixed> $license */
     private function save(array $license): void
     {
-        $before = $this->activeKey();
+        $before = [$this->activeKey(), $this->channel()];
         update_site_option($this->option, $license);
         $updater = $this->config['updater'] ?? null;
-        if ($updater instanceof Updater && $this->activeKey() !== $before) {
-            // The update state was computed for the previous key: the next admin page checks again.
+        if ($updater instanceof Updater && [$this->activeKey(), $this->channel()] !== $before) {
+            // The update state was computed for the previous key or channel: the next update screen checks again.
             $updater->clearCache();
         }
+    }
+
+    /** Whether the active license receives pre-releases, so the "Beta updates" choice means something. */
+    public function allowsBeta(): bool
+    {
+        $license = $this->license();
+        return $this->activeKey() !== '' && in_array($license['channel'] ?? 'stable', ['beta', 'alpha'], true);
+    }
+
+    /** The channel the update check asks for: the license's when "Beta updates" is on, else `stable`. */
+    public function channel(): string
+    {
+        $license = $this->license();
+        return $this->allowsBeta() && !empty($license['beta']) ? (string) $license['channel'] : 'stable';
+    }
+
+    /** Turns "Beta updates" on or off (kept off while the license does not allow it). */
+    public function setBeta(bool $on): void
+    {
+        $license = $this->license();
+        $license['beta'] = $on && $this->allowsBeta();
+        $license['message'] = $license['beta'] ? __('Beta updates are on: pre-releases will be offered.') : __('Beta updates are off: only stable releases will be offered.');
+        $license['message_type'] = 'success';
+        $this->save($license);
+    }
+
+    /**
+     * Reads the license's channel (validate) into the stored license; an unreachable service keeps what was known.
+     *
+     * @param array<string, mixed> $license
+     * @return array<string, mixed>
+     */
+    private function withChannel(array $license): array
+    {
+        $license['channel_read_at'] = time();
+        try {
+            $validation = $this->client()->validate((string) $license['key'], ['domain' => Site::url()]);
+            if ($validation->valid && isset($validation->license['channel'])) {
+                $license['channel'] = (string) $validation->license['channel'];
+            }
+        } catch (LicensingException $e) {
+            // Unknown for now: the box shows what it knew, and reads again in 12 hours.
+        }
+        return $license;
     }
 
     /** The key activated on this site, or '' when there is none. */
@@ -119,16 +173,18 @@ final class LicenseBox
             return false;
         }
         try {
-            $activation = $this->client()->activate($key, home_url());
-            $this->save([
+            $activation = $this->client()->activate($key, Site::url());
+            $this->save($this->withChannel([
                 'key' => $key,
                 'status' => 'active',
                 'activation_id' => $activation['activation_id'],
                 'activated_at' => $activation['activated_at'],
                 'environment' => $activation['environment'] ?? null,
-                'message' => __('License activated for this site.'),
+                'channel' => 'stable',
+                'beta' => false,
+                'message' => is_multisite() ? __('License activated for this network.') : __('License activated for this site.'),
                 'message_type' => 'success',
-            ]);
+            ]));
             return true;
         } catch (LicensingException $e) {
             $unavailable = $e instanceof UnavailableException;
@@ -153,7 +209,7 @@ final class LicenseBox
             return true;
         }
         try {
-            $target = !empty($license['activation_id']) ? ['activation_id' => (string) $license['activation_id']] : home_url();
+            $target = !empty($license['activation_id']) ? ['activation_id' => (string) $license['activation_id']] : Site::url();
             $this->client()->deactivate($key, $target);
         } catch (ActivationNotFoundException $e) {
             // Already deactivated (from the dashboard, or a revoke): nothing held here any more.
@@ -162,7 +218,7 @@ final class LicenseBox
             $this->save(['message' => self::explain($e), 'message_type' => 'error'] + $license);
             return false;
         }
-        $this->save(['key' => $key, 'status' => 'inactive', 'activation_id' => null, 'message' => __('License deactivated for this site.'), 'message_type' => 'success']);
+        $this->save(['key' => $key, 'status' => 'inactive', 'activation_id' => null, 'message' => is_multisite() ? __('License deactivated for this network.') : __('License deactivated for this site.'), 'message_type' => 'success']);
         return true;
     }
 
@@ -202,13 +258,15 @@ final class LicenseBox
     /** @internal admin-post.php handler of the form. */
     public function handle(): void
     {
-        if (!current_user_can('manage_options')) {
-            wp_die(esc_html__('Sorry, you are not allowed to manage options for this site.'), 403);
+        if (!current_user_can(Site::licenseCapability())) {
+            wp_die(esc_html__('Sorry, you are not allowed to manage this license.'), 403);
         }
         check_admin_referer($this->action());
         $op = isset($_POST['licensing_op']) ? sanitize_key(wp_unslash((string) $_POST['licensing_op'])) : '';
         if ($op === 'deactivate') {
             $this->deactivate();
+        } elseif ($op === 'beta') {
+            $this->setBeta(!empty($_POST['licensing_beta']));
         } else {
             $key = isset($_POST['license_key']) ? sanitize_text_field(wp_unslash((string) $_POST['license_key'])) : '';
             $this->activate($key);
@@ -227,6 +285,18 @@ final class LicenseBox
         $name = isset($this->config['name']) ? (string) $this->config['name'] : $this->slug;
         echo '<div class="licensing-box" id="licensing-box-' . esc_attr($this->slug) . '">';
         echo '<h2>' . esc_html(sprintf(/* translators: %s: product name */ __('%s license'), $name)) . '</h2>';
+        if (!Site::managesLicenseHere()) {
+            // A subsite never activates on its own: the network's license covers it.
+            $status = $active
+                ? sprintf(/* translators: %s: network address */ __('Active for this network (%s), managed by the network administrator.'), Client::normalizeDomain(Site::url()))
+                : __('Not active: the network administrator manages this license in the network admin.');
+            echo '<p class="licensing-status licensing-status-network">' . esc_html($status) . '</p></div>';
+            return;
+        }
+        if ($active && time() - (int) ($license['channel_read_at'] ?? 0) >= self::CHANNEL_TTL) {
+            $this->save($this->withChannel($license));
+            $license = $this->license();
+        }
         if (!empty($license['message'])) {
             $type = ($license['message_type'] ?? '') === 'success' ? 'notice-success' : 'notice-error';
             echo '<div class="notice inline ' . esc_attr($type) . '"><p class="licensing-message">' . esc_html((string) $license['message']) . '</p></div>';
@@ -237,12 +307,19 @@ final class LicenseBox
         echo '<p><label for="licensing-key-' . esc_attr($this->slug) . '">' . esc_html__('License key') . '</label> ';
         echo '<input type="text" class="regular-text code" autocomplete="off" spellcheck="false" id="licensing-key-' . esc_attr($this->slug) . '" name="license_key" value="' . esc_attr($key) . '"' . ($active ? ' readonly' : '') . '></p>';
         if ($active) {
-            $status = sprintf(/* translators: %s: site address */ __('Active on this site (%s).'), Client::normalizeDomain(home_url()));
+            $status = sprintf(
+                is_multisite() ? /* translators: %s: network address */ __('Active for this network (%s).') : /* translators: %s: site address */ __('Active on this site (%s).'),
+                Client::normalizeDomain(Site::url())
+            );
             if (($license['environment'] ?? null) === 'staging') {
                 $status .= ' ' . __('Staging site: it does not use a seat.');
             }
             echo '<p class="licensing-status licensing-status-active">' . esc_html($status) . '</p>';
             echo '<p><button type="submit" class="button" name="licensing_op" value="deactivate">' . esc_html__('Deactivate') . '</button></p>';
+            if ($this->allowsBeta()) {
+                echo '<p class="licensing-beta"><label><input type="checkbox" name="licensing_beta" value="1"' . (!empty($license['beta']) ? ' checked' : '') . '> ' . esc_html__('Beta updates: also offer pre-releases of this plugin') . '</label> ';
+                echo '<button type="submit" class="button" name="licensing_op" value="beta">' . esc_html__('Save') . '</button></p>';
+            }
         } else {
             echo '<p class="licensing-status licensing-status-inactive">' . esc_html__('Not active on this site.') . '</p>';
             echo '<p><button type="submit" class="button button-primary" name="licensing_op" value="activate">' . esc_html__('Activate') . '</button></p>';

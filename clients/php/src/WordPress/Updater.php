@@ -17,19 +17,26 @@ use Licensing\Exception\LicensingException;
  *     $updater->register();
  *     // on your settings page: $updater->licenseBox()->render();
  *
- * - WordPress's update filters are answered from stored state only: no request is ever made inside them.
- * - The state is refreshed on its own schedule: a cron event (twice a day, first run at a random time), quicker on
- *   the update screens (Dashboard → Updates: 1 minute; Plugins: 1 hour), and on any admin page when the cron has not
- *   run for 12 hours. A success is kept 12 hours; after a failure no request is made for an hour and the last good
- *   answer stays shown. So a dead service costs one short timeout (3 s in an admin request, 10 s under cron) an hour.
- * - The state lives in a non-autoloaded option (a site option on multisite), not a transient.
+ * - Never slow: a request is made only by its own cron event, when WordPress refreshes its update data
+ *   (`pre_set_site_transient_update_plugins`), on the update screens (Dashboard → Updates: 1 minute; Plugins:
+ *   1 hour), by the "Check for updates" and "Roll back" links and by the license box; never on other admin pages,
+ *   and reading WordPress's update data never makes one. Each request has a 5 s budget (3 s to connect). A success
+ *   is kept 12 hours; a failure keeps the last good answer and stops all requests for an hour, doubling with each
+ *   failure in a row up to 24 hours. A failure is never a PHP warning.
+ * - Each check sends the site's PHP and WordPress versions, its address and its channel (the license box's "Beta
+ *   updates" opt-in), so the service offers only a release the site may have and can run.
+ * - An expired license's update row says "Renew your license to update to X", linked to the renewal checkout.
+ * - The state lives in a non-autoloaded site option rather than a transient: an object cache cannot evict it (a
+ *   transient evicted on every page turns into a request on every page).
  */
 final class Updater
 {
     public const SUCCESS_TTL = 43200;
+    /** After the first failure in a row; each further one doubles it, up to MAX_FAILURE_BACKOFF. */
     public const FAILURE_BACKOFF = 3600;
-    public const ADMIN_TIMEOUT = 3.0;
-    public const CRON_TIMEOUT = 10.0;
+    public const MAX_FAILURE_BACKOFF = 86400;
+    /** Seconds for a whole request, in an admin page or under cron (connecting: 3 of them, WpTransport). */
+    public const TIMEOUT = 5.0;
     /** How often the update screens re-check (seconds). */
     public const SCREEN_MAX_AGE = ['update-core.php' => 60, 'plugins.php' => 3600, 'update.php' => 3600];
 
@@ -51,6 +58,8 @@ final class Updater
     private $licenseBox;
     /** @var Client|null */
     private $client;
+    /** @var Rollback|null */
+    private $rollback;
 
     /**
      * @param array<string, mixed> $config
@@ -85,13 +94,14 @@ final class Updater
     /** Hooks everything. Call it once, when the plugin loads. */
     public function register(): void
     {
-        add_filter('pre_set_site_transient_update_plugins', [$this, 'injectUpdate']);
+        add_filter('pre_set_site_transient_update_plugins', [$this, 'onUpdateRefresh']);
         add_filter('site_transient_update_plugins', [$this, 'injectUpdate']);
         add_filter('plugins_api', [$this, 'pluginInformation'], 20, 3);
         add_filter('http_request_args', [$this, 'excludeFromWordPressOrg'], 10, 2);
         add_filter('upgrader_source_selection', [$this, 'fixDirectoryName'], 10, 4);
         add_action('upgrader_process_complete', [$this, 'afterUpgrade'], 10, 2);
         add_action('in_plugin_update_message-' . $this->basename, [$this, 'explainMissingPackage'], 10, 2);
+        add_action('after_plugin_row_' . $this->basename, [$this, 'showRenewalRow'], 20, 3);
         add_filter('plugin_row_meta', [$this, 'addCheckLink'], 10, 2);
         add_action('admin_init', [$this, 'onAdminInit']);
         add_action('admin_notices', [$this, 'showCheckResult']);
@@ -105,6 +115,7 @@ final class Updater
         add_action('init', [$this, 'schedule']);
         register_deactivation_hook($this->file, [$this, 'unschedule']);
         $this->licenseBox()->register();
+        $this->rollback()->register();
     }
 
     public function basename(): string
@@ -136,6 +147,21 @@ final class Updater
         return $this->licenseBox;
     }
 
+    /** The "Roll back" link and screen of this plugin. */
+    public function rollback(): Rollback
+    {
+        if ($this->rollback === null) {
+            $this->rollback = new Rollback($this);
+        }
+        return $this->rollback;
+    }
+
+    /** The channel this site asks for: the license's when the license box's "Beta updates" is on, else `stable`. */
+    public function channel(): string
+    {
+        return $this->licenseBox()->channel();
+    }
+
     /** The key update checks and downloads use: the plugin's own (`license_key` callable), else the one activated here. */
     public function licenseKey(): string
     {
@@ -158,8 +184,8 @@ final class Updater
     // ----- stored state ------------------------------------------------------------------------------------------
 
     /**
-     * `{checked_at, failed_at, error, expires, info, key_hash}`: `info` is the last good answer of the update check
-     * (kept after a failure); `expires` when the next check is due.
+     * `{checked_at, failed_at, failures, error, expires, info, key_hash}`: `info` is the last good answer of the update
+     * check (kept after a failure); `failures` the failures in a row; `expires` when the next check is due.
      *
      * @return array<string, mixed>
      */
@@ -181,16 +207,29 @@ final class Updater
         delete_site_option($this->stateOption);
     }
 
+    /** What the stored answer was asked for: the key and the channel (either changing calls for a new check). */
     private function keyHash(): string
     {
-        return md5($this->licenseKey());
+        return md5($this->licenseKey() . '|' . $this->channel());
+    }
+
+    /** How long requests stop after `$failures` failures in a row: 1 hour, doubling, at most 24 hours. */
+    public static function backoff(int $failures): int
+    {
+        return (int) min(self::MAX_FAILURE_BACKOFF, self::FAILURE_BACKOFF * (2 ** max(0, min($failures, 16) - 1)));
+    }
+
+    /** @param array<string, mixed> $state */
+    private static function backingOff(array $state, int $now): bool
+    {
+        return !empty($state['failed_at']) && $now - (int) $state['failed_at'] < self::backoff(max(1, (int) ($state['failures'] ?? 1)));
     }
 
     // ----- checking ----------------------------------------------------------------------------------------------
 
     /**
-     * Checks when the stored answer is older than $maxAge seconds, the license key changed since, or there is none;
-     * never within an hour of a failure. Returns whether a request was made.
+     * Checks when the stored answer is older than $maxAge seconds, the license key or channel changed since, or there
+     * is none; never while backing off after a failure. Returns whether a request was made.
      */
     public function maybeCheck(int $maxAge, string $context = 'admin'): bool
     {
@@ -199,7 +238,7 @@ final class Updater
         }
         $state = $this->state();
         $now = time();
-        if (!empty($state['failed_at']) && $now - (int) $state['failed_at'] < self::FAILURE_BACKOFF) {
+        if (self::backingOff($state, $now)) {
             return false;
         }
         $fresh = !empty($state['checked_at']) && $now - (int) $state['checked_at'] < $maxAge;
@@ -210,8 +249,8 @@ final class Updater
     }
 
     /**
-     * Asks the service now (one request, `context` sets the timeout: 3 s in an admin request, 10 s under cron) and
-     * stores the answer; a failure is stored as such and keeps the last good answer. Returns whether it succeeded.
+     * Asks the service now (one request of at most 5 s) and stores the answer; a failure is stored as such, keeps the
+     * last good answer and starts the back-off. Returns whether it succeeded.
      */
     public function checkNow(string $context = 'admin'): bool
     {
@@ -221,31 +260,36 @@ final class Updater
         if ($held && (int) $held > time()) {
             return false;
         }
-        update_site_option($lock, time() + (int) ceil(self::CRON_TIMEOUT) + 5);
+        update_site_option($lock, time() + (int) ceil(self::TIMEOUT) + 5);
         $state = $this->state();
-        $timeout = $context === 'cron' ? self::CRON_TIMEOUT : self::ADMIN_TIMEOUT;
         try {
             $key = $this->licenseKey();
             $result = $this->client()->checkForUpdate($key !== '' ? $key : 'none', $this->installedVersion(), [
                 'slug' => $this->slug,
-                'domain' => home_url(),
-                'timeout' => $timeout,
+                'domain' => Site::url(),
+                'channel' => $this->channel(),
+                'php' => Site::phpVersion(),
+                'wp' => Site::wordPressVersion(),
+                'timeout' => self::TIMEOUT,
             ]);
             $now = time();
             $this->saveState([
                 'checked_at' => $now,
                 'failed_at' => null,
+                'failures' => 0,
                 'error' => null,
                 'expires' => $now + self::SUCCESS_TTL,
                 'info' => $result['info'],
-                'key_hash' => md5($key),
+                'renewal' => $result['renewal'],
+                'key_hash' => $this->keyHash(),
             ]);
             $ok = true;
         } catch (LicensingException $e) {
             $now = time();
             $state['failed_at'] = $now;
+            $state['failures'] = (int) ($state['failures'] ?? 0) + 1;
             $state['error'] = $e->getMessage();
-            $state['expires'] = $now + self::FAILURE_BACKOFF;
+            $state['expires'] = $now + self::backoff($state['failures']);
             $this->saveState($state);
             $ok = false;
         }
@@ -253,7 +297,8 @@ final class Updater
         return $ok;
     }
 
-    private function client(): Client
+    /** @internal the client of the update check and the versions list (Rollback). */
+    public function client(): Client
     {
         if ($this->client === null) {
             $this->client = new Client([
@@ -276,6 +321,22 @@ final class Updater
         $this->maybeCheck(self::FAILURE_BACKOFF, 'cron');
     }
 
+    /**
+     * `pre_set_site_transient_update_plugins`: WordPress is refreshing its update data (its cron, the update screens,
+     * or its own twice-a-day check), the moment it makes its own requests: check when the stored answer is 12 hours
+     * old (as bounded as any check), then put the plugin in.
+     *
+     * @param mixed $transient
+     * @return mixed
+     */
+    public function onUpdateRefresh($transient)
+    {
+        if (is_object($transient)) {
+            $this->maybeCheck(self::SUCCESS_TTL, wp_doing_cron() ? 'cron' : 'admin');
+        }
+        return $this->injectUpdate($transient);
+    }
+
     /** @internal: schedules the cron event (twice a day, first run at a random time within the hour). */
     public function schedule(): void
     {
@@ -290,7 +351,7 @@ final class Updater
         wp_clear_scheduled_hook($this->cronHook);
     }
 
-    /** @internal: the "Check for updates" link, and the fallback when cron has not refreshed the state for 12 hours. */
+    /** @internal: the "Check for updates" link (other admin pages make no request). */
     public function onAdminInit(): void
     {
         if (isset($_GET['licensing_check']) && $_GET['licensing_check'] === $this->slug) {
@@ -303,9 +364,6 @@ final class Updater
             wp_safe_redirect(add_query_arg(['licensing_checked' => $this->slug, 'licensing_result' => $ok ? 'ok' : 'failed'], self_admin_url('plugins.php')));
             exit;
         }
-        if (!wp_doing_ajax()) {
-            $this->maybeCheck(self::SUCCESS_TTL, 'admin');
-        }
     }
 
     private function clearFailure(): void
@@ -313,6 +371,7 @@ final class Updater
         $state = $this->state();
         if (!empty($state['failed_at'])) {
             $state['failed_at'] = null;
+            $state['failures'] = 0;
             $this->saveState($state);
         }
     }
@@ -341,7 +400,7 @@ final class Updater
         }
     }
 
-    private function name(): string
+    public function name(): string
     {
         if (!empty($this->config['name'])) {
             return (string) $this->config['name'];
@@ -408,6 +467,7 @@ final class Updater
             'tested' => isset($info['tested']) ? (string) $info['tested'] : '',
             'requires' => isset($info['requires']) ? (string) $info['requires'] : '',
             'requires_php' => isset($info['requires_php']) ? (string) $info['requires_php'] : '',
+            'upgrade_notice' => isset($info['upgrade_notice']) && is_string($info['upgrade_notice']) ? $info['upgrade_notice'] : '',
             'compatibility' => new \stdClass(),
         ];
     }
@@ -564,6 +624,11 @@ final class Updater
      */
     public function explainMissingPackage($pluginData = null, $response = null): void
     {
+        $renewal = $this->renewal();
+        if ($renewal !== null) {
+            echo ' ' . $this->renewalMessage($renewal);
+            return;
+        }
         if (is_object($response) && !empty($response->package)) {
             return;
         }
@@ -574,6 +639,59 @@ final class Updater
         if (!empty($this->config['settings_url'])) {
             printf(' <a href="%s">%s</a>', esc_url((string) $this->config['settings_url']), esc_html__('Manage your license'));
         }
+    }
+
+    /**
+     * The service's "renew to update" for this site's expired license, as stored with the last good answer.
+     *
+     * @return array{notice: string, url: ?string}|null
+     */
+    public function renewal(): ?array
+    {
+        $state = $this->state();
+        $renewal = $state['renewal'] ?? null;
+        return is_array($renewal) && isset($renewal['notice']) && is_string($renewal['notice']) && $renewal['notice'] !== ''
+            ? ['notice' => $renewal['notice'], 'url' => isset($renewal['url']) && is_string($renewal['url']) ? $renewal['url'] : null]
+            : null;
+    }
+
+    /** @param array{notice: string, url: ?string} $renewal */
+    private function renewalMessage(array $renewal): string
+    {
+        $html = '<strong class="licensing-renewal-notice">' . esc_html($renewal['notice']) . '.</strong>';
+        $link = $renewal['url'] ?? ($this->config['settings_url'] ?? null);
+        if ($link) {
+            $html .= sprintf(' <a class="licensing-renewal-link" href="%s">%s</a>', esc_url((string) $link), esc_html__('Renew your license'));
+        }
+        return $html;
+    }
+
+    /**
+     * `after_plugin_row_{file}`: the renew notice as a row of its own when the site is on the newest release its
+     * expired license may have (WordPress then shows no update row to carry it): never a silent nothing.
+     *
+     * @param mixed $file
+     * @param mixed $pluginData
+     * @param mixed $status
+     */
+    public function showRenewalRow($file = null, $pluginData = null, $status = null): void
+    {
+        $renewal = $this->renewal();
+        if ($renewal === null || !current_user_can('update_plugins')) {
+            return;
+        }
+        $updates = get_site_transient('update_plugins');
+        if (is_object($updates) && isset($updates->response[$this->basename])) {
+            return; // WordPress's update row carries it (explainMissingPackage)
+        }
+        $columns = isset($GLOBALS['wp_list_table']) && is_object($GLOBALS['wp_list_table']) && method_exists($GLOBALS['wp_list_table'], 'get_column_count')
+            ? (int) $GLOBALS['wp_list_table']->get_column_count()
+            : 4;
+        printf(
+            '<tr class="plugin-update-tr active licensing-renewal-row"><td colspan="%d" class="plugin-update colspanchange"><div class="update-message notice inline notice-warning notice-alt"><p>%s</p></div></td></tr>',
+            $columns,
+            $this->renewalMessage($renewal)
+        );
     }
 
     /**
