@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newTenant } from '../support/client.js';
+import { finishedExport } from '../support/exports.js';
 import { importFile } from '../support/imports.js';
-import { eventually, newLicense, newProduct, newRelease, plugin, type Product, type Tenant } from '../support/licensing-fixtures.js';
+import { newLicense, newProduct, newRelease, plugin, type Product, type Tenant } from '../support/licensing-fixtures.js';
 
 /**
  * DECISIONS §16: an account exported as `jsonl` and imported into a fresh account keeps every key working the same.
@@ -29,20 +30,6 @@ async function productWithReleases(tenant: Tenant, fields: Record<string, unknow
   const releases = new Map<string, string>();
   for (const release of RELEASES) releases.set(release.version, (await newRelease(tenant, product.id, release)).id);
   return { product, releases };
-}
-
-async function exportedJsonl(tenant: Tenant): Promise<string> {
-  const started = await tenant.post('/api/exports', { format: 'jsonl' });
-  expect(started.status, started.text).toBe(202);
-  const done = await eventually(
-    async () => (await tenant.get(`/api/exports/${started.body.id}`)).body,
-    (job) => job.status === 'done' || job.status === 'failed',
-    30_000,
-  );
-  expect(done.status, JSON.stringify(done)).toBe('done');
-  const file = await fetch(done.url);
-  expect(file.status).toBe(200);
-  return file.text();
 }
 
 const validate = (licenseKey: string, domain?: string) =>
@@ -75,7 +62,7 @@ describe('export → import into a fresh account', () => {
     expect((await a.post(`/api/licenses/${licenses.revoked.id}/revoke`)).status).toBe(200);
     expect((await a.put(`/api/licenses/${licenses.suspended.id}`, { status: 'suspended' })).status).toBe(200);
 
-    const file = await exportedJsonl(a);
+    const file = (await finishedExport(a, 'jsonl')).bytes.toString('utf8');
 
     // A's answers, before A lets go of the keys: a key exists once across the service (an import skips a key that
     // any account holds), so moving between two accounts of one service means deleting the old account's licenses.
