@@ -6,6 +6,7 @@ import { couldBeLicenseKey } from '../licenses/license-key.js';
 import { MAX_SEATS } from '../licenses/license-rules.js';
 import { normalizeDomain } from '../licensing/domain.js';
 import type { Environment } from '../licensing/staging.js';
+import type { Channel } from '../releases/channels.js';
 import type { CustomerDetails, ImportedStatus, LicenseCandidate } from './rows.js';
 import type { ImportTarget } from './target.js';
 
@@ -23,6 +24,7 @@ export type ImportLicense = {
   planId?: string;
   expiresAt?: string;
   createdAt?: string;
+  channel?: Channel;
   sites: { domain: string; environment: Environment }[];
 };
 
@@ -85,6 +87,7 @@ export function checkedLicense(row: number, candidate: LicenseCandidate, target:
       planId: plan?.planId,
       expiresAt: candidate.expiresAt,
       createdAt: candidate.createdAt,
+      channel: candidate.channel,
       sites,
     };
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { LICENSE_STATUSES } from '../data/entities/license.js';
+import type { Channel } from '../releases/channels.js';
 
 export type ImportedStatus = (typeof LICENSE_STATUSES)[number];
 
@@ -34,6 +35,8 @@ export type LicenseCandidate = {
   /** Sites the license is active on, as the file names them (normalized by the common checks). */
   domains: string[];
   planSlug?: string;
+  /** Absent: `stable` (the formats that have no channels). */
+  channel?: Channel;
 };
 
 /** A file row: a license to import, a row that is not one (a totals line, an unlicensed sale), or a bad row. */

@@ -286,6 +286,7 @@ function batchWrites(run: Run, steps: Step[], newCustomers: Set<string>, now: Da
       activatedCount: license.sites.length - staging,
       stagingCount: staging > 0 ? staging : undefined,
       expiresAt: license.expiresAt,
+      channel: license.channel,
       createdAt: license.createdAt ?? nowIso,
       updatedAt: nowIso,
     };

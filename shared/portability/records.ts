@@ -4,6 +4,7 @@ import { LICENSE_STATUSES } from '../data/entities/license.js';
 import { BILLING_CYCLES } from '../data/entities/plan.js';
 import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/entities/product.js';
 import { RELEASE_STATUSES } from '../data/entities/release.js';
+import { CHANNELS, DEFAULT_CHANNEL } from '../releases/channels.js';
 import type { EntityItem } from '../data/service.js';
 
 /**
@@ -135,6 +136,8 @@ export const licenseRecord = record('license', {
   seats: z.number(),
   /** `null`: lifetime. */
   expiresAt: maybe(timestamp),
+  /** The release channel it receives; absent (an export made before it was written): `stable`. */
+  channel: z.optional(z.enum(CHANNELS)),
   createdAt: timestamp,
 });
 
@@ -320,6 +323,7 @@ export const recordOf = {
     status: item.status,
     seats: item.seats,
     expiresAt: orNull(item.expiresAt),
+    channel: item.channel ?? DEFAULT_CHANNEL,
     createdAt: item.createdAt,
   }),
   /** `lastChecked`: the active activation's last check, which its `activeDomain` item holds. */

@@ -9,7 +9,8 @@ import { newId } from '../../shared/ids.js';
 import { portableRecord, RECORD_TYPES, type PortableRecord } from '../../shared/portability/records.js';
 import { systemClock } from '../../shared/runtime.js';
 import { newTenant } from '../support/client.js';
-import { eventually, newLicense, newProduct, newRelease, plugin, type Tenant } from '../support/licensing-fixtures.js';
+import { finishedExport } from '../support/exports.js';
+import { newLicense, newProduct, newRelease, plugin } from '../support/licensing-fixtures.js';
 import { localData } from '../support/table.js';
 
 /** An account with something of every record type. */
@@ -26,21 +27,6 @@ async function populatedAccount() {
   }
   const webhook = (await tenant.post('/api/webhooks', { name: 'CRM', url: 'http://127.0.0.1:9/hook', events: ['license.created'] })).body;
   return { tenant, product, plan, release, customer, licenses: [withPlan, lifetime], webhook };
-}
-
-async function finishedExport(tenant: Tenant, format: 'jsonl' | 'csv') {
-  const started = await tenant.post('/api/exports', { format });
-  expect(started.status, started.text).toBe(202);
-  expect(started.body).toMatchObject({ id: expect.stringMatching(/^exp_/), format, status: 'queued', url: null });
-  const done = await eventually(
-    async () => (await tenant.get(`/api/exports/${started.body.id}`)).body,
-    (job) => job.status === 'done' || job.status === 'failed',
-    30_000,
-  );
-  expect(done.status, JSON.stringify(done)).toBe('done');
-  const file = await fetch(done.url);
-  expect(file.status).toBe(200);
-  return { job: done, bytes: Buffer.from(await file.arrayBuffer()), disposition: file.headers.get('content-disposition') };
 }
 
 const linesOf = (bytes: Buffer): PortableRecord[] =>

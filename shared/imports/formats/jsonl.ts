@@ -81,6 +81,7 @@ export const jsonlFormat: ImportFormat = {
             createdAt: record.createdAt,
             domains: [],
             planSlug: record.planId ? planSlugs.get(record.planId) : undefined,
+            channel: record.channel,
           };
           licenses.set(record.id, license);
           results.push({ row, license });
