@@ -34,8 +34,8 @@ function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutM
   });
 }
 
-/** A private MariaDB server on a Unix socket in `dir` (no TCP port), with an empty `wordpress` database. */
-export async function startMariaDb(dir: string) {
+/** A private MariaDB server on a Unix socket in `dir` (no TCP port), with the empty `databases`. */
+export async function startMariaDb(dir: string, databases = ['wordpress']) {
   const data = join(dir, 'mysql');
   const socket = join(dir, 'mysql.sock');
   mkdirSync(data, { recursive: true });
@@ -49,7 +49,7 @@ export async function startMariaDb(dir: string) {
   await waitFor(() => existsSync(socket), 'MariaDB');
   await waitFor(async () => {
     try {
-      await run('mariadb', ['--no-defaults', `--socket=${socket}`, '-u', 'root', '-e', 'CREATE DATABASE IF NOT EXISTS wordpress']);
+      await run('mariadb', ['--no-defaults', `--socket=${socket}`, '-u', 'root', '-e', databases.map((name) => `CREATE DATABASE IF NOT EXISTS ${name};`).join(' ')]);
       return true;
     } catch {
       return false;
@@ -58,19 +58,26 @@ export async function startMariaDb(dir: string) {
   return { socket, stop: () => stopGroup(child, 10_000) };
 }
 
-/** WordPress (Debian's copy) in `dir/wordpress`, configured for `site` and the database socket, not yet installed. */
-export function prepareWordPress(dir: string, options: { site: string; socket: string; fixtures: string }) {
-  const wp = join(dir, 'wordpress');
+/**
+ * WordPress (Debian's copy) in `dir/<name>` with the database `name` (default `wordpress`), configured for `site` and
+ * the database socket, not yet installed. A `network` one may become a multisite network (`enableNetwork`); its sites'
+ * addresses are its own options, so it does not pin `WP_HOME`.
+ */
+export function prepareWordPress(dir: string, options: { site: string; socket: string; fixtures: string; name?: string; network?: boolean }) {
+  const name = options.name ?? 'wordpress';
+  const wp = join(dir, name);
   cpSync(WORDPRESS_DIR, wp, { recursive: true, verbatimSymlinks: true });
   const salts = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT']
     .map((name) => `define('${name}', '${randomBytes(24).toString('hex')}');`)
     .join('\n');
-  const httpLog = join(dir, 'http.log');
-  const debugLog = join(dir, 'debug.log');
+  const httpLog = join(dir, `${name}-http.log`);
+  const debugLog = join(dir, `${name}-debug.log`);
+  const siteConstants = options.network ? "define('WP_ALLOW_MULTISITE', true);" : `define('WP_HOME', '${options.site}');\ndefine('WP_SITEURL', '${options.site}');`;
   const config = readFileSync(join(options.fixtures, 'wp-config.php'), 'utf8')
+    .replace('{{DB_NAME}}', name)
     .replace('{{SOCKET}}', options.socket)
+    .replace('{{SITE_CONSTANTS}}', siteConstants)
     .replace('{{SALTS}}', salts)
-    .replaceAll('{{SITE}}', options.site)
     .replace('{{HTTP_LOG}}', httpLog)
     .replace('{{DEBUG_LOG}}', debugLog);
   writeFileSync(join(wp, 'wp-config.php'), config);
@@ -80,24 +87,40 @@ export function prepareWordPress(dir: string, options: { site: string; socket: s
   return { dir: wp, httpLog, debugLog };
 }
 
+/** Turns an installed WordPress whose network tables exist (`populate_network()`) into a subdirectory network. */
+export function enableNetwork(wpDir: string, site: string) {
+  const config = join(wpDir, 'wp-config.php');
+  const constants = [
+    "define('MULTISITE', true);",
+    "define('SUBDOMAIN_INSTALL', false);",
+    `define('DOMAIN_CURRENT_SITE', '${new URL(site).host}');`,
+    "define('PATH_CURRENT_SITE', '/');",
+    "define('SITE_ID_CURRENT_SITE', 1);",
+    "define('BLOG_ID_CURRENT_SITE', 1);",
+  ].join('\n');
+  writeFileSync(config, readFileSync(config, 'utf8').replace("define('WP_ALLOW_MULTISITE', true);", `define('WP_ALLOW_MULTISITE', true);\n${constants}`));
+}
+
 /**
  * PHP's built-in web server serving WordPress (four workers, so a slow request does not hold the others), in a process
- * group of its own: the workers outlive a parent killed alone, so stopping ends the group.
+ * group of its own: the workers outlive a parent killed alone, so stopping ends the group. `router`: a router script
+ * (the rewrites a network needs); `host`: another loopback address to listen on.
  */
-export async function startPhpServer(root: string, port: number) {
-  const child = spawnInGroup('php', ['-S', `127.0.0.1:${port}`, '-t', root], {
+export async function startPhpServer(root: string, port: number, options: { host?: string; router?: string } = {}) {
+  const host = options.host ?? '127.0.0.1';
+  const child = spawnInGroup('php', ['-S', `${host}:${port}`, '-t', root, ...(options.router ? [options.router] : [])], {
     env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
     stdio: 'ignore',
   });
   await waitFor(async () => {
     try {
-      await fetch(`http://127.0.0.1:${port}/wp-login.php`, { redirect: 'manual' });
+      await fetch(`http://${host}:${port}/wp-login.php`, { redirect: 'manual' });
       return true;
     } catch {
       return false;
     }
   }, 'php -S');
-  return { url: `http://127.0.0.1:${port}`, stop: () => stopGroup(child) };
+  return { url: `http://${host}:${port}`, stop: () => stopGroup(child) };
 }
 
 /** A free TCP port on the loopback address. */

@@ -13,7 +13,9 @@
  * 6. "Roll back" installs an older version through WordPress's upgrader;
  * 7. an expired license's update row says "Renew your license to update to X", linked to its plan's checkout;
  * 8. with the service stopped, or hanging, admin pages still finish fast, the failure is cached (backing off 1 h,
- *    then 2 h), and nothing lands in PHP's log.
+ *    then 2 h), and nothing lands in PHP's log;
+ * 9. on a second WordPress made a subdirectory network (run first, while the service is up), the network admin's box
+ *    activates the license once, for the network's main address; subsites only show it, and their checks name it.
  *
  * Run with `npm run test:wordpress` (about a minute; `.ci/run` runs it after installing the packages).
  */
@@ -26,7 +28,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../../../../infra/local/stack.js';
 import { Client } from '../../../../test/support/client.js';
-import { PACKAGES, WpAdmin, freePort, missingPrerequisites, prepareWordPress, stallServer, startMariaDb, startPhpServer, zipArchive } from './support.js';
+import { PACKAGES, WpAdmin, enableNetwork, freePort, missingPrerequisites, prepareWordPress, stallServer, startMariaDb, startPhpServer, zipArchive } from './support.js';
 
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,7 +42,9 @@ const stops: (() => Promise<void>)[] = [];
 let dir: string;
 let stack: LocalStack;
 let stackStopped = false;
+let db: Awaited<ReturnType<typeof startMariaDb>>;
 let wp: ReturnType<typeof prepareWordPress>;
+let network: ReturnType<typeof prepareWordPress> | undefined;
 let site: string;
 let admin: WpAdmin;
 let vendor: Client;
@@ -79,10 +83,19 @@ function pluginFiles(version: string, config: PluginConfig): Record<string, stri
   return files;
 }
 
-/** One step inside WordPress (fixtures/wp-run.php), as the administrator; its JSON outcome. */
-async function wpRun(task: string, input: Record<string, unknown> = {}): Promise<any> {
+/** The sample plugin at 1.0.0 in the plugins folder of the WordPress in `wpDir`, not yet active. */
+function installPlugin(wpDir: string, config: PluginConfig) {
+  const pluginDir = join(wpDir, 'wp-content', 'plugins', SLUG);
+  for (const [path, content] of Object.entries(pluginFiles('1.0.0', config))) {
+    mkdirSync(dirname(join(pluginDir, path)), { recursive: true });
+    writeFileSync(join(pluginDir, path), content);
+  }
+}
+
+/** One step inside WordPress (fixtures/wp-run.php; `on`: another install than the site's), as the administrator. */
+async function wpRun(task: string, input: Record<string, unknown> = {}, on = { dir: wp.dir, site }): Promise<any> {
   const { stdout } = await run('php', [join(fixtures, 'wp-run.php'), task, JSON.stringify(input)], {
-    env: { ...process.env, WP_TEST_DIR: wp.dir, WP_TEST_SITE: site },
+    env: { ...process.env, WP_TEST_DIR: on.dir, WP_TEST_SITE: on.site },
     timeout: 120_000,
     maxBuffer: 16 * 1024 * 1024,
   }).catch((error) => {
@@ -93,17 +106,17 @@ async function wpRun(task: string, input: Record<string, unknown> = {}): Promise
 }
 
 /** Requests WordPress made to the licensing service (the test environment logs every outgoing request). */
-function serviceRequests(): { url: string; at: number }[] {
-  return readFileSync(wp.httpLog, 'utf8')
+function serviceRequests(httpLog = wp.httpLog): { url: string; at: number; method: string }[] {
+  return readFileSync(httpLog, 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line))
     .filter((entry) => entry.url.startsWith(stack.url));
 }
 
-/** The license box's form on the plugin's settings page, submitted with `op`. */
-async function licenseBox(op: 'activate' | 'deactivate', key?: string) {
-  const page = await admin.request('/wp-admin/options-general.php?page=sample-licensed-plugin');
+/** The license box's form on the plugin's settings page (`settings`, as `session`), submitted with `op`. */
+async function licenseBox(op: 'activate' | 'deactivate', key?: string, session = admin, settings = '/wp-admin/options-general.php?page=sample-licensed-plugin') {
+  const page = await session.request(settings);
   expect(page.status, page.text.slice(0, 500)).toBe(200);
   const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.text)?.[1];
   const form: Record<string, string> = {
@@ -113,10 +126,11 @@ async function licenseBox(op: 'activate' | 'deactivate', key?: string) {
     licensing_op: op,
   };
   if (key !== undefined) form.license_key = key;
-  const posted = await admin.request('/wp-admin/admin-post.php', form);
+  const target = /<form method="post" action="([^"]+)"/.exec(page.text)![1]!;
+  const posted = await session.request(new URL(target.replace(/&#0?38;|&amp;/g, '&')).pathname, form);
   expect(posted.status, posted.text.slice(0, 500)).toBe(302);
-  expect(posted.location).toContain('page=sample-licensed-plugin');
-  return admin.request('/wp-admin/options-general.php?page=sample-licensed-plugin');
+  expect(posted.location).toContain(settings);
+  return session.request(settings);
 }
 
 /** The license box's "Beta updates" choice, saved. */
@@ -150,7 +164,7 @@ beforeAll(async () => {
   stops.push(async () => {
     if (!stackStopped) await stack.stop();
   });
-  const db = await startMariaDb(dir);
+  db = await startMariaDb(dir, ['wordpress', 'network']);
   stops.push(db.stop);
   const port = await freePort();
   site = `http://127.0.0.1:${port}`;
@@ -187,11 +201,7 @@ beforeAll(async () => {
   }
 
   // The site: the sample plugin at 1.0.0, installed and active, and the administrator signed in.
-  const pluginDir = join(wp.dir, 'wp-content', 'plugins', SLUG);
-  for (const [path, content] of Object.entries(pluginFiles('1.0.0', config))) {
-    mkdirSync(dirname(join(pluginDir, path)), { recursive: true });
-    writeFileSync(join(pluginDir, path), content);
-  }
+  installPlugin(wp.dir, config);
   expect(await wpRun('activate-plugin')).toEqual({ error: null });
   admin = new WpAdmin(site);
   await admin.login('admin', 'correct horse battery');
@@ -204,6 +214,84 @@ afterAll(async () => {
     else rmSync(dir, { recursive: true, force: true });
   }
 }, 60_000);
+
+// Declared first: it needs the service, which the last tests of the single site stop.
+describe('on a multisite network the license is activated once, for the network', () => {
+  const settings = '/wp-admin/network/settings.php?page=sample-licensed-plugin';
+  let on: { dir: string; site: string };
+  let mainSite: string;
+  let mappedSite: string;
+  let superAdmin: WpAdmin;
+  let networkKey: { id: string; licenseKey: string };
+
+  // A second WordPress made a subdirectory network as Tools → Network Setup does, with two subsites: `/shop/` on the
+  // main address, and one mapped to an address of its own (127.0.0.2), so an activation of its own would show.
+  beforeAll(async () => {
+    const port = await freePort();
+    mainSite = `http://127.0.0.1:${port}`;
+    mappedSite = `http://127.0.0.2:${port}`;
+    network = prepareWordPress(dir, { site: mainSite, socket: db.socket, fixtures, name: 'network', network: true });
+    on = { dir: network.dir, site: mainSite };
+    await wpRun('install', {}, on);
+    expect(await wpRun('install-network', {}, on)).toEqual({ error: null });
+    enableNetwork(network.dir, mainSite);
+    expect(await wpRun('add-site', { domain: `127.0.0.1:${port}`, path: '/shop/', title: 'Shop' }, on)).toMatchObject({ error: null });
+    expect(await wpRun('add-site', { domain: `127.0.0.2:${port}`, path: '/', title: 'Mapped' }, on)).toMatchObject({ error: null });
+    installPlugin(network.dir, pluginConfig());
+    expect(await wpRun('activate-plugin', { network: true }, on)).toEqual({ error: null });
+    const router = join(fixtures, 'network-router.php');
+    for (const host of ['127.0.0.1', '127.0.0.2']) stops.push((await startPhpServer(network.dir, port, { host, router })).stop);
+    superAdmin = new WpAdmin(mainSite);
+    await superAdmin.login('admin', 'correct horse battery');
+    const created = await vendor.post('/api/licenses', { productId: product.id, customerEmail: 'network@example.com', seats: 1 });
+    expect(created.status, created.text).toBe(201);
+    networkKey = created.body;
+  }, 120_000);
+
+  const activationRequests = () => serviceRequests(network!.httpLog).filter((entry) => entry.url.endsWith('/public/v1/licenses/activate'));
+
+  it("activates from the network admin's license box, with the network's main address", async () => {
+    const page = await licenseBox('activate', networkKey.licenseKey, superAdmin, settings);
+    expect(page.text).toContain('License activated for this network.');
+    expect(page.text).toContain('Active for this network (127.0.0.1).');
+    expect(activationRequests()).toHaveLength(1);
+    const license = await vendor.get(`/api/licenses/${networkKey.id}`);
+    expect(license.body.activations).toEqual([expect.objectContaining({ domain: '127.0.0.1', status: 'active' })]);
+    // Kept once for the network, in no site's own options.
+    expect(await wpRun('network-license', { slug: SLUG }, on)).toMatchObject({
+      network: { key: networkKey.licenseKey, status: 'active' },
+      sites: [],
+      network_active: true,
+    });
+  });
+
+  it("shows subsites the network's license and never activates for them, while their update checks name the network", async () => {
+    const mappedAdmin = new WpAdmin(mappedSite);
+    await mappedAdmin.login('admin', 'correct horse battery');
+    const subsites: [WpAdmin, string][] = [
+      [superAdmin, '/shop/wp-admin'],
+      [mappedAdmin, '/wp-admin'],
+    ];
+    const before = serviceRequests(network!.httpLog).length;
+    for (const [session, adminPath] of subsites) {
+      // A stale stored answer: the subsite's Plugins screen checks for updates.
+      await wpRun('set-state', { slug: SLUG, ago: { checked_at: 2 * 3600 } }, on);
+      for (const path of ['/', '/plugins.php']) expect((await session.request(`${adminPath}${path}`)).status).toBe(200);
+      const box = await session.request(`${adminPath}/options-general.php?page=sample-licensed-plugin`);
+      expect(box.status).toBe(200);
+      expect(box.text).toContain('Active for this network (127.0.0.1), managed by the network administrator.');
+      expect(box.text).not.toContain('name="license_key"');
+    }
+    const made = serviceRequests(network!.httpLog).slice(before);
+    const checks = made.filter((entry) => entry.url.includes('/v1/wp/update-check'));
+    expect(checks).toHaveLength(2);
+    for (const check of checks) expect(new URL(new URL(check.url).searchParams.get('domain')!).host).toBe(new URL(mainSite).host);
+    expect(activationRequests()).toHaveLength(1);
+    const license = await vendor.get(`/api/licenses/${networkKey.id}`);
+    expect(license.body.activations).toEqual([expect.objectContaining({ domain: '127.0.0.1', status: 'active' })]);
+    expect(await wpRun('network-license', { slug: SLUG }, on)).toMatchObject({ sites: [] });
+  });
+});
 
 describe('WordPress installs updates through the updater', () => {
   it('activates a license for the site from the license box; the plugin is current', async () => {
@@ -535,10 +623,12 @@ describe('WordPress installs updates through the updater', () => {
 
   it("left no PHP warning or error of the library in WordPress's debug log", () => {
     let log = '';
-    try {
-      log = readFileSync(wp.debugLog, 'utf8');
-    } catch {
-      // no log at all: nothing was reported
+    for (const debugLog of [wp.debugLog, network?.debugLog]) {
+      try {
+        log += readFileSync(debugLog!, 'utf8');
+      } catch {
+        // no log at all: nothing was reported
+      }
     }
     const ours = log.split('\n').filter((line) => /PHP Fatal|wp-content\/(plugins\/sample-licensed-plugin|mu-plugins)\/|tests\/wordpress\/fixtures/.test(line));
     expect(ours).toEqual([]);
