@@ -311,7 +311,7 @@ describe('update check', () => {
     const betaKey = await newLicense(tenant, product.id, { channel: 'beta' });
     const client = new LicensingClient({ baseUrl, publicKey: product.public_key, productSlug: product.slug });
     const validation = await client.validate(betaKey.licenseKey);
-    expect(validation.valid && validation.license.channel).toBe('beta');
+    expect(validation).toMatchObject({ valid: true, license: { channel: 'beta' } });
 
     const offered = (input: { channel?: 'stable' | 'beta'; php?: string; wp?: string }) =>
       client.checkForUpdate({ licenseKey: betaKey.licenseKey, version: '1.0.0', ...input }).then((update) => update.latestVersion);
