@@ -1,11 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newTenant } from '../support/client.js';
-import { button, byRole, CHROMIUM, launchChromium, link, screenshot, seriousViolations, text, textbox } from '../support/dashboard-page.js';
+import { button, byRole, CHROMIUM, desktopPage, launchChromium, link, screenshot, seriousViolations, text, textbox } from '../support/dashboard-page.js';
 import { newLicense, zipBytes } from '../support/licensing-fixtures.js';
 
 /**
@@ -26,9 +25,7 @@ beforeAll(async () => {
   tenant = await newTenant();
   product = (await tenant.post('/api/products', { name: 'Channel Plugin', productType: 'plugin' })).body;
   browser = await launchChromium();
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
-  page.setDefaultTimeout(15_000);
+  page = await desktopPage(browser);
   await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
 }, 120_000);
 

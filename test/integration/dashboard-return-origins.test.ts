@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Client, newTenant } from '../support/client.js';
-import { button, CHROMIUM, launchChromium, screenshot, seriousViolations, text, textbox } from '../support/dashboard-page.js';
+import { button, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text, textbox } from '../support/dashboard-page.js';
 
 /**
  * A product's return origins in the dashboard, in a real Chromium against the local stack: the form warns while the
@@ -25,9 +25,7 @@ beforeAll(async () => {
   product = (await tenant.post('/api/products', { name: 'Origins Plugin', productType: 'plugin' })).body;
   expect((await tenant.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49, currency: 'usd' })).status).toBe(201);
   browser = await launchChromium();
-  page = await browser.newPage();
-  await page.setViewport({ width: 1280, height: 900 });
-  page.setDefaultTimeout(15_000);
+  page = await desktopPage(browser);
   // Signed in as the tenant the API made: its session cookie, on the stack's own origin (which serves the dashboard).
   await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
 }, 120_000);
