@@ -87,7 +87,8 @@ export function checkedLicense(row: number, candidate: LicenseCandidate, target:
       planId: plan?.planId,
       expiresAt: candidate.expiresAt,
       createdAt: candidate.createdAt,
-      channel: candidate.channel,
+      // As a license made from the plan through the API: the plan's channel, unless the file names one.
+      channel: candidate.channel ?? plan?.channel,
       sites,
     };
   } catch (error) {

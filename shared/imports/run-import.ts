@@ -62,7 +62,7 @@ async function loadTarget(deps: ImportDeps, job: ImportJobItem): Promise<ImportT
   return {
     tenantId: job.tenantId,
     productId: product.productId,
-    plansBySlug: new Map(plans.map((plan) => [plan.slug, { planId: plan.planId, siteLimit: plan.siteLimit }])),
+    plansBySlug: new Map(plans.map((plan) => [plan.slug, { planId: plan.planId, siteLimit: plan.siteLimit, channel: plan.channel }])),
     staging: stagingRules(product.stagingPatterns, product.stagingActivationLimit),
   };
 }

@@ -164,3 +164,17 @@ describe('imports', () => {
     });
   }
 });
+
+describe('an imported row with a plan', () => {
+  it("takes the plan's channel, as a license made from the plan through the API does", async () => {
+    const tenant = (await newTenant()) as Tenant;
+    const product = await newProduct(tenant);
+    const plan = await tenant.post(`/api/products/${product.id}/plans`, { name: 'Early', slug: 'early', billingCycle: 'yearly', price: 99, currency: 'USD', channel: 'beta' });
+    expect(plan.status, plan.text).toBe(201);
+    const rows = ['license_key,customer_email,status,seats,plan_slug', 'PLAN-kept-0001-beta,eve@example.com,active,1,early', 'PLAN-kept-0002-none,eve@example.com,active,1,'];
+    const job = await importFile(tenant, { productId: product.id, format: 'csv' }, `${rows.join('\n')}\n`, 'text/csv');
+    expect(job).toMatchObject({ status: 'done', counts: { licenses: 2 }, errorCount: 0 });
+    const channelOf = async (key: string) => (await tenant.get(`/api/licenses?search=${key}`)).body.items[0]?.channel;
+    expect([await channelOf('PLAN-kept-0001-beta'), await channelOf('PLAN-kept-0002-none')]).toEqual(['beta', 'stable']);
+  });
+});
