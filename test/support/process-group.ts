@@ -11,31 +11,34 @@ export function spawnInGroup(command: string, args: string[], options: SpawnOpti
 }
 
 /**
- * Whether a process of group `pgid` still runs. A zombie (ended, not yet reaped by its parent) does not count.
- * Read from /proc where there is one, since kill(-pgid, 0) also finds zombies.
+ * The processes of group `pgid` that still run. A zombie (ended, not yet reaped by its parent) does not count. Read from
+ * /proc where there is one, since kill(-pgid, 0) also finds zombies (elsewhere: the group as one member, or none).
  */
-export function groupRunning(pgid: number): boolean {
+export function groupMembers(pgid: number): number[] {
   if (!existsSync('/proc/self/stat')) {
     try {
       process.kill(-pgid, 0);
-      return true;
+      return [pgid];
     } catch {
-      return false;
+      return [];
     }
   }
-  return readdirSync('/proc').some((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
     let stat: string;
     try {
       stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
     } catch {
-      return false;
+      return [];
     }
     // `pid (comm) state ppid pgrp …`: the command name may hold spaces and parentheses, so read after its last ')'.
     const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(pgrp) === pgid && state !== 'Z';
+    return Number(pgrp) === pgid && state !== 'Z' ? [Number(entry)] : [];
   });
 }
+
+/** Whether a process of group `pgid` still runs. */
+export const groupRunning = (pgid: number): boolean => groupMembers(pgid).length > 0;
 
 /**
  * Ends the process group `leader` leads: SIGTERM to all of it, SIGKILL to what is left after `graceMs`, then waits

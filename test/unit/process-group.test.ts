@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/ports.js';
-import { groupRunning, spawnInGroup, stopGroup } from '../support/process-group.js';
+import { groupMembers, groupRunning, spawnInGroup, stopGroup } from '../support/process-group.js';
 
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -15,7 +15,8 @@ async function phpServer() {
   const port = await freePort();
   const child = spawnInGroup('php', ['-S', `127.0.0.1:${port}`, '-t', tmpdir()], { env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' }, stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  while (!(await accepts(port))) {
+  // Answering, and its workers forked (the parent answers before they all are): the group is more than its leader.
+  while (!(await accepts(port)) || groupMembers(child.pid!).length < 2) {
     if (child.exitCode !== null) throw new Error(`php -S exited (${child.exitCode})`);
     await sleep(50);
   }
