@@ -89,10 +89,14 @@ export const KEY_ACCESS = {
   usageWriter: { read: ['productId', 'licenseKey'], write: ['productId#day', 'productRecords'] },
   /** Mail sender: the e-mails it claims and marks sent (license e-mails by license id, the others by mail id), nothing else. */
   mailSender: { read: ['licenseId', 'mailId'], write: ['licenseId', 'mailId'] },
-  /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events (with their markers). */
+  /**
+   * Expiry sweep: due expiry and reminder items and reminders' sent marks (`shard`), the licenses they name, their
+   * products, the licenses' subscriptions (by `customerId`), counters, events and reminder e-mails (`mailId`, with
+   * their markers).
+   */
   expirySweep: {
-    read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
-    write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard'],
+    read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'customerId', 'eventId', 'outboxShard', 'mailId'],
+    write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId'],
   },
   /**
    * Export worker: its export jobs (`exportId`), and reads of everything a tenant holds by the indexes keyed by the

@@ -8,7 +8,7 @@ import { EX, exampleActivation, exampleLicense, examplePage } from '../../../sha
 import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 import { Activation } from './activations.openapi.js';
 
-const licenseFields = {
+export const licenseFields = {
   id: idOf('lic'),
   licenseKey: z.string(),
   productId: idOf('prd'),
@@ -21,6 +21,10 @@ const licenseFields = {
   activatedCount: described(z.number(), 'Active production activations: the seats taken.'),
   stagingCount: described(z.number(), 'Active staging sites, which take no seat (at most the product\'s `stagingActivationLimit`).'),
   expiresAt: nullableTimestamp,
+  graceUntil: described(
+    nullableTimestamp,
+    "Set by a failed subscription payment: the license stays valid (validate's `inGrace: true`) until then though `expiresAt` has passed, and expires then unless a payment succeeds first.",
+  ),
   channel: described(z.enum(CHANNELS), 'The release channel the license receives: `stable`; `beta` (and stable); `alpha` (all three).'),
   createdAt: timestamp,
   updatedAt: timestamp,
