@@ -46,11 +46,16 @@ export const KEY_ACCESS = {
    * Customer portal: its API keys (`keyHash`, for `lastUsedAt`), the tenant's customer e-mails, licenses by e-mail
    * and payment provider (`tenantId`), payments and subscriptions (`customerId`, `subscriptionId`), products and
    * their releases (`productId`, `releaseId`: `/dl` counts downloads), and its rate limits (`bucket`). It changes its
-   * keys' `lastUsedAt`, download counts, a subscription's cancellation and its rate limits.
+   * keys' `lastUsedAt`, download counts, a subscription's cancellation and its rate limits; and what a transfer writes:
+   * the license (by key and id, with its activations and domain holds), the new owner's customer and e-mail lookup,
+   * counters, the event and the new owner's e-mail (with their markers).
    */
   portal: {
-    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket'],
-    write: ['keyHash', 'subscriptionId', 'releaseId', 'bucket'],
+    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'licenseId', 'licenseKey', 'activationId'],
+    write: [
+      'keyHash', 'subscriptionId', 'releaseId', 'bucket',
+      'licenseKey', 'licenseId#domain', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId',
+    ],
   },
   /**
    * Stripe webhook: the vendor's provider, seen event ids and Stripe-id lookups (by `tenantId`), the checkout

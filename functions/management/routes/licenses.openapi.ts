@@ -98,6 +98,28 @@ export const licenseOperations = defineOperations({
     responses: { 200: { description: 'The license', body: License, examples: { revoked: { ...exampleLicense, status: 'revoked', activatedCount: 0, stagingCount: 0 } } } },
     errors: { 409: [concurrent] },
   },
+  'POST /api/licenses/{id}/transfer': {
+    summary: 'Transfer a license to another customer',
+    description:
+      'Moves the license, with the same key, to the customer with `email` (created, with `customer.created`, when new); `name` becomes the ' +
+      "license's `customerName` (absent: none). Without `keepActivations: true` every active activation is deactivated (seats and staging " +
+      'places given back). Emits `license.transferred` and e-mails the new owner the key. The subscription that bills the license, if any, ' +
+      'stays with the customer who pays for it.',
+    requestBody: {
+      examples: {
+        fresh: { email: 'new.owner@example.com', name: 'Sam Owner' },
+        keepSites: { email: 'new.owner@example.com', keepActivations: true },
+      },
+    },
+    responses: {
+      200: {
+        description: 'The license as it now is',
+        body: License,
+        examples: { transferred: { ...exampleLicense, customerEmail: 'new.owner@example.com', customerName: 'Sam Owner', activatedCount: 0, stagingCount: 0 } },
+      },
+    },
+    errors: { 400: ['A revoked license cannot be transferred', 'The license already belongs to this e-mail', 'email: must be a valid e-mail address'], 409: [concurrent] },
+  },
   'POST /api/licenses/{id}/regenerate': {
     summary: 'Replace the license key',
     description: 'A new key; the old one is unknown from this moment. Id and activations stay.',
