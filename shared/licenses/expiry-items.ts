@@ -40,11 +40,22 @@ export function expiryItemChanges(
   const to = dueAt(after);
   const shard = expiryShard(license.licenseId);
   const identity = { licenseId: license.licenseId, tenantId: license.tenantId, productId: license.productId };
-  const reminded = remindedExpiry(after);
-  const remindAt = reminded && new Date(Date.parse(reminded) - FIRST_REMINDER_LEAD_DAYS * DAY_MS).toISOString();
   return [
     ...(from && from !== to ? [tx.licenseExpiry.delete({ shard, expiresAt: from, licenseId: license.licenseId }).commit()] : []),
     ...(to && from !== to ? [tx.licenseExpiry.put({ shard, expiresAt: to, ...identity }).commit()] : []),
-    ...(reminded && remindAt && reminded !== remindedExpiry(before) ? [tx.licenseReminder.put({ shard, remindAt, expiresAt: reminded, ...identity }).commit()] : []),
+    ...(remindedExpiry(after) !== remindedExpiry(before) ? reminderItems(tx, license, after) : []),
   ];
+}
+
+/**
+ * The item that has the sweep look at a license's renewal reminders from 60 days before its expiry (none unless it is
+ * active with one). Also put when a subscription is set to cancel: days skipped while it renewed are looked at again
+ * (the sent marks keep a reminder already sent from going twice).
+ */
+export function reminderItems(tx: Pick<TransactionEntities, 'licenseReminder'>, license: LicenseIdentity, state: ExpiryState) {
+  const reminded = remindedExpiry(state);
+  if (!reminded) return [];
+  const remindAt = new Date(Date.parse(reminded) - FIRST_REMINDER_LEAD_DAYS * DAY_MS).toISOString();
+  const { licenseId, tenantId, productId } = license;
+  return [tx.licenseReminder.put({ shard: expiryShard(licenseId), remindAt, expiresAt: reminded, licenseId, tenantId, productId }).commit()];
 }

@@ -5,6 +5,7 @@ import { ServiceUnavailableError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { queuedMailItems } from '../mail/queued-mail.js';
 import { checkoutUrl } from '../payments/public-plans.js';
+import { withoutNulls } from '../optional-fields.js';
 import type { Deps } from '../runtime.js';
 import { currentLicense } from './expiry-sweep.js';
 import { EXPIRY_SHARDS } from './expiry-items.js';
@@ -121,7 +122,8 @@ function reminderNotice(tx: Parameters<Parameters<typeof transact>[1]>[0], deps:
         kind: 'renewalReminder',
         tenantId: license.tenantId,
         to: license.customerEmail,
-        content: { productName: product.name, licenseKey: license.licenseKey, expiresAt: license.expiresAt!, daysLeft, renewalUrl, customerName: license.customerName },
+        // Absent fields left out: the item is stored as it is.
+        content: withoutNulls({ productName: product.name, licenseKey: license.licenseKey, expiresAt: license.expiresAt!, daysLeft, renewalUrl, customerName: license.customerName }),
       },
       now,
     ),

@@ -6,6 +6,7 @@ import { transact } from '../data/writes.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { queuedMailItems } from '../mail/queued-mail.js';
+import { withoutNulls } from '../optional-fields.js';
 import { indexFields } from './index-fields.js';
 import { activationsOf, activationsRead, deactivationItems, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
 import { activationsDeactivated, stagingCountIs } from './license-counters.js';
@@ -111,7 +112,8 @@ function transferStep(deps: LicenseDeps, { current, next, product, link, first, 
           kind: 'licenseTransferred',
           tenantId,
           to: next.customerEmail,
-          content: { productName: product.name, licenseKey, seats: next.seats, expiresAt: next.expiresAt, customerName: next.customerName },
+          // Absent fields left out: the item is stored as it is.
+          content: withoutNulls({ productName: product.name, licenseKey, seats: next.seats, expiresAt: next.expiresAt, customerName: next.customerName }),
         },
         now,
       ),
