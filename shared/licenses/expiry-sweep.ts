@@ -1,9 +1,9 @@
 import type { Entities } from '../data/service.js';
 import { transact, writeItem } from '../data/writes.js';
-import { ServiceUnavailableError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import type { Deps } from '../runtime.js';
-import { dueAt, EXPIRY_SHARDS } from './expiry-items.js';
+import { settleDueItems } from './due-items.js';
+import { dueAt } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { licenseStatusMoves } from './license-counters.js';
 import { toLicense, type LicenseItem, type ProductSummary } from './license-view.js';
@@ -31,22 +31,9 @@ export async function sweepExpiredLicenses(deps: SweepDeps): Promise<SweepResult
     return products.get(productId)!;
   };
   const result: SweepResult = { expired: 0, cleared: 0, retried: 0 };
-  await Promise.all(
-    EXPIRY_SHARDS.map(async (shard) => {
-      const { data: due } = await deps.data.entities.licenseExpiry.query
-        .byDue({ shard })
-        .lte({ expiresAt: now.toISOString() })
-        .go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' });
-      for (const item of due) {
-        // A license the table would not let us write now (contention, throttling) waits for the next run.
-        const settled = await settle(deps, item, now, productOf).catch((error: unknown) => {
-          if (error instanceof ServiceUnavailableError) return 'retried' as const;
-          throw error;
-        });
-        result[settled]++;
-      }
-    }),
-  );
+  const due = async (shard: string) =>
+    (await deps.data.entities.licenseExpiry.query.byDue({ shard }).lte({ expiresAt: now.toISOString() }).go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' })).data;
+  await settleDueItems(due, (item) => settle(deps, item, now, productOf), result);
   return result;
 }
 

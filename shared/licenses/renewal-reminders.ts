@@ -1,14 +1,13 @@
 import type { Config } from '../config.js';
 import type { EntityItem } from '../data/service.js';
 import { transact, writeItem } from '../data/writes.js';
-import { ServiceUnavailableError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { queuedMailItems } from '../mail/queued-mail.js';
 import { checkoutUrl } from '../payments/public-plans.js';
 import { withoutNulls } from '../optional-fields.js';
 import type { Deps } from '../runtime.js';
 import { currentLicense } from './expiry-sweep.js';
-import { EXPIRY_SHARDS } from './expiry-items.js';
+import { settleDueItems } from './due-items.js';
 import { DEFAULT_RENEWAL_REMINDER_DAYS } from './lifecycle-defaults.js';
 import { toLicense, type LicenseItem } from './license-view.js';
 
@@ -57,21 +56,9 @@ export async function sweepRenewalReminders(deps: ReminderDeps): Promise<Reminde
     return products.get(productId)!;
   };
   const result: ReminderSweepResult = { reminded: 0, skipped: 0, cleared: 0, retried: 0 };
-  await Promise.all(
-    EXPIRY_SHARDS.map(async (shard) => {
-      const { data: due } = await deps.data.entities.licenseReminder.query
-        .byDue({ shard })
-        .lte({ remindAt: now.toISOString() })
-        .go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' });
-      for (const item of due) {
-        const settled = await settle(deps, item, now, productOf).catch((error: unknown) => {
-          if (error instanceof ServiceUnavailableError) return 'retried' as const;
-          throw error;
-        });
-        result[settled]++;
-      }
-    }),
-  );
+  const due = async (shard: string) =>
+    (await deps.data.entities.licenseReminder.query.byDue({ shard }).lte({ remindAt: now.toISOString() }).go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' })).data;
+  await settleDueItems(due, (item) => settle(deps, item, now, productOf), result);
   return result;
 }
 
