@@ -390,6 +390,8 @@ export class LicensingStack extends Stack {
       links: publicBaseUrl === undefined ? undefined : { PUBLIC_BASE_URL: publicBaseUrl },
       dashboard: dashboardUrl === undefined ? undefined : { DASHBOARD_URL: dashboardUrl },
     });
+    // The renewal reminders' links: the service's address, the API's own without a front door (no request to take it from).
+    this.expirySweep.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl ?? this.api.apiEndpoint);
 
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
     this.alarms = new ServiceAlarms(this, 'Alarms', {

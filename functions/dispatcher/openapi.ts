@@ -14,6 +14,7 @@ import { named } from '../../shared/openapi/operation.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
 import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
+import { LicenseExpiring, LicenseTransferred } from './lifecycle-events.openapi.js';
 import { exampleImport, Import } from '../management/routes/imports.openapi.js';
 import { Release } from '../management/routes/releases.openapi.js';
 
@@ -35,6 +36,17 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
   },
   'license.expired': { data: License, example: { ...exampleLicense, status: 'expired' }, description: 'The expiry sweep moved a license past its `expiresAt` to `expired`.' },
   'license.revoked': { data: License, example: { ...exampleLicense, status: 'revoked', activatedCount: 0, stagingCount: 0 }, description: 'A license was revoked (by the API or a refund).' },
+  'license.expiring': {
+    data: LicenseExpiring,
+    example: { ...exampleLicense, reminderDay: 7, renewalUrl: `${EX.baseUrl}/public/v1/checkout/${EX.publicPlanId}?public_key=${EX.publicKey}` },
+    description:
+      "A renewal reminder: a license that will expire without renewing (no subscription, or one set to cancel) is `reminderDay` days (one of its product's `renewalReminderDays`) from its `expiresAt`; its owner was e-mailed. Once per day listed and expiry.",
+  },
+  'license.transferred': {
+    data: LicenseTransferred,
+    example: { ...exampleLicense, customerEmail: 'new.owner@example.com', previousCustomerId: EX.customerId, previousCustomerEmail: EX.email, activationsKept: false, activatedCount: 0, stagingCount: 0 },
+    description: 'A license moved to another customer (management or portal), with the same key; its activations were deactivated unless kept. The new owner was e-mailed.',
+  },
   'customer.created': { data: Customer, example: exampleCustomer, description: 'A customer was created (by the API, a new license\'s e-mail or a purchase).' },
   'customer.updated': { data: Customer, example: exampleCustomer, description: 'A customer was updated.' },
   'payment.completed': { data: Payment, example: examplePayment, description: 'A purchase or renewal was paid.' },
@@ -46,6 +58,11 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     description: 'Stripe ended a subscription; its license expires at the period end.',
   },
   'subscription.renewed': { data: Subscription, example: exampleSubscription, description: "A subscription's renewal was paid; its license's `expiresAt` moved to the new period end." },
+  'subscription.past_due': {
+    data: Subscription,
+    example: { ...exampleSubscription, status: 'past_due' },
+    description: "A subscription's renewal payment failed: its license stays valid until its `graceUntil` (the failed period's end + the product's `graceDays`), then expires unless a payment succeeds.",
+  },
   'customer.erased': {
     data: ErasedCustomer,
     example: exampleErasedCustomer,

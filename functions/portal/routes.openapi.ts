@@ -147,6 +147,35 @@ export const portalOperations = defineOperations({
       502: ['Payment provider unavailable'],
     },
   },
+  'POST /v1/portal/licenses/{id}/transfer': {
+    summary: 'Transfer a license to another person',
+    description:
+      'Body `{email, toEmail}`: the license of the customer with `email` moves, with the same key, to the customer with `toEmail` (created ' +
+      'when new). Every active activation is deactivated (the new owner activates their own sites). Emits `license.transferred` and e-mails ' +
+      'the new owner the key. A license that does not carry `email` is 404, as another vendor\'s; a revoked one is 400. The service trusts ' +
+      '`email`: check that the signed-in user owns it first.',
+    rateLimits: [RATE_LIMITS.portal],
+    requestBody: { examples: { transfer: { email: EX.email, toEmail: 'new.owner@example.com' } } },
+    responses: {
+      200: {
+        description: 'Transferred',
+        body: envelope(
+          'PortalTransfer',
+          named(
+            'Transfer',
+            z.object({ id: idOf('lic'), licenseKey: z.string(), customerEmail: z.string(), status: z.enum(LICENSE_STATUSES), activatedCount: z.number() }),
+            'The license as it now is: its new owner and its (freed) seats.',
+          ),
+        ),
+        examples: { transferred: { data: { id: EX.licenseId, licenseKey: EX.licenseKey, customerEmail: 'new.owner@example.com', status: 'active', activatedCount: 0 } } },
+      },
+    },
+    errors: {
+      400: ['email is required', 'toEmail: must be a valid e-mail address', 'A revoked license cannot be transferred', 'The license already belongs to this e-mail'],
+      404: ['License not found'],
+      409: ['License was changed concurrently; retry'],
+    },
+  },
   'GET /dl/{releaseId}': {
     summary: 'Download through a signed portal link',
     description:

@@ -4,10 +4,12 @@ import { API_KEY_MESSAGES, bearerKeyOwner } from '../../shared/accounts/bearer-k
 import { normalizeEmail } from '../../shared/customers/customer-view.js';
 import { NotFoundError, UnauthorizedError } from '../../shared/errors.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
-import { query, requestBaseUrl } from '../../shared/http/request.js';
+import { jsonBody, query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Method, Route } from '../../shared/http/route.js';
-import { requiredText } from '../../shared/http/schemas.js';
+import { email as emailAddress, requiredText } from '../../shared/http/schemas.js';
+import { LICENSE_NOT_FOUND } from '../../shared/licenses/load-license.js';
+import { transferLicense } from '../../shared/licenses/transfer-license.js';
 import type { HttpEvent } from '../../shared/http/types.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { PaymentDeps } from '../../shared/payments/payment-deps.js';
@@ -28,6 +30,9 @@ const emailQuery = z.object({ email: requiredText('email', 254) });
 const linkQuery = z.object({ expires: z.optional(z.string()), signature: z.optional(z.string()) });
 const SUBSCRIPTION: IdKind = { prefix: 'sub', unknown: () => new NotFoundError(SUBSCRIPTION_NOT_FOUND) };
 const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError(RELEASE_NOT_FOUND) };
+const LICENSE: IdKind = { prefix: 'lic', unknown: () => new NotFoundError(LICENSE_NOT_FOUND) };
+/** A transfer names the customer (`email`, as the other portal routes do in their query) and the new owner in its body. */
+const transferBody = z.strictObject({ email: requiredText('email', 254), toEmail: emailAddress });
 
 type PortalContext = { limits: RateLimiter; secret: LinkSecret; links: DownloadLinks };
 type Read = (scope: PortalScope, event: HttpEvent) => Promise<unknown>;
@@ -55,12 +60,29 @@ export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits
   }
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
 
+  /** The key (401) and its rate limit (429), as `portal` checks them; then the body (400) and the path's id (404). */
+  const transfer: Route = {
+    method: 'POST',
+    path: '/v1/portal/licenses/{id}/transfer',
+    input: { body: transferBody, pathIds: { id: LICENSE } },
+    handler: async (event) => {
+      const owner = await bearerKeyOwner(deps, event);
+      if (!owner) throw new UnauthorizedError(API_KEY_MESSAGES.missing);
+      await limits.take(RATE_LIMITS.portal, owner.apiKeyId);
+      const body = parseInput(transferBody, jsonBody(event));
+      checkIdShape(LICENSE, event.pathParameters!.id!);
+      const license = await transferLicense(deps, owner.userId, event.pathParameters!.id!, { email: body.toEmail, currentOwner: normalizeEmail(body.email) });
+      return ok({ data: { id: license.id, licenseKey: license.licenseKey, customerEmail: license.customerEmail, status: license.status, activatedCount: license.activatedCount } });
+    },
+  };
+
   return [
     portal('GET', '/v1/portal/overview', {}, (scope) => portalOverview(deps, scope)),
     portal('GET', '/v1/portal/licenses', {}, (scope) => portalLicenses(deps, scope)),
     portal('GET', '/v1/portal/downloads', {}, (scope, event) => portalDownloads(deps, secret, scope, baseUrlOf(event))),
     portal('GET', '/v1/portal/invoices', {}, (scope) => portalInvoices(deps, scope)),
     portal('GET', '/v1/portal/subscriptions', {}, (scope) => portalSubscriptions(deps, scope)),
+    transfer,
     portal('POST', '/v1/portal/subscriptions/{id}/cancel', { id: SUBSCRIPTION }, (scope, event) =>
       cancelSubscription(deps, scope, event.pathParameters!.id!),
     ),

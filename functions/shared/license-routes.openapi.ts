@@ -30,6 +30,11 @@ export const ValidLicense = named(
       stagingCount: described(z.number(), 'Active staging and local sites, which take no seat.'),
       expiresAt: nullableTimestamp,
       channel: described(z.enum(CHANNELS), 'The release channel it receives (`stable`, `beta`: beta and stable, `alpha`: all): a plugin shows its "Beta updates" opt-in only above `stable`.'),
+      inGrace: described(
+        z.boolean(),
+        'Always present. `true` while a failed subscription payment\'s grace keeps the license valid though `expiresAt` has passed (until the ' +
+          "failed period's end + the product's `graceDays`): a plugin may ask the customer to update their card.",
+      ),
     }),
     product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
     ...BOUND_FIELDS,
@@ -100,7 +105,7 @@ export function licenseOperations(surface: LicenseSurface) {
           description: 'The key is usable',
           body: ValidLicense,
           headers: BOUND_ANSWER_HEADERS,
-          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires, channel: 'stable' }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
+          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires, channel: 'stable', inGrace: false }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
         },
       },
       errors: { 400: [...required, M.wrongProduct, ...licenseStates], 404: keyErrors },

@@ -11,7 +11,8 @@ import { findSubscription, licenseExpiryChange, subscriptionPatch } from './subs
 
 /**
  * `invoice.paid` for a renewal: the payment is recorded, the subscription's period and the license's `expiresAt`
- * move to the new period's end (an expired license is active again; a revoked or suspended one keeps its state),
+ * move to the new period's end (an expired license is active again; a revoked or suspended one keeps its state;
+ * a failed payment's grace ends),
  * with `payment.completed` and `subscription.renewed`, in one transaction with the event's processed mark. The
  * first invoice (`subscription_create`) is the checkout's own payment: nothing changes (DECISIONS §10).
  */
@@ -50,7 +51,8 @@ export async function renewSubscription(ctx: EventContext, invoice: Stripe.Invoi
         ...(invoice.id ? [tx.stripeRef.put({ tenantId, stripeId: invoice.id, paymentId: payment.paymentId, licenseId: ref.licenseId, customerId: subscription.customerId }).commit()] : []),
       ],
       subscription: subscriptionPatch(tx, subscription, next),
-      license: renews && licenseExpiryChange(tx, license, { ...license, status: 'active', expiresAt: period.end, updatedAt: now.toISOString() }),
+      // A paid invoice ends a failed payment's grace.
+      license: renews && licenseExpiryChange(tx, license, { ...license, status: 'active', expiresAt: period.end, graceUntil: undefined, updatedAt: now.toISOString() }),
       event: outboxEvent(tx, { tenantId, type: 'subscription.renewed', data: toSubscription(next), now }),
     }));
     if (outcome.committed) return APPLIED;

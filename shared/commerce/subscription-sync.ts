@@ -3,6 +3,7 @@ import { toSubscription } from '../customers/billing-views.js';
 import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
+import { reminderItems } from '../licenses/expiry-items.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { subscriptionState } from './stripe-mapping.js';
@@ -34,6 +35,8 @@ async function applySubscription(ctx: EventContext, stripeSubscription: Stripe.S
       subscription: subscriptionPatch(tx, subscription, next),
       license: expiresAt !== undefined && license && licenseExpiryChange(tx, license, { ...license, expiresAt, updatedAt: now.toISOString() }),
       event: ended && outboxEvent(tx, { tenantId, type: 'subscription.cancelled', data: toSubscription(next), now }),
+      // Set to cancel: the license will not renew, so its renewal reminders are due again (DECISIONS §15).
+      reminders: !ended && state.cancelAtPeriodEnd && license && expiresAt === undefined && reminderItems(tx, license, license),
     }));
     if (outcome.committed) return APPLIED;
     if (outcome.refused('claim')) throw claimLost();

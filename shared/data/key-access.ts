@@ -46,11 +46,16 @@ export const KEY_ACCESS = {
    * Customer portal: its API keys (`keyHash`, for `lastUsedAt`), the tenant's customer e-mails, licenses by e-mail
    * and payment provider (`tenantId`), payments and subscriptions (`customerId`, `subscriptionId`), products and
    * their releases (`productId`, `releaseId`: `/dl` counts downloads), and its rate limits (`bucket`). It changes its
-   * keys' `lastUsedAt`, download counts, a subscription's cancellation and its rate limits.
+   * keys' `lastUsedAt`, download counts, a subscription's cancellation and its rate limits; and what a transfer writes:
+   * the license (by key and id, with its activations and domain holds), the new owner's customer and e-mail lookup,
+   * counters, the event and the new owner's e-mail (with their markers).
    */
   portal: {
-    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket'],
-    write: ['keyHash', 'subscriptionId', 'releaseId', 'bucket'],
+    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'licenseId', 'licenseKey', 'activationId'],
+    write: [
+      'keyHash', 'subscriptionId', 'releaseId', 'bucket',
+      'licenseKey', 'licenseId#domain', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId',
+    ],
   },
   /**
    * Stripe webhook: the vendor's provider, seen event ids and Stripe-id lookups (by `tenantId`), the checkout
@@ -89,10 +94,14 @@ export const KEY_ACCESS = {
   usageWriter: { read: ['productId', 'licenseKey'], write: ['productId#day', 'productRecords'] },
   /** Mail sender: the e-mails it claims and marks sent (license e-mails by license id, the others by mail id), nothing else. */
   mailSender: { read: ['licenseId', 'mailId'], write: ['licenseId', 'mailId'] },
-  /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events (with their markers). */
+  /**
+   * Expiry sweep: due expiry and reminder items and reminders' sent marks (`shard`), the licenses they name, their
+   * products, the licenses' subscriptions (by `customerId`), counters, events and reminder e-mails (`mailId`, with
+   * their markers).
+   */
   expirySweep: {
-    read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
-    write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard'],
+    read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'customerId', 'eventId', 'outboxShard', 'mailId'],
+    write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId'],
   },
   /**
    * Export worker: its export jobs (`exportId`), and reads of everything a tenant holds by the indexes keyed by the

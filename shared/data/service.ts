@@ -15,6 +15,7 @@ import { importErrorEntity, importJobEntity } from './entities/import-job.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
+import { licenseReminderEntity, renewalReminderSentEntity } from './entities/license-reminder.js';
 import { mailEntity } from './entities/mail.js';
 import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { outboxPendingEntity } from './entities/outbox-pending.js';
@@ -49,6 +50,8 @@ export const ENTITY_FACTORIES = {
   license: licenseEntity,
   licenseRef: licenseRefEntity,
   licenseExpiry: licenseExpiryEntity,
+  licenseReminder: licenseReminderEntity,
+  renewalReminderSent: renewalReminderSentEntity,
   licenseMail: licenseMailEntity,
   mail: mailEntity,
   activation: activationEntity,

@@ -28,6 +28,7 @@ export const LICENSE_ATTRIBUTES = [
   'activatedCount',
   'stagingCount',
   'expiresAt',
+  'graceUntil',
   'channel',
   'createdAt',
   'updatedAt',

@@ -19,6 +19,8 @@ export function toLicense(item: LicenseItem, product: ProductSummary) {
     activatedCount: item.activatedCount,
     stagingCount: item.stagingCount ?? 0,
     expiresAt: item.expiresAt ?? null,
+    /** Set while a failed renewal payment's grace keeps the license valid past `expiresAt`. */
+    graceUntil: item.graceUntil ?? null,
     channel: item.channel ?? DEFAULT_CHANNEL,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

@@ -1,14 +1,14 @@
 import { DEFAULT_CHANNEL, type Channel } from '../releases/channels.js';
 import type { Deps } from '../runtime.js';
 import type { ActivityRecorder } from './activity.js';
-import { assertUsable } from './license-state.js';
+import { assertUsable, inGrace } from './license-state.js';
 import { resolveLicense, type LicenseClaim } from './license-lookup.js';
 import type { ProductCatalog } from './product-catalog.js';
 
 export type LicenseContext = { catalog: ProductCatalog; activity: ActivityRecorder };
 
 export type Validation = {
-  license: { key: string; status: string; seats: number; activatedCount: number; stagingCount: number; expiresAt: string | null; channel: Channel };
+  license: { key: string; status: string; seats: number; activatedCount: number; stagingCount: number; expiresAt: string | null; channel: Channel; inGrace: boolean };
   product: { id: string; name: string; slug: string };
 };
 
@@ -22,7 +22,8 @@ export async function validateLicense(
   input: LicenseClaim & { domain?: string; ipAddress: string; version?: string },
 ): Promise<Validation> {
   const { license, product } = await resolveLicense(deps, context.catalog, input);
-  assertUsable(license, deps.clock.now());
+  const now = deps.clock.now();
+  assertUsable(license, now);
   if (input.domain !== undefined) await context.activity.domainSeen(license, input.domain, input.ipAddress, input.version);
   return {
     license: {
@@ -33,6 +34,8 @@ export async function validateLicense(
       stagingCount: license.stagingCount ?? 0,
       expiresAt: license.expiresAt ?? null,
       channel: license.channel ?? DEFAULT_CHANNEL,
+      // Always present: `true` while a failed payment's grace keeps the license valid.
+      inGrace: inGrace(license, now),
     },
     product: { id: product.productId, name: product.name, slug: product.slug },
   };

@@ -8,7 +8,7 @@ import { EX, exampleActivation, exampleLicense, examplePage } from '../../../sha
 import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 import { Activation } from './activations.openapi.js';
 
-const licenseFields = {
+export const licenseFields = {
   id: idOf('lic'),
   licenseKey: z.string(),
   productId: idOf('prd'),
@@ -21,6 +21,10 @@ const licenseFields = {
   activatedCount: described(z.number(), 'Active production activations: the seats taken.'),
   stagingCount: described(z.number(), 'Active staging sites, which take no seat (at most the product\'s `stagingActivationLimit`).'),
   expiresAt: nullableTimestamp,
+  graceUntil: described(
+    nullableTimestamp,
+    "Set by a failed subscription payment: the license stays valid (validate's `inGrace: true`) until then though `expiresAt` has passed, and expires then unless a payment succeeds first.",
+  ),
   channel: described(z.enum(CHANNELS), 'The release channel the license receives: `stable`; `beta` (and stable); `alpha` (all three).'),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -93,6 +97,28 @@ export const licenseOperations = defineOperations({
     description: 'Status `revoked`, every active activation deactivated, `license.revoked` emitted once.',
     responses: { 200: { description: 'The license', body: License, examples: { revoked: { ...exampleLicense, status: 'revoked', activatedCount: 0, stagingCount: 0 } } } },
     errors: { 409: [concurrent] },
+  },
+  'POST /api/licenses/{id}/transfer': {
+    summary: 'Transfer a license to another customer',
+    description:
+      'Moves the license, with the same key, to the customer with `email` (created, with `customer.created`, when new); `name` becomes the ' +
+      "license's `customerName` (absent: none). Without `keepActivations: true` every active activation is deactivated (seats and staging " +
+      'places given back). Emits `license.transferred` and e-mails the new owner the key. The subscription that bills the license, if any, ' +
+      'stays with the customer who pays for it.',
+    requestBody: {
+      examples: {
+        fresh: { email: 'new.owner@example.com', name: 'Sam Owner' },
+        keepSites: { email: 'new.owner@example.com', keepActivations: true },
+      },
+    },
+    responses: {
+      200: {
+        description: 'The license as it now is',
+        body: License,
+        examples: { transferred: { ...exampleLicense, customerEmail: 'new.owner@example.com', customerName: 'Sam Owner', activatedCount: 0, stagingCount: 0 } },
+      },
+    },
+    errors: { 400: ['A revoked license cannot be transferred', 'The license already belongs to this e-mail', 'email: must be a valid e-mail address'], 409: [concurrent] },
   },
   'POST /api/licenses/{id}/regenerate': {
     summary: 'Replace the license key',

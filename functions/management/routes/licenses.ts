@@ -10,6 +10,7 @@ import { MAX_SEATS } from '../../../shared/licenses/license-rules.js';
 import { listLicenses } from '../../../shared/licenses/list-licenses.js';
 import { regenerateLicenseKey } from '../../../shared/licenses/regenerate-license.js';
 import { revokeLicense } from '../../../shared/licenses/revoke-license.js';
+import { transferLicense } from '../../../shared/licenses/transfer-license.js';
 import { updateLicense } from '../../../shared/licenses/update-license.js';
 import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
@@ -39,6 +40,11 @@ const createBody = z.strictObject({
   channel: z.optional(licenseFields.channel),
 });
 const updateBody = z.partial(z.strictObject(licenseFields));
+const transferBody = z.strictObject({
+  email: licenseFields.customerEmail,
+  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+  keepActivations: z.optional(z.boolean()),
+});
 const listQuery = z.strictObject({
   ...paginationQuery,
   search: z.optional(z.string().check(z.maxLength(254))),
@@ -71,6 +77,9 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       await deleteLicense(deps, caller.userId, params.id!);
       return noContent();
     }),
+    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: transferBody }, async ({ caller, params, body }) =>
+      ok(await transferLicense(deps, caller.userId, params.id!, body)),
+    ),
     authed('POST', '/api/licenses/{id}/revoke', byId, async ({ caller, params }) => ok(await revokeLicense(deps, caller.userId, params.id!))),
     authed('POST', '/api/licenses/{id}/regenerate', byId, async ({ caller, params }) =>
       ok(await regenerateLicenseKey(deps, caller.userId, params.id!)),

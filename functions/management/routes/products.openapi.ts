@@ -49,6 +49,15 @@ export const Product = named(
       'What an expired license may still update to: `none` (the default: no download after expiry) or `releasedBeforeExpiry` (releases ' +
         'published before its `expiresAt`, with a "Renew your license to update to …" notice for newer ones).',
     ),
+    renewalReminderDays: described(
+      z.array(z.number()),
+      'Days before `expiresAt` that a license which will not renew (no subscription, or one set to cancel) gets a reminder e-mail ' +
+        'and a `license.expiring` event, once per day listed (1–60 each, at most 10, largest first; default `[7]`; `[]`: none).',
+    ),
+    graceDays: described(
+      z.number(),
+      'Days after the period of a failed subscription payment ends that its license stays valid (`inGrace`), 0–30 (default 7).',
+    ),
     signingKeys: described(
       z.array(SigningKey),
       'The keys that verify its signed answers and offline license files: the current one first, then those rotated out less than 7 days ago. Empty for a product made before signing keys, until a rotation.',

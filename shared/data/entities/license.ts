@@ -35,6 +35,11 @@ export const licenseEntity = () =>
       channel: { type: CHANNELS },
       /** Null (absent) means lifetime. */
       expiresAt: { type: 'string' },
+      /**
+       * Set by a failed renewal payment (shared/commerce/payment-failure.ts): the license stays valid until then though its
+       * `expiresAt` has passed, and the expiry sweep expires it then. Cleared by the next paid invoice.
+       */
+      graceUntil: { type: 'string' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

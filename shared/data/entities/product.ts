@@ -78,6 +78,10 @@ export const productEntity = () =>
       signingKeyId: { type: 'string' },
       /** Days an offline license file stays valid (default 30: `OFFLINE_VALIDITY_DAYS`). */
       offlineValidityDays: { type: 'number' },
+      /** Days before expiry a non-renewing license is reminded (shared/licenses/renewal-reminders.ts); absent: `[7]`. */
+      renewalReminderDays: { type: 'list', items: { type: 'number' } },
+      /** Days after a failed renewal payment's period end that its license stays valid (DECISIONS §15); absent: 7. */
+      graceDays: { type: 'number' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
       deletedAt: { type: 'string' },

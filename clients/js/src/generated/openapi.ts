@@ -610,6 +610,8 @@ export interface components {
                  * @enum {string}
                  */
                 channel: "stable" | "beta" | "alpha";
+                /** @description Always present. `true` while a failed subscription payment's grace keeps the license valid though `expiresAt` has passed (until the failed period's end + the product's `graceDays`): a plugin may ask the customer to update their card. */
+                inGrace: boolean;
             };
             product: {
                 id: string;

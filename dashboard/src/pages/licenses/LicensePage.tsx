@@ -10,6 +10,7 @@ import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActivationsTable } from './ActivationsTable';
 import { LicenseEditForm } from './LicenseEditForm';
+import { TransferLicenseForm } from './TransferLicenseForm';
 
 export const licenseKey = (id: string) => ['licenses', id] as const;
 
@@ -67,6 +68,12 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
           </dd>
           <dt>Expires</dt>
           <dd>{license.expiresAt ? formatDate(license.expiresAt) : 'never'}</dd>
+          {license.graceUntil && (
+            <>
+              <dt>Payment failed</dt>
+              <dd>In grace until {formatDate(license.graceUntil)}: it stays valid until then unless a payment succeeds</dd>
+            </>
+          )}
           <dt>Created</dt>
           <dd>{formatDate(license.createdAt)}</dd>
         </dl>
@@ -99,6 +106,12 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
         <h2 id="edit-heading">Seats, expiry and customer</h2>
         <LicenseEditForm key={license.updatedAt} license={license} />
       </section>
+      {license.status !== 'revoked' && (
+        <section className="card" aria-labelledby="transfer-heading">
+          <h2 id="transfer-heading">Transfer to another customer</h2>
+          <TransferLicenseForm license={license} />
+        </section>
+      )}
       <section aria-labelledby="activations-heading">
         <h2 id="activations-heading">Activations</h2>
         <ActivationsTable activations={license.activations} />

@@ -4,6 +4,7 @@ import { FormFooter } from '../../components/FormFooter';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 import { originLines, ReturnOriginsField, returnOriginsProblem } from './ReturnOriginsField';
+import { DEFAULT_GRACE_DAYS, DEFAULT_RENEWAL_REMINDER_DAYS, reminderDaysOf, reminderDaysProblem, RenewalFields } from './RenewalFields';
 
 const PRODUCT_TYPES: ProductType[] = ['plugin', 'theme', 'app', 'library', 'saas', 'other'];
 const STATUSES: Product['status'][] = ['active', 'draft', 'archived'];
@@ -41,6 +42,8 @@ export type ProductBody = {
   offlineValidityDays: number;
   returnOrigins: string[];
   updatesAfterExpiry: UpdatesAfterExpiry;
+  renewalReminderDays: number[];
+  graceDays: number;
 } & Record<TextKey, string | null>;
 
 type UpdatesAfterExpiry = Product['updatesAfterExpiry'];
@@ -66,6 +69,9 @@ type Values = {
   updatesAfterExpiry: UpdatesAfterExpiry;
   /** One origin a line. */
   returnOrigins: string;
+  /** Comma-separated days. */
+  renewalReminderDays: string;
+  graceDays: string;
 } & Record<TextKey, string>;
 
 /** The service's defaults for a new product (docs/api.md, Staging and local sites; Offline license files). */
@@ -92,6 +98,8 @@ function initialValues(product?: Product): Values {
     offlineValidityDays: String(product?.offlineValidityDays ?? DEFAULT_OFFLINE_VALIDITY_DAYS),
     updatesAfterExpiry: product?.updatesAfterExpiry ?? 'none',
     returnOrigins: (product?.returnOrigins ?? []).join('\n'),
+    renewalReminderDays: (product?.renewalReminderDays ?? DEFAULT_RENEWAL_REMINDER_DAYS).join(', '),
+    graceDays: String(product?.graceDays ?? DEFAULT_GRACE_DAYS),
     ...text,
   };
 }
@@ -118,6 +126,8 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         stagingActivationLimit: check.wholeNumber(values.stagingActivationLimit, 'Staging sites per license', 1, 100),
         offlineValidityDays: check.wholeNumber(values.offlineValidityDays, 'Offline file validity', 1, 365),
         returnOrigins: returnOriginsProblem(originLines(values.returnOrigins)),
+        renewalReminderDays: reminderDaysProblem(values.renewalReminderDays),
+        graceDays: check.wholeNumber(values.graceDays, 'Grace days', 0, 30),
         ...Object.fromEntries(TEXT_FIELDS.filter((field) => 'url' in field && values[field.key].trim()).map((field) => [field.key, check.url(values[field.key])])),
       }),
     onSubmit: (values) =>
@@ -135,6 +145,8 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         offlineValidityDays: Number(values.offlineValidityDays),
         updatesAfterExpiry: values.updatesAfterExpiry,
         returnOrigins: originLines(values.returnOrigins),
+        renewalReminderDays: reminderDaysOf(values.renewalReminderDays),
+        graceDays: Number(values.graceDays),
         ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, orNull(values[field.key])])) as Record<TextKey, string | null>),
       }),
   });
@@ -209,6 +221,13 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
           ))}
         </select>
       </Field>
+      <RenewalFields
+        reminderDays={form.values.renewalReminderDays}
+        graceDays={form.values.graceDays}
+        onReminderDays={form.set('renewalReminderDays')}
+        onGraceDays={form.set('graceDays')}
+        errorOf={errorOf}
+      />
       <fieldset className="checkboxes">
         <legend>Options</legend>
         <CheckboxField label="Premium" checked={form.values.isPremium} onChange={form.set('isPremium')} />
