@@ -3,6 +3,7 @@ import { toSubscription } from '../customers/billing-views.js';
 import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
+import { overviewCountItems, subscriptionChanges } from '../overview/counts.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { subscriptionState } from './stripe-mapping.js';
@@ -29,11 +30,14 @@ async function applySubscription(ctx: EventContext, stripeSubscription: Stripe.S
     const next = { ...subscription, ...state, providerEventAt: ctx.eventCreated, updatedAt: now.toISOString() };
     // Only an active license is given the period's end; a revoked or suspended one stays as it is.
     const expiresAt = ended && license?.status === 'active' ? state.currentPeriodEnd : undefined;
+    // Churn, once: the first end of a subscription still counted among the active ones.
+    const churns = ended && subscription.status !== 'canceled';
     const outcome = await transact(deps.data, (tx) => ({
       claim: processedMark(tx, ctx.claim, now),
       subscription: subscriptionPatch(tx, subscription, next),
       license: expiresAt !== undefined && license && licenseExpiryChange(tx, license, { ...license, expiresAt, updatedAt: now.toISOString() }),
       event: ended && outboxEvent(tx, { tenantId, type: 'subscription.cancelled', data: toSubscription(next), now }),
+      overview: churns && overviewCountItems(tx, subscription, subscriptionChanges(subscription, -1, now)),
     }));
     if (outcome.committed) return APPLIED;
     if (outcome.refused('claim')) throw claimLost();

@@ -18,6 +18,7 @@ import { licenseMailEntity } from './entities/license-mail.js';
 import { mailEntity } from './entities/mail.js';
 import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { outboxPendingEntity } from './entities/outbox-pending.js';
+import { installSketchEntity, overviewCountEntity } from './entities/overview-daily.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
@@ -71,6 +72,8 @@ export const ENTITY_FACTORIES = {
   deactivationReason: deactivationReasonEntity,
   usageEvent: usageEventEntity,
   productDaily: productDailyEntity,
+  overviewCount: overviewCountEntity,
+  installSketch: installSketchEntity,
   idempotencyRecord: idempotencyRecordEntity,
   exportJob: exportJobEntity,
   importJob: importJobEntity,
