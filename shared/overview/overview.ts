@@ -90,7 +90,11 @@ export async function readOverview(deps: OverviewDeps, tenantId: string, query: 
   const inRange = counts.filter((c) => c.day >= from);
   const active = counts.filter((c) => c.day >= activeFrom);
   const revenueByDay = new Map(daysFrom(from, to).map((date) => [date, 0]));
-  for (const c of inRange) if (c.metric === 'revenue' && c.name === currency) revenueByDay.set(c.day, revenueByDay.get(c.day)! + c.count);
+  const sitesByDay = new Map(revenueByDay);
+  for (const c of inRange) {
+    if (c.metric === 'revenue' && c.name === currency) revenueByDay.set(c.day, revenueByDay.get(c.day)! + c.count);
+    if (c.metric === 'sightings') sitesByDay.set(c.day, sitesByDay.get(c.day)! + c.count);
+  }
   return {
     currency,
     revenue: { total: money(sumOf(inRange, 'revenue', currency)), byDay: [...revenueByDay].map(([date, minor]) => ({ date, amount: money(minor) })) },
@@ -100,6 +104,7 @@ export async function readOverview(deps: OverviewDeps, tenantId: string, query: 
     newLicenses: sumOf(inRange, 'newLicenses'),
     churnedSubscriptions: sumOf(inRange, 'churned'),
     activeInstalls: sketches.length === 0 ? 0 : estimate(mergeSketches(sketches)),
+    installsByDay: [...sitesByDay].map(([date, count]) => ({ date, count })),
     installsByVersion: installsBy(active, 'version'),
     installsByPhp: installsBy(active, 'php'),
     installsByWp: installsBy(active, 'wp'),

@@ -55,6 +55,7 @@ const Overview = named(
     newLicenses: z.number(),
     churnedSubscriptions: z.number(),
     activeInstalls: z.number(),
+    installsByDay: z.array(z.object({ date: z.string(), count: z.number() })),
     installsByVersion: InstallShare,
     installsByPhp: InstallShare,
     installsByWp: InstallShare,
@@ -62,6 +63,7 @@ const Overview = named(
   'The account\'s business over a range of days (DECISIONS §19), in its main currency (`currency`, major units): gross revenue by day, ' +
     'refunds counted apart on their day, new licenses and churned subscriptions of the range; `mrr` and `activeSubscriptions` as of now; ' +
     'distinct sites seen in the 7 days that end the range (`activeInstalls`, a HyperLogLog estimate: ±1.6% standard error), ' +
+    'the sites seen each day of the range (`installsByDay`, beside DECISIONS §19\'s fields, for the chart), ' +
     'and those days\' sites by the product, PHP and WordPress versions they reported.',
 );
 
@@ -139,6 +141,7 @@ export const analyticsOperations = defineOperations({
             newLicenses: 2,
             churnedSubscriptions: 0,
             activeInstalls: 3,
+            installsByDay: [{ date: '2026-01-30', count: 2 }, { date: '2026-01-31', count: 3 }],
             installsByVersion: [{ version: '2.0.1', count: 2 }, { version: '2.0.0', count: 1 }],
             installsByPhp: [{ version: '8.3', count: 2 }],
             installsByWp: [{ version: '6.7', count: 2 }],
