@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dayOf } from '../../shared/analytics/days.js';
-import { CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text } from '../support/dashboard-page.js';
+import { button, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text } from '../support/dashboard-page.js';
 import { eventually, newLicense, plugin } from '../support/licensing-fixtures.js';
 import { stripeEvent } from '../support/stripe-events.js';
 import { paidCheckout, shop, type Shop } from '../support/stripe-shop.js';
@@ -64,7 +64,8 @@ describe.skipIf(!available && !process.env.CI)('the overview in the dashboard', 
     expect(await page.$$eval('button', (buttons) => buttons.filter((b) => (b as unknown as { textContent: string }).textContent.endsWith('as CSV')).length)).toBe(5);
     await screenshot(page, 'overview');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await page.locator(button('Switch to dark theme')).click();
+    await page.waitForSelector('html[data-theme="dark"]');
     await screenshot(page, 'overview-dark');
     expect(await seriousViolations(page)).toEqual([]);
   }, 60_000);
