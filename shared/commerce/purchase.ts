@@ -14,6 +14,7 @@ import { licenseMailItem } from '../mail/license-mail-item.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
 import { logger } from '../observability/logger.js';
 import { metrics } from '../observability/metrics.js';
+import { licenseCreatedChanges, overviewCountItems, paymentChanges, subscriptionChanges } from '../overview/counts.js';
 import { loadProduct } from '../products/products.js';
 import { processedMark } from './event-claims.js';
 import { soldPlan, type SoldPlan } from './sold-plan.js';
@@ -133,6 +134,11 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       ],
       // Sent from the outbox through the mail queue, once: the buyer's key by e-mail.
       mail: licenseMailItem(tx, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller }, now),
+      overview: overviewCountItems(tx, license, [
+        ...paymentChanges(payment),
+        ...licenseCreatedChanges(license),
+        ...(record ? subscriptionChanges(record, 1, now) : []),
+      ]),
       // The return route sends the buyer back with this key.
       checkout: checkout ? tx.checkoutSession.patch({ checkoutSessionId: session.id }).set({ licenseKey: license.licenseKey }).commit() : undefined,
     }));

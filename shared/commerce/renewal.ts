@@ -4,6 +4,7 @@ import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
+import { overviewCountItems, paymentChanges } from '../overview/counts.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { invoicePeriod, invoiceSubscriptionId, paymentRecord } from './stripe-mapping.js';
@@ -50,6 +51,7 @@ export async function renewSubscription(ctx: EventContext, invoice: Stripe.Invoi
         ...outboxEvent(tx, { tenantId, type: 'payment.completed', data: toPayment(payment), now }),
         ...(invoice.id ? [tx.stripeRef.put({ tenantId, stripeId: invoice.id, paymentId: payment.paymentId, licenseId: ref.licenseId, customerId: subscription.customerId }).commit()] : []),
       ],
+      overview: overviewCountItems(tx, { tenantId, productId: payment.productId || undefined }, paymentChanges(payment)),
       subscription: subscriptionPatch(tx, subscription, next),
       // A paid invoice ends a failed payment's grace.
       license: renews && licenseExpiryChange(tx, license, { ...license, status: 'active', expiresAt: period.end, graceUntil: undefined, updatedAt: now.toISOString() }),

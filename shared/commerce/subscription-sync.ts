@@ -4,6 +4,7 @@ import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { reminderItems } from '../licenses/expiry-items.js';
+import { overviewCountItems, subscriptionChanges } from '../overview/counts.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { subscriptionState } from './stripe-mapping.js';
@@ -30,6 +31,8 @@ async function applySubscription(ctx: EventContext, stripeSubscription: Stripe.S
     const next = { ...subscription, ...state, providerEventAt: ctx.eventCreated, updatedAt: now.toISOString() };
     // Only an active license is given the period's end; a revoked or suspended one stays as it is.
     const expiresAt = ended && license?.status === 'active' ? state.currentPeriodEnd : undefined;
+    // Churn, once: the first end of a subscription still counted among the active ones.
+    const churns = ended && subscription.status !== 'canceled';
     const outcome = await transact(deps.data, (tx) => ({
       claim: processedMark(tx, ctx.claim, now),
       subscription: subscriptionPatch(tx, subscription, next),
@@ -37,6 +40,7 @@ async function applySubscription(ctx: EventContext, stripeSubscription: Stripe.S
       event: ended && outboxEvent(tx, { tenantId, type: 'subscription.cancelled', data: toSubscription(next), now }),
       // Set to cancel: the license will not renew, so its renewal reminders are due again (DECISIONS §15).
       reminders: !ended && state.cancelAtPeriodEnd && license && expiresAt === undefined && reminderItems(tx, license, license),
+      overview: churns && overviewCountItems(tx, subscription, subscriptionChanges(subscription, -1, now)),
     }));
     if (outcome.committed) return APPLIED;
     if (outcome.refused('claim')) throw claimLost();

@@ -62,7 +62,7 @@ export const KEY_ACCESS = {
    * session, product and plan named by an event (the plan as sold travels in the event; the plan itself is read only
    * for a session opened without that snapshot), and what a purchase, renewal or refund writes: customer (and its
    * e-mail lookup), license (with its ref, expiry item, e-mail and activations), payment, subscription, counters and
-   * outbound events. It changes no payment provider, product or plan.
+   * outbound events, and the counts of the tenant's overview (`overview`). It changes no payment provider, product or plan.
    */
   stripeWebhook: {
     read: [
@@ -71,7 +71,7 @@ export const KEY_ACCESS = {
     ],
     write: [
       'tenantId#stripeEventId', 'tenantId#stripeId', 'tenantId#email', 'tenantId#shard', 'checkoutSessionId', 'customerId', 'licenseKey',
-      'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard',
+      'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard', 'overview',
     ],
   },
   /**
@@ -90,8 +90,11 @@ export const KEY_ACCESS = {
     read: ['outboxShard', 'eventId', 'webhookId', 'deliveryId', 'tenantId'],
     write: ['outboxShard', 'webhookId', 'deliveryId', 'tenantId#shard'],
   },
-  /** Usage event writer: the events it writes (by `productId#day`) and their daily counts (`productRecords`), and the licenses events name, which it reads. */
-  usageWriter: { read: ['productId', 'licenseKey'], write: ['productId#day', 'productRecords'] },
+  /**
+   * Usage event writer: the events it writes (by `productId#day`) and their daily counts (`productRecords`), the
+   * licenses events name, which it reads, and the install sightings and sketches of the tenants' overviews (`overview`).
+   */
+  usageWriter: { read: ['productId', 'licenseKey', 'overview'], write: ['productId#day', 'productRecords', 'overview'] },
   /** Mail sender: the e-mails it claims and marks sent (license e-mails by license id, the others by mail id), nothing else. */
   mailSender: { read: ['licenseId', 'mailId'], write: ['licenseId', 'mailId'] },
   /**

@@ -19,6 +19,7 @@ import { licenseReminderEntity, renewalReminderSentEntity } from './entities/lic
 import { mailEntity } from './entities/mail.js';
 import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { outboxPendingEntity } from './entities/outbox-pending.js';
+import { installSketchEntity, overviewCountEntity } from './entities/overview-daily.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
@@ -74,6 +75,8 @@ export const ENTITY_FACTORIES = {
   deactivationReason: deactivationReasonEntity,
   usageEvent: usageEventEntity,
   productDaily: productDailyEntity,
+  overviewCount: overviewCountEntity,
+  installSketch: installSketchEntity,
   idempotencyRecord: idempotencyRecordEntity,
   exportJob: exportJobEntity,
   importJob: importJobEntity,

@@ -2,6 +2,7 @@ import { customerLinkItems, resolveCustomerLink } from '../customers/customer-li
 import { normalizeEmail } from '../customers/customer-view.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
 import { ConflictError, NotFoundError } from '../errors.js';
+import { licenseCreatedChanges, overviewCountItems } from '../overview/counts.js';
 import { transact } from '../data/writes.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
@@ -79,6 +80,7 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
       counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(item.productId, item.status), 1),
       event: outboxEvent(tx, { tenantId, type: 'license.created', data: license, now }),
       expiry: expiryItemChanges(tx, item, undefined, item),
+      overview: overviewCountItems(tx, item, licenseCreatedChanges(item)),
       // The e-mail still names the customer read, or is still free for the one created.
       customer: customerLinkItems(tx, link, now),
     }));

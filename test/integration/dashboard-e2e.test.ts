@@ -336,6 +336,8 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await fill(textbox('E-mail'), email);
     await fill(textbox('Password'), password);
     await click(byRole('button', 'Sign in'));
-    await waitFor(text('E2E Plugin'));
+    // Signing in lands on the overview.
+    await waitFor(text('Revenue per day'));
+    expect(new URL(page.url()).pathname).toBe('/overview');
   });
 });

@@ -7,6 +7,7 @@ import { VerificationNotice } from '../auth/VerificationNotice';
 import { applyTheme, initialTheme, type Theme } from '../theme';
 
 const NAV = [
+  { to: '/overview', label: 'Overview' },
   { to: '/products', label: 'Products' },
   { to: '/licenses', label: 'Licenses' },
   { to: '/customers', label: 'Customers' },
