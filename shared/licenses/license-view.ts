@@ -1,4 +1,5 @@
 import type { EntityItem } from '../data/service.js';
+import { DEFAULT_LEASE_SECONDS } from '../leases/lease-view.js';
 import { DEFAULT_CHANNEL } from '../releases/channels.js';
 
 export type LicenseItem = EntityItem<'license'>;
@@ -20,6 +21,8 @@ export function toLicense(item: LicenseItem, product: ProductSummary) {
     stagingCount: item.stagingCount ?? 0,
     expiresAt: item.expiresAt ?? null,
     channel: item.channel ?? DEFAULT_CHANNEL,
+    floating: item.floating ?? false,
+    leaseSeconds: item.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     product,

@@ -22,6 +22,8 @@ const licenseFields = {
   stagingCount: described(z.number(), 'Active staging sites, which take no seat (at most the product\'s `stagingActivationLimit`).'),
   expiresAt: nullableTimestamp,
   channel: described(z.enum(CHANNELS), 'The release channel the license receives: `stable`; `beta` (and stable); `alpha` (all three).'),
+  floating: described(z.boolean(), 'Seats are borrowed by leases (`POST /v1/licenses/leases`), not held by activations.'),
+  leaseSeconds: described(z.number(), 'How long a lease lives without a heartbeat (60–86400, default 900).'),
   createdAt: timestamp,
   updatedAt: timestamp,
   product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),

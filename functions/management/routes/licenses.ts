@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { CHANNELS } from '../../../shared/releases/channels.js';
+import { MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from '../../../shared/leases/lease-view.js';
 import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, idFilter, paginationQuery } from '../../../shared/http/schemas.js';
@@ -27,6 +28,8 @@ const licenseFields = {
   /** null: lifetime. */
   expiresAt: z.nullable(z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })),
   channel: z.enum(CHANNELS),
+  floating: z.boolean(),
+  leaseSeconds: z.number().check(z.int('must be a whole number'), z.gte(MIN_LEASE_SECONDS), z.lte(MAX_LEASE_SECONDS)),
 };
 
 const createBody = z.strictObject({
@@ -37,6 +40,8 @@ const createBody = z.strictObject({
   seats: z.optional(licenseFields.seats),
   expiresAt: z.optional(licenseFields.expiresAt),
   channel: z.optional(licenseFields.channel),
+  floating: z.optional(licenseFields.floating),
+  leaseSeconds: z.optional(licenseFields.leaseSeconds),
 });
 const updateBody = z.partial(z.strictObject(licenseFields));
 const listQuery = z.strictObject({
