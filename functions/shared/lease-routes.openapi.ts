@@ -73,7 +73,8 @@ export function leaseOperations(surface: LicenseSurface): Record<string, Operati
     [`DELETE ${prefix}/licenses/leases/{leaseId}`]: {
       summary: 'Release a lease',
       description: 'Returns the seat at once (`license_key` in the query). Emits `lease.released`. An expired lease is 404.',
-      queryExamples: key,
+      // On the public API, `public_key` in the query is its security scheme's.
+      queryExamples: { license_key: EX.licenseKey },
       responses: { 204: { description: 'Released' } },
       errors: { 400: required, 404: [...keyErrors, M.leaseNotFound] },
       rateLimits: limits,

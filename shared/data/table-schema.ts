@@ -29,6 +29,8 @@ export const LICENSE_ATTRIBUTES = [
   'stagingCount',
   'expiresAt',
   'channel',
+  'floating',
+  'leaseSeconds',
   'createdAt',
   'updatedAt',
 ] as const;

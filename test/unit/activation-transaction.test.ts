@@ -156,7 +156,7 @@ describe('deactivation transaction', () => {
   it('does not end an activation without its seat when the count was read before that activation committed', async () => {
     // The license read said 0 activations; the activation being ended committed after that read.
     const deps = setUp({ ...licenseItem, activatedCount: 0 });
-    const stale = { licenseKey: LICENSE_KEY, domain: activationItem.domain, ipAddress: '203.0.113.9' };
+    const stale = { licenseKey: LICENSE_KEY, holder: domainHolder(activationItem.domain), ipAddress: '203.0.113.9' };
     table.cancelTransactionAfter(['None', 'None', 'ConditionalCheckFailed'], () => table.seed('license', licenseItem));
     await deactivateLicense(deps, context, stale);
     const [first, second] = table.transactions().map((t) => t.TransactItems![2]);
