@@ -4,6 +4,7 @@ import { transact } from '../data/writes.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
 import type { LicenseItem } from '../licenses/license-view.js';
+import { loadLicense } from '../licenses/load-license.js';
 import { assertUsable } from '../licensing/license-state.js';
 import { resolveLicense, type LicenseClaim } from '../licensing/license-lookup.js';
 import { LICENSE_MESSAGES } from '../licensing/messages.js';
@@ -195,8 +196,9 @@ export async function machineLease(deps: LeaseDeps, licenseId: string, machine: 
   return hold && hold.expiresAt > deps.clock.now().toISOString() ? { leaseId: hold.leaseId, expiresAt: hold.expiresAt } : undefined;
 }
 
-/** A license's live leases, by slot (management views): the pool's slots, read whole. */
-export async function liveLeases(deps: LeaseDeps, license: LicenseItem) {
+/** A tenant's license's live leases, by slot (management views): the pool's slots, read whole. */
+export async function liveLeases(deps: LeaseDeps, tenantId: string, licenseId: string) {
+  const license = await loadLicense(deps, tenantId, licenseId);
   const nowIso = deps.clock.now().toISOString();
   const slots = await readSlots(deps, license.licenseId);
   return slots

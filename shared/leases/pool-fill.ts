@@ -12,6 +12,9 @@ import type { Deps } from '../runtime.js';
  */
 export async function noticePoolFull(deps: Pick<Deps, 'data' | 'clock'>, license: LicenseItem, liveLeaseIds: string[]): Promise<void> {
   const fillKey = createHash('sha256').update([...liveLeaseIds].sort().join(',')).digest('base64url').slice(0, 22);
+  // Already told (the usual case for a refusal at a full pool): one small read instead of a refused transaction.
+  const told = await deps.data.reads.leasePoolFill.get({ licenseId: license.licenseId }, { consistent: true });
+  if (told?.fillKey === fillKey) return;
   const now = deps.clock.now();
   await transact(deps.data, (tx) => ({
     fill: tx.leasePoolFill

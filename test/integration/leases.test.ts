@@ -52,7 +52,7 @@ describe('floating licenses (DECISIONS §18)', () => {
   });
 
   it('renews the same machine, heartbeats, releases, and frees an expired seat at once', async () => {
-    const { license } = await licensedProduct({ seats: 1, floating: true, leaseSeconds: 120 });
+    const { tenant, license } = await licensedProduct({ seats: 1, floating: true, leaseSeconds: 120 });
     const key = license.licenseKey;
     const first = await lease(key, 'desk-1');
     expect(first.status, first.text).toBe(201);
@@ -65,6 +65,8 @@ describe('floating licenses (DECISIONS §18)', () => {
     expect([renewed.status, renewed.body.lease_id]).toEqual([201, first.body.lease_id]);
     expect(renewed.body.expires_at >= first.body.expires_at).toBe(true);
     expect((await lease(key, 'desk-2')).status).toBe(409);
+    const live = await tenant.get(`/api/licenses/${license.id}/leases`);
+    expect(live.body.data).toEqual([{ id: first.body.lease_id, machine: 'desk-1', slot: 0, expiresAt: renewed.body.expires_at }]);
 
     const beat = await heartbeat(key, first.body.lease_id);
     expect([beat.status, typeof beat.body.expires_at]).toEqual([200, 'string']);

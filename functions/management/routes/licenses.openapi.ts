@@ -77,12 +77,23 @@ export const licenseOperations = defineOperations({
     summary: 'Get a license with its activations',
     responses: { 200: { description: 'The license', body: LicenseWithActivations, examples: { license: { ...exampleLicense, activations: [exampleActivation] } } } },
   },
+  'GET /api/licenses/{id}/leases': {
+    summary: "List a floating license's live leases",
+    description: 'The machines holding its seats now, by slot; an expired lease is not listed (its seat is free).',
+    responses: {
+      200: {
+        description: 'The live leases',
+        body: named('LiveLeases', z.object({ data: z.array(z.object({ id: idOf('lse'), machine: z.string(), slot: z.number(), expiresAt: timestamp })) })),
+        examples: { leases: { data: [{ id: 'lse_4bqv7xk2m9p3s8d5f6g7h2j4', machine: '9f2c4e1ab07d6c3e5f8a9b0c1d2e3f4a', slot: 0, expiresAt: EX.expires }] } },
+      },
+    },
+  },
   'PUT /api/licenses/{id}': {
     summary: 'Update a license',
     description: 'Partial; `null` clears `customerName` and `expiresAt` (lifetime). A status change only changes the status: revoke also deactivates.',
-    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null }, beta: { channel: 'beta' } } },
+    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null }, beta: { channel: 'beta' }, floating: { floating: true, leaseSeconds: 600 } } },
     responses: { 200: { description: 'The license', body: License, examples: { updated: { ...exampleLicense, status: 'suspended' } } } },
-    errors: { 400: ["seats cannot be below the license's 2 active activations"], 409: [concurrent] },
+    errors: { 400: ["seats cannot be below the license's 2 active activations", "Deactivate the license's activations before making it floating"], 409: [concurrent] },
   },
   'DELETE /api/licenses/{id}': {
     summary: 'Delete a license',

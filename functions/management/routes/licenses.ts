@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { CHANNELS } from '../../../shared/releases/channels.js';
+import { liveLeases } from '../../../shared/leases/leases.js';
 import { MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from '../../../shared/leases/lease-view.js';
 import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
@@ -69,6 +70,7 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       created(await createLicense(deps, caller.userId, body)),
     ),
     authed('GET', '/api/licenses/{id}', byId, async ({ caller, params }) => ok(await getLicense(deps, caller.userId, params.id!))),
+    authed('GET', '/api/licenses/{id}/leases', byId, async ({ caller, params }) => ok({ data: await liveLeases(deps, caller.userId, params.id!) })),
     authed('PUT', '/api/licenses/{id}', { ...byId, body: updateBody }, async ({ caller, params, body }) =>
       ok(await updateLicense(deps, caller.userId, params.id!, body)),
     ),
