@@ -79,10 +79,13 @@ export class SignedAnswerVerifier implements ResponseVerifier {
  * Which field of a bound answer names something else than the request did: the license key exactly as sent, and the
  * domain normalized as the service normalizes it (`domain`, else `site`; none named, none answered).
  */
-function bindingMismatch(requestBody: string | undefined, answerBody: Uint8Array): 'license_key' | 'domain' | undefined {
+function bindingMismatch(requestBody: string | undefined, answerBody: Uint8Array): 'license_key' | 'domain' | 'machine' | undefined {
   const sent = parseObject(requestBody ?? '{}');
   const answer = parseObject(new TextDecoder().decode(answerBody));
   if (!sent || !answer || typeof sent.license_key !== 'string' || answer.license_key !== sent.license_key) return 'license_key';
+  // A machine is named exactly as sent (trimmed, as the service reads it).
+  const machine = typeof sent.machine === 'string' && sent.machine.trim() !== '' ? sent.machine.trim() : undefined;
+  if (answer.machine !== machine) return 'machine';
   const named = [sent.domain, sent.site].find((value): value is string => typeof value === 'string' && value.trim() !== '');
   return answer.domain === (named === undefined ? undefined : normalizeDomain(named)) ? undefined : 'domain';
 }
