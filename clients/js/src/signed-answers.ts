@@ -22,7 +22,7 @@ const LABEL = 'sig1';
 const COMPONENTS = '("@status" "content-digest")';
 const BOUND_COMPONENTS = '("@status" "content-digest" "@method";req "@path";req)';
 /** The operations whose answers are bound to their request (DECISIONS §13), on `/v1` and `/public/v1`. */
-const BOUND_PATH = /^(\/public)?\/v1\/licenses\/(validate|activate|deactivate|check)$/;
+const BOUND_PATH = /^(\/public)?\/v1\/licenses\/(validate|activate|deactivate|check|leases|leases\/[^/]+\/heartbeat)$/;
 const PARAM = /;([a-z]+)=(\d+|"[A-Za-z0-9._~+/=-]*")/g;
 
 export class SignedAnswerVerifier implements ResponseVerifier {
