@@ -2,13 +2,13 @@ import * as z from 'zod/mini';
 import type { Lease as LeaseView } from '../../shared/leases/lease-view.js';
 import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
 import { idOf, timestamp } from '../../shared/openapi/common.js';
-import { EX } from '../../shared/openapi/examples.js';
+import { EX, exampleId } from '../../shared/openapi/examples.js';
 import { assertDescribes, described, named, type OperationDoc } from '../../shared/openapi/operation.js';
 import { BOUND_ANSWER_HEADERS, BOUND_ANSWER_NOTE, BOUND_FIELDS, NONCE_HEADER_PARAMETER } from '../../shared/openapi/signatures.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import type { LicenseSurface } from './license-routes.js';
 
-export const exampleLeaseId = 'lse_4bqv7xk2m9p3s8d5f6g7h2j4';
+export const exampleLeaseId = exampleId('lse', 'lease');
 export const exampleMachine = '9f2c4e1ab07d6c3e5f8a9b0c1d2e3f4a';
 
 /** A lease as events and the management API show it. */

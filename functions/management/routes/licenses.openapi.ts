@@ -4,7 +4,7 @@ import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import type { getLicense } from '../../../shared/licenses/get-license.js';
 import type { License as LicenseView } from '../../../shared/licenses/license-view.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleActivation, exampleLicense, examplePage } from '../../../shared/openapi/examples.js';
+import { EX, exampleActivation, exampleId, exampleLicense, examplePage } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 import { Activation } from './activations.openapi.js';
 
@@ -84,7 +84,7 @@ export const licenseOperations = defineOperations({
       200: {
         description: 'The live leases',
         body: named('LiveLeases', z.object({ data: z.array(z.object({ id: idOf('lse'), machine: z.string(), slot: z.number(), expiresAt: timestamp })) })),
-        examples: { leases: { data: [{ id: 'lse_4bqv7xk2m9p3s8d5f6g7h2j4', machine: '9f2c4e1ab07d6c3e5f8a9b0c1d2e3f4a', slot: 0, expiresAt: EX.expires }] } },
+        examples: { leases: { data: [{ id: exampleId('lse', 'lease'), machine: '9f2c4e1ab07d6c3e5f8a9b0c1d2e3f4a', slot: 0, expiresAt: EX.expires }] } },
       },
     },
   },
