@@ -46,6 +46,8 @@ describe('licenses', () => {
       stagingCount: 0,
       expiresAt: null,
       channel: 'stable',
+      floating: false,
+      leaseSeconds: 900,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       product: { id: product.id, name: product.name, slug: product.slug },
