@@ -177,7 +177,7 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
       ['activate', { ...key, domain: 'https://' }, 'domain is not a valid domain or URL'],
       ['activate', { ...key, domain: ['example.com'] }, 'domain must be a string'],
       ['activate', { ...identify(product), domain: 'example.com' }, 'license_key is required'],
-      ['deactivate', key, 'domain or activation_id is required'],
+      ['deactivate', key, 'domain, machine or activation_id is required'],
     ];
     for (const [operation, body, error] of cases) {
       const res = await call(operation, body);

@@ -589,7 +589,7 @@ export interface components {
             /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
             machine?: string;
         };
-        /** @description An error of activate, deactivate or check: signed once the product is known, and then naming the request's `license_key` and `domain`. */
+        /** @description An error of activate, deactivate or check: signed once the product is known, and then naming the request's `license_key` and `domain` (or `machine`). */
         BoundError: {
             error: string;
             details?: {
@@ -598,6 +598,7 @@ export interface components {
             }[];
             license_key?: string;
             domain?: string;
+            machine?: string;
         };
         /** @description How validate refuses a key, bad input included, with the status of the refusal (400, 404, 429); signed once the product is known, and then naming the request's `license_key` and `domain`. */
         BoundValidationRefusal: {
@@ -606,6 +607,7 @@ export interface components {
             error: string;
             license_key?: string;
             domain?: string;
+            machine?: string;
         };
         Deactivated: {
             /** @constant */
