@@ -11,12 +11,20 @@ import {
   exampleSubscription,
 } from '../../shared/openapi/examples.js';
 import { named } from '../../shared/openapi/operation.js';
+import { exampleLease, exampleLeaseId, Lease } from '../shared/lease-routes.openapi.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
 import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
 import { LicenseExpiring, LicenseTransferred } from './lifecycle-events.openapi.js';
 import { exampleImport, Import } from '../management/routes/imports.openapi.js';
 import { Release } from '../management/routes/releases.openapi.js';
+
+const SeatsExhausted = named(
+  'SeatsExhausted',
+  z.object({ licenseId: idOf('lic'), licenseKey: z.string(), productId: idOf('prd'), seats: z.number(), leaseIds: z.array(idOf('lse')) }),
+  'A floating license whose every seat is leased, and the leases that hold them.',
+);
+const ReleasedLease = named('ReleasedLease', z.object({ ...Lease.shape, releasedAt: timestamp }), 'A lease returned before its end.');
 
 /**
  * The events the dispatcher sends to vendors' webhooks (DECISIONS §7), for the document's `webhooks`: each kind's
@@ -46,6 +54,22 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     data: LicenseTransferred,
     example: { ...exampleLicense, customerEmail: 'new.owner@example.com', previousCustomerId: EX.customerId, previousCustomerEmail: EX.email, activationsKept: false, activatedCount: 0, stagingCount: 0 },
     description: 'A license moved to another customer (management or portal), with the same key; its activations were deactivated unless kept. The new owner was e-mailed.',
+  },
+  'license.seats_exhausted': {
+    data: SeatsExhausted,
+    example: { licenseId: EX.licenseId, licenseKey: EX.licenseKey, productId: EX.productId, seats: 1, leaseIds: [exampleLeaseId] },
+    description: "Every seat of a floating license is leased: sent once per time the pool fills (not per refused lease).",
+  },
+  'lease.created': { data: Lease, example: exampleLease, description: 'A machine took a floating seat (`POST /v1/licenses/leases`); a renewal sends none.' },
+  'lease.released': {
+    data: ReleasedLease,
+    example: { ...exampleLease, releasedAt: EX.updated },
+    description: 'A machine returned its floating seat (`DELETE /v1/licenses/leases/{leaseId}`).',
+  },
+  'lease.expired': {
+    data: Lease,
+    example: exampleLease,
+    description: 'A lease passed its `expiresAt` without a heartbeat. Its seat was free at that time; the event is sent when the lease expiry job notices it, within about two minutes.',
   },
   'customer.created': { data: Customer, example: exampleCustomer, description: 'A customer was created (by the API, a new license\'s e-mail or a purchase).' },
   'customer.updated': { data: Customer, example: exampleCustomer, description: 'A customer was updated.' },

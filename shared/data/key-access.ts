@@ -21,16 +21,18 @@ import { SERVICE_NAME } from './table-schema.js';
  */
 const LICENSING_READS = [
   'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'outboxShard', 'tenantId', 'bucket',
-  'checkoutSessionId', 'idempotencyKeyHash',
+  'checkoutSessionId', 'idempotencyKeyHash', 'leasePool', 'leaseId',
 ] as const;
 
 /**
- * What a license operation changes: the license, its activations and domain holds (`licenseId#domain`), the tenant's
+ * What a license operation changes: the license, its activations and domain and machine holds (`licenseId#domain`),
+ * a floating license's pool (`leasePool`: seat slots, machine holds, fill marker) and leases (`leaseId`), the tenant's
  * counters, its outbox events (with their pending markers, `outboxShard`), rate limits and the idempotency records of
  * activate and deactivate. Never a product, a payment provider or a seen Stripe event.
  */
 const LICENSE_OPERATION_WRITES = [
-  'licenseKey', 'licenseId#domain', 'activationId', 'eventId', 'outboxShard', 'tenantId#shard', 'bucket', 'idempotencyKeyHash',
+  'licenseKey', 'licenseId#domain', 'activationId', 'eventId', 'outboxShard', 'tenantId#shard', 'bucket', 'idempotencyKeyHash', 'leasePool',
+  'leaseId',
 ] as const;
 
 export const KEY_ACCESS = {
@@ -106,6 +108,8 @@ export const KEY_ACCESS = {
     read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'customerId', 'eventId', 'outboxShard', 'mailId'],
     write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId'],
   },
+  /** Lease expiry: due leases by shard (the lease index, `leaseShard`), which it deletes, and their `lease.expired` events. */
+  leaseExpiry: { read: ['leaseShard', 'leaseId', 'eventId', 'outboxShard'], write: ['leaseId', 'eventId', 'outboxShard'] },
   /**
    * Export worker: its export jobs (`exportId`), and reads of everything a tenant holds by the indexes keyed by the
    * tenant (products, customers, licenses, activations, webhooks), its products (plans, releases) and customers

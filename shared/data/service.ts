@@ -12,6 +12,7 @@ import { exportJobEntity } from './entities/export-job.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { importErrorEntity, importJobEntity } from './entities/import-job.js';
+import { leaseEntity, leaseHoldEntity, leasePoolFillEntity, leaseSlotEntity } from './entities/lease.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
@@ -57,6 +58,10 @@ export const ENTITY_FACTORIES = {
   mail: mailEntity,
   activation: activationEntity,
   activeDomain: activeDomainEntity,
+  leaseSlot: leaseSlotEntity,
+  leaseHold: leaseHoldEntity,
+  leasePoolFill: leasePoolFillEntity,
+  lease: leaseEntity,
   customer: customerEntity,
   customerEmail: customerEmailEntity,
   payment: paymentEntity,

@@ -30,6 +30,8 @@ export const LICENSE_ATTRIBUTES = [
   'expiresAt',
   'graceUntil',
   'channel',
+  'floating',
+  'leaseSeconds',
   'createdAt',
   'updatedAt',
 ] as const;

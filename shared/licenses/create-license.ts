@@ -23,6 +23,9 @@ export type LicenseInput = {
   expiresAt?: string | null;
   /** Absent: the plan's, else `stable`. */
   channel?: Channel;
+  /** Seats borrowed by leases (DECISIONS §18); absent: false. */
+  floating?: boolean;
+  leaseSeconds?: number;
 };
 
 /** Key collisions and customers created or deleted meanwhile are retried; this bounds the rounds. */
@@ -64,6 +67,8 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
       seats: input.seats ?? fromPlan?.seats ?? 1,
       channel: input.channel ?? fromPlan?.channel ?? DEFAULT_CHANNEL,
       activatedCount: 0,
+      ...(input.floating ? { floating: true } : {}),
+      ...(input.leaseSeconds !== undefined ? { leaseSeconds: input.leaseSeconds } : {}),
       expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : undefined,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),

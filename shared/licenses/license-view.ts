@@ -1,4 +1,5 @@
 import type { EntityItem } from '../data/service.js';
+import { DEFAULT_LEASE_SECONDS } from '../leases/lease-view.js';
 import { DEFAULT_CHANNEL } from '../releases/channels.js';
 
 export type LicenseItem = EntityItem<'license'>;
@@ -22,6 +23,8 @@ export function toLicense(item: LicenseItem, product: ProductSummary) {
     /** Set while a failed renewal payment's grace keeps the license valid past `expiresAt`. */
     graceUntil: item.graceUntil ?? null,
     channel: item.channel ?? DEFAULT_CHANNEL,
+    floating: item.floating ?? false,
+    leaseSeconds: item.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     product,

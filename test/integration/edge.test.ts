@@ -172,12 +172,12 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     const { product, license } = await licensedProduct();
     const key = { ...identify(product), license_key: license.licenseKey };
     const cases: [string, unknown, string][] = [
-      ['activate', key, 'domain is required'],
-      ['activate', { ...key, domain: '   ' }, 'domain is required'],
+      ['activate', key, 'Send either domain or machine'],
+      ['activate', { ...key, domain: '   ' }, 'Send either domain or machine'],
       ['activate', { ...key, domain: 'https://' }, 'domain is not a valid domain or URL'],
       ['activate', { ...key, domain: ['example.com'] }, 'domain must be a string'],
       ['activate', { ...identify(product), domain: 'example.com' }, 'license_key is required'],
-      ['deactivate', key, 'domain or activation_id is required'],
+      ['deactivate', key, 'domain, machine or activation_id is required'],
     ];
     for (const [operation, body, error] of cases) {
       const res = await call(operation, body);

@@ -47,6 +47,8 @@ describe('licenses', () => {
       expiresAt: null,
       graceUntil: null,
       channel: 'stable',
+      floating: false,
+      leaseSeconds: 900,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       product: { id: product.id, name: product.name, slug: product.slug },

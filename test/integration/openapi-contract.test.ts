@@ -204,6 +204,19 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=${license.licenseKey}`), 302);
     expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=NOPE-AAAA-BBBB-CCCC-DDDD`), 403);
     expectStatus(await plugin.get(`/v1/download/${release.id}`), 400);
+    // A floating license's seats, lent by leases on both surfaces (DECISIONS §18).
+    const floating = (await vendor.post('/api/licenses', { productId: product.id, customerEmail: 'team@example.com', seats: 1, floating: true })).body;
+    const lent = await edge({ license_key: floating.licenseKey, machine: 'desk-1' }, '/v1/licenses/leases');
+    expectStatus(lent, 201);
+    expectStatus(await edge({ license_key: floating.licenseKey, machine: 'desk-2' }, '/v1/licenses/leases'), 409);
+    expectStatus(await edge({ license_key: floating.licenseKey }, `/v1/licenses/leases/${lent.body.lease_id}/heartbeat`), 200);
+    expectStatus(await vendor.get(`/api/licenses/${floating.id}/leases`), 200);
+    expectStatus(await plugin.delete(`/v1/licenses/leases/${lent.body.lease_id}?license_key=${floating.licenseKey}`, { origin: null }), 204);
+    const publicLease = await edge({ public_key: product.public_key, license_key: floating.licenseKey, machine: 'desk-3' }, '/public/v1/licenses/leases');
+    expectStatus(publicLease, 201);
+    expectStatus(await edge({ public_key: product.public_key, license_key: floating.licenseKey }, `/public/v1/licenses/leases/${publicLease.body.lease_id}/heartbeat`), 200);
+    expectStatus(await plugin.delete(`/public/v1/licenses/leases/${publicLease.body.lease_id}?public_key=${product.public_key}&license_key=${floating.licenseKey}`, { origin: null }), 204);
+    expectStatus(await edge({ license_key: floating.licenseKey }, `/v1/licenses/leases/${publicLease.body.lease_id}/heartbeat`), 404);
     // What installed plugins report, and what the vendor reads of it.
     const analytics = { public_key: product.public_key, license_key: license.licenseKey, domain: 'second.example.com' };
     expectStatus(await edge({ ...analytics, type: 'bug', message: 'It broke', metadata: { wp: '6.7' } }, '/public/v1/feedback'), 201);

@@ -4,7 +4,7 @@ import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import type { getLicense } from '../../../shared/licenses/get-license.js';
 import type { License as LicenseView } from '../../../shared/licenses/license-view.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleActivation, exampleLicense, examplePage } from '../../../shared/openapi/examples.js';
+import { EX, exampleActivation, exampleId, exampleLicense, examplePage } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 import { Activation } from './activations.openapi.js';
 
@@ -26,6 +26,8 @@ export const licenseFields = {
     "Set by a failed subscription payment: the license stays valid (validate's `inGrace: true`) until then though `expiresAt` has passed, and expires then unless a payment succeeds first.",
   ),
   channel: described(z.enum(CHANNELS), 'The release channel the license receives: `stable`; `beta` (and stable); `alpha` (all three).'),
+  floating: described(z.boolean(), 'Seats are borrowed by leases (`POST /v1/licenses/leases`), not held by activations.'),
+  leaseSeconds: described(z.number(), 'How long a lease lives without a heartbeat (60–86400, default 900).'),
   createdAt: timestamp,
   updatedAt: timestamp,
   product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
@@ -79,12 +81,23 @@ export const licenseOperations = defineOperations({
     summary: 'Get a license with its activations',
     responses: { 200: { description: 'The license', body: LicenseWithActivations, examples: { license: { ...exampleLicense, activations: [exampleActivation] } } } },
   },
+  'GET /api/licenses/{id}/leases': {
+    summary: "List a floating license's live leases",
+    description: 'The machines holding its seats now, by slot; an expired lease is not listed (its seat is free).',
+    responses: {
+      200: {
+        description: 'The live leases',
+        body: named('LiveLeases', z.object({ data: z.array(z.object({ id: idOf('lse'), machine: z.string(), slot: z.number(), expiresAt: timestamp })) })),
+        examples: { leases: { data: [{ id: exampleId('lse', 'lease'), machine: '9f2c4e1ab07d6c3e5f8a9b0c1d2e3f4a', slot: 0, expiresAt: EX.expires }] } },
+      },
+    },
+  },
   'PUT /api/licenses/{id}': {
     summary: 'Update a license',
     description: 'Partial; `null` clears `customerName` and `expiresAt` (lifetime). A status change only changes the status: revoke also deactivates.',
-    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null }, beta: { channel: 'beta' } } },
+    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null }, beta: { channel: 'beta' }, floating: { floating: true, leaseSeconds: 600 } } },
     responses: { 200: { description: 'The license', body: License, examples: { updated: { ...exampleLicense, status: 'suspended' } } } },
-    errors: { 400: ["seats cannot be below the license's 2 active activations"], 409: [concurrent] },
+    errors: { 400: ["seats cannot be below the license's 2 active activations", "Deactivate the license's activations before making it floating"], 409: [concurrent] },
   },
   'DELETE /api/licenses/{id}': {
     summary: 'Delete a license',

@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { CHANNELS } from '../../../shared/releases/channels.js';
+import { liveLeases } from '../../../shared/leases/leases.js';
+import { MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from '../../../shared/leases/lease-view.js';
 import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, idFilter, paginationQuery } from '../../../shared/http/schemas.js';
@@ -28,6 +30,8 @@ const licenseFields = {
   /** null: lifetime. */
   expiresAt: z.nullable(z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })),
   channel: z.enum(CHANNELS),
+  floating: z.boolean(),
+  leaseSeconds: z.number().check(z.int('must be a whole number'), z.gte(MIN_LEASE_SECONDS), z.lte(MAX_LEASE_SECONDS)),
 };
 
 const createBody = z.strictObject({
@@ -38,6 +42,8 @@ const createBody = z.strictObject({
   seats: z.optional(licenseFields.seats),
   expiresAt: z.optional(licenseFields.expiresAt),
   channel: z.optional(licenseFields.channel),
+  floating: z.optional(licenseFields.floating),
+  leaseSeconds: z.optional(licenseFields.leaseSeconds),
 });
 const updateBody = z.partial(z.strictObject(licenseFields));
 const transferBody = z.strictObject({
@@ -70,6 +76,7 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       created(await createLicense(deps, caller.userId, body)),
     ),
     authed('GET', '/api/licenses/{id}', byId, async ({ caller, params }) => ok(await getLicense(deps, caller.userId, params.id!))),
+    authed('GET', '/api/licenses/{id}/leases', byId, async ({ caller, params }) => ok({ data: await liveLeases(deps, caller.userId, params.id!) })),
     authed('PUT', '/api/licenses/{id}', { ...byId, body: updateBody }, async ({ caller, params, body }) =>
       ok(await updateLicense(deps, caller.userId, params.id!, body)),
     ),

@@ -33,6 +33,10 @@ export const licenseEntity = () =>
       stagingCount: { type: 'number' },
       /** The most adventurous release channel the license receives (shared/releases/channels.ts); absent: `stable`. */
       channel: { type: CHANNELS },
+      /** Seats borrowed by leases (shared/leases/), not held by activations (DECISIONS §18); absent: false. */
+      floating: { type: 'boolean' },
+      /** How long a lease lives without a heartbeat, 60–86400; absent: 900. */
+      leaseSeconds: { type: 'number' },
       /** Null (absent) means lifetime. */
       expiresAt: { type: 'string' },
       /**

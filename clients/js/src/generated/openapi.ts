@@ -4,6 +4,70 @@
  */
 
 export interface paths {
+    "/v1/licenses/leases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a floating seat (lease)
+         * @description Lends one of a floating license's `seats` to `machine` for the license's `leaseSeconds` (default 900). The same machine asking again while its lease is live gets that lease renewed (same `lease_id`). When `seats` leases are live: 409 `All seats are in use` (and `license.seats_exhausted`, once per time the pool fills). An expired lease's seat is free at its expiry time. Emits `lease.created` for a new lease.
+         *
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
+         */
+        post: operations["postV1LicensesLeases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/licenses/leases/{leaseId}/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a lease
+         * @description Moves the lease's end to a full lease time from now. An expired or released lease is 404: take a new one.
+         *
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
+         */
+        post: operations["postV1LicensesLeasesByLeaseIdHeartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/licenses/leases/{leaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a lease
+         * @description Returns the seat at once (`license_key` in the query). Emits `lease.released`. An expired lease is 404.
+         */
+        delete: operations["deleteV1LicensesLeasesByLeaseId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/licenses/validate": {
         parameters: {
             query?: never;
@@ -15,9 +79,9 @@ export interface paths {
         put?: never;
         /**
          * Validate a license key
-         * @description Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that product; `domain` is bookkeeping only and never changes the answer.
+         * @description Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that product; `domain` (or `machine`) is bookkeeping only and never changes the answer, except on a floating license: there a `machine` is valid only while it holds a live lease (`lease` in the answer; else 400 `Machine holds no live lease`).
          *
-         *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -38,10 +102,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Activate a license on a domain
-         * @description Takes a seat for the domain. An already active domain answers its existing activation (even when the license is full); a deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product's `stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license's `stagingCount`, at most the product's `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). Emits `license.activated`.
+         * Activate a license on a domain or machine
+         * @description Takes a seat for the domain (or the machine: `machine`, with optional `name` and `platform`; seats count both alike; a floating license takes leases instead, 400). The domain. An already active domain answers its existing activation (even when the license is full); a deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product's `stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license's `stagingCount`, at most the product's `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). Emits `license.activated`.
          *
-         *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -65,7 +129,7 @@ export interface paths {
          * Deactivate a license on a domain
          * @description Frees the seat of the domain, or of `activation_id` (with both, both must match; a staging site frees its place in `stagingCount`); allowed whatever the license's state. Emits `license.deactivated`.
          *
-         *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -138,6 +202,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/licenses/leases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a floating seat (lease)
+         * @description Lends one of a floating license's `seats` to `machine` for the license's `leaseSeconds` (default 900). The same machine asking again while its lease is live gets that lease renewed (same `lease_id`). When `seats` leases are live: 409 `All seats are in use` (and `license.seats_exhausted`, once per time the pool fills). An expired lease's seat is free at its expiry time. Emits `lease.created` for a new lease.
+         *
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
+         */
+        post: operations["postPublicV1LicensesLeases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/licenses/leases/{leaseId}/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a lease
+         * @description Moves the lease's end to a full lease time from now. An expired or released lease is 404: take a new one.
+         *
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
+         */
+        post: operations["postPublicV1LicensesLeasesByLeaseIdHeartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/licenses/leases/{leaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a lease
+         * @description Returns the seat at once (`license_key` in the query). Emits `lease.released`. An expired lease is 404.
+         */
+        delete: operations["deletePublicV1LicensesLeasesByLeaseId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/licenses/validate": {
         parameters: {
             query?: never;
@@ -149,9 +277,9 @@ export interface paths {
         put?: never;
         /**
          * Validate a license key
-         * @description Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that product; `domain` is bookkeeping only and never changes the answer. The product is identified by `public_key` in the body; another product's license is `License key not found`.
+         * @description Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that product; `domain` (or `machine`) is bookkeeping only and never changes the answer, except on a floating license: there a `machine` is valid only while it holds a live lease (`lease` in the answer; else 400 `Machine holds no live lease`). The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -172,10 +300,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Activate a license on a domain
-         * @description Takes a seat for the domain. An already active domain answers its existing activation (even when the license is full); a deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product's `stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license's `stagingCount`, at most the product's `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). Emits `license.activated`. The product is identified by `public_key` in the body; another product's license is `License key not found`.
+         * Activate a license on a domain or machine
+         * @description Takes a seat for the domain (or the machine: `machine`, with optional `name` and `platform`; seats count both alike; a floating license takes leases instead, 400). The domain. An already active domain answers its existing activation (even when the license is full); a deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product's `stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license's `stagingCount`, at most the product's `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). Emits `license.activated`. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -199,7 +327,7 @@ export interface paths {
          * Deactivate a license on a domain
          * @description Frees the seat of the domain, or of `activation_id` (with both, both must match; a staging site frees its place in `stagingCount`); allowed whatever the license's state. Emits `license.deactivated`. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -223,7 +351,7 @@ export interface paths {
          * Check whether a domain is activated
          * @description A license that cannot be used answers its 400 error, so the plugin can say why. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -247,7 +375,7 @@ export interface paths {
          * Issue an offline license file
          * @description A signed license file (Ed25519) bound to one active activation of the license, for sites that cannot reach the service: it holds the product, the license (key, status, seats, expiry), the activation and its domain, when it was issued and until when it is valid (the product's `offlineValidityDays`, default 30, never past the license's `expiresAt`). Verify it with the product's keys (`GET /public/v1/signing-key`) and nothing but Ed25519: the format, the verification steps and test vectors are in docs/api.md. Nothing is written; a product made before signing keys has none until its vendor rotates one in. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
@@ -436,6 +564,8 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description Whether the domain holds an active activation of the license. */
         ActivationCheck: {
@@ -446,6 +576,8 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         } | {
             /** @constant */
             activated: false;
@@ -454,8 +586,10 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
-        /** @description An error of activate, deactivate or check: signed once the product is known, and then naming the request's `license_key` and `domain`. */
+        /** @description An error of activate, deactivate or check: signed once the product is known, and then naming the request's `license_key` and `domain` (or `machine`). */
         BoundError: {
             error: string;
             details?: {
@@ -464,6 +598,7 @@ export interface components {
             }[];
             license_key?: string;
             domain?: string;
+            machine?: string;
         };
         /** @description How validate refuses a key, bad input included, with the status of the refusal (400, 404, 429); signed once the product is known, and then naming the request's `license_key` and `domain`. */
         BoundValidationRefusal: {
@@ -472,6 +607,7 @@ export interface components {
             error: string;
             license_key?: string;
             domain?: string;
+            machine?: string;
         };
         Deactivated: {
             /** @constant */
@@ -480,6 +616,8 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description Every error (DECISIONS §2): `error` names the first problem; a validation error lists every problem in `details`. */
         Error: {
@@ -492,6 +630,27 @@ export interface components {
         EventAccepted: {
             /** @constant */
             accepted: true;
+        };
+        /** @description The lease's new end. */
+        LeaseExtended: {
+            expires_at: components["schemas"]["Timestamp"];
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
+        };
+        /** @description The machine's lease: a new one, or the live one it already held, renewed. */
+        LeaseTaken: {
+            lease_id: string;
+            expires_at: components["schemas"]["Timestamp"];
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description An offline license file bound to one activated domain. */
         OfflineLicense: {
@@ -517,6 +676,8 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout. */
         PublicPlan: {
@@ -618,10 +779,17 @@ export interface components {
                 name: string;
                 slug: string;
             };
+            /** @description A floating license validated with `machine`: the live lease that machine holds. */
+            lease?: {
+                leaseId: string;
+                expiresAt: components["schemas"]["Timestamp"];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description Every published release the key may download, newest version first, each with its licensed download URL: for a "Roll back" list. */
         VersionList: {
@@ -638,8 +806,17 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `public_key is required` */
+        /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `license_key is required` */
         E400FieldIsRequiredAnd2More: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `public_key is required` */
+        E400FieldIsRequiredAnd2More2: {
             headers: {
                 [name: string]: unknown;
             };
@@ -692,6 +869,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Conflict: `All seats are in use` */
+        E409AllSeatsAreIn: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
+            };
+        };
         /** @description Conflict: `A request with this Idempotency-Key is still in progress; retry later` */
         E409ARequestWithThis2: {
             headers: {
@@ -718,7 +904,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundValidationRefusal"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Body too large: `Request body too large` */
@@ -727,7 +913,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
         /** @description Wrong content type: `Content-Type must be application/json` */
@@ -745,7 +931,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundValidationRefusal"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Wrong content type: `Content-Type must be application/json` */
@@ -754,7 +940,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
         /** @description Unprocessable: the request cannot be what it says it is: `Idempotency-Key was used with a different request` */
@@ -774,7 +960,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundValidationRefusal"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
@@ -785,7 +971,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["Error"];
             };
         };
         /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
@@ -796,7 +982,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
         /** @description The payment provider failed or could not be reached: `Payment provider unavailable` */
@@ -827,7 +1013,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundValidationRefusal"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Storage throttled or unavailable: retry after `Retry-After` seconds: `Service temporarily unavailable` */
@@ -838,7 +1024,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
     };
@@ -849,6 +1035,167 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    postV1LicensesLeases: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A value of the client's choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the signature's `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 `Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.
+                 * @example q3J9c0x2dW5kX2Jhbm5lcg
+                 */
+                "Signature-Nonce"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    license_key: string;
+                    machine: string;
+                    public_key?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Leased */
+            201: {
+                headers: {
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    signature?: string;
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    "signature-input"?: string;
+                    /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
+                    "content-digest"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseTaken"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `license_key is required`, `machine is required`, `License is not floating`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            404: components["responses"]["E404LicenseKeyNotFound"];
+            409: components["responses"]["E409AllSeatsAreIn"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+        };
+    };
+    postV1LicensesLeasesByLeaseIdHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A value of the client's choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the signature's `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 `Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.
+                 * @example q3J9c0x2dW5kX2Jhbm5lcg
+                 */
+                "Signature-Nonce"?: string;
+            };
+            path: {
+                /**
+                 * @description A `lse_…` id; one of another shape is answered as an unknown one (404 `Lease not found`).
+                 * @example lse_exampleexampleexampleexa
+                 */
+                leaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    license_key: string;
+                    public_key?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Extended */
+            200: {
+                headers: {
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    signature?: string;
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    "signature-input"?: string;
+                    /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
+                    "content-digest"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseExtended"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `license_key is required`, `License has been revoked`, `License is suspended`, `License has expired` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            /** @description Unknown, or not yours: `Lease not found`, `License key not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+        };
+    };
+    deleteV1LicensesLeasesByLeaseId: {
+        parameters: {
+            query: {
+                /** @example ACME-SEO-7KQ2-M4XR-T9WB-H3NP */
+                license_key: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A `lse_…` id; one of another shape is answered as an unknown one (404 `Lease not found`).
+                 * @example lse_exampleexampleexampleexa
+                 */
+                leaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400FieldIsRequiredAnd2More"];
+            /** @description Unknown, or not yours: `Lease not found`, `License key not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["E429TooManyRequests2"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+        };
+    };
     postV1LicensesValidate: {
         parameters: {
             query?: never;
@@ -869,6 +1216,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                     public_key?: string | null;
                 };
@@ -890,7 +1240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidLicense"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `license_key is required`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `license_key is required`, `Send either domain or machine`, `Machine holds no live lease`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -908,10 +1258,10 @@ export interface operations {
                     "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
-            413: components["responses"]["E413RequestBodyTooLarge2"];
-            415: components["responses"]["E415ContentTypeMustBe2"];
-            429: components["responses"]["E429TooManyRequests"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+            413: components["responses"]["E413RequestBodyTooLarge3"];
+            415: components["responses"]["E415ContentTypeMustBe3"];
+            429: components["responses"]["E429TooManyRequests3"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
     postV1LicensesActivate: {
@@ -939,6 +1289,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                     public_key?: string | null;
                 };
@@ -962,7 +1315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activated"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `license_key is required`, `domain is required`, `domain is not a valid domain or URL`, `License seat limit reached`, `Staging activation limit reached`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `license_key is required`, `Send either domain or machine`, `domain is not a valid domain or URL`, `License seat limit reached`, `Staging activation limit reached`, `License is floating: take a lease instead`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -973,11 +1326,11 @@ export interface operations {
             };
             404: components["responses"]["E404LicenseKeyNotFound"];
             409: components["responses"]["E409ARequestWithThis2"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     postV1LicensesDeactivate: {
@@ -1005,6 +1358,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                     activation_id?: string | null;
                     public_key?: string | null;
@@ -1029,7 +1385,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deactivated"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `license_key is required`, `domain or activation_id is required`, `Activation not found` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `license_key is required`, `domain, machine or activation_id is required`, `Send either domain or machine`, `Activation not found` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1040,11 +1396,11 @@ export interface operations {
             };
             404: components["responses"]["E404LicenseKeyNotFound"];
             409: components["responses"]["E409ARequestWithThis2"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     getV1WpUpdateCheck: {
@@ -1102,7 +1458,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ProductNotFound"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1160,7 +1516,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ProductNotFound"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1193,15 +1549,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `license_key is required` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["E400FieldIsRequiredAnd2More"];
             /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired`, `Release not available to this license` */
             403: {
                 headers: {
@@ -1212,7 +1560,176 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ReleaseNotFound"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+        };
+    };
+    postPublicV1LicensesLeases: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A value of the client's choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the signature's `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 `Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.
+                 * @example q3J9c0x2dW5kX2Jhbm5lcg
+                 */
+                "Signature-Nonce"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    public_key: string;
+                    license_key: string;
+                    machine: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Leased */
+            201: {
+                headers: {
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    signature?: string;
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    "signature-input"?: string;
+                    /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
+                    "content-digest"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseTaken"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `machine is required`, `License is not floating`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            404: components["responses"]["E404InvalidPublicKeyAnd1More"];
+            409: components["responses"]["E409AllSeatsAreIn"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+        };
+    };
+    postPublicV1LicensesLeasesByLeaseIdHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A value of the client's choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the signature's `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 `Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.
+                 * @example q3J9c0x2dW5kX2Jhbm5lcg
+                 */
+                "Signature-Nonce"?: string;
+            };
+            path: {
+                /**
+                 * @description A `lse_…` id; one of another shape is answered as an unknown one (404 `Lease not found`).
+                 * @example lse_exampleexampleexampleexa
+                 */
+                leaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    public_key: string;
+                    license_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Extended */
+            200: {
+                headers: {
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    signature?: string;
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    "signature-input"?: string;
+                    /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
+                    "content-digest"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseExtended"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `License has been revoked`, `License is suspended`, `License has expired` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            /** @description Unknown, or not yours: `Lease not found`, `Invalid public_key`, `License key not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+        };
+    };
+    deletePublicV1LicensesLeasesByLeaseId: {
+        parameters: {
+            query: {
+                /** @example ACME-SEO-7KQ2-M4XR-T9WB-H3NP */
+                license_key: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A `lse_…` id; one of another shape is answered as an unknown one (404 `Lease not found`).
+                 * @example lse_exampleexampleexampleexa
+                 */
+                leaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, or not yours: `Lease not found`, `Invalid public_key`, `License key not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1237,6 +1754,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                 };
             };
@@ -1257,7 +1777,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidLicense"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `Machine holds no live lease`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1275,10 +1795,10 @@ export interface operations {
                     "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
-            413: components["responses"]["E413RequestBodyTooLarge2"];
-            415: components["responses"]["E415ContentTypeMustBe2"];
-            429: components["responses"]["E429TooManyRequests"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+            413: components["responses"]["E413RequestBodyTooLarge3"];
+            415: components["responses"]["E415ContentTypeMustBe3"];
+            429: components["responses"]["E429TooManyRequests3"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
     postPublicV1LicensesActivate: {
@@ -1307,6 +1827,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                 };
             };
@@ -1329,7 +1852,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicActivated"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `public_key is required`, `license_key is required`, `domain is required`, `domain is not a valid domain or URL`, `License seat limit reached`, `Staging activation limit reached`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `domain is not a valid domain or URL`, `License seat limit reached`, `Staging activation limit reached`, `License is floating: take a lease instead`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1340,11 +1863,11 @@ export interface operations {
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             409: components["responses"]["E409ARequestWithThis2"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     postPublicV1LicensesDeactivate: {
@@ -1373,6 +1896,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                     activation_id?: string | null;
                 };
@@ -1396,7 +1922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deactivated"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `public_key is required`, `license_key is required`, `domain or activation_id is required`, `Activation not found` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `public_key is required`, `license_key is required`, `domain, machine or activation_id is required`, `Send either domain or machine`, `Activation not found` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1407,11 +1933,11 @@ export interface operations {
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             409: components["responses"]["E409ARequestWithThis2"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     postPublicV1LicensesCheck: {
@@ -1435,6 +1961,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                 };
             };
@@ -1455,7 +1984,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActivationCheck"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `domain is required`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1465,10 +1994,10 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     postPublicV1LicensesOffline: {
@@ -1491,6 +2020,7 @@ export interface operations {
                     license_key: string;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
                 };
             };
         };
@@ -1510,7 +2040,7 @@ export interface operations {
                     "application/json": components["schemas"]["OfflineLicense"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `domain is required`, `domain is not a valid domain or URL`, `Activation not found`, `License has been revoked`, `License is suspended`, `License has expired`, `Offline license files are not available for this product` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `domain is not a valid domain or URL`, `Activation not found`, `License has been revoked`, `License is suspended`, `License has expired`, `Offline license files are not available for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1530,7 +2060,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1554,9 +2084,9 @@ export interface operations {
                     "application/json": components["schemas"]["SigningKeyList"];
                 };
             };
-            400: components["responses"]["E400FieldIsRequiredAnd2More"];
+            400: components["responses"]["E400FieldIsRequiredAnd2More2"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1578,9 +2108,9 @@ export interface operations {
                     "application/json": components["schemas"]["PublicPlanList"];
                 };
             };
-            400: components["responses"]["E400FieldIsRequiredAnd2More"];
+            400: components["responses"]["E400FieldIsRequiredAnd2More2"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1631,7 +2161,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1738,7 +2268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1786,7 +2316,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1830,7 +2360,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1874,7 +2404,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };

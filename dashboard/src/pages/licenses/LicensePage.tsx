@@ -9,6 +9,7 @@ import { formatDate, stagingSites } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActivationsTable } from './ActivationsTable';
+import { LeasesTable } from './LeasesTable';
 import { LicenseEditForm } from './LicenseEditForm';
 import { TransferLicenseForm } from './TransferLicenseForm';
 
@@ -63,7 +64,7 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
           </dd>
           <dt>Seats used</dt>
           <dd>
-            {license.activatedCount} of {license.seats}
+            {license.floating ? `floating: ${license.seats} seats lent by leases of ${license.leaseSeconds / 60} min` : `${license.activatedCount} of ${license.seats}`}
             {license.stagingCount > 0 && <span className="muted"> + {stagingSites(license.stagingCount)} (no seat)</span>}
           </dd>
           <dt>Expires</dt>
@@ -110,6 +111,12 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
         <section className="card" aria-labelledby="transfer-heading">
           <h2 id="transfer-heading">Transfer to another customer</h2>
           <TransferLicenseForm license={license} />
+        </section>
+      )}
+      {license.floating && (
+        <section aria-labelledby="leases-heading">
+          <h2 id="leases-heading">Live leases</h2>
+          <LeasesTable licenseId={license.id} />
         </section>
       )}
       <section aria-labelledby="activations-heading">
