@@ -27,6 +27,7 @@ import { paymentProviderRoutes } from './routes/payment-provider.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
 import { importRoutes } from './routes/imports.js';
+import { subscriptionRoutes } from './routes/subscriptions.js';
 
 /**
  * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
@@ -69,6 +70,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...analyticsRoutes(deps, builders),
     ...exportRoutes(deps, builders),
     ...importRoutes(deps, builders),
+    ...subscriptionRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }

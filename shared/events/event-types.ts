@@ -12,6 +12,8 @@ export const EVENT_TYPES = [
   'subscription.created',
   'subscription.cancelled',
   'subscription.renewed',
+  'subscription.updated',
+  'license.updated',
   'customer.erased',
   'import.completed',
   'release.published',

@@ -19,6 +19,7 @@ export function toLicense(item: LicenseItem, product: ProductSummary) {
     activatedCount: item.activatedCount,
     stagingCount: item.stagingCount ?? 0,
     expiresAt: item.expiresAt ?? null,
+    trialEndsAt: item.trialEndsAt ?? null,
     channel: item.channel ?? DEFAULT_CHANNEL,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

@@ -65,6 +65,7 @@ export const exampleLicense = {
   activatedCount: 1,
   stagingCount: 1,
   expiresAt: EX.expires,
+  trialEndsAt: null,
   channel: 'stable',
   createdAt: EX.created,
   updatedAt: EX.updated,
@@ -125,11 +126,14 @@ export const exampleSubscription = {
   currentPeriodEnd: EX.expires,
   cancelAtPeriodEnd: false,
   canceledAt: null,
+  planId: EX.planId,
   planName: 'Pro',
   billingCycle: 'yearly',
   price: 49,
   currency: 'USD',
   productName: 'Acme SEO',
+  pendingPlanId: null,
+  pendingPlanEffectiveAt: null,
 };
 
 export const exampleProduct = {

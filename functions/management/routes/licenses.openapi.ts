@@ -21,6 +21,7 @@ const licenseFields = {
   activatedCount: described(z.number(), 'Active production activations: the seats taken.'),
   stagingCount: described(z.number(), 'Active staging sites, which take no seat (at most the product\'s `stagingActivationLimit`).'),
   expiresAt: nullableTimestamp,
+  trialEndsAt: described(nullableTimestamp, 'When the trial the license was issued for ends (a checkout trial or a no-card trial); kept once paid.'),
   channel: described(z.enum(CHANNELS), 'The release channel the license receives: `stable`; `beta` (and stable); `alpha` (all three).'),
   createdAt: timestamp,
   updatedAt: timestamp,

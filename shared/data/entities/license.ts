@@ -35,6 +35,8 @@ export const licenseEntity = () =>
       channel: { type: CHANNELS },
       /** Null (absent) means lifetime. */
       expiresAt: { type: 'string' },
+      /** When the trial the license was issued for ends (DECISIONS §15); kept once paid, as a record. */
+      trialEndsAt: { type: 'string' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },
