@@ -164,6 +164,7 @@ export const exampleProduct = {
   plansCount: 1,
   offlineValidityDays: 30,
   updatesAfterExpiry: 'none',
+  planChangeProration: 'upgradeNowDowngradeAtRenewal',
   signingKeys: [exampleSigningKey],
   createdAt: EX.created,
   updatedAt: EX.updated,
@@ -183,6 +184,8 @@ export const examplePlan = {
   isActive: true,
   isPublic: true,
   channel: 'stable',
+  trialDays: 0,
+  allowPromotionCodes: false,
   createdAt: EX.created,
   updatedAt: EX.updated,
 };

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/data/entities/product.js';
+import { PLAN_CHANGE_PRORATIONS } from '../../../shared/data/entities/product.js';
 import {
   createProduct,
   deleteProduct,
@@ -90,6 +91,7 @@ const createBody = z.strictObject({
   offlineValidityDays: z.optional(productFields.offlineValidityDays),
   returnOrigins: z.optional(productFields.returnOrigins),
   updatesAfterExpiry: z.optional(productFields.updatesAfterExpiry),
+  planChangeProration: z.optional(z.enum(PLAN_CHANGE_PRORATIONS)),
 });
 const updateBody = z.partial(createBody);
 const listQuery = z.strictObject({
