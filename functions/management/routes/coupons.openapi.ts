@@ -28,7 +28,7 @@ const Coupon = named(
 assertDescribes<typeof Coupon, CouponView>(true);
 
 const exampleCoupon = {
-  id: 'cpn_3k2j5h6g7f8d9s2a3q4w5e6r',
+  id: 'cpn_3k2j5h6g7fqdzs2a3q4w5e6r',
   code: 'LAUNCH20',
   percentOff: 20,
   amountOff: null,
