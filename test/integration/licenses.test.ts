@@ -45,6 +45,7 @@ describe('licenses', () => {
       activatedCount: 0,
       stagingCount: 0,
       expiresAt: null,
+      trialEndsAt: null,
       channel: 'stable',
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
