@@ -51,8 +51,10 @@ const readBody = (req: IncomingMessage) =>
 
 /**
  * A small stand-in for the Stripe API that the `stripe` package talks to (through `STRIPE_API_URL`): the balance
- * read that verifies a key, Checkout Sessions (create and retrieve), each created session recorded with the
- * parameters as Stripe would parse them, subscription updates (recorded the same way), subscriptions a test has
+ * read that verifies a key, Checkout Sessions (create and retrieve; a `discounts` promotion code must be the key's and
+ * active), each created session recorded with the parameters as Stripe would parse them, subscription updates
+ * (recorded the same way, and applied to a subscription a test put in place: price, metadata, trial; see
+ * test/support/stripe-lifecycle-objects.ts), coupons and promotion codes (create, deactivate), subscriptions a test has
  * put in place (retrieve), and invoice payments a test has put in place (list, by invoice or payment intent). Every
  * answer is a whole Stripe object of the package's types (test/support/stripe-objects.ts). Outages are set per key,
  * so tests running in parallel do not meet each other's. `/_fake/…` lets tests in other processes read sessions and
