@@ -11,6 +11,7 @@ export const ID_PREFIXES = [
   'exp',
   'imp',
   'lse',
+  'cpn',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -81,6 +81,16 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     example: { ...exampleSubscription, status: 'canceled', canceledAt: EX.updated },
     description: 'Stripe ended a subscription; its license expires at the period end.',
   },
+  'subscription.updated': {
+    data: Subscription,
+    example: { ...exampleSubscription, planName: 'Agency', price: 99 },
+    description: "A subscription moved to another plan (the management or portal API's plan change, or a price changed in Stripe); a downgrade when it takes effect at the period end.",
+  },
+  'license.updated': {
+    data: License,
+    example: { ...exampleLicense, seats: 10 },
+    description: "A license's plan changed with its subscription: `planId` and `seats` are the new plan's; its key, activations and expiry stay.",
+  },
   'subscription.renewed': { data: Subscription, example: exampleSubscription, description: "A subscription's renewal was paid; its license's `expiresAt` moved to the new period end." },
   'subscription.past_due': {
     data: Subscription,

@@ -16,4 +16,6 @@ export const ID_KINDS = {
   apiKey: kind('key', 'API key not found'),
   export: kind('exp', 'Export not found'),
   import: kind('imp', 'Import not found'),
+  subscription: kind('sub', 'Subscription not found'),
+  coupon: kind('cpn', 'Coupon not found'),
 } as const;

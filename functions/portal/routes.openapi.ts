@@ -7,6 +7,7 @@ import type { portalDownloads } from '../../shared/portal/portal-downloads.js';
 import type { portalLicenses, portalOverview } from '../../shared/portal/portal-reads.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { Payment, Subscription } from '../management/routes/customers.openapi.js';
+import { examplePendingPlanChange, examplePlanChange, PLAN_CHANGE_DESCRIPTION, PLAN_CHANGE_ERRORS, PlanChange } from '../management/routes/subscriptions.openapi.js';
 
 /** `{data: …}`: every portal answer (SERVICE-SPEC §4.7). */
 const envelope = <T extends z.core.$ZodType>(id: string, data: T) => named(id, z.object({ data }));
@@ -175,6 +176,20 @@ export const portalOperations = defineOperations({
       404: ['License not found'],
       409: ['License was changed concurrently; retry'],
     },
+  },
+  'POST /v1/portal/subscriptions/{id}/change-plan': {
+    rateLimits: [RATE_LIMITS.portal],
+    summary: "Change a customer's subscription plan",
+    description: `${PLAN_CHANGE_DESCRIPTION} The customer's \`email\` travels in the body; a subscription of another customer is 404.`,
+    requestBody: { examples: { upgrade: { email: EX.email, planId: EX.planId } } },
+    responses: {
+      200: {
+        description: 'The change, applied or pending',
+        body: envelope('PortalPlanChange', PlanChange),
+        examples: { upgrade: { data: examplePlanChange }, downgrade: { data: examplePendingPlanChange } },
+      },
+    },
+    errors: { ...PLAN_CHANGE_ERRORS, 400: ['email is required', ...PLAN_CHANGE_ERRORS[400]] },
   },
   'GET /dl/{releaseId}': {
     summary: 'Download through a signed portal link',

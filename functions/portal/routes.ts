@@ -14,6 +14,8 @@ import type { HttpEvent } from '../../shared/http/types.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { cancelSubscription, SUBSCRIPTION_NOT_FOUND } from '../../shared/portal/cancel-subscription.js';
+import { changePortalPlan } from '../../shared/portal/change-plan.js';
+import { PLAN_NOT_FOUND } from '../../shared/subscriptions/change-plan.js';
 import type { PortalScope } from '../../shared/portal/customer-scope.js';
 import type { LinkSecret } from '../../shared/portal/link-secret.js';
 import { portalDownloads, signedDownload } from '../../shared/portal/portal-downloads.js';
@@ -34,8 +36,12 @@ const LICENSE: IdKind = { prefix: 'lic', unknown: () => new NotFoundError(LICENS
 /** A transfer names the customer (`email`, as the other portal routes do in their query) and the new owner in its body. */
 const transferBody = z.strictObject({ email: requiredText('email', 254), toEmail: emailAddress });
 
+/** A portal change with a body: the customer's e-mail travels in it (DECISIONS §15). */
+const changePlanBody = z.object({ email: requiredText('email', 254), planId: requiredText('planId', 64) });
+const PLAN: IdKind = { prefix: 'pln', unknown: () => new NotFoundError(PLAN_NOT_FOUND) };
+
 type PortalContext = { limits: RateLimiter; secret: LinkSecret; links: DownloadLinks };
-type Read = (scope: PortalScope, event: HttpEvent) => Promise<unknown>;
+type Read = (scope: PortalScope, event: HttpEvent, body: { planId?: string }) => Promise<unknown>;
 
 /** The customer portal (SERVICE-SPEC §4.7) and the signed download its links lead to (DECISIONS §5). */
 export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits, secret, links }: PortalContext): Route[] {
@@ -43,18 +49,19 @@ export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits
    * Checked in this order: the secret key (401), its rate limit (429), `email` (400), the path's ids (404, as
    * unknown ones); then `run` reads within the key owner's customers with that e-mail, answered as `{data}`.
    */
-  function portal(method: Method, path: string, pathIds: Record<string, IdKind>, run: Read): Route {
+  function portal(method: Method, path: string, pathIds: Record<string, IdKind>, run: Read, body?: typeof changePlanBody): Route {
     return {
       method,
       path,
-      input: { query: emailQuery, pathIds },
+      input: body ? { body, pathIds } : { query: emailQuery, pathIds },
       handler: async (event) => {
         const owner = await bearerKeyOwner(deps, event);
         if (!owner) throw new UnauthorizedError(API_KEY_MESSAGES.missing);
         await limits.take(RATE_LIMITS.portal, owner.apiKeyId);
-        const { email } = parseInput(emailQuery, query(event));
+        const input: { email: string; planId?: string } = body ? parseInput(body, jsonBody(event)) : parseInput(emailQuery, query(event));
         for (const [name, kind] of Object.entries(pathIds)) checkIdShape(kind, event.pathParameters![name]!);
-        return ok({ data: await run({ tenantId: owner.userId, email: normalizeEmail(email) }, event) });
+        if (input.planId !== undefined) checkIdShape(PLAN, input.planId);
+        return ok({ data: await run({ tenantId: owner.userId, email: normalizeEmail(input.email) }, event, input) });
       },
     };
   }
@@ -85,6 +92,13 @@ export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits
     transfer,
     portal('POST', '/v1/portal/subscriptions/{id}/cancel', { id: SUBSCRIPTION }, (scope, event) =>
       cancelSubscription(deps, scope, event.pathParameters!.id!),
+    ),
+    portal(
+      'POST',
+      '/v1/portal/subscriptions/{id}/change-plan',
+      { id: SUBSCRIPTION },
+      (scope, event, body) => changePortalPlan(deps, scope, event.pathParameters!.id!, body.planId!),
+      changePlanBody,
     ),
     {
       method: 'GET',

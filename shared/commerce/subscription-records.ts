@@ -39,9 +39,19 @@ export function subscriptionPatch(tx: Pick<TransactionEntities, 'subscription'>,
       ...(currentPeriodStart && { currentPeriodStart }),
       ...(currentPeriodEnd && { currentPeriodEnd }),
       ...(canceledAt && { canceledAt }),
+      ...planFields(next),
     });
-  // A cancellation taken back in Stripe clears `canceledAt`.
-  return (canceledAt || !current.canceledAt ? patch : patch.remove(['canceledAt'])).where(({ updatedAt: at }, { eq }) => eq(at, current.updatedAt)).commit();
+  // A cancellation taken back in Stripe clears `canceledAt`; a plan change applied clears the pending one.
+  const cleared = [
+    ...(!canceledAt && current.canceledAt ? (['canceledAt'] as const) : []),
+    ...(!next.pendingPlanId && current.pendingPlanId ? (['pendingPlanId', 'pendingPlanEffectiveAt'] as const) : []),
+  ];
+  return patch.remove(cleared).where(({ updatedAt: at }, { eq }) => eq(at, current.updatedAt)).commit();
+}
+
+/** The plan a subscription is on, and the one it moves to at period end (DECISIONS §15), as far as they are set. */
+function planFields({ planId, planName, billingCycle, price, currency, pendingPlanId, pendingPlanEffectiveAt }: SubscriptionItem) {
+  return Object.fromEntries(Object.entries({ planId, planName, billingCycle, price, currency, pendingPlanId, pendingPlanEffectiveAt }).filter(([, value]) => value !== undefined));
 }
 
 /**

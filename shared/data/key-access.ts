@@ -21,7 +21,7 @@ import { SERVICE_NAME } from './table-schema.js';
  */
 const LICENSING_READS = [
   'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'outboxShard', 'tenantId', 'bucket',
-  'checkoutSessionId', 'idempotencyKeyHash', 'leasePool', 'leaseId',
+  'checkoutSessionId', 'idempotencyKeyHash', 'leasePool', 'leaseId', 'planId', 'couponId',
 ] as const;
 
 /**
@@ -41,9 +41,14 @@ export const KEY_ACCESS = {
   /**
    * Public API: license operations, checkout (it reads the payment provider, writes only the sessions it opens), and
    * feedback and deactivation reasons with their daily counts, in their product's records partition (`productRecords`),
-   * never the product item itself.
+   * never the product item itself. Checkout reads the plan and a `promo` code's coupon (`planId`, `couponId`; the code's
+   * holder by `tenantId`). A no-card trial (DECISIONS §15) writes its claim (`productId#email`) and what issuing its
+   * license writes: the license, its ref and license e-mail (`licenseId`), expiry item (`shard`), customer and e-mail holder.
    */
-  public: { read: LICENSING_READS, write: [...LICENSE_OPERATION_WRITES, 'checkoutSessionId', 'productRecords'] },
+  public: {
+    read: [...LICENSING_READS, 'customerId'],
+    write: [...LICENSE_OPERATION_WRITES, 'checkoutSessionId', 'productRecords', 'productId#email', 'licenseId', 'shard', 'customerId', 'tenantId#email'],
+  },
   /**
    * Customer portal: its API keys (`keyHash`, for `lastUsedAt`), the tenant's customer e-mails, licenses by e-mail
    * and payment provider (`tenantId`), payments and subscriptions (`customerId`, `subscriptionId`), products and
@@ -53,7 +58,9 @@ export const KEY_ACCESS = {
    * counters, the event and the new owner's e-mail (with their markers).
    */
   portal: {
-    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'licenseId', 'licenseKey', 'activationId'],
+    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'planId', 'licenseId', 'licenseKey', 'activationId', 'eventId', 'outboxShard'],
+    // A transfer writes the license, its activations, the customer and their counters, events and the new owner's
+    // e-mail; a plan change (DECISIONS §15) the license's seats and plan, the subscription and their events.
     write: [
       'keyHash', 'subscriptionId', 'releaseId', 'bucket',
       'licenseKey', 'licenseId#domain', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId',
@@ -74,6 +81,8 @@ export const KEY_ACCESS = {
     write: [
       'tenantId#stripeEventId', 'tenantId#stripeId', 'tenantId#email', 'tenantId#shard', 'checkoutSessionId', 'customerId', 'licenseKey',
       'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard', 'overview',
+      // A purchase that continues a no-card trial marks its claim converted (DECISIONS §15).
+      'productId#email',
     ],
   },
   /**

@@ -4,6 +4,7 @@ import { activationEntity, activeDomainEntity } from './entities/activation.js';
 import { apiKeyEntity } from './entities/api-key.js';
 import { paymentEntity, subscriptionEntity } from './entities/billing.js';
 import { checkoutSessionEntity } from './entities/checkout-session.js';
+import { couponCodeEntity, couponEntity } from './entities/coupon.js';
 import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { deactivationReasonEntity } from './entities/deactivation-reason.js';
@@ -29,6 +30,7 @@ import { releaseEntity, releaseReadmeEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
 import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
+import { trialClaimEntity } from './entities/trial-claim.js';
 import { usageEventEntity } from './entities/usage-event.js';
 import { userEmailEntity, userEntity } from './entities/user.js';
 import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
@@ -87,6 +89,9 @@ export const ENTITY_FACTORIES = {
   importJob: importJobEntity,
   importError: importErrorEntity,
   releaseReadme: releaseReadmeEntity,
+  coupon: couponEntity,
+  couponCode: couponCodeEntity,
+  trialClaim: trialClaimEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'subscription.cancelled',
   'subscription.renewed',
   'subscription.past_due',
+  'subscription.updated',
+  'license.updated',
   'customer.erased',
   'import.completed',
   'release.published',

@@ -22,6 +22,7 @@ export function toLicense(item: LicenseItem, product: ProductSummary) {
     expiresAt: item.expiresAt ?? null,
     /** Set while a failed renewal payment's grace keeps the license valid past `expiresAt`. */
     graceUntil: item.graceUntil ?? null,
+    trialEndsAt: item.trialEndsAt ?? null,
     channel: item.channel ?? DEFAULT_CHANNEL,
     floating: item.floating ?? false,
     leaseSeconds: item.leaseSeconds ?? DEFAULT_LEASE_SECONDS,

@@ -66,6 +66,7 @@ export const exampleLicense = {
   stagingCount: 1,
   expiresAt: EX.expires,
   graceUntil: null,
+  trialEndsAt: null,
   channel: 'stable',
   floating: false,
   leaseSeconds: 900,
@@ -131,11 +132,14 @@ export const exampleSubscription = {
   currentPeriodEnd: EX.expires,
   cancelAtPeriodEnd: false,
   canceledAt: null,
+  planId: EX.planId,
   planName: 'Pro',
   billingCycle: 'yearly',
   price: 49,
   currency: 'USD',
   productName: 'Acme SEO',
+  pendingPlanId: null,
+  pendingPlanEffectiveAt: null,
 };
 
 export const exampleProduct = {
@@ -168,6 +172,7 @@ export const exampleProduct = {
   updatesAfterExpiry: 'none',
   renewalReminderDays: [7],
   graceDays: 7,
+  planChangeProration: 'upgradeNowDowngradeAtRenewal',
   signingKeys: [exampleSigningKey],
   createdAt: EX.created,
   updatedAt: EX.updated,
@@ -187,6 +192,8 @@ export const examplePlan = {
   isActive: true,
   isPublic: true,
   channel: 'stable',
+  trialDays: 0,
+  allowPromotionCodes: false,
   createdAt: EX.created,
   updatedAt: EX.updated,
 };

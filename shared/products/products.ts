@@ -1,3 +1,4 @@
+import { DEFAULT_PLAN_CHANGE_PRORATION, type PlanChangeProration } from '../subscriptions/plan-change-rules.js';
 import type { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../data/entities/product.js';
 
 type UpdatesAfterExpiry = (typeof UPDATES_AFTER_EXPIRY)[number];
@@ -50,6 +51,8 @@ export type ProductInput = {
   returnOrigins?: string[];
   /** What an expired license may still update to (DECISIONS §14). */
   updatesAfterExpiry?: UpdatesAfterExpiry;
+  /** How a subscription's plan change is timed and prorated (DECISIONS §15). */
+  planChangeProration?: PlanChangeProration;
 } & { [K in OptionalText]?: string | null };
 
 /** Fields that `null` clears in an update (back to their defaults). */
@@ -83,6 +86,7 @@ export function toProduct(item: ProductItem, now: Date = new Date()) {
     updatesAfterExpiry: item.updatesAfterExpiry ?? 'none',
     renewalReminderDays: item.renewalReminderDays ?? DEFAULT_RENEWAL_REMINDER_DAYS,
     graceDays: item.graceDays ?? DEFAULT_GRACE_DAYS,
+    planChangeProration: item.planChangeProration ?? DEFAULT_PLAN_CHANGE_PRORATION,
     signingKeys: publicSigningKeys(item, now),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

@@ -46,6 +46,7 @@ describe('licenses', () => {
       stagingCount: 0,
       expiresAt: null,
       graceUntil: null,
+      trialEndsAt: null,
       channel: 'stable',
       floating: false,
       leaseSeconds: 900,

@@ -239,6 +239,14 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.put('/api/payment-provider', { provider: 'stripe', secretKey: stripeTestKey(false), webhookSecret }), 400);
     expectStatus(await vendor.put('/api/payment-provider', { provider: 'stripe', secretKey, webhookSecret }), 200);
     expectStatus(await plugin.get(`/public/v1/plans?public_key=${product.public_key}`, { origin: null }), 200);
+    // The lifecycle's settings: tax, coupons, no-card trials (the plan has none), a plan change of nothing.
+    expectStatus(await vendor.patch('/api/payment-provider', { automaticTax: false }), 200);
+    const coupon = await vendor.post('/api/coupons', { code: stripeId('C').replace('_', '-').slice(0, 20), percentOff: 10, duration: 'once' });
+    expectStatus(coupon, 201);
+    expectStatus(await vendor.get('/api/coupons'), 200);
+    expectStatus(await vendor.delete(`/api/coupons/${coupon.body.id}`), 200);
+    expectStatus(await plugin.post('/public/v1/trials', { public_key: product.public_key, plan: 'pro', email: buyer }, { origin: null }), 400);
+    expectStatus(await vendor.post('/api/subscriptions/sub_aaaaaaaaaaaaaaaaaaaaaaaa/change-plan', { planId: plan.id }), 404);
     expectStatus(await plugin.get('/public/v1/plans', { origin: null }), 400);
     expectStatus(await plugin.get(`/public/v1/checkout?public_key=${product.public_key}&plan=nope`, { origin: null }), 404);
     const opened = await plugin.get(`/public/v1/checkout/${plan.id}?public_key=${product.public_key}&email=${encodeURIComponent(buyer)}&return_url=https://example.com/back`, { origin: null });
@@ -291,6 +299,7 @@ describe('the OpenAPI document against real answers', () => {
     const subscriptions = (await server.get(`/v1/portal/subscriptions?${q}`)).body.data;
     expectStatus(await server.post(`/v1/portal/subscriptions/${subscriptions[0].id}/cancel?${q}`), 200);
     expectStatus(await server.post(`/v1/portal/subscriptions/sub_aaaaaaaaaaaaaaaaaaaaaaaa/cancel?${q}`), 404);
+    expectStatus(await server.post(`/v1/portal/subscriptions/${subscriptions[0].id}/change-plan`, { email: buyer, planId: subscriptions[0].planId }), 400);
     const downloads = (await server.get(`/v1/portal/downloads?${q}`)).body.data;
     const link = new URL(downloads[0].downloadUrl);
     expectStatus(await plugin.get(`${link.pathname}${link.search}`), 302);

@@ -25,6 +25,7 @@ export const licenseFields = {
     nullableTimestamp,
     "Set by a failed subscription payment: the license stays valid (validate's `inGrace: true`) until then though `expiresAt` has passed, and expires then unless a payment succeeds first.",
   ),
+  trialEndsAt: described(nullableTimestamp, 'When the trial the license was issued for ends (a checkout trial or a no-card trial); kept once paid.'),
   channel: described(z.enum(CHANNELS), 'The release channel the license receives: `stable`; `beta` (and stable); `alpha` (all three).'),
   floating: described(z.boolean(), 'Seats are borrowed by leases (`POST /v1/licenses/leases`), not held by activations.'),
   leaseSeconds: described(z.number(), 'How long a lease lives without a heartbeat (60–86400, default 900).'),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/data/entities/product.js';
+import { PLAN_CHANGE_PRORATIONS } from '../../../shared/data/entities/product.js';
 import {
   createProduct,
   deleteProduct,
@@ -98,6 +99,7 @@ const createBody = z.strictObject({
   updatesAfterExpiry: z.optional(productFields.updatesAfterExpiry),
   renewalReminderDays: z.optional(productFields.renewalReminderDays),
   graceDays: z.optional(productFields.graceDays),
+  planChangeProration: z.optional(z.enum(PLAN_CHANGE_PRORATIONS)),
 });
 const updateBody = z.partial(createBody);
 const listQuery = z.strictObject({

@@ -44,6 +44,8 @@ export const licenseEntity = () =>
        * `expiresAt` has passed, and the expiry sweep expires it then. Cleared by the next paid invoice.
        */
       graceUntil: { type: 'string' },
+      /** When the trial the license was issued for ends (DECISIONS §15); kept once paid, as a record. */
+      trialEndsAt: { type: 'string' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

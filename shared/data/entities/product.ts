@@ -5,6 +5,8 @@ export const PRODUCT_TYPES = ['plugin', 'theme', 'app', 'library', 'saas', 'othe
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 /** What an expired license may still update to (DECISIONS §14). */
 export const UPDATES_AFTER_EXPIRY = ['none', 'releasedBeforeExpiry'] as const;
+/** How a subscription's plan change is timed and prorated (DECISIONS §15); the first is the default. */
+export const PLAN_CHANGE_PRORATIONS = ['upgradeNowDowngradeAtRenewal', 'prorateAll', 'none'] as const;
 
 export const productEntity = () =>
   new Entity({
@@ -51,6 +53,8 @@ export const productEntity = () =>
        * absent or empty: any origin.
        */
       returnOrigins: { type: 'list', items: { type: 'string' } },
+      /** When a subscription's plan change takes effect, and how it is prorated (DECISIONS §15); absent: the default. */
+      planChangeProration: { type: PLAN_CHANGE_PRORATIONS },
       /**
        * The product's Ed25519 signing keys (shared/signing/signing-keys.ts): the current one and those rotated out
        * less than their grace period ago. Each private key is sealed (shared/secrets/secret-box.ts). They travel

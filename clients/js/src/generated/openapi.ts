@@ -435,7 +435,7 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by slug)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's promotion code as the session's discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored.
          */
         get: operations["getPublicV1Checkout"];
         put?: never;
@@ -475,11 +475,31 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by id)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's promotion code as the session's discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored.
          */
         get: operations["getPublicV1CheckoutByPlanId"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/trials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a no-card trial
+         * @description Issues a license of the plan (by slug; active and public) with the plan's seats, expiring after its `trialDays` (`trialEndsAt` the same), and e-mails it (DECISIONS §15). One trial per e-mail and product. A later paid checkout with the same e-mail for the product continues this license: the same key, with the paid plan's seats and expiry. Open to any origin; unknown fields are ignored.
+         */
+        post: operations["postPublicV1Trials"];
         delete?: never;
         options?: never;
         head?: never;
@@ -721,6 +741,10 @@ export interface components {
          * @description An ISO 8601 timestamp in UTC.
          */
         Timestamp: string;
+        TrialStarted: {
+            /** @constant */
+            sent: true;
+        };
         /** @description WordPress plugin update information about the release offered to this site (docs/api.md, Release channels and rollouts): the newest published one on a channel it may receive, whose requirements its `php` and `wp` meet, and whose rollout includes it. `version` and `new_version` both name it (null when none qualifies); `package` (the licensed download) is there only for a key that may download it. `sections` (safe HTML) come from the release's readme.txt where it has them, else from the product's description and the releases' notes. */
         UpdateInfo: {
             name: string;
@@ -840,6 +864,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["BoundError"];
+            };
+        };
+        /** @description Unknown, or not yours: `Invalid public_key`, `Plan not found` */
+        E404InvalidPublicKeyAnd1More2: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
             };
         };
         /** @description Unknown, or not yours: `License key not found` */
@@ -2123,6 +2156,7 @@ export interface operations {
                 return_url?: string;
                 activate_param?: string;
                 pending_param?: string;
+                promo?: string | null;
                 /** @example pro */
                 plan: string;
             };
@@ -2143,7 +2177,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `plan is required`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `plan is required`, `Checkout is not available for this product`, `Invalid promotion code`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2152,15 +2186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown, or not yours: `Invalid public_key`, `Plan not found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            404: components["responses"]["E404InvalidPublicKeyAnd1More2"];
             429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
@@ -2226,6 +2252,7 @@ export interface operations {
                 return_url?: string;
                 activate_param?: string;
                 pending_param?: string;
+                promo?: string | null;
             };
             header?: never;
             path: {
@@ -2250,7 +2277,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `Invalid promotion code`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2270,6 +2297,58 @@ export interface operations {
             };
             429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+        };
+    };
+    postPublicV1Trials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    public_key: string;
+                    plan: string;
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialStarted"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `This plan has no trial`, `email must be a valid e-mail address`, `plan is required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["E404InvalidPublicKeyAnd1More2"];
+            /** @description Conflict: `A trial was already started for this e-mail` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["E413RequestBodyTooLarge"];
+            415: components["responses"]["E415ContentTypeMustBe"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
