@@ -29,6 +29,7 @@ export const LICENSE_ATTRIBUTES = [
   'stagingCount',
   'expiresAt',
   'graceUntil',
+  'trialEndsAt',
   'channel',
   'floating',
   'leaseSeconds',
