@@ -7,11 +7,18 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { formatDate, formatDay, formatMoney } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
+import { ChangePlanForm } from './ChangePlanForm';
 import { CustomerForm, type CustomerBody } from './CustomerForm';
 import { CustomerPrivacySection } from './CustomerPrivacySection';
 import { customerName } from './customerName';
 
 type CustomerDetail = components['schemas']['CustomerDetail'];
+type Subscription = CustomerDetail['subscriptions'][number];
+
+/** A subscription names its plan and product by name only: its product is the one of the license sold on its plan. */
+const productIdOf = (customer: CustomerDetail, subscription: Subscription) =>
+  (customer.licenses.find((license) => license.planId !== null && license.planId === subscription.planId) ??
+    customer.licenses.find((license) => license.product.name === subscription.productName))?.product.id;
 
 export function CustomerPage() {
   const { customerId = '' } = useParams();
@@ -94,6 +101,10 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
                 {subscription.productName ?? '—'} {subscription.planName ?? ''} · {subscription.price !== null && subscription.currency ? formatMoney(subscription.price, subscription.currency) : '—'}{' '}
                 {subscription.billingCycle ?? ''} · until {formatDay(subscription.currentPeriodEnd)} <StatusBadge status={subscription.status} />
                 {subscription.cancelAtPeriodEnd && <span className="muted"> (cancels at period end)</span>}
+                {subscription.pendingPlanEffectiveAt && <span className="muted"> (plan change on {formatDay(subscription.pendingPlanEffectiveAt)})</span>}
+                {subscription.status !== 'canceled' && productIdOf(customer, subscription) && (
+                  <ChangePlanForm subscription={subscription} productId={productIdOf(customer, subscription) ?? ''} />
+                )}
               </li>
             ))}
           </ul>
