@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { Browser, Page } from 'puppeteer-core';
-import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Client, newTenant } from '../support/client.js';
+import { Client } from '../support/client.js';
 import { button, byRole, CHROMIUM, desktopPage, launchChromium, link, screenshot, seriousViolations, text, textbox } from '../support/dashboard-page.js';
-import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
-import { deliver, stripeEvent } from '../support/stripe-events.js';
-import { paidSession, stripeId, stripeSubscription, unixNow } from '../support/stripe-objects.js';
+import { stripeEvent } from '../support/stripe-events.js';
+import { created, paidCheckout, shop, type Shop } from '../support/stripe-shop.js';
 
 /**
  * Plan changes and coupons in the dashboard (DECISIONS §15), in a real Chromium against the local stack and the fake
@@ -14,16 +12,17 @@ import { paidSession, stripeId, stripeSubscription, unixNow } from '../support/s
  */
 const available = existsSync(CHROMIUM);
 const base = inject('baseUrl');
-const fake = fakeStripeClient(inject('stripeUrl'));
 const buyer = new Client();
 
 let browser: Browser | undefined;
 let page: Page;
-let tenant: Awaited<ReturnType<typeof newTenant>>;
+let s: Shop;
+let tenant: Shop['tenant'];
 
 beforeAll(async () => {
   if (!available && !process.env.CI) return;
-  tenant = await newTenant();
+  s = await shop();
+  tenant = s.tenant;
   browser = await launchChromium();
   page = await desktopPage(browser);
   await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
@@ -36,34 +35,19 @@ afterAll(async () => {
 const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
 const click = (selector: string) => page.locator(selector).click();
 const waitFor = (selector: string) => page.waitForSelector(selector);
-const ok = async <T>(res: Promise<{ status: number; body: T; text: string }>) => {
-  const { status, body, text: raw } = await res;
-  expect(status, raw).toBeLessThan(300);
-  return body;
-};
 
-/** A monthly subscription bought through checkout on the fake Stripe, with two active sites. */
+/** A yearly subscription to the shop's Pro plan (5 seats) with two active sites, and plans above and below it. */
 async function subscribedLicense() {
-  const product = await ok(tenant.post('/api/products', { name: 'Billing Plugin', productType: 'plugin', slug: stripeId('bill').replace('_', '-') }));
-  const plan = (fields: Record<string, unknown>) => ok(tenant.post(`/api/products/${product.id}/plans`, { billingCycle: 'monthly', currency: 'usd', ...fields }));
-  const plans = {
-    basic: await plan({ name: 'Basic', slug: 'basic', price: 10, siteLimit: 3 }),
-    agency: await plan({ name: 'Agency', slug: 'agency', price: 30, siteLimit: 10 }),
-    solo: await plan({ name: 'Solo', slug: 'solo', price: 5, siteLimit: 1 }),
-  };
-  const secretKey = stripeTestKey();
-  const webhookSecret = `whsec_${Buffer.from(stripeId('secret')).toString('base64')}`;
-  const connected = await ok(tenant.put('/api/payment-provider', { provider: 'stripe', secretKey, webhookSecret }));
-  const checkout = await buyer.get(`/public/v1/checkout/${plans.basic.id}?public_key=${product.public_key}`, { origin: null });
-  const opened = (await fake.session(/\/(cs_test_\w+)$/.exec(checkout.headers.get('location') ?? '')![1]!))!;
-  const start = unixNow();
-  const subscription: Stripe.Subscription = stripeSubscription({ start, end: start + 30 * 24 * 3600, amount: 1000, interval: 'month', metadata: opened.session.metadata ?? {} });
-  await fake.putSubscription(secretKey, subscription);
-  const paid = stripeEvent('checkout.session.completed', paidSession(opened.session, { email: 'payer@example.com', amountTotal: 1000, invoice: stripeId('in'), subscription: subscription.id }));
-  expect((await deliver(new URL(connected.webhookUrl).pathname, paid, webhookSecret)).status).toBe(200);
-  const [license] = (await ok(tenant.get('/api/licenses'))).items;
-  for (const domain of ['a.example.com', 'b.example.com']) await ok(buyer.post('/v1/licenses/activate', { license_key: license.licenseKey, domain }, { origin: null }));
-  return { license, plans, periodEnd: new Date(subscription.items.data[0]!.current_period_end * 1000).toISOString() };
+  const plan = (fields: Record<string, unknown>) => created(tenant.post(`/api/products/${s.product.id}/plans`, { billingCycle: 'yearly', currency: 'usd', ...fields }));
+  const plans = { pro: s.plans.yearly, agency: await plan({ name: 'Agency', price: 149, siteLimit: 10 }), solo: await plan({ name: 'Solo', price: 19, siteLimit: 1 }) };
+  const { session, subscription } = await paidCheckout(s, 'yearly');
+  expect((await s.send(stripeEvent('checkout.session.completed', session))).status).toBe(200);
+  const [license] = (await tenant.get('/api/licenses')).body.items;
+  for (const domain of ['a.example.com', 'b.example.com']) {
+    const activated = await buyer.post('/v1/licenses/activate', { license_key: license.licenseKey, domain }, { origin: null });
+    expect(activated.status, activated.text).toBe(200);
+  }
+  return { license, plans, periodEnd: new Date(subscription!.items.data[0]!.current_period_end * 1000).toISOString() };
 }
 
 describe.skipIf(!available && !process.env.CI)('plan changes and coupons in the dashboard', () => {
@@ -81,7 +65,7 @@ describe.skipIf(!available && !process.env.CI)('plan changes and coupons in the 
     await waitFor(text('Plan changed.'));
     await expect.poll(async () => (await tenant.get(`/api/licenses/${license.id}`)).body, { timeout: 10_000 }).toMatchObject({ planId: plans.agency.id, seats: 10, licenseKey: license.licenseKey });
 
-    await page.select(plan, plans.basic.id);
+    await page.select(plan, plans.pro.id);
     await click(button('Change plan'));
     const day = await page.evaluate((iso) => new Date(iso).toLocaleDateString(), periodEnd);
     await waitFor(text(`Downgrade scheduled: takes effect on ${day}.`));
@@ -102,13 +86,13 @@ describe.skipIf(!available && !process.env.CI)('plan changes and coupons in the 
     await click(button('Create coupon'));
     await waitFor(text('20% off'));
     await waitFor(text('for 6 months'));
-    const [coupon] = (await ok(tenant.get('/api/coupons'))).items;
+    const [coupon] = (await tenant.get('/api/coupons')).body.items;
     expect(coupon).toMatchObject({ code: 'LAUNCH20', percentOff: 20, duration: 'repeating', durationInMonths: 6, active: true });
     expect(await seriousViolations(page)).toEqual([]);
 
     await click(button('Deactivate'));
     await click(`dialog[open] ${button('Deactivate')}`);
     await waitFor(text('inactive'));
-    expect((await ok(tenant.get('/api/coupons'))).items[0]).toMatchObject({ id: coupon.id, active: false });
+    expect((await tenant.get('/api/coupons')).body.items[0]).toMatchObject({ id: coupon.id, active: false });
   });
 });
