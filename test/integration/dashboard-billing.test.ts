@@ -95,4 +95,10 @@ describe.skipIf(!available && !process.env.CI)('plan changes and coupons in the 
     await waitFor(text('inactive'));
     expect((await tenant.get('/api/coupons')).body.items[0]).toMatchObject({ id: coupon.id, active: false });
   });
+
+  it('turns on automatic tax for every checkout on the payment settings page', async () => {
+    await go('/payment-provider');
+    await click(byRole('checkbox', 'Automatic tax'));
+    await expect.poll(async () => (await tenant.get('/api/payment-provider')).body, { timeout: 10_000 }).toMatchObject({ automaticTax: true, taxIdCollection: false });
+  });
 });

@@ -15,10 +15,18 @@ import { customerName } from './customerName';
 type CustomerDetail = components['schemas']['CustomerDetail'];
 type Subscription = CustomerDetail['subscriptions'][number];
 
-/** A subscription names its plan and product by name only: its product is the one of the license sold on its plan. */
-const productIdOf = (customer: CustomerDetail, subscription: Subscription) =>
-  (customer.licenses.find((license) => license.planId !== null && license.planId === subscription.planId) ??
-    customer.licenses.find((license) => license.product.name === subscription.productName))?.product.id;
+/**
+ * A running subscription's plan change. A subscription names its product by name only: its product is the one of the
+ * customer's license on its plan (or, failing that, of that name).
+ */
+function SubscriptionPlanChange({ customer, subscription }: { customer: CustomerDetail; subscription: Subscription }) {
+  const productId = (
+    customer.licenses.find((license) => license.planId !== null && license.planId === subscription.planId) ??
+    customer.licenses.find((license) => license.product.name === subscription.productName)
+  )?.product.id;
+  if (subscription.status === 'canceled' || !productId) return null;
+  return <ChangePlanForm subscription={subscription} productId={productId} />;
+}
 
 export function CustomerPage() {
   const { customerId = '' } = useParams();
@@ -102,9 +110,7 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
                 {subscription.billingCycle ?? ''} · until {formatDay(subscription.currentPeriodEnd)} <StatusBadge status={subscription.status} />
                 {subscription.cancelAtPeriodEnd && <span className="muted"> (cancels at period end)</span>}
                 {subscription.pendingPlanEffectiveAt && <span className="muted"> (plan change on {formatDay(subscription.pendingPlanEffectiveAt)})</span>}
-                {subscription.status !== 'canceled' && productIdOf(customer, subscription) && (
-                  <ChangePlanForm subscription={subscription} productId={productIdOf(customer, subscription) ?? ''} />
-                )}
+                <SubscriptionPlanChange customer={customer} subscription={subscription} />
               </li>
             ))}
           </ul>
