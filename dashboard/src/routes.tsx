@@ -4,6 +4,7 @@ import { Layout } from './components/Layout';
 import { AccountPage } from './pages/account/AccountPage';
 import { RegisterPage } from './pages/auth/RegisterPage';
 import { SignInPage } from './pages/auth/SignInPage';
+import { CouponsPage } from './pages/coupons/CouponsPage';
 import { CustomerPage } from './pages/customers/CustomerPage';
 import { CustomersPage } from './pages/customers/CustomersPage';
 import { ImportPage } from './pages/imports/ImportPage';
@@ -71,6 +72,7 @@ export const router = createBrowserRouter([
       { path: 'webhooks', element: <WebhooksPage /> },
       { path: 'webhooks/new', element: <NewWebhookPage /> },
       { path: 'webhooks/:webhookId', element: <WebhookPage /> },
+      { path: 'coupons', element: <CouponsPage /> },
       { path: 'payment-provider', element: <PaymentProviderPage /> },
       { path: 'account', element: <AccountPage /> },
       { path: 'imports', element: <ImportPage /> },

@@ -12,6 +12,7 @@ const NAV = [
   { to: '/licenses', label: 'Licenses' },
   { to: '/customers', label: 'Customers' },
   { to: '/webhooks', label: 'Webhooks' },
+  { to: '/coupons', label: 'Coupons' },
   { to: '/payment-provider', label: 'Payments' },
   { to: '/account', label: 'Account' },
   { to: '/imports', label: 'Import' },

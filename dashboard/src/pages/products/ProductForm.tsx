@@ -44,7 +44,16 @@ export type ProductBody = {
   updatesAfterExpiry: UpdatesAfterExpiry;
   renewalReminderDays: number[];
   graceDays: number;
+  planChangeProration: PlanChangeProration;
 } & Record<TextKey, string | null>;
+
+type PlanChangeProration = Product['planChangeProration'];
+/** DECISIONS §15: how a subscription's plan change is billed. */
+const PRORATIONS: { value: PlanChangeProration; label: string }[] = [
+  { value: 'upgradeNowDowngradeAtRenewal', label: 'Upgrades now with a prorated invoice, downgrades at renewal' },
+  { value: 'prorateAll', label: 'Every change now, prorated on the next invoice' },
+  { value: 'none', label: 'Every change now, no proration' },
+];
 
 type UpdatesAfterExpiry = Product['updatesAfterExpiry'];
 const AFTER_EXPIRY: { value: UpdatesAfterExpiry; label: string }[] = [
@@ -72,6 +81,7 @@ type Values = {
   /** Comma-separated days. */
   renewalReminderDays: string;
   graceDays: string;
+  planChangeProration: PlanChangeProration;
 } & Record<TextKey, string>;
 
 /** The service's defaults for a new product (docs/api.md, Staging and local sites; Offline license files). */
@@ -100,6 +110,7 @@ function initialValues(product?: Product): Values {
     returnOrigins: (product?.returnOrigins ?? []).join('\n'),
     renewalReminderDays: (product?.renewalReminderDays ?? DEFAULT_RENEWAL_REMINDER_DAYS).join(', '),
     graceDays: String(product?.graceDays ?? DEFAULT_GRACE_DAYS),
+    planChangeProration: product?.planChangeProration ?? 'upgradeNowDowngradeAtRenewal',
     ...text,
   };
 }
@@ -147,6 +158,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         returnOrigins: originLines(values.returnOrigins),
         renewalReminderDays: reminderDaysOf(values.renewalReminderDays),
         graceDays: Number(values.graceDays),
+        planChangeProration: values.planChangeProration,
         ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, orNull(values[field.key])])) as Record<TextKey, string | null>),
       }),
   });
@@ -228,6 +240,15 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         onGraceDays={form.set('graceDays')}
         errorOf={errorOf}
       />
+      <Field label="Plan changes" hint="How a subscription moving to another plan is billed" error={errorOf('planChangeProration')}>
+        <select value={form.values.planChangeProration} onChange={(e) => form.set('planChangeProration')(e.target.value as PlanChangeProration)}>
+          {PRORATIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </Field>
       <fieldset className="checkboxes">
         <legend>Options</legend>
         <CheckboxField label="Premium" checked={form.values.isPremium} onChange={form.set('isPremium')} />
