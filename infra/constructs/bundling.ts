@@ -27,8 +27,8 @@ export const CHUNK_DIRECTORY = 'chunks';
  * How every function is bundled; `bench/cold-start.ts` measures what this produces through `cdk synth`.
  *
  * - **Split at every `import()`** (esbuild's code splitting): what a function loads only on some requests (`stripe`
- *   for checkout, the KMS client that opens a signing key or a provider secret, the SQS client of the first usage or
- *   mail message, Secrets Manager, the readme parser) goes into `chunks/`, parsed by the first request that imports
+ *   for checkout, the KMS client that opens a signing key or a provider secret, the SQS client of the first usage, mail
+ *   or webhook message, Secrets Manager, the readme and upload-form parsers) goes into `chunks/`, parsed by the first request that imports
  *   it, and code it shares with the rest into chunks that `index.mjs` imports. Everything in `index.mjs` and its
  *   static imports is parsed at every cold start, needed or not (issue 26: init ≤ 100 ms for edge and public).
  * - **The AWS SDK is bundled**, not taken from the runtime: loading the runtime's copy from its many files costs more
