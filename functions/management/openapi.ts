@@ -14,6 +14,8 @@ import { productOperations } from './routes/products.openapi.js';
 import { releaseOperations } from './routes/releases.openapi.js';
 import { webhookOperations } from './routes/webhooks.openapi.js';
 import { importOperations } from './routes/imports.openapi.js';
+import { teamOperations } from './routes/team.openapi.js';
+import { auditLogOperations } from './routes/audit-log.openapi.js';
 
 /** The OpenAPI operations of every management route (`managementRoutes`), one file per route file. */
 export const managementOperations = defineOperations({
@@ -31,6 +33,8 @@ export const managementOperations = defineOperations({
   ...analyticsOperations,
   ...exportOperations,
   ...importOperations,
+  ...teamOperations,
+  ...auditLogOperations,
   'GET /health': {
     summary: 'Health check',
     description: 'Answers once the stack is ready to serve.',

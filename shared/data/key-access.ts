@@ -57,7 +57,8 @@ export const KEY_ACCESS = {
    * session, product and plan named by an event (the plan as sold travels in the event; the plan itself is read only
    * for a session opened without that snapshot), and what a purchase, renewal or refund writes: customer (and its
    * e-mail lookup), license (with its ref, expiry item, e-mail and activations), payment, subscription, counters and
-   * outbound events. It changes no payment provider, product or plan.
+   * outbound events, and the audit entry of what the event changed with its chain shard's head (`tenantId#auditShard`). It
+ * changes no payment provider, product or plan.
    */
   stripeWebhook: {
     read: [
@@ -66,7 +67,7 @@ export const KEY_ACCESS = {
     ],
     write: [
       'tenantId#stripeEventId', 'tenantId#stripeId', 'tenantId#email', 'tenantId#shard', 'checkoutSessionId', 'customerId', 'licenseKey',
-      'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard',
+      'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard', 'tenantId#auditShard',
     ],
   },
   /**
@@ -105,11 +106,15 @@ export const KEY_ACCESS = {
    * e-mails a batch finds taken (`licenseKey`, `tenantId`); what an imported license writes: the license, its ref,
    * expiry item, activations and domain holds (`licenseKey`, `licenseId`, `shard`, `activationId`), its customer and
    * the e-mail's holder (`customerId`, `tenantId#email`), the counters (`tenantId#shard`), and the `import.completed`
-   * event (`eventId`, `outboxShard`). It changes no product or plan.
+   * event (`eventId`, `outboxShard`) with the import's audit entry and its chain shard's head (`tenantId#auditShard`).
+   * It changes no product or plan.
    */
   importWorker: {
     read: ['importId', 'productId', 'licenseKey', 'tenantId'],
-    write: ['importId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard'],
+    write: [
+      'importId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard',
+      'tenantId#auditShard',
+    ],
   },
 } as const satisfies Record<string, { read: readonly string[]; write: readonly string[] }>;
 

@@ -1,6 +1,7 @@
 import type { MAIL_KINDS } from '../data/entities/mail.js';
 import { renderEmailVerificationMail } from './email-verification-template.js';
 import type { RenderedMail } from './mail-layout.js';
+import { renderTeamInvitationMail } from './team-invitation-template.js';
 
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -12,6 +13,8 @@ export type MailKind = (typeof MAIL_KINDS)[number];
 export const MAIL_TEMPLATES = {
   /** Outlives its link (24 h) by nothing: an unsent verification e-mail is of no use once its token has expired. */
   emailVerification: { render: renderEmailVerificationMail, retentionSeconds: 24 * 3600 },
+  /** As long as its invitation (7 days). */
+  teamInvitation: { render: renderTeamInvitationMail, retentionSeconds: 7 * 24 * 3600 },
 } satisfies { [K in MailKind]: { render: (content: never) => RenderedMail; retentionSeconds: number } };
 
 /** What a kind's e-mail says, as its item's `content` holds it. */

@@ -1,0 +1,43 @@
+import { getUser } from '../../shared/accounts/users.js';
+import { withAudit, type AuditActor } from '../../shared/audit/audit-scope.js';
+import { transact } from '../../shared/data/writes.js';
+import { clientAddress } from '../../shared/http/client-address.js';
+import { header } from '../../shared/http/request.js';
+import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
+import type { Deps } from '../../shared/runtime.js';
+import type { Caller } from './authenticate.js';
+
+/** A write route's audit entry: its action (`license.update`) and its target's entity (`license`). */
+export type AuditDeclaration = { action: string; target: string; idField?: string };
+
+/**
+ * Runs a write route inside its audit scope: the transaction that makes the change writes the entry
+ * (shared/data/writes.ts). A route that answered success without any transaction of its target (a change that
+ * changed nothing) records its entry on its own, so every change through `/api` leaves exactly one.
+ */
+export async function audited(
+  deps: Deps,
+  event: HttpEvent,
+  caller: Caller,
+  declared: AuditDeclaration & { tenantId: string },
+  answer: () => Promise<HttpResult>,
+) {
+  const actor: AuditActor =
+    caller.via === 'apiKey'
+      ? { type: 'apiKey', id: caller.apiKeyId }
+      : { type: 'user', id: caller.userId, ...(await getUser(deps, caller.userId).then((user) => user && { email: user.email })) };
+  const intent = {
+    tenantId: declared.tenantId,
+    actor,
+    action: declared.action,
+    target: { type: declared.target, ...(declared.idField && { idField: declared.idField }) },
+    ip: clientAddress(event, deps.config),
+    userAgent: header(event, 'user-agent')?.slice(0, 512),
+    now: () => deps.clock.now(),
+  };
+  return withAudit(intent, async (scope) => {
+    const result = await answer();
+    if (!scope.recorded && result.statusCode < 300) await transact(deps.data, () => ({}), true);
+    return result;
+  });
+}
