@@ -30,7 +30,11 @@ export async function audited(
     tenantId: declared.tenantId,
     actor,
     action: declared.action,
-    target: { type: declared.target, ...(declared.idField && { idField: declared.idField }) },
+    target: {
+      type: declared.target,
+      ...(declared.idField && { idField: declared.idField }),
+      ...(event.pathParameters?.id && { fallbackId: event.pathParameters.id }),
+    },
     ip: clientAddress(event, deps.config),
     userAgent: header(event, 'user-agent')?.slice(0, 512),
     now: () => deps.clock.now(),

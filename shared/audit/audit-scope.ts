@@ -10,9 +10,9 @@ export type AuditIntent = {
   action: string;
   /**
    * `type` names the entity whose items are the change (the item's `<type>Id` names the target when `id` is not given);
-   * `entity: false`: the change has no one item (a Stripe event, an import), its entry rides on the first transaction.
+   * `fallbackId`: the id when no item of the change names it (the path's); `entity: false`: the change has no one item (a Stripe event, an import), its entry rides on the first transaction.
    */
-  target: { type: string; id?: string; idField?: string; entity?: false };
+  target: { type: string; id?: string; idField?: string; entity?: false; fallbackId?: string };
   ip?: string;
   userAgent?: string;
   /** The time the entry records. */

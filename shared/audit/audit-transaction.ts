@@ -23,7 +23,7 @@ export async function auditAddition(
   const before = subject && !subject.Put && key ? await data.storedItem(key) : undefined;
   const after = subject && itemAfter(subject, before);
   const idField = target.idField ?? `${target.type}Id`;
-  const id = target.id ?? String(after?.[idField] ?? before?.[idField] ?? scope.tenantId);
+  const id = target.id ?? String(after?.[idField] ?? before?.[idField] ?? target.fallbackId ?? scope.tenantId);
   const changes = subject ? changesBetween(before, after) : {};
   const shard = await pickShard(data, scope.tenantId);
   return (tx) => appendItems(tx, scope, shard, { type: target.type, id }, changes, now);

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { Client, newTenant } from '../support/client.js';
+import { newLicense, newProduct } from '../support/licensing-fixtures.js';
+import { invitationToken, joinedMember, verifiedUser } from '../support/team.js';
+
+const ROLE_REFUSED = 'Your role does not allow this';
+
+describe('teams (DECISIONS §17)', () => {
+  it('invites by e-mail, needs the invited address verified to accept, and lets the member switch tenants', async () => {
+    const owner = await newTenant();
+    const invitee = new Client();
+    const email = `invitee-${owner.userId.slice(-8)}@example.com`;
+    expect((await invitee.post('/api/auth/register', { email, password: 'correct horse battery', name: 'Ivy' })).status).toBe(201);
+
+    const invited = await owner.post('/api/team/invitations', { email, role: 'support' });
+    expect(invited.status, invited.text).toBe(201);
+    expect(invited.body).toEqual({ id: expect.stringMatching(/^inv_/), email, role: 'support', expiresAt: expect.any(String) });
+    const days = (Date.parse(invited.body.expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+    expect((await owner.get('/api/team/invitations')).body.items.map((i: { id: string }) => i.id)).toEqual([invited.body.id]);
+
+    const token = await invitationToken(email);
+    // Not verified yet: refused, and the invitation stays usable.
+    expect(await invitee.post(`/api/team/invitations/${token}/accept`)).toMatchObject({ status: 403, body: { error: 'Verify your e-mail address to accept this invitation' } });
+    const stranger = await verifiedUser();
+    expect(await stranger.post(`/api/team/invitations/${token}/accept`)).toMatchObject({ status: 403, body: { error: 'This invitation is for another e-mail address' } });
+    const { verifyAddress } = await import('../support/mail.js');
+    await verifyAddress(email);
+    const accepted = await invitee.post(`/api/team/invitations/${token}/accept`);
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body).toEqual({ tenantId: owner.userId, name: 'Dev', role: 'support' });
+    expect(await invitee.post(`/api/team/invitations/${token}/accept`)).toMatchObject({ status: 400, body: { error: 'Invalid or expired invitation' } });
+
+    const me = (await invitee.get('/api/auth/me')).body.user;
+    expect(me.tenantRole).toBe('owner');
+    expect(me.teams).toEqual([
+      { tenantId: me.id, name: 'Ivy', role: 'owner' },
+      { tenantId: owner.userId, name: 'Dev', role: 'support' },
+    ]);
+    expect(await invitee.post('/api/auth/switch-tenant', { tenantId: stranger.userId })).toMatchObject({ status: 404 });
+    const switched = await invitee.post('/api/auth/switch-tenant', { tenantId: owner.userId });
+    expect(switched.body.user).toMatchObject({ tenantId: owner.userId, tenantRole: 'support' });
+    expect((await invitee.get('/api/auth/me')).body.user.tenantRole).toBe('support');
+
+    const members = (await owner.get('/api/team/members')).body.items;
+    expect(members).toEqual([
+      { userId: owner.userId, email: owner.email, name: 'Dev', role: 'owner', joinedAt: expect.any(String) },
+      { userId: me.id, email, name: 'Ivy', role: 'support', joinedAt: expect.any(String) },
+    ]);
+  });
+
+  it('a member acts in the tenant with their role, sees nothing of another tenant, and loses access at once when removed', async () => {
+    const owner = await newTenant();
+    const other = await newTenant();
+    const product = await newProduct(owner);
+    const license = await newLicense(owner, product.id);
+    const otherLicense = await newLicense(other, (await newProduct(other)).id);
+    const support = await joinedMember(owner, 'support', owner.userId);
+
+    // Support: reads, updates licenses; no products, no team.
+    expect((await support.get(`/api/licenses/${license.id}`)).status).toBe(200);
+    expect((await support.put(`/api/licenses/${license.id}`, { seats: 3 })).body.seats).toBe(3);
+    expect(await support.post('/api/products', { name: 'Nope' })).toMatchObject({ status: 403, body: { error: ROLE_REFUSED } });
+    expect(await support.post('/api/team/invitations', { email: 'x@example.com', role: 'viewer' })).toMatchObject({ status: 403, body: { error: ROLE_REFUSED } });
+    // Isolation: the other tenant's license is unknown to the member (404, never 403).
+    expect((await support.get(`/api/licenses/${otherLicense.id}`)).status).toBe(404);
+    expect((await support.get('/api/licenses')).body.items.map((l: { id: string }) => l.id)).toEqual([license.id]);
+
+    // Promoted, the next request has the new role.
+    expect((await owner.put(`/api/team/members/${support.userId}`, { role: 'developer' })).body.role).toBe('developer');
+    expect((await support.post('/api/products', { name: `Allowed ${support.userId.slice(-8)}`, productType: 'plugin' })).status).toBe(201);
+
+    expect((await owner.delete(`/api/team/members/${support.userId}`)).status).toBe(204);
+    expect((await support.get(`/api/licenses/${license.id}`)).status).toBe(404);
+    expect((await support.get('/api/auth/me')).body.user).toMatchObject({ tenantId: support.userId, tenantRole: 'owner' });
+    expect((await support.post('/api/auth/switch-tenant', { tenantId: owner.userId })).status).toBe(404);
+  });
+
+  it('API keys carry a role: admin by default, never above their creator, refused beyond it', async () => {
+    const owner = await newTenant();
+    const product = await newProduct(owner);
+    const license = await newLicense(owner, product.id);
+    const made = await owner.post('/api/api-keys', { name: 'default' });
+    expect(made.body.role).toBe('admin');
+    expect((await owner.post('/api/api-keys', { name: 'owner', role: 'owner' })).status).toBe(400);
+
+    const supportKey = await owner.post('/api/api-keys', { name: 'helpdesk', role: 'support' });
+    const key = new Client();
+    key.bearer = supportKey.body.key;
+    expect((await key.post(`/api/licenses/${license.id}/revoke`)).status).toBe(200);
+    expect(await key.post('/api/products', { name: 'Nope' })).toMatchObject({ status: 403, body: { error: ROLE_REFUSED } });
+    expect(await key.get('/api/payment-provider')).toMatchObject({ status: 403, body: { error: ROLE_REFUSED } });
+    expect((await owner.get('/api/api-keys')).body.items.map((k: { role: string }) => k.role).sort()).toEqual(['admin', 'support']);
+
+    const developer = await joinedMember(owner, 'developer', owner.userId);
+    expect((await developer.post('/api/api-keys', { name: 'mine' })).body.role).toBe('developer');
+    expect(await developer.post('/api/api-keys', { name: 'admin', role: 'admin' })).toMatchObject({ status: 403, body: { error: ROLE_REFUSED } });
+  });
+});
