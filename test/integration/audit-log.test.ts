@@ -4,7 +4,7 @@ import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { newTenant, uniqueEmail, type Response } from '../support/client.js';
 import { stripeTestKey } from '../support/fake-stripe.js';
 import { importFixture } from '../support/imports.js';
-import { newLicense, newProduct, newRelease, zipBytes } from '../support/licensing-fixtures.js';
+import { eventually, newLicense, newProduct, newRelease, zipBytes } from '../support/licensing-fixtures.js';
 import { invitationToken, verifiedUser } from '../support/team.js';
 import { localData } from '../support/table.js';
 
@@ -69,8 +69,11 @@ const WRITES: Record<string, WriteCase> = {
     action: 'webhook.redeliver',
     run: async (o) => {
       const w = await webhook(o);
-      await o.post(`/api/webhooks/${w.id}/test`);
-      const [delivery] = (await o.get(`/api/webhooks/${w.id}/deliveries`)).body.items;
+      await licensed(o);
+      const [delivery] = await eventually(
+        async () => (await o.get(`/api/webhooks/${w.id}/deliveries`)).body.items,
+        (items) => items?.length > 0,
+      );
       return () => o.post(`/api/webhooks/${w.id}/deliveries/${delivery.id}/redeliver`);
     },
   },

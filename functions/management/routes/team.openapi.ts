@@ -80,6 +80,7 @@ export const teamOperations = defineOperations({
     errors: {
       400: ['Invalid or expired invitation'],
       403: [SESSION_REQUIRED, 'This invitation is for another e-mail address', 'Verify your e-mail address to accept this invitation'],
+      404: ['User not found'],
       409: ['This user is already a member of the team'],
     },
   },
