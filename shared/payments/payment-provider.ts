@@ -1,3 +1,4 @@
+import { transact } from '../data/writes.js';
 import type { Deps } from '../runtime.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { KEY_REFUSED, providerFailure } from './provider-errors.js';
@@ -28,17 +29,17 @@ export async function connectProvider(deps: ProviderDeps, tenantId: string, inpu
     deps.payments.secrets.seal(input.webhookSecret, tenantId),
     input.sellerName && input.replyTo ? undefined : deps.data.entities.user.get({ userId: tenantId }).go().then(({ data }) => data),
   ]);
-  await deps.data.entities.paymentProvider
-    .put({
-      tenantId,
-      provider: input.provider,
-      sealedSecretKey,
-      sealedWebhookSecret,
-      connectedAt: deps.clock.now().toISOString(),
-      sellerName: input.sellerName ?? account?.name,
-      replyTo: input.replyTo ?? account?.email,
-    })
-    .go();
+  const connection = {
+    tenantId,
+    provider: input.provider,
+    sealedSecretKey,
+    sealedWebhookSecret,
+    connectedAt: deps.clock.now().toISOString(),
+    sellerName: input.sellerName ?? account?.name,
+    replyTo: input.replyTo ?? account?.email,
+  };
+  // A transaction, so that the audit entry of the change rides with it (shared/audit/audit-scope.ts).
+  await transact(deps.data, (tx) => ({ provider: tx.paymentProvider.put(connection).commit() }));
   return { provider: input.provider, connected: true, webhookUrl: stripeWebhookUrl(baseUrl, tenantId) };
 }
 
@@ -49,7 +50,7 @@ export async function providerStatus(deps: Pick<Deps, 'data'>, tenantId: string,
 
 /** Removes the connection (idempotent); checkout reads it on every call, so it stops at once. */
 export async function disconnectProvider(deps: Pick<Deps, 'data'>, tenantId: string): Promise<void> {
-  await deps.data.entities.paymentProvider.delete({ tenantId }).go();
+  await transact(deps.data, (tx) => ({ provider: tx.paymentProvider.delete({ tenantId }).commit() }));
 }
 
 /** The tenant's connected Stripe secret key, or undefined. Read strongly consistent: a disconnect stops checkout at once. */

@@ -152,6 +152,7 @@ const WRITES: Record<string, WriteCase> = {
 const WITH_CHANGES = new Set([
   'PUT /api/licenses/{id}', 'PUT /api/customers/{id}', 'PUT /api/products/{id}/plans/{planId}', 'PUT /api/products/{id}/releases/{releaseId}',
   'PUT /api/team/members/{userId}', 'POST /api/licenses/{id}/revoke', 'POST /api/licenses', 'POST /api/customers',
+  'PUT /api/products/{id}', 'PUT /api/webhooks/{id}', 'PUT /api/payment-provider', 'PUT /api/auth/me', 'POST /api/webhooks',
 ]);
 
 describe('the audit log (DECISIONS §17)', () => {
