@@ -2,7 +2,7 @@ import { getUser, toPublicUser, type PublicUser, type UserItem } from '../accoun
 import { transact } from '../data/writes.js';
 import { BadRequestError, NotFoundError } from '../errors.js';
 import type { Deps } from '../runtime.js';
-import type { AssignableRole, Role } from './roles.js';
+import { ROLE_PERMISSIONS, type AssignableRole, type Permission, type Role } from './roles.js';
 import type { TenantAccess } from './tenant-access.js';
 
 type TeamDeps = Pick<Deps, 'data' | 'clock'>;
@@ -64,9 +64,13 @@ export async function teamsOf(deps: TeamDeps, user: Pick<UserItem, 'userId' | 'n
   ];
 }
 
-/** A user as `/api/auth/*` shows them: the account, the tenant the session acts in with their role there, and every team. */
-export type TeamUser = PublicUser & { tenantId: string; tenantRole: Role; teams: Team[] };
+/**
+ * A user as `/api/auth/*` shows them: the account, the tenant the session acts in with their role there (and what that
+ * role permits, so the dashboard hides what it cannot use), and every team.
+ */
+export type TeamUser = PublicUser & { tenantId: string; tenantRole: Role; permissions: Permission[]; teams: Team[] };
 
 export async function teamUser(deps: TeamDeps, user: UserItem, access: TenantAccess): Promise<TeamUser> {
-  return { ...toPublicUser(user), tenantId: access.tenantId, tenantRole: access.role, teams: await teamsOf(deps, user) };
+  const permissions = [...ROLE_PERMISSIONS[access.role]];
+  return { ...toPublicUser(user), tenantId: access.tenantId, tenantRole: access.role, permissions, teams: await teamsOf(deps, user) };
 }

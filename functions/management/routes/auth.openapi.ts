@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ALREADY_VERIFIED, INVALID_TOKEN } from '../../../shared/accounts/email-verification.js';
 import type { PublicUser } from '../../../shared/accounts/users.js';
 import type { TeamUser as TeamUserView } from '../../../shared/teams/members.js';
-import { ROLES } from '../../../shared/teams/roles.js';
+import { PERMISSIONS, ROLES, type Permission } from '../../../shared/teams/roles.js';
 import { idOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleUser } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
@@ -37,13 +37,19 @@ export const TeamMembership = named(
 );
 export const TeamUser = named(
   'TeamUser',
-  z.object({ ...User.def.shape, tenantId: idOf('usr'), tenantRole: roleEnum, teams: z.array(TeamMembership) }),
+  z.object({
+    ...User.def.shape,
+    tenantId: idOf('usr'),
+    tenantRole: roleEnum,
+    permissions: z.array(z.enum(Object.keys(PERMISSIONS) as [Permission, ...Permission[]])),
+    teams: z.array(TeamMembership),
+  }),
   'The signed-in user with where the session acts (DECISIONS §17): `tenantId` and the user\'s role there (`tenantRole`; `role` keeps ' +
-    'its meaning, the kind of account), and `teams`, every tenant the user belongs to.',
+    'its meaning, the kind of account), what that role permits there (`permissions`, docs/api.md\'s matrix), and `teams`, every tenant the user belongs to.',
 );
 assertDescribes<typeof TeamUser, TeamUserView>(true);
 const TeamUserEnvelope = named('TeamUserEnvelope', z.object({ user: TeamUser }));
-const exampleTeamUser = { ...exampleUser, tenantId: EX.userId, tenantRole: 'owner', teams: [{ tenantId: EX.userId, name: 'Vendor', role: 'owner' }] };
+const exampleTeamUser = { ...exampleUser, tenantId: EX.userId, tenantRole: 'owner', permissions: ['account', 'read'], teams: [{ tenantId: EX.userId, name: 'Vendor', role: 'owner' }] };
 const sessionCookieHeader = {
   'set-cookie': { description: "`session=<token>; HttpOnly; Path=/; Max-Age=2592000`, with `Secure; SameSite=None` in AWS (`SameSite=Lax` over the local runtime's plain HTTP, where browsers drop a `None` cookie)", required: true },
 };
