@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { newTenant, uniqueEmail } from '../support/client.js';
+import { button, CHROMIUM, desktopPage, launchChromium, link, screenshot, seriousViolations, text, textbox } from '../support/dashboard-page.js';
+import { newProduct } from '../support/licensing-fixtures.js';
+import { invitationToken, verifiedUser } from '../support/team.js';
+
+/**
+ * The team in the dashboard, in Chromium against the local stack: the owner invites from the team page, the invited
+ * support member accepts from the e-mailed link and then sees only what a support role may use. Skipped without
+ * Chromium, except on CI.
+ */
+const available = existsSync(CHROMIUM);
+const base = inject('baseUrl');
+
+let browser: Browser | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  if (!available && !process.env.CI) return;
+  browser = await launchChromium();
+  page = await desktopPage(browser);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
+const shows = async (value: string) => (await page.$(value)) !== null;
+
+/** Signs the browser in as a client of the API (its session cookie), replacing whoever was signed in. */
+async function signInAs(cookie: string) {
+  await page.deleteCookie(...(await page.cookies(base)));
+  await page.setCookie({ name: 'session', value: cookie, url: base });
+}
+
+describe.skipIf(!available && !process.env.CI)('the team in the dashboard', () => {
+  it('lets the owner invite, and shows a support member only what the role may use', async () => {
+    const owner = await newTenant();
+    await newProduct(owner);
+    const member = await verifiedUser(uniqueEmail('support-ui'));
+
+    await signInAs(owner.cookie!);
+    await go('/team');
+    await page.locator(textbox('E-mail')).fill(member.email);
+    await page.select('select', 'support');
+    await page.locator(button('Send invitation')).click();
+    await page.waitForSelector(text(`Invitation sent to ${member.email}.`));
+    await screenshot(page, 'team-invited');
+    expect(await seriousViolations(page), 'axe on the team page').toEqual([]);
+
+    const token = await invitationToken(member.email);
+    await signInAs(member.cookie!);
+    await go(`/accept-invitation?token=${token}`);
+    await page.locator(button('Accept the invitation')).click();
+    await page.waitForFunction("location.pathname === '/products'");
+    await page.waitForSelector(`select option[value="${owner.userId}"]`);
+
+    // Support: the tenant's products, but no "New product", no payments, no audit log, no invite form.
+    await page.waitForSelector('table');
+    expect(await shows(link('New product'))).toBe(false);
+    expect(await shows(link('Payments'))).toBe(false);
+    expect(await shows(link('Audit log'))).toBe(false);
+    expect(await shows(link('Licenses'))).toBe(true);
+    await go('/team');
+    await page.waitForSelector(text(member.email));
+    expect(await shows(button('Send invitation'))).toBe(false);
+    expect(await shows(button('Remove'))).toBe(false);
+    await screenshot(page, 'team-support-view');
+  }, 120_000);
+});
