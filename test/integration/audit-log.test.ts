@@ -206,6 +206,19 @@ describe('the audit log (DECISIONS §17)', () => {
     expect((await tenant.get('/api/audit-log/verify')).body).toEqual({ ok: false, brokenAt: victim.id });
   }, 120_000);
 
+  it('records an import\'s changes as the system\'s', async () => {
+    const tenant = await newTenant();
+    const p = await newProduct(tenant);
+    const started = await tenant.request('POST', `/api/imports?productId=${p.id}&format=csv`, { rawBody: importFixture('csv.csv'), headers: { 'content-type': 'text/csv' } });
+    expect(started.status, started.text).toBe(202);
+    const [entry] = await eventually(
+      async () => (await tenant.get('/api/audit-log?action=import.complete')).body.items,
+      (items) => items?.length === 1,
+      30_000,
+    );
+    expect(entry).toMatchObject({ actor: { type: 'system', id: 'import' }, target: { type: 'importJob', id: started.body.id }, changes: { status: ['running', 'done'] } });
+  }, 60_000);
+
   it('is for owners and admins only', async () => {
     const viewer = await verifiedUser();
     await owner.post('/api/team/invitations', { email: viewer.email, role: 'developer' });
