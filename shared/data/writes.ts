@@ -64,7 +64,7 @@ function flatten<N extends string>(slots: Record<N, Slot>, layout: Layout<N>): T
 }
 
 /** Rounds of "another writer moved the audit chain's head first" before giving up as contention (503). */
-const CHAIN_ROUNDS = 20;
+const CHAIN_ROUNDS = 10;
 
 /**
  * Runs a write transaction whose items are grouped in named slots. Each attempt carries a fresh
@@ -102,11 +102,7 @@ export async function transact<N extends string>(
     const codes = reasons.map((reason) => reason.code ?? 'None');
     const slotOf = (index: number) => layout.find((slot) => index >= slot.from && index < slot.to)?.name;
     const refused = new Set(codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' && index < items.length ? [slotOf(index)!] : [])));
-    // The audit chain's head was taken by another change of the tenant (moved, or held by its transaction) while the
-    // change's own items met no obstacle.
-    const chainMoved =
-      codes.some((code, index) => index >= items.length && (code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) &&
-      codes.slice(0, items.length).every((code) => code === 'None');
+    const chainMoved = codes.some((code, index) => code === 'ConditionalCheckFailed' && index >= items.length);
     if (refused.size > 0) {
       return {
         committed: false,
@@ -121,7 +117,6 @@ export async function transact<N extends string>(
     // Another change of the tenant took the chain shard's head first: append again, to the head as it is now.
     if (chainMoved && ++chainRounds < CHAIN_ROUNDS) {
       attempt--;
-      await sleep(jitteredBackoffMs(Math.min(chainRounds, 4)));
       continue;
     }
     if (!codes.some((code) => RETRYABLE_REASONS.has(code))) throw new TransactionRejectedError(codes);
