@@ -3,7 +3,7 @@
  *
  * 1. In a process of its own (bench/support/edge-process.ts), what a Lambda pays: the edge handler's CPU per validate
  *    against the CPU of a raw low-level GetItem of the same license item (a DynamoDBClient with the SDK's defaults),
- *    in alternating batches, one call at a time as a Lambda serves them. Target: at most 1.25 times. Beside it, for information, the same GetItem through
+ *    in rounds whose sides take turns every 20 calls, one call at a time as a Lambda serves them. Target: at most 1.25 times. Beside it, for information, the same GetItem through
  *    a table client built as the service builds its own (which builds each command's middleware once): what the
  *    handler adds to its own read. And activate against a raw TransactWriteItems of the activation's own items
  *    (activate also writes two rate-limit buckets and reads the license).
@@ -121,7 +121,7 @@ function inOwnProcess<T>(options: EdgeProcessOptions): Promise<T> {
   });
 }
 
-/** Part 1: the handler's CPU against its raw floors, in a process of its own, in alternating batches. */
+/** Part 1: the handler's CPU against its raw floors, in a process of its own, in interleaved rounds. */
 async function inProcess(keys: string[]): Promise<Verdict> {
   const cpu = await inOwnProcess<EdgeCpu>({ mode: 'cpu', keys, rounds: IN_PROCESS_ROUNDS, validates: VALIDATES_PER_BATCH, activates: ACTIVATES_PER_BATCH });
   const µs = (values: number[]) => `${medianOf(values).toFixed(0)} µs (rounds ${values.map((v) => v.toFixed(0)).join(', ')})`;

@@ -1,4 +1,3 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startLocalStack } from '../infra/local/stack.js';
 import { loadConfig } from '../shared/config.js';
 import { newId } from '../shared/ids.js';
@@ -8,6 +7,7 @@ import { updateLicense } from '../shared/licenses/update-license.js';
 import { createProduct } from '../shared/products/products.js';
 import { createDeps, type Deps } from '../shared/runtime.js';
 import { SECRET_ACCESS } from '../shared/secrets/secret-access.js';
+import { meter, pool, type Meter } from './support/capacity-meter.js';
 import { createSecretBox } from '../shared/secrets/secret-box.js';
 
 /**
@@ -22,42 +22,6 @@ const PER_PAGE = 20;
 /** A license item is well under 1 KB: one page read strongly consistent costs at most this (4 KB per unit). */
 const ONE_PAGE_RCU = Math.ceil((PER_PAGE * 1024) / 4096);
 const BUDGET = { items: 3 * PER_PAGE, rcu: 3 * ONE_PAGE_RCU };
-
-type Meter = { rcu: number; items: number; requests: number };
-
-/** Asks DynamoDB for the consumed capacity of every call on this client, and adds it and the items read up. */
-function meter(client: DynamoDBDocumentClient): Meter {
-  const totals: Meter = { rcu: 0, items: 0, requests: 0 };
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const output = result.output as {
-        ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[];
-        ScannedCount?: number;
-        Item?: unknown;
-        Responses?: Record<string, unknown[]>;
-      };
-      const consumed = [output.ConsumedCapacity ?? []].flat();
-      totals.rcu += consumed.reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-      totals.items += output.ScannedCount ?? (output.Item ? 1 : 0) + Object.values(output.Responses ?? {}).reduce((n, r) => n + r.length, 0);
-      totals.requests++;
-      return result;
-    },
-    { step: 'initialize', name: 'benchCapacityMeter' },
-  );
-  return totals;
-}
-
-/** Runs `task(i)` for i in [0, count) with at most `limit` in flight. */
-async function pool(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-}
 
 /** Every 5th license suspended, every 7th revoked, every 11th expired; the rest active. */
 function statusOf(i: number): LicenseStatus {

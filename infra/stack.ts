@@ -21,6 +21,7 @@ import { FrontDoor } from './constructs/front-door.js';
 import { frontDoorDomain } from './constructs/front-door-domain.js';
 import { OriginVerify } from './constructs/origin-verify.js';
 import { ExpirySweep } from './constructs/expiry-sweep.js';
+import { LeaseExpiry } from './constructs/lease-expiry.js';
 import { MailDelivery } from './constructs/mail-delivery.js';
 import { UsageEvents } from './constructs/usage-events.js';
 import { acknowledgeFunctionFindings } from './constructs/function-findings.js';
@@ -180,6 +181,7 @@ export class LicensingStack extends Stack {
   readonly usageEvents: UsageEvents;
   /** The scheduled license expiry sweep. */
   readonly expirySweep: ExpirySweep;
+  readonly leaseExpiry: LeaseExpiry;
   /** The secret header by which the functions know a request came through the front door; only with it. */
   readonly originVerify?: OriginVerify;
   /** The one CloudFront distribution: the dashboard, every service path and release files; absent with `dashboard: false`. */
@@ -290,6 +292,7 @@ export class LicensingStack extends Stack {
     this.usageEvents.grantSend(functions.edge);
 
     this.expirySweep = new ExpirySweep(this, 'ExpirySweep', { table: this.table, environment, bundle: props.bundle ?? true });
+    this.leaseExpiry = new LeaseExpiry(this, 'LeaseExpiry', { table: this.table, environment, bundle: props.bundle ?? true });
 
     this.accountExports = new AccountExports(this, 'AccountExports', {
       table: this.table,
@@ -313,6 +316,7 @@ export class LicensingStack extends Stack {
       'mail-sender': this.mailDelivery.sender,
       'usage-event-writer': this.usageEvents.writer,
       'expiry-sweep': this.expirySweep.function,
+      'lease-expiry': this.leaseExpiry.function,
       'outbox-sweep': this.webhookDelivery.sweep.function,
       'export-worker': this.accountExports.worker,
       'import-worker': this.accountImports.worker,
@@ -390,6 +394,8 @@ export class LicensingStack extends Stack {
       links: publicBaseUrl === undefined ? undefined : { PUBLIC_BASE_URL: publicBaseUrl },
       dashboard: dashboardUrl === undefined ? undefined : { DASHBOARD_URL: dashboardUrl },
     });
+    // The renewal reminders' links: the service's address, the API's own without a front door (no request to take it from).
+    this.expirySweep.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl ?? this.api.apiEndpoint);
 
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
     this.alarms = new ServiceAlarms(this, 'Alarms', {

@@ -10,6 +10,7 @@ export const WORKER_ENTRIES = {
   usageEventWriter: 'functions/usage-event-writer/handler.ts',
   expirySweep: 'functions/jobs/expiry-sweep.ts',
   outboxSweep: 'functions/jobs/outbox-sweep.ts',
+  leaseExpiry: 'functions/jobs/lease-expiry.ts',
   exportWorker: 'functions/export-worker/handler.ts',
   importWorker: 'functions/import-worker/handler.ts',
 } as const;

@@ -50,7 +50,7 @@ export function buildVectors(): Record<string, Vector> {
   const signer = (privateKey: KeyObject) => (message: Buffer) => sign(null, message, privateKey);
   const file = formatLicenseFile(payload, signer(key.privateKey));
   const known = [{ keyId: KEY_ID, publicKey: key.publicKey }];
-  const base = { publicKeys: known, domain: payload.domain, now: '2026-03-10T08:30:00.000Z' };
+  const base = { publicKeys: known, domain: payload.domain!, now: '2026-03-10T08:30:00.000Z' };
 
   const lines = file.split('\n');
   const signatureAt = lines.indexOf('-----SIGNATURE-----');

@@ -241,6 +241,8 @@ export const FUNCTION_CONFIG_SECTIONS = {
   portal: ['links'],
   stripeWebhook: [],
   mailSender: ['mail'],
+  /** The renewal reminders' links. */
+  expirySweep: ['links'],
 } as const satisfies Record<string, readonly ConfigSection[]>;
 
 /** Every section: for tools and tests that build any function's dependencies from one environment. */

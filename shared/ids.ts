@@ -12,6 +12,8 @@ export const ID_PREFIXES = [
   'imp',
   'inv',
   'aud',
+  'lse',
+  'cpn',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -20,7 +20,6 @@ import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { createDeps } from '../../shared/runtime.js';
 import { activationTransactions, rawClient } from './activation-floor.js';
 import { edgeEvent, NONCE } from './fixtures.js';
-import { alternateAfterWarmUp } from './rounds.js';
 
 export type EdgeProcessOptions =
   | { mode: 'cpu'; keys: string[]; rounds: number; validates: number; activates: number }
@@ -79,19 +78,38 @@ async function edgeCalls(keys: string[]) {
   };
 }
 
+/** Calls of one side in a row, within a round: the sides take turns this often, so a GC or a neighbour's burst weighs on both. */
+const SLICE_CALLS = 20;
+
+/**
+ * CPU µs per call of each side, per round: every round runs `perRound` calls of each side in slices of `SLICE_CALLS`,
+ * the sides taking turns slice by slice (in reverse order every other slice), each side's CPU summed over its slices.
+ * Whole batches side after side spread ±20–30% between rounds on a quiet machine (a major GC or a burst of the
+ * JVM's lands on one side's batch); interleaved this finely, both sides share them. The first round is dropped (warm-up).
+ */
+async function interleavedCpu(rounds: number, perRound: number, sides: ((i: number) => Promise<unknown>)[]): Promise<number[][]> {
+  const results = sides.map(() => [] as number[]);
+  const slices = Math.ceil(perRound / SLICE_CALLS);
+  for (let round = 0; round <= rounds; round++) {
+    const totals = sides.map(() => 0);
+    for (let slice = 0; slice < slices; slice++) {
+      const order = sides.map((_, i) => i);
+      if (slice % 2) order.reverse();
+      for (const i of order) totals[i]! += (await cpuPerCall(SLICE_CALLS, (n) => sides[i]!(slice * SLICE_CALLS + n))) * SLICE_CALLS;
+    }
+    if (round > 0) totals.forEach((total, i) => results[i]!.push(total / (slices * SLICE_CALLS)));
+  }
+  return results;
+}
+
 async function measureCpu(options: Extract<EdgeProcessOptions, { mode: 'cpu' }>): Promise<EdgeCpu> {
   const calls = await edgeCalls(options.keys);
   // Warm every side (JIT, connections, the product cache) before anything is measured.
   for (const side of [calls.validate, calls.getItem, calls.serviceGetItem]) await cpuPerCall(options.validates, side);
   for (const side of [calls.activate, calls.transaction]) await cpuPerCall(options.activates, side);
-  const [validates, getItems, serviceGetItems] = await alternateAfterWarmUp(
-    options.rounds,
-    () => cpuPerCall(options.validates, calls.validate),
-    () => cpuPerCall(options.validates, calls.getItem),
-    () => cpuPerCall(options.validates, calls.serviceGetItem),
-  );
-  const [activates, transactions] = await alternateAfterWarmUp(options.rounds, () => cpuPerCall(options.activates, calls.activate), () => cpuPerCall(options.activates, calls.transaction));
-  return { validates, getItems, serviceGetItems, activates, transactions };
+  const [validates, getItems, serviceGetItems] = await interleavedCpu(options.rounds, options.validates, [calls.validate, calls.getItem, calls.serviceGetItem]);
+  const [activates, transactions] = await interleavedCpu(options.rounds, options.activates, [calls.activate, calls.transaction]);
+  return { validates: validates!, getItems: getItems!, serviceGetItems: serviceGetItems!, activates: activates!, transactions: transactions! };
 }
 
 async function profile(options: Extract<EdgeProcessOptions, { mode: 'profile' }>): Promise<ProfiledWindow> {

@@ -7,10 +7,11 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 export const NONCE = { 'signature-nonce': 'bench-nonce-0123456789' };
 
 /**
- * A tenant with one product (its id, slug and public API key), `licenses` licenses of `seats` seats each and one
+ * A tenant with one product (its id, slug and public API key), `licenses` licenses of `seats` seats each (and
+ * `licenseFields`, e.g. floating) and one
  * published release, made through the management API as a vendor would.
  */
-export async function seedTenant(baseUrl: string, options: { licenses: number; seats: number }) {
+export async function seedTenant(baseUrl: string, options: { licenses: number; seats: number; licenseFields?: Record<string, unknown> }) {
   const call = async (path: string, body: unknown, cookie?: string) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method: 'POST',
@@ -24,7 +25,7 @@ export async function seedTenant(baseUrl: string, options: { licenses: number; s
   const product = (await call('/api/products', { name: `Bench ${Date.now()}`, productType: 'plugin' }, cookie)).body;
   const keys: string[] = [];
   for (let i = 0; i < options.licenses; i++) {
-    const license = await call('/api/licenses', { productId: product.id, customerEmail: `buyer${i}@example.com`, seats: options.seats }, cookie);
+    const license = await call('/api/licenses', { productId: product.id, customerEmail: `buyer${i}@example.com`, seats: options.seats, ...options.licenseFields }, cookie);
     keys.push(license.body.licenseKey);
   }
   const form = new FormData();

@@ -4,6 +4,7 @@ import { Layout } from './components/Layout';
 import { AccountPage } from './pages/account/AccountPage';
 import { RegisterPage } from './pages/auth/RegisterPage';
 import { SignInPage } from './pages/auth/SignInPage';
+import { CouponsPage } from './pages/coupons/CouponsPage';
 import { CustomerPage } from './pages/customers/CustomerPage';
 import { CustomersPage } from './pages/customers/CustomersPage';
 import { ImportPage } from './pages/imports/ImportPage';
@@ -12,6 +13,7 @@ import { LicensePage } from './pages/licenses/LicensePage';
 import { LicensesPage } from './pages/licenses/LicensesPage';
 import { NewLicensePage } from './pages/licenses/NewLicensePage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { OverviewPage } from './pages/overview/OverviewPage';
 import { PaymentProviderPage } from './pages/payments/PaymentProviderPage';
 import { AnalyticsTab } from './pages/products/AnalyticsTab';
 import { NewProductPage } from './pages/products/NewProductPage';
@@ -31,12 +33,13 @@ import { AuditLogPage } from './pages/audit/AuditLogPage';
  * `DASHBOARD_URL` is where OAuth sign-ins land: a failed one carries `?error=<code>` for the sign-in page to explain
  * (outside `RequireSession`, which would otherwise bury it in `next`). Verification links land here too
  * (`?verified=1`, `?error=invalid_token`): those go on to the signed-in pages, whose notice says how the link went.
+ * Otherwise the landing page is the overview (how the business is doing).
  */
 function Home() {
   const [search] = useSearchParams();
   const error = search.get('error');
   if (search.get('verified') === '1' || error === 'invalid_token') return <Navigate to={`/products?${search}`} replace />;
-  return <Navigate to={error ? `/sign-in?error=${encodeURIComponent(error)}` : '/products'} replace />;
+  return <Navigate to={error ? `/sign-in?error=${encodeURIComponent(error)}` : '/overview'} replace />;
 }
 
 export const router = createBrowserRouter([
@@ -50,6 +53,7 @@ export const router = createBrowserRouter([
       </RequireSession>
     ),
     children: [
+      { path: 'overview', element: <OverviewPage /> },
       { path: 'products', element: <ProductsPage /> },
       { path: 'products/new', element: <NewProductPage /> },
       {
@@ -71,6 +75,7 @@ export const router = createBrowserRouter([
       { path: 'webhooks', element: <WebhooksPage /> },
       { path: 'webhooks/new', element: <NewWebhookPage /> },
       { path: 'webhooks/:webhookId', element: <WebhookPage /> },
+      { path: 'coupons', element: <CouponsPage /> },
       { path: 'payment-provider', element: <PaymentProviderPage /> },
       { path: 'account', element: <AccountPage /> },
       { path: 'imports', element: <ImportPage /> },

@@ -11,11 +11,20 @@ import {
   exampleSubscription,
 } from '../../shared/openapi/examples.js';
 import { named } from '../../shared/openapi/operation.js';
+import { exampleLease, exampleLeaseId, Lease } from '../shared/lease-routes.openapi.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
 import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { License } from '../management/routes/licenses.openapi.js';
+import { LicenseExpiring, LicenseTransferred } from './lifecycle-events.openapi.js';
 import { exampleImport, Import } from '../management/routes/imports.openapi.js';
 import { Release } from '../management/routes/releases.openapi.js';
+
+const SeatsExhausted = named(
+  'SeatsExhausted',
+  z.object({ licenseId: idOf('lic'), licenseKey: z.string(), productId: idOf('prd'), seats: z.number(), leaseIds: z.array(idOf('lse')) }),
+  'A floating license whose every seat is leased, and the leases that hold them.',
+);
+const ReleasedLease = named('ReleasedLease', z.object({ ...Lease.shape, releasedAt: timestamp }), 'A lease returned before its end.');
 
 /**
  * The events the dispatcher sends to vendors' webhooks (DECISIONS §7), for the document's `webhooks`: each kind's
@@ -35,6 +44,33 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
   },
   'license.expired': { data: License, example: { ...exampleLicense, status: 'expired' }, description: 'The expiry sweep moved a license past its `expiresAt` to `expired`.' },
   'license.revoked': { data: License, example: { ...exampleLicense, status: 'revoked', activatedCount: 0, stagingCount: 0 }, description: 'A license was revoked (by the API or a refund).' },
+  'license.expiring': {
+    data: LicenseExpiring,
+    example: { ...exampleLicense, reminderDay: 7, renewalUrl: `${EX.baseUrl}/public/v1/checkout/${EX.publicPlanId}?public_key=${EX.publicKey}` },
+    description:
+      "A renewal reminder: a license that will expire without renewing (no subscription, or one set to cancel) is `reminderDay` days (one of its product's `renewalReminderDays`) from its `expiresAt`; its owner was e-mailed. Once per day listed and expiry.",
+  },
+  'license.transferred': {
+    data: LicenseTransferred,
+    example: { ...exampleLicense, customerEmail: 'new.owner@example.com', previousCustomerId: EX.customerId, previousCustomerEmail: EX.email, activationsKept: false, activatedCount: 0, stagingCount: 0 },
+    description: 'A license moved to another customer (management or portal), with the same key; its activations were deactivated unless kept. The new owner was e-mailed.',
+  },
+  'license.seats_exhausted': {
+    data: SeatsExhausted,
+    example: { licenseId: EX.licenseId, licenseKey: EX.licenseKey, productId: EX.productId, seats: 1, leaseIds: [exampleLeaseId] },
+    description: "Every seat of a floating license is leased: sent once per time the pool fills (not per refused lease).",
+  },
+  'lease.created': { data: Lease, example: exampleLease, description: 'A machine took a floating seat (`POST /v1/licenses/leases`); a renewal sends none.' },
+  'lease.released': {
+    data: ReleasedLease,
+    example: { ...exampleLease, releasedAt: EX.updated },
+    description: 'A machine returned its floating seat (`DELETE /v1/licenses/leases/{leaseId}`).',
+  },
+  'lease.expired': {
+    data: Lease,
+    example: exampleLease,
+    description: 'A lease passed its `expiresAt` without a heartbeat. Its seat was free at that time; the event is sent when the lease expiry job notices it, within about two minutes.',
+  },
   'customer.created': { data: Customer, example: exampleCustomer, description: 'A customer was created (by the API, a new license\'s e-mail or a purchase).' },
   'customer.updated': { data: Customer, example: exampleCustomer, description: 'A customer was updated.' },
   'payment.completed': { data: Payment, example: examplePayment, description: 'A purchase or renewal was paid.' },
@@ -45,7 +81,22 @@ const PAYLOADS: Record<EventType, { data: z.core.$ZodType; example: unknown; des
     example: { ...exampleSubscription, status: 'canceled', canceledAt: EX.updated },
     description: 'Stripe ended a subscription; its license expires at the period end.',
   },
+  'subscription.updated': {
+    data: Subscription,
+    example: { ...exampleSubscription, planName: 'Agency', price: 99 },
+    description: "A subscription moved to another plan (the management or portal API's plan change, or a price changed in Stripe); a downgrade when it takes effect at the period end.",
+  },
+  'license.updated': {
+    data: License,
+    example: { ...exampleLicense, seats: 10 },
+    description: "A license's plan changed with its subscription: `planId` and `seats` are the new plan's; its key, activations and expiry stay.",
+  },
   'subscription.renewed': { data: Subscription, example: exampleSubscription, description: "A subscription's renewal was paid; its license's `expiresAt` moved to the new period end." },
+  'subscription.past_due': {
+    data: Subscription,
+    example: { ...exampleSubscription, status: 'past_due' },
+    description: "A subscription's renewal payment failed: its license stays valid until its `graceUntil` (the failed period's end + the product's `graceDays`), then expires unless a payment succeeds.",
+  },
   'customer.erased': {
     data: ErasedCustomer,
     example: exampleErasedCustomer,

@@ -1,18 +1,21 @@
-import { loadConfig } from '../../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { sweepExpiredLicenses, type SweepResult } from '../../shared/licenses/expiry-sweep.js';
+import { sweepRenewalReminders, type ReminderSweepResult } from '../../shared/licenses/renewal-reminders.js';
 import { logger } from '../../shared/observability/logger.js';
 import { createDeps } from '../../shared/runtime.js';
 import { workerApp } from '../../shared/workers/app.js';
 
-const deps = createDeps(loadConfig(), 'expirySweep');
+const deps = createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.expirySweep), 'expirySweep');
 
 /**
  * The expiry sweep, run on a schedule: every 5 minutes by an EventBridge rule in AWS, every minute
- * by the local scheduler. Runs may overlap or repeat safely: each license changes under a condition.
+ * by the local scheduler. It sends the renewal reminders that are due, then expires the licenses that are.
+ * Runs may overlap or repeat safely: each license and each reminder changes under a condition.
  */
-export const handler = workerApp(async (): Promise<SweepResult> => {
+export const handler = workerApp(async (): Promise<SweepResult & { reminders: ReminderSweepResult }> => {
+  const reminders = await sweepRenewalReminders(deps);
   const result = await sweepExpiredLicenses(deps);
   // Quiet when there was nothing to do: the sweep runs every few minutes.
-  if (result.expired || result.cleared || result.retried) logger.info('Expiry sweep', result);
-  return result;
+  if (result.expired || result.cleared || result.retried || reminders.reminded || reminders.cleared || reminders.retried) logger.info('Expiry sweep', { ...result, reminders });
+  return { ...result, reminders };
 });

@@ -29,6 +29,8 @@ import { releaseRoutes } from './routes/releases.js';
 import { importRoutes } from './routes/imports.js';
 import { teamRoutes } from './routes/team.js';
 import { auditLogRoutes } from './routes/audit-log.js';
+import { subscriptionRoutes } from './routes/subscriptions.js';
+import { couponRoutes } from './routes/coupons.js';
 
 /**
  * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
@@ -73,6 +75,8 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...importRoutes(deps, builders),
     ...teamRoutes(deps, builders),
     ...auditLogRoutes(deps, builders),
+    ...subscriptionRoutes(deps, builders),
+    ...couponRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }

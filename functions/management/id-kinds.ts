@@ -22,4 +22,6 @@ export const ID_KINDS = {
   invitation: kind('inv', INVITATION_NOT_FOUND),
   /** The token of an invitation's link: anything else is answered as a used or expired one. */
   invitationToken: { prefix: 'inv', shape: INVITATION_TOKEN_SHAPE, unknown: () => new BadRequestError(INVALID_INVITATION) },
+  subscription: kind('sub', 'Subscription not found'),
+  coupon: kind('cpn', 'Coupon not found'),
 } as const;

@@ -16,6 +16,8 @@ import { webhookOperations } from './routes/webhooks.openapi.js';
 import { importOperations } from './routes/imports.openapi.js';
 import { teamOperations } from './routes/team.openapi.js';
 import { auditLogOperations } from './routes/audit-log.openapi.js';
+import { subscriptionOperations } from './routes/subscriptions.openapi.js';
+import { couponOperations } from './routes/coupons.openapi.js';
 
 /** The OpenAPI operations of every management route (`managementRoutes`), one file per route file. */
 export const managementOperations = defineOperations({
@@ -35,6 +37,8 @@ export const managementOperations = defineOperations({
   ...importOperations,
   ...teamOperations,
   ...auditLogOperations,
+  ...subscriptionOperations,
+  ...couponOperations,
   'GET /health': {
     summary: 'Health check',
     description: 'Answers once the stack is ready to serve.',

@@ -7,6 +7,7 @@ import type { portalDownloads } from '../../shared/portal/portal-downloads.js';
 import type { portalLicenses, portalOverview } from '../../shared/portal/portal-reads.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import { Payment, Subscription } from '../management/routes/customers.openapi.js';
+import { examplePendingPlanChange, examplePlanChange, PLAN_CHANGE_DESCRIPTION, PLAN_CHANGE_ERRORS, PlanChange } from '../management/routes/subscriptions.openapi.js';
 
 /** `{data: …}`: every portal answer (SERVICE-SPEC §4.7). */
 const envelope = <T extends z.core.$ZodType>(id: string, data: T) => named(id, z.object({ data }));
@@ -146,6 +147,49 @@ export const portalOperations = defineOperations({
       400: ['email is required', 'No payment provider is connected', 'Subscription is not billed through the payment provider', 'Stripe refused the secret key'],
       502: ['Payment provider unavailable'],
     },
+  },
+  'POST /v1/portal/licenses/{id}/transfer': {
+    summary: 'Transfer a license to another person',
+    description:
+      'Body `{email, toEmail}`: the license of the customer with `email` moves, with the same key, to the customer with `toEmail` (created ' +
+      'when new). Every active activation is deactivated (the new owner activates their own sites). Emits `license.transferred` and e-mails ' +
+      'the new owner the key. A license that does not carry `email` is 404, as another vendor\'s; a revoked one is 400. The service trusts ' +
+      '`email`: check that the signed-in user owns it first.',
+    rateLimits: [RATE_LIMITS.portal],
+    requestBody: { examples: { transfer: { email: EX.email, toEmail: 'new.owner@example.com' } } },
+    responses: {
+      200: {
+        description: 'Transferred',
+        body: envelope(
+          'PortalTransfer',
+          named(
+            'Transfer',
+            z.object({ id: idOf('lic'), licenseKey: z.string(), customerEmail: z.string(), status: z.enum(LICENSE_STATUSES), activatedCount: z.number() }),
+            'The license as it now is: its new owner and its (freed) seats.',
+          ),
+        ),
+        examples: { transferred: { data: { id: EX.licenseId, licenseKey: EX.licenseKey, customerEmail: 'new.owner@example.com', status: 'active', activatedCount: 0 } } },
+      },
+    },
+    errors: {
+      400: ['email is required', 'toEmail: must be a valid e-mail address', 'A revoked license cannot be transferred', 'The license already belongs to this e-mail'],
+      404: ['License not found'],
+      409: ['License was changed concurrently; retry'],
+    },
+  },
+  'POST /v1/portal/subscriptions/{id}/change-plan': {
+    rateLimits: [RATE_LIMITS.portal],
+    summary: "Change a customer's subscription plan",
+    description: `${PLAN_CHANGE_DESCRIPTION} The customer's \`email\` travels in the body; a subscription of another customer is 404.`,
+    requestBody: { examples: { upgrade: { email: EX.email, planId: EX.planId } } },
+    responses: {
+      200: {
+        description: 'The change, applied or pending',
+        body: envelope('PortalPlanChange', PlanChange),
+        examples: { upgrade: { data: examplePlanChange }, downgrade: { data: examplePendingPlanChange } },
+      },
+    },
+    errors: { ...PLAN_CHANGE_ERRORS, 400: ['email is required', ...PLAN_CHANGE_ERRORS[400]] },
   },
   'GET /dl/{releaseId}': {
     summary: 'Download through a signed portal link',

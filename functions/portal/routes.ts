@@ -4,14 +4,18 @@ import { API_KEY_MESSAGES, bearerKeyOwner } from '../../shared/accounts/bearer-k
 import { normalizeEmail } from '../../shared/customers/customer-view.js';
 import { NotFoundError, UnauthorizedError } from '../../shared/errors.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
-import { query, requestBaseUrl } from '../../shared/http/request.js';
+import { jsonBody, query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Method, Route } from '../../shared/http/route.js';
-import { requiredText } from '../../shared/http/schemas.js';
+import { email as emailAddress, requiredText } from '../../shared/http/schemas.js';
+import { LICENSE_NOT_FOUND } from '../../shared/licenses/load-license.js';
+import { transferLicense } from '../../shared/licenses/transfer-license.js';
 import type { HttpEvent } from '../../shared/http/types.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { cancelSubscription, SUBSCRIPTION_NOT_FOUND } from '../../shared/portal/cancel-subscription.js';
+import { changePortalPlan } from '../../shared/portal/change-plan.js';
+import { PLAN_NOT_FOUND } from '../../shared/subscriptions/change-plan.js';
 import type { PortalScope } from '../../shared/portal/customer-scope.js';
 import type { LinkSecret } from '../../shared/portal/link-secret.js';
 import { portalDownloads, signedDownload } from '../../shared/portal/portal-downloads.js';
@@ -28,9 +32,16 @@ const emailQuery = z.object({ email: requiredText('email', 254) });
 const linkQuery = z.object({ expires: z.optional(z.string()), signature: z.optional(z.string()) });
 const SUBSCRIPTION: IdKind = { prefix: 'sub', unknown: () => new NotFoundError(SUBSCRIPTION_NOT_FOUND) };
 const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError(RELEASE_NOT_FOUND) };
+const LICENSE: IdKind = { prefix: 'lic', unknown: () => new NotFoundError(LICENSE_NOT_FOUND) };
+/** A transfer names the customer (`email`, as the other portal routes do in their query) and the new owner in its body. */
+const transferBody = z.strictObject({ email: requiredText('email', 254), toEmail: emailAddress });
+
+/** A portal change with a body: the customer's e-mail travels in it (DECISIONS §15). */
+const changePlanBody = z.object({ email: requiredText('email', 254), planId: requiredText('planId', 64) });
+const PLAN: IdKind = { prefix: 'pln', unknown: () => new NotFoundError(PLAN_NOT_FOUND) };
 
 type PortalContext = { limits: RateLimiter; secret: LinkSecret; links: DownloadLinks };
-type Read = (scope: PortalScope, event: HttpEvent) => Promise<unknown>;
+type Read = (scope: PortalScope, event: HttpEvent, body: { planId?: string }) => Promise<unknown>;
 
 /** The customer portal (SERVICE-SPEC §4.7) and the signed download its links lead to (DECISIONS §5). */
 export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits, secret, links }: PortalContext): Route[] {
@@ -38,22 +49,39 @@ export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits
    * Checked in this order: the secret key (401), its rate limit (429), `email` (400), the path's ids (404, as
    * unknown ones); then `run` reads within the key owner's customers with that e-mail, answered as `{data}`.
    */
-  function portal(method: Method, path: string, pathIds: Record<string, IdKind>, run: Read): Route {
+  function portal(method: Method, path: string, pathIds: Record<string, IdKind>, run: Read, body?: typeof changePlanBody): Route {
     return {
       method,
       path,
-      input: { query: emailQuery, pathIds },
+      input: body ? { body, pathIds } : { query: emailQuery, pathIds },
       handler: async (event) => {
         const owner = await bearerKeyOwner(deps, event);
         if (!owner) throw new UnauthorizedError(API_KEY_MESSAGES.missing);
         await limits.take(RATE_LIMITS.portal, owner.apiKeyId);
-        const { email } = parseInput(emailQuery, query(event));
+        const input: { email: string; planId?: string } = body ? parseInput(body, jsonBody(event)) : parseInput(emailQuery, query(event));
         for (const [name, kind] of Object.entries(pathIds)) checkIdShape(kind, event.pathParameters![name]!);
-        return ok({ data: await run({ tenantId: owner.userId, email: normalizeEmail(email) }, event) });
+        if (input.planId !== undefined) checkIdShape(PLAN, input.planId);
+        return ok({ data: await run({ tenantId: owner.userId, email: normalizeEmail(input.email) }, event, input) });
       },
     };
   }
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
+
+  /** The key (401) and its rate limit (429), as `portal` checks them; then the body (400) and the path's id (404). */
+  const transfer: Route = {
+    method: 'POST',
+    path: '/v1/portal/licenses/{id}/transfer',
+    input: { body: transferBody, pathIds: { id: LICENSE } },
+    handler: async (event) => {
+      const owner = await bearerKeyOwner(deps, event);
+      if (!owner) throw new UnauthorizedError(API_KEY_MESSAGES.missing);
+      await limits.take(RATE_LIMITS.portal, owner.apiKeyId);
+      const body = parseInput(transferBody, jsonBody(event));
+      checkIdShape(LICENSE, event.pathParameters!.id!);
+      const license = await transferLicense(deps, owner.userId, event.pathParameters!.id!, { email: body.toEmail, currentOwner: normalizeEmail(body.email) });
+      return ok({ data: { id: license.id, licenseKey: license.licenseKey, customerEmail: license.customerEmail, status: license.status, activatedCount: license.activatedCount } });
+    },
+  };
 
   return [
     portal('GET', '/v1/portal/overview', {}, (scope) => portalOverview(deps, scope)),
@@ -61,8 +89,16 @@ export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits
     portal('GET', '/v1/portal/downloads', {}, (scope, event) => portalDownloads(deps, secret, scope, baseUrlOf(event))),
     portal('GET', '/v1/portal/invoices', {}, (scope) => portalInvoices(deps, scope)),
     portal('GET', '/v1/portal/subscriptions', {}, (scope) => portalSubscriptions(deps, scope)),
+    transfer,
     portal('POST', '/v1/portal/subscriptions/{id}/cancel', { id: SUBSCRIPTION }, (scope, event) =>
       cancelSubscription(deps, scope, event.pathParameters!.id!),
+    ),
+    portal(
+      'POST',
+      '/v1/portal/subscriptions/{id}/change-plan',
+      { id: SUBSCRIPTION },
+      (scope, event, body) => changePortalPlan(deps, scope, event.pathParameters!.id!, body.planId!),
+      changePlanBody,
     ),
     {
       method: 'GET',

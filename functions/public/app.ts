@@ -13,6 +13,7 @@ import { createKeyring, createResponseSigner } from '../../shared/signing/respon
 import { licenseRoutes } from '../shared/license-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { checkoutRoutes } from './checkout-routes.js';
+import { trialRoutes } from './trial-routes.js';
 import { signingRoutes } from './signing-routes.js';
 
 /** What the public API uses: the table (license operations and checkout), and the payment provider for checkout. */
@@ -33,6 +34,7 @@ export function publicRoutes(deps: PublicDeps): Route[] {
     ...licenseRoutes(deps, context, { prefix: '/public/v1', publicKey: true }),
     ...signingRoutes(deps, context),
     ...checkoutRoutes(deps, context),
+    ...trialRoutes(deps, context),
     ...analyticsRoutes(deps, context),
   ];
 }

@@ -27,7 +27,7 @@ const checkoutRedirect = {
   'cache-control': { description: '`no-store`', required: true },
 };
 const checkoutErrors = {
-  400: ['Checkout is not available for this product', 'email must be a valid e-mail address', 'return_url must be an http(s) URL', 'return_url is not allowed for this product'],
+  400: ['Checkout is not available for this product', 'Invalid promotion code', 'email must be a valid e-mail address', 'return_url must be an http(s) URL', 'return_url is not allowed for this product'],
   404: [M.invalidPublicKey, 'Plan not found'],
   502: ['Payment provider unavailable'],
 };
@@ -35,7 +35,10 @@ const checkoutDescription =
   "Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` " +
   'for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back ' +
   'to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of ' +
-  "the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). Unknown query parameters are ignored.";
+  "the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's " +
+  'promotion code as the session\'s discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a ' +
+  "plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the " +
+  "payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored.";
 
 export const checkoutOperations = defineOperations({
   'GET /public/v1/plans': {

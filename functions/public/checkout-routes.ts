@@ -5,7 +5,7 @@ import { clientNetwork } from '../../shared/http/client-address.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
-import { requiredText } from '../../shared/http/schemas.js';
+import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
@@ -38,6 +38,7 @@ const checkoutFields = {
   ),
   activate_param: paramName('activate_param', DEFAULT_ACTIVATE_PARAM),
   pending_param: paramName('pending_param', DEFAULT_PENDING_PARAM),
+  promo: optionalText('promo', 50),
 };
 const plansQuery = z.object(publicKeyQuery);
 const checkoutQuery = z.object({ ...checkoutFields, plan: requiredText('plan', 64) });
@@ -71,6 +72,7 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
       activateParam: input.activate_param,
       pendingParam: input.pending_param,
       baseUrl: baseUrlOf(event),
+      promo: input.promo,
     });
     return redirect(303, url);
   };

@@ -2,6 +2,7 @@ import { defineOperations } from '../../shared/openapi/operation.js';
 import { licenseOperations } from '../shared/license-routes.openapi.js';
 import { analyticsOperations } from './analytics-routes.openapi.js';
 import { checkoutOperations } from './checkout-routes.openapi.js';
+import { trialOperations } from './trial-routes.openapi.js';
 import { signingOperations } from './signing-routes.openapi.js';
 
 /** The OpenAPI operations of every public route (`publicRoutes`). */
@@ -9,5 +10,6 @@ export const publicOperations = defineOperations({
   ...licenseOperations({ prefix: '/public/v1', publicKey: true }),
   ...signingOperations,
   ...checkoutOperations,
+  ...trialOperations,
   ...analyticsOperations,
 });

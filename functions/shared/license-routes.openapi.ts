@@ -17,6 +17,7 @@ import {
 } from '../../shared/openapi/signatures.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import type { LicenseSurface } from './license-routes.js';
+import { leaseOperations } from './lease-routes.openapi.js';
 
 export const ValidLicense = named(
   'ValidLicense',
@@ -30,8 +31,19 @@ export const ValidLicense = named(
       stagingCount: described(z.number(), 'Active staging and local sites, which take no seat.'),
       expiresAt: nullableTimestamp,
       channel: described(z.enum(CHANNELS), 'The release channel it receives (`stable`, `beta`: beta and stable, `alpha`: all): a plugin shows its "Beta updates" opt-in only above `stable`.'),
+      inGrace: described(
+        z.boolean(),
+        'Always present. `true` while a failed subscription payment\'s grace keeps the license valid though `expiresAt` has passed (until the ' +
+          "failed period's end + the product's `graceDays`): a plugin may ask the customer to update their card.",
+      ),
     }),
     product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
+    lease: z.optional(
+      described(
+        z.object({ leaseId: idOf('lse'), expiresAt: timestamp }),
+        'A floating license validated with `machine`: the live lease that machine holds.',
+      ),
+    ),
     ...BOUND_FIELDS,
   }),
   'A usable license: `expiresAt` null is lifetime.',
@@ -76,7 +88,8 @@ const licenseStates = [M.revoked, M.suspended, M.expired];
 const bodyRules = (fields: string) =>
   `Fields: ${fields}. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and \`null\` ` +
   'for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, ' +
-  'path and trailing dot dropped, lower-cased.';
+  'path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of ' +
+  '`domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.';
 
 /** Validate, activate and deactivate (and check on the public API), as `licenseRoutes` builds them for a surface. */
 export function licenseOperations(surface: LicenseSurface) {
@@ -88,11 +101,12 @@ export function licenseOperations(surface: LicenseSurface) {
   const reads = [publicKey ? RATE_LIMITS.publicReads : RATE_LIMITS.edgeReads];
   const writes = [RATE_LIMITS.activationKey, RATE_LIMITS.activationAddress];
   const operations: Record<string, OperationDoc> = {
+    ...leaseOperations(surface),
     [`POST ${prefix}/licenses/validate`]: {
       summary: 'Validate a license key',
       description:
         'Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that ' +
-        `product; \`domain\` is bookkeeping only and never changes the answer.${identified}\n\n${bodyRules('`license_key` (required), `product_slug`, `domain` or `site`')}${BOUND_ANSWER_NOTE}`,
+        `product; \`domain\` (or \`machine\`) is bookkeeping only and never changes the answer, except on a floating license: there a \`machine\` is valid only while it holds a live lease (\`lease\` in the answer; else 400 \`${M.noLease}\`).${identified}\n\n${bodyRules('`license_key` (required), `product_slug`, `domain` or `site`')}${BOUND_ANSWER_NOTE}`,
       headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { validate: { ...key, product_slug: 'acme-seo', domain: EX.domain } } },
       responses: {
@@ -100,18 +114,19 @@ export function licenseOperations(surface: LicenseSurface) {
           description: 'The key is usable',
           body: ValidLicense,
           headers: BOUND_ANSWER_HEADERS,
-          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires, channel: 'stable' }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
+          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires, channel: 'stable', inGrace: false }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
         },
       },
-      errors: { 400: [...required, M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'Send either domain or machine', M.noLease, M.wrongProduct, ...licenseStates], 404: keyErrors },
       errorBody: 'validation',
       boundAnswers: true,
       rateLimits: reads,
     },
     [`POST ${prefix}/licenses/activate`]: {
-      summary: 'Activate a license on a domain',
+      summary: 'Activate a license on a domain or machine',
       description:
-        'Takes a seat for the domain. An already active domain answers its existing activation (even when the license is full); a ' +
+        'Takes a seat for the domain (or the machine: `machine`, with optional `name` and `platform`; seats count both alike; a floating ' +
+        'license takes leases instead, 400). The domain. An already active domain answers its existing activation (even when the license is full); a ' +
         'deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product\'s ' +
         '`stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, ' +
         '`dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license\'s `stagingCount`, at most ' +
@@ -124,7 +139,7 @@ export function licenseOperations(surface: LicenseSurface) {
           ? { description: 'Activated', body: PublicActivated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated, environment: 'production', license_key: EX.licenseKey, domain: EX.domain } } }
           : { description: 'Activated', body: Activated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, environment: 'production', license_key: EX.licenseKey, domain: EX.domain } } },
       },
-      errors: { 400: [...required, 'domain is required', 'domain is not a valid domain or URL', M.seatLimit, M.stagingLimit, M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'Send either domain or machine', 'domain is not a valid domain or URL', M.seatLimit, M.stagingLimit, M.floating, M.wrongProduct, ...licenseStates], 404: keyErrors },
       rateLimits: writes,
       boundAnswers: true,
     },
@@ -137,7 +152,7 @@ export function licenseOperations(surface: LicenseSurface) {
       headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { byDomain: { ...key, domain: EX.domain }, byId: { ...key, activation_id: EX.activationId } } },
       responses: { 200: { description: 'Deactivated', body: Deactivated, headers: BOUND_ANSWER_HEADERS, examples: { deactivated: { success: true, license_key: EX.licenseKey, domain: EX.domain } } } },
-      errors: { 400: [...required, 'domain or activation_id is required', M.activationNotFound], 404: keyErrors },
+      errors: { 400: [...required, 'domain, machine or activation_id is required', 'Send either domain or machine', M.activationNotFound], 404: keyErrors },
       rateLimits: writes,
       boundAnswers: true,
     },
@@ -159,7 +174,7 @@ export function licenseOperations(surface: LicenseSurface) {
           },
         },
       },
-      errors: { 400: [...required, 'domain is required', M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'Send either domain or machine', M.wrongProduct, ...licenseStates], 404: keyErrors },
       rateLimits: reads,
       boundAnswers: true,
     };
@@ -190,7 +205,7 @@ export function licenseOperations(surface: LicenseSurface) {
         },
       },
       errors: {
-        400: [...required, 'domain is required', 'domain is not a valid domain or URL', M.activationNotFound, ...licenseStates, 'Offline license files are not available for this product'],
+        400: [...required, 'Send either domain or machine', 'domain is not a valid domain or URL', M.activationNotFound, ...licenseStates, 'Offline license files are not available for this product'],
         404: keyErrors,
       },
       rateLimits: reads,

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors.js';
 import { addressNetwork, clientAddress } from '../../shared/http/client-address.js';
+import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { idempotentRoute, type IdempotencyScope } from '../../shared/http/idempotency.js';
-import { jsonBody } from '../../shared/http/request.js';
-import { json, ok } from '../../shared/http/responses.js';
+import { jsonBody, query } from '../../shared/http/request.js';
+import { json, noContent, ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { optionalText, requiredText } from '../../shared/http/schemas.js';
@@ -14,7 +15,9 @@ import { activateLicense } from '../../shared/licensing/activate.js';
 import { resolveLicense } from '../../shared/licensing/license-lookup.js';
 import { checkActivation } from '../../shared/licensing/check.js';
 import { deactivateLicense } from '../../shared/licensing/deactivate.js';
-import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
+import { MAX_DOMAIN_INPUT_LENGTH } from '../../shared/licensing/domain.js';
+import { createLease, heartbeatLease, releaseLease } from '../../shared/leases/leases.js';
+import { checkMachine, givenHolder, MAX_MACHINE_LENGTH, MAX_MACHINE_NAME_LENGTH, MAX_PLATFORM_LENGTH, requiredHolder } from '../../shared/licensing/seat-holder.js';
 import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import { observedCatalog } from '../../shared/licensing/product-catalog.js';
 import { refusalReason } from '../../shared/licensing/refusal-reason.js';
@@ -27,6 +30,9 @@ import type { Deps } from '../../shared/runtime.js';
 import type { ResponseSigner } from '../../shared/signing/response-signer.js';
 import { signedAnswers, type AnswerScope } from '../../shared/signing/signed-answers.js';
 
+/** A lease id of another shape names no lease: answered as an unknown one. */
+export const LEASE_ID: IdKind = { prefix: 'lse', unknown: () => new NotFoundError(LICENSE_MESSAGES.leaseNotFound) };
+
 /** `/v1` (no identification) or `/public/v1` (the product's `public_key` in every body). */
 export type LicenseSurface = { prefix: string; publicKey: boolean };
 
@@ -36,6 +42,10 @@ const licenseFields = {
   domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
   /** Alias of `domain` (a public example sends it); `domain` wins when both are given. */
   site: optionalText('site', MAX_DOMAIN_INPUT_LENGTH),
+  /** A device in place of a domain (DECISIONS §18): its fingerprint, and the name and platform it reports. */
+  machine: optionalText('machine', MAX_MACHINE_LENGTH),
+  name: optionalText('name', MAX_MACHINE_NAME_LENGTH),
+  platform: optionalText('platform', MAX_PLATFORM_LENGTH),
   /** The product's version on the site: counted in the product's analytics (installs by version). */
   version: optionalText('version', 64),
 };
@@ -45,14 +55,17 @@ const offlineFields = {
   license_key: licenseFields.license_key,
   domain: licenseFields.domain,
   site: licenseFields.site,
+  machine: licenseFields.machine,
 };
+const leaseFields = { license_key: licenseFields.license_key, machine: requiredText('machine', MAX_MACHINE_LENGTH) };
+const heartbeatFields = { license_key: licenseFields.license_key };
 
 function schemaFor<F extends z.core.$ZodShape>(surface: LicenseSurface, fields: F) {
   // The public key comes first, so a body missing everything names it first.
   return surface.publicKey ? z.object({ ...publicKeyField, ...fields }) : z.object({ ...fields, public_key: optionalText('public_key', 128) });
 }
 
-type LicenseBody = { license_key: string; product_slug?: string; domain?: string; site?: string; public_key?: string; version?: string };
+type LicenseBody = { license_key: string; product_slug?: string; public_key?: string };
 
 /**
  * The key and product a caller names. Keys that cannot be keys are answered as unknown ones before
@@ -66,17 +79,6 @@ function claimOf(surface: LicenseSurface, body: LicenseBody) {
   return { licenseKey: body.license_key, productSlug: body.product_slug, publicKey };
 }
 
-const givenDomain = (body: LicenseBody) => {
-  const raw = body.domain ?? body.site;
-  return raw === undefined ? undefined : normalizeDomain(raw, body.domain !== undefined ? 'domain' : 'site');
-};
-
-function requiredDomain(body: LicenseBody): string {
-  const domain = givenDomain(body);
-  if (domain === undefined) throw new BadRequestError('domain is required');
-  return domain;
-}
-
 /** A text field as the schema reads it: trimmed, blank as absent. */
 const textOf = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
 
@@ -86,9 +88,10 @@ const textOf = (value: unknown) => (typeof value === 'string' && value.trim() ? 
  * another request. Only answers that found their product are signed, so the body passed the schema by then.
  */
 function answerBinding(event: HttpEvent): Record<string, string> {
-  const body = jsonBody(event) as { license_key: string; domain?: unknown; site?: unknown };
-  const domain = givenDomain({ license_key: body.license_key, domain: textOf(body.domain), site: textOf(body.site) });
-  return domain === undefined ? { license_key: body.license_key } : { license_key: body.license_key, domain };
+  const body = jsonBody(event) as { license_key: string; domain?: unknown; site?: unknown; machine?: unknown };
+  const holder = givenHolder({ domain: textOf(body.domain), site: textOf(body.site), machine: textOf(body.machine) });
+  if (holder === undefined) return { license_key: body.license_key };
+  return holder.kind === 'domain' ? { license_key: body.license_key, domain: holder.domain } : { license_key: body.license_key, machine: holder.machine };
 }
 
 /** An activation id of another shape names no activation: answered as an unknown one (400 on these surfaces). */
@@ -149,7 +152,58 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
   /** Activate and deactivate write: the key's bucket and the caller's, both in the table. */
   const limitWrite = (claim: { licenseKey: string; publicKey?: string }, address: string) =>
     Promise.all([limits.take(RATE_LIMITS.activationKey, claim.licenseKey), limits.take(RATE_LIMITS.activationAddress, callerOf(claim, address))]);
+  /** Lease operations: the key's lease bucket and the caller's, both in the table. */
+  const limitLease = (claim: { licenseKey: string; publicKey?: string }, address: string) =>
+    Promise.all([limits.take(RATE_LIMITS.leaseKey, claim.licenseKey), limits.take(RATE_LIMITS.activationAddress, callerOf(claim, address))]);
+  const leaseSchema = schemaFor(surface, leaseFields);
+  const heartbeatSchema = schemaFor(surface, heartbeatFields);
+  const releaseSchema = surface.publicKey ? z.object({ ...publicKeyField, ...heartbeatFields }) : z.object(heartbeatFields);
+  const leaseIdOf = (event: HttpEvent) => {
+    const id = event.pathParameters?.leaseId ?? '';
+    checkIdShape(LEASE_ID, id);
+    return id;
+  };
+  const leasePath = { leaseId: LEASE_ID };
   const routes: Route[] = [
+    {
+      method: 'POST',
+      path: `${surface.prefix}/licenses/leases`,
+      input: { body: leaseSchema },
+      handler: signed('lease', async (event, context) => {
+        const body = parseInput(leaseSchema, jsonBody(event));
+        const machine = checkMachine(body.machine);
+        const claim = claimOf(surface, body);
+        await limitLease(claim, clientAddress(event, deps.config));
+        const lease = await createLease(deps, context.catalog, { ...claim, machine });
+        return json(201, { lease_id: lease.leaseId, expires_at: lease.expiresAt });
+      }),
+    },
+    {
+      method: 'POST',
+      path: `${surface.prefix}/licenses/leases/{leaseId}/heartbeat`,
+      input: { pathIds: leasePath, body: heartbeatSchema },
+      handler: signed('heartbeat', async (event, context) => {
+        const body = parseInput(heartbeatSchema, jsonBody(event));
+        const claim = claimOf(surface, body);
+        const leaseId = leaseIdOf(event);
+        await limitLease(claim, clientAddress(event, deps.config));
+        const { expiresAt } = await heartbeatLease(deps, context.catalog, { ...claim, leaseId });
+        return ok({ expires_at: expiresAt });
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: `${surface.prefix}/licenses/leases/{leaseId}`,
+      input: { pathIds: leasePath, query: releaseSchema },
+      handler: async (event) => {
+        const params = parseInput(releaseSchema, query(event));
+        const claim = claimOf(surface, params);
+        const leaseId = leaseIdOf(event);
+        await limitLease(claim, clientAddress(event, deps.config));
+        await releaseLease(deps, context.catalog, { ...claim, leaseId });
+        return noContent();
+      },
+    },
     {
       method: 'POST',
       path: `${surface.prefix}/licenses/validate`,
@@ -158,11 +212,11 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
         'validate',
         async (event, context) => {
           const body = parseInput(validateSchema, jsonBody(event));
-          const domain = givenDomain(body);
+          const holder = givenHolder(body);
           const claim = claimOf(surface, body);
           const address = clientAddress(event, deps.config);
           await limitRead(claim, address);
-          const result = await validateLicense(deps, context, { ...claim, domain, ipAddress: address, version: body.version });
+          const result = await validateLicense(deps, context, { ...claim, holder, ipAddress: address, version: body.version });
           metrics.validation('valid');
           return ok({ valid: true, ...result });
         },
@@ -177,7 +231,7 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
       input: { body: validateSchema },
       handler: signed('activate', async (event, context) => {
         const body = parseInput(validateSchema, jsonBody(event));
-        const domain = requiredDomain(body);
+        const holder = requiredHolder(body);
         const claim = claimOf(surface, body);
         const address = clientAddress(event, deps.config);
         // The license is read while the rate-limit buckets are written, not after: one round trip less.
@@ -185,7 +239,7 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
         const resolved = resolveLicense(deps, context.catalog, claim);
         resolved.catch(() => undefined);
         await limitWrite(claim, address);
-        const activation = await activateLicense(deps, context, { ...claim, domain, ipAddress: address, version: body.version }, resolved);
+        const activation = await activateLicense(deps, context, { ...claim, holder, ipAddress: address, version: body.version }, resolved);
         metrics.activation();
         return ok({
           success: true,
@@ -202,13 +256,13 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
       input: { body: deactivateSchema },
       handler: signed('deactivate', async (event, context) => {
         const body = parseInput(deactivateSchema, jsonBody(event));
-        const domain = givenDomain(body);
-        if (domain === undefined && body.activation_id === undefined) throw new BadRequestError('domain or activation_id is required');
+        const holder = givenHolder(body);
+        if (holder === undefined && body.activation_id === undefined) throw new BadRequestError('domain, machine or activation_id is required');
         const claim = claimOf(surface, body);
         const activationId = activationIdOf(body);
         const address = clientAddress(event, deps.config);
         await limitWrite(claim, address);
-        await deactivateLicense(deps, context, { ...claim, domain, activationId, ipAddress: address });
+        await deactivateLicense(deps, context, { ...claim, holder, activationId, ipAddress: address });
         return ok({ success: true });
       }),
     }),
@@ -220,11 +274,11 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
       input: { body: validateSchema },
       handler: signed('check', async (event, context) => {
         const body = parseInput(validateSchema, jsonBody(event));
-        const domain = requiredDomain(body);
+        const holder = requiredHolder(body);
         const claim = claimOf(surface, body);
         const address = clientAddress(event, deps.config);
         await limitRead(claim, address);
-        const { activationId } = await checkActivation(deps, context, { ...claim, domain, ipAddress: address, version: body.version });
+        const { activationId } = await checkActivation(deps, context, { ...claim, holder, ipAddress: address, version: body.version });
         return ok({ activated: activationId !== null, activation_id: activationId });
       }),
     });
@@ -234,10 +288,10 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
       input: { body: offlineSchema },
       handler: signed('offline', async (event, context) => {
         const body = parseInput(offlineSchema, jsonBody(event));
-        const domain = requiredDomain(body);
+        const holder = requiredHolder(body);
         const claim = claimOf(surface, body);
         await limitRead(claim, clientAddress(event, deps.config));
-        const file = await issueOfflineLicense(deps, { catalog: context.catalog, keyring: signer.keyring }, { ...claim, domain });
+        const file = await issueOfflineLicense(deps, { catalog: context.catalog, keyring: signer.keyring }, { ...claim, holder });
         return ok({ license_file: file.licenseFile, key_id: file.keyId, issued_at: file.issuedAt, valid_until: file.validUntil });
       }),
     });

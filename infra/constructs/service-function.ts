@@ -5,7 +5,7 @@ import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk
 import { NodejsFunction, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { functionBundling, PROJECT_ROOT } from './bundling.js';
+import { functionBundling, lazyPackageCommands, PROJECT_ROOT } from './bundling.js';
 
 export interface ServiceFunctionProps {
   /** The handler module, relative to the project root (exports `handler`). */
@@ -51,21 +51,29 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     handler: 'handler',
     projectRoot: PROJECT_ROOT,
     depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-    bundling: { ...functionBundling({ sourceMap }), ...(props.assets ? { commandHooks: copyAssets(props.assets) } : {}) },
+    bundling: { ...functionBundling({ sourceMap }), commandHooks: afterBundling(props.assets) },
   });
 }
 
-/** Shell commands run after esbuild, on the host or in the bundling container alike (`inputDir` is the project root). */
-function copyAssets(assets: NonNullable<ServiceFunctionProps['assets']>): ICommandHooks {
-  for (const source of Object.values(assets.files)) {
+/**
+ * Shell commands run after esbuild, on the host or in the bundling container alike (`inputDir` is the project root):
+ * the lazily loaded packages the bundle imports, and the function's asset files.
+ */
+function afterBundling(assets: ServiceFunctionProps['assets']): ICommandHooks {
+  for (const source of Object.values(assets?.files ?? {})) {
     if (!existsSync(join(PROJECT_ROOT, source))) throw new Error(`Asset ${source} not found (npm install, and npm run openapi for docs/openapi.json)`);
   }
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (inputDir, outputDir) => [
-      `mkdir -p "${outputDir}/${assets.directory}"`,
-      ...Object.entries(assets.files).map(([name, source]) => `cp "${inputDir}/${source}" "${outputDir}/${assets.directory}/${name}"`),
+      ...lazyPackageCommands(inputDir, outputDir),
+      ...(assets
+        ? [
+            `mkdir -p "${outputDir}/${assets.directory}"`,
+            ...Object.entries(assets.files).map(([name, source]) => `cp "${inputDir}/${source}" "${outputDir}/${assets.directory}/${name}"`),
+          ]
+        : []),
     ],
   };
 }

@@ -12,6 +12,12 @@ const JOBS = [
     intervalMs: (env: NodeJS.ProcessEnv) => Number(env.EXPIRY_SWEEP_INTERVAL_MS ?? 60_000),
   },
   {
+    name: 'leaseExpiry',
+    entry: WORKER_ENTRIES.leaseExpiry,
+    /** `LEASE_EXPIRY_INTERVAL_MS` (default one minute, as in AWS); 0 turns the local timer off. */
+    intervalMs: (env: NodeJS.ProcessEnv) => Number(env.LEASE_EXPIRY_INTERVAL_MS ?? 60_000),
+  },
+  {
     name: 'outboxSweep',
     entry: WORKER_ENTRIES.outboxSweep,
     /** `OUTBOX_SWEEP_INTERVAL_MS` (default one minute); 0 turns the local timer off. */

@@ -7,7 +7,11 @@ export function toActivation(item: ActivationItem) {
   return {
     id: item.activationId,
     licenseId: item.licenseId,
-    domain: item.domain,
+    // A device's activation is held under `machine:<fingerprint>` (shared/licensing/seat-holder.ts): shown as its machine.
+    domain: item.machine === undefined ? item.domain : null,
+    machine: item.machine ?? null,
+    name: item.name ?? null,
+    platform: item.platform ?? null,
     ipAddress: item.ipAddress,
     status: item.status,
     /** `staging`: a staging or local site, which took no seat. */

@@ -18,12 +18,26 @@ const usageEventMessage = z.object({
   receivedAt: z.iso.datetime(),
 });
 
-/** An active install seen on its first check of a UTC day (shared/licensing/activity.ts): counted, not stored. */
-const installSeenMessage = z.object({ kind: z.literal('install'), productId: z.string(), day: z.string(), version: z.optional(z.string()) });
+/**
+ * An active install seen on its first check of a UTC day (shared/licensing/activity.ts): counted, not stored. The
+ * tenant and site (its domain) feed the overview's counts and distinct-sites sketch; PHP and WordPress versions come
+ * with an update check. Messages queued before the overview carry neither tenant nor site: counted for the product only.
+ */
+const installSeenMessage = z.object({
+  kind: z.literal('install'),
+  productId: z.string(),
+  day: z.string(),
+  version: z.optional(z.string()),
+  tenantId: z.optional(z.string()),
+  site: z.optional(z.string()),
+  php: z.optional(z.string()),
+  wp: z.optional(z.string()),
+});
 
 /** What the writer takes from the queue; anything else is dropped there (only a bug or a hand-sent message is). */
 export const usageMessageSchema = z.discriminatedUnion('kind', [usageEventMessage, installSeenMessage]);
 export type UsageEventMessage = z.infer<typeof usageEventMessage>;
+export type InstallSeenMessage = z.infer<typeof installSeenMessage>;
 export type UsageMessage = z.infer<typeof usageMessageSchema>;
 
 /** The usage queue (SQS in AWS, the local stack's queue locally): one message per accepted event or install seen. */

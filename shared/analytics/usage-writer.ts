@@ -6,7 +6,8 @@ import { bumpDailyCount } from './daily-counts.js';
 import { dayOf } from './days.js';
 import { expiry } from './ingest.js';
 import { ownLicense } from './license-origin.js';
-import { usageMessageSchema, type UsageEventMessage, type UsageMessage } from './usage-queue.js';
+import { writeSightings } from '../overview/sightings.js';
+import { usageMessageSchema, type InstallSeenMessage, type UsageEventMessage, type UsageMessage } from './usage-queue.js';
 
 export type UsageWriterDeps = Pick<Deps, 'data' | 'config'>;
 
@@ -118,7 +119,8 @@ async function putEvents(deps: UsageWriterDeps, events: Parsed<UsageEventMessage
 
 /**
  * Writes a batch of the usage queue: the events (1 write unit each, under 1 KB) and each daily count once, with
- * `ADD n` for the n events or installs of the batch it counts; a `license_key` is kept only when it is the
+ * `ADD n` for the n events or installs of the batch it counts; the installs' sites and counts in their tenant's
+ * overview (shared/overview/sightings.ts); a `license_key` is kept only when it is the
  * product's (one batch read of the distinct keys). Answers the messages to receive again.
  * Counts go first and an event is stored after its count, so on a later receive a stored event is skipped
  * whole. A count is bumped twice only when its events were not all stored (the table refused them through
@@ -129,7 +131,9 @@ export async function writeUsage(deps: UsageWriterDeps, received: ReceivedMessag
   const stored = await alreadyStored(deps, messages);
   const fresh = messages.filter((m) => !stored.has(m.messageId));
   const licenses = await licensesNamed(deps, fresh.filter(isEvent));
-  const failed = new Set(await bumpCounts(deps, countsOf(fresh)));
+  const installs = fresh.filter((m): m is Parsed<InstallSeenMessage> => m.message.kind === 'install');
+  const [countsFailed, sightingsFailed] = await Promise.all([bumpCounts(deps, countsOf(fresh)), writeSightings(deps, installs)]);
+  const failed = new Set([...countsFailed, ...sightingsFailed]);
   for (const messageId of await putEvents(deps, fresh.filter(isEvent).filter((m) => !failed.has(m.messageId)), licenses)) failed.add(messageId);
   return [...failed];
 }

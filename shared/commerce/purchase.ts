@@ -3,20 +3,24 @@ import { customerLinkItems, resolveCustomerLink } from '../customers/customer-li
 import { normalizeEmail } from '../customers/customer-view.js';
 import { toPayment, toSubscription } from '../customers/billing-views.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
+import type { TransactionEntities } from '../data/service.js';
 import { transact } from '../data/writes.js';
 import { AppError, ConflictError, NotFoundError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
 import { expiryItemChanges } from '../licenses/expiry-items.js';
 import { generateLicenseKey } from '../licenses/license-key.js';
-import { toLicense, type LicenseItem } from '../licenses/license-view.js';
+import { toLicense, type LicenseItem, type ProductSummary } from '../licenses/license-view.js';
 import { licenseMailItem } from '../mail/license-mail-item.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
 import { logger } from '../observability/logger.js';
 import { metrics } from '../observability/metrics.js';
+import { licenseCreatedChanges, overviewCountItems, paymentChanges, subscriptionChanges } from '../overview/counts.js';
 import { loadProduct } from '../products/products.js';
 import { processedMark } from './event-claims.js';
 import { soldPlan, type SoldPlan } from './sold-plan.js';
+import { subscriptionTrialEnd } from './lifecycle-mapping.js';
+import { continuedTrialItems, openTrial, type OpenTrial } from '../trials/trial-continuation.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import {
   paymentRecord, purchaseEmail, purchaseMetadata, purchaseName, sessionPaymentId, sessionSubscriptionId, subscriptionPeriod,
@@ -67,14 +71,20 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
 
   const customerEmail = normalizeEmail(email);
   const summary = { id: product.productId, name: product.name, slug: product.slug };
-  const licenseId = newId('lic');
+  // A checkout trial's license runs to the trial's end (DECISIONS §15); the first paid invoice renews it.
+  const trialEndsAt = subscription && subscriptionTrialEnd(subscription);
+  const newLicenseId = newId('lic');
   for (let round = 0; round < APPLY_ROUNDS; round++) {
     const now = deps.clock.now();
+    // A no-card trial of this e-mail continues as the paid license: same key (DECISIONS §15).
+    const trial = await openTrial(deps, product.productId, customerEmail);
+    const licenseId = trial?.license.licenseId ?? newLicenseId;
     // Checkout records its session; one it did not (or that expired) has no return route to tell.
     const { data: checkout } = await deps.data.entities.checkoutSession.get({ checkoutSessionId: session.id }).go({ consistent: true });
     const link = await resolveCustomerLink(deps, tenantId, customerEmail, purchaseName(session), now);
     const license: LicenseItem = {
-      licenseKey: generateLicenseKey(product.licensePrefix),
+      ...trial?.license,
+      licenseKey: trial?.license.licenseKey ?? generateLicenseKey(product.licensePrefix),
       licenseId,
       tenantId,
       productId: product.productId,
@@ -85,10 +95,11 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       status: 'active',
       seats: plan.siteLimit,
       ...(plan.channel && { channel: plan.channel }),
-      activatedCount: 0,
+      activatedCount: trial?.license.activatedCount ?? 0,
       // DECISIONS §10: a recurring plan's license runs to the subscription's period end; a lifetime one never expires.
-      expiresAt: period?.end,
-      createdAt: now.toISOString(),
+      expiresAt: trialEndsAt ?? period?.end,
+      ...(trialEndsAt && { trialEndsAt }),
+      createdAt: trial?.license.createdAt ?? now.toISOString(),
       updatedAt: now.toISOString(),
     };
     const owner = { tenantId, customerId: link.customerId, licenseId, product };
@@ -115,11 +126,7 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       claim: processedMark(tx, ctx.claim, now),
       // One purchase per session, whichever of its events (completed, async payment succeeded) arrives.
       session: tx.stripeRef.create({ tenantId, stripeId: session.id, licenseId, customerId: link.customerId }).commit(),
-      license: tx.license.create(license).commit(),
-      ref: tx.licenseRef.create({ licenseId, licenseKey: license.licenseKey, tenantId }).commit(),
-      counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(product.productId, 'active'), 1),
-      licenseEvent: outboxEvent(tx, { tenantId, type: 'license.created', data: toLicense(license, summary), now }),
-      expiry: expiryItemChanges(tx, license, undefined, license),
+      ...issuedLicenseItems(tx, { trial, license, summary, now }),
       customer: customerLinkItems(tx, link, now),
       payment: [
         tx.payment.create(payment).commit(),
@@ -132,7 +139,14 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
         tx.stripeRef.put({ tenantId, stripeId: record.providerSubscriptionId!, subscriptionId: record.subscriptionId, licenseId, customerId: link.customerId }).commit(),
       ],
       // Sent from the outbox through the mail queue, once: the buyer's key by e-mail.
-      mail: licenseMailItem(tx, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller }, now),
+      // A continued trial's key is the one already e-mailed for the trial: one license e-mail per license.
+      mail: !trial && licenseMailItem(tx, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller }, now),
+      overview: overviewCountItems(tx, license, [
+        ...paymentChanges(payment),
+        // A continued trial's license was counted new when the trial began.
+        ...(trial ? [] : licenseCreatedChanges(license)),
+        ...(record ? subscriptionChanges(record, 1, now) : []),
+      ]),
       // The return route sends the buyer back with this key.
       checkout: checkout ? tx.checkoutSession.patch({ checkoutSessionId: session.id }).set({ licenseKey: license.licenseKey }).commit() : undefined,
     }));
@@ -140,7 +154,8 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
     if (outcome.refused('claim')) throw claimLost();
     if (outcome.refused('session')) return ignored('checkout session already fulfilled');
     // A drawn key taken, a customer created or deleted meanwhile, or the checkout session expired: read again.
-    if (!outcome.refused('license') && !outcome.refused('customer') && !outcome.refused('checkout')) throw outcome.unexpected();
+    // A trial continued or changed meanwhile is read again too.
+    if (!outcome.refused('license') && !outcome.refused('customer') && !outcome.refused('checkout') && !outcome.refused('trial')) throw outcome.unexpected();
   }
   throw new ConflictError('The purchase could not be recorded because of concurrent changes; retry');
 }
@@ -154,6 +169,23 @@ async function livePlan(ctx: EventContext, session: Stripe.Checkout.Session, pro
   if (!planId) return undefined;
   const { data: plan } = await ctx.deps.data.entities.plan.get({ planId }).go({ consistent: true });
   return plan && plan.tenantId === ctx.tenantId && plan.productId === productId ? plan : undefined;
+}
+
+/** The license a purchase issues, or the no-card trial's license it continues (same key), with what follows each. */
+function issuedLicenseItems(tx: TransactionEntities, input: { trial: OpenTrial | undefined; license: LicenseItem; summary: ProductSummary; now: Date }) {
+  const { trial, license, summary, now } = input;
+  if (trial) {
+    const continued = continuedTrialItems(tx, trial.license, license, summary, now);
+    return { license: continued.license, trial: continued.trial, ref: undefined, counters: undefined, licenseEvent: undefined, expiry: undefined };
+  }
+  return {
+    license: tx.license.create(license).commit(),
+    ref: tx.licenseRef.create({ licenseId: license.licenseId, licenseKey: license.licenseKey, tenantId: license.tenantId }).commit(),
+    counters: counterUpdates(tx.counter, license.tenantId, counterNames.licenses(license.productId, 'active'), 1),
+    licenseEvent: outboxEvent(tx, { tenantId: license.tenantId, type: 'license.created', data: toLicense(license, summary), now }),
+    expiry: expiryItemChanges(tx, license, undefined, license),
+    trial: undefined,
+  };
 }
 
 export const PURCHASE_NOT_ISSUED = 'License could not be issued for this purchase';

@@ -5,6 +5,7 @@ import { outboxEvent } from '../events/outbox.js';
 import { NotFoundError } from '../errors.js';
 import { revokeLicense } from '../licenses/revoke-license.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
+import { overviewCountItems, refundChanges } from '../overview/counts.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { chargePaymentIds, chargePaymentIntentId, paidInvoiceIds } from './stripe-mapping.js';
@@ -37,6 +38,7 @@ export async function refundCharge(ctx: EventContext, charge: Stripe.Charge): Pr
     payment: payment.status === 'completed' && [
       tx.payment.patch({ paymentId }).set({ status: 'refunded' }).where(({ status }, { eq }) => eq(status, 'completed')).commit(),
       ...outboxEvent(tx, { tenantId, type: 'payment.refunded', data: toPayment(refunded), now }),
+      ...overviewCountItems(tx, payment, refundChanges(payment, now)),
     ],
   }));
   if (outcome.committed) return APPLIED;

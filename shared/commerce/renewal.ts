@@ -4,6 +4,7 @@ import { transact } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
+import { overviewCountItems, paymentChanges } from '../overview/counts.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { invoicePeriod, invoiceSubscriptionId, paymentRecord } from './stripe-mapping.js';
@@ -11,7 +12,8 @@ import { findSubscription, licenseExpiryChange, subscriptionPatch } from './subs
 
 /**
  * `invoice.paid` for a renewal: the payment is recorded, the subscription's period and the license's `expiresAt`
- * move to the new period's end (an expired license is active again; a revoked or suspended one keeps its state),
+ * move to the new period's end (an expired license is active again; a revoked or suspended one keeps its state;
+ * a failed payment's grace ends),
  * with `payment.completed` and `subscription.renewed`, in one transaction with the event's processed mark. The
  * first invoice (`subscription_create`) is the checkout's own payment: nothing changes (DECISIONS §10).
  */
@@ -49,8 +51,10 @@ export async function renewSubscription(ctx: EventContext, invoice: Stripe.Invoi
         ...outboxEvent(tx, { tenantId, type: 'payment.completed', data: toPayment(payment), now }),
         ...(invoice.id ? [tx.stripeRef.put({ tenantId, stripeId: invoice.id, paymentId: payment.paymentId, licenseId: ref.licenseId, customerId: subscription.customerId }).commit()] : []),
       ],
+      overview: overviewCountItems(tx, { tenantId, productId: payment.productId || undefined }, paymentChanges(payment)),
       subscription: subscriptionPatch(tx, subscription, next),
-      license: renews && licenseExpiryChange(tx, license, { ...license, status: 'active', expiresAt: period.end, updatedAt: now.toISOString() }),
+      // A paid invoice ends a failed payment's grace.
+      license: renews && licenseExpiryChange(tx, license, { ...license, status: 'active', expiresAt: period.end, graceUntil: undefined, updatedAt: now.toISOString() }),
       event: outboxEvent(tx, { tenantId, type: 'subscription.renewed', data: toSubscription(next), now }),
     }));
     if (outcome.committed) return APPLIED;

@@ -73,6 +73,19 @@ export function invoicePeriod(invoice: Pick<Stripe.Invoice, 'lines'>): Period | 
   return period ? { start: iso(period.start), end: iso(period.end) } : undefined;
 }
 
+/**
+ * The end of the period whose renewal an invoice's payment failed: the invoice's own `period_end` (Stripe bills a
+ * renewal when the period it renews ends, and the invoice's period is that one; its line's is the next).
+ */
+export function failedPeriodEnd(invoice: Pick<Stripe.Invoice, 'period_end'>): string | undefined {
+  return invoice.period_end ? iso(invoice.period_end) : undefined;
+}
+
+/** The grace a failed renewal payment gives its license (DECISIONS §15): the failed period's end + `graceDays`. */
+export function graceEnd(periodEnd: string, graceDays: number): string {
+  return new Date(Date.parse(periodEnd) + graceDays * 24 * 3600 * 1000).toISOString();
+}
+
 type LegacyCharge = { invoice?: string | { id: string } | null };
 
 /**

@@ -5,6 +5,7 @@ import { logger } from '../observability/logger.js';
 import { metrics } from '../observability/metrics.js';
 import { claimEvent, markProcessed, releaseClaim } from './event-claims.js';
 import { claimLost, EVENT_IN_PROGRESS, ignored, type Applied, type EventContext, type WebhookDeps } from './event-context.js';
+import { failSubscriptionPayment } from './payment-failure.js';
 import { completePurchase } from './purchase.js';
 import { refundCharge } from './refund.js';
 import { renewSubscription } from './renewal.js';
@@ -25,6 +26,7 @@ const HANDLERS: Partial<Record<Stripe.Event['type'], Handler>> = {
   'checkout.session.completed': completePurchase,
   'checkout.session.async_payment_succeeded': completePurchase,
   'invoice.paid': renewSubscription,
+  'invoice.payment_failed': failSubscriptionPayment,
   'customer.subscription.updated': syncSubscription,
   'customer.subscription.deleted': endSubscription,
   'charge.refunded': refundCharge,

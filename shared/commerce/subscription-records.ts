@@ -39,22 +39,39 @@ export function subscriptionPatch(tx: Pick<TransactionEntities, 'subscription'>,
       ...(currentPeriodStart && { currentPeriodStart }),
       ...(currentPeriodEnd && { currentPeriodEnd }),
       ...(canceledAt && { canceledAt }),
+      ...planFields(next),
     });
-  // A cancellation taken back in Stripe clears `canceledAt`.
-  return (canceledAt || !current.canceledAt ? patch : patch.remove(['canceledAt'])).where(({ updatedAt: at }, { eq }) => eq(at, current.updatedAt)).commit();
+  // A cancellation taken back in Stripe clears `canceledAt`; a plan change applied clears the pending one.
+  const cleared = [
+    ...(!canceledAt && current.canceledAt ? (['canceledAt'] as const) : []),
+    ...(!next.pendingPlanId && current.pendingPlanId ? (['pendingPlanId', 'pendingPlanEffectiveAt'] as const) : []),
+  ];
+  return patch.remove(cleared).where(({ updatedAt: at }, { eq }) => eq(at, current.updatedAt)).commit();
+}
+
+/** The plan a subscription is on, and the one it moves to at period end (DECISIONS §15), as far as they are set. */
+function planFields({ planId, planName, billingCycle, price, currency, pendingPlanId, pendingPlanEffectiveAt }: SubscriptionItem) {
+  return Object.fromEntries(Object.entries({ planId, planName, billingCycle, price, currency, pendingPlanId, pendingPlanEffectiveAt }).filter(([, value]) => value !== undefined));
 }
 
 /**
  * A license's expiry moved to `expiresAt` (a renewal may also bring an expired license back to `active`), on the
- * condition that its status and expiry are still those read; its expiry item and status counters follow.
+ * condition that its status, expiry and grace are still those read; its expiry item and status counters follow. A
+ * grace `next` no longer has is removed (a paid invoice ends it).
  */
-export function licenseExpiryChange(tx: Pick<TransactionEntities, 'license' | 'licenseExpiry' | 'counter'>, current: LicenseItem, next: LicenseItem) {
+export function licenseExpiryChange(tx: Pick<TransactionEntities, 'license' | 'licenseExpiry' | 'licenseReminder' | 'counter'>, current: LicenseItem, next: LicenseItem) {
+  const patch = tx.license
+    .patch({ licenseKey: current.licenseKey })
+    .set({ ...indexFields(next), expiresAt: next.expiresAt!, updatedAt: next.updatedAt, ...(next.graceUntil && { graceUntil: next.graceUntil }) });
   return [
-    tx.license
-      .patch({ licenseKey: current.licenseKey })
-      .set({ ...indexFields(next), expiresAt: next.expiresAt!, updatedAt: next.updatedAt })
-      .where(({ licenseId, status, expiresAt }, op) =>
-        [op.eq(licenseId, current.licenseId), op.eq(status, current.status), current.expiresAt ? op.eq(expiresAt, current.expiresAt) : op.notExists(expiresAt)].join(' AND '),
+    (current.graceUntil && !next.graceUntil ? patch.remove(['graceUntil']) : patch)
+      .where(({ licenseId, status, expiresAt, graceUntil }, op) =>
+        [
+          op.eq(licenseId, current.licenseId),
+          op.eq(status, current.status),
+          current.expiresAt ? op.eq(expiresAt, current.expiresAt) : op.notExists(expiresAt),
+          current.graceUntil ? op.eq(graceUntil, current.graceUntil) : op.notExists(graceUntil),
+        ].join(' AND '),
       )
       .commit(),
     ...licenseStatusMoves(tx.counter, current.tenantId, current.productId, current.status, next.status),

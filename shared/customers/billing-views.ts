@@ -24,10 +24,13 @@ export function toSubscription(item: EntityItem<'subscription'>) {
     currentPeriodEnd: item.currentPeriodEnd ?? null,
     cancelAtPeriodEnd: item.cancelAtPeriodEnd,
     canceledAt: item.canceledAt ?? null,
+    planId: item.planId ?? null,
     planName: item.planName ?? null,
     billingCycle: item.billingCycle ?? null,
     price: item.price ?? null,
     currency: item.currency ?? null,
     productName: item.productName ?? null,
+    pendingPlanId: item.pendingPlanId ?? null,
+    pendingPlanEffectiveAt: item.pendingPlanEffectiveAt ?? null,
   };
 }

@@ -21,16 +21,18 @@ import { SERVICE_NAME } from './table-schema.js';
  */
 const LICENSING_READS = [
   'licenseKey', 'licenseId', 'activationId', 'productId', 'slug', 'publicKey', 'releaseId', 'eventId', 'outboxShard', 'tenantId', 'bucket',
-  'checkoutSessionId', 'idempotencyKeyHash',
+  'checkoutSessionId', 'idempotencyKeyHash', 'leasePool', 'leaseId', 'planId', 'couponId',
 ] as const;
 
 /**
- * What a license operation changes: the license, its activations and domain holds (`licenseId#domain`), the tenant's
+ * What a license operation changes: the license, its activations and domain and machine holds (`licenseId#domain`),
+ * a floating license's pool (`leasePool`: seat slots, machine holds, fill marker) and leases (`leaseId`), the tenant's
  * counters, its outbox events (with their pending markers, `outboxShard`), rate limits and the idempotency records of
  * activate and deactivate. Never a product, a payment provider or a seen Stripe event.
  */
 const LICENSE_OPERATION_WRITES = [
-  'licenseKey', 'licenseId#domain', 'activationId', 'eventId', 'outboxShard', 'tenantId#shard', 'bucket', 'idempotencyKeyHash',
+  'licenseKey', 'licenseId#domain', 'activationId', 'eventId', 'outboxShard', 'tenantId#shard', 'bucket', 'idempotencyKeyHash', 'leasePool',
+  'leaseId',
 ] as const;
 
 export const KEY_ACCESS = {
@@ -39,26 +41,38 @@ export const KEY_ACCESS = {
   /**
    * Public API: license operations, checkout (it reads the payment provider, writes only the sessions it opens), and
    * feedback and deactivation reasons with their daily counts, in their product's records partition (`productRecords`),
-   * never the product item itself.
+   * never the product item itself. Checkout reads the plan and a `promo` code's coupon (`planId`, `couponId`; the code's
+   * holder by `tenantId`). A no-card trial (DECISIONS §15) writes its claim (`productId#email`) and what issuing its
+   * license writes: the license, its ref and license e-mail (`licenseId`), expiry item (`shard`), customer and e-mail holder.
    */
-  public: { read: LICENSING_READS, write: [...LICENSE_OPERATION_WRITES, 'checkoutSessionId', 'productRecords'] },
+  public: {
+    read: [...LICENSING_READS, 'customerId'],
+    write: [...LICENSE_OPERATION_WRITES, 'checkoutSessionId', 'productRecords', 'productId#email', 'licenseId', 'shard', 'customerId', 'tenantId#email'],
+  },
   /**
    * Customer portal: its API keys (`keyHash`, for `lastUsedAt`), the tenant's customer e-mails, licenses by e-mail
    * and payment provider (`tenantId`), payments and subscriptions (`customerId`, `subscriptionId`), products and
    * their releases (`productId`, `releaseId`: `/dl` counts downloads), and its rate limits (`bucket`). It changes its
-   * keys' `lastUsedAt`, download counts, a subscription's cancellation and its rate limits.
+   * keys' `lastUsedAt`, download counts, a subscription's cancellation and its rate limits; and what a transfer writes:
+   * the license (by key and id, with its activations and domain holds), the new owner's customer and e-mail lookup,
+   * counters, the event and the new owner's e-mail (with their markers).
    */
   portal: {
-    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket'],
-    write: ['keyHash', 'subscriptionId', 'releaseId', 'bucket'],
+    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'planId', 'licenseId', 'licenseKey', 'activationId', 'eventId', 'outboxShard'],
+    // A transfer writes the license, its activations, the customer and their counters, events and the new owner's
+    // e-mail; a plan change (DECISIONS §15) the license's seats and plan, the subscription and their events.
+    write: [
+      'keyHash', 'subscriptionId', 'releaseId', 'bucket',
+      'licenseKey', 'licenseId#domain', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId',
+    ],
   },
   /**
    * Stripe webhook: the vendor's provider, seen event ids and Stripe-id lookups (by `tenantId`), the checkout
    * session, product and plan named by an event (the plan as sold travels in the event; the plan itself is read only
    * for a session opened without that snapshot), and what a purchase, renewal or refund writes: customer (and its
    * e-mail lookup), license (with its ref, expiry item, e-mail and activations), payment, subscription, counters and
-   * outbound events, and the audit entry of what the event changed with its chain shard's head (`tenantId#auditShard`). It
- * changes no payment provider, product or plan.
+   * outbound events, the counts of the tenant's overview (`overview`), and the audit entry of what the event changed with
+   * its chain shard's head (`tenantId#auditShard`). It changes no payment provider, product or plan.
    */
   stripeWebhook: {
     read: [
@@ -67,7 +81,9 @@ export const KEY_ACCESS = {
     ],
     write: [
       'tenantId#stripeEventId', 'tenantId#stripeId', 'tenantId#email', 'tenantId#shard', 'checkoutSessionId', 'customerId', 'licenseKey',
-      'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard', 'tenantId#auditShard',
+      'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard', 'overview', 'tenantId#auditShard',
+      // A purchase that continues a no-card trial marks its claim converted (DECISIONS §15).
+      'productId#email',
     ],
   },
   /**
@@ -86,15 +102,24 @@ export const KEY_ACCESS = {
     read: ['outboxShard', 'eventId', 'webhookId', 'deliveryId', 'tenantId'],
     write: ['outboxShard', 'webhookId', 'deliveryId', 'tenantId#shard'],
   },
-  /** Usage event writer: the events it writes (by `productId#day`) and their daily counts (`productRecords`), and the licenses events name, which it reads. */
-  usageWriter: { read: ['productId', 'licenseKey'], write: ['productId#day', 'productRecords'] },
+  /**
+   * Usage event writer: the events it writes (by `productId#day`) and their daily counts (`productRecords`), the
+   * licenses events name, which it reads, and the install sightings and sketches of the tenants' overviews (`overview`).
+   */
+  usageWriter: { read: ['productId', 'licenseKey', 'overview'], write: ['productId#day', 'productRecords', 'overview'] },
   /** Mail sender: the e-mails it claims and marks sent (license e-mails by license id, the others by mail id), nothing else. */
   mailSender: { read: ['licenseId', 'mailId'], write: ['licenseId', 'mailId'] },
-  /** Expiry sweep: due expiry items, the licenses they name, their products, counters and events (with their markers). */
+  /**
+   * Expiry sweep: due expiry and reminder items and reminders' sent marks (`shard`), the licenses they name, their
+   * products, the licenses' subscriptions (by `customerId`), counters, events and reminder e-mails (`mailId`, with
+   * their markers).
+   */
   expirySweep: {
-    read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'eventId', 'outboxShard'],
-    write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard'],
+    read: ['shard', 'licenseId', 'licenseKey', 'productId', 'tenantId', 'customerId', 'eventId', 'outboxShard', 'mailId'],
+    write: ['shard', 'licenseKey', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId'],
   },
+  /** Lease expiry: due leases by shard (the lease index, `leaseShard`), which it deletes, and their `lease.expired` events. */
+  leaseExpiry: { read: ['leaseShard', 'leaseId', 'eventId', 'outboxShard'], write: ['leaseId', 'eventId', 'outboxShard'] },
   /**
    * Export worker: its export jobs (`exportId`), and reads of everything a tenant holds by the indexes keyed by the
    * tenant (products, customers, licenses, activations, webhooks), its products (plans, releases) and customers

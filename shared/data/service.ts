@@ -5,6 +5,7 @@ import { apiKeyEntity } from './entities/api-key.js';
 import { auditEntryEntity, auditHeadEntity } from './entities/audit.js';
 import { paymentEntity, subscriptionEntity } from './entities/billing.js';
 import { checkoutSessionEntity } from './entities/checkout-session.js';
+import { couponCodeEntity, couponEntity } from './entities/coupon.js';
 import { counterEntity } from './entities/counter.js';
 import { customerEmailEntity, customerEntity } from './entities/customer.js';
 import { deactivationReasonEntity } from './entities/deactivation-reason.js';
@@ -13,12 +14,15 @@ import { exportJobEntity } from './entities/export-job.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { importErrorEntity, importJobEntity } from './entities/import-job.js';
+import { leaseEntity, leaseHoldEntity, leasePoolFillEntity, leaseSlotEntity } from './entities/lease.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
 import { licenseMailEntity } from './entities/license-mail.js';
+import { licenseReminderEntity, renewalReminderSentEntity } from './entities/license-reminder.js';
 import { mailEntity } from './entities/mail.js';
 import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { outboxPendingEntity } from './entities/outbox-pending.js';
+import { installSketchEntity, overviewCountEntity } from './entities/overview-daily.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
@@ -28,6 +32,7 @@ import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
 import { invitationEntity, membershipEntity } from './entities/team.js';
 import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
+import { trialClaimEntity } from './entities/trial-claim.js';
 import { usageEventEntity } from './entities/usage-event.js';
 import { userEmailEntity, userEntity } from './entities/user.js';
 import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
@@ -51,10 +56,16 @@ export const ENTITY_FACTORIES = {
   license: licenseEntity,
   licenseRef: licenseRefEntity,
   licenseExpiry: licenseExpiryEntity,
+  licenseReminder: licenseReminderEntity,
+  renewalReminderSent: renewalReminderSentEntity,
   licenseMail: licenseMailEntity,
   mail: mailEntity,
   activation: activationEntity,
   activeDomain: activeDomainEntity,
+  leaseSlot: leaseSlotEntity,
+  leaseHold: leaseHoldEntity,
+  leasePoolFill: leasePoolFillEntity,
+  lease: leaseEntity,
   customer: customerEntity,
   customerEmail: customerEmailEntity,
   payment: paymentEntity,
@@ -73,6 +84,8 @@ export const ENTITY_FACTORIES = {
   deactivationReason: deactivationReasonEntity,
   usageEvent: usageEventEntity,
   productDaily: productDailyEntity,
+  overviewCount: overviewCountEntity,
+  installSketch: installSketchEntity,
   idempotencyRecord: idempotencyRecordEntity,
   exportJob: exportJobEntity,
   importJob: importJobEntity,
@@ -82,6 +95,9 @@ export const ENTITY_FACTORIES = {
   invitation: invitationEntity,
   auditEntry: auditEntryEntity,
   auditHead: auditHeadEntity,
+  coupon: couponEntity,
+  couponCode: couponCodeEntity,
+  trialClaim: trialClaimEntity,
 };
 
 type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };

@@ -28,7 +28,11 @@ export const LICENSE_ATTRIBUTES = [
   'activatedCount',
   'stagingCount',
   'expiresAt',
+  'graceUntil',
+  'trialEndsAt',
   'channel',
+  'floating',
+  'leaseSeconds',
   'createdAt',
   'updatedAt',
 ] as const;

@@ -53,8 +53,11 @@ const jsonl: ExportEncoder = {
   extension: 'jsonl',
 };
 
-/** The extra columns of `licenses.csv` after the import's own, so that it names what the license belongs to. */
-const LICENSE_ID_COLUMNS = ['id', 'product_id', 'plan_id', 'customer_id'] as const;
+/**
+ * The extra columns of `licenses.csv` after the import's own: the release channel (which the `csv` import reads back),
+ * and what the license belongs to.
+ */
+const LICENSE_EXTRA_COLUMNS = ['channel', 'id', 'product_id', 'plan_id', 'customer_id'] as const;
 
 const SCHEMAS = {
   export: exportHeaderRecord,
@@ -71,14 +74,14 @@ const SCHEMAS = {
 
 /** Every field of a record type's schema but `type`, in the schema's order: the columns of its CSV file. */
 const columnsOf = (type: RecordType): string[] =>
-  type === 'license' ? [...LICENSE_CSV_COLUMNS, ...LICENSE_ID_COLUMNS] : Object.keys(SCHEMAS[type].shape).filter((key) => key !== 'type');
+  type === 'license' ? [...LICENSE_CSV_COLUMNS, ...LICENSE_EXTRA_COLUMNS] : Object.keys(SCHEMAS[type].shape).filter((key) => key !== 'type');
 
 /** A value as a CSV cell: empty for null, JSON for lists and objects. */
 const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 function licenseRow(record: LicenseRecord, batch: Batch): unknown[] {
   const extras = batch.licenseExtras?.get(record.id);
-  const row: Record<(typeof LICENSE_CSV_COLUMNS)[number] | (typeof LICENSE_ID_COLUMNS)[number], unknown> = {
+  const row: Record<(typeof LICENSE_CSV_COLUMNS)[number] | (typeof LICENSE_EXTRA_COLUMNS)[number], unknown> = {
     license_key: record.licenseKey,
     customer_email: record.customerEmail,
     customer_name: record.customerName,
@@ -88,6 +91,7 @@ function licenseRow(record: LicenseRecord, batch: Batch): unknown[] {
     domains: extras?.domains.join(DOMAIN_SEPARATOR),
     plan_slug: extras?.planSlug,
     created_at: record.createdAt,
+    channel: record.channel,
     id: record.id,
     product_id: record.productId,
     plan_id: record.planId,

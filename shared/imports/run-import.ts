@@ -191,7 +191,8 @@ async function planBatch(deps: ImportDeps, run: Run, start: number) {
     if (step.kind === 'license' && !taken && !run.job.dryRun) {
       const { license } = step;
       const customer = batchEmails.has(license.customerEmail) ? 0 : run.customers.has(license.customerEmail) ? 1 : 2;
-      cost = 2 + (license.status === 'active' && license.expiresAt ? 1 : 0) + 2 * license.sites.length + customer;
+      // An active license with an expiry adds its expiry and reminder items.
+      cost = 2 + (license.status === 'active' && license.expiresAt ? 2 : 0) + 2 * license.sites.length + customer;
     }
     if (steps.length > 0 && items + cost > ITEM_BUDGET) break;
     items += cost;

@@ -2,6 +2,7 @@ import { customerLinkItems, resolveCustomerLink } from '../customers/customer-li
 import { normalizeEmail } from '../customers/customer-view.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
 import { ConflictError, NotFoundError } from '../errors.js';
+import { licenseCreatedChanges, overviewCountItems } from '../overview/counts.js';
 import { transact } from '../data/writes.js';
 import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
@@ -22,6 +23,9 @@ export type LicenseInput = {
   expiresAt?: string | null;
   /** Absent: the plan's, else `stable`. */
   channel?: Channel;
+  /** Seats borrowed by leases (DECISIONS §18); absent: false. */
+  floating?: boolean;
+  leaseSeconds?: number;
 };
 
 /** Key collisions and customers created or deleted meanwhile are retried; this bounds the rounds. */
@@ -63,6 +67,8 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
       seats: input.seats ?? fromPlan?.seats ?? 1,
       channel: input.channel ?? fromPlan?.channel ?? DEFAULT_CHANNEL,
       activatedCount: 0,
+      ...(input.floating ? { floating: true } : {}),
+      ...(input.leaseSeconds !== undefined ? { leaseSeconds: input.leaseSeconds } : {}),
       expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : undefined,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
@@ -79,6 +85,7 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
       counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(item.productId, item.status), 1),
       event: outboxEvent(tx, { tenantId, type: 'license.created', data: license, now }),
       expiry: expiryItemChanges(tx, item, undefined, item),
+      overview: overviewCountItems(tx, item, licenseCreatedChanges(item)),
       // The e-mail still names the customer read, or is still free for the one created.
       customer: customerLinkItems(tx, link, now),
     }));

@@ -1,9 +1,9 @@
 import type { Entities } from '../data/service.js';
 import { transact, writeItem } from '../data/writes.js';
-import { ServiceUnavailableError } from '../errors.js';
 import { outboxEvent } from '../events/outbox.js';
 import type { Deps } from '../runtime.js';
-import { EXPIRY_SHARDS } from './expiry-items.js';
+import { settleDueItems } from './due-items.js';
+import { dueAt } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { licenseStatusMoves } from './license-counters.js';
 import { toLicense, type LicenseItem, type ProductSummary } from './license-view.js';
@@ -18,7 +18,7 @@ const SWEEP_BATCH_PER_SHARD = 200;
 export type SweepResult = { expired: number; cleared: number; retried: number };
 
 /**
- * Moves active licenses whose `expiresAt` has passed to `expired` and emits `license.expired`.
+ * Moves active licenses whose `expiresAt` (or, in grace, `graceUntil`) has passed to `expired` and emits `license.expired`.
  * It reads only due expiry items (a key-range query per shard), never the licenses at large.
  * Each license changes in its own transaction, conditioned on still being active with the same
  * expiry, so a concurrent edit wins and the item is looked at again by the next run.
@@ -31,27 +31,14 @@ export async function sweepExpiredLicenses(deps: SweepDeps): Promise<SweepResult
     return products.get(productId)!;
   };
   const result: SweepResult = { expired: 0, cleared: 0, retried: 0 };
-  await Promise.all(
-    EXPIRY_SHARDS.map(async (shard) => {
-      const { data: due } = await deps.data.entities.licenseExpiry.query
-        .byDue({ shard })
-        .lte({ expiresAt: now.toISOString() })
-        .go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' });
-      for (const item of due) {
-        // A license the table would not let us write now (contention, throttling) waits for the next run.
-        const settled = await settle(deps, item, now, productOf).catch((error: unknown) => {
-          if (error instanceof ServiceUnavailableError) return 'retried' as const;
-          throw error;
-        });
-        result[settled]++;
-      }
-    }),
-  );
+  const due = async (shard: string) =>
+    (await deps.data.entities.licenseExpiry.query.byDue({ shard }).lte({ expiresAt: now.toISOString() }).go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' })).data;
+  await settleDueItems(due, (item) => settle(deps, item, now, productOf), result);
   return result;
 }
 
 /** The license now; `deleted` when its ref is gone, `moving` when its key is being regenerated right now. */
-async function currentLicense(deps: SweepDeps, licenseId: string): Promise<LicenseItem | 'deleted' | 'moving'> {
+export async function currentLicense(deps: SweepDeps, licenseId: string): Promise<LicenseItem | 'deleted' | 'moving'> {
   const { data: ref } = await deps.data.entities.licenseRef.get({ licenseId }).go({ consistent: true });
   if (!ref) return 'deleted';
   const { data: license } = await deps.data.entities.license.get({ licenseKey: ref.licenseKey }).go({ consistent: true });
@@ -71,7 +58,7 @@ async function settle(
     await writeItem(() => deps.data.entities.licenseExpiry.delete(expiryKey).go());
     return 'cleared';
   }
-  if (license.status !== 'active' || license.expiresAt !== item.expiresAt) {
+  if (dueAt(license) !== item.expiresAt) {
     // Stale: removed only while the license is still as read, so an edit that re-armed it is kept.
     const outcome = await transact(deps.data, (tx) => ({
       license: tx.license.check({ licenseKey: license.licenseKey }).where(({ updatedAt }, { eq }) => eq(updatedAt, license.updatedAt)).commit(),
@@ -87,8 +74,14 @@ async function settle(
     license: tx.license
       .patch({ licenseKey })
       .set({ ...indexFields(expired), updatedAt: at })
-      .where(({ licenseId: id, status, expiresAt }, { eq }) =>
-        `${eq(id, licenseId)} AND ${eq(status, 'active')} AND ${eq(expiresAt, item.expiresAt)}`,
+      // As read: active, with the same expiry and grace (a payment or an edit since wins; the next run looks again).
+      .where(({ licenseId: id, status, expiresAt, graceUntil }, { eq, notExists }) =>
+        [
+          eq(id, licenseId),
+          eq(status, 'active'),
+          eq(expiresAt, license.expiresAt!),
+          license.graceUntil ? eq(graceUntil, license.graceUntil) : notExists(graceUntil),
+        ].join(' AND '),
       )
       .commit(),
     counters: licenseStatusMoves(tx.counter, tenantId, productId, 'active', 'expired'),

@@ -1,4 +1,5 @@
 import type { EntityItem } from '../data/service.js';
+import { DEFAULT_LEASE_SECONDS } from '../leases/lease-view.js';
 import { DEFAULT_CHANNEL } from '../releases/channels.js';
 
 export type LicenseItem = EntityItem<'license'>;
@@ -19,7 +20,12 @@ export function toLicense(item: LicenseItem, product: ProductSummary) {
     activatedCount: item.activatedCount,
     stagingCount: item.stagingCount ?? 0,
     expiresAt: item.expiresAt ?? null,
+    /** Set while a failed renewal payment's grace keeps the license valid past `expiresAt`. */
+    graceUntil: item.graceUntil ?? null,
+    trialEndsAt: item.trialEndsAt ?? null,
     channel: item.channel ?? DEFAULT_CHANNEL,
+    floating: item.floating ?? false,
+    leaseSeconds: item.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     product,

@@ -18,6 +18,8 @@ export type LicenseChanges = {
   /** null clears it (lifetime). */
   expiresAt?: string | null;
   channel?: Channel;
+  floating?: boolean;
+  leaseSeconds?: number;
 };
 
 /** Rounds of "changed between our read and our write" before answering 409. */
@@ -25,6 +27,9 @@ const UPDATE_ROUNDS = 5;
 
 const seatsBelowActivations = (activatedCount: number) =>
   new BadRequestError(`seats cannot be below the license's ${activatedCount} active activations`);
+
+/** A license made floating lends its seats to leases: activations must not hold them (DECISIONS §18, docs/api.md). */
+const activationsHeld = () => new BadRequestError('Deactivate the license\'s activations before making it floating');
 
 /** The license after the changes; `undefined` in a change means "keep", `null` means "clear". */
 function applyChanges(current: LicenseItem, changes: LicenseChanges, link: CustomerLink | undefined, now: string): LicenseItem {
@@ -37,6 +42,8 @@ function applyChanges(current: LicenseItem, changes: LicenseChanges, link: Custo
     status: changes.status ?? current.status,
     seats: changes.seats ?? current.seats,
     channel: changes.channel ?? current.channel,
+    floating: changes.floating ?? current.floating,
+    leaseSeconds: changes.leaseSeconds ?? current.leaseSeconds,
     expiresAt: keepOr(changes.expiresAt && new Date(changes.expiresAt).toISOString(), current.expiresAt),
     updatedAt: now,
   };
@@ -51,6 +58,7 @@ export async function updateLicense(deps: LicenseDeps, tenantId: string, license
   for (let round = 0; round < UPDATE_ROUNDS; round++) {
     const current = await loadLicense(deps, tenantId, licenseId);
     if (changes.seats !== undefined && changes.seats < current.activatedCount) throw seatsBelowActivations(current.activatedCount);
+    if (changes.floating && !current.floating && current.activatedCount > 0) throw activationsHeld();
     const now = deps.clock.now();
     const email = changes.customerEmail === undefined ? current.customerEmail : normalizeEmail(changes.customerEmail);
     const link =
@@ -58,13 +66,13 @@ export async function updateLicense(deps: LicenseDeps, tenantId: string, license
         ? undefined
         : await resolveCustomerLink(deps, tenantId, email, changes.customerName ?? current.customerName, now);
     const next = applyChanges(current, changes, link, now.toISOString());
-    const { licenseKey, productId, customerId, customerName, status, seats, channel, expiresAt, updatedAt } = next;
+    const { licenseKey, productId, customerId, customerName, status, seats, channel, expiresAt, updatedAt, floating, leaseSeconds } = next;
     const cleared = [...(customerName === undefined ? ['customerName' as const] : []), ...(expiresAt === undefined ? ['expiresAt' as const] : [])];
 
     const outcome = await transact(deps.data, (tx) => ({
       license: tx.license
         .patch({ licenseKey })
-        .set({ ...indexFields(next), seats, updatedAt, ...(channel && { channel }), ...(customerId && { customerId }), ...(customerName !== undefined && { customerName }), ...(expiresAt !== undefined && { expiresAt }) })
+        .set({ ...indexFields(next), seats, updatedAt, ...(channel && { channel }), ...(floating !== undefined && { floating }), ...(leaseSeconds !== undefined && { leaseSeconds }), ...(customerId && { customerId }), ...(customerName !== undefined && { customerName }), ...(expiresAt !== undefined && { expiresAt }) })
         .remove(cleared)
         .where((attr, op) =>
           [
@@ -73,6 +81,8 @@ export async function updateLicense(deps: LicenseDeps, tenantId: string, license
             op.eq(attr.customerEmail, current.customerEmail),
             current.expiresAt ? op.eq(attr.expiresAt, current.expiresAt) : op.notExists(attr.expiresAt),
             ...(changes.seats !== undefined ? [op.lte(attr.activatedCount, changes.seats)] : []),
+            // Made floating: no activation may hold a seat, now or by a concurrent activate.
+            ...(changes.floating && !current.floating ? [op.eq(attr.activatedCount, 0)] : []),
           ].join(' AND '),
         )
         .commit(),
@@ -85,6 +95,7 @@ export async function updateLicense(deps: LicenseDeps, tenantId: string, license
       const latest = await loadLicense(deps, tenantId, licenseId);
       if (latest.activatedCount > changes.seats) throw seatsBelowActivations(latest.activatedCount);
     }
+    if (outcome.refused('license') && changes.floating && (await loadLicense(deps, tenantId, licenseId)).activatedCount > 0) throw activationsHeld();
     // Otherwise the license, its expiry item or the customer link changed meanwhile: read again.
   }
   throw new ConflictError('License was changed concurrently; retry');

@@ -10,6 +10,8 @@ import { assertUsable } from './license-state.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import { readLicense, resolveLicense, type LicenseClaim, type ResolvedLicense } from './license-lookup.js';
 import { LICENSE_MESSAGES } from './messages.js';
+import { withoutNulls } from '../optional-fields.js';
+import type { SeatHolder } from './seat-holder.js';
 import type { ProductRef } from './product-catalog.js';
 import { DEFAULT_STAGING_ACTIVATION_LIMIT, DEFAULT_STAGING_RULES, type Environment } from './staging.js';
 import type { LicenseContext } from './validate.js';
@@ -20,7 +22,7 @@ export type ActivationResult = { activationId: string; activatedAt: string; crea
 const MAX_ROUNDS = 5;
 
 /**
- * Activates a license on a (normalized) domain. One transaction creates the activation and the
+ * Activates a license on a (normalized) domain or a machine (shared/licensing/seat-holder.ts): both take a seat alike. One transaction creates the activation and the
  * domain's uniqueness item, takes a seat with a condition on the license item (active, not expired,
  * a seat free), moves the counters and records `license.activated`. A staging or local site (by the
  * product's patterns, shared/licensing/staging.ts) takes no seat: the same transaction counts it in the
@@ -32,21 +34,26 @@ const MAX_ROUNDS = 5;
 export async function activateLicense(
   deps: Pick<Deps, 'data' | 'clock'>,
   context: LicenseContext,
-  input: LicenseClaim & { domain: string; ipAddress: string; version?: string },
+  input: LicenseClaim & { holder: SeatHolder; ipAddress: string; version?: string },
   resolved: Promise<ResolvedLicense> = resolveLicense(deps, context.catalog, input),
 ): Promise<ActivationResult> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const { license, product } = await (round === 0 ? resolved : resolveLicense(deps, context.catalog, input));
     const now = deps.clock.now();
     assertUsable(license, now);
+    // A floating license's seats are borrowed by leases (shared/leases/), never held by activations.
+    if (license.floating) throw new BadRequestError(LICENSE_MESSAGES.floating);
+    const { holder } = input;
     const staging = product.staging ?? DEFAULT_STAGING_RULES;
-    const environment = staging.environmentOf(input.domain);
+    // A machine is never a staging site: the patterns are host names.
+    const environment = holder.kind === 'domain' ? staging.environmentOf(holder.domain) : 'production';
     const activation: ActivationItem = {
       activationId: newId('act'),
       licenseId: license.licenseId,
       tenantId: license.tenantId,
       productId: license.productId,
-      domain: input.domain,
+      domain: holder.holdKey,
+      ...(holder.kind === 'machine' ? withoutNulls({ machine: holder.machine, name: holder.name, platform: holder.platform }) : {}),
       ipAddress: input.ipAddress,
       status: 'active',
       environment,
@@ -58,9 +65,9 @@ export async function activateLicense(
     if (outcome.refused('domain')) {
       const existing =
         outcome.oldItem<{ activationId: string; activatedAt: string; environment?: Environment }>('domain') ??
-        (await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.domain }).go({ consistent: true })).data;
+        (await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: holder.holdKey }).go({ consistent: true })).data;
       if (existing) {
-        await context.activity.domainSeen(license, input.domain, input.ipAddress, input.version);
+        await context.activity.domainSeen(license, holder.holdKey, input.ipAddress, input.version);
         // Its environment is the one it was made with, not what the patterns say now (absent: made before staging sites existed).
         return { activationId: existing.activationId, activatedAt: existing.activatedAt, created: false, environment: existing.environment ?? 'production' };
       }

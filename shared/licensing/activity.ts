@@ -8,9 +8,15 @@ import type { Deps } from '../runtime.js';
 export const ACTIVITY_INTERVAL_MS = 60_000;
 const MAX_TRACKED = 50_000;
 
+type SeenLicense = { licenseId: string; productId: string; tenantId: string };
+type Platform = { php?: string; wp?: string };
+
 export type ActivityRecorder = {
-  /** A validate, check or repeated activate named an active domain of the license; `version`: the product's, as the site runs it. */
-  domainSeen(license: { licenseId: string; productId: string }, domain: string, ipAddress: string, version?: string): Promise<void>;
+  /**
+   * A validate, check or repeated activate named an active domain of the license; `version`: the product's, as the
+   * site runs it; `platform`: the PHP and WordPress versions an update check reports.
+   */
+  domainSeen(license: SeenLicense, domain: string, ipAddress: string, version?: string, platform?: Platform): Promise<void>;
 };
 
 /**
@@ -43,8 +49,8 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'> & { us
      * A validate, check or repeated activate named a domain of the license. `patch` writes only if the
      * activeDomain item exists, so a domain that is not active (or was deactivated meanwhile) records nothing.
      */
-    async domainSeen(license: { licenseId: string; productId: string }, domain: string, ipAddress: string, version?: string): Promise<void> {
-      const { licenseId, productId } = license;
+    async domainSeen(license: SeenLicense, domain: string, ipAddress: string, version?: string, platform?: Platform): Promise<void> {
+      const { licenseId, productId, tenantId } = license;
       if (!due(`${licenseId}#${domain}`)) return;
       const now = deps.clock.now();
       const recorded = await writeItem(() =>
@@ -58,7 +64,7 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'> & { us
       const day = dayOf(now);
       const previous = recorded?.written ? recorded.value.data?.lastCheckedAt : day;
       if (previous !== undefined && previous.startsWith(day)) return;
-      await deps.usage.send({ kind: 'install', productId, day, version }).catch(logFailure);
+      await deps.usage.send({ kind: 'install', productId, day, version, tenantId, site: domain, php: platform?.php, wp: platform?.wp }).catch(logFailure);
     },
   };
 }

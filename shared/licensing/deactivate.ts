@@ -3,10 +3,11 @@ import { deactivateActivation } from '../activations/deactivation.js';
 import type { Deps } from '../runtime.js';
 import { resolveLicense, type LicenseClaim } from './license-lookup.js';
 import { LICENSE_MESSAGES } from './messages.js';
+import type { SeatHolder } from './seat-holder.js';
 import type { LicenseContext } from './validate.js';
 
-/** Names the activation to end: by id, by (normalized) domain, or both (then both must match). */
-export type ActivationTarget = { activationId?: string; domain?: string };
+/** Names the activation to end: by id, by (normalized) domain or machine, or both (then both must match). */
+export type ActivationTarget = { activationId?: string; holder?: SeatHolder };
 
 /**
  * Deactivates one active activation of the license. Allowed whatever the license's state: freeing a
@@ -22,7 +23,7 @@ export async function deactivateLicense(
   const { activation: activations, activeDomain } = deps.data.entities;
   let activationId = input.activationId;
   if (activationId === undefined) {
-    const { data } = await activeDomain.get({ licenseId: license.licenseId, domain: input.domain! }).go({ consistent: true });
+    const { data } = await activeDomain.get({ licenseId: license.licenseId, domain: input.holder!.holdKey }).go({ consistent: true });
     activationId = data?.activationId;
   }
   const { data: activation } = activationId ? await activations.get({ activationId }).go({ consistent: true }) : { data: null };
@@ -30,7 +31,7 @@ export async function deactivateLicense(
     activation &&
     activation.licenseId === license.licenseId &&
     activation.status === 'active' &&
-    (input.domain === undefined || activation.domain === input.domain);
+    (input.holder === undefined || activation.domain === input.holder.holdKey);
   if (!matches) throw new BadRequestError(LICENSE_MESSAGES.activationNotFound);
   const deactivated = await deactivateActivation(deps, activation, { license, product }, input.ipAddress);
   if (!deactivated) throw new BadRequestError(LICENSE_MESSAGES.activationNotFound);

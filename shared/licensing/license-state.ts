@@ -1,7 +1,7 @@
 import { BadRequestError } from '../errors.js';
 import { LICENSE_MESSAGES } from './messages.js';
 
-type LicenseState = { status: 'active' | 'expired' | 'revoked' | 'suspended'; expiresAt?: string };
+type LicenseState = { status: 'active' | 'expired' | 'revoked' | 'suspended'; expiresAt?: string; graceUntil?: string };
 
 /**
  * Why a license cannot be used now, or undefined when it can. A passed `expiresAt` counts as expired
@@ -16,8 +16,13 @@ export function licenseProblem(license: LicenseState, now: Date): string | undef
     case 'expired':
       return LICENSE_MESSAGES.expired;
     case 'active':
-      return isPast(license.expiresAt, now) ? LICENSE_MESSAGES.expired : undefined;
+      return isPast(license.expiresAt, now) && !inGrace(license, now) ? LICENSE_MESSAGES.expired : undefined;
   }
+}
+
+/** A failed renewal payment's grace (DECISIONS §15) is running: the license is valid until `graceUntil`. */
+export function inGrace(license: LicenseState, now: Date): boolean {
+  return license.status === 'active' && license.graceUntil !== undefined && !isPast(license.graceUntil, now);
 }
 
 function isPast(timestamp: string | undefined, now: Date): boolean {

@@ -10,4 +10,11 @@ export const LICENSE_MESSAGES = {
   stagingLimit: 'Staging activation limit reached',
   wrongProduct: 'License does not belong to this product',
   activationNotFound: 'Activation not found',
+  /** DECISIONS §18 leaves it open: a floating license's seats are taken by leases, not activations (docs/api.md). */
+  floating: 'License is floating: take a lease instead',
+  notFloating: 'License is not floating',
+  seatsInUse: 'All seats are in use',
+  leaseNotFound: 'Lease not found',
+  /** Validate of a floating license naming a machine that holds no live lease (docs/api.md). */
+  noLease: 'Machine holds no live lease',
 } as const;

@@ -14,6 +14,11 @@ const REASONS: Record<LicenseMessage, string> = {
   stagingLimit: 'staging_limit',
   wrongProduct: 'wrong_product',
   activationNotFound: 'activation_not_found',
+  floating: 'floating',
+  notFloating: 'not_floating',
+  seatsInUse: 'seats_in_use',
+  leaseNotFound: 'lease_not_found',
+  noLease: 'no_lease',
 };
 
 const REASON_BY_MESSAGE = new Map<string, string>(

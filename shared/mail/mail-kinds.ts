@@ -1,5 +1,6 @@
 import type { MAIL_KINDS } from '../data/entities/mail.js';
 import { renderEmailVerificationMail } from './email-verification-template.js';
+import { renderLicenseTransferredMail, renderRenewalReminderMail } from './lifecycle-mail-templates.js';
 import type { RenderedMail } from './mail-layout.js';
 import { renderTeamInvitationMail } from './team-invitation-template.js';
 
@@ -15,6 +16,10 @@ export const MAIL_TEMPLATES = {
   emailVerification: { render: renderEmailVerificationMail, retentionSeconds: 24 * 3600 },
   /** As long as its invitation (7 days). */
   teamInvitation: { render: renderTeamInvitationMail, retentionSeconds: 7 * 24 * 3600 },
+  /** Of no use once the license has expired; a week covers every reminder day's sending. */
+  renewalReminder: { render: renderRenewalReminderMail, retentionSeconds: 7 * 24 * 3600 },
+  /** Holds a license key, as the license e-mail does: kept as long (30 days). */
+  licenseTransferred: { render: renderLicenseTransferredMail, retentionSeconds: 30 * 24 * 3600 },
 } satisfies { [K in MailKind]: { render: (content: never) => RenderedMail; retentionSeconds: number } };
 
 /** What a kind's e-mail says, as its item's `content` holds it. */

@@ -16,7 +16,7 @@ function metricsDisabled(env: NodeJS.ProcessEnv): boolean {
 }
 
 export type ValidationResult = 'valid' | 'invalid';
-export type LicenseOperation = 'validate' | 'activate' | 'deactivate' | 'check' | 'offline';
+export type LicenseOperation = 'validate' | 'activate' | 'deactivate' | 'check' | 'offline' | 'lease' | 'heartbeat';
 export type DeliveryOutcome = 'succeeded' | 'retried' | 'failed';
 
 /**

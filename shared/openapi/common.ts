@@ -23,12 +23,14 @@ export const ValidationRefusal = named(
 const boundRefusalFields = {
   license_key: z.optional(z.string()),
   domain: z.optional(z.string()),
+  /** A request naming a machine in place of a domain (DECISIONS §18). */
+  machine: z.optional(z.string()),
 };
 
 export const BoundError = named(
   'BoundError',
   z.object({ ...ErrorBody.shape, ...boundRefusalFields }),
-  'An error of activate, deactivate or check: signed once the product is known, and then naming the request\'s `license_key` and `domain`.',
+  'An error of activate, deactivate or check: signed once the product is known, and then naming the request\'s `license_key` and `domain` (or `machine`).',
 );
 
 export const BoundValidationRefusal = named(

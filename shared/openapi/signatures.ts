@@ -36,10 +36,11 @@ export const BOUND_ANSWER_HEADERS: NonNullable<ResponseDoc['headers']> = {
 };
 
 /** What a signed answer bound to its request names (DECISIONS §13): a client refuses one that names another key or domain. */
-export type AnswerBinding = { license_key: string; domain?: string };
+export type AnswerBinding = { license_key: string; domain?: string; machine?: string };
 export const BOUND_FIELDS = {
   license_key: described(z.string(), 'The request\'s `license_key`, exactly as sent: a client refuses an answer that names another.'),
   domain: z.optional(described(z.string(), 'The request\'s `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another.')),
+  machine: z.optional(described(z.string(), 'The request\'s `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another.')),
 };
 
 /** The request header a client sends its nonce in. */

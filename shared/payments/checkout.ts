@@ -6,8 +6,10 @@ import { isReturnUrlAllowed, RETURN_URL_NOT_ALLOWED } from '../products/return-o
 import type { Deps } from '../runtime.js';
 import { toMinorUnits } from './minor-units.js';
 import type { PaymentDeps } from './payment-deps.js';
-import { providerSecretKey } from './payment-provider.js';
-import { providerFailure } from './provider-errors.js';
+import { checkoutProvider } from './payment-provider.js';
+import { checkoutExtras } from './checkout-extras.js';
+import { INVALID_PROMOTION_CODE, promotionCodeFor } from '../coupons/coupons.js';
+import { isInvalidRequest, providerFailure } from './provider-errors.js';
 import { planOnSale, productOfPublicKey } from './public-plans.js';
 
 type CheckoutDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
@@ -24,6 +26,8 @@ export type CheckoutRequest = {
   activateParam: string;
   pendingParam: string;
   baseUrl: string;
+  /** A promotion code to apply as the session's discount (DECISIONS §15). */
+  promo?: string;
 };
 
 type SessionParams = Stripe.Checkout.SessionCreateParams;
@@ -39,8 +43,9 @@ export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog,
   // The buyer's key goes to `return_url`: only to an origin the vendor listed (DECISIONS §13).
   if (request.returnUrl && !isReturnUrlAllowed(product.returnOrigins ?? [], request.returnUrl)) throw new BadRequestError(RETURN_URL_NOT_ALLOWED);
   const plan = await planOnSale(deps, product.productId, request.plan);
-  const secretKey = await providerSecretKey(deps, product.tenantId);
-  if (!secretKey) throw new BadRequestError(CHECKOUT_UNAVAILABLE);
+  const provider = await checkoutProvider(deps, product.tenantId);
+  if (!provider) throw new BadRequestError(CHECKOUT_UNAVAILABLE);
+  const promotionCode = request.promo ? await promotionCodeFor(deps, product.tenantId, request.promo, plan.planId) : undefined;
 
   const metadata = {
     developer_id: product.tenantId,
@@ -68,15 +73,18 @@ export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog,
     ],
     ...(request.email && { customer_email: request.email }),
     metadata,
-    ...(recurring && { subscription_data: { metadata } }),
+    ...(recurring && { subscription_data: { metadata, ...(plan.trialDays && { trial_period_days: plan.trialDays }) } }),
+    ...checkoutExtras(plan, provider, promotionCode),
     success_url: `${request.baseUrl}/public/v1/checkout/return?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: request.returnUrl ?? request.baseUrl,
   };
 
   let session: Stripe.Checkout.Session;
   try {
-    session = await (await deps.payments.stripe(secretKey)).checkout.sessions.create(params);
+    session = await (await deps.payments.stripe(provider.secretKey)).checkout.sessions.create(params);
   } catch (error) {
+    // Stripe refuses a promotion code it no longer takes (used up meanwhile): the buyer's mistake to correct.
+    if (promotionCode && isInvalidRequest(error)) throw new BadRequestError(INVALID_PROMOTION_CODE);
     // The vendor's key stopped working (rolled or revoked in Stripe): checkout is unavailable until they reconnect.
     throw providerFailure(error, CHECKOUT_UNAVAILABLE);
   }

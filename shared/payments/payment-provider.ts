@@ -1,12 +1,17 @@
-import { transact } from '../data/writes.js';
+import { transact, writeItem } from '../data/writes.js';
+import { BadRequestError } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { KEY_REFUSED, providerFailure } from './provider-errors.js';
 
 type ProviderDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
 
-export type ProviderConnection = { provider: 'stripe'; secretKey: string; webhookSecret: string; sellerName?: string; replyTo?: string };
-export type ProviderStatus = { provider: 'stripe' | null; connected: boolean; webhookUrl: string };
+/** What every checkout session is given (DECISIONS §15): Stripe Tax, and the buyer's tax id collected. */
+export type TaxSettings = { automaticTax?: boolean; taxIdCollection?: boolean };
+export type ProviderConnection = { provider: 'stripe'; secretKey: string; webhookSecret: string; sellerName?: string; replyTo?: string } & TaxSettings;
+export type ProviderStatus = { provider: 'stripe' | null; connected: boolean; webhookUrl: string; automaticTax: boolean; taxIdCollection: boolean };
+
+const PROVIDER_NOT_CONNECTED = 'No payment provider is connected';
 
 /** Where Stripe sends this developer's events (DECISIONS §3); the same whether or not a provider is connected. */
 export const stripeWebhookUrl = (baseUrl: string, tenantId: string) => `${baseUrl}/v1/webhooks/stripe/${tenantId}`;
@@ -37,15 +42,40 @@ export async function connectProvider(deps: ProviderDeps, tenantId: string, inpu
     connectedAt: deps.clock.now().toISOString(),
     sellerName: input.sellerName ?? account?.name,
     replyTo: input.replyTo ?? account?.email,
+    automaticTax: input.automaticTax ?? false,
+    taxIdCollection: input.taxIdCollection ?? false,
   };
   // A transaction, so that the audit entry of the change rides with it (shared/audit/audit-scope.ts).
   await transact(deps.data, (tx) => ({ provider: tx.paymentProvider.put(connection).commit() }));
-  return { provider: input.provider, connected: true, webhookUrl: stripeWebhookUrl(baseUrl, tenantId) };
+  return toStatus(tenantId, baseUrl, { provider: input.provider, automaticTax: input.automaticTax, taxIdCollection: input.taxIdCollection });
+}
+
+function toStatus(tenantId: string, baseUrl: string, data: ({ provider: 'stripe' } & TaxSettings) | undefined | null): ProviderStatus {
+  return {
+    provider: data?.provider ?? null,
+    connected: Boolean(data),
+    webhookUrl: stripeWebhookUrl(baseUrl, tenantId),
+    automaticTax: data?.automaticTax ?? false,
+    taxIdCollection: data?.taxIdCollection ?? false,
+  };
 }
 
 export async function providerStatus(deps: Pick<Deps, 'data'>, tenantId: string, baseUrl: string): Promise<ProviderStatus> {
   const { data } = await deps.data.entities.paymentProvider.get({ tenantId }).go({ consistent: true });
-  return { provider: data?.provider ?? null, connected: Boolean(data), webhookUrl: stripeWebhookUrl(baseUrl, tenantId) };
+  return toStatus(tenantId, baseUrl, data);
+}
+
+/** Changes the tax settings of the connected provider; none connected is 400. */
+export async function updateTaxSettings(deps: Pick<Deps, 'data'>, tenantId: string, settings: TaxSettings, baseUrl: string): Promise<ProviderStatus> {
+  const set = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+  const written = await writeItem(() =>
+    deps.data.entities.paymentProvider
+      .patch({ tenantId })
+      .set(set)
+      .go({ response: 'all_new' }),
+  );
+  if (!written.written) throw new BadRequestError(PROVIDER_NOT_CONNECTED);
+  return toStatus(tenantId, baseUrl, written.value?.data);
 }
 
 /** Removes the connection (idempotent); checkout reads it on every call, so it stops at once. */
@@ -55,6 +85,12 @@ export async function disconnectProvider(deps: Pick<Deps, 'data'>, tenantId: str
 
 /** The tenant's connected Stripe secret key, or undefined. Read strongly consistent: a disconnect stops checkout at once. */
 export async function providerSecretKey(deps: Pick<Deps, 'data'> & PaymentDeps, tenantId: string): Promise<string | undefined> {
+  return (await checkoutProvider(deps, tenantId))?.secretKey;
+}
+
+/** The connected provider as checkout uses it: the secret key and the tax settings (DECISIONS §15); undefined when none. */
+export async function checkoutProvider(deps: Pick<Deps, 'data'> & PaymentDeps, tenantId: string): Promise<({ secretKey: string } & Required<TaxSettings>) | undefined> {
   const { data } = await deps.data.entities.paymentProvider.get({ tenantId }).go({ consistent: true });
-  return data ? deps.payments.secrets.open(data.sealedSecretKey, tenantId) : undefined;
+  if (!data) return undefined;
+  return { secretKey: await deps.payments.secrets.open(data.sealedSecretKey, tenantId), automaticTax: data.automaticTax ?? false, taxIdCollection: data.taxIdCollection ?? false };
 }

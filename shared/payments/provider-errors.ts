@@ -12,6 +12,11 @@ export function isKeyRefused(error: unknown): boolean {
   return (error as StripeFailure)?.type === 'StripeAuthenticationError';
 }
 
+/** Stripe refused the request itself (400: a parameter it does not take, such as a used-up promotion code). */
+export function isInvalidRequest(error: unknown): boolean {
+  return (error as StripeFailure)?.type === 'StripeInvalidRequestError';
+}
+
 /**
  * Anything else Stripe did (unreachable, timed out, 5xx, throttled, or refused our request) is not the caller's
  * fault nor a bug to report as 500: 502 with a message that names the provider, nothing of Stripe's text.

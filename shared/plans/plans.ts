@@ -24,6 +24,10 @@ export type PlanInput = {
   isPublic?: boolean;
   /** The release channel of the licenses issued from the plan. */
   channel?: Channel;
+  /** Days of trial (0–90) before the first charge (DECISIONS §15). */
+  trialDays?: number;
+  /** Buyers may type a promotion code at Stripe's checkout. */
+  allowPromotionCodes?: boolean;
 };
 export type PlanChanges = Partial<PlanInput>;
 
@@ -43,6 +47,8 @@ export function toPlan(item: PlanItem) {
     isActive: item.isActive,
     isPublic: item.isPublic,
     channel: item.channel ?? DEFAULT_CHANNEL,
+    trialDays: item.trialDays ?? 0,
+    allowPromotionCodes: item.allowPromotionCodes ?? false,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };
@@ -98,6 +104,8 @@ export async function createPlan(deps: PlanDeps, tenantId: string, productId: st
       isActive: input.isActive ?? true,
       isPublic: input.isPublic ?? true,
       channel: input.channel ?? DEFAULT_CHANNEL,
+      trialDays: input.trialDays ?? 0,
+      allowPromotionCodes: input.allowPromotionCodes ?? false,
       createdAt: now,
       updatedAt: now,
     };

@@ -1,3 +1,4 @@
+import { DEFAULT_PLAN_CHANGE_PRORATION, type PlanChangeProration } from '../subscriptions/plan-change-rules.js';
 import type { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../data/entities/product.js';
 
 type UpdatesAfterExpiry = (typeof UPDATES_AFTER_EXPIRY)[number];
@@ -9,6 +10,7 @@ import { DEFAULT_STAGING_ACTIVATION_LIMIT } from '../licensing/staging.js';
 import { withoutNulls } from '../optional-fields.js';
 import { paginateInMemory, type Page } from '../pagination.js';
 import { OFFLINE_VALIDITY_DAYS } from '../licensing/product-catalog.js';
+import { DEFAULT_GRACE_DAYS, DEFAULT_RENEWAL_REMINDER_DAYS } from '../licenses/lifecycle-defaults.js';
 import type { Deps } from '../runtime.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { newSigningKey, publicSigningKeys, rotatedKeys } from '../signing/signing-keys.js';
@@ -41,10 +43,16 @@ export type ProductInput = {
   stagingActivationLimit?: number | null;
   /** Days an offline license file stays valid (1–365; default 30). */
   offlineValidityDays?: number;
+  /** Days before expiry a license that will not renew is reminded (each 1–60; default [7]). */
+  renewalReminderDays?: number[];
+  /** Days a license stays valid after a failed renewal payment's period end (0–30; default 7). */
+  graceDays?: number;
   /** Normalized origins checkout may return buyers to; `[]`: any. */
   returnOrigins?: string[];
   /** What an expired license may still update to (DECISIONS §14). */
   updatesAfterExpiry?: UpdatesAfterExpiry;
+  /** How a subscription's plan change is timed and prorated (DECISIONS §15). */
+  planChangeProration?: PlanChangeProration;
 } & { [K in OptionalText]?: string | null };
 
 /** Fields that `null` clears in an update (back to their defaults). */
@@ -76,6 +84,9 @@ export function toProduct(item: ProductItem, now: Date = new Date()) {
     plansCount: item.plansCount ?? 0,
     offlineValidityDays: item.offlineValidityDays ?? OFFLINE_VALIDITY_DAYS,
     updatesAfterExpiry: item.updatesAfterExpiry ?? 'none',
+    renewalReminderDays: item.renewalReminderDays ?? DEFAULT_RENEWAL_REMINDER_DAYS,
+    graceDays: item.graceDays ?? DEFAULT_GRACE_DAYS,
+    planChangeProration: item.planChangeProration ?? DEFAULT_PLAN_CHANGE_PRORATION,
     signingKeys: publicSigningKeys(item, now),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

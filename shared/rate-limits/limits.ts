@@ -53,6 +53,11 @@ export const RATE_LIMITS = {
   activationKey: { name: 'activation-key', capacity: 20, refillPerSecond: 1 / 6, store: 'table', message: TOO_MANY },
   /** Activations and deactivations from one address (on the public API: for one product's public key). */
   activationAddress: { name: 'activation-address', capacity: 60, refillPerSecond: 1, store: 'table', message: TOO_MANY },
+  /**
+   * Lease requests, heartbeats and releases of one floating license key, from anywhere: room for a large pool's
+   * machines heartbeating and a whole office starting at nine, far below what a loop sends.
+   */
+  leaseKey: { name: 'lease-key', capacity: 200, refillPerSecond: 5, store: 'table', message: TOO_MANY },
   /** Validate and check on the public API, per public key and address, in each container. */
   publicReads: { name: 'public-reads', capacity: 120, refillPerSecond: 2, store: 'container', message: TOO_MANY },
   /**

@@ -32,9 +32,10 @@ export type LicenseFilePayload = {
   seats: number;
   /** The license's own end; null: lifetime. */
   expiresAt: string | null;
-  /** The activation the file is bound to, and its (normalized) domain. */
+  /** The activation the file is bound to, and its (normalized) domain, or for a device its machine (and no domain). */
   activationId: string;
-  domain: string;
+  domain?: string;
+  machine?: string;
   issuedAt: string;
   /** issuedAt + the product's `offlineValidityDays`, or the license's `expiresAt` when that comes first. */
   validUntil: string;

@@ -5,6 +5,7 @@ import { assertUsable } from '../licensing/license-state.js';
 import { resolveLicense, type LicenseClaim } from '../licensing/license-lookup.js';
 import { LICENSE_MESSAGES } from '../licensing/messages.js';
 import type { ProductCatalog } from '../licensing/product-catalog.js';
+import type { SeatHolder } from '../licensing/seat-holder.js';
 import type { Deps } from '../runtime.js';
 import { formatLicenseFile, type LicenseFilePayload } from './license-file.js';
 import type { Keyring } from './response-signer.js';
@@ -17,7 +18,7 @@ export const OFFLINE_UNAVAILABLE = 'Offline license files are not available for 
 export type OfflineLicense = { licenseFile: string; keyId: string; issuedAt: string; validUntil: string };
 
 /**
- * An offline license file for a usable license on one of its active domains, signed with the product's current
+ * An offline license file for a usable license on one of its active domains or machines, signed with the product's current
  * key. Checked in the order of the other license operations (public key, key, license state), then the domain:
  * one that is not an active activation of the license is `Activation not found`. Reads: the public key and the
  * license in parallel, then the domain's activation; nothing is written.
@@ -25,12 +26,12 @@ export type OfflineLicense = { licenseFile: string; keyId: string; issuedAt: str
 export async function issueOfflineLicense(
   deps: Pick<Deps, 'data' | 'clock'>,
   context: { catalog: ProductCatalog; keyring: Keyring },
-  input: LicenseClaim & { domain: string },
+  input: LicenseClaim & { holder: SeatHolder },
 ): Promise<OfflineLicense> {
   const { license, product } = await resolveLicense(deps, context.catalog, input);
   const now = deps.clock.now();
   assertUsable(license, now);
-  const { data: active } = await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.domain }).go({ consistent: true });
+  const { data: active } = await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.holder.holdKey }).go({ consistent: true });
   if (!active) throw new BadRequestError(LICENSE_MESSAGES.activationNotFound);
   let key;
   try {
@@ -55,7 +56,8 @@ export async function issueOfflineLicense(
     seats: license.seats,
     expiresAt: license.expiresAt ?? null,
     activationId: active.activationId,
-    domain: input.domain,
+    // A device's file names its machine in place of a domain (DECISIONS §18).
+    ...(input.holder.kind === 'machine' ? { machine: input.holder.machine } : { domain: input.holder.domain }),
     issuedAt: now.toISOString(),
     validUntil: new Date(Math.min(windowEnd, licenseEnd)).toISOString(),
   };

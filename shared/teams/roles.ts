@@ -29,7 +29,9 @@ export const PERMISSIONS = {
   webhooks: 'Webhooks: create, change, delete, test, redeliver',
   apiKeys: 'API keys: create, revoke',
   data: 'Account exports and imports',
-  paymentProvider: 'The payment provider: read, connect, disconnect',
+  paymentProvider: 'The payment provider: read, connect, change tax settings, disconnect',
+  /** Money the tenant's customers pay (DECISIONS §17): coupons and subscription plan changes, owner's and admin's alone, as the payment provider is. */
+  billing: 'Billing: coupons create and deactivate, subscription plan changes',
   team: 'Team: invite, change roles, remove',
   auditLog: 'Audit log: read, verify',
 } as const;

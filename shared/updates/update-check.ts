@@ -52,7 +52,7 @@ export async function checkForUpdate(
   });
   const readme = offer.release && (await releases.readmeOf(product, offer.release));
   if (input.site && license && license.productId === product.productId) {
-    await context.activity.domainSeen(license, input.site.domain, input.site.ipAddress, input.site.version);
+    await context.activity.domainSeen(license, input.site.domain, input.site.ipAddress, input.site.version, { php: input.php, wp: input.wp });
   }
   const info = updateInfo(product, offer, {
     packageUrl: offer.downloadable ? downloadUrl(input.baseUrl, offer.release!.releaseId, license!.licenseKey) : undefined,

@@ -159,7 +159,10 @@ describe('the front door', () => {
       expect([surface, variables(fn).PUBLIC_BASE_URL]).toEqual([surface, readers('links').includes(surface) ? distributionUrl : undefined]);
       expect([surface, variables(fn).DASHBOARD_URL]).toEqual([surface, readers('dashboard').includes(surface) ? distributionUrl : undefined]);
     }
-    for (const fn of [stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer, stack.expirySweep.function]) {
+    // The expiry sweep builds the renewal reminders' links.
+    expect(variables(stack.expirySweep.function).PUBLIC_BASE_URL).toEqual(distributionUrl);
+    expect(Object.keys(variables(stack.expirySweep.function))).not.toEqual(expect.arrayContaining(['DASHBOARD_URL']));
+    for (const fn of [stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer]) {
       expect(Object.keys(variables(fn))).not.toEqual(expect.arrayContaining(['PUBLIC_BASE_URL']));
       expect(Object.keys(variables(fn))).not.toEqual(expect.arrayContaining(['DASHBOARD_URL']));
     }

@@ -90,10 +90,11 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep, the export and the import worker: nodejs22.x on arm64', () => {
+  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep, the lease expiry job, the export and the import worker: nodejs22.x on arm64', () => {
     const others = [
       stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer,
       stack.expirySweep.function,
+      stack.leaseExpiry.function,
       stack.accountExports.worker,
       stack.accountImports.worker,
     ];
@@ -147,13 +148,13 @@ describe('functions', () => {
 
   it('give each function only the settings it reads: the sender to the mail sender, links and the dashboard’s origin where they are built', () => {
     const variablesOf = (fn: { node: { defaultChild?: unknown } }) => (template.toJSON().Resources[logicalId(stack, fn)] as Resource).Properties.Environment.Variables as Record<string, unknown>;
-    const readers = { ...stack.functions, mailSender: stack.mailDelivery.sender };
+    const readers = { ...stack.functions, mailSender: stack.mailDelivery.sender, expirySweep: stack.expirySweep.function };
     const given = Object.fromEntries(
       Object.entries(stack.allFunctions).map(([name, fn]) => [name, ['MAIL_FROM', 'PUBLIC_BASE_URL', 'DASHBOARD_URL'].filter((variable) => variable in variablesOf(fn))]),
     );
     const expected = Object.fromEntries(Object.keys(stack.allFunctions).map((name) => [name, [] as string[]]));
     for (const [name, sections] of Object.entries(FUNCTION_CONFIG_SECTIONS)) {
-      const fnName = name === 'mailSender' ? 'mail-sender' : name;
+      const fnName = ({ mailSender: 'mail-sender', expirySweep: 'expiry-sweep' } as Record<string, string>)[name] ?? name;
       expected[fnName] = [
         ...(sections.some((section: string) => section === 'mail') ? ['MAIL_FROM'] : []),
         ...(sections.some((section: string) => section === 'links') ? ['PUBLIC_BASE_URL'] : []),

@@ -53,6 +53,7 @@ const FUNCTIONS: [name: string, fn: LambdaFunction, entry: string, keys: TableKe
   ['mail sender', stack.mailDelivery.sender, WORKER_ENTRIES.mailSender, 'mailSender'],
   ['usage event writer', stack.usageEvents.writer, WORKER_ENTRIES.usageEventWriter, 'usageWriter'],
   ['expiry sweep', stack.expirySweep.function, WORKER_ENTRIES.expirySweep, 'expirySweep'],
+  ['lease expiry', stack.leaseExpiry.function, WORKER_ENTRIES.leaseExpiry, 'leaseExpiry'],
   ['export worker', stack.accountExports.worker, WORKER_ENTRIES.exportWorker, 'exportWorker'],
   ['import worker', stack.accountImports.worker, WORKER_ENTRIES.importWorker, 'importWorker'],
 ];

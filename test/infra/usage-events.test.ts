@@ -44,15 +44,15 @@ describe('usage event infrastructure', () => {
     expect(template.toJSON().Resources[id(stack, usage.writer)].Properties.Timeout).toBe(USAGE_QUEUE_SETTINGS.writerTimeoutSeconds);
   });
 
-  it("gives the writer the product's events and counts and the licenses they name, nothing else of the table", () => {
+  it("gives the writer the product's events and counts, the licenses they name and the tenants' overviews, nothing else of the table", () => {
     const statements = statementsOf(stack, template, usage.writer).filter((s) => [s.Action].flat().some((a) => a.startsWith('dynamodb:')));
     expect(statements.map((statement) => statement.Condition)).toEqual([
       { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns('usageWriter', 'read') } },
       { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': leadingKeyPatterns('usageWriter', 'write') } },
     ]);
-    expect(leadingKeyPatterns('usageWriter', 'read')).toEqual(['$licensing#productId_*', '$licensing#licenseKey_*']);
-    // It reads the licenses events name, and changes only the events and counts.
-    expect(leadingKeyPatterns('usageWriter', 'write')).toEqual(['$licensing#productId_*#day_*', '$licensing#productRecords_*']);
+    expect(leadingKeyPatterns('usageWriter', 'read')).toEqual(['$licensing#productId_*', '$licensing#licenseKey_*', '$licensing#overview_*']);
+    // It reads the licenses events name and the install sketches it merges into, and changes only the events, counts and overviews.
+    expect(leadingKeyPatterns('usageWriter', 'write')).toEqual(['$licensing#productId_*#day_*', '$licensing#productRecords_*', '$licensing#overview_*']);
     expect(environmentOf(usage.writer)).toMatchObject({ TABLE_NAME: { Ref: id(stack, stack.table) }, RUNTIME: 'aws' });
     expect(environmentOf(usage.writer).USAGE_QUEUE_URL).toBeUndefined();
   });

@@ -64,6 +64,9 @@ describe('management activations', () => {
       id: a,
       licenseId: license.id,
       domain: 'a.example',
+      machine: null,
+      name: null,
+      platform: null,
       ipAddress: expect.any(String),
       status: 'active',
       // `a.example` matches the default staging pattern `*.example`.

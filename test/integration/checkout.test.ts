@@ -111,6 +111,8 @@ describe('checkout', () => {
       customer_email: 'buyer@example.com',
       metadata,
       subscription_data: { metadata },
+      automatic_tax: { enabled: 'false' },
+      tax_id_collection: { enabled: 'false' },
       success_url: `${base}/public/v1/checkout/return?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: returnUrl,
     });

@@ -180,7 +180,7 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await fill(textbox('Customer name'), 'Jane Buyer');
     await checkPage('license-new');
     await click(button('Create license'));
-    await waitFor(text('No site has activated this license yet'));
+    await waitFor(text('No site or machine has activated this license yet'));
     made.licensePath = new URL(page.url()).pathname;
     made.licenseKey = await page.$eval('code[aria-label="License key"]', (code) => code.textContent ?? '');
     expect(made.licenseKey).toMatch(/^E2E-PLUG-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
@@ -336,6 +336,8 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await fill(textbox('E-mail'), email);
     await fill(textbox('Password'), password);
     await click(byRole('button', 'Sign in'));
-    await waitFor(text('E2E Plugin'));
+    // Signing in lands on the overview.
+    await waitFor(text('Revenue per day'));
+    expect(new URL(page.url()).pathname).toBe('/overview');
   });
 });

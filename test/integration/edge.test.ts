@@ -22,7 +22,7 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       valid: true,
-      license: { key: license.licenseKey, status: 'active', seats: 2, activatedCount: 0, stagingCount: 0, expiresAt: null, channel: 'stable' },
+      license: { key: license.licenseKey, status: 'active', seats: 2, activatedCount: 0, stagingCount: 0, expiresAt: null, channel: 'stable', inGrace: false },
       product: { id: product.id, name: product.name, slug: product.slug },
       license_key: license.licenseKey,
     });
@@ -172,12 +172,12 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     const { product, license } = await licensedProduct();
     const key = { ...identify(product), license_key: license.licenseKey };
     const cases: [string, unknown, string][] = [
-      ['activate', key, 'domain is required'],
-      ['activate', { ...key, domain: '   ' }, 'domain is required'],
+      ['activate', key, 'Send either domain or machine'],
+      ['activate', { ...key, domain: '   ' }, 'Send either domain or machine'],
       ['activate', { ...key, domain: 'https://' }, 'domain is not a valid domain or URL'],
       ['activate', { ...key, domain: ['example.com'] }, 'domain must be a string'],
       ['activate', { ...identify(product), domain: 'example.com' }, 'license_key is required'],
-      ['deactivate', key, 'domain or activation_id is required'],
+      ['deactivate', key, 'domain, machine or activation_id is required'],
     ];
     for (const [operation, body, error] of cases) {
       const res = await call(operation, body);

@@ -74,10 +74,10 @@ describe('account export', () => {
     const rows = table('licenses.csv');
     expect(Object.keys(rows[0]!)).toEqual([
       'license_key', 'customer_email', 'customer_name', 'status', 'seats', 'expires_at', 'domains', 'plan_slug', 'created_at',
-      'id', 'product_id', 'plan_id', 'customer_id',
+      'channel', 'id', 'product_id', 'plan_id', 'customer_id',
     ]);
     const withPlan = rows.find((row) => row.license_key === licenses[0]!.licenseKey)!;
-    expect(withPlan).toMatchObject({ customer_email: 'ann@example.com', customer_name: 'Ann Lee', seats: '2', plan_slug: plan.slug, expires_at: '' });
+    expect(withPlan).toMatchObject({ customer_email: 'ann@example.com', customer_name: 'Ann Lee', seats: '2', plan_slug: plan.slug, expires_at: '', channel: 'stable' });
     expect(withPlan.domains!.split(';').sort()).toEqual(['ann.com', 'staging.ann.com']);
     expect(rows.find((row) => row.license_key === licenses[1]!.licenseKey)).toMatchObject({ domains: '', plan_slug: '' });
     expect(table('customers.csv').find((row) => row.email === 'ann@example.com')).toMatchObject({ firstName: 'Ann', metadata: '{"crm":7}' });

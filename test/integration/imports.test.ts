@@ -177,4 +177,15 @@ describe('an imported row with a plan', () => {
     const channelOf = async (key: string) => (await tenant.get(`/api/licenses?search=${key}`)).body.items[0]?.channel;
     expect([await channelOf('PLAN-kept-0001-beta'), await channelOf('PLAN-kept-0002-none')]).toEqual(['beta', 'stable']);
   });
+
+  it("takes a channel column (an export's licenses.csv has one) over the plan's, and refuses an unknown channel by row", async () => {
+    const tenant = (await newTenant()) as Tenant;
+    const product = await newProduct(tenant);
+    expect((await tenant.post(`/api/products/${product.id}/plans`, { name: 'Early', slug: 'early', billingCycle: 'yearly', price: 99, currency: 'USD', channel: 'beta' })).status).toBe(201);
+    const rows = ['license_key,customer_email,plan_slug,channel', 'CHAN-kept-0001-alpha,eve@example.com,early,alpha', 'CHAN-kept-0002-plan,eve@example.com,early,', 'CHAN-kept-0003-bad,eve@example.com,,nightly'];
+    const job = await importFile(tenant, { productId: product.id, format: 'csv' }, `${rows.join('\n')}\n`, 'text/csv');
+    expect(job).toMatchObject({ status: 'done', counts: { licenses: 2 }, errors: [{ row: 4, message: 'channel: "nightly" is not one of stable, beta, alpha' }] });
+    const channelOf = async (key: string) => (await tenant.get(`/api/licenses?search=${key}`)).body.items[0]?.channel;
+    expect([await channelOf('CHAN-kept-0001-alpha'), await channelOf('CHAN-kept-0002-plan')]).toEqual(['alpha', 'beta']);
+  });
 });

@@ -76,7 +76,7 @@ describe('offline license files', () => {
     const pk = { public_key: product.public_key, license_key: license.licenseKey };
     const refusals: [unknown, number, string][] = [
       [{ ...pk, domain: 'never.example.com' }, 400, 'Activation not found'],
-      [pk, 400, 'domain is required'],
+      [pk, 400, 'Send either domain or machine'],
       [{ public_key: product.public_key, domain: 'x.example.com' }, 400, 'license_key is required'],
       [{ ...pk, public_key: `pk_${'c'.repeat(32)}`, domain: 'x.example.com' }, 404, 'Invalid public_key'],
       [{ ...pk, license_key: 'NOPE-AAAA-BBBB-CCCC-DDDD', domain: 'x.example.com' }, 404, 'License key not found'],

@@ -204,6 +204,19 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=${license.licenseKey}`), 302);
     expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=NOPE-AAAA-BBBB-CCCC-DDDD`), 403);
     expectStatus(await plugin.get(`/v1/download/${release.id}`), 400);
+    // A floating license's seats, lent by leases on both surfaces (DECISIONS §18).
+    const floating = (await vendor.post('/api/licenses', { productId: product.id, customerEmail: 'team@example.com', seats: 1, floating: true })).body;
+    const lent = await edge({ license_key: floating.licenseKey, machine: 'desk-1' }, '/v1/licenses/leases');
+    expectStatus(lent, 201);
+    expectStatus(await edge({ license_key: floating.licenseKey, machine: 'desk-2' }, '/v1/licenses/leases'), 409);
+    expectStatus(await edge({ license_key: floating.licenseKey }, `/v1/licenses/leases/${lent.body.lease_id}/heartbeat`), 200);
+    expectStatus(await vendor.get(`/api/licenses/${floating.id}/leases`), 200);
+    expectStatus(await plugin.delete(`/v1/licenses/leases/${lent.body.lease_id}?license_key=${floating.licenseKey}`, { origin: null }), 204);
+    const publicLease = await edge({ public_key: product.public_key, license_key: floating.licenseKey, machine: 'desk-3' }, '/public/v1/licenses/leases');
+    expectStatus(publicLease, 201);
+    expectStatus(await edge({ public_key: product.public_key, license_key: floating.licenseKey }, `/public/v1/licenses/leases/${publicLease.body.lease_id}/heartbeat`), 200);
+    expectStatus(await plugin.delete(`/public/v1/licenses/leases/${publicLease.body.lease_id}?public_key=${product.public_key}&license_key=${floating.licenseKey}`, { origin: null }), 204);
+    expectStatus(await edge({ license_key: floating.licenseKey }, `/v1/licenses/leases/${publicLease.body.lease_id}/heartbeat`), 404);
     // What installed plugins report, and what the vendor reads of it.
     const analytics = { public_key: product.public_key, license_key: license.licenseKey, domain: 'second.example.com' };
     expectStatus(await edge({ ...analytics, type: 'bug', message: 'It broke', metadata: { wp: '6.7' } }, '/public/v1/feedback'), 201);
@@ -226,6 +239,14 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await vendor.put('/api/payment-provider', { provider: 'stripe', secretKey: stripeTestKey(false), webhookSecret }), 400);
     expectStatus(await vendor.put('/api/payment-provider', { provider: 'stripe', secretKey, webhookSecret }), 200);
     expectStatus(await plugin.get(`/public/v1/plans?public_key=${product.public_key}`, { origin: null }), 200);
+    // The lifecycle's settings: tax, coupons, no-card trials (the plan has none), a plan change of nothing.
+    expectStatus(await vendor.patch('/api/payment-provider', { automaticTax: false }), 200);
+    const coupon = await vendor.post('/api/coupons', { code: stripeId('C').replace('_', '-').slice(0, 20), percentOff: 10, duration: 'once' });
+    expectStatus(coupon, 201);
+    expectStatus(await vendor.get('/api/coupons'), 200);
+    expectStatus(await vendor.delete(`/api/coupons/${coupon.body.id}`), 200);
+    expectStatus(await plugin.post('/public/v1/trials', { public_key: product.public_key, plan: 'pro', email: buyer }, { origin: null }), 400);
+    expectStatus(await vendor.post('/api/subscriptions/sub_aaaaaaaaaaaaaaaaaaaaaaaa/change-plan', { planId: plan.id }), 404);
     expectStatus(await plugin.get('/public/v1/plans', { origin: null }), 400);
     expectStatus(await plugin.get(`/public/v1/checkout?public_key=${product.public_key}&plan=nope`, { origin: null }), 404);
     const opened = await plugin.get(`/public/v1/checkout/${plan.id}?public_key=${product.public_key}&email=${encodeURIComponent(buyer)}&return_url=https://example.com/back`, { origin: null });
@@ -278,6 +299,7 @@ describe('the OpenAPI document against real answers', () => {
     const subscriptions = (await server.get(`/v1/portal/subscriptions?${q}`)).body.data;
     expectStatus(await server.post(`/v1/portal/subscriptions/${subscriptions[0].id}/cancel?${q}`), 200);
     expectStatus(await server.post(`/v1/portal/subscriptions/sub_aaaaaaaaaaaaaaaaaaaaaaaa/cancel?${q}`), 404);
+    expectStatus(await server.post(`/v1/portal/subscriptions/${subscriptions[0].id}/change-plan`, { email: buyer, planId: subscriptions[0].planId }), 400);
     const downloads = (await server.get(`/v1/portal/downloads?${q}`)).body.data;
     const link = new URL(downloads[0].downloadUrl);
     expectStatus(await plugin.get(`${link.pathname}${link.search}`), 302);

@@ -14,7 +14,7 @@ describe('payment provider', () => {
     const tenant = await newTenant();
     const res = await tenant.get('/api/payment-provider');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ provider: null, connected: false, webhookUrl: `${inject('baseUrl')}/v1/webhooks/stripe/${tenant.userId}` });
+    expect(res.body).toEqual({ provider: null, connected: false, webhookUrl: `${inject('baseUrl')}/v1/webhooks/stripe/${tenant.userId}`, automaticTax: false, taxIdCollection: false });
   });
 
   it('connects with a key Stripe accepts, stores the secrets sealed, never shows them, and disconnects', async () => {
@@ -22,7 +22,7 @@ describe('payment provider', () => {
     const secretKey = stripeTestKey();
     const res = await connect(tenant, secretKey);
     expect(res.status, res.text).toBe(200);
-    const status = { provider: 'stripe', connected: true, webhookUrl: `${inject('baseUrl')}/v1/webhooks/stripe/${tenant.userId}` };
+    const status = { provider: 'stripe', connected: true, webhookUrl: `${inject('baseUrl')}/v1/webhooks/stripe/${tenant.userId}`, automaticTax: false, taxIdCollection: false };
     expect(res.body).toEqual(status);
     const shown = await tenant.get('/api/payment-provider');
     expect(shown.body).toEqual(status);
@@ -46,7 +46,7 @@ describe('payment provider', () => {
     expect(await stored()).toMatchObject({ sellerName: 'Dev', replyTo: tenant.email });
     const res = await connect(tenant, stripeTestKey(), { sellerName: '  Acme Plugins ', replyTo: 'help@acme.example' });
     expect(res.status, res.text).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['connected', 'provider', 'webhookUrl']);
+    expect(Object.keys(res.body).sort()).toEqual(['automaticTax', 'connected', 'provider', 'taxIdCollection', 'webhookUrl']);
     expect(await stored()).toMatchObject({ sellerName: 'Acme Plugins', replyTo: 'help@acme.example' });
   });
 

@@ -30,6 +30,8 @@ describe('plans', () => {
       isActive: true,
       isPublic: true,
       channel: 'stable',
+      trialDays: 0,
+      allowPromotionCodes: false,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -119,7 +119,8 @@ describe('customer portal reads', () => {
     expect(subscriptions.data).toEqual([
       {
         id: v.subscriptionId, status: 'active', currentPeriodStart: expect.any(String), currentPeriodEnd: expect.any(String), cancelAtPeriodEnd: false,
-        canceledAt: null, planName: 'Pro', billingCycle: 'yearly', price: 49.5, currency: 'USD', productName: 'Portal Plugin',
+        canceledAt: null, planId: expect.stringMatching(/^pln_/), planName: 'Pro', billingCycle: 'yearly', price: 49.5, currency: 'USD', productName: 'Portal Plugin',
+        pendingPlanId: null, pendingPlanEffectiveAt: null,
       },
     ]);
 

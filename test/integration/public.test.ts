@@ -68,7 +68,7 @@ describe('public license operations', () => {
   it('checks input and license state like the other operations', async () => {
     const { tenant, product, license } = await licensedProduct();
     const key = { public_key: product.public_key, license_key: license.licenseKey };
-    expect((await call('check', key)).body).toEqual({ error: 'domain is required' });
+    expect((await call('check', key)).body).toEqual({ error: 'Send either domain or machine' });
     await tenant.put(`/api/licenses/${license.id}`, { status: 'suspended' });
     const res = await call('check', { ...key, domain: 'example.com' });
     expect([res.status, res.body]).toEqual([400, { error: 'License is suspended', license_key: license.licenseKey, domain: 'example.com' }]);

@@ -52,6 +52,7 @@ export class Client {
   get = (path: string, options?: RequestOptions) => this.request('GET', path, options);
   post = (path: string, body?: unknown, options?: RequestOptions) => this.request('POST', path, { ...options, body });
   put = (path: string, body?: unknown, options?: RequestOptions) => this.request('PUT', path, { ...options, body });
+  patch = (path: string, body?: unknown, options?: RequestOptions) => this.request('PATCH', path, { ...options, body });
   delete = (path: string, options?: RequestOptions) => this.request('DELETE', path, options);
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type Stripe from 'stripe';
 import { stripeBalance, stripeCheckoutSession, stripeError, stripeList, stripeSubscription, unixNow } from './stripe-objects.js';
+import { stripeCoupon, stripePromotionCode, updatedSubscription } from './stripe-lifecycle-objects.js';
 
 /** Secret keys the fake accepts: any `sk_test_good…` / `rk_test_good…`; every other key is refused as Stripe does (401). */
 export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
@@ -18,7 +19,9 @@ type StoredSubscription = { key: string; subscription: Stripe.Subscription };
 /** An invoice payment as a test sets it up (what ties a subscription's payment intent to its invoice), for its key. */
 type StoredInvoicePayment = { key: string; invoicePayment: Stripe.InvoicePayment };
 /** Every answer the fake gives: Stripe's own objects, typed with the `stripe` package's types for its API version. */
-type Answer = Stripe.Balance | Stripe.Checkout.Session | Stripe.Subscription | Stripe.ApiList<Stripe.InvoicePayment>;
+type Answer = Stripe.Balance | Stripe.Checkout.Session | Stripe.Subscription | Stripe.ApiList<Stripe.InvoicePayment> | Stripe.Coupon | Stripe.PromotionCode;
+/** A coupon or promotion code as a key made it. */
+type Owned<T> = { key: string; object: T };
 
 /** Form-encoded Stripe parameters (`a[b][0][c]=v`) as nested objects and arrays. */
 export function parseStripeForm(body: string): Record<string, unknown> {
@@ -48,8 +51,10 @@ const readBody = (req: IncomingMessage) =>
 
 /**
  * A small stand-in for the Stripe API that the `stripe` package talks to (through `STRIPE_API_URL`): the balance
- * read that verifies a key, Checkout Sessions (create and retrieve), each created session recorded with the
- * parameters as Stripe would parse them, subscription updates (recorded the same way), subscriptions a test has
+ * read that verifies a key, Checkout Sessions (create and retrieve; a `discounts` promotion code must be the key's and
+ * active), each created session recorded with the parameters as Stripe would parse them, subscription updates
+ * (recorded the same way, and applied to a subscription a test put in place: price, metadata, trial; see
+ * test/support/stripe-lifecycle-objects.ts), coupons and promotion codes (create, deactivate), subscriptions a test has
  * put in place (retrieve), and invoice payments a test has put in place (list, by invoice or payment intent). Every
  * answer is a whole Stripe object of the package's types (test/support/stripe-objects.ts). Outages are set per key,
  * so tests running in parallel do not meet each other's. `/_fake/…` lets tests in other processes read sessions and
@@ -61,6 +66,8 @@ export async function startFakeStripe(port = 0) {
   const subscriptionUpdates = new Map<string, SubscriptionUpdate[]>();
   const subscriptions = new Map<string, StoredSubscription>();
   const invoicePayments: StoredInvoicePayment[] = [];
+  const coupons = new Map<string, Owned<Stripe.Coupon>>();
+  const promotionCodes = new Map<string, Owned<Stripe.PromotionCode>>();
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -78,6 +85,8 @@ export async function startFakeStripe(port = 0) {
     if (req.method === 'GET' && url.pathname === '/v1/balance') return reply(stripeBalance());
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       const params = parseStripeForm(body);
+      const refusal = discountRefusal(params, key);
+      if (refusal) return refuse(res, 400, 'invalid_request_error', refusal);
       const id = `cs_test_${randomBytes(29).toString('hex')}`;
       const session: Session = { id, params, key, session: openedSession(id, params) };
       sessions.set(id, session);
@@ -96,7 +105,32 @@ export async function startFakeStripe(port = 0) {
       subscriptionUpdates.set(id, [...(subscriptionUpdates.get(id) ?? []), { key, params }]);
       const stored = subscriptions.get(id);
       const current = stored?.key === key ? stored.subscription : stripeSubscription({ id, start: unixNow(), end: unixNow() + 365 * 24 * 3600 });
-      return reply({ ...current, cancel_at_period_end: params.cancel_at_period_end === 'true' });
+      const updated = updatedSubscription(current, params);
+      if (stored?.key === key) subscriptions.set(id, { key, subscription: updated });
+      return reply(updated);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/coupons') {
+      const coupon = stripeCoupon(parseStripeForm(body));
+      coupons.set(coupon.id, { key, object: coupon });
+      return reply(coupon);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/promotion_codes') {
+      const params = parseStripeForm(body) as { code?: string; promotion?: { coupon?: string } };
+      const coupon = params.promotion?.coupon;
+      if (!coupon || coupons.get(coupon)?.key !== key) return refuse(res, 400, 'invalid_request_error', `No such coupon: '${coupon}'`);
+      const taken = [...promotionCodes.values()].some((p) => p.key === key && p.object.active && p.object.code.toUpperCase() === params.code?.toUpperCase());
+      if (taken) return refuse(res, 400, 'invalid_request_error', 'An active promotion code with `code` already exists.');
+      const code = stripePromotionCode(params, coupon);
+      promotionCodes.set(code.id, { key, object: code });
+      return reply(code);
+    }
+    const promotionCode = /^\/v1\/promotion_codes\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'POST' && promotionCode) {
+      const found = promotionCodes.get(promotionCode[1]!);
+      if (!found || found.key !== key) return refuse(res, 404, 'invalid_request_error', `No such promotion code: '${promotionCode[1]}'`);
+      const params = parseStripeForm(body);
+      found.object = { ...found.object, ...(params.active !== undefined && { active: params.active === 'true' }) };
+      return reply(found.object);
     }
     if (req.method === 'GET' && subscription) {
       const found = subscriptions.get(subscription[1]!);
@@ -114,6 +148,15 @@ export async function startFakeStripe(port = 0) {
     refuse(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`);
   });
 
+  /** Stripe's refusals of a session's discount: an unknown or inactive promotion code, or one given with `allow_promotion_codes`. */
+  function discountRefusal(params: Record<string, any>, key: string): string | undefined {
+    const promotionCode = params.discounts?.[0]?.promotion_code as string | undefined;
+    if (!promotionCode) return undefined;
+    if (params.allow_promotion_codes !== undefined) return 'You may only specify one of these parameters: allow_promotion_codes, discounts.';
+    const found = promotionCodes.get(promotionCode);
+    return found?.key === key && found.object.active ? undefined : `No such promotion code: '${promotionCode}'`;
+  }
+
   function control(url: URL, body: string, res: ServerResponse) {
     const session = /^\/_fake\/sessions\/([^/]+)$/.exec(url.pathname);
     if (session) {
@@ -125,6 +168,12 @@ export async function startFakeStripe(port = 0) {
     if (updates) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(subscriptionUpdates.get(decodeURIComponent(updates[1]!)) ?? []));
+    }
+    const heldSubscription = /^\/_fake\/subscriptions\/([^/]+)$/.exec(url.pathname);
+    if (heldSubscription) {
+      const found = subscriptions.get(decodeURIComponent(heldSubscription[1]!));
+      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(found?.subscription ?? null));
     }
     if (url.pathname === '/_fake/subscriptions') {
       const stored = JSON.parse(body) as StoredSubscription;
@@ -192,6 +241,11 @@ export function fakeStripeClient(baseUrl: string) {
     /** Puts an invoice payment in place for `GET /v1/invoice_payments` with `key`. */
     async putInvoicePayment(key: string, invoicePayment: Stripe.InvoicePayment): Promise<void> {
       await fetch(`${baseUrl}/_fake/invoice-payments`, { method: 'POST', body: JSON.stringify({ key, invoicePayment }) });
+    },
+    /** The subscription as the fake holds it now (after the updates it received), or null. */
+    async subscription(id: string): Promise<Stripe.Subscription | null> {
+      const res = await fetch(`${baseUrl}/_fake/subscriptions/${encodeURIComponent(id)}`);
+      return res.status === 200 ? ((await res.json()) as Stripe.Subscription) : null;
     },
     async setOutage(key: string, outage: Outage | null): Promise<void> {
       await fetch(`${baseUrl}/_fake/outage`, { method: 'POST', body: JSON.stringify({ key, outage }) });

@@ -148,7 +148,7 @@ export function refundedCharge(paymentIntent: string | null, amount: number, amo
 type Interval = Stripe.Price.Recurring.Interval;
 
 /** A recurring price of `amount` minor units, and the legacy plan Stripe still shows beside it on subscription items. */
-function recurringPrice(amount: number, currency: string, interval: Interval): { price: Stripe.Price; plan: Stripe.Plan } {
+export function recurringPrice(amount: number, currency: string, interval: Interval): { price: Stripe.Price; plan: Stripe.Plan } {
   const id = stripeId('price');
   const product = stripeId('prod');
   const created = unixNow();

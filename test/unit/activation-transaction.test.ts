@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { domainHolder } from '../../shared/licensing/seat-holder.js';
 import { AppError, ServiceUnavailableError } from '../../shared/errors.js';
 import { activateLicense } from '../../shared/licensing/activate.js';
 import type { ActivityRecorder } from '../../shared/licensing/activity.js';
@@ -18,8 +19,8 @@ const context = {
   activity: { domainSeen: async () => undefined } as ActivityRecorder,
 };
 // `new.example.com` is a production site (a seat); `new.example` would be a staging site by the default patterns.
-const input = { licenseKey: LICENSE_KEY, domain: 'new.example.com', ipAddress: '203.0.113.9' };
-const staging = { ...input, domain: 'shop.staging.example.com' };
+const input = { licenseKey: LICENSE_KEY, holder: domainHolder('new.example.com'), ipAddress: '203.0.113.9' };
+const staging = { ...input, holder: domainHolder('shop.staging.example.com') };
 
 let table: MockTable;
 afterEach(() => table.ddb.restore());
@@ -105,7 +106,7 @@ describe('staging activation transaction', () => {
   it("holds the product's own limit, and its own patterns", async () => {
     const deps = setUp();
     const own = { ...context, catalog: { byId: async () => ({ ...product, staging: stagingRules(['*.preview.shop.com'], 7) }) } as unknown as ProductCatalog };
-    expect(await activateLicense(deps, own, { ...input, domain: 'a.preview.shop.com' })).toMatchObject({ environment: 'staging' });
+    expect(await activateLicense(deps, own, { ...input, holder: domainHolder('a.preview.shop.com') })).toMatchObject({ environment: 'staging' });
     expect(Object.values(stagingSlot(table.transactions()[0]!).ExpressionAttributeValues)).toContain(7);
     // `shop.staging.example.com` is not one of its patterns: a seat.
     expect(await activateLicense(deps, own, staging)).toMatchObject({ environment: 'production' });
@@ -136,7 +137,7 @@ describe('staging activation transaction', () => {
 
 // Slots of the deactivation transaction, in order: activation, domain, seat, counters…, event.
 describe('deactivation transaction', () => {
-  const deactivate = { licenseKey: LICENSE_KEY, domain: activationItem.domain, ipAddress: '203.0.113.9' };
+  const deactivate = { licenseKey: LICENSE_KEY, holder: domainHolder(activationItem.domain), ipAddress: '203.0.113.9' };
 
   it('retries a TransactionConflict and then commits', async () => {
     const deps = setUp();
@@ -155,7 +156,7 @@ describe('deactivation transaction', () => {
   it('does not end an activation without its seat when the count was read before that activation committed', async () => {
     // The license read said 0 activations; the activation being ended committed after that read.
     const deps = setUp({ ...licenseItem, activatedCount: 0 });
-    const stale = { licenseKey: LICENSE_KEY, domain: activationItem.domain, ipAddress: '203.0.113.9' };
+    const stale = { licenseKey: LICENSE_KEY, holder: domainHolder(activationItem.domain), ipAddress: '203.0.113.9' };
     table.cancelTransactionAfter(['None', 'None', 'ConditionalCheckFailed'], () => table.seed('license', licenseItem));
     await deactivateLicense(deps, context, stale);
     const [first, second] = table.transactions().map((t) => t.TransactItems![2]);
@@ -184,7 +185,7 @@ describe('deactivation transaction', () => {
     const site = { ...activationItem, activationId: 'act_bbbbbbbbbbbbbbbbbbbbbbbb', domain: 'shop.test', environment: 'staging' };
     table.seed('activation', site);
     table.seed('activeDomain', { licenseId: ids.license, domain: site.domain, activationId: site.activationId, activatedAt: site.activatedAt, environment: 'staging' });
-    await deactivateLicense(deps, context, { ...deactivate, domain: site.domain });
+    await deactivateLicense(deps, context, { ...deactivate, holder: domainHolder(site.domain) });
     const seat = table.transactions()[0]!.TransactItems![2] as { Update: { UpdateExpression: string; ConditionExpression: string } };
     expect(seat.Update.UpdateExpression).toContain('#stagingCount');
     expect(seat.Update.UpdateExpression).not.toContain('#activatedCount');

@@ -14,6 +14,9 @@ const recordingExpiry = {
     put: (item: { expiresAt: string }) => ({ commit: () => ['put', item.expiresAt] }),
     delete: (key: { expiresAt: string }) => ({ commit: () => ['delete', key.expiresAt] }),
   },
+  licenseReminder: {
+    put: (item: { remindAt: string; expiresAt: string }) => ({ commit: () => ['remind', item.remindAt, item.expiresAt] }),
+  },
 } as never;
 
 describe('license keys', () => {
@@ -71,15 +74,24 @@ describe('expiry items', () => {
   const change = (before: object | undefined, after: object | undefined) =>
     expiryItemChanges(recordingExpiry, license, before as never, after as never);
 
-  it('exist exactly while a license is active with an expiry', () => {
-    expect(change(undefined, { status: 'active', expiresAt: 'A' })).toEqual([['put', 'A']]);
+  const A = '2027-03-02T00:00:00.000Z';
+  const B = '2027-04-01T00:00:00.000Z';
+  // Each new active expiry also gets its reminder item, 60 days before it.
+  const remindA = ['remind', '2027-01-01T00:00:00.000Z', A];
+  const remindB = ['remind', '2027-01-31T00:00:00.000Z', B];
+
+  it('exist exactly while a license is active with an expiry (its grace end when later), with a reminder item per new expiry', () => {
+    expect(change(undefined, { status: 'active', expiresAt: A })).toEqual([['put', A], remindA]);
     expect(change(undefined, { status: 'active' })).toEqual([]);
-    expect(change({ status: 'active', expiresAt: 'A' }, { status: 'active', expiresAt: 'A' })).toEqual([]);
-    expect(change({ status: 'active', expiresAt: 'A' }, { status: 'active', expiresAt: 'B' })).toEqual([['delete', 'A'], ['put', 'B']]);
-    expect(change({ status: 'active', expiresAt: 'A' }, { status: 'suspended', expiresAt: 'A' })).toEqual([['delete', 'A']]);
-    expect(change({ status: 'suspended', expiresAt: 'A' }, { status: 'active', expiresAt: 'A' })).toEqual([['put', 'A']]);
-    expect(change({ status: 'active', expiresAt: 'A' }, { status: 'active', expiresAt: undefined })).toEqual([['delete', 'A']]);
-    expect(change({ status: 'active', expiresAt: 'A' }, undefined)).toEqual([['delete', 'A']]);
+    expect(change({ status: 'active', expiresAt: A }, { status: 'active', expiresAt: A })).toEqual([]);
+    expect(change({ status: 'active', expiresAt: A }, { status: 'active', expiresAt: B })).toEqual([['delete', A], ['put', B], remindB]);
+    expect(change({ status: 'active', expiresAt: A }, { status: 'suspended', expiresAt: A })).toEqual([['delete', A]]);
+    expect(change({ status: 'suspended', expiresAt: A }, { status: 'active', expiresAt: A })).toEqual([['put', A], remindA]);
+    expect(change({ status: 'active', expiresAt: A }, { status: 'active', expiresAt: undefined })).toEqual([['delete', A]]);
+    expect(change({ status: 'active', expiresAt: A }, undefined)).toEqual([['delete', A]]);
+    // Grace moves the expiry item, not the reminders (they are about `expiresAt`).
+    expect(change({ status: 'active', expiresAt: A }, { status: 'active', expiresAt: A, graceUntil: B })).toEqual([['delete', A], ['put', B]]);
+    expect(change({ status: 'active', expiresAt: A, graceUntil: B }, { status: 'active', expiresAt: B })).toEqual([remindB]);
   });
 
   it('spread over a fixed set of shards, the same one for a license every time', () => {

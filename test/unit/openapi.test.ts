@@ -121,7 +121,7 @@ describe('the OpenAPI document', () => {
     expect(examples('/public/v1/licenses/activate', 400)).toEqual(
       expect.arrayContaining(['License seat limit reached', 'License has expired', 'License is suspended', 'License has been revoked', 'License does not belong to this product']),
     );
-    expect(examples('/v1/licenses/deactivate', 400)).toEqual(expect.arrayContaining(['Activation not found', 'domain or activation_id is required']));
+    expect(examples('/v1/licenses/deactivate', 400)).toEqual(expect.arrayContaining(['Activation not found', 'domain, machine or activation_id is required']));
   });
 
   it('documents every outbound event with its payload and the Standard Webhooks headers', () => {

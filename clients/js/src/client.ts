@@ -1,6 +1,7 @@
 import { ValidationCache, type CacheOptions } from './cache.js';
 import { LicenseExpiredError, OfflineLicenseError, UnavailableError, errorFromAnswer } from './errors.js';
 import { Transport, randomUuid, type TransportOptions } from './http.js';
+import { FloatingLease, type FloatingLeaseOptions } from './floating-lease.js';
 import { checkLicenseFile } from './license-file.js';
 import { offlineValidation, type OfflineOptions } from './offline.js';
 import { SignedAnswerVerifier } from './signed-answers.js';
@@ -52,9 +53,17 @@ export interface LicensingClientOptions extends Omit<TransportOptions, 'baseUrl'
 
 type CallOptions = { signal?: AbortSignal; timeoutMs?: number };
 
+/** A device as `activateMachine` names it. */
+export type MachineIdentity = { fingerprint: string; name?: string; platform?: string };
+
 export type ValidateOptions = CallOptions & {
-  /** The site or machine asking (a URL or host name); bookkeeping only, it never changes the answer. */
+  /** The site asking (a URL or host name); bookkeeping only, it never changes the answer. */
   domain?: string;
+  /**
+   * The machine asking (`machineFingerprint()`), in place of `domain`: bookkeeping only, except on a floating license,
+   * where the machine is valid only while it holds a live lease (else `NoLeaseError`).
+   */
+  machine?: string;
   version?: string;
   /** Overrides the client's `productSlug` for this call. */
   productSlug?: string;
@@ -206,6 +215,7 @@ export class LicensingClient {
           license_key: licenseKey,
           product_slug: options.productSlug ?? this.options.productSlug,
           domain: options.domain,
+          machine: options.machine,
           version: options.version ?? this.options.version,
         },
         answerStatuses: [400, 404],
@@ -305,6 +315,97 @@ export class LicensingClient {
     const body = answer.body as { activation_id: string; activated_at: string; environment?: unknown };
     const result: ActivateResult = { activationId: body.activation_id, activatedAt: body.activated_at };
     return withEnvironment(result, body);
+  }
+
+  /**
+   * Takes a seat for a device (DECISIONS §18): `machine.fingerprint` from `machineFingerprint()`, with a name and
+   * platform the vendor sees in its dashboard. Repeating it for the same machine answers the same activation.
+   */
+  async activateMachine(
+    licenseKey: string,
+    machine: MachineIdentity,
+    options: Omit<ActivateOptions, 'environment'> = {},
+  ): Promise<ActivateResult> {
+    const answer = await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/licenses/activate',
+      body: {
+        public_key: this.publicKey(),
+        license_key: licenseKey,
+        machine: machine.fingerprint,
+        name: machine.name,
+        platform: machine.platform,
+        product_slug: options.productSlug ?? this.options.productSlug,
+        version: options.version ?? this.options.version,
+      },
+      idempotencyKey: options.idempotencyKey ?? randomUuid(),
+      signed: true,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    const body = answer.body as { activation_id: string; activated_at: string; environment?: unknown };
+    return withEnvironment({ activationId: body.activation_id, activatedAt: body.activated_at }, body);
+  }
+
+  /** Frees a device's seat. */
+  async deactivateMachine(licenseKey: string, fingerprint: string, options: CallOptions & { idempotencyKey?: string } = {}): Promise<void> {
+    const publicKey = this.publicKey();
+    await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/licenses/deactivate',
+      body: { public_key: publicKey, license_key: licenseKey, machine: fingerprint },
+      idempotencyKey: options.idempotencyKey ?? randomUuid(),
+      signed: true,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    await this.cache?.forget(publicKey, licenseKey).catch(() => undefined);
+  }
+
+  /**
+   * Borrows a seat of a floating license for `machine` (or renews the lease it holds). Every seat leased:
+   * `SeatsInUseError`. Most apps want `floatingLease()`, which keeps the lease alive and returns it.
+   */
+  async lease(licenseKey: string, machine: string, options: CallOptions = {}): Promise<{ leaseId: string; expiresAt: string }> {
+    const answer = await this.transport.request({
+      method: 'POST',
+      path: '/public/v1/licenses/leases',
+      body: { public_key: this.publicKey(), license_key: licenseKey, machine },
+      signed: true,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    const body = answer.body as { lease_id: string; expires_at: string };
+    return { leaseId: body.lease_id, expiresAt: body.expires_at };
+  }
+
+  /** Extends a live lease; an expired or released one is `LeaseNotFoundError`. */
+  async heartbeat(licenseKey: string, leaseId: string, options: CallOptions = {}): Promise<{ expiresAt: string }> {
+    const answer = await this.transport.request({
+      method: 'POST',
+      path: `/public/v1/licenses/leases/${encodeURIComponent(leaseId)}/heartbeat`,
+      body: { public_key: this.publicKey(), license_key: licenseKey },
+      signed: true,
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+    return { expiresAt: (answer.body as { expires_at: string }).expires_at };
+  }
+
+  /** Returns a lease's seat at once. */
+  async releaseLease(licenseKey: string, leaseId: string, options: CallOptions = {}): Promise<void> {
+    await this.transport.request({
+      method: 'DELETE',
+      path: `/public/v1/licenses/leases/${encodeURIComponent(leaseId)}`,
+      query: { public_key: this.publicKey(), license_key: licenseKey },
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
+  }
+
+  /** A `FloatingLease` of this client: call `start()`, and `releaseOnExit()` or `release()`. */
+  floatingLease(licenseKey: string, machine: string, options?: FloatingLeaseOptions): FloatingLease {
+    return new FloatingLease(this, licenseKey, machine, options);
   }
 
   /** Frees the seat of a domain (or of an activation id). Allowed whatever the license's state. */

@@ -13,6 +13,9 @@ export type ErrorCode =
   | 'wrong_product'
   | 'invalid_public_key'
   | 'activation_not_found'
+  | 'seats_in_use'
+  | 'lease_not_found'
+  | 'no_lease'
   | 'product_not_found'
   | 'invalid_request'
   | 'rate_limited'
@@ -150,7 +153,7 @@ export class UnexpectedResponseError extends UnavailableError {
 /**
  * Why an answer was refused (docs/api.md, Signed answers): `unsigned` (a signature was due), `malformed` (not what the
  * service signs), `tampered` (the digest or the signature does not match), `wrong_nonce`, `stale` (`created` too far
- * from the clock), `unknown_key`, `wrong_license_key` / `wrong_domain` (signed for another request, as a relay would
+ * from the clock), `unknown_key`, `wrong_license_key` / `wrong_domain` / `wrong_machine` (signed for another request, as a relay would
  * pass on), `refused` (a `verifier` of your own).
  */
 export type SignatureReason =
@@ -162,6 +165,7 @@ export type SignatureReason =
   | 'unknown_key'
   | 'wrong_license_key'
   | 'wrong_domain'
+  | 'wrong_machine'
   | 'refused';
 
 /** A response whose signature the configured `verifier` refused. Never retried, never served from cache. */
@@ -184,12 +188,36 @@ export class OfflineLicenseError extends LicensingError {
   }
 }
 
+/** `All seats are in use` (409): every seat of a floating license is leased; try again later. */
+export class SeatsInUseError extends LicenseError {
+  constructor(message = 'All seats are in use', init?: ErrorInit) {
+    super('seats_in_use', message, init);
+  }
+}
+
+/** `Lease not found` (404): the lease expired or was released; take a new one. */
+export class LeaseNotFoundError extends LicensingError {
+  constructor(message = 'Lease not found', init?: ErrorInit) {
+    super('lease_not_found', message, init);
+  }
+}
+
+/** `Machine holds no live lease` (validate of a floating license for a machine without a lease). */
+export class NoLeaseError extends LicenseError {
+  constructor(message = 'Machine holds no live lease', init?: ErrorInit) {
+    super('no_lease', message, init);
+  }
+}
+
 const BY_MESSAGE: Record<string, new (message: string, init?: ErrorInit) => LicensingError> = {
   'License has expired': LicenseExpiredError,
   'License expired': LicenseExpiredError,
   'License is suspended': LicenseSuspendedError,
   'License has been revoked': LicenseRevokedError,
   'License seat limit reached': SeatLimitReachedError,
+  'All seats are in use': SeatsInUseError,
+  'Lease not found': LeaseNotFoundError,
+  'Machine holds no live lease': NoLeaseError,
   'License key not found': LicenseNotFoundError,
   'License does not belong to this product': WrongProductError,
   'Invalid public_key': InvalidPublicKeyError,

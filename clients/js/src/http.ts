@@ -45,7 +45,7 @@ export interface TransportOptions {
 }
 
 export type RequestSpec = {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string | null | undefined>;
   body?: Record<string, unknown>;
@@ -141,6 +141,8 @@ export class Transport {
             throw cause instanceof SignatureError ? cause : new SignatureError(`The response signature is invalid (${describe(cause)})`, { status, cause });
           }
         }
+        // No content (a released lease): nothing to parse.
+        if (status === 204) return { status, headers: response.headers, body: undefined };
         const parsed = parseJson(response.headers, raw);
         if (status >= 200 && status < 300) {
           if (parsed === NOT_JSON) throw new UnexpectedResponseError(`Expected JSON from ${shown}, got ${contentType(response.headers) || 'no content type'} (${status})`, { status });

@@ -13,7 +13,10 @@ export {
   type DeactivationReasonInput,
   type UpdateCheckInput,
   type VersionsInput,
+  type MachineIdentity,
 } from './client.js';
+export { machineFingerprint, type FingerprintOptions } from './fingerprint.js';
+export { FloatingLease, type FloatingLeaseOptions, type LeaseApi } from './floating-lease.js';
 export * from './errors.js';
 export { ValidationCache, memoryStorage, webStorage, type CacheStorage, type CacheOptions, type CachedValidation } from './cache.js';
 export { Transport, parseRetryAfter, randomUuid, type FetchLike, type TransportOptions, type RequestSpec, type Answer } from './http.js';

@@ -22,7 +22,7 @@ const LABEL = 'sig1';
 const COMPONENTS = '("@status" "content-digest")';
 const BOUND_COMPONENTS = '("@status" "content-digest" "@method";req "@path";req)';
 /** The operations whose answers are bound to their request (DECISIONS §13), on `/v1` and `/public/v1`. */
-const BOUND_PATH = /^(\/public)?\/v1\/licenses\/(validate|activate|deactivate|check)$/;
+const BOUND_PATH = /^(\/public)?\/v1\/licenses\/(validate|activate|deactivate|check|leases|leases\/[^/]+\/heartbeat)$/;
 const PARAM = /;([a-z]+)=(\d+|"[A-Za-z0-9._~+/=-]*")/g;
 
 export class SignedAnswerVerifier implements ResponseVerifier {
@@ -79,10 +79,13 @@ export class SignedAnswerVerifier implements ResponseVerifier {
  * Which field of a bound answer names something else than the request did: the license key exactly as sent, and the
  * domain normalized as the service normalizes it (`domain`, else `site`; none named, none answered).
  */
-function bindingMismatch(requestBody: string | undefined, answerBody: Uint8Array): 'license_key' | 'domain' | undefined {
+function bindingMismatch(requestBody: string | undefined, answerBody: Uint8Array): 'license_key' | 'domain' | 'machine' | undefined {
   const sent = parseObject(requestBody ?? '{}');
   const answer = parseObject(new TextDecoder().decode(answerBody));
   if (!sent || !answer || typeof sent.license_key !== 'string' || answer.license_key !== sent.license_key) return 'license_key';
+  // A machine is named exactly as sent (trimmed, as the service reads it).
+  const machine = typeof sent.machine === 'string' && sent.machine.trim() !== '' ? sent.machine.trim() : undefined;
+  if (answer.machine !== machine) return 'machine';
   const named = [sent.domain, sent.site].find((value): value is string => typeof value === 'string' && value.trim() !== '');
   return answer.domain === (named === undefined ? undefined : normalizeDomain(named)) ? undefined : 'domain';
 }

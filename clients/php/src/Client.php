@@ -187,7 +187,9 @@ final class Client
      * Is this key usable? A definite refusal is a result with `valid === false` and a typed `error`; an unreachable
      * service throws (UnavailableException), unless the cache or an offline file stands in.
      *
-     * @param array{domain?: string, version?: string, product_slug?: string, timeout?: float} $options
+     * `machine` (a device's fingerprint) in place of `domain`: on a floating license, valid only while it holds a live lease.
+     *
+     * @param array{domain?: string, machine?: string, version?: string, product_slug?: string, timeout?: float} $options
      */
     public function validate(string $licenseKey, array $options = []): ValidationResult
     {
@@ -198,6 +200,7 @@ final class Client
                 'license_key' => $licenseKey,
                 'product_slug' => $options['product_slug'] ?? $this->productSlug,
                 'domain' => $options['domain'] ?? null,
+                'machine' => $options['machine'] ?? null,
                 'version' => $options['version'] ?? $this->version,
             ], null, [400, 404], $options['timeout'] ?? null, true);
         } catch (UnavailableException $unavailable) {
@@ -304,6 +307,88 @@ final class Client
             $result['environment'] = $environment;
         }
         return $result;
+    }
+
+    /**
+     * Takes a seat for a device by its fingerprint (DECISIONS §18), with the name and platform the vendor sees.
+     *
+     * @param array{name?: string, platform?: string, version?: string, product_slug?: string, idempotency_key?: string, timeout?: float} $options
+     * @return array{activation_id: string, activated_at: string}
+     */
+    public function activateMachine(string $licenseKey, string $machine, array $options = []): array
+    {
+        $answer = $this->request('POST', '/public/v1/licenses/activate', null, [
+            'public_key' => $this->publicKey(),
+            'license_key' => $licenseKey,
+            'machine' => $machine,
+            'name' => $options['name'] ?? null,
+            'platform' => $options['platform'] ?? null,
+            'product_slug' => $options['product_slug'] ?? $this->productSlug,
+            'version' => $options['version'] ?? $this->version,
+        ], $options['idempotency_key'] ?? self::uuid(), [], $options['timeout'] ?? null, true);
+        return ['activation_id' => (string) $answer['body']['activation_id'], 'activated_at' => (string) ($answer['body']['activated_at'] ?? '')];
+    }
+
+    /**
+     * Frees a device's seat.
+     *
+     * @param array{idempotency_key?: string, timeout?: float} $options
+     */
+    public function deactivateMachine(string $licenseKey, string $machine, array $options = []): void
+    {
+        $publicKey = $this->publicKey();
+        $this->request('POST', '/public/v1/licenses/deactivate', null, [
+            'public_key' => $publicKey,
+            'license_key' => $licenseKey,
+            'machine' => $machine,
+        ], $options['idempotency_key'] ?? self::uuid(), [], $options['timeout'] ?? null, true);
+        if ($this->cache) {
+            $this->cache->forget($publicKey, $licenseKey);
+        }
+    }
+
+    /**
+     * Borrows a seat of a floating license for $machine, or renews the live lease it holds. Every seat leased:
+     * SeatsInUseException. Heartbeat before `expires_at`; release when done.
+     *
+     * @param array{timeout?: float} $options
+     * @return array{lease_id: string, expires_at: string}
+     */
+    public function lease(string $licenseKey, string $machine, array $options = []): array
+    {
+        $answer = $this->request('POST', '/public/v1/licenses/leases', null, [
+            'public_key' => $this->publicKey(),
+            'license_key' => $licenseKey,
+            'machine' => $machine,
+        ], null, [], $options['timeout'] ?? null, true);
+        return ['lease_id' => (string) $answer['body']['lease_id'], 'expires_at' => (string) $answer['body']['expires_at']];
+    }
+
+    /**
+     * Extends a live lease; an expired or released one throws LeaseNotFoundException.
+     *
+     * @param array{timeout?: float} $options
+     */
+    public function heartbeat(string $licenseKey, string $leaseId, array $options = []): string
+    {
+        $answer = $this->request('POST', '/public/v1/licenses/leases/' . rawurlencode($leaseId) . '/heartbeat', null, [
+            'public_key' => $this->publicKey(),
+            'license_key' => $licenseKey,
+        ], null, [], $options['timeout'] ?? null, true);
+        return (string) $answer['body']['expires_at'];
+    }
+
+    /**
+     * Returns a lease's seat at once.
+     *
+     * @param array{timeout?: float} $options
+     */
+    public function releaseLease(string $licenseKey, string $leaseId, array $options = []): void
+    {
+        $this->request('DELETE', '/public/v1/licenses/leases/' . rawurlencode($leaseId), [
+            'public_key' => $this->publicKey(),
+            'license_key' => $licenseKey,
+        ], null, null, [], $options['timeout'] ?? null);
     }
 
     /**
@@ -635,6 +720,9 @@ final class Client
             if ($decoded === null && json_last_error() !== JSON_ERROR_NONE) {
                 $isJson = false;
             }
+        }
+        if ($status === 204) {
+            return ['status' => $status, 'body' => null];
         }
         if ($status >= 200 && $status < 300) {
             if (!$isJson) {

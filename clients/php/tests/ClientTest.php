@@ -14,7 +14,10 @@ use Licensing\Exception\LicenseRevokedException;
 use Licensing\Exception\LicenseSuspendedException;
 use Licensing\Exception\NetworkException;
 use Licensing\Exception\ProductNotFoundException;
+use Licensing\Exception\LeaseNotFoundException;
+use Licensing\Exception\NoLeaseException;
 use Licensing\Exception\SeatLimitReachedException;
+use Licensing\Exception\SeatsInUseException;
 use Licensing\Exception\WrongProductException;
 use Licensing\Http\StreamTransport;
 use Licensing\Tests\Support\ScriptServer;
@@ -57,7 +60,7 @@ final class ClientTest extends TestCase
         $result = $client->validate($license['licenseKey'], ['domain' => 'https://www.example.com/', 'version' => '1.0.0']);
         $this->assertTrue($result->valid);
         $this->assertSame('service', $result->source);
-        $this->assertSame(['key' => $license['licenseKey'], 'status' => 'active', 'seats' => 3, 'activatedCount' => 0, 'stagingCount' => 0, 'expiresAt' => null, 'channel' => 'stable'], $result->license);
+        $this->assertSame(['key' => $license['licenseKey'], 'status' => 'active', 'seats' => 3, 'activatedCount' => 0, 'stagingCount' => 0, 'expiresAt' => null, 'channel' => 'stable', 'inGrace' => false], $result->license);
         $this->assertSame(['id' => $product['id'], 'name' => $product['name'], 'slug' => $product['slug']], $result->product);
         $this->assertNull($result->error);
     }
@@ -135,6 +138,33 @@ final class ClientTest extends TestCase
         });
         $this->assertInstanceOf(ActivationNotFoundException::class, $error);
         $this->assertSame(['activation_not_found', 400], [$error->errorCode(), $error->status()]);
+    }
+
+    public function testActivatesAMachineAndHoldsAFloatingSeat(): void
+    {
+        [$stack, $product, , $client] = self::vendor();
+        $key = $stack->license($product['id'], ['seats' => 1])['licenseKey'];
+        $activation = $client->activateMachine($key, 'f3a9c2d4e5b6', ['name' => 'Build box', 'platform' => 'linux-x64']);
+        $this->assertMatchesRegularExpression('/^act_[a-z2-7]{24}$/', $activation['activation_id']);
+        $this->assertTrue($client->validate($key, ['machine' => 'f3a9c2d4e5b6'])->valid);
+        $this->assertInstanceOf(SeatLimitReachedException::class, Thrown::by(function () use ($client, $key) {
+            $client->activate($key, 'one.example.com');
+        }));
+        $client->deactivateMachine($key, 'f3a9c2d4e5b6');
+
+        $floating = $stack->license($product['id'], ['seats' => 1, 'floating' => true])['licenseKey'];
+        $lease = $client->lease($floating, 'desk-1');
+        $this->assertMatchesRegularExpression('/^lse_[a-z2-7]{24}$/', $lease['lease_id']);
+        $this->assertGreaterThan(time() + 800, strtotime($client->heartbeat($floating, $lease['lease_id'])));
+        $this->assertInstanceOf(SeatsInUseException::class, Thrown::by(function () use ($client, $floating) {
+            $client->lease($floating, 'desk-2');
+        }));
+        $this->assertInstanceOf(NoLeaseException::class, $client->validate($floating, ['machine' => 'desk-2'])->error);
+        $client->releaseLease($floating, $lease['lease_id']);
+        $this->assertInstanceOf(LeaseNotFoundException::class, Thrown::by(function () use ($client, $floating, $lease) {
+            $client->heartbeat($floating, $lease['lease_id']);
+        }));
+        $this->assertMatchesRegularExpression('/^lse_/', $client->lease($floating, 'desk-2')['lease_id']);
     }
 
     public function testRefusesAFullLicense(): void

@@ -15,6 +15,7 @@ export type Webhook = Schemas['Webhook'];
 export type Delivery = Schemas['Delivery'];
 export type Pagination = Schemas['Pagination'];
 export type ProductAnalytics = Schemas['ProductAnalytics'];
+export type Overview = Schemas['Overview'];
 export type Feedback = Schemas['Feedback'];
 export type UsageEvent = Schemas['UsageEvent'];
 export type DeactivationReason = Schemas['DeactivationReason'];

@@ -25,8 +25,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
   );
 }
 
-/** Where to go after signing in: the page that asked, never another site. */
+/** Where to go after signing in: the page that asked (never another site), else the overview. */
 export function afterSignIn(search: URLSearchParams): string {
   const next = search.get('next');
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/products';
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/overview';
 }

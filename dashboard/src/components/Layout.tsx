@@ -10,10 +10,12 @@ import { applyTheme, initialTheme, type Theme } from '../theme';
 
 /** The pages, each shown to the roles that may use it. */
 const NAV: { to: string; label: string; permission: Permission }[] = [
+  { to: '/overview', label: 'Overview', permission: 'read' },
   { to: '/products', label: 'Products', permission: 'read' },
   { to: '/licenses', label: 'Licenses', permission: 'read' },
   { to: '/customers', label: 'Customers', permission: 'read' },
   { to: '/webhooks', label: 'Webhooks', permission: 'read' },
+  { to: '/coupons', label: 'Coupons', permission: 'read' },
   { to: '/payment-provider', label: 'Payments', permission: 'paymentProvider' },
   { to: '/team', label: 'Team', permission: 'read' },
   { to: '/audit-log', label: 'Audit log', permission: 'auditLog' },

@@ -9,7 +9,10 @@ import { assertDescribes, defineOperations, described, named } from '../../../sh
 const activationFields = {
   id: idOf('act'),
   licenseId: idOf('lic'),
-  domain: z.string(),
+  domain: described(z.nullable(z.string()), 'The site (normalized host name); null for a machine.'),
+  machine: described(z.nullable(z.string()), 'The device\'s fingerprint (DECISIONS §18); null for a site.'),
+  name: described(z.nullable(z.string()), 'The machine\'s name as its client reported it.'),
+  platform: described(z.nullable(z.string()), 'The machine\'s platform as its client reported it (e.g. `darwin-arm64`).'),
   ipAddress: z.string(),
   status: z.enum(ACTIVATION_STATUSES),
   environment: described(
@@ -22,7 +25,7 @@ const activationFields = {
   lastCheckedAt: nullableTimestamp,
 };
 
-export const Activation = named('Activation', z.object(activationFields), 'A license activated on one domain (normalized host name).');
+export const Activation = named('Activation', z.object(activationFields), 'A license activated on one domain (normalized host name) or one machine; both take a seat alike.');
 assertDescribes<typeof Activation, ActivationView>(true);
 
 export const ActivationListItem = named(

@@ -43,6 +43,29 @@ const Analytics = named(
   z.object({ from: z.string(), to: z.string(), days: z.array(AnalyticsDay), totals: z.object({ events: Tally, feedback: Tally, deactivationReasons: Tally }) }),
   'Daily analytics of a product over a range of days (every day listed), with the totals of the range.',
 );
+const InstallShare = z.array(z.object({ version: z.string(), count: z.number() }));
+const Overview = named(
+  'Overview',
+  z.object({
+    currency: z.string(),
+    revenue: z.object({ total: z.number(), byDay: z.array(z.object({ date: z.string(), amount: z.number() })) }),
+    refunds: z.object({ total: z.number(), count: z.number() }),
+    mrr: z.number(),
+    activeSubscriptions: z.number(),
+    newLicenses: z.number(),
+    churnedSubscriptions: z.number(),
+    activeInstalls: z.number(),
+    installsByDay: z.array(z.object({ date: z.string(), count: z.number() })),
+    installsByVersion: InstallShare,
+    installsByPhp: InstallShare,
+    installsByWp: InstallShare,
+  }),
+  'The account\'s business over a range of days (DECISIONS §19), in its main currency (`currency`, major units): gross revenue by day, ' +
+    'refunds counted apart on their day, new licenses and churned subscriptions of the range; `mrr` and `activeSubscriptions` as of now; ' +
+    'distinct sites seen in the 7 days that end the range (`activeInstalls`, a HyperLogLog estimate: ±1.6% standard error), ' +
+    'the sites seen each day of the range (`installsByDay`, beside DECISIONS §19\'s fields, for the chart), ' +
+    'and those days\' sites by the product, PHP and WordPress versions they reported.',
+);
 
 const record = { licenseId: EX.licenseId, licenseKey: EX.licenseKey, domain: EX.domain, createdAt: EX.created };
 export const exampleFeedback = { id: exampleId('fbk', 'feedback'), productId: EX.productId, type: 'bug', message: 'The sitemap skips drafts.', email: EX.email, ...record, metadata: { wp: '6.7' } };
@@ -97,5 +120,35 @@ export const analyticsOperations = defineOperations({
       },
     },
     errors: { 400: [...rangeErrors, 'The range may span at most 366 days'], ...notFound },
+  },
+  'GET /api/analytics/overview': {
+    summary: "The account's overview",
+    description:
+      'Revenue, refunds, MRR, subscriptions, new licenses, churn and active installs by version, from aggregates kept as things happen ' +
+      '(never a scan). Default range: the last 30 days; at most 366 days. `product_id` narrows every figure to one product.',
+    queryExamples: { from: '2026-01-01', to: '2026-01-31', product_id: EX.productId },
+    responses: {
+      200: {
+        description: 'The overview of the range',
+        body: Overview,
+        examples: {
+          twoDays: {
+            currency: 'USD',
+            revenue: { total: 128, byDay: [{ date: '2026-01-30', amount: 49 }, { date: '2026-01-31', amount: 79 }] },
+            refunds: { total: 49, count: 1 },
+            mrr: 6.58,
+            activeSubscriptions: 1,
+            newLicenses: 2,
+            churnedSubscriptions: 0,
+            activeInstalls: 3,
+            installsByDay: [{ date: '2026-01-30', count: 2 }, { date: '2026-01-31', count: 3 }],
+            installsByVersion: [{ version: '2.0.1', count: 2 }, { version: '2.0.0', count: 1 }],
+            installsByPhp: [{ version: '8.3', count: 2 }],
+            installsByWp: [{ version: '6.7', count: 2 }],
+          },
+        },
+      },
+    },
+    errors: { 400: [...rangeErrors, 'The range may span at most 366 days', 'product_id: must be a product id'], ...notFound },
   },
 });

@@ -4,7 +4,8 @@ import { listDeactivationReasons, listFeedback, listUsageEvents, productAnalytic
 import { FEEDBACK_TYPES } from '../../../shared/data/entities/feedback.js';
 import { ok } from '../../../shared/http/responses.js';
 import type { Route } from '../../../shared/http/route.js';
-import { paginationQuery } from '../../../shared/http/schemas.js';
+import { idFilter, paginationQuery } from '../../../shared/http/schemas.js';
+import { readOverview } from '../../../shared/overview/overview.js';
 import type { Deps } from '../../../shared/runtime.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
@@ -16,8 +17,9 @@ const feedbackQuery = z.strictObject({ ...paginationQuery, ...range, type: z.opt
 const eventsQuery = z.strictObject({ ...paginationQuery, ...range, event: z.optional(z.string().check(z.minLength(1), z.maxLength(100))) });
 const reasonsQuery = z.strictObject({ ...paginationQuery, ...range });
 const analyticsQuery = z.strictObject(range);
+const overviewQuery = z.strictObject({ ...range, product_id: z.optional(idFilter('prd', 'product')) });
 
-/** What installed products sent about a product, and its daily analytics: the product's owner only. */
+/** What installed products sent about a product, its daily analytics, and the account's overview: the owner only. */
 export function analyticsRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   const byId = { pathIds: { id: ID_KINDS.product } };
   const listOptions = (query: { page: number; per_page: number; from?: string; to?: string }) => ({
@@ -38,6 +40,9 @@ export function analyticsRoutes(deps: Deps, { authed }: RouteBuilders): Route[] 
     ),
     authed('GET', '/api/products/{id}/analytics', { ...byId, query: analyticsQuery, permission: 'read' }, async ({ caller, params, query }) =>
       ok(await productAnalytics(deps, caller.tenantId, params.id!, query)),
+    ),
+    authed('GET', '/api/analytics/overview', { query: overviewQuery, permission: 'read' }, async ({ caller, query }) =>
+      ok(await readOverview(deps, caller.tenantId, { from: query.from, to: query.to, productId: query.product_id })),
     ),
   ];
 }

@@ -6,7 +6,7 @@ import type { ErasedCustomer as ErasedCustomerView } from '../../../shared/custo
 import type { getCustomer } from '../../../shared/customers/get-customer.js';
 import { idOf, jsonObject, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleActivation, exampleCustomer, exampleLicense, examplePage, examplePayment, exampleSubscription } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 import { Activation } from './activations.openapi.js';
 import { exampleFeedback, Feedback } from './analytics.openapi.js';
 import { License } from './licenses.openapi.js';
@@ -58,11 +58,14 @@ export const Subscription = named(
     currentPeriodEnd: nullableTimestamp,
     cancelAtPeriodEnd: z.boolean(),
     canceledAt: nullableTimestamp,
+    planId: z.nullable(idOf('pln')),
     planName: text,
     billingCycle: text,
     price: z.nullable(z.number()),
     currency: text,
     productName: text,
+    pendingPlanId: described(z.nullable(idOf('pln')), 'A downgrade asked for: the plan the subscription moves to at `pendingPlanEffectiveAt` (DECISIONS §15).'),
+    pendingPlanEffectiveAt: nullableTimestamp,
   }),
   "A subscription bought through checkout; `status` is Stripe's (`active`, `trialing`, `past_due`, `canceled`, …).",
 );

@@ -4,11 +4,11 @@ import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import type { getLicense } from '../../../shared/licenses/get-license.js';
 import type { License as LicenseView } from '../../../shared/licenses/license-view.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleActivation, exampleLicense, examplePage } from '../../../shared/openapi/examples.js';
+import { EX, exampleActivation, exampleId, exampleLicense, examplePage } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 import { Activation } from './activations.openapi.js';
 
-const licenseFields = {
+export const licenseFields = {
   id: idOf('lic'),
   licenseKey: z.string(),
   productId: idOf('prd'),
@@ -21,7 +21,14 @@ const licenseFields = {
   activatedCount: described(z.number(), 'Active production activations: the seats taken.'),
   stagingCount: described(z.number(), 'Active staging sites, which take no seat (at most the product\'s `stagingActivationLimit`).'),
   expiresAt: nullableTimestamp,
+  graceUntil: described(
+    nullableTimestamp,
+    "Set by a failed subscription payment: the license stays valid (validate's `inGrace: true`) until then though `expiresAt` has passed, and expires then unless a payment succeeds first.",
+  ),
+  trialEndsAt: described(nullableTimestamp, 'When the trial the license was issued for ends (a checkout trial or a no-card trial); kept once paid.'),
   channel: described(z.enum(CHANNELS), 'The release channel the license receives: `stable`; `beta` (and stable); `alpha` (all three).'),
+  floating: described(z.boolean(), 'Seats are borrowed by leases (`POST /v1/licenses/leases`), not held by activations.'),
+  leaseSeconds: described(z.number(), 'How long a lease lives without a heartbeat (60–86400, default 900).'),
   createdAt: timestamp,
   updatedAt: timestamp,
   product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
@@ -75,12 +82,23 @@ export const licenseOperations = defineOperations({
     summary: 'Get a license with its activations',
     responses: { 200: { description: 'The license', body: LicenseWithActivations, examples: { license: { ...exampleLicense, activations: [exampleActivation] } } } },
   },
+  'GET /api/licenses/{id}/leases': {
+    summary: "List a floating license's live leases",
+    description: 'The machines holding its seats now, by slot; an expired lease is not listed (its seat is free).',
+    responses: {
+      200: {
+        description: 'The live leases',
+        body: named('LiveLeases', z.object({ data: z.array(z.object({ id: idOf('lse'), machine: z.string(), slot: z.number(), expiresAt: timestamp })) })),
+        examples: { leases: { data: [{ id: exampleId('lse', 'lease'), machine: '9f2c4e1ab07d6c3e5f8a9b0c1d2e3f4a', slot: 0, expiresAt: EX.expires }] } },
+      },
+    },
+  },
   'PUT /api/licenses/{id}': {
     summary: 'Update a license',
     description: 'Partial; `null` clears `customerName` and `expiresAt` (lifetime). A status change only changes the status: revoke also deactivates.',
-    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null }, beta: { channel: 'beta' } } },
+    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null }, beta: { channel: 'beta' }, floating: { floating: true, leaseSeconds: 600 } } },
     responses: { 200: { description: 'The license', body: License, examples: { updated: { ...exampleLicense, status: 'suspended' } } } },
-    errors: { 400: ["seats cannot be below the license's 2 active activations"], 409: [concurrent] },
+    errors: { 400: ["seats cannot be below the license's 2 active activations", "Deactivate the license's activations before making it floating"], 409: [concurrent] },
   },
   'DELETE /api/licenses/{id}': {
     summary: 'Delete a license',
@@ -93,6 +111,28 @@ export const licenseOperations = defineOperations({
     description: 'Status `revoked`, every active activation deactivated, `license.revoked` emitted once.',
     responses: { 200: { description: 'The license', body: License, examples: { revoked: { ...exampleLicense, status: 'revoked', activatedCount: 0, stagingCount: 0 } } } },
     errors: { 409: [concurrent] },
+  },
+  'POST /api/licenses/{id}/transfer': {
+    summary: 'Transfer a license to another customer',
+    description:
+      'Moves the license, with the same key, to the customer with `email` (created, with `customer.created`, when new); `name` becomes the ' +
+      "license's `customerName` (absent: none). Without `keepActivations: true` every active activation is deactivated (seats and staging " +
+      'places given back). Emits `license.transferred` and e-mails the new owner the key. The subscription that bills the license, if any, ' +
+      'stays with the customer who pays for it.',
+    requestBody: {
+      examples: {
+        fresh: { email: 'new.owner@example.com', name: 'Sam Owner' },
+        keepSites: { email: 'new.owner@example.com', keepActivations: true },
+      },
+    },
+    responses: {
+      200: {
+        description: 'The license as it now is',
+        body: License,
+        examples: { transferred: { ...exampleLicense, customerEmail: 'new.owner@example.com', customerName: 'Sam Owner', activatedCount: 0, stagingCount: 0 } },
+      },
+    },
+    errors: { 400: ['A revoked license cannot be transferred', 'The license already belongs to this e-mail', 'email: must be a valid e-mail address'], 409: [concurrent] },
   },
   'POST /api/licenses/{id}/regenerate': {
     summary: 'Replace the license key',

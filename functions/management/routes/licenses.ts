@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { CHANNELS } from '../../../shared/releases/channels.js';
+import { liveLeases } from '../../../shared/leases/leases.js';
+import { MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from '../../../shared/leases/lease-view.js';
 import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, idFilter, paginationQuery } from '../../../shared/http/schemas.js';
@@ -10,6 +12,7 @@ import { MAX_SEATS } from '../../../shared/licenses/license-rules.js';
 import { listLicenses } from '../../../shared/licenses/list-licenses.js';
 import { regenerateLicenseKey } from '../../../shared/licenses/regenerate-license.js';
 import { revokeLicense } from '../../../shared/licenses/revoke-license.js';
+import { transferLicense } from '../../../shared/licenses/transfer-license.js';
 import { updateLicense } from '../../../shared/licenses/update-license.js';
 import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
@@ -27,6 +30,8 @@ const licenseFields = {
   /** null: lifetime. */
   expiresAt: z.nullable(z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' })),
   channel: z.enum(CHANNELS),
+  floating: z.boolean(),
+  leaseSeconds: z.number().check(z.int('must be a whole number'), z.gte(MIN_LEASE_SECONDS), z.lte(MAX_LEASE_SECONDS)),
 };
 
 const createBody = z.strictObject({
@@ -37,8 +42,15 @@ const createBody = z.strictObject({
   seats: z.optional(licenseFields.seats),
   expiresAt: z.optional(licenseFields.expiresAt),
   channel: z.optional(licenseFields.channel),
+  floating: z.optional(licenseFields.floating),
+  leaseSeconds: z.optional(licenseFields.leaseSeconds),
 });
 const updateBody = z.partial(z.strictObject(licenseFields));
+const transferBody = z.strictObject({
+  email: licenseFields.customerEmail,
+  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+  keepActivations: z.optional(z.boolean()),
+});
 const listQuery = z.strictObject({
   ...paginationQuery,
   search: z.optional(z.string().check(z.maxLength(254))),
@@ -64,6 +76,7 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       created(await createLicense(deps, caller.tenantId, body)),
     ),
     authed('GET', '/api/licenses/{id}', { ...byId, permission: 'read' }, async ({ caller, params }) => ok(await getLicense(deps, caller.tenantId, params.id!))),
+    authed('GET', '/api/licenses/{id}/leases', { ...byId, permission: 'read' }, async ({ caller, params }) => ok({ data: await liveLeases(deps, caller.tenantId, params.id!) })),
     authed('PUT', '/api/licenses/{id}', { ...byId, body: updateBody, permission: 'licenseSupport', audit: { action: 'license.update', target: 'license' } }, async ({ caller, params, body }) =>
       ok(await updateLicense(deps, caller.tenantId, params.id!, body)),
     ),
@@ -71,6 +84,9 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       await deleteLicense(deps, caller.tenantId, params.id!);
       return noContent();
     }),
+    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: transferBody, permission: 'licenseSupport', audit: { action: 'license.transfer', target: 'license' } }, async ({ caller, params, body }) =>
+      ok(await transferLicense(deps, caller.tenantId, params.id!, body)),
+    ),
     authed('POST', '/api/licenses/{id}/revoke', { ...byId, permission: 'licenseSupport', audit: { action: 'license.revoke', target: 'license' } }, async ({ caller, params }) => ok(await revokeLicense(deps, caller.tenantId, params.id!))),
     authed('POST', '/api/licenses/{id}/regenerate', { ...byId, permission: 'licenseSupport', audit: { action: 'license.regenerate', target: 'license' } }, async ({ caller, params }) =>
       ok(await regenerateLicenseKey(deps, caller.tenantId, params.id!)),

@@ -1,11 +1,17 @@
 import * as z from 'zod/mini';
 import { EX } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 import type { ProviderStatus as ProviderStatusView } from '../../../shared/payments/payment-provider.js';
 
 const ProviderStatus = named(
   'PaymentProviderStatus',
-  z.object({ provider: z.nullable(z.literal('stripe')), connected: z.boolean(), webhookUrl: z.string() }),
+  z.object({
+    provider: z.nullable(z.literal('stripe')),
+    connected: z.boolean(),
+    webhookUrl: z.string(),
+    automaticTax: described(z.boolean(), 'Every checkout session computes tax with Stripe Tax (`automatic_tax`); default false.'),
+    taxIdCollection: described(z.boolean(), "Every checkout session collects the buyer's tax id (`tax_id_collection`); default false."),
+  }),
   "Whether a Stripe account is connected, and the URL to register in Stripe for this vendor's events (shown before connecting too).",
 );
 assertDescribes<typeof ProviderStatus, ProviderStatusView>(true);
@@ -19,7 +25,7 @@ export const paymentProviderOperations = defineOperations({
       200: {
         description: 'The connection',
         body: ProviderStatus,
-        examples: { connected: { provider: 'stripe', connected: true, webhookUrl }, notConnected: { provider: null, connected: false, webhookUrl } },
+        examples: { connected: { provider: 'stripe', connected: true, webhookUrl, automaticTax: false, taxIdCollection: false }, notConnected: { provider: null, connected: false, webhookUrl, automaticTax: false, taxIdCollection: false } },
       },
     },
   },
@@ -27,11 +33,20 @@ export const paymentProviderOperations = defineOperations({
     summary: 'Connect a Stripe account',
     description: 'The key is checked with Stripe before anything is stored; both secrets are stored sealed and never returned. A second `PUT` replaces the connection.',
     requestBody: { examples: { stripe: { provider: 'stripe', secretKey: 'sk_test_51HxAbCdEfGhIjKlMn', webhookSecret: 'whsec_1234567890abcdef' } } },
-    responses: { 200: { description: 'Connected', body: ProviderStatus, examples: { connected: { provider: 'stripe', connected: true, webhookUrl } } } },
+    responses: { 200: { description: 'Connected', body: ProviderStatus, examples: { connected: { provider: 'stripe', connected: true, webhookUrl, automaticTax: false, taxIdCollection: false } } } },
     errors: {
       400: ['Stripe refused the secret key', 'secretKey: must be a Stripe secret key (sk_…) or restricted key (rk_…)', 'webhookSecret: must be a Stripe webhook signing secret (whsec_…)'],
       502: ['Payment provider unavailable'],
     },
+  },
+  'PATCH /api/payment-provider': {
+    summary: 'Change the checkout tax settings',
+    description: 'Partial: `automaticTax` and `taxIdCollection`, passed to every checkout session from then on (DECISIONS §15). The secrets stay.',
+    requestBody: { examples: { tax: { automaticTax: true, taxIdCollection: true } } },
+    responses: {
+      200: { description: 'The connection', body: ProviderStatus, examples: { tax: { provider: 'stripe', connected: true, webhookUrl, automaticTax: true, taxIdCollection: true } } },
+    },
+    errors: { 400: ['No payment provider is connected'] },
   },
   'DELETE /api/payment-provider': {
     summary: 'Disconnect the payment provider',

@@ -4,7 +4,7 @@ import { noContent, ok } from '../../../shared/http/responses.js';
 import type { Route } from '../../../shared/http/route.js';
 import { email } from '../../../shared/http/schemas.js';
 import type { PaymentDeps } from '../../../shared/payments/payment-deps.js';
-import { connectProvider, disconnectProvider, providerStatus } from '../../../shared/payments/payment-provider.js';
+import { connectProvider, disconnectProvider, providerStatus, updateTaxSettings } from '../../../shared/payments/payment-provider.js';
 import type { Deps } from '../../../shared/runtime.js';
 import type { RouteBuilders } from '../route.js';
 
@@ -16,13 +16,18 @@ const connectBody = z.strictObject({
   /** How license e-mails name the vendor, and where buyers' replies go; default: the account's name and e-mail. */
   sellerName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
   replyTo: z.optional(email),
+  automaticTax: z.optional(z.boolean()),
+  taxIdCollection: z.optional(z.boolean()),
 });
+/** The settings a connection keeps, changed without sending its secrets again (DECISIONS §15). */
+const settingsBody = z.strictObject({ automaticTax: z.optional(z.boolean()), taxIdCollection: z.optional(z.boolean()) });
 
 export function paymentProviderRoutes(deps: Deps & PaymentDeps, { authed }: RouteBuilders): Route[] {
   const path = '/api/payment-provider';
   return [
     authed('GET', path, { permission: 'paymentProvider' }, async ({ caller, baseUrl }) => ok(await providerStatus(deps, caller.tenantId, baseUrl))),
     authed('PUT', path, { body: connectBody, permission: 'paymentProvider', audit: { action: 'paymentProvider.connect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await connectProvider(deps, caller.tenantId, body, baseUrl))),
+    authed('PATCH', path, { body: settingsBody, permission: 'paymentProvider', audit: { action: 'paymentProvider.update', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await updateTaxSettings(deps, caller.tenantId, body, baseUrl))),
     authed('DELETE', path, { permission: 'paymentProvider', audit: { action: 'paymentProvider.disconnect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller }) => {
       await disconnectProvider(deps, caller.tenantId);
       return noContent();

@@ -3,7 +3,7 @@ import { CHANNELS } from '../../../shared/releases/channels.js';
 import { BILLING_CYCLES } from '../../../shared/data/entities/plan.js';
 import { idOf, timestamp } from '../../../shared/openapi/common.js';
 import { examplePlan } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
 import type { Plan as PlanView } from '../../../shared/plans/plans.js';
 
 export const Plan = named(
@@ -21,6 +21,8 @@ export const Plan = named(
     isActive: z.boolean(),
     isPublic: z.boolean(),
     channel: z.enum(CHANNELS),
+    trialDays: described(z.number(), 'Days of trial (0–90): a checkout starts the subscription with this trial, and `POST /public/v1/trials` issues a no-card trial.'),
+    allowPromotionCodes: described(z.boolean(), "Buyers may type a promotion code at Stripe's checkout (`allow_promotion_codes`)."),
     createdAt: timestamp,
     updatedAt: timestamp,
   }),
@@ -39,7 +41,7 @@ export const planOperations = defineOperations({
   'POST /api/products/{id}/plans': {
     summary: 'Create a plan',
     description:
-      'Defaults: `siteLimit: 1`, `isActive: true`, `isPublic: true`, `channel: "stable"`; a slug is generated from `name` when not given. ' +
+      'Defaults: `siteLimit: 1`, `isActive: true`, `isPublic: true`, `channel: "stable"`, `trialDays: 0`, `allowPromotionCodes: false`; a slug is generated from `name` when not given. ' +
       'Slugs are unique within the product. `channel` is the release channel of the licenses issued from the plan.',
     requestBody: { examples: { yearly: { name: 'Pro', billingCycle: 'yearly', price: 49, currency: 'usd', siteLimit: 3, shortDescription: 'Three sites, a year of updates' } } },
     responses: { 201: { description: 'The plan', body: Plan, examples: { created: examplePlan } } },

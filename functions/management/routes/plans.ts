@@ -28,6 +28,8 @@ const planFields = {
   isActive: z.boolean(),
   isPublic: z.boolean(),
   channel: z.enum(CHANNELS),
+  trialDays: z.number().check(z.int(), z.gte(0), z.lte(90)),
+  allowPromotionCodes: z.boolean(),
 };
 
 const createBody = z.strictObject({
@@ -37,6 +39,8 @@ const createBody = z.strictObject({
   isActive: z.optional(planFields.isActive),
   isPublic: z.optional(planFields.isPublic),
   channel: z.optional(planFields.channel),
+  trialDays: z.optional(planFields.trialDays),
+  allowPromotionCodes: z.optional(planFields.allowPromotionCodes),
 });
 const updateBody = z.partial(createBody);
 

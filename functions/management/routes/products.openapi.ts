@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/data/entities/product.js';
+import { PLAN_CHANGE_PRORATIONS } from '../../../shared/data/entities/product.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleId, examplePage, exampleProduct, exampleSigningKey } from '../../../shared/openapi/examples.js';
 import { defineOperations, described, named } from '../../../shared/openapi/operation.js';
@@ -48,6 +49,20 @@ export const Product = named(
       z.enum(UPDATES_AFTER_EXPIRY),
       'What an expired license may still update to: `none` (the default: no download after expiry) or `releasedBeforeExpiry` (releases ' +
         'published before its `expiresAt`, with a "Renew your license to update to …" notice for newer ones).',
+    ),
+    renewalReminderDays: described(
+      z.array(z.number()),
+      'Days before `expiresAt` that a license which will not renew (no subscription, or one set to cancel) gets a reminder e-mail ' +
+        'and a `license.expiring` event, once per day listed (1–60 each, at most 10, largest first; default `[7]`; `[]`: none).',
+    ),
+    graceDays: described(
+      z.number(),
+      'Days after the period of a failed subscription payment ends that its license stays valid (`inGrace`), 0–30 (default 7).',
+    ),
+    planChangeProration: described(
+      z.enum(PLAN_CHANGE_PRORATIONS),
+      "How a subscription's plan change is timed and prorated (DECISIONS §15): `upgradeNowDowngradeAtRenewal` (the default: an upgrade at once, " +
+        'charged now; a downgrade at the period end), `prorateAll` (both at once, prorated) or `none` (both at once, no proration).',
     ),
     signingKeys: described(
       z.array(SigningKey),

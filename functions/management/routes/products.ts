@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/data/entities/product.js';
+import { PLAN_CHANGE_PRORATIONS } from '../../../shared/data/entities/product.js';
 import {
   createProduct,
   deleteProduct,
@@ -72,6 +73,12 @@ const productFields = {
   stagingActivationLimit: z.nullish(z.number().check(z.int('must be a whole number'), z.gte(1), z.lte(MAX_STAGING_ACTIVATION_LIMIT))),
   offlineValidityDays: z.number().check(z.int(), z.gte(1), z.lte(365)),
   updatesAfterExpiry: z.enum(UPDATES_AFTER_EXPIRY),
+  /** Kept once each, largest first (the order they come in). */
+  renewalReminderDays: z.pipe(
+    z.array(z.number().check(z.int('must be a whole number'), z.gte(1), z.lte(60))).check(z.maxLength(10, 'must hold at most 10 days')),
+    z.transform((days) => [...new Set(days)].sort((a, b) => b - a)),
+  ),
+  graceDays: z.number().check(z.int('must be a whole number'), z.gte(0), z.lte(30)),
   /** `[]`: any origin. Kept once each, in the order given. */
   returnOrigins: z.pipe(
     z.array(returnOrigin).check(z.maxLength(MAX_RETURN_ORIGINS, `must hold at most ${MAX_RETURN_ORIGINS} origins`)),
@@ -90,6 +97,9 @@ const createBody = z.strictObject({
   offlineValidityDays: z.optional(productFields.offlineValidityDays),
   returnOrigins: z.optional(productFields.returnOrigins),
   updatesAfterExpiry: z.optional(productFields.updatesAfterExpiry),
+  renewalReminderDays: z.optional(productFields.renewalReminderDays),
+  graceDays: z.optional(productFields.graceDays),
+  planChangeProration: z.optional(z.enum(PLAN_CHANGE_PRORATIONS)),
 });
 const updateBody = z.partial(createBody);
 const listQuery = z.strictObject({

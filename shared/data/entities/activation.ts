@@ -13,7 +13,12 @@ export const activationEntity = () =>
       licenseId: { type: 'string', required: true },
       tenantId: { type: 'string', required: true },
       productId: { type: 'string', required: true },
+      /** The hold key: the normalized domain, or for a device `machine:<fingerprint>` (shared/licensing/seat-holder.ts). */
       domain: { type: 'string', required: true },
+      /** A device's fingerprint, and the name and platform its client reported (DECISIONS §18); absent for a site. */
+      machine: { type: 'string' },
+      name: { type: 'string' },
+      platform: { type: 'string' },
       ipAddress: { type: 'string', required: true },
       status: { type: ACTIVATION_STATUSES, required: true },
       /**

@@ -48,6 +48,9 @@ export const subscriptionEntity = () =>
       providerSubscriptionId: { type: 'string' },
       /** `created` (unix s) of the last Stripe subscription event synced: an older one arriving late is not applied. */
       providerEventAt: { type: 'number' },
+      /** A downgrade asked for, taking effect at `pendingPlanEffectiveAt` (the period's end; DECISIONS §15). */
+      pendingPlanId: { type: 'string' },
+      pendingPlanEffectiveAt: { type: 'string' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

@@ -33,8 +33,19 @@ export const licenseEntity = () =>
       stagingCount: { type: 'number' },
       /** The most adventurous release channel the license receives (shared/releases/channels.ts); absent: `stable`. */
       channel: { type: CHANNELS },
+      /** Seats borrowed by leases (shared/leases/), not held by activations (DECISIONS §18); absent: false. */
+      floating: { type: 'boolean' },
+      /** How long a lease lives without a heartbeat, 60–86400; absent: 900. */
+      leaseSeconds: { type: 'number' },
       /** Null (absent) means lifetime. */
       expiresAt: { type: 'string' },
+      /**
+       * Set by a failed renewal payment (shared/commerce/payment-failure.ts): the license stays valid until then though its
+       * `expiresAt` has passed, and the expiry sweep expires it then. Cleared by the next paid invoice.
+       */
+      graceUntil: { type: 'string' },
+      /** When the trial the license was issued for ends (DECISIONS §15); kept once paid, as a record. */
+      trialEndsAt: { type: 'string' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

@@ -20,6 +20,9 @@ export const paymentProviderEntity = () =>
       /** How license e-mails name the vendor and where buyers' replies go (absent on connections made before). */
       sellerName: { type: 'string' },
       replyTo: { type: 'string' },
+      /** Stripe Tax on every checkout session, and buyers' tax ids collected (DECISIONS §15); absent: false. */
+      automaticTax: { type: 'boolean' },
+      taxIdCollection: { type: 'boolean' },
     },
     indexes: { byTenant: primaryKey(['tenantId']) },
   });

@@ -22,6 +22,10 @@ export const planEntity = () =>
       isPublic: { type: 'boolean', required: true },
       /** Release channel of the licenses issued from the plan; absent: `stable`. */
       channel: { type: CHANNELS },
+      /** Days of trial before the first charge (DECISIONS §15); absent: 0. */
+      trialDays: { type: 'number' },
+      /** Lets buyers type a promotion code at Stripe's checkout; absent: false. */
+      allowPromotionCodes: { type: 'boolean' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

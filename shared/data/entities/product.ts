@@ -5,6 +5,8 @@ export const PRODUCT_TYPES = ['plugin', 'theme', 'app', 'library', 'saas', 'othe
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 /** What an expired license may still update to (DECISIONS §14). */
 export const UPDATES_AFTER_EXPIRY = ['none', 'releasedBeforeExpiry'] as const;
+/** How a subscription's plan change is timed and prorated (DECISIONS §15); the first is the default. */
+export const PLAN_CHANGE_PRORATIONS = ['upgradeNowDowngradeAtRenewal', 'prorateAll', 'none'] as const;
 
 export const productEntity = () =>
   new Entity({
@@ -51,6 +53,8 @@ export const productEntity = () =>
        * absent or empty: any origin.
        */
       returnOrigins: { type: 'list', items: { type: 'string' } },
+      /** When a subscription's plan change takes effect, and how it is prorated (DECISIONS §15); absent: the default. */
+      planChangeProration: { type: PLAN_CHANGE_PRORATIONS },
       /**
        * The product's Ed25519 signing keys (shared/signing/signing-keys.ts): the current one and those rotated out
        * less than their grace period ago. Each private key is sealed (shared/secrets/secret-box.ts). They travel
@@ -78,6 +82,10 @@ export const productEntity = () =>
       signingKeyId: { type: 'string' },
       /** Days an offline license file stays valid (default 30: `OFFLINE_VALIDITY_DAYS`). */
       offlineValidityDays: { type: 'number' },
+      /** Days before expiry a non-renewing license is reminded (shared/licenses/renewal-reminders.ts); absent: `[7]`. */
+      renewalReminderDays: { type: 'list', items: { type: 'number' } },
+      /** Days after a failed renewal payment's period end that its license stays valid (DECISIONS §15); absent: 7. */
+      graceDays: { type: 'number' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
       deletedAt: { type: 'string' },

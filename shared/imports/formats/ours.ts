@@ -1,14 +1,17 @@
 import { DOMAIN_SEPARATOR } from '../../portability/records.js';
+import { CHANNELS, type Channel } from '../../releases/channels.js';
 import { cell, csvRows } from '../csv-table.js';
 import { readRow } from '../rows.js';
 import { count, mapped, optional, required, timestamp } from '../values.js';
 import type { ImportFormat } from './format.js';
 
 const STATUSES = { active: 'active', expired: 'expired', revoked: 'revoked', suspended: 'suspended' } as const;
+const CHANNEL_NAMES = Object.fromEntries(CHANNELS.map((channel) => [channel, channel])) as Record<Channel, Channel>;
 
 /**
  * Our CSV (DECISIONS §16): `license_key, customer_email, customer_name, status, seats, expires_at, domains, plan_slug,
- * created_at`, by header name; only the key and the e-mail are required. An export's `licenses.csv` has these columns.
+ * created_at`, by header name; only the key and the e-mail are required. An export's `licenses.csv` has these columns,
+ * and `channel`, read too (empty or absent: the plan's channel, else `stable`).
  */
 export const oursCsv: ImportFormat = {
   read: (text) =>
@@ -23,6 +26,7 @@ export const oursCsv: ImportFormat = {
         createdAt: timestamp('created_at', cell(row, 'created_at')),
         domains: (cell(row, 'domains') ?? '').split(DOMAIN_SEPARATOR),
         planSlug: optional(cell(row, 'plan_slug')),
+        channel: optional(cell(row, 'channel')) === undefined ? undefined : mapped('channel', cell(row, 'channel'), CHANNEL_NAMES),
       })),
     ),
 };

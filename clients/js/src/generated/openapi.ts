@@ -4,6 +4,70 @@
  */
 
 export interface paths {
+    "/v1/licenses/leases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a floating seat (lease)
+         * @description Lends one of a floating license's `seats` to `machine` for the license's `leaseSeconds` (default 900). The same machine asking again while its lease is live gets that lease renewed (same `lease_id`). When `seats` leases are live: 409 `All seats are in use` (and `license.seats_exhausted`, once per time the pool fills). An expired lease's seat is free at its expiry time. Emits `lease.created` for a new lease.
+         *
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
+         */
+        post: operations["postV1LicensesLeases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/licenses/leases/{leaseId}/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a lease
+         * @description Moves the lease's end to a full lease time from now. An expired or released lease is 404: take a new one.
+         *
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
+         */
+        post: operations["postV1LicensesLeasesByLeaseIdHeartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/licenses/leases/{leaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a lease
+         * @description Returns the seat at once (`license_key` in the query). Emits `lease.released`. An expired lease is 404.
+         */
+        delete: operations["deleteV1LicensesLeasesByLeaseId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/licenses/validate": {
         parameters: {
             query?: never;
@@ -15,9 +79,9 @@ export interface paths {
         put?: never;
         /**
          * Validate a license key
-         * @description Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that product; `domain` is bookkeeping only and never changes the answer.
+         * @description Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that product; `domain` (or `machine`) is bookkeeping only and never changes the answer, except on a floating license: there a `machine` is valid only while it holds a live lease (`lease` in the answer; else 400 `Machine holds no live lease`).
          *
-         *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -38,10 +102,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Activate a license on a domain
-         * @description Takes a seat for the domain. An already active domain answers its existing activation (even when the license is full); a deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product's `stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license's `stagingCount`, at most the product's `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). Emits `license.activated`.
+         * Activate a license on a domain or machine
+         * @description Takes a seat for the domain (or the machine: `machine`, with optional `name` and `platform`; seats count both alike; a floating license takes leases instead, 400). The domain. An already active domain answers its existing activation (even when the license is full); a deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product's `stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license's `stagingCount`, at most the product's `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). Emits `license.activated`.
          *
-         *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -65,7 +129,7 @@ export interface paths {
          * Deactivate a license on a domain
          * @description Frees the seat of the domain, or of `activation_id` (with both, both must match; a staging site frees its place in `stagingCount`); allowed whatever the license's state. Emits `license.deactivated`.
          *
-         *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -138,6 +202,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/licenses/leases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a floating seat (lease)
+         * @description Lends one of a floating license's `seats` to `machine` for the license's `leaseSeconds` (default 900). The same machine asking again while its lease is live gets that lease renewed (same `lease_id`). When `seats` leases are live: 409 `All seats are in use` (and `license.seats_exhausted`, once per time the pool fills). An expired lease's seat is free at its expiry time. Emits `lease.created` for a new lease.
+         *
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
+         */
+        post: operations["postPublicV1LicensesLeases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/licenses/leases/{leaseId}/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend a lease
+         * @description Moves the lease's end to a full lease time from now. An expired or released lease is 404: take a new one.
+         *
+         *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
+         */
+        post: operations["postPublicV1LicensesLeasesByLeaseIdHeartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/licenses/leases/{leaseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a lease
+         * @description Returns the seat at once (`license_key` in the query). Emits `lease.released`. An expired lease is 404.
+         */
+        delete: operations["deletePublicV1LicensesLeasesByLeaseId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/licenses/validate": {
         parameters: {
             query?: never;
@@ -149,9 +277,9 @@ export interface paths {
         put?: never;
         /**
          * Validate a license key
-         * @description Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that product; `domain` is bookkeeping only and never changes the answer. The product is identified by `public_key` in the body; another product's license is `License key not found`.
+         * @description Every refusal, bad input included, is `{valid: false, error}` with its status. `product_slug` checks that the key is of that product; `domain` (or `machine`) is bookkeeping only and never changes the answer, except on a floating license: there a `machine` is valid only while it holds a live lease (`lease` in the answer; else 400 `Machine holds no live lease`). The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` (required), `product_slug`, `domain` or `site`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -172,10 +300,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Activate a license on a domain
-         * @description Takes a seat for the domain. An already active domain answers its existing activation (even when the license is full); a deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product's `stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license's `stagingCount`, at most the product's `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). Emits `license.activated`. The product is identified by `public_key` in the body; another product's license is `License key not found`.
+         * Activate a license on a domain or machine
+         * @description Takes a seat for the domain (or the machine: `machine`, with optional `name` and `platform`; seats count both alike; a floating license takes leases instead, 400). The domain. An already active domain answers its existing activation (even when the license is full); a deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product's `stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license's `stagingCount`, at most the product's `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). Emits `license.activated`. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` and `domain` (or `site`), both required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -199,7 +327,7 @@ export interface paths {
          * Deactivate a license on a domain
          * @description Frees the seat of the domain, or of `activation_id` (with both, both must match; a staging site frees its place in `stagingCount`); allowed whatever the license's state. Emits `license.deactivated`. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `license_key` (required), and `domain` (or `site`) or `activation_id`. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -223,7 +351,7 @@ export interface paths {
          * Check whether a domain is activated
          * @description A license that cannot be used answers its 400 error, so the plugin can say why. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not. Each signed answer, refusals included, also covers the request's method and path and names its `license_key` (as sent) and `domain` (normalized, when the request named one): refuse one that names another, as a relay would hand out the answer to its own key.
          */
@@ -247,7 +375,7 @@ export interface paths {
          * Issue an offline license file
          * @description A signed license file (Ed25519) bound to one active activation of the license, for sites that cannot reach the service: it holds the product, the license (key, status, seats, expiry), the activation and its domain, when it was issued and until when it is valid (the product's `offlineValidityDays`, default 30, never past the license's `expiresAt`). Verify it with the product's keys (`GET /public/v1/signing-key`) and nothing but Ed25519: the format, the verification steps and test vectors are in docs/api.md. Nothing is written; a product made before signing keys has none until its vendor rotates one in. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
-         *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased.
+         *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key: `Signature`, `Signature-Input`, `Content-Digest`; send `Signature-Nonce` to have it bound to this request. Refusals are signed too once the product is known; answers given before (bad input, an unknown key without a `public_key`) are not.
          */
@@ -307,7 +435,7 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by slug)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's promotion code as the session's discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored.
          */
         get: operations["getPublicV1Checkout"];
         put?: never;
@@ -347,11 +475,31 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by id)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's promotion code as the session's discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored.
          */
         get: operations["getPublicV1CheckoutByPlanId"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/v1/trials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a no-card trial
+         * @description Issues a license of the plan (by slug; active and public) with the plan's seats, expiring after its `trialDays` (`trialEndsAt` the same), and e-mails it (DECISIONS §15). One trial per e-mail and product. A later paid checkout with the same e-mail for the product continues this license: the same key, with the paid plan's seats and expiry. Open to any origin; unknown fields are ignored.
+         */
+        post: operations["postPublicV1Trials"];
         delete?: never;
         options?: never;
         head?: never;
@@ -436,6 +584,8 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description Whether the domain holds an active activation of the license. */
         ActivationCheck: {
@@ -446,6 +596,8 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         } | {
             /** @constant */
             activated: false;
@@ -454,8 +606,10 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
-        /** @description An error of activate, deactivate or check: signed once the product is known, and then naming the request's `license_key` and `domain`. */
+        /** @description An error of activate, deactivate or check: signed once the product is known, and then naming the request's `license_key` and `domain` (or `machine`). */
         BoundError: {
             error: string;
             details?: {
@@ -464,6 +618,7 @@ export interface components {
             }[];
             license_key?: string;
             domain?: string;
+            machine?: string;
         };
         /** @description How validate refuses a key, bad input included, with the status of the refusal (400, 404, 429); signed once the product is known, and then naming the request's `license_key` and `domain`. */
         BoundValidationRefusal: {
@@ -472,6 +627,7 @@ export interface components {
             error: string;
             license_key?: string;
             domain?: string;
+            machine?: string;
         };
         Deactivated: {
             /** @constant */
@@ -480,6 +636,8 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description Every error (DECISIONS §2): `error` names the first problem; a validation error lists every problem in `details`. */
         Error: {
@@ -492,6 +650,27 @@ export interface components {
         EventAccepted: {
             /** @constant */
             accepted: true;
+        };
+        /** @description The lease's new end. */
+        LeaseExtended: {
+            expires_at: components["schemas"]["Timestamp"];
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
+        };
+        /** @description The machine's lease: a new one, or the live one it already held, renewed. */
+        LeaseTaken: {
+            lease_id: string;
+            expires_at: components["schemas"]["Timestamp"];
+            /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
+            license_key: string;
+            /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
+            domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description An offline license file bound to one activated domain. */
         OfflineLicense: {
@@ -517,6 +696,8 @@ export interface components {
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout. */
         PublicPlan: {
@@ -560,6 +741,10 @@ export interface components {
          * @description An ISO 8601 timestamp in UTC.
          */
         Timestamp: string;
+        TrialStarted: {
+            /** @constant */
+            sent: true;
+        };
         /** @description WordPress plugin update information about the release offered to this site (docs/api.md, Release channels and rollouts): the newest published one on a channel it may receive, whose requirements its `php` and `wp` meet, and whose rollout includes it. `version` and `new_version` both name it (null when none qualifies); `package` (the licensed download) is there only for a key that may download it. `sections` (safe HTML) come from the release's readme.txt where it has them, else from the product's description and the releases' notes. */
         UpdateInfo: {
             name: string;
@@ -610,16 +795,25 @@ export interface components {
                  * @enum {string}
                  */
                 channel: "stable" | "beta" | "alpha";
+                /** @description Always present. `true` while a failed subscription payment's grace keeps the license valid though `expiresAt` has passed (until the failed period's end + the product's `graceDays`): a plugin may ask the customer to update their card. */
+                inGrace: boolean;
             };
             product: {
                 id: string;
                 name: string;
                 slug: string;
             };
+            /** @description A floating license validated with `machine`: the live lease that machine holds. */
+            lease?: {
+                leaseId: string;
+                expiresAt: components["schemas"]["Timestamp"];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
             domain?: string;
+            /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
+            machine?: string;
         };
         /** @description Every published release the key may download, newest version first, each with its licensed download URL: for a "Roll back" list. */
         VersionList: {
@@ -636,8 +830,17 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `public_key is required` */
+        /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `license_key is required` */
         E400FieldIsRequiredAnd2More: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `public_key is required` */
+        E400FieldIsRequiredAnd2More2: {
             headers: {
                 [name: string]: unknown;
             };
@@ -661,6 +864,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["BoundError"];
+            };
+        };
+        /** @description Unknown, or not yours: `Invalid public_key`, `Plan not found` */
+        E404InvalidPublicKeyAnd1More2: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
             };
         };
         /** @description Unknown, or not yours: `License key not found` */
@@ -690,6 +902,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Conflict: `All seats are in use` */
+        E409AllSeatsAreIn: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
+            };
+        };
         /** @description Conflict: `A request with this Idempotency-Key is still in progress; retry later` */
         E409ARequestWithThis2: {
             headers: {
@@ -716,7 +937,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundValidationRefusal"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Body too large: `Request body too large` */
@@ -725,7 +946,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
         /** @description Wrong content type: `Content-Type must be application/json` */
@@ -743,7 +964,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundValidationRefusal"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Wrong content type: `Content-Type must be application/json` */
@@ -752,7 +973,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
         /** @description Unprocessable: the request cannot be what it says it is: `Idempotency-Key was used with a different request` */
@@ -772,7 +993,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundValidationRefusal"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
@@ -783,7 +1004,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["Error"];
             };
         };
         /** @description Rate limited: retry after `Retry-After` seconds: `Too many requests` */
@@ -794,7 +1015,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
         /** @description The payment provider failed or could not be reached: `Payment provider unavailable` */
@@ -825,7 +1046,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundValidationRefusal"];
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Storage throttled or unavailable: retry after `Retry-After` seconds: `Service temporarily unavailable` */
@@ -836,7 +1057,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["BoundError"];
+                "application/json": components["schemas"]["BoundValidationRefusal"];
             };
         };
     };
@@ -847,6 +1068,167 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    postV1LicensesLeases: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A value of the client's choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the signature's `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 `Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.
+                 * @example q3J9c0x2dW5kX2Jhbm5lcg
+                 */
+                "Signature-Nonce"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    license_key: string;
+                    machine: string;
+                    public_key?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Leased */
+            201: {
+                headers: {
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    signature?: string;
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    "signature-input"?: string;
+                    /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
+                    "content-digest"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseTaken"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `license_key is required`, `machine is required`, `License is not floating`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            404: components["responses"]["E404LicenseKeyNotFound"];
+            409: components["responses"]["E409AllSeatsAreIn"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+        };
+    };
+    postV1LicensesLeasesByLeaseIdHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A value of the client's choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the signature's `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 `Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.
+                 * @example q3J9c0x2dW5kX2Jhbm5lcg
+                 */
+                "Signature-Nonce"?: string;
+            };
+            path: {
+                /**
+                 * @description A `lse_…` id; one of another shape is answered as an unknown one (404 `Lease not found`).
+                 * @example lse_exampleexampleexampleexa
+                 */
+                leaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    license_key: string;
+                    public_key?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Extended */
+            200: {
+                headers: {
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    signature?: string;
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    "signature-input"?: string;
+                    /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
+                    "content-digest"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseExtended"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `license_key is required`, `License has been revoked`, `License is suspended`, `License has expired` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            /** @description Unknown, or not yours: `Lease not found`, `License key not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+        };
+    };
+    deleteV1LicensesLeasesByLeaseId: {
+        parameters: {
+            query: {
+                /** @example ACME-SEO-7KQ2-M4XR-T9WB-H3NP */
+                license_key: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A `lse_…` id; one of another shape is answered as an unknown one (404 `Lease not found`).
+                 * @example lse_exampleexampleexampleexa
+                 */
+                leaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["E400FieldIsRequiredAnd2More"];
+            /** @description Unknown, or not yours: `Lease not found`, `License key not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["E429TooManyRequests2"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+        };
+    };
     postV1LicensesValidate: {
         parameters: {
             query?: never;
@@ -867,6 +1249,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                     public_key?: string | null;
                 };
@@ -888,7 +1273,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidLicense"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `license_key is required`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `license_key is required`, `Send either domain or machine`, `Machine holds no live lease`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -906,10 +1291,10 @@ export interface operations {
                     "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
-            413: components["responses"]["E413RequestBodyTooLarge2"];
-            415: components["responses"]["E415ContentTypeMustBe2"];
-            429: components["responses"]["E429TooManyRequests"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+            413: components["responses"]["E413RequestBodyTooLarge3"];
+            415: components["responses"]["E415ContentTypeMustBe3"];
+            429: components["responses"]["E429TooManyRequests3"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
     postV1LicensesActivate: {
@@ -937,6 +1322,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                     public_key?: string | null;
                 };
@@ -960,7 +1348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Activated"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `license_key is required`, `domain is required`, `domain is not a valid domain or URL`, `License seat limit reached`, `Staging activation limit reached`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `license_key is required`, `Send either domain or machine`, `domain is not a valid domain or URL`, `License seat limit reached`, `Staging activation limit reached`, `License is floating: take a lease instead`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -971,11 +1359,11 @@ export interface operations {
             };
             404: components["responses"]["E404LicenseKeyNotFound"];
             409: components["responses"]["E409ARequestWithThis2"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     postV1LicensesDeactivate: {
@@ -1003,6 +1391,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                     activation_id?: string | null;
                     public_key?: string | null;
@@ -1027,7 +1418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deactivated"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `license_key is required`, `domain or activation_id is required`, `Activation not found` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `license_key is required`, `domain, machine or activation_id is required`, `Send either domain or machine`, `Activation not found` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1038,11 +1429,11 @@ export interface operations {
             };
             404: components["responses"]["E404LicenseKeyNotFound"];
             409: components["responses"]["E409ARequestWithThis2"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     getV1WpUpdateCheck: {
@@ -1100,7 +1491,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ProductNotFound"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1158,7 +1549,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ProductNotFound"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1191,15 +1582,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `license_key is required` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["E400FieldIsRequiredAnd2More"];
             /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired`, `Release not available to this license` */
             403: {
                 headers: {
@@ -1210,7 +1593,176 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ReleaseNotFound"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+        };
+    };
+    postPublicV1LicensesLeases: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A value of the client's choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the signature's `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 `Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.
+                 * @example q3J9c0x2dW5kX2Jhbm5lcg
+                 */
+                "Signature-Nonce"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    public_key: string;
+                    license_key: string;
+                    machine: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Leased */
+            201: {
+                headers: {
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    signature?: string;
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    "signature-input"?: string;
+                    /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
+                    "content-digest"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseTaken"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `machine is required`, `License is not floating`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            404: components["responses"]["E404InvalidPublicKeyAnd1More"];
+            409: components["responses"]["E409AllSeatsAreIn"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+        };
+    };
+    postPublicV1LicensesLeasesByLeaseIdHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A value of the client's choosing (1–128 of `A-Z a-z 0-9 - _ . ~ + / =`, e.g. 16 random bytes in base64url), echoed as the signature's `nonce` parameter: an answer recorded earlier cannot be replayed for this request. Malformed: 400 `Signature-Nonce must be 1 to 128 letters, digits or - _ . ~ + / =`.
+                 * @example q3J9c0x2dW5kX2Jhbm5lcg
+                 */
+                "Signature-Nonce"?: string;
+            };
+            path: {
+                /**
+                 * @description A `lse_…` id; one of another shape is answered as an unknown one (404 `Lease not found`).
+                 * @example lse_exampleexampleexampleexa
+                 */
+                leaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    public_key: string;
+                    license_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Extended */
+            200: {
+                headers: {
+                    /** @description `sig1=:<base64>:`: the Ed25519 signature (RFC 9421) of the signature base over `@status`, `content-digest`, the request's `@method` and `@path` and the parameters in `Signature-Input`. Sent when the product has a signing key (refusals given once the product is known are signed too). */
+                    signature?: string;
+                    /** @description `sig1=("@status" "content-digest" "@method";req "@path";req);created=<unix s> (when it was signed);keyid="sig_…";alg="ed25519"` and `;nonce="…"` when the request sent `Signature-Nonce`. `keyid` is one of the keys at `GET /public/v1/signing-key`. */
+                    "signature-input"?: string;
+                    /** @description `sha-256=:<base64>:`: SHA-256 of the exact body bytes (RFC 9530). */
+                    "content-digest"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaseExtended"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `License has been revoked`, `License is suspended`, `License has expired` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            /** @description Unknown, or not yours: `Lease not found`, `Invalid public_key`, `License key not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoundError"];
+                };
+            };
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+        };
+    };
+    deletePublicV1LicensesLeasesByLeaseId: {
+        parameters: {
+            query: {
+                /** @example ACME-SEO-7KQ2-M4XR-T9WB-H3NP */
+                license_key: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A `lse_…` id; one of another shape is answered as an unknown one (404 `Lease not found`).
+                 * @example lse_exampleexampleexampleexa
+                 */
+                leaseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, or not yours: `Lease not found`, `Invalid public_key`, `License key not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1235,6 +1787,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                 };
             };
@@ -1255,7 +1810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidLicense"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `Machine holds no live lease`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1273,10 +1828,10 @@ export interface operations {
                     "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
-            413: components["responses"]["E413RequestBodyTooLarge2"];
-            415: components["responses"]["E415ContentTypeMustBe2"];
-            429: components["responses"]["E429TooManyRequests"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
+            413: components["responses"]["E413RequestBodyTooLarge3"];
+            415: components["responses"]["E415ContentTypeMustBe3"];
+            429: components["responses"]["E429TooManyRequests3"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
         };
     };
     postPublicV1LicensesActivate: {
@@ -1305,6 +1860,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                 };
             };
@@ -1327,7 +1885,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublicActivated"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `public_key is required`, `license_key is required`, `domain is required`, `domain is not a valid domain or URL`, `License seat limit reached`, `Staging activation limit reached`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `domain is not a valid domain or URL`, `License seat limit reached`, `Staging activation limit reached`, `License is floating: take a lease instead`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1338,11 +1896,11 @@ export interface operations {
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             409: components["responses"]["E409ARequestWithThis2"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     postPublicV1LicensesDeactivate: {
@@ -1371,6 +1929,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                     activation_id?: string | null;
                 };
@@ -1394,7 +1955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Deactivated"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `public_key is required`, `license_key is required`, `domain or activation_id is required`, `Activation not found` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `Idempotency-Key must be 1 to 255 printable ASCII characters`, `public_key is required`, `license_key is required`, `domain, machine or activation_id is required`, `Send either domain or machine`, `Activation not found` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1405,11 +1966,11 @@ export interface operations {
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             409: components["responses"]["E409ARequestWithThis2"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
             422: components["responses"]["E422IdempotencyKeyWasUsed2"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     postPublicV1LicensesCheck: {
@@ -1433,6 +1994,9 @@ export interface operations {
                     product_slug?: string | null;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
+                    name?: string | null;
+                    platform?: string | null;
                     version?: string | null;
                 };
             };
@@ -1453,7 +2017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActivationCheck"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `domain is required`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1463,10 +2027,10 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
-            413: components["responses"]["E413RequestBodyTooLarge3"];
-            415: components["responses"]["E415ContentTypeMustBe3"];
-            429: components["responses"]["E429TooManyRequests2"];
-            503: components["responses"]["E503ServiceTemporarilyUnavailable3"];
+            413: components["responses"]["E413RequestBodyTooLarge2"];
+            415: components["responses"]["E415ContentTypeMustBe2"];
+            429: components["responses"]["E429TooManyRequests"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable2"];
         };
     };
     postPublicV1LicensesOffline: {
@@ -1489,6 +2053,7 @@ export interface operations {
                     license_key: string;
                     domain?: string | null;
                     site?: string | null;
+                    machine?: string | null;
                 };
             };
         };
@@ -1508,7 +2073,7 @@ export interface operations {
                     "application/json": components["schemas"]["OfflineLicense"];
                 };
             };
-            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `domain is required`, `domain is not a valid domain or URL`, `Activation not found`, `License has been revoked`, `License is suspended`, `License has expired`, `Offline license files are not available for this product` */
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `domain is not a valid domain or URL`, `Activation not found`, `License has been revoked`, `License is suspended`, `License has expired`, `Offline license files are not available for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1528,7 +2093,7 @@ export interface operations {
             };
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1552,9 +2117,9 @@ export interface operations {
                     "application/json": components["schemas"]["SigningKeyList"];
                 };
             };
-            400: components["responses"]["E400FieldIsRequiredAnd2More"];
+            400: components["responses"]["E400FieldIsRequiredAnd2More2"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1576,9 +2141,9 @@ export interface operations {
                     "application/json": components["schemas"]["PublicPlanList"];
                 };
             };
-            400: components["responses"]["E400FieldIsRequiredAnd2More"];
+            400: components["responses"]["E400FieldIsRequiredAnd2More2"];
             404: components["responses"]["E404InvalidPublicKey"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1591,6 +2156,7 @@ export interface operations {
                 return_url?: string;
                 activate_param?: string;
                 pending_param?: string;
+                promo?: string | null;
                 /** @example pro */
                 plan: string;
             };
@@ -1611,7 +2177,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `plan is required`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `plan is required`, `Checkout is not available for this product`, `Invalid promotion code`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1620,16 +2186,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Unknown, or not yours: `Invalid public_key`, `Plan not found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            429: components["responses"]["E429TooManyRequests3"];
+            404: components["responses"]["E404InvalidPublicKeyAnd1More2"];
+            429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
@@ -1694,6 +2252,7 @@ export interface operations {
                 return_url?: string;
                 activate_param?: string;
                 pending_param?: string;
+                promo?: string | null;
             };
             header?: never;
             path: {
@@ -1718,7 +2277,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `Checkout is not available for this product`, `Invalid promotion code`, `email must be a valid e-mail address`, `return_url must be an http(s) URL`, `return_url is not allowed for this product` */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1736,8 +2295,60 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             502: components["responses"]["E502PaymentProviderUnavailable"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+        };
+    };
+    postPublicV1Trials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    public_key: string;
+                    plan: string;
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrialStarted"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `This plan has no trial`, `email must be a valid e-mail address`, `plan is required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["E404InvalidPublicKeyAnd1More2"];
+            /** @description Conflict: `A trial was already started for this e-mail` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["E413RequestBodyTooLarge"];
+            415: components["responses"]["E415ContentTypeMustBe"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1784,7 +2395,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1828,7 +2439,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };
@@ -1872,7 +2483,7 @@ export interface operations {
             404: components["responses"]["E404InvalidPublicKey"];
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
-            429: components["responses"]["E429TooManyRequests3"];
+            429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };

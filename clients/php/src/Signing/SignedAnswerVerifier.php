@@ -31,7 +31,7 @@ final class SignedAnswerVerifier implements ResponseVerifier
     private const COMPONENTS = '("@status" "content-digest")';
     private const BOUND_COMPONENTS = '("@status" "content-digest" "@method";req "@path";req)';
     /** The operations whose answers are bound to their request (DECISIONS §13), on `/v1` and `/public/v1`. */
-    private const BOUND_PATH = '#^(/public)?/v1/licenses/(validate|activate|deactivate|check)$#';
+    private const BOUND_PATH = '#^(/public)?/v1/licenses/(validate|activate|deactivate|check|leases|leases/[^/]+/heartbeat)$#';
 
     /** @var SigningKeys */
     private $keys;

@@ -7,11 +7,26 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { formatDate, formatDay, formatMoney } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
+import { ChangePlanForm } from './ChangePlanForm';
 import { CustomerForm, type CustomerBody } from './CustomerForm';
 import { CustomerPrivacySection } from './CustomerPrivacySection';
 import { customerName } from './customerName';
 
 type CustomerDetail = components['schemas']['CustomerDetail'];
+type Subscription = CustomerDetail['subscriptions'][number];
+
+/**
+ * A running subscription's plan change. A subscription names its product by name only: its product is the one of the
+ * customer's license on its plan (or, failing that, of that name).
+ */
+function SubscriptionPlanChange({ customer, subscription }: { customer: CustomerDetail; subscription: Subscription }) {
+  const productId = (
+    customer.licenses.find((license) => license.planId !== null && license.planId === subscription.planId) ??
+    customer.licenses.find((license) => license.product.name === subscription.productName)
+  )?.product.id;
+  if (subscription.status === 'canceled' || !productId) return null;
+  return <ChangePlanForm subscription={subscription} productId={productId} />;
+}
 
 export function CustomerPage() {
   const { customerId = '' } = useParams();
@@ -94,6 +109,8 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
                 {subscription.productName ?? '—'} {subscription.planName ?? ''} · {subscription.price !== null && subscription.currency ? formatMoney(subscription.price, subscription.currency) : '—'}{' '}
                 {subscription.billingCycle ?? ''} · until {formatDay(subscription.currentPeriodEnd)} <StatusBadge status={subscription.status} />
                 {subscription.cancelAtPeriodEnd && <span className="muted"> (cancels at period end)</span>}
+                {subscription.pendingPlanEffectiveAt && <span className="muted"> (plan change on {formatDay(subscription.pendingPlanEffectiveAt)})</span>}
+                <SubscriptionPlanChange customer={customer} subscription={subscription} />
               </li>
             ))}
           </ul>

@@ -7,14 +7,17 @@ import { formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
 import { TableScroll } from '../../components/TableScroll';
 
-/** A license's sites, newest first, each deactivatable. */
+/** What an activation is called: its site, or its machine's name (or fingerprint) and platform. */
+const holderOf = (activation: Activation) => activation.domain ?? activation.name ?? activation.machine ?? '';
+
+/** A license's sites and machines, newest first, each deactivatable. */
 export function ActivationsTable({ activations }: { activations: Activation[] }) {
   const queryClient = useQueryClient();
   const deactivate = useMutation({
     mutationFn: (id: string) => unwrap(api.POST('/api/activations/{id}/deactivate', { params: { path: { id } } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['licenses'] }),
   });
-  if (activations.length === 0) return <p className="empty">No site has activated this license yet.</p>;
+  if (activations.length === 0) return <p className="empty">No site or machine has activated this license yet.</p>;
   return (
     <>
       <ErrorBanner error={deactivate.error} />
@@ -22,7 +25,7 @@ export function ActivationsTable({ activations }: { activations: Activation[] })
         <table>
           <thead>
             <tr>
-              <th scope="col">Site</th>
+              <th scope="col">Site or machine</th>
               <th scope="col">Status</th>
               <th scope="col">IP address</th>
               <th scope="col">Activated</th>
@@ -36,7 +39,13 @@ export function ActivationsTable({ activations }: { activations: Activation[] })
             {activations.map((activation) => (
               <tr key={activation.id}>
                 <td>
-                  {activation.domain} {activation.environment === 'staging' && <span className="badge badge-neutral">staging</span>}
+                  {holderOf(activation)} {activation.environment === 'staging' && <span className="badge badge-neutral">staging</span>}
+                  {activation.machine !== null && (
+                    <span className="muted" title={`Fingerprint ${activation.machine}`}>
+                      {' '}
+                      machine{activation.platform ? ` · ${activation.platform}` : ''}
+                    </span>
+                  )}
                 </td>
                 <td>
                   <StatusBadge status={activation.status} />
@@ -46,9 +55,9 @@ export function ActivationsTable({ activations }: { activations: Activation[] })
                 <td>{formatDate(activation.lastCheckedAt)}</td>
                 <td>
                   {activation.status === 'active' && (
-                    <ConfirmButton label="Deactivate" title={`Deactivate ${activation.domain}?`} onConfirm={() => deactivate.mutate(activation.id)}>
+                    <ConfirmButton label="Deactivate" title={`Deactivate ${holderOf(activation)}?`} onConfirm={() => deactivate.mutate(activation.id)}>
                       <p>
-                        The site frees its {activation.environment === 'staging' ? 'staging place' : 'seat'} and stops validating until it activates again.
+                        The {activation.machine === null ? 'site' : 'machine'} frees its {activation.environment === 'staging' ? 'staging place' : 'seat'} and stops validating until it activates again.
                       </p>
                     </ConfirmButton>
                   )}

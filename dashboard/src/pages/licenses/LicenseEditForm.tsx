@@ -8,7 +8,15 @@ import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 import { dayFromExpiry, expiryFromDay } from './expiry';
 
-type LicenseChanges = { seats: number; expiresAt: string | null; customerEmail: string; customerName: string | null; channel: Channel };
+type LicenseChanges = {
+  seats: number;
+  expiresAt: string | null;
+  customerEmail: string;
+  customerName: string | null;
+  channel: Channel;
+  floating: boolean;
+  leaseSeconds: number;
+};
 
 export function LicenseEditForm({ license }: { license: License }) {
   const queryClient = useQueryClient();
@@ -23,6 +31,8 @@ export function LicenseEditForm({ license }: { license: License }) {
       customerEmail: license.customerEmail,
       customerName: license.customerName ?? '',
       channel: license.channel,
+      floating: license.floating,
+      leaseMinutes: String(license.leaseSeconds / 60),
     },
     validate: (values) =>
       problemsOf({
@@ -30,6 +40,7 @@ export function LicenseEditForm({ license }: { license: License }) {
           check.wholeNumber(values.seats, 'Seats', 1, 1_000_000) ??
           (Number(values.seats) < license.activatedCount ? `Seats cannot be below the ${license.activatedCount} active activations` : undefined),
         customerEmail: check.email(values.customerEmail),
+        leaseSeconds: check.wholeNumber(values.leaseMinutes, 'Lease time', 1, 1440),
       }),
     onSubmit: (values) =>
       save.mutate({
@@ -39,6 +50,8 @@ export function LicenseEditForm({ license }: { license: License }) {
         customerEmail: values.customerEmail.trim(),
         customerName: orNull(values.customerName),
         channel: values.channel,
+        floating: values.floating,
+        leaseSeconds: Number(values.leaseMinutes) * 60,
       }),
   });
   const server = serverFieldErrors(save.error);
@@ -52,6 +65,12 @@ export function LicenseEditForm({ license }: { license: License }) {
         <input type="date" value={form.values.expiresOn} onChange={(e) => form.set('expiresOn')(e.target.value)} />
       </Field>
       <ChannelField label="Release channel" hint="The most adventurous releases its sites may receive" value={form.values.channel} onChange={form.set('channel')} error={errorOf('channel')} />
+      <Field label="Floating seats" hint="Machines borrow seats with leases instead of activating" error={errorOf('floating')}>
+        <input type="checkbox" checked={form.values.floating} onChange={(e) => form.set('floating')(e.target.checked)} />
+      </Field>
+      <Field label="Lease time (minutes)" hint="A lease without a heartbeat ends after this; 1 to 1440" error={errorOf('leaseSeconds')}>
+        <input inputMode="numeric" value={form.values.leaseMinutes} onChange={(e) => form.set('leaseMinutes')(e.target.value)} />
+      </Field>
       <Field label="Customer e-mail" error={errorOf('customerEmail')}>
         <input type="email" value={form.values.customerEmail} onChange={(e) => form.set('customerEmail')(e.target.value)} />
       </Field>

@@ -9,7 +9,9 @@ import { formatDate, stagingSites } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActivationsTable } from './ActivationsTable';
+import { LeasesTable } from './LeasesTable';
 import { LicenseEditForm } from './LicenseEditForm';
+import { TransferLicenseForm } from './TransferLicenseForm';
 
 export const licenseKey = (id: string) => ['licenses', id] as const;
 
@@ -62,11 +64,17 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
           </dd>
           <dt>Seats used</dt>
           <dd>
-            {license.activatedCount} of {license.seats}
+            {license.floating ? `floating: ${license.seats} seats lent by leases of ${license.leaseSeconds / 60} min` : `${license.activatedCount} of ${license.seats}`}
             {license.stagingCount > 0 && <span className="muted"> + {stagingSites(license.stagingCount)} (no seat)</span>}
           </dd>
           <dt>Expires</dt>
           <dd>{license.expiresAt ? formatDate(license.expiresAt) : 'never'}</dd>
+          {license.graceUntil && (
+            <>
+              <dt>Payment failed</dt>
+              <dd>In grace until {formatDate(license.graceUntil)}: it stays valid until then unless a payment succeeds</dd>
+            </>
+          )}
           <dt>Created</dt>
           <dd>{formatDate(license.createdAt)}</dd>
         </dl>
@@ -99,6 +107,18 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
         <h2 id="edit-heading">Seats, expiry and customer</h2>
         <LicenseEditForm key={license.updatedAt} license={license} />
       </section>
+      {license.status !== 'revoked' && (
+        <section className="card" aria-labelledby="transfer-heading">
+          <h2 id="transfer-heading">Transfer to another customer</h2>
+          <TransferLicenseForm license={license} />
+        </section>
+      )}
+      {license.floating && (
+        <section aria-labelledby="leases-heading">
+          <h2 id="leases-heading">Live leases</h2>
+          <LeasesTable licenseId={license.id} />
+        </section>
+      )}
       <section aria-labelledby="activations-heading">
         <h2 id="activations-heading">Activations</h2>
         <ActivationsTable activations={license.activations} />

@@ -8,6 +8,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
 import { QueryView } from '../../components/QueryView';
+import { TaxSection } from './TaxSection';
 
 /** The Stripe events the service handles (docs/deploy.md, Stripe): what to tick when adding the endpoint. */
 const STRIPE_EVENTS = [
@@ -82,6 +83,7 @@ export function PaymentProviderPage() {
                 </>
               )}
             </section>
+            {status.connected && <TaxSection status={status} />}
             <section className="card" aria-labelledby="connect-heading">
               <h2 id="connect-heading">{status.connected ? 'Replace the connection' : 'Connect Stripe'}</h2>
               <p className="muted">Both secrets are stored encrypted and never shown again.</p>

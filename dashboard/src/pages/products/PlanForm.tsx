@@ -17,6 +17,8 @@ export type PlanBody = {
   isActive: boolean;
   isPublic: boolean;
   channel: Channel;
+  trialDays: number;
+  allowPromotionCodes: boolean;
   slug?: string;
 };
 
@@ -36,6 +38,8 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
       isActive: plan?.isActive ?? true,
       isPublic: plan?.isPublic ?? true,
       channel: plan?.channel ?? ('stable' as Channel),
+      trialDays: String(plan?.trialDays ?? 0),
+      allowPromotionCodes: plan?.allowPromotionCodes ?? false,
     },
     validate: (values) =>
       problemsOf({
@@ -43,6 +47,7 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
         price: /^\d{1,6}(\.\d{1,2})?$/.test(values.price.trim()) ? undefined : 'Price: a number from 0 to 999999.99, at most two decimals',
         currency: /^[A-Za-z]{3}$/.test(values.currency.trim()) ? undefined : 'Currency: a three-letter code such as USD',
         siteLimit: check.wholeNumber(values.siteLimit, 'Seats', 1, 1_000_000),
+        trialDays: check.wholeNumber(values.trialDays, 'Trial days', 0, 90),
         slug: values.slug && !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(values.slug) ? 'Slug: lower-case letters, digits and single hyphens' : undefined,
       }),
     onSubmit: (values) =>
@@ -56,6 +61,8 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
         isActive: values.isActive,
         isPublic: values.isPublic,
         channel: values.channel,
+        trialDays: Number(values.trialDays),
+        allowPromotionCodes: values.allowPromotionCodes,
         ...(values.slug.trim() && { slug: values.slug.trim() }),
       }),
   });
@@ -88,6 +95,9 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
       <Field label="Short description" error={errorOf('shortDescription')}>
         <input value={form.values.shortDescription} onChange={(e) => form.set('shortDescription')(e.target.value)} />
       </Field>
+      <Field label="Trial days" hint="0 to 90: a subscription starts with this free trial; 0: none" error={errorOf('trialDays')}>
+        <input type="number" min={0} max={90} value={form.values.trialDays} onChange={(e) => form.set('trialDays')(e.target.value)} />
+      </Field>
       <ChannelField
         label="Release channel"
         hint="Licenses issued from this plan receive this channel's releases"
@@ -99,6 +109,7 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
         <legend>Availability</legend>
         <CheckboxField label="Active (can be bought)" checked={form.values.isActive} onChange={form.set('isActive')} />
         <CheckboxField label="Public (listed to buyers)" checked={form.values.isPublic} onChange={form.set('isPublic')} />
+        <CheckboxField label="Allow promotion codes" hint="Checkout offers a field for a coupon's code" checked={form.values.allowPromotionCodes} onChange={form.set('allowPromotionCodes')} />
       </fieldset>
       <FormFooter error={error} pending={pending} submitLabel={submitLabel} />
     </form>

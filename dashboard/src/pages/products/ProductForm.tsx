@@ -4,6 +4,7 @@ import { FormFooter } from '../../components/FormFooter';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 import { originLines, ReturnOriginsField, returnOriginsProblem } from './ReturnOriginsField';
+import { DEFAULT_GRACE_DAYS, DEFAULT_RENEWAL_REMINDER_DAYS, reminderDaysOf, reminderDaysProblem, RenewalFields } from './RenewalFields';
 
 const PRODUCT_TYPES: ProductType[] = ['plugin', 'theme', 'app', 'library', 'saas', 'other'];
 const STATUSES: Product['status'][] = ['active', 'draft', 'archived'];
@@ -41,7 +42,18 @@ export type ProductBody = {
   offlineValidityDays: number;
   returnOrigins: string[];
   updatesAfterExpiry: UpdatesAfterExpiry;
+  renewalReminderDays: number[];
+  graceDays: number;
+  planChangeProration: PlanChangeProration;
 } & Record<TextKey, string | null>;
+
+type PlanChangeProration = Product['planChangeProration'];
+/** DECISIONS §15: how a subscription's plan change is billed. */
+const PRORATIONS: { value: PlanChangeProration; label: string }[] = [
+  { value: 'upgradeNowDowngradeAtRenewal', label: 'Upgrades now with a prorated invoice, downgrades at renewal' },
+  { value: 'prorateAll', label: 'Every change now, prorated on the next invoice' },
+  { value: 'none', label: 'Every change now, no proration' },
+];
 
 type UpdatesAfterExpiry = Product['updatesAfterExpiry'];
 const AFTER_EXPIRY: { value: UpdatesAfterExpiry; label: string }[] = [
@@ -66,6 +78,10 @@ type Values = {
   updatesAfterExpiry: UpdatesAfterExpiry;
   /** One origin a line. */
   returnOrigins: string;
+  /** Comma-separated days. */
+  renewalReminderDays: string;
+  graceDays: string;
+  planChangeProration: PlanChangeProration;
 } & Record<TextKey, string>;
 
 /** The service's defaults for a new product (docs/api.md, Staging and local sites; Offline license files). */
@@ -92,6 +108,9 @@ function initialValues(product?: Product): Values {
     offlineValidityDays: String(product?.offlineValidityDays ?? DEFAULT_OFFLINE_VALIDITY_DAYS),
     updatesAfterExpiry: product?.updatesAfterExpiry ?? 'none',
     returnOrigins: (product?.returnOrigins ?? []).join('\n'),
+    renewalReminderDays: (product?.renewalReminderDays ?? DEFAULT_RENEWAL_REMINDER_DAYS).join(', '),
+    graceDays: String(product?.graceDays ?? DEFAULT_GRACE_DAYS),
+    planChangeProration: product?.planChangeProration ?? 'upgradeNowDowngradeAtRenewal',
     ...text,
   };
 }
@@ -118,6 +137,8 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         stagingActivationLimit: check.wholeNumber(values.stagingActivationLimit, 'Staging sites per license', 1, 100),
         offlineValidityDays: check.wholeNumber(values.offlineValidityDays, 'Offline file validity', 1, 365),
         returnOrigins: returnOriginsProblem(originLines(values.returnOrigins)),
+        renewalReminderDays: reminderDaysProblem(values.renewalReminderDays),
+        graceDays: check.wholeNumber(values.graceDays, 'Grace days', 0, 30),
         ...Object.fromEntries(TEXT_FIELDS.filter((field) => 'url' in field && values[field.key].trim()).map((field) => [field.key, check.url(values[field.key])])),
       }),
     onSubmit: (values) =>
@@ -135,6 +156,9 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         offlineValidityDays: Number(values.offlineValidityDays),
         updatesAfterExpiry: values.updatesAfterExpiry,
         returnOrigins: originLines(values.returnOrigins),
+        renewalReminderDays: reminderDaysOf(values.renewalReminderDays),
+        graceDays: Number(values.graceDays),
+        planChangeProration: values.planChangeProration,
         ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, orNull(values[field.key])])) as Record<TextKey, string | null>),
       }),
   });
@@ -203,6 +227,22 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
       >
         <select value={form.values.updatesAfterExpiry} onChange={(e) => form.set('updatesAfterExpiry')(e.target.value as UpdatesAfterExpiry)}>
           {AFTER_EXPIRY.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <RenewalFields
+        reminderDays={form.values.renewalReminderDays}
+        graceDays={form.values.graceDays}
+        onReminderDays={form.set('renewalReminderDays')}
+        onGraceDays={form.set('graceDays')}
+        errorOf={errorOf}
+      />
+      <Field label="Plan changes" hint="How a subscription moving to another plan is billed" error={errorOf('planChangeProration')}>
+        <select value={form.values.planChangeProration} onChange={(e) => form.set('planChangeProration')(e.target.value as PlanChangeProration)}>
+          {PRORATIONS.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
             </option>

@@ -1,0 +1,17 @@
+import { loadConfig } from '../../shared/config.js';
+import { expireLeases, type LeaseExpiryResult } from '../../shared/leases/lease-expiry.js';
+import { logger } from '../../shared/observability/logger.js';
+import { createDeps } from '../../shared/runtime.js';
+import { workerApp } from '../../shared/workers/app.js';
+
+const deps = createDeps(loadConfig(), 'leaseExpiry');
+
+/**
+ * Sends `lease.expired` for leases that ended without a release, run every minute (an EventBridge rule in AWS, the
+ * local scheduler here). Runs may overlap or repeat safely: each lease goes under a condition.
+ */
+export const handler = workerApp(async (): Promise<LeaseExpiryResult> => {
+  const result = await expireLeases(deps);
+  if (result.expired || result.skipped) logger.info('Lease expiry', result);
+  return result;
+});

@@ -1,0 +1,22 @@
+import * as z from 'zod/mini';
+import { ok } from '../../../shared/http/responses.js';
+import type { Route } from '../../../shared/http/route.js';
+import type { PaymentDeps } from '../../../shared/payments/payment-deps.js';
+import type { Deps } from '../../../shared/runtime.js';
+import { changePlan } from '../../../shared/subscriptions/change-plan.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
+
+export const changePlanBody = z.strictObject({ planId: z.string().check(z.minLength(1), z.maxLength(64)) });
+
+/** A subscription's plan change (DECISIONS §15). */
+export function subscriptionRoutes(deps: Deps & PaymentDeps, { authed }: RouteBuilders): Route[] {
+  return [
+    authed(
+      'POST',
+      '/api/subscriptions/{id}/change-plan',
+      { pathIds: { id: ID_KINDS.subscription }, body: changePlanBody, bodyIds: { planId: ID_KINDS.plan }, permission: 'billing', audit: { action: 'subscription.changePlan', target: 'subscription' } },
+      async ({ caller, params, body }) => ok(await changePlan(deps, { tenantId: caller.tenantId, subscriptionId: params.id!, planId: body.planId })),
+    ),
+  ];
+}

@@ -1,0 +1,24 @@
+import * as z from 'zod/mini';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
+import { EX } from '../../shared/openapi/examples.js';
+import { defineOperations, named } from '../../shared/openapi/operation.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+
+export const trialOperations = defineOperations({
+  'POST /public/v1/trials': {
+    summary: 'Start a no-card trial',
+    description:
+      "Issues a license of the plan (by slug; active and public) with the plan's seats, expiring after its `trialDays` (`trialEndsAt` the same), " +
+      'and e-mails it (DECISIONS §15). One trial per e-mail and product. A later paid checkout with the same e-mail for the product ' +
+      'continues this license: the same key, with the paid plan\'s seats and expiry. Open to any origin; unknown fields are ignored.',
+    security: [[]],
+    rateLimits: [RATE_LIMITS.checkout],
+    requestBody: { examples: { trial: { public_key: EX.publicKey, plan: 'pro', email: EX.email } } },
+    responses: { 201: { description: 'Sent', body: named('TrialStarted', z.object({ sent: z.literal(true) })), examples: { sent: { sent: true } } } },
+    errors: {
+      400: ['This plan has no trial', 'email must be a valid e-mail address', 'plan is required'],
+      404: [M.invalidPublicKey, 'Plan not found'],
+      409: ['A trial was already started for this e-mail'],
+    },
+  },
+});

@@ -1,0 +1,35 @@
+import * as z from 'zod/mini';
+import { clientNetwork } from '../../shared/http/client-address.js';
+import { jsonBody } from '../../shared/http/request.js';
+import { created } from '../../shared/http/responses.js';
+import type { Route } from '../../shared/http/route.js';
+import { requiredText } from '../../shared/http/schemas.js';
+import { parseInput } from '../../shared/http/validation.js';
+import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
+import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
+import type { Deps } from '../../shared/runtime.js';
+import { startTrial } from '../../shared/trials/start-trial.js';
+
+/** Unknown fields are ignored, as on the rest of the public API. */
+const trialBody = z.object({
+  public_key: requiredText('public_key', 128),
+  plan: requiredText('plan', 64),
+  email: z.email({ error: 'email must be a valid e-mail address' }).check(z.maxLength(254, 'email must be at most 254 characters')),
+});
+
+/** No-card trials (DECISIONS §15), limited per caller as checkout is. */
+export function trialRoutes(deps: Deps, { catalog, limits }: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/public/v1/trials',
+      input: { body: trialBody },
+      handler: async (event) => {
+        const input = parseInput(trialBody, jsonBody(event));
+        await limits.take(RATE_LIMITS.checkout, `${input.public_key}#${clientNetwork(event, deps.config)}`);
+        return created(await startTrial(deps, catalog, { publicKey: input.public_key, plan: input.plan, email: input.email }));
+      },
+    },
+  ];
+}

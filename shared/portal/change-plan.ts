@@ -1,0 +1,11 @@
+import { NotFoundError } from '../errors.js';
+import type { PaymentDeps } from '../payments/payment-deps.js';
+import { changePlan, SUBSCRIPTION_NOT_FOUND } from '../subscriptions/change-plan.js';
+import { customerIdOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
+
+/** The customer's own plan change (DECISIONS §15): as the vendor's, on a subscription of the customer with that e-mail only. */
+export async function changePortalPlan(deps: PortalDataDeps & PaymentDeps, scope: PortalScope, subscriptionId: string, planId: string) {
+  const customerId = await customerIdOf(deps, scope);
+  if (!customerId) throw new NotFoundError(SUBSCRIPTION_NOT_FOUND);
+  return changePlan(deps, { tenantId: scope.tenantId, subscriptionId, planId, customerId });
+}
