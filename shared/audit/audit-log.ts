@@ -1,6 +1,7 @@
 import type { Deps } from '../runtime.js';
 import { paginateInMemory, type Page } from '../pagination.js';
-import { AUDIT_SHARDS, entryHash, toAuditEntry, type AuditEntry } from './audit-chain.js';
+import { entryHash, toAuditEntry, type AuditEntry } from './audit-chain.js';
+import { linkAuditEntries, storedAuditEntries } from './audit-linker.js';
 
 type AuditDeps = Pick<Deps, 'data'>;
 
@@ -45,31 +46,29 @@ export async function listAuditEntries(deps: AuditDeps, tenantId: string, filter
 export type Verification = { ok: true; entries: number } | { ok: false; brokenAt: string | null };
 
 /**
- * Walks every chain shard of the tenant in order: each entry must link to the one before (`prevHash`), hash to what it
- * stores, and the last must be where the shard's head says. The first entry of a shard anchors the walk (its
- * predecessors may have expired after 400 days). The first entry that fails is named.
+ * Links what is not linked yet (entries whose changes committed since the fan-out last ran), then walks the tenant's
+ * chain in `position` order: each entry must follow the one before (position + 1, `prevHash` = its hash) and hash to
+ * what it stores; the head, read first, must be an entry of the chain with its hash (entries removed from the end leave
+ * it ahead). The first remaining entry anchors the walk: older ones expire after 400 days. The first entry that fails
+ * is named.
  */
 export async function verifyAuditLog(deps: AuditDeps, tenantId: string): Promise<Verification> {
-  const { auditEntry, auditHead } = deps.data.entities;
-  let entries = 0;
-  for (let shard = 0; shard < AUDIT_SHARDS; shard++) {
-    const auditShard = String(shard);
-    const [{ data: chain }, { data: head }] = await Promise.all([
-      auditEntry.query.byChain({ tenantId, auditShard }).go({ pages: 'all', consistent: true }),
-      auditHead.get({ tenantId, auditShard }).go({ consistent: true }),
-    ]);
-    let previous: { hash: string; position: number } | undefined;
-    for (const item of chain) {
-      const position = Number(item.position);
-      const linked = !previous || (item.prevHash === previous.hash && position === previous.position + 1);
-      if (!linked || entryHash(item.prevHash, toAuditEntry(item)) !== item.hash) return { ok: false, brokenAt: item.entryId };
-      previous = { hash: item.hash, position };
-    }
-    // Entries removed from the end of a shard leave its head ahead of the chain.
-    if (head && (head.hash !== previous?.hash || head.position !== previous.position)) {
-      return { ok: false, brokenAt: chain.at(-1)?.entryId ?? null };
-    }
-    entries += chain.length;
+  const { data } = deps;
+  const unlinked = (await storedAuditEntries(data, tenantId)).filter((item) => item.position === undefined);
+  if (unlinked.length > 0) await linkAuditEntries(data, tenantId, unlinked);
+  // The head before the entries: an entry linked in between is then read too, and the head is never ahead of them.
+  const { data: head } = await data.entities.auditHead.get({ tenantId }).go({ consistent: true });
+  const stored = await storedAuditEntries(data, tenantId);
+  // Entries written after the linking above are not the chain's yet; the next verify counts them.
+  const chain = stored.filter((item) => item.position !== undefined).sort((a, b) => a.position! - b.position!);
+  let previous: { hash: string; position: number } | undefined;
+  for (const item of chain) {
+    const linked = !previous || (item.prevHash === previous.hash && item.position === previous.position + 1);
+    if (!linked || !item.prevHash || entryHash(item.prevHash, toAuditEntry(item)) !== item.hash) return { ok: false, brokenAt: item.entryId };
+    previous = { hash: item.hash, position: item.position! };
   }
-  return { ok: true, entries };
+  if (head && (!previous || head.position > previous.position || chain.find((item) => item.position === head.position)?.hash !== head.hash)) {
+    return { ok: false, brokenAt: chain.at(-1)?.entryId ?? null };
+  }
+  return { ok: true, entries: chain.length };
 }

@@ -1,12 +1,12 @@
 import type { DataService, TransactionEntities } from '../data/service.js';
-import { appendItems, pickShard } from './audit-chain.js';
+import { entryItem } from './audit-chain.js';
 import type { AuditScope } from './audit-scope.js';
 import { changesBetween, entityOf, itemAfter, keyOf, type TransactItem } from './item-changes.js';
 
 /**
- * What a transaction adds to carry its request's audit entry: the entry and its shard's head, built for the final
- * transaction. Undefined when this transaction does not make the declared change (it touches no item of the target's
- * entity: a customer made before the license that names it), which a later one of the request then does.
+ * What a transaction adds to carry its request's audit entry: the entry, built for the final transaction. Undefined
+ * when this transaction does not make the declared change (it touches no item of the target's entity: a customer made
+ * before the license that names it), which a later one of the request then does.
  * `force`: the request's change went through no transaction of its target (nothing changed): record it anyway.
  */
 export async function auditAddition(
@@ -25,6 +25,5 @@ export async function auditAddition(
   const idField = target.idField ?? `${target.type}Id`;
   const id = target.id ?? String(after?.[idField] ?? before?.[idField] ?? target.fallbackId ?? scope.tenantId);
   const changes = subject ? changesBetween(before, after) : {};
-  const shard = await pickShard(data, scope.tenantId);
-  return (tx) => appendItems(tx, scope, shard, { type: target.type, id }, changes, now);
+  return (tx) => [entryItem(tx, scope, { type: target.type, id }, changes, now)];
 }

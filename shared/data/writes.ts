@@ -63,9 +63,6 @@ function flatten<N extends string>(slots: Record<N, Slot>, layout: Layout<N>): T
   return items;
 }
 
-/** Rounds of "another writer moved the audit chain's head first" before giving up as contention (503). */
-const CHAIN_ROUNDS = 10;
-
 /**
  * Runs a write transaction whose items are grouped in named slots. Each attempt carries a fresh
  * `ClientRequestToken`, so an SDK retry of an attempt whose answer was lost (a timeout) cannot apply it twice.
@@ -79,7 +76,6 @@ export async function transact<N extends string>(
   forceAudit = false,
 ): Promise<TransactionResult<N>> {
   const audit = pendingAudit();
-  let chainRounds = 0;
   for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS; attempt++) {
     const layout: Layout<N> = [];
     let items: TransactionItem[] = [];
@@ -102,7 +98,6 @@ export async function transact<N extends string>(
     const codes = reasons.map((reason) => reason.code ?? 'None');
     const slotOf = (index: number) => layout.find((slot) => index >= slot.from && index < slot.to)?.name;
     const refused = new Set(codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' && index < items.length ? [slotOf(index)!] : [])));
-    const chainMoved = codes.some((code, index) => code === 'ConditionalCheckFailed' && index >= items.length);
     if (refused.size > 0) {
       return {
         committed: false,
@@ -113,11 +108,6 @@ export async function transact<N extends string>(
         },
         unexpected: () => new Error(`transaction refused by slot ${[...refused].join(', ')}`),
       };
-    }
-    // Another change of the tenant took the chain shard's head first: append again, to the head as it is now.
-    if (chainMoved && ++chainRounds < CHAIN_ROUNDS) {
-      attempt--;
-      continue;
     }
     if (!codes.some((code) => RETRYABLE_REASONS.has(code))) throw new TransactionRejectedError(codes);
     if (attempt + 1 < MAX_STORAGE_ATTEMPTS) await sleep(jitteredBackoffMs(attempt));

@@ -1,18 +1,25 @@
 import { Entity } from 'electrodb';
-import { globalIndex, model, primaryKey } from '../keys.js';
+import { SERVICE_NAME } from '../table-schema.js';
+import { globalIndex, model } from '../keys.js';
+
+/** A tenant's audit log partition, `$licensing#auditLog_<tenantId>`: its entries and its chain's head, apart from the tenant's other items. */
+const auditLogKey = <const S extends readonly string[]>(sk: S) =>
+  ({
+    pk: { field: 'pk', composite: ['tenantId'] as const, casing: 'none', template: `$${SERVICE_NAME}#auditLog_\${tenantId}` },
+    sk: { field: 'sk', composite: sk, casing: 'none' },
+  }) as const;
 
 /**
- * One entry of a tenant's audit log (DECISIONS §17), in one of the tenant's chain shards (`tenantId#auditShard`), at
- * `position` (zero-padded, so the shard's entries sort in chain order). `hash` = SHA-256(`prevHash` + the canonical JSON
- * of the entry as the API shows it). The index lists a tenant's entries by time, newest first.
+ * One entry of a tenant's audit log (DECISIONS §17), created in the transaction of the change it records. The chain
+ * fields come after the commit, from the linker (shared/audit/audit-linker.ts): `position` (its place in the tenant's
+ * chain, from 1), `prevHash` and `hash` = SHA-256(`prevHash` + the canonical JSON of the entry as the API shows it).
+ * The index lists a tenant's entries by time, newest first.
  */
 export const auditEntryEntity = () =>
   new Entity({
     model: model('auditEntry'),
     attributes: {
       tenantId: { type: 'string', required: true },
-      auditShard: { type: 'string', required: true },
-      position: { type: 'string', required: true },
       entryId: { type: 'string', required: true },
       at: { type: 'string', required: true },
       actor: { type: 'any', required: true },
@@ -22,29 +29,29 @@ export const auditEntryEntity = () =>
       changes: { type: 'any', required: true },
       ip: { type: 'string' },
       userAgent: { type: 'string' },
-      prevHash: { type: 'string', required: true },
-      hash: { type: 'string', required: true },
+      position: { type: 'number' },
+      prevHash: { type: 'string' },
+      hash: { type: 'string' },
       /** Epoch seconds: entries are kept 400 days. */
       ttl: { type: 'number', required: true },
     },
     indexes: {
-      byChain: primaryKey(['tenantId', 'auditShard'], ['position']),
+      byTenant: auditLogKey(['entryId']),
       byTime: globalIndex(1, ['tenantId'], ['at', 'entryId']),
     },
   });
 
 /**
- * The head of one chain shard: its last entry's position and hash, moved in the transaction that appends the entry,
- * on condition that it is still where the writer read it. In the shard's own partition, beside its entries.
+ * The end of a tenant's chain: the last linked entry's `position` and `hash`. Only the linker moves it, on condition
+ * that it is still where the linker read it; no change of the tenant's data writes it.
  */
 export const auditHeadEntity = () =>
   new Entity({
     model: model('auditHead'),
     attributes: {
       tenantId: { type: 'string', required: true },
-      auditShard: { type: 'string', required: true },
       position: { type: 'number', required: true },
       hash: { type: 'string', required: true },
     },
-    indexes: { byShard: primaryKey(['tenantId', 'auditShard']) },
+    indexes: { byTenant: auditLogKey([]) },
   });
