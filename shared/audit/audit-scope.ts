@@ -29,9 +29,8 @@ export type AuditScope = AuditIntent & { recorded: boolean };
  */
 const scopes = new AsyncLocalStorage<AuditScope>();
 
-export function withAudit<T>(intent: AuditIntent, run: (scope: AuditScope) => Promise<T>): Promise<T> {
-  const scope: AuditScope = { ...intent, recorded: false };
-  return scopes.run(scope, () => run(scope));
+export function withAudit<T>(intent: AuditIntent, run: () => Promise<T>): Promise<T> {
+  return scopes.run({ ...intent, recorded: false }, run);
 }
 
 /** The scope whose entry is still to be written, if any. */

@@ -113,14 +113,15 @@ type Pending = Pick<SubscriptionItem, 'pendingPlanId' | 'pendingPlanEffectiveAt'
 
 async function setPending(deps: ChangeDeps, subscription: SubscriptionItem, pending: Pending): Promise<SubscriptionItem> {
   const next = { ...subscription, ...pending, updatedAt: deps.clock.now().toISOString() };
-  const written = await writeItem(() =>
-    deps.data.entities.subscription
+  // A transaction, so that the audit entry of the change rides with it (shared/audit/audit-scope.ts).
+  const outcome = await transact(deps.data, (tx) => ({
+    subscription: tx.subscription
       .patch({ subscriptionId: subscription.subscriptionId })
       .set({ ...pending, updatedAt: next.updatedAt })
       .where(({ updatedAt }, { eq }) => eq(updatedAt, subscription.updatedAt))
-      .go({ response: 'none' }),
-  );
-  if (!written.written) throw new ConflictError(CHANGED_CONCURRENTLY);
+      .commit(),
+  }));
+  if (!outcome.committed) throw new ConflictError(CHANGED_CONCURRENTLY);
   return next;
 }
 
