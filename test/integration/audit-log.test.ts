@@ -1,6 +1,10 @@
+import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, inject, it } from 'vitest';
 import { createManagementDeps, managementRoutes } from '../../functions/management/app.js';
+import { withAudit } from '../../shared/audit/audit-scope.js';
 import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
+import { EXPORT_NOT_QUEUED, requestExport } from '../../shared/exports/export-jobs.js';
+import { systemClock } from '../../shared/runtime.js';
 import { newTenant, uniqueEmail, type Response } from '../support/client.js';
 import { stripeTestKey } from '../support/fake-stripe.js';
 import { stripeEvent } from '../support/stripe-events.js';
@@ -20,7 +24,8 @@ type Owner = Awaited<ReturnType<typeof newTenant>>;
 type Act = { request: () => Promise<Response>; targetId?: string; changed?: string; log?: Owner };
 type WriteCase = { action: string; run: (owner: Owner) => Promise<Act> };
 
-const routes = managementRoutes(createManagementDeps(loadConfig(process.env, ALL_CONFIG_SECTIONS)));
+const config = loadConfig(process.env, ALL_CONFIG_SECTIONS);
+const routes = managementRoutes(createManagementDeps(config));
 const label = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
 const auditedWrites = routes.filter((r) => r.method !== 'GET' && r.input?.audit);
 const declaredTarget = new Map(auditedWrites.map((r) => [label(r), (r.input!.audit as { target: string }).target]));
@@ -103,7 +108,9 @@ const WRITES: Record<string, WriteCase> = {
       const [delivery] = await eventually(
         async () => (await o.get(`/api/webhooks/${w.id}/deliveries`)).body.items,
         (items) => items?.length > 0,
+        20_000,
       );
+      expect(delivery, 'the license.created delivery to redeliver').toBeDefined();
       return { request: () => o.post(`/api/webhooks/${w.id}/deliveries/${delivery.id}/redeliver`), changed: 'payload' };
     },
   },
@@ -214,7 +221,7 @@ describe('the audit log (DECISIONS §17)', () => {
     expect(entry).toMatchObject({ action, actor, target: { type: declaredTarget.get(route), id: targetId ?? res.body.id } });
     expect(Object.keys(entry.changes).length, JSON.stringify(entry)).toBeGreaterThan(0);
     if (changed) expect(entry.changes, JSON.stringify(entry)).toHaveProperty(changed);
-  });
+  }, 60_000);
 
   it('filters, and shows an update with its before and after; secrets as ***', async () => {
     const owner = await newTenant();
@@ -235,6 +242,15 @@ describe('the audit log (DECISIONS §17)', () => {
     const before = await entryIds(owner);
     expect((await owner.post(`/api/customers/${c.id}/erase`)).status).toBe(200);
     expect(await entryIds(owner)).toEqual(before);
+  });
+
+  it('keeps an export it could not queue, failed, as its entry records it', async () => {
+    const owner = await newTenant();
+    const unqueued = { data: localData(), clock: systemClock, config, clients: { s3: new S3Client({}) }, exportQueue: { send: () => Promise.reject(new Error('queue unreachable')) } };
+    const intent = { tenantId: owner.userId, actor: { type: 'user' as const, id: owner.userId }, action: 'export.create', target: { type: 'exportJob', idField: 'exportId' }, now: () => new Date() };
+    await expect(withAudit(intent, () => requestExport(unqueued, owner.userId, 'csv'))).rejects.toThrow('queue unreachable');
+    const [entry] = (await owner.get('/api/audit-log?action=export.create')).body.items;
+    expect((await owner.get(`/api/exports/${entry.target.id}`)).body).toMatchObject({ status: 'failed', error: EXPORT_NOT_QUEUED });
   });
 
   it('stays a valid chain under 200 concurrent changes, and names an entry edited in the table', async () => {
