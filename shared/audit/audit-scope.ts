@@ -44,3 +44,12 @@ export function retargetAudit(tenantId: string): void {
   const scope = pendingAudit();
   if (scope) scope.tenantId = tenantId;
 }
+
+/**
+ * The request takes back a change it made and recorded (a provider refused it once written): the transaction that
+ * takes it back records an entry of its own, so the log never shows a change that was undone as made.
+ */
+export function auditTakingBack(): void {
+  const scope = scopes.getStore();
+  if (scope) scope.recorded = false;
+}

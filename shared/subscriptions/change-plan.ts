@@ -1,5 +1,6 @@
 import { toSubscription } from '../customers/billing-views.js';
-import { transact, writeItem } from '../data/writes.js';
+import { auditTakingBack } from '../audit/audit-scope.js';
+import { transact } from '../data/writes.js';
 import type { EntityItem } from '../data/service.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import { loadLicense, productSummary } from '../licenses/load-license.js';
@@ -125,13 +126,17 @@ async function setPending(deps: ChangeDeps, subscription: SubscriptionItem, pend
   return next;
 }
 
-/** Takes back a pending change Stripe did not take, unless something else changed the subscription since. */
+/**
+ * Takes back a pending change Stripe did not take, unless something else changed the subscription since; in a
+ * transaction that records the taking back, as the change was recorded.
+ */
 async function clearPending(deps: ChangeDeps, pending: SubscriptionItem): Promise<void> {
-  await writeItem(() =>
-    deps.data.entities.subscription
+  auditTakingBack();
+  await transact(deps.data, (tx) => ({
+    subscription: tx.subscription
       .patch({ subscriptionId: pending.subscriptionId })
       .remove(['pendingPlanId', 'pendingPlanEffectiveAt'])
       .where(({ updatedAt }, { eq }) => eq(updatedAt, pending.updatedAt))
-      .go({ response: 'none' }),
-  );
+      .commit(),
+  }));
 }

@@ -6,7 +6,7 @@ import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { EXPORT_NOT_QUEUED, requestExport } from '../../shared/exports/export-jobs.js';
 import { systemClock } from '../../shared/runtime.js';
 import { newTenant, uniqueEmail, type Response } from '../support/client.js';
-import { stripeTestKey } from '../support/fake-stripe.js';
+import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { stripeEvent } from '../support/stripe-events.js';
 import { stripeId } from '../support/stripe-objects.js';
 import { created, paidCheckout, shop } from '../support/stripe-shop.js';
@@ -64,6 +64,18 @@ const member = async (o: Owner) => {
   return joined;
 };
 
+/** A shop's yearly subscription, and the request that downgrades it (recorded as pending until the period ends). */
+const downgradable = async () => {
+  const s = await shop();
+  const cheaper = await created(s.tenant.post(`/api/products/${s.product.id}/plans`, { name: 'Solo', billingCycle: 'yearly', price: 19, currency: 'usd', siteLimit: 1 }));
+  const { session } = await paidCheckout(s, 'yearly');
+  expect((await s.send(stripeEvent('checkout.session.completed', session))).status).toBe(200);
+  const [license] = (await s.tenant.get('/api/licenses')).body.items;
+  const [subscription] = (await s.tenant.get(`/api/customers/${license.customerId}`)).body.subscriptions;
+  const subscriptionId = subscription.id as string;
+  return { s, subscriptionId, planId: cheaper.id as string, request: () => s.tenant.post(`/api/subscriptions/${subscriptionId}/change-plan`, { planId: cheaper.id }) };
+};
+
 /** Every write route of the management API, and the one audit entry it must leave; the slow setups first, to overlap the rest. */
 const WRITES: Record<string, WriteCase> = {
   'POST /api/team/invitations/{token}/accept': {
@@ -93,14 +105,8 @@ const WRITES: Record<string, WriteCase> = {
   'POST /api/subscriptions/{id}/change-plan': {
     action: 'subscription.changePlan',
     run: async () => {
-      // A downgrade: recorded as pending until the period ends.
-      const s = await shop();
-      const cheaper = await created(s.tenant.post(`/api/products/${s.product.id}/plans`, { name: 'Solo', billingCycle: 'yearly', price: 19, currency: 'usd', siteLimit: 1 }));
-      const { session } = await paidCheckout(s, 'yearly');
-      expect((await s.send(stripeEvent('checkout.session.completed', session))).status).toBe(200);
-      const [license] = (await s.tenant.get('/api/licenses')).body.items;
-      const [subscription] = (await s.tenant.get(`/api/customers/${license.customerId}`)).body.subscriptions;
-      return { request: () => s.tenant.post(`/api/subscriptions/${subscription.id}/change-plan`, { planId: cheaper.id }), targetId: subscription.id, changed: 'pendingPlanId', log: s.tenant };
+      const { s, subscriptionId, request } = await downgradable();
+      return { request, targetId: subscriptionId, changed: 'pendingPlanId', log: s.tenant };
     },
   },
   'POST /api/activations/{id}/deactivate': {
@@ -247,6 +253,15 @@ describe('the audit log (DECISIONS §17)', () => {
     const before = await entryIds(owner);
     expect((await owner.post(`/api/customers/${c.id}/erase`)).status).toBe(200);
     expect(await entryIds(owner)).toEqual(before);
+  });
+
+  it('records a downgrade Stripe refused as written, then taken back', async () => {
+    const { s, planId, request } = await downgradable();
+    await fakeStripeClient(inject('stripeUrl')).setOutage(s.secretKey, 'subscriptionUpdates');
+    const refused = await request();
+    expect(refused.status, refused.text).toBe(502);
+    const entries = (await s.tenant.get('/api/audit-log?action=subscription.changePlan')).body.items;
+    expect(entries.map((entry: { changes: Record<string, unknown> }) => entry.changes.pendingPlanId)).toEqual([[planId, null], [null, planId]]);
   });
 
   it('keeps an export it could not queue, failed, as its entry records it', async () => {
