@@ -1,6 +1,5 @@
 import { getUser } from '../../shared/accounts/users.js';
 import { withAudit, type AuditActor } from '../../shared/audit/audit-scope.js';
-import { transact } from '../../shared/data/writes.js';
 import { clientAddress } from '../../shared/http/client-address.js';
 import { header } from '../../shared/http/request.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
@@ -12,8 +11,8 @@ export type AuditDeclaration = { action: string; target: string; idField?: strin
 
 /**
  * Runs a write route inside its audit scope: the transaction that makes the change writes the entry
- * (shared/data/writes.ts). A route that answered success without any transaction of its target (a change that
- * changed nothing) records its entry on its own, so every change through `/api` leaves exactly one.
+ * (shared/data/writes.ts), so there is no entry without its change nor change without its entry. A request that
+ * changes nothing (erasing an erased customer, an idempotent replay) writes no transaction of its target, and so no entry.
  */
 export async function audited(
   deps: Deps,
@@ -39,9 +38,5 @@ export async function audited(
     userAgent: header(event, 'user-agent')?.slice(0, 512),
     now: () => deps.clock.now(),
   };
-  return withAudit(intent, async (scope) => {
-    const result = await answer();
-    if (!scope.recorded && result.statusCode < 300) await transact(deps.data, () => ({}), true);
-    return result;
-  });
+  return withAudit(intent, answer);
 }

@@ -29,9 +29,8 @@ export type AuditScope = AuditIntent & { recorded: boolean };
  */
 const scopes = new AsyncLocalStorage<AuditScope>();
 
-export function withAudit<T>(intent: AuditIntent, run: (scope: AuditScope) => Promise<T>): Promise<T> {
-  const scope: AuditScope = { ...intent, recorded: false };
-  return scopes.run(scope, () => run(scope));
+export function withAudit<T>(intent: AuditIntent, run: () => Promise<T>): Promise<T> {
+  return scopes.run({ ...intent, recorded: false }, run);
 }
 
 /** The scope whose entry is still to be written, if any. */
@@ -44,4 +43,13 @@ export function pendingAudit(): AuditScope | undefined {
 export function retargetAudit(tenantId: string): void {
   const scope = pendingAudit();
   if (scope) scope.tenantId = tenantId;
+}
+
+/**
+ * The request takes back a change it made and recorded (a provider refused it once written): the transaction that
+ * takes it back records an entry of its own, so the log never shows a change that was undone as made.
+ */
+export function auditTakingBack(): void {
+  const scope = scopes.getStore();
+  if (scope) scope.recorded = false;
 }

@@ -7,18 +7,16 @@ import { changesBetween, entityOf, itemAfter, keyOf, type TransactItem } from '.
  * What a transaction adds to carry its request's audit entry: the entry, built for the final transaction. Undefined
  * when this transaction does not make the declared change (it touches no item of the target's entity: a customer made
  * before the license that names it), which a later one of the request then does.
- * `force`: the request's change went through no transaction of its target (nothing changed): record it anyway.
  */
 export async function auditAddition(
   data: DataService,
   scope: AuditScope,
   items: TransactItem[],
   now: Date,
-  force = false,
 ): Promise<((tx: TransactionEntities) => unknown[]) | undefined> {
   const { target } = scope;
   const subject = target.entity === false ? undefined : items.find((item) => !item.ConditionCheck && entityOf(item) === target.type);
-  if (!subject && target.entity !== false && !force) return undefined;
+  if (!subject && target.entity !== false) return undefined;
   const key = subject && keyOf(subject);
   const before = subject && !subject.Put && key ? await data.storedItem(key) : undefined;
   const after = subject && itemAfter(subject, before);

@@ -67,20 +67,18 @@ function flatten<N extends string>(slots: Record<N, Slot>, layout: Layout<N>): T
  * Runs a write transaction whose items are grouped in named slots. Each attempt carries a fresh
  * `ClientRequestToken`, so an SDK retry of an attempt whose answer was lost (a timeout) cannot apply it twice.
  * Inside a request that changes something (shared/audit/audit-scope.ts), the first transaction that makes the declared
- * change also carries its audit entry (`forceAudit`: this one does, whatever it writes): the change and its entry commit
- * together or not at all.
+ * change also carries its audit entry: the change and its entry commit together or not at all.
  */
 export async function transact<N extends string>(
   data: DataService,
   build: (tx: TransactionEntities) => Record<N, Slot>,
-  forceAudit = false,
 ): Promise<TransactionResult<N>> {
   const audit = pendingAudit();
   for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS; attempt++) {
     const layout: Layout<N> = [];
     let items: TransactionItem[] = [];
     let write = data.transaction.write((tx) => (items = flatten(build(tx), layout)));
-    const addition = audit && (await auditAddition(data, audit, items as unknown as TransactItem[], audit.now(), forceAudit));
+    const addition = audit && (await auditAddition(data, audit, items as unknown as TransactItem[], audit.now()));
     if (addition) {
       write = data.transaction.write((tx) => {
         // Named, so ElectroDB can read back the old items of the change's own slots.

@@ -1,4 +1,4 @@
-import { transact, writeItem } from '../data/writes.js';
+import { transact } from '../data/writes.js';
 import { BadRequestError } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import type { PaymentDeps } from './payment-deps.js';
@@ -68,14 +68,11 @@ export async function providerStatus(deps: Pick<Deps, 'data'>, tenantId: string,
 /** Changes the tax settings of the connected provider; none connected is 400. */
 export async function updateTaxSettings(deps: Pick<Deps, 'data'>, tenantId: string, settings: TaxSettings, baseUrl: string): Promise<ProviderStatus> {
   const set = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
-  const written = await writeItem(() =>
-    deps.data.entities.paymentProvider
-      .patch({ tenantId })
-      .set(set)
-      .go({ response: 'all_new' }),
-  );
-  if (!written.written) throw new BadRequestError(PROVIDER_NOT_CONNECTED);
-  return toStatus(tenantId, baseUrl, written.value?.data);
+  // A transaction, so that the audit entry of the change rides with it (shared/audit/audit-scope.ts).
+  const outcome = await transact(deps.data, (tx) => ({ provider: tx.paymentProvider.patch({ tenantId }).set(set).commit() }));
+  // The patch's own condition (the item exists) is its only one.
+  if (!outcome.committed) throw new BadRequestError(PROVIDER_NOT_CONNECTED);
+  return providerStatus(deps, tenantId, baseUrl);
 }
 
 /** Removes the connection (idempotent); checkout reads it on every call, so it stops at once. */

@@ -62,7 +62,7 @@ export function releaseRoutes(deps: Deps & StorageDeps, { authed }: RouteBuilder
     authed('POST', base, { ...ofProduct, body: createBody, permission: 'catalog', audit: { action: 'release.create', target: 'release' } }, async ({ caller, params, body }) =>
       created(await createRelease(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('POST', `${base}/upload`, { ...ofProduct, readBody: readUploadForm, permission: 'catalog', audit: { action: 'release.upload', target: 'release' } }, async ({ caller, params, body }) =>
+    authed('POST', `${base}/upload`, { ...ofProduct, readBody: readUploadForm, permission: 'catalog', audit: false }, async ({ caller, params, body }) =>
       created(await storeUploadedFile(deps, caller.tenantId, params.id!, body)),
     ),
     authed('POST', `${base}/upload-url`, { ...ofProduct, body: uploadUrlBody, permission: 'catalog', audit: false }, async ({ caller, params, body }) =>

@@ -102,7 +102,7 @@ export function webhookRoutes(deps: WebhookRouteDeps, { authed }: RouteBuilders)
     authed('POST', '/api/webhooks/{id}/regenerate-secret', { ...byId, keptAnswer, permission: 'webhooks', audit: { action: 'webhook.regenerateSecret', target: 'webhook' } }, async ({ caller, params }) =>
       ok(await regenerateSecret(deps, caller.tenantId, params.id!)),
     ),
-    authed('POST', '/api/webhooks/{id}/test', { ...byId, permission: 'webhooks', audit: { action: 'webhook.test', target: 'delivery', idField: 'deliveryId' } }, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.tenantId, params.id!))),
+    authed('POST', '/api/webhooks/{id}/test', { ...byId, permission: 'webhooks', audit: false }, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.tenantId, params.id!))),
     authed('GET', '/api/webhooks/{id}/deliveries', { ...byId, query: deliveriesQuery, permission: 'read' }, async ({ caller, params, query }) =>
       ok(await listDeliveries(deps, caller.tenantId, params.id!, { page: query.page, perPage: query.per_page })),
     ),
