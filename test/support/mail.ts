@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { Client } from './client.js';
 
 /** One e-mail as `GET /_local/mail` shows it (DECISIONS §1). */
@@ -25,7 +25,8 @@ const VERIFICATION_LINK = /https?:\/\/\S+\/api\/auth\/verify-email\?token=[a-z2-
 /** The links of the verification e-mails sent to `email` so far (at least `count`, waiting for them), oldest first. */
 export async function verificationLinks(email: string, count = 1): Promise<string[]> {
   const isVerification = (sent: SentEmail) => sent.to.includes(email) && sent.subject === 'Confirm your e-mail address';
-  await expect.poll(async () => (await sentEmails(isVerification)).length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(count);
+  // vi.waitFor, not expect.poll: set-up hooks (beforeAll) sign users up too.
+  await vi.waitFor(async () => expect((await sentEmails(isVerification)).length).toBeGreaterThanOrEqual(count), { timeout: 15_000, interval: 100 });
   return (await sentEmails(isVerification)).map((sent) => VERIFICATION_LINK.exec(sent.text)![0]);
 }
 

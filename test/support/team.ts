@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { Client, newTenant, uniqueEmail } from './client.js';
 import { sentEmails, verifyAddress, type SentEmail } from './mail.js';
 
@@ -10,7 +10,7 @@ const INVITATION_LINK = /\/accept-invitation\?token=([a-z2-7]{32})/;
 /** The token of the newest invitation e-mailed to `email`, waiting for it. */
 export async function invitationToken(email: string): Promise<string> {
   const isInvitation = (sent: SentEmail) => sent.to.includes(email) && sent.subject.startsWith("You're invited to join");
-  await expect.poll(async () => (await sentEmails(isInvitation)).length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+  await vi.waitFor(async () => expect((await sentEmails(isInvitation)).length).toBeGreaterThanOrEqual(1), { timeout: 15_000, interval: 100 });
   return INVITATION_LINK.exec((await sentEmails(isInvitation)).at(-1)!.text)![1]!;
 }
 
