@@ -78,6 +78,13 @@ describe.skipIf(!available && !process.env.CI)('the team in the dashboard', () =
     expect(await shows(button('Remove'))).toBe(false);
     await screenshot(page, 'team-support-view');
 
+    // A product: its plans and releases, without the forms that make or change them.
+    await go(`/products/${product.id}/plans`);
+    await page.waitForSelector(text('No plans yet'));
+    expect(await shows(button('Create plan'))).toBe(false);
+    await page.locator(link('Releases')).click();
+    await page.waitForSelector(text('No releases'));
+    expect(await shows(button('Upload release'))).toBe(false);
     // A license: suspend, revoke, regenerate, deactivate and edit are the desk's; deleting is not.
     await go(`/licenses/${license.id}`);
     await page.waitForSelector(button('Revoke'));
