@@ -51,6 +51,7 @@ export function snapshotChanges(before: TableSnapshot, after: TableSnapshot): st
 export async function settledSnapshot(take: () => Promise<TableSnapshot>): Promise<TableSnapshot> {
   let last = await take();
   for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const next = await take();
     if (snapshotChanges(last, next).length === 0) return next;
     last = next;
