@@ -78,8 +78,13 @@ describe.skipIf(!available && !process.env.CI)('the team in the dashboard', () =
     expect(await shows(button('Remove'))).toBe(false);
     await screenshot(page, 'team-support-view');
 
-    // A product: its plans and releases, without the forms that make or change them.
-    await go(`/products/${product.id}/plans`);
+    // A product: its keys, plans and releases, without the controls that make, change or delete them.
+    await go(`/products/${product.id}`);
+    await page.waitForSelector(text('Signing keys'));
+    for (const control of [button('Replace public key'), button('Create signing key'), button('Rotate signing key'), button('Save product'), button('Delete product')]) {
+      expect(await shows(control), control).toBe(false);
+    }
+    await page.locator(link('Plans')).click();
     await page.waitForSelector(text('No plans yet'));
     expect(await shows(button('Create plan'))).toBe(false);
     await page.locator(link('Releases')).click();
