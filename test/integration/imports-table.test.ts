@@ -4,7 +4,7 @@ import { freePort } from '../../infra/local/ports.js';
 import { Client, DASHBOARD_ORIGIN } from '../support/client.js';
 import { finishedImport, importFixture, startImport } from '../support/imports.js';
 import type { SentEmail } from '../support/mail.js';
-import { snapshotChanges, snapshotTable, type TableSnapshot } from '../support/table-snapshot.js';
+import { settledSnapshot, snapshotChanges, snapshotTable, type TableSnapshot } from '../support/table-snapshot.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -31,17 +31,8 @@ const accountChanges = (before: TableSnapshot, after: TableSnapshot) =>
 
 const snapshot = (ignored: string[]) => snapshotTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!, ignored);
 
-/** The table once the webhook pipeline has settled: two scans in a row that agree. */
-async function settled(ignored: string[]): Promise<TableSnapshot> {
-  let last = await snapshot(ignored);
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const next = await snapshot(ignored);
-    if (snapshotChanges(last, next).length === 0) return next;
-    last = next;
-  }
-  throw new Error('the table kept changing');
-}
+/** The table once the webhook pipeline has settled. */
+const settled = (ignored: string[]) => settledSnapshot(() => snapshot(ignored));
 
 beforeAll(async () => {
   const port = await freePort();

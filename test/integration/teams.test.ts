@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Client, newTenant } from '../support/client.js';
+import { Client, DASHBOARD_ORIGIN, newTenant } from '../support/client.js';
 import { newLicense, newProduct } from '../support/licensing-fixtures.js';
+import { sentEmails, verifyAddress } from '../support/mail.js';
+import { localData } from '../support/table.js';
 import { invitationToken, joinedMember, verifiedUser } from '../support/team.js';
 
 const ROLE_REFUSED = 'Your role does not allow this';
@@ -21,11 +24,12 @@ describe('teams (DECISIONS §17)', () => {
     expect((await owner.get('/api/team/invitations')).body.items.map((i: { id: string }) => i.id)).toEqual([invited.body.id]);
 
     const token = await invitationToken(email);
+    const [mail] = await sentEmails((sent) => sent.to.includes(email) && sent.subject === "You're invited to join Dev");
+    expect(mail!.text).toContain(`${DASHBOARD_ORIGIN}/accept-invitation?token=${token}`);
     // Not verified yet: refused, and the invitation stays usable.
     expect(await invitee.post(`/api/team/invitations/${token}/accept`)).toMatchObject({ status: 403, body: { error: 'Verify your e-mail address to accept this invitation' } });
     const stranger = await verifiedUser();
     expect(await stranger.post(`/api/team/invitations/${token}/accept`)).toMatchObject({ status: 403, body: { error: 'This invitation is for another e-mail address' } });
-    const { verifyAddress } = await import('../support/mail.js');
     await verifyAddress(email);
     const accepted = await invitee.post(`/api/team/invitations/${token}/accept`);
     expect(accepted.status, accepted.text).toBe(200);
@@ -42,6 +46,8 @@ describe('teams (DECISIONS §17)', () => {
     const switched = await invitee.post('/api/auth/switch-tenant', { tenantId: owner.userId });
     expect(switched.body.user).toMatchObject({ tenantId: owner.userId, tenantRole: 'support' });
     expect((await invitee.get('/api/auth/me')).body.user.tenantRole).toBe('support');
+    expect((await invitee.post('/api/auth/switch-tenant', { tenantId: me.id })).body.user).toMatchObject({ tenantId: me.id, tenantRole: 'owner' });
+    expect((await invitee.post('/api/auth/switch-tenant', { tenantId: owner.userId })).body.user.tenantRole).toBe('support');
 
     const members = (await owner.get('/api/team/members')).body.items;
     expect(members).toEqual([
@@ -72,9 +78,35 @@ describe('teams (DECISIONS §17)', () => {
     expect((await support.post('/api/products', { name: `Allowed ${support.userId.slice(-8)}`, productType: 'plugin' })).status).toBe(201);
 
     expect((await owner.delete(`/api/team/members/${support.userId}`)).status).toBe(204);
+    // The very next request, a write: the session is back in the member's own tenant, where the license is unknown.
+    expect((await support.put(`/api/licenses/${license.id}`, { seats: 5 })).status).toBe(404);
+    expect((await owner.get(`/api/licenses/${license.id}`)).body.seats).toBe(3);
     expect((await support.get(`/api/licenses/${license.id}`)).status).toBe(404);
+    expect((await support.get('/api/licenses')).body.items).toEqual([]);
     expect((await support.get('/api/auth/me')).body.user).toMatchObject({ tenantId: support.userId, tenantRole: 'owner' });
     expect((await support.post('/api/auth/switch-tenant', { tenantId: owner.userId })).status).toBe(404);
+  });
+
+  it('refuses an expired or revoked invitation, and nobody joins', async () => {
+    const owner = await newTenant();
+    const [late, revoked] = await Promise.all([verifiedUser(), verifiedUser()]);
+    const invite = async (member: { email: string }) => {
+      const invited = await owner.post('/api/team/invitations', { email: member.email, role: 'viewer' });
+      expect(invited.status, invited.text).toBe(201);
+      return { id: invited.body.id as string, token: await invitationToken(member.email) };
+    };
+    const [lateInvitation, revokedInvitation] = await Promise.all([invite(late), invite(revoked)]);
+    // Aged past its 7 days; DynamoDB's TTL would remove it later still, so acceptance must check expiresAt itself.
+    const tokenHash = createHash('sha256').update(lateInvitation.token).digest('hex');
+    await localData().entities.invitation.patch({ tokenHash }).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).go();
+    expect((await owner.delete(`/api/team/invitations/${revokedInvitation.id}`)).status).toBe(204);
+
+    for (const [member, { token }] of [[late, lateInvitation], [revoked, revokedInvitation]] as const) {
+      expect(await member.post(`/api/team/invitations/${token}/accept`)).toMatchObject({ status: 400, body: { error: 'Invalid or expired invitation' } });
+      expect(await member.post('/api/auth/switch-tenant', { tenantId: owner.userId })).toMatchObject({ status: 404 });
+    }
+    expect((await owner.get('/api/team/members')).body.items.map((m: { userId: string }) => m.userId)).toEqual([owner.userId]);
+    expect((await owner.get('/api/team/invitations')).body.items).toEqual([]);
   });
 
   it('API keys carry a role: admin by default, never above their creator, refused beyond it', async () => {
