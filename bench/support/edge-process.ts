@@ -70,7 +70,8 @@ async function edgeCalls(keys: string[]) {
     client.send(new GetItemCommand({ TableName: config.tableName, Key: itemKeys[i % itemKeys.length]!, ConsistentRead: true }));
   let domain = 0;
   return {
-    validate: (i: number) => answered(validateEvents[i % validateEvents.length]!),
+    // A fresh event per call, as Lambda hands each invocation its own: nothing kept by event carries over.
+    validate: (i: number) => answered({ ...validateEvents[i % validateEvents.length]! }),
     getItem: getItemThrough(raw),
     serviceGetItem: getItemThrough(service),
     activate: (i: number) => answered(post('/v1/licenses/activate', { license_key: keys[i % keys.length], domain: `cpu-${process.pid}-${domain++}.example.com` })),

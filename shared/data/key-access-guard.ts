@@ -3,9 +3,13 @@ import { leadingKeyPatterns, type KeyAccessRole } from './key-access.js';
 import { leadingKeysOf } from './leading-keys.js';
 
 /** IAM's `StringLike`: `*` is any run of characters, `?` any one; everything else is literal. */
-function stringLike(pattern: string): RegExp {
-  const source = [...pattern].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${source}$`, 's');
+function stringLike(pattern: string): string {
+  return [...pattern].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
+}
+
+/** A key matching any of the patterns: one expression, tested once per key rather than once per pattern. */
+function anyOf(patterns: string[]): RegExp {
+  return patterns.length ? new RegExp(`^(?:${patterns.map(stringLike).join('|')})$`, 's') : /(?!)/;
 }
 
 /**
@@ -18,23 +22,25 @@ function stringLike(pattern: string): RegExp {
  * from there on every request's input is in the one marshalled shape (`{S: …}`), whichever client sent it.
  */
 export function enforceKeyAccess(client: DynamoDBClient, role: KeyAccessRole): void {
-  const patterns = { read: leadingKeyPatterns(role, 'read').map(stringLike), write: leadingKeyPatterns(role, 'write').map(stringLike) };
+  const patterns = { read: anyOf(leadingKeyPatterns(role, 'read')), write: anyOf(leadingKeyPatterns(role, 'write')) };
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const action = `dynamodb:${(context.commandName ?? 'unknown').replace(/Command$/, '')}`;
       const keys = leadingKeysOf(context.commandName, args.input);
-      if (!keys) throw accessDenied(`${action} is not granted to key access role ${role}`);
+      if (!keys) throw accessDenied(`${actionOf(context.commandName)} is not granted to key access role ${role}`);
       // ForAllValues: every key must match one of the patterns of its use.
-      const refused = keys.find(({ key, use }) => !patterns[use].some((pattern) => pattern.test(key)));
+      const refused = keys.find(({ key, use }) => !patterns[use].test(key));
       if (refused !== undefined) {
         const what = refused.use === 'write' ? 'changing an item' : 'reading an item';
-        throw accessDenied(`${action} ${what} of partition key ${keyPrefix(refused.key)} is not granted to key access role ${role}`);
+        throw accessDenied(`${actionOf(context.commandName)} ${what} of partition key ${keyPrefix(refused.key)} is not granted to key access role ${role}`);
       }
       return next(args);
     },
     { step: 'build', priority: 'high', name: 'keyAccessGuard' },
   );
 }
+
+/** The IAM action of a command, as a refusal names it. */
+const actionOf = (commandName: string | undefined) => `dynamodb:${(commandName ?? 'unknown').replace(/Command$/, '')}`;
 
 /** The key up to its first value: names the attribute without showing a secret (a token hash, a license key). */
 function keyPrefix(key: string): string {

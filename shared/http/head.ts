@@ -17,5 +17,5 @@ export function headWithoutBody(): MiddlewareObj<HttpEvent, HttpResult> {
     const { body: _body, isBase64Encoded: _encoded, ...head } = request.response;
     request.response = head;
   };
-  return { after: async (request) => strip(request), onError: async (request) => strip(request) };
+  return { after: strip, onError: strip };
 }

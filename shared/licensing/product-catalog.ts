@@ -81,12 +81,26 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
  * operations having to say. A deleted product is not reported: its answers are those of an unknown product.
  */
 export function observedCatalog(catalog: ProductCatalog, seen: (product: ProductRef) => void): ProductCatalog {
-  const report = (product: ProductRef | undefined) => {
-    if (product && !product.deleted) seen(product);
+  return new ObservedCatalog(catalog, seen);
+}
+
+/** A class, not an object of closures: one is built per request, and its methods are made once. */
+class ObservedCatalog implements ProductCatalog {
+  constructor(
+    private readonly catalog: ProductCatalog,
+    private readonly seen: (product: ProductRef) => void,
+  ) {}
+
+  async byId(productId: string): Promise<ProductRef | undefined> {
+    return this.report(await this.catalog.byId(productId));
+  }
+
+  async byPublicKey(publicKey: string): Promise<ProductRef | undefined> {
+    return this.report(await this.catalog.byPublicKey(publicKey));
+  }
+
+  private report(product: ProductRef | undefined): ProductRef | undefined {
+    if (product && !product.deleted) this.seen(product);
     return product;
-  };
-  return {
-    byId: async (productId) => report(await catalog.byId(productId)),
-    byPublicKey: async (publicKey) => report(await catalog.byPublicKey(publicKey)),
-  };
+  }
 }
