@@ -7,13 +7,18 @@ import type { Deps } from '../../../shared/runtime.js';
 import type { RouteBuilders } from '../route.js';
 
 const filterText = z.optional(z.string().check(z.minLength(1), z.maxLength(200)));
+/** An id as entries hold them: ours (`prd_…`) or Stripe's (`evt_…`), so a malformed one is refused, not searched for. */
+const ID_SHAPE = /^[a-z]{2,5}_[A-Za-z0-9_]{14,64}$/;
+const idFilter = z.optional(z.string().check(z.regex(ID_SHAPE, 'must be an id')));
+/** The service's own actors (DECISIONS §17: Stripe-driven and import-driven changes) have names, not ids. */
+const actorFilter = z.optional(z.union([z.enum(['stripe', 'import']), z.string().check(z.regex(ID_SHAPE, 'must be an id'))]));
 const instant = z.optional(z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }));
 const listQuery = z.strictObject({
   ...paginationQuery,
-  actor_id: filterText,
+  actor_id: actorFilter,
   action: filterText,
   target_type: filterText,
-  target_id: filterText,
+  target_id: idFilter,
   from: instant,
   to: instant,
 });
