@@ -1,6 +1,9 @@
-import { join, relative } from 'node:path';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { buildSync, type BuildOptions } from 'esbuild';
 
 /** The project root: handler entries and the bundling aliases are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -17,50 +20,88 @@ export const BUNDLE_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': 'shared/aws/lambda-credentials.ts',
 };
 
-/**
- * Packages a function loads only on some requests (`await import(…)`), shipped as a bundle of their own in the asset's
- * `node_modules` rather than inside `index.mjs`: a module inside the bundle is parsed at every cold start even when no
- * request of the container needs it. `stripe` is a quarter of the public function's bundle and only checkout uses it
- * (issue 26: init ≤ 100 ms; `bench/cold-start.ts`).
- */
-export const LAZY_PACKAGES = ['stripe'] as const;
+/** Where the bundle's lazily loaded parts go, beside `index.mjs`. */
+export const CHUNK_DIRECTORY = 'chunks';
 
 /**
  * How every function is bundled; `bench/cold-start.ts` measures what this produces through `cdk synth`.
- * The AWS SDK is bundled, not taken from the runtime: loading the runtime's copy from its many files costs
- * more at cold start than parsing the few parts a function uses, and the deployed code runs the SDK
- * versions the tests ran (docs/deploy.md). Each function carries only the clients it creates; ESM entry
- * points (`module`) let esbuild drop what a function does not import.
+ *
+ * - **Split at every `import()`** (esbuild's code splitting): what a function loads only on some requests (`stripe`
+ *   for checkout, the KMS client that opens a signing key or a provider secret, the SQS client of the first usage, mail
+ *   or webhook message, Secrets Manager, the readme and upload-form parsers) goes into `chunks/`, parsed by the first request that imports
+ *   it, and code it shares with the rest into chunks that `index.mjs` imports. Everything in `index.mjs` and its
+ *   static imports is parsed at every cold start, needed or not (issue 26: init ≤ 100 ms for edge and public).
+ * - **The AWS SDK is bundled**, not taken from the runtime: loading the runtime's copy from its many files costs more
+ *   at cold start than parsing the few parts a function uses, and the deployed code runs the SDK versions the tests
+ *   ran (docs/deploy.md). ESM entry points (`module`) let esbuild drop what a function does not import.
  */
-export function functionBundling(options: { sourceMap: boolean }): BundlingOptions {
+export function functionBuildOptions(entry: string, outdir: string, options: { sourceMap: boolean }): BuildOptions {
   return {
-    format: OutputFormat.ESM,
+    entryPoints: { index: join(PROJECT_ROOT, entry) },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: `${CHUNK_DIRECTORY}/[name]-[hash]`,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
     target: 'node22',
     mainFields: ['module', 'main'],
-    banner: ESM_REQUIRE_BANNER,
+    banner: { js: ESM_REQUIRE_BANNER },
     minify: true,
     // Off by default: a map doubles the asset and `--enable-source-maps` slows every cold start and stack trace.
-    sourceMap: options.sourceMap,
-    externalModules: [...LAZY_PACKAGES],
-    esbuildArgs: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, file]) => [`--alias:${name}`, join(PROJECT_ROOT, file)])),
+    sourcemap: options.sourceMap,
+    alias: Object.fromEntries(Object.entries(BUNDLE_ALIASES).map(([name, file]) => [name, join(PROJECT_ROOT, file)])),
+    logLevel: 'warning',
   };
 }
 
+type FunctionAssets = { directory: string; files: Readonly<Record<string, string>> };
+
 /**
- * Shell commands run after esbuild (`inputDir` is the project root): each lazy package the bundle imports becomes
- * `node_modules/<name>/index.mjs` of the asset, bundled alike, where Node's resolution of `import('<name>')` finds it. A
- * function that never imports it ships nothing more.
+ * Builds one function's asset with the local esbuild: its bundle (above), and `assets.files` (each `name` from `source`,
+ * relative to the project root) copied into `assets.directory` beside it. Its fields are what CDK keys the built asset
+ * under within a synthesis (it serializes the bundling options), so each function's is its own.
  */
-export function lazyPackageCommands(inputDir: string, outputDir: string): string[] {
-  const esbuild = `"${inputDir}/node_modules/.bin/esbuild"`;
-  return LAZY_PACKAGES.map((name) => {
-    const entry = relative(PROJECT_ROOT, fileURLToPath(import.meta.resolve(name)));
-    const target = `${outputDir}/node_modules/${name}`;
-    return (
-      `if grep -q 'import("${name}")' "${outputDir}/index.mjs"; then ` +
-      `${esbuild} "${inputDir}/${entry}" --bundle --platform=node --format=esm --target=node22 --minify --log-level=warning ` +
-      `--banner:js="${ESM_REQUIRE_BANNER}" --outfile="${target}/index.mjs" && ` +
-      `echo '{"type":"module","main":"index.mjs"}' > "${target}/package.json"; fi`
-    );
+class FunctionBundler implements ILocalBundling {
+  constructor(
+    readonly entry: string,
+    readonly options: { sourceMap: boolean; assets?: FunctionAssets },
+  ) {}
+
+  tryBundle(outputDir: string): boolean {
+    buildSync(functionBuildOptions(this.entry, outputDir, this.options));
+    const assets = this.options.assets;
+    if (assets) {
+      mkdirSync(join(outputDir, assets.directory), { recursive: true });
+      for (const [name, source] of Object.entries(assets.files)) cpSync(join(PROJECT_ROOT, source), join(outputDir, assets.directory, name));
+    }
+    return true;
+  }
+}
+
+/**
+ * A function's code asset, built as `NodejsFunction` builds one but with code splitting, which `NodejsFunction` cannot
+ * do (it gives esbuild a single `--outfile`). The asset's hash is its output's.
+ */
+export function functionCode(entry: string, options: { sourceMap: boolean; assets?: FunctionAssets }): Code {
+  return Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Required by the type; never pulled: the local build does the work or fails the synthesis.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+      local: new FunctionBundler(entry, options),
+    },
   });
+}
+
+/**
+ * The files a cold start parses: a built `index.mjs` and every chunk it imports statically, transitively (not the
+ * chunks only an `import()` loads). For `bench/cold-start.ts` and `test/infra/bundling.test.ts`.
+ */
+export function filesLoadedAtInit(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*"(\.\/[^"]+)"/g)) filesLoadedAtInit(join(dirname(file), match[1]!), seen);
+  return seen;
 }

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { RemovalPolicy, type Duration } from 'aws-cdk-lib';
 import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { functionBundling, lazyPackageCommands, PROJECT_ROOT } from './bundling.js';
+import { functionCode, PROJECT_ROOT } from './bundling.js';
 
 export interface ServiceFunctionProps {
   /** The handler module, relative to the project root (exports `handler`). */
@@ -26,7 +25,7 @@ export interface ServiceFunctionProps {
 }
 
 /**
- * Every function of the service is built here alike: Node 22 on arm64, the bundle of `functionBundling`
+ * Every function of the service is built here alike: Node 22 on arm64, the bundle of `functionCode`
  * (source maps only with `-c sourceMaps=true`), and a log group of its own that keeps a month and goes
  * with the stack.
  */
@@ -45,35 +44,8 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
   if (!props.bundle) {
     return new LambdaFunction(scope, id, { ...common, handler: 'index.handler', code: Code.fromInline('exports.handler = async () => ({ statusCode: 503 });') });
   }
-  return new NodejsFunction(scope, id, {
-    ...common,
-    entry,
-    handler: 'handler',
-    projectRoot: PROJECT_ROOT,
-    depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
-    bundling: { ...functionBundling({ sourceMap }), commandHooks: afterBundling(props.assets) },
-  });
-}
-
-/**
- * Shell commands run after esbuild, on the host or in the bundling container alike (`inputDir` is the project root):
- * the lazily loaded packages the bundle imports, and the function's asset files.
- */
-function afterBundling(assets: ServiceFunctionProps['assets']): ICommandHooks {
-  for (const source of Object.values(assets?.files ?? {})) {
+  for (const source of Object.values(props.assets?.files ?? {})) {
     if (!existsSync(join(PROJECT_ROOT, source))) throw new Error(`Asset ${source} not found (npm install, and npm run openapi for docs/openapi.json)`);
   }
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (inputDir, outputDir) => [
-      ...lazyPackageCommands(inputDir, outputDir),
-      ...(assets
-        ? [
-            `mkdir -p "${outputDir}/${assets.directory}"`,
-            ...Object.entries(assets.files).map(([name, source]) => `cp "${inputDir}/${source}" "${outputDir}/${assets.directory}/${name}"`),
-          ]
-        : []),
-    ],
-  };
+  return new LambdaFunction(scope, id, { ...common, handler: 'index.handler', code: functionCode(props.entry, { sourceMap, assets: props.assets }) });
 }

@@ -1,4 +1,4 @@
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
 
 export type UploadForm = { file: { name: string; bytes: Buffer }; version?: string };
@@ -12,16 +12,18 @@ const tooLarge = (limits: UploadLimits) =>
 /**
  * Reads the release upload form (`file`, optional `version`) from a multipart body held in memory. A body over
  * `bodyBytes` is 413 by its `content-length` alone, before anything is parsed; a file over `fileBytes` is 413 too.
- * Wrong content type is 415; anything else unexpected is 400.
+ * Wrong content type is 415; anything else unexpected is 400. The parser is loaded by the first upload: most management
+ * containers serve none.
  */
-export function parseUploadForm(
+export async function parseUploadForm(
   headers: { contentType: string | undefined; contentLength: string | undefined },
   body: Buffer,
   limits: UploadLimits,
 ): Promise<UploadForm> {
-  if (Math.max(Number(headers.contentLength) || 0, body.length) > limits.bodyBytes) return Promise.reject(tooLarge(limits));
+  if (Math.max(Number(headers.contentLength) || 0, body.length) > limits.bodyBytes) throw tooLarge(limits);
   const contentType = headers.contentType;
-  if (!isMultipart(contentType)) return Promise.reject(new UnsupportedMediaTypeError('Content-Type must be multipart/form-data'));
+  if (!isMultipart(contentType)) throw new UnsupportedMediaTypeError('Content-Type must be multipart/form-data');
+  const { default: createParser } = await import('busboy');
   return new Promise((resolve, reject) => {
     let failure: Error | undefined;
     const fail = (error: Error) => (failure ??= error);
@@ -30,7 +32,7 @@ export function parseUploadForm(
     let version: string | undefined;
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = createParser({
         headers: { 'content-type': contentType! },
         // busboy reports the limit when a file reaches it; one byte more lets a file of exactly the maximum through.
         limits: { fileSize: limits.fileBytes + 1, fieldSize: FIELD_LIMIT_BYTES, fields: 5, files: 2, parts: 7 },

@@ -1,4 +1,4 @@
-import { ChangeMessageVisibilityCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientOptions } from '../clients.js';
 import type { CoreConfig } from '../config.js';
 import { MAX_ATTEMPTS } from './retry-schedule.js';
@@ -22,9 +22,17 @@ export type DeliveryQueue = {
  */
 const MAX_VISIBILITY_SECONDS = 12 * 3600 - 60;
 
+/**
+ * The SQS client is loaded and built by the first message: the dispatcher calls SQS only for a retry or a dead letter,
+ * and management only to redeliver, so most of their containers never load it (shared/aws/queue-sender.ts does the same).
+ */
 export function createDeliveryQueue(config: CoreConfig): DeliveryQueue {
   const { queueUrl, deadLetterQueueUrl } = config.webhooks;
-  const sqs = new SQSClient(awsClientOptions(config, config.endpoints.sqs));
+  let sqs: Promise<{ client: SQSClient; sdk: typeof import('@aws-sdk/client-sqs') }> | undefined;
+  const load = async () => {
+    const sdk = await import('@aws-sdk/client-sqs');
+    return { client: new sdk.SQSClient(awsClientOptions(config, config.endpoints.sqs)), sdk };
+  };
   const required = (url: string | undefined, name: string) => {
     if (!url) throw new Error(`${name} is not configured`);
     return url;
@@ -32,15 +40,18 @@ export function createDeliveryQueue(config: CoreConfig): DeliveryQueue {
   return {
     async enqueue(deliveryId) {
       const body: DeliveryMessage = { deliveryId };
-      await sqs.send(new SendMessageCommand({ QueueUrl: required(queueUrl, 'QUEUE_URL'), MessageBody: JSON.stringify(body) }));
+      const { client, sdk } = await (sqs ??= load());
+      await client.send(new sdk.SendMessageCommand({ QueueUrl: required(queueUrl, 'QUEUE_URL'), MessageBody: JSON.stringify(body) }));
     },
     async retryAfter(receiptHandle, seconds) {
-      await sqs.send(
-        new ChangeMessageVisibilityCommand({ QueueUrl: required(queueUrl, 'QUEUE_URL'), ReceiptHandle: receiptHandle, VisibilityTimeout: Math.min(seconds, MAX_VISIBILITY_SECONDS) }),
+      const { client, sdk } = await (sqs ??= load());
+      await client.send(
+        new sdk.ChangeMessageVisibilityCommand({ QueueUrl: required(queueUrl, 'QUEUE_URL'), ReceiptHandle: receiptHandle, VisibilityTimeout: Math.min(seconds, MAX_VISIBILITY_SECONDS) }),
       );
     },
     async deadLetter(body) {
-      await sqs.send(new SendMessageCommand({ QueueUrl: required(deadLetterQueueUrl, 'DEAD_LETTER_QUEUE_URL'), MessageBody: body }));
+      const { client, sdk } = await (sqs ??= load());
+      await client.send(new sdk.SendMessageCommand({ QueueUrl: required(deadLetterQueueUrl, 'DEAD_LETTER_QUEUE_URL'), MessageBody: body }));
     },
   };
 }

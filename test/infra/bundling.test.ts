@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { CHUNK_DIRECTORY, filesLoadedAtInit } from '../../infra/constructs/bundling.js';
 import { LicensingStack } from '../../infra/stack.js';
 
 type FunctionResource = { Properties: { Handler: string; Code: { S3Key: string }; Environment: { Variables: Record<string, string> } } };
@@ -32,7 +33,7 @@ describe('bundling', () => {
   it('builds an ESM bundle with a require banner, no source map, and no credential source but the environment', () => {
     const { fn, assetDir } = bundled('management');
     expect(fn.Properties.Handler).toBe('index.handler');
-    expect(readdirSync(assetDir).sort()).toEqual(['index.mjs', 'node_modules']);
+    expect(readdirSync(assetDir).sort()).toEqual(['chunks', 'index.mjs']);
     expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
     const code = readFileSync(join(assetDir, 'index.mjs'), 'utf8');
     expect(code.startsWith("import { createRequire as __createRequire } from 'node:module';")).toBe(true);
@@ -41,21 +42,28 @@ describe('bundling', () => {
     expect(code).not.toContain('sso_start_url');
   }, 120_000);
 
-  it('ships stripe beside the bundle, loaded by the first request that needs it, and only to functions that import it', async () => {
-    const publicFn = bundled('public').assetDir;
-    expect(readdirSync(join(publicFn, 'node_modules'))).toEqual(['stripe']);
-    // Stripe's own code is not in the bundle parsed at every cold start: its API host is a string of that code.
-    expect(readFileSync(join(publicFn, 'index.mjs'), 'utf8')).not.toContain('api.stripe.com');
-    // Resolved from the bundle's directory as Lambda's Node resolves `import('stripe')` from /var/task/index.mjs.
-    const probe = join(publicFn, 'probe.mjs');
-    writeFileSync(probe, "const { default: Stripe } = await import('stripe'); console.log(typeof new Stripe('sk_test_probe').checkout.sessions.create);");
+  it('splits what only some requests need into chunks that the first request needing them loads', async () => {
+    const publicDir = bundled('public').assetDir;
+    const atInit = filesLoadedAtInit(join(publicDir, 'index.mjs'));
+    const code = (file: string) => readFileSync(file, 'utf8');
+    // Stripe's own code (its API host is a string of it) and the KMS client are not parsed at a cold start.
+    const chunks = readdirSync(join(publicDir, CHUNK_DIRECTORY)).map((name) => join(publicDir, CHUNK_DIRECTORY, name));
+    const stripeChunk = chunks.find((file) => code(file).includes('api.stripe.com'));
+    expect(stripeChunk).toBeDefined();
+    expect(chunks.filter((file) => code(file).includes('com.amazonaws.kms#'))).toHaveLength(1);
+    for (const file of atInit) expect(code(file)).not.toMatch(/api\.stripe\.com|com\.amazonaws\.kms#/);
+    // The chunk loads as `import('stripe')` gives it to shared/payments/stripe-client.ts, from the bundle's directory.
+    const probe = join(publicDir, 'probe.mjs');
+    writeFileSync(probe, `const { default: Stripe } = await import('./${CHUNK_DIRECTORY}/${basename(stripeChunk!)}'); console.log(typeof new Stripe('sk_test_probe').checkout.sessions.create);`);
     expect(execFileSync(process.execPath, [probe], { encoding: 'utf8' }).trim()).toBe('function');
-    expect(readdirSync(bundled('edge').assetDir)).toEqual(['index.mjs']);
+    // A function that never imports stripe ships none of it.
+    const edgeDir = bundled('edge').assetDir;
+    expect(readdirSync(join(edgeDir, CHUNK_DIRECTORY)).some((name) => code(join(edgeDir, CHUNK_DIRECTORY, name)).includes('api.stripe.com'))).toBe(false);
   }, 120_000);
 
   it('ships a source map, and turns it on, with -c sourceMaps=true', () => {
     const { fn, assetDir } = bundledStack({ sourceMaps: 'true' })('management');
-    expect(readdirSync(assetDir).sort()).toEqual(['index.mjs', 'index.mjs.map', 'node_modules']);
+    expect(readdirSync(assetDir).sort()).toEqual(['chunks', 'index.mjs', 'index.mjs.map']);
     expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
   }, 120_000);
 });
