@@ -2,6 +2,7 @@ import type { Deps } from '../runtime.js';
 import { paginateInMemory, type Page } from '../pagination.js';
 import { entryHash, toAuditEntry, type AuditEntry } from './audit-chain.js';
 import { linkAuditEntries, storedAuditEntries } from './audit-linker.js';
+import { openPersonalData } from './personal-data.js';
 
 type AuditDeps = Pick<Deps, 'data'>;
 
@@ -40,7 +41,8 @@ export async function listAuditEntries(deps: AuditDeps, tenantId: string, filter
         (!filter.targetType || e.target.type === filter.targetType) &&
         (!filter.targetId || e.target.id === filter.targetId),
     );
-  return paginateInMemory(matching, filter.page, filter.perPage);
+  const page = paginateInMemory(matching, filter.page, filter.perPage);
+  return { ...page, items: await openPersonalData(deps.data, tenantId, page.items) };
 }
 
 export type Verification = { ok: true; entries: number } | { ok: false; brokenAt: string | null };

@@ -2,6 +2,7 @@ import type { DataService, TransactionEntities } from '../data/service.js';
 import { entryItem } from './audit-chain.js';
 import type { AuditScope } from './audit-scope.js';
 import { changesBetween, entityOf, itemAfter, keyOf, type TransactItem } from './item-changes.js';
+import { sealPersonalData } from './personal-data.js';
 
 /**
  * What a transaction adds to carry its request's audit entry: the entry, built for the final transaction. Undefined
@@ -22,6 +23,6 @@ export async function auditAddition(
   const after = subject && itemAfter(subject, before);
   const idField = target.idField ?? `${target.type}Id`;
   const id = target.id ?? String(after?.[idField] ?? before?.[idField] ?? target.fallbackId ?? scope.tenantId);
-  const changes = subject ? changesBetween(before, after) : {};
+  const changes = subject ? await sealPersonalData(data, scope.tenantId, target.type, { before, after }, changesBetween(before, after)) : {};
   return (tx) => [entryItem(tx, scope, { type: target.type, id }, changes, now)];
 }

@@ -2,7 +2,7 @@ import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createWriteTransaction, type EntityItem as ElectroEntityItem, type Service } from 'electrodb';
 import { activationEntity, activeDomainEntity } from './entities/activation.js';
 import { apiKeyEntity } from './entities/api-key.js';
-import { auditEntryEntity, auditHeadEntity } from './entities/audit.js';
+import { auditEntryEntity, auditHeadEntity, personalDataKeyEntity } from './entities/audit.js';
 import { paymentEntity, subscriptionEntity } from './entities/billing.js';
 import { checkoutSessionEntity } from './entities/checkout-session.js';
 import { couponCodeEntity, couponEntity } from './entities/coupon.js';
@@ -95,6 +95,7 @@ export const ENTITY_FACTORIES = {
   invitation: invitationEntity,
   auditEntry: auditEntryEntity,
   auditHead: auditHeadEntity,
+  personalDataKey: personalDataKeyEntity,
   coupon: couponEntity,
   couponCode: couponCodeEntity,
   trialClaim: trialClaimEntity,

@@ -255,6 +255,31 @@ describe('the audit log (DECISIONS §17)', () => {
     expect(await entryIds(owner)).toEqual(before);
   });
 
+  it('keeps a customer\'s personal data sealed, and unreadable once the customer is erased, with the chain intact', async () => {
+    const owner = await newTenant();
+    const email = uniqueEmail('sealed');
+    const { body: c } = await owner.post('/api/customers', { email, lastName: 'Sealedname', metadata: { crm: 'x-991' } });
+    const license = await newLicense(owner, (await product(owner)).id, { customerEmail: email });
+    const shownBefore = (await owner.get(`/api/audit-log?target_id=${c.id}`)).body.items[0];
+    expect(shownBefore.changes).toMatchObject({ email: [null, email.toLowerCase()], lastName: [null, 'Sealedname'], metadata: [null, { crm: 'x-991' }] });
+    const licenseEntry = (await owner.get(`/api/audit-log?target_id=${license.id}`)).body.items[0];
+    expect(licenseEntry.changes.customerEmail).toEqual([null, email.toLowerCase()]);
+    // In the table the values are ciphertext, even before erasure.
+    const { data: stored } = await localData().entities.auditEntry.query.byTenant({ tenantId: owner.userId }).go({ pages: 'all' });
+    expect(stored.length).toBeGreaterThan(0);
+    expect(JSON.stringify(stored)).not.toMatch(/Sealedname|x-991/);
+    expect(JSON.stringify(stored).toLowerCase()).not.toContain(email.toLowerCase());
+
+    expect((await owner.post(`/api/customers/${c.id}/erase`)).status).toBe(200);
+    const created = (await owner.get(`/api/audit-log?action=customer.create&target_id=${c.id}`)).body.items[0];
+    expect(created.changes).toMatchObject({ email: [null, '[erased]'], lastName: [null, '[erased]'], metadata: [null, '[erased]'] });
+    expect(created.changes.createdAt).toEqual([null, c.createdAt]);
+    expect((await owner.get(`/api/audit-log?target_id=${license.id}`)).body.items[0].changes.customerEmail).toEqual([null, '[erased]']);
+    const erased = (await owner.get(`/api/audit-log?action=customer.erase`)).body.items[0];
+    expect(erased.changes.lastName).toEqual(['[erased]', null]);
+    expect(await owner.get('/api/audit-log/verify').then((r) => r.body)).toEqual({ ok: true, entries: expect.any(Number) });
+  });
+
   it('records a downgrade Stripe refused as written, then taken back', async () => {
     const { s, planId, request } = await downgradable();
     await fakeStripeClient(inject('stripeUrl')).setOutage(s.secretKey, 'subscriptionUpdates');

@@ -12,7 +12,8 @@ const auditLogKey = <const S extends readonly string[]>(sk: S) =>
 /**
  * One entry of a tenant's audit log (DECISIONS §17), created in the transaction of the change it records. The chain
  * fields come after the commit, from the linker (shared/audit/audit-linker.ts): `position` (its place in the tenant's
- * chain, from 1), `prevHash` and `hash` = SHA-256(`prevHash` + the canonical JSON of the entry as the API shows it).
+ * chain, from 1), `prevHash` and `hash` = SHA-256(`prevHash` + the canonical JSON of the entry as stored: a customer's
+ * personal data in `changes` sealed, shared/audit/personal-data.ts).
  * The index lists a tenant's entries by time, newest first.
  */
 export const auditEntryEntity = () =>
@@ -54,4 +55,20 @@ export const auditHeadEntity = () =>
       hash: { type: 'string', required: true },
     },
     indexes: { byTenant: auditLogKey([]) },
+  });
+
+/**
+ * The key that seals one customer's personal data in the tenant's audit entries (shared/audit/personal-data.ts).
+ * Erasing the customer deletes it: the entries keep their ciphertext, and their hashes, but nothing can open it again.
+ */
+export const personalDataKeyEntity = () =>
+  new Entity({
+    model: model('personalDataKey'),
+    attributes: {
+      tenantId: { type: 'string', required: true },
+      customerId: { type: 'string', required: true },
+      /** 32 random bytes, base64: an AES-256-GCM key. */
+      key: { type: 'string', required: true },
+    },
+    indexes: { byCustomer: auditLogKey(['customerId']) },
   });
