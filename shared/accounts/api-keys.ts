@@ -1,5 +1,6 @@
 import { deleteItems, transact, writeItem } from '../data/writes.js';
-import type { AssignableRole } from '../teams/roles.js';
+import { roleAtMost, type AssignableRole } from '../teams/roles.js';
+import { roleIn } from '../teams/tenant-access.js';
 import { NotFoundError } from '../errors.js';
 import { newId, randomBase32, sha256Hex } from '../ids.js';
 import { logger } from '../observability/logger.js';
@@ -78,5 +79,10 @@ export async function resolveApiKey(deps: KeyDeps, key: string): Promise<KeyOwne
       logger.warn('API key use not recorded', { error }),
     );
   }
-  return { userId: data.userId, apiKeyId: data.apiKeyId, role: keyRole(data.role) };
+  const role = keyRole(data.role);
+  if (!data.createdBy || data.createdBy === data.userId) return { userId: data.userId, apiKeyId: data.apiKeyId, role };
+  // A member's key acts for them: it ends with their membership and never exceeds their role now (read as a session's is).
+  const makerRole = await roleIn(deps, data.createdBy, data.userId);
+  if (!makerRole) return undefined;
+  return { userId: data.userId, apiKeyId: data.apiKeyId, role: roleAtMost(role, makerRole) ? role : (makerRole as AssignableRole) };
 }

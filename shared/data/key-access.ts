@@ -58,7 +58,8 @@ export const KEY_ACCESS = {
    * counters, the event and the new owner's e-mail (with their markers).
    */
   portal: {
-    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'planId', 'licenseId', 'licenseKey', 'activationId', 'eventId', 'outboxShard'],
+    // `teamId`: the membership of a key's maker (a member's key lasts as long as they are a member).
+    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'planId', 'licenseId', 'licenseKey', 'activationId', 'eventId', 'outboxShard', 'teamId'],
     // A transfer writes the license, its activations, the customer and their counters, events and the new owner's
     // e-mail; a plan change (DECISIONS §15) the license's seats and plan, the subscription and their events.
     write: [

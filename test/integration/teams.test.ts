@@ -129,4 +129,28 @@ describe('teams (DECISIONS §17)', () => {
     expect((await developer.post('/api/api-keys', { name: 'mine' })).body.role).toBe('developer');
     expect(await developer.post('/api/api-keys', { name: 'admin', role: 'admin' })).toMatchObject({ status: 403, body: { error: ROLE_REFUSED } });
   });
+
+  it("a member's key acts for the member: lowered with their role, refused once they are removed; the owner's keys stay", async () => {
+    const owner = await newTenant();
+    const license = await newLicense(owner, (await newProduct(owner)).id);
+    const ownersKey = new Client();
+    ownersKey.bearer = (await owner.post('/api/api-keys', { name: 'server' })).body.key;
+    const developer = await joinedMember(owner, 'developer', owner.userId);
+    const membersKey = new Client();
+    membersKey.bearer = (await developer.post('/api/api-keys', { name: 'ci' })).body.key;
+    expect((await membersKey.post('/api/products', { name: `By key ${developer.userId.slice(-8)}`, productType: 'plugin' })).status).toBe(201);
+    const portalOverview = () => membersKey.get('/v1/portal/overview?email=nobody%40example.com', { origin: null });
+    expect((await portalOverview()).status).toBe(200);
+
+    expect((await owner.put(`/api/team/members/${developer.userId}`, { role: 'viewer' })).status).toBe(200);
+    expect(await membersKey.post('/api/products', { name: 'Nope' })).toMatchObject({ status: 403, body: { error: ROLE_REFUSED } });
+    expect((await membersKey.get(`/api/licenses/${license.id}`)).status).toBe(200);
+
+    expect((await owner.delete(`/api/team/members/${developer.userId}`)).status).toBe(204);
+    expect(await membersKey.get(`/api/licenses/${license.id}`)).toMatchObject({ status: 401, body: { error: 'Invalid API key' } });
+    expect(await membersKey.put(`/api/licenses/${license.id}`, { seats: 9 })).toMatchObject({ status: 401 });
+    expect(await portalOverview()).toMatchObject({ status: 401, body: { error: 'Invalid API key' } });
+    expect((await owner.get(`/api/licenses/${license.id}`)).body.seats).toBe(license.seats);
+    expect((await ownersKey.get(`/api/licenses/${license.id}`)).status).toBe(200);
+  });
 });
