@@ -10,6 +10,8 @@ export const ID_PREFIXES = [
   'usr', 'prd', 'pln', 'lic', 'act', 'cus', 'whk', 'rel', 'pay', 'sub', 'key', 'evt', 'dlv', 'fbk', 'uev', 'drs', 'sig', 'eml',
   'exp',
   'imp',
+  'inv',
+  'aud',
   'lse',
   'cpn',
 ] as const;

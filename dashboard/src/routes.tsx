@@ -25,6 +25,9 @@ import { ReleasesTab } from './pages/products/ReleasesTab';
 import { NewWebhookPage } from './pages/webhooks/NewWebhookPage';
 import { WebhookPage } from './pages/webhooks/WebhookPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
+import { TeamPage } from './pages/team/TeamPage';
+import { AcceptInvitationPage } from './pages/team/AcceptInvitationPage';
+import { AuditLogPage } from './pages/audit/AuditLogPage';
 
 /**
  * `DASHBOARD_URL` is where OAuth sign-ins land: a failed one carries `?error=<code>` for the sign-in page to explain
@@ -76,6 +79,9 @@ export const router = createBrowserRouter([
       { path: 'payment-provider', element: <PaymentProviderPage /> },
       { path: 'account', element: <AccountPage /> },
       { path: 'imports', element: <ImportPage /> },
+      { path: 'team', element: <TeamPage /> },
+      { path: 'audit-log', element: <AuditLogPage /> },
+      { path: 'accept-invitation', element: <AcceptInvitationPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -27,6 +27,8 @@ import { paymentProviderRoutes } from './routes/payment-provider.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
 import { importRoutes } from './routes/imports.js';
+import { teamRoutes } from './routes/team.js';
+import { auditLogRoutes } from './routes/audit-log.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { couponRoutes } from './routes/coupons.js';
 
@@ -71,6 +73,8 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...analyticsRoutes(deps, builders),
     ...exportRoutes(deps, builders),
     ...importRoutes(deps, builders),
+    ...teamRoutes(deps, builders),
+    ...auditLogRoutes(deps, builders),
     ...subscriptionRoutes(deps, builders),
     ...couponRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },

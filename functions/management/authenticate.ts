@@ -4,9 +4,17 @@ import { UnauthorizedError } from '../../shared/errors.js';
 import { readCookie, SESSION_COOKIE } from '../../shared/http/cookies.js';
 import type { HttpEvent } from '../../shared/http/types.js';
 import type { Deps } from '../../shared/runtime.js';
+import type { Role } from '../../shared/teams/roles.js';
+import { sessionTenant } from '../../shared/teams/tenant-access.js';
 
-export type SessionCaller = { userId: string; via: 'session'; token: string; tokenHash: string; refreshed: boolean };
-export type Caller = SessionCaller | { userId: string; via: 'apiKey' };
+/**
+ * Who is calling, the tenant the request acts in (`tenantId`: every tenant-owned item is keyed by it) and their role
+ * there (DECISIONS §17). `userId` is the signed-in user (a key: the tenant's owner, whose account the key belongs to).
+ */
+type Tenanted = { userId: string; tenantId: string; role: Role };
+export type SessionCaller = Tenanted & { via: 'session'; token: string; tokenHash: string; refreshed: boolean };
+export type ApiKeyCaller = Tenanted & { via: 'apiKey'; apiKeyId: string };
+export type Caller = SessionCaller | ApiKeyCaller;
 
 /**
  * DECISIONS §13: an API key reaches every `/api` route but the account's own credentials (its keys, password, profile,
@@ -17,9 +25,10 @@ export const SESSION_REQUIRED = 'This route needs a signed-in session';
 /** A bearer secret key wins over the cookie: server-to-server callers need no session and no origin. */
 export async function authenticate(deps: Deps, event: HttpEvent): Promise<Caller> {
   const owner = await bearerKeyOwner(deps, event);
-  if (owner) return { userId: owner.userId, via: 'apiKey' };
+  if (owner) return { userId: owner.userId, tenantId: owner.userId, role: owner.role, via: 'apiKey', apiKeyId: owner.apiKeyId };
   const token = readCookie(event, SESSION_COOKIE);
   const session = token ? await resumeSession(deps, token) : undefined;
   if (!token || !session) throw new UnauthorizedError(API_KEY_MESSAGES.missing);
-  return { userId: session.userId, via: 'session', token, tokenHash: session.tokenHash, refreshed: session.refreshed };
+  const access = await sessionTenant(deps, session.userId, session.tenantId);
+  return { userId: session.userId, ...access, via: 'session', token, tokenHash: session.tokenHash, refreshed: session.refreshed };
 }

@@ -1,4 +1,6 @@
-import { NotFoundError } from '../../shared/errors.js';
+import { BadRequestError, NotFoundError } from '../../shared/errors.js';
+import { INVALID_INVITATION, INVITATION_NOT_FOUND, INVITATION_TOKEN_SHAPE } from '../../shared/teams/invitations.js';
+import { MEMBER_NOT_FOUND } from '../../shared/teams/members.js';
 import type { IdKind } from '../../shared/http/id-kind.js';
 
 const kind = (prefix: IdKind['prefix'], notFound: string): IdKind => ({ prefix, unknown: () => new NotFoundError(notFound) });
@@ -16,6 +18,10 @@ export const ID_KINDS = {
   apiKey: kind('key', 'API key not found'),
   export: kind('exp', 'Export not found'),
   import: kind('imp', 'Import not found'),
+  member: kind('usr', MEMBER_NOT_FOUND),
+  invitation: kind('inv', INVITATION_NOT_FOUND),
+  /** The token of an invitation's link: anything else is answered as a used or expired one. */
+  invitationToken: { prefix: 'inv', shape: INVITATION_TOKEN_SHAPE, unknown: () => new BadRequestError(INVALID_INVITATION) },
   subscription: kind('sub', 'Subscription not found'),
   coupon: kind('cpn', 'Coupon not found'),
 } as const;

@@ -14,6 +14,8 @@ import { productOperations } from './routes/products.openapi.js';
 import { releaseOperations } from './routes/releases.openapi.js';
 import { webhookOperations } from './routes/webhooks.openapi.js';
 import { importOperations } from './routes/imports.openapi.js';
+import { teamOperations } from './routes/team.openapi.js';
+import { auditLogOperations } from './routes/audit-log.openapi.js';
 import { subscriptionOperations } from './routes/subscriptions.openapi.js';
 import { couponOperations } from './routes/coupons.openapi.js';
 
@@ -33,6 +35,8 @@ export const managementOperations = defineOperations({
   ...analyticsOperations,
   ...exportOperations,
   ...importOperations,
+  ...teamOperations,
+  ...auditLogOperations,
   ...subscriptionOperations,
   ...couponOperations,
   'GET /health': {

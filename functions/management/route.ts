@@ -10,6 +10,8 @@ import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { runIdempotently, type AnswerKeeping } from '../../shared/http/idempotency.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { Deps } from '../../shared/runtime.js';
+import { ROLE_REFUSED, roleAllows, type Permission } from '../../shared/teams/roles.js';
+import { audited, type AuditDeclaration } from './audited.js';
 import { authenticate, SESSION_REQUIRED, type Caller, type SessionCaller } from './authenticate.js';
 
 /**
@@ -34,6 +36,18 @@ type Schemas = {
   keptAnswer?: (caller: Caller) => AnswerKeeping;
   /** `true`: the account's own credentials, for a signed-in session only; an API key is 403 (DECISIONS §13). */
   sessionOnly?: true;
+};
+
+/** What an authenticated route declares besides its input: the permission it needs, and the change it makes. */
+type AuthedSchemas = Schemas & {
+  /** The one permission the caller's role must grant (shared/teams/roles.ts), else 403 `Your role does not allow this`. */
+  permission: Permission;
+  /**
+   * A route that changes something: the audit entry it leaves (DECISIONS §17), its `action` and its target's type (the
+   * entity whose item the change writes; `idField`: the item's field naming it, default `<type>Id`). `false`: it
+   * changes nothing of the tenant's (the session's own tenant).
+   */
+  audit?: AuditDeclaration | false;
 };
 
 /** A state-changing route without a body schema still refuses non-JSON bodies and unknown fields. */
@@ -77,10 +91,15 @@ export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
   }
 
   /** Every `{param}` of a path is an id whose kind the route names, so none reaches a read unchecked. */
-  function route(method: Method, path: string, schemas: Schemas, handler: Route['handler'], idempotent = false): Route {
+  function route(method: Method, path: string, schemas: Schemas & Partial<AuthedSchemas>, handler: Route['handler'], idempotent = false): Route {
     const unchecked = pathParamNames(path).filter((name) => !schemas.pathIds?.[name]);
     if (unchecked.length) throw new Error(`${method} ${path}: no id kind for {${unchecked.join('}, {')}}`);
-    const flags = { ...(idempotent ? { idempotent } : {}), ...(schemas.sessionOnly ? { sessionOnly: true } : {}) };
+    const flags = {
+      ...(idempotent ? { idempotent } : {}),
+      ...(schemas.sessionOnly ? { sessionOnly: true } : {}),
+      ...(schemas.permission ? { permission: schemas.permission } : {}),
+      ...(schemas.audit !== undefined ? { audit: schemas.audit } : {}),
+    };
     return { method, path, handler, input: { pathIds: schemas.pathIds, body: schemas.body, query: schemas.query, ...flags } };
   }
 
@@ -101,13 +120,14 @@ export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
    * takes `Idempotency-Key` (unless `idempotent: false`), scoped to the caller's account: checked once the caller is
    * known, around the input's parsing and the route, so the refreshed session cookie is never part of a kept answer.
    */
-  function authed<S extends Schemas>(
+  function authed<S extends AuthedSchemas>(
     method: Method,
     path: string,
     schemas: S,
     run: (req: Authenticated<S>) => Promise<HttpResult>,
   ): Route {
     const idempotent = method === 'POST' && schemas.idempotent !== false;
+    const audit = method === 'GET' ? undefined : schemas.audit || undefined;
     return route(
       method,
       path,
@@ -116,7 +136,11 @@ export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
         const caller = await authenticate(deps, event);
         if (schemas.sessionOnly && caller.via !== 'session') throw new ForbiddenError(SESSION_REQUIRED);
         if (caller.via === 'session') assertOrigin(event, origins(event), true);
-        const respond = async () => run({ ...(await parse(event, schemas)), caller: caller as Authenticated<S>['caller'] });
+        if (!roleAllows(caller.role, schemas.permission)) throw new ForbiddenError(ROLE_REFUSED);
+        const answer = async () => run({ ...(await parse(event, schemas)), caller: caller as Authenticated<S>['caller'] });
+        // The caller's own account is their own tenant's, whichever tenant the session acts in.
+        const auditTenant = schemas.permission === 'account' ? caller.userId : caller.tenantId;
+        const respond = audit ? () => audited(deps, event, caller, { ...audit, tenantId: auditTenant }, answer) : answer;
         const keeping = schemas.keptAnswer?.(caller);
         const result = idempotent ? await runIdempotently(deps, event, `user#${caller.userId}`, respond, { keeping }) : await respond();
         if (caller.via === 'session' && caller.refreshed) {

@@ -1,11 +1,15 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type { StoredAuditEntry } from '../../shared/audit/audit-chain.js';
+import { linkAuditEntries } from '../../shared/audit/audit-linker.js';
 import { logger } from '../../shared/observability/logger.js';
 import { forwardOutboxItem, outboxItemOf, type OutboxQueues } from '../../shared/outbox/forwarders.js';
 import type { Deps } from '../../shared/runtime.js';
 import { workerApp } from '../../shared/workers/app.js';
-import { matchesFilter, OUTBOX_INSERT_FILTER } from './outbox-filter.js';
+import { AUDIT_ENTRY_INSERT_FILTER, matchesFilter, OUTBOX_INSERT_FILTER } from './outbox-filter.js';
+
+const imageOf = (record: DynamoDBRecord) => unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>);
 
 /**
  * The outbox fan-out (table stream event source with ReportBatchItemFailures): each outbox event becomes one
@@ -13,20 +17,36 @@ import { matchesFilter, OUTBOX_INSERT_FILTER } from './outbox-filter.js';
  * forwarded. A record that fails does not hold up the others of the batch (other tenants' events and e-mails): they
  * are forwarded, and the failed ones reported; the stream retries from the first of them (forwarding the later ones
  * again, which is safe: the dispatcher and the sender act once), then gives up on it, and the sweep forwards it.
+ * New audit entries are linked into their tenant's chain, a tenant's entries of the batch together (linking is safe to
+ * repeat; what the stream gives up on, the next `verify` links).
  */
 export function createFanOutHandler(deps: Pick<Deps, 'data' | 'clock'>, queues: OutboxQueues) {
   const forwarding = { ...deps, queues };
   return workerApp(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const failed: string[] = [];
+    const auditRecords = new Map<string, DynamoDBRecord[]>();
     for (const record of event.Records) {
+      if (matchesFilter(AUDIT_ENTRY_INSERT_FILTER, record)) {
+        const tenantId = String(record.dynamodb!.NewImage!.tenantId?.S);
+        auditRecords.set(tenantId, [...(auditRecords.get(tenantId) ?? []), record]);
+        continue;
+      }
       if (!matchesFilter(OUTBOX_INSERT_FILTER, record)) continue;
       try {
-        const image = unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>);
+        const image = imageOf(record);
         const item = outboxItemOf(image);
         if (item) await forwardOutboxItem(forwarding, item, image);
       } catch (error) {
         logger.error('Fan-out failed', { eventID: record.eventID, error });
         failed.push(record.dynamodb!.SequenceNumber!);
+      }
+    }
+    for (const [tenantId, records] of auditRecords) {
+      try {
+        await linkAuditEntries(deps.data, tenantId, records.map((record) => imageOf(record) as StoredAuditEntry));
+      } catch (error) {
+        logger.error('Audit linking failed', { tenantId, error });
+        failed.push(...records.map((record) => record.dynamodb!.SequenceNumber!));
       }
     }
     return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };

@@ -10,7 +10,19 @@ export const OUTBOX_INSERT_FILTER = {
   dynamodb: { NewImage: { __edb_e__: { S: [...OUTBOX_ITEM_KINDS] } } },
 };
 
+/** Inserts of audit entries, which the fan-out links into their tenant's chain (shared/audit/audit-linker.ts). */
+export const AUDIT_ENTRY_INSERT_FILTER = {
+  eventName: ['INSERT'],
+  dynamodb: { NewImage: { __edb_e__: { S: ['auditEntry'] } } },
+};
+
+/** Every filter of the fan-out's event source: a record matching any of them is delivered. */
+export const FAN_OUT_FILTERS = [OUTBOX_INSERT_FILTER, AUDIT_ENTRY_INSERT_FILTER];
+
 type Pattern = { [key: string]: string[] | Pattern };
+
+/** Whether the fan-out's event source delivers the record (Lambda ORs an event source's filters). */
+export const deliveredToFanOut = (record: unknown) => FAN_OUT_FILTERS.some((filter) => matchesFilter(filter, record));
 
 /** Lambda filter semantics for this subset: arrays list the allowed values, objects match nested fields. */
 export function matchesFilter(pattern: Pattern, value: unknown): boolean {

@@ -6,6 +6,7 @@ import { assertDescribes, defineOperations, named } from '../../shared/openapi/o
 import type { portalDownloads } from '../../shared/portal/portal-downloads.js';
 import type { portalLicenses, portalOverview } from '../../shared/portal/portal-reads.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import { ROLE_REFUSED } from '../../shared/teams/roles.js';
 import { Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { examplePendingPlanChange, examplePlanChange, PLAN_CHANGE_DESCRIPTION, PLAN_CHANGE_ERRORS, PlanChange } from '../management/routes/subscriptions.openapi.js';
 
@@ -145,6 +146,7 @@ export const portalOperations = defineOperations({
     },
     errors: {
       400: ['email is required', 'No payment provider is connected', 'Subscription is not billed through the payment provider', 'Stripe refused the secret key'],
+      403: [ROLE_REFUSED],
       502: ['Payment provider unavailable'],
     },
   },
@@ -173,6 +175,7 @@ export const portalOperations = defineOperations({
     },
     errors: {
       400: ['email is required', 'toEmail: must be a valid e-mail address', 'A revoked license cannot be transferred', 'The license already belongs to this e-mail'],
+      403: [ROLE_REFUSED],
       404: ['License not found'],
       409: ['License was changed concurrently; retry'],
     },
@@ -189,7 +192,7 @@ export const portalOperations = defineOperations({
         examples: { upgrade: { data: examplePlanChange }, downgrade: { data: examplePendingPlanChange } },
       },
     },
-    errors: { ...PLAN_CHANGE_ERRORS, 400: ['email is required', ...PLAN_CHANGE_ERRORS[400]] },
+    errors: { ...PLAN_CHANGE_ERRORS, 400: ['email is required', ...PLAN_CHANGE_ERRORS[400]], 403: [ROLE_REFUSED] },
   },
   'GET /dl/{releaseId}': {
     summary: 'Download through a signed portal link',

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { Config } from '../../shared/config.js';
 import { API_KEY_MESSAGES, bearerKeyOwner } from '../../shared/accounts/bearer-key.js';
 import { normalizeEmail } from '../../shared/customers/customer-view.js';
-import { NotFoundError, UnauthorizedError } from '../../shared/errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../shared/errors.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { jsonBody, query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
@@ -24,6 +24,7 @@ import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
 import type { DownloadLinks } from '../../shared/storage/download-links.js';
+import { ROLE_REFUSED, roleAllows, type Permission } from '../../shared/teams/roles.js';
 import { RELEASE_NOT_FOUND } from '../../shared/updates/download.js';
 
 /** Unknown query parameters are ignored; `email` is the customer's, trusted as the vendor's server gives it (SERVICE-SPEC §4.7). */
@@ -46,18 +47,28 @@ type Read = (scope: PortalScope, event: HttpEvent, body: { planId?: string }) =>
 /** The customer portal (SERVICE-SPEC §4.7) and the signed download its links lead to (DECISIONS §5). */
 export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits, secret, links }: PortalContext): Route[] {
   /**
-   * Checked in this order: the secret key (401), its rate limit (429), `email` (400), the path's ids (404, as
+   * The key's owner (401 without a usable key) when its role may do what the route does (403, as the management API
+   * answers it: a portal change is the change its management route makes), within the key's rate limit (429).
+   */
+  async function keyOwner(event: HttpEvent, permission: Permission) {
+    const owner = await bearerKeyOwner(deps, event);
+    if (!owner) throw new UnauthorizedError(API_KEY_MESSAGES.missing);
+    if (!roleAllows(owner.role, permission)) throw new ForbiddenError(ROLE_REFUSED);
+    await limits.take(RATE_LIMITS.portal, owner.apiKeyId);
+    return owner;
+  }
+
+  /**
+   * Checked in this order: the secret key (401), its role (403), its rate limit (429), `email` (400), the path's ids (404, as
    * unknown ones); then `run` reads within the key owner's customers with that e-mail, answered as `{data}`.
    */
-  function portal(method: Method, path: string, pathIds: Record<string, IdKind>, run: Read, body?: typeof changePlanBody): Route {
+  function portal(method: Method, path: string, pathIds: Record<string, IdKind>, run: Read, permission: Permission = 'read', body?: typeof changePlanBody): Route {
     return {
       method,
       path,
       input: body ? { body, pathIds } : { query: emailQuery, pathIds },
       handler: async (event) => {
-        const owner = await bearerKeyOwner(deps, event);
-        if (!owner) throw new UnauthorizedError(API_KEY_MESSAGES.missing);
-        await limits.take(RATE_LIMITS.portal, owner.apiKeyId);
+        const owner = await keyOwner(event, permission);
         const input: { email: string; planId?: string } = body ? parseInput(body, jsonBody(event)) : parseInput(emailQuery, query(event));
         for (const [name, kind] of Object.entries(pathIds)) checkIdShape(kind, event.pathParameters![name]!);
         if (input.planId !== undefined) checkIdShape(PLAN, input.planId);
@@ -67,15 +78,13 @@ export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits
   }
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
 
-  /** The key (401) and its rate limit (429), as `portal` checks them; then the body (400) and the path's id (404). */
+  /** The key (401), its role (403) and its rate limit (429), as `portal` checks them; then the body (400) and the path's id (404). */
   const transfer: Route = {
     method: 'POST',
     path: '/v1/portal/licenses/{id}/transfer',
     input: { body: transferBody, pathIds: { id: LICENSE } },
     handler: async (event) => {
-      const owner = await bearerKeyOwner(deps, event);
-      if (!owner) throw new UnauthorizedError(API_KEY_MESSAGES.missing);
-      await limits.take(RATE_LIMITS.portal, owner.apiKeyId);
+      const owner = await keyOwner(event, 'licenseSupport');
       const body = parseInput(transferBody, jsonBody(event));
       checkIdShape(LICENSE, event.pathParameters!.id!);
       const license = await transferLicense(deps, owner.userId, event.pathParameters!.id!, { email: body.toEmail, currentOwner: normalizeEmail(body.email) });
@@ -92,12 +101,14 @@ export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits
     transfer,
     portal('POST', '/v1/portal/subscriptions/{id}/cancel', { id: SUBSCRIPTION }, (scope, event) =>
       cancelSubscription(deps, scope, event.pathParameters!.id!),
+      'billing',
     ),
     portal(
       'POST',
       '/v1/portal/subscriptions/{id}/change-plan',
       { id: SUBSCRIPTION },
       (scope, event, body) => changePortalPlan(deps, scope, event.pathParameters!.id!, body.planId!),
+      'billing',
       changePlanBody,
     ),
     {

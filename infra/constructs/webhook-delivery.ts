@@ -6,7 +6,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
+import { FAN_OUT_FILTERS } from '../../functions/outbox-fanout/outbox-filter.js';
 import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
 import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
@@ -96,7 +96,7 @@ export class WebhookDelivery extends Construct {
         retryAttempts: OUTBOX_STREAM_SETTINGS.retryAttempts,
         maxRecordAge: Duration.seconds(OUTBOX_STREAM_SETTINGS.maxRecordAgeSeconds),
         onFailure: new SqsDlq(this.streamDeadLetterQueue),
-        filters: [FilterCriteria.filter(OUTBOX_INSERT_FILTER)],
+        filters: FAN_OUT_FILTERS.map((filter) => FilterCriteria.filter(filter)),
       }),
     );
     NagSuppressions.addResourceSuppressions(

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { matchesFilter, OUTBOX_INSERT_FILTER } from '../../functions/outbox-fanout/outbox-filter.js';
+import { deliveredToFanOut } from '../../functions/outbox-fanout/outbox-filter.js';
 import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
 import { USAGE_QUEUE_SETTINGS } from '../../shared/analytics/usage-queue.js';
 import { EXPORT_QUEUE_SETTINGS } from '../../shared/exports/export-queue.js';
@@ -117,7 +117,7 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
       poller = await startStreamPoller({
         endpoint: options.dynamoEndpoint,
         tableName: options.tableName,
-        filter: (record) => matchesFilter(OUTBOX_INSERT_FILTER, record),
+        filter: deliveredToFanOut,
         handler: (event) => fanOut.handler(event, lambdaContext('outboxFanOut')),
         checkpointFile: stateFile('webhook-stream-position'),
         ...OUTBOX_STREAM_SETTINGS,

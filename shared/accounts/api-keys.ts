@@ -1,4 +1,6 @@
-import { deleteItems, writeItem } from '../data/writes.js';
+import { deleteItems, transact, writeItem } from '../data/writes.js';
+import { roleAtMost, type AssignableRole } from '../teams/roles.js';
+import { roleIn } from '../teams/tenant-access.js';
 import { NotFoundError } from '../errors.js';
 import { newId, randomBase32, sha256Hex } from '../ids.js';
 import { logger } from '../observability/logger.js';
@@ -11,28 +13,35 @@ const PREFIX_LENGTH = 12;
 /** `lastUsedAt` is written at most this often, so authenticated traffic does not write on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export type ApiKeySummary = { id: string; name: string; prefix: string; createdAt: string; lastUsedAt: string | null };
+export type ApiKeySummary = { id: string; name: string; prefix: string; role: AssignableRole; createdAt: string; lastUsedAt: string | null };
 
-export async function createApiKey(deps: KeyDeps, userId: string, name: string) {
+/** Keys made before roles existed act as admins, the default (DECISIONS §17). */
+const keyRole = (role: string | undefined) => (role ?? 'admin') as AssignableRole;
+
+/** A key of tenant `userId` with `role`, made by `createdBy`. */
+export async function createApiKey(deps: KeyDeps, userId: string, input: { name: string; role: AssignableRole; createdBy: string }) {
+  const { name, role } = input;
   const key = `sk_${randomBase32(20)}`;
   const item = {
     keyHash: sha256Hex(key),
     apiKeyId: newId('key'),
     userId,
     name,
+    role,
+    createdBy: input.createdBy,
     prefix: key.slice(0, PREFIX_LENGTH),
     createdAt: deps.clock.now().toISOString(),
   };
-  const written = await writeItem(() => deps.data.entities.apiKey.create(item).go());
+  const outcome = await transact(deps.data, (tx) => ({ key: tx.apiKey.create(item).commit() }));
   // 160 random bits: a key that is already taken means something is badly wrong, not bad luck.
-  if (!written.written) throw new Error('API key collision');
-  return { id: item.apiKeyId, name, key, prefix: item.prefix, createdAt: item.createdAt };
+  if (!outcome.committed) throw new Error('API key collision');
+  return { id: item.apiKeyId, name, key, prefix: item.prefix, role, createdAt: item.createdAt };
 }
 
 export async function listApiKeys(deps: KeyDeps, userId: string): Promise<ApiKeySummary[]> {
   const { data } = await deps.data.entities.apiKey.query.byUser({ userId }).go({ pages: 'all' });
   return data
-    .map((k) => ({ id: k.apiKeyId, name: k.name, prefix: k.prefix, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt ?? null }))
+    .map((k) => ({ id: k.apiKeyId, name: k.name, prefix: k.prefix, role: keyRole(k.role), createdAt: k.createdAt, lastUsedAt: k.lastUsedAt ?? null }))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
@@ -41,7 +50,7 @@ export async function revokeApiKey(deps: KeyDeps, userId: string, apiKeyId: stri
   const { data } = await deps.data.entities.apiKey.query.byUser({ userId, apiKeyId }).go();
   const key = data[0];
   if (!key) throw new NotFoundError('API key not found');
-  await writeItem(() => deps.data.entities.apiKey.delete({ keyHash: key.keyHash }).go());
+  await transact(deps.data, (tx) => ({ key: tx.apiKey.delete({ keyHash: key.keyHash }).commit() }));
 }
 
 /** Revokes every key of a user: an account taken over from whoever registered its address (DECISIONS §13) keeps none of theirs. */
@@ -54,8 +63,8 @@ export async function revokeAllApiKeys(deps: KeyDeps, userId: string): Promise<v
   );
 }
 
-/** Who a secret key belongs to, and which of their keys it is (rate limits are per key). */
-export type KeyOwner = { userId: string; apiKeyId: string };
+/** Who a secret key belongs to, which of their keys it is (rate limits are per key), and its role. */
+export type KeyOwner = { userId: string; apiKeyId: string; role: AssignableRole };
 
 /** The owner of a secret key, or undefined when the key is unknown or revoked. */
 export async function resolveApiKey(deps: KeyDeps, key: string): Promise<KeyOwner | undefined> {
@@ -70,5 +79,10 @@ export async function resolveApiKey(deps: KeyDeps, key: string): Promise<KeyOwne
       logger.warn('API key use not recorded', { error }),
     );
   }
-  return { userId: data.userId, apiKeyId: data.apiKeyId };
+  const role = keyRole(data.role);
+  if (!data.createdBy || data.createdBy === data.userId) return { userId: data.userId, apiKeyId: data.apiKeyId, role };
+  // A member's key acts for them: it ends with their membership and never exceeds their role now (read as a session's is).
+  const makerRole = await roleIn(deps, data.createdBy, data.userId);
+  if (!makerRole) return undefined;
+  return { userId: data.userId, apiKeyId: data.apiKeyId, role: roleAtMost(role, makerRole) ? role : (makerRole as AssignableRole) };
 }

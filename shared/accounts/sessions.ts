@@ -1,4 +1,5 @@
 import { deleteItems, transact, writeItem } from '../data/writes.js';
+import { UnauthorizedError } from '../errors.js';
 import { randomBase32, sha256Hex } from '../ids.js';
 import type { Deps } from '../runtime.js';
 
@@ -53,7 +54,8 @@ export async function startPasswordSession(deps: SessionDeps, userId: string, pa
   throw outcome.refused('session') ? collision() : outcome.unexpected();
 }
 
-export type ActiveSession = { userId: string; tokenHash: string; refreshed: boolean };
+/** `tenantId`: the tenant the session was switched to (DECISIONS §17), if any. */
+export type ActiveSession = { userId: string; tenantId?: string; tokenHash: string; refreshed: boolean };
 
 /**
  * The live session of a token, extended when under 15 days remain; undefined when unknown, expired,
@@ -66,7 +68,8 @@ export async function resumeSession(deps: SessionDeps, token: string): Promise<A
   const now = deps.clock.now().getTime();
   const expiresAt = Date.parse(session.expiresAt);
   if (expiresAt <= now) return undefined;
-  if (expiresAt - now >= REFRESH_BELOW_MS) return { userId: session.userId, tokenHash, refreshed: false };
+  const tenantId = session.tenantId;
+  if (expiresAt - now >= REFRESH_BELOW_MS) return { userId: session.userId, tenantId, tokenHash, refreshed: false };
   const extended = new Date(now + SESSION_LIFETIME_MS);
   const written = await writeItem(() =>
     deps.data.entities.session
@@ -74,7 +77,13 @@ export async function resumeSession(deps: SessionDeps, token: string): Promise<A
       .set({ expiresAt: extended.toISOString(), ttl: Math.ceil(extended.getTime() / 1000) })
       .go(),
   );
-  return written.written ? { userId: session.userId, tokenHash, refreshed: true } : undefined;
+  return written.written ? { userId: session.userId, tenantId, tokenHash, refreshed: true } : undefined;
+}
+
+/** Moves a session to another tenant (the caller checked the user's membership there). */
+export async function switchSessionTenant(deps: SessionDeps, tokenHash: string, tenantId: string): Promise<void> {
+  const written = await writeItem(() => deps.data.entities.session.patch({ tokenHash }).set({ tenantId }).go({ response: 'none' }));
+  if (!written.written) throw new UnauthorizedError();
 }
 
 export async function endSession(deps: SessionDeps, token: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
-import { transact, writeItem } from '../data/writes.js';
+import { transact } from '../data/writes.js';
 import { newId } from '../ids.js';
 import { RATE_LIMITS } from '../rate-limits/limits.js';
 import type { RateLimiter } from '../rate-limits/rate-limiter.js';
@@ -182,12 +182,14 @@ export async function updateProfile(
   changes: { name?: string; avatarUrl?: string | null },
 ): Promise<PublicUser> {
   const { avatarUrl, ...rest } = changes;
-  const patch = deps.data.entities.user.patch({ userId }).set({ ...rest, updatedAt: deps.clock.now().toISOString() });
-  const written = await writeItem(() =>
-    (avatarUrl === null ? patch.remove(['avatarUrl']) : patch.set(avatarUrl ? { avatarUrl } : {})).go({ response: 'all_new' }),
-  );
-  if (!written.written) throw new NotFoundError('User not found');
-  return toPublicUser(written.value.data as UserItem);
+  // A transaction (its audit entry rides with it), then the user as written.
+  const outcome = await transact(deps.data, (tx) => {
+    const patch = tx.user.patch({ userId }).set({ ...rest, updatedAt: deps.clock.now().toISOString() });
+    return { user: (avatarUrl === null ? patch.remove(['avatarUrl']) : patch.set(avatarUrl ? { avatarUrl } : {})).commit() };
+  });
+  const user = outcome.committed ? await getUser(deps, userId) : undefined;
+  if (!user) throw new NotFoundError('User not found');
+  return toPublicUser(user);
 }
 
 /**
@@ -210,13 +212,13 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.newPassword, deps.config.passwordHashCost);
   // Written only over the hash that was checked (or over none, for the first password): two concurrent changes
   // cannot both win with different passwords, and a first password is set once without a current one.
-  const written = await writeItem(() =>
-    deps.data.entities.user
+  const outcome = await transact(deps.data, (tx) => ({
+    user: tx.user
       .patch({ userId })
       .set({ passwordHash, updatedAt: deps.clock.now().toISOString() })
       .where(({ passwordHash: stored }, { eq, notExists }) => (current === undefined ? notExists(stored) : eq(stored, current)))
-      .go(),
-  );
-  if (!written.written) throw new ConflictError('Password was changed concurrently; retry');
+      .commit(),
+  }));
+  if (!outcome.committed) throw new ConflictError('Password was changed concurrently; retry');
   await endOtherSessions(deps, userId, keepSessionHash);
 }

@@ -1,3 +1,4 @@
+import { withAudit } from '../audit/audit-scope.js';
 import type Stripe from 'stripe';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import { logger } from '../observability/logger.js';
@@ -61,7 +62,11 @@ export async function receiveStripeEvent(deps: WebhookDeps, tenantId: string, ra
   let applied: Applied;
   try {
     const handler = HANDLERS[event.type];
-    applied = handler ? await handler(ctx, event.data.object as never) : ignored('event type not handled');
+    // What the event changes is recorded in the tenant's audit log as the service's own doing (DECISIONS §17).
+    const audit = { tenantId, actor: { type: 'system' as const, id: 'stripe' }, action: `stripe.${event.type}`, now: () => deps.clock.now() };
+    applied = handler
+      ? await withAudit({ ...audit, target: { type: 'stripeEvent', id: event.id, entity: false } }, () => handler(ctx, event.data.object as never))
+      : ignored('event type not handled');
   } catch (error) {
     // The claim is let go so that Stripe's retry proceeds at once; a lost claim is the other delivery's.
     await releaseClaim(deps, claimed.claim).catch((release: unknown) => logger.warn('Stripe event claim not released', { error: release }));

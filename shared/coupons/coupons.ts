@@ -99,7 +99,9 @@ export async function createCoupon(deps: CouponDeps, tenantId: string, input: Co
     createdAt: now,
     updatedAt: now,
   };
-  await deps.data.entities.coupon.create(item).go();
+  // A transaction, so that the audit entry of the change rides with it (shared/audit/audit-scope.ts).
+  const outcome = await transact(deps.data, (tx) => ({ coupon: tx.coupon.create(item).commit() }));
+  if (!outcome.committed) throw outcome.unexpected();
   return toCoupon(item);
 }
 

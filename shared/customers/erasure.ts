@@ -1,3 +1,4 @@
+import { forgetPersonalData } from '../audit/personal-data.js';
 import type { EntityItem } from '../data/service.js';
 import { transact, writeItem } from '../data/writes.js';
 import { ConflictError } from '../errors.js';
@@ -132,7 +133,7 @@ async function eraseDeliveries(deps: ErasureDeps, tenantId: string, subject: Era
   );
 }
 
-/** The customer item and its e-mail hold, in one transaction with `customer.erased`. */
+/** The customer item and its e-mail hold, in one transaction with `customer.erased` and the deletion of the key that sealed its personal data in the audit log. */
 async function eraseCustomerItem(deps: ErasureDeps, original: CustomerItem): Promise<ErasedCustomer> {
   const { tenantId, customerId } = original;
   let current = original;
@@ -161,6 +162,7 @@ async function eraseCustomerItem(deps: ErasureDeps, original: CustomerItem): Pro
         .commit(),
       newEmail: tx.customerEmail.create({ tenantId, email: erased.email, customerId }).commit(),
       event: outboxEvent(tx, { tenantId, type: 'customer.erased', data: view, now: new Date(now) }),
+      personalData: forgetPersonalData(tx, tenantId, customerId),
     }));
     if (outcome.committed) return view;
     // Changed since it was read: erased by a concurrent request, it answers as erased; another e-mail now means what

@@ -58,7 +58,8 @@ export const KEY_ACCESS = {
    * counters, the event and the new owner's e-mail (with their markers).
    */
   portal: {
-    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'planId', 'licenseId', 'licenseKey', 'activationId', 'eventId', 'outboxShard'],
+    // `teamId`: the membership of a key's maker (a member's key lasts as long as they are a member).
+    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'planId', 'licenseId', 'licenseKey', 'activationId', 'eventId', 'outboxShard', 'teamId'],
     // A transfer writes the license, its activations, the customer and their counters, events and the new owner's
     // e-mail; a plan change (DECISIONS §15) the license's seats and plan, the subscription and their events.
     write: [
@@ -71,7 +72,8 @@ export const KEY_ACCESS = {
    * session, product and plan named by an event (the plan as sold travels in the event; the plan itself is read only
    * for a session opened without that snapshot), and what a purchase, renewal or refund writes: customer (and its
    * e-mail lookup), license (with its ref, expiry item, e-mail and activations), payment, subscription, counters and
-   * outbound events, and the counts of the tenant's overview (`overview`). It changes no payment provider, product or plan.
+   * outbound events, the counts of the tenant's overview (`overview`), and the audit entry of what the event changed
+   * (`auditLog`). It changes no payment provider, product or plan.
    */
   stripeWebhook: {
     read: [
@@ -80,18 +82,19 @@ export const KEY_ACCESS = {
     ],
     write: [
       'tenantId#stripeEventId', 'tenantId#stripeId', 'tenantId#email', 'tenantId#shard', 'checkoutSessionId', 'customerId', 'licenseKey',
-      'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard', 'overview',
+      'licenseId', 'shard', 'activationId', 'paymentId', 'subscriptionId', 'eventId', 'outboxShard', 'overview', 'auditLog',
       // A purchase that continues a no-card trial marks its claim converted (DECISIONS §15).
       'productId#email',
     ],
   },
   /**
-   * Outbox fan-out and webhook dispatcher: webhooks (by id and by tenant), deliveries and their counters, and the pending
-   * markers of the outbox items the fan-out forwards (`outboxShard`), which it removes.
+   * Outbox fan-out and webhook dispatcher: webhooks (by id and by tenant), deliveries and their counters, the pending
+   * markers of the outbox items the fan-out forwards (`outboxShard`), which it removes, and the audit log's entries and
+   * chain head (`auditLog`), which the fan-out links.
    */
   webhookWorker: {
-    read: ['webhookId', 'deliveryId', 'tenantId', 'outboxShard'],
-    write: ['webhookId', 'deliveryId', 'tenantId#shard', 'outboxShard'],
+    read: ['webhookId', 'deliveryId', 'tenantId', 'outboxShard', 'auditLog'],
+    write: ['webhookId', 'deliveryId', 'tenantId#shard', 'outboxShard', 'auditLog'],
   },
   /**
    * Outbox sweep: the pending markers it queries by shard, the outbox events it reads to forward them again (`eventId`),
@@ -130,11 +133,15 @@ export const KEY_ACCESS = {
    * e-mails a batch finds taken (`licenseKey`, `tenantId`); what an imported license writes: the license, its ref,
    * expiry item, activations and domain holds (`licenseKey`, `licenseId`, `shard`, `activationId`), its customer and
    * the e-mail's holder (`customerId`, `tenantId#email`), the counters (`tenantId#shard`), and the `import.completed`
-   * event (`eventId`, `outboxShard`). It changes no product or plan.
+   * event (`eventId`, `outboxShard`) with the import's audit entry (`auditLog`).
+   * It changes no product or plan.
    */
   importWorker: {
     read: ['importId', 'productId', 'licenseKey', 'tenantId'],
-    write: ['importId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard'],
+    write: [
+      'importId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard',
+      'auditLog',
+    ],
   },
 } as const satisfies Record<string, { read: readonly string[]; write: readonly string[] }>;
 

@@ -1,7 +1,8 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createWriteTransaction, type EntityItem as ElectroEntityItem, type Service } from 'electrodb';
 import { activationEntity, activeDomainEntity } from './entities/activation.js';
 import { apiKeyEntity } from './entities/api-key.js';
+import { auditEntryEntity, auditHeadEntity, personalDataKeyEntity } from './entities/audit.js';
 import { paymentEntity, subscriptionEntity } from './entities/billing.js';
 import { checkoutSessionEntity } from './entities/checkout-session.js';
 import { couponCodeEntity, couponEntity } from './entities/coupon.js';
@@ -29,6 +30,7 @@ import { productDailyEntity } from './entities/product-daily.js';
 import { releaseEntity, releaseReadmeEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
+import { invitationEntity, membershipEntity } from './entities/team.js';
 import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
 import { trialClaimEntity } from './entities/trial-claim.js';
 import { usageEventEntity } from './entities/usage-event.js';
@@ -89,6 +91,11 @@ export const ENTITY_FACTORIES = {
   importJob: importJobEntity,
   importError: importErrorEntity,
   releaseReadme: releaseReadmeEntity,
+  membership: membershipEntity,
+  invitation: invitationEntity,
+  auditEntry: auditEntryEntity,
+  auditHead: auditHeadEntity,
+  personalDataKey: personalDataKeyEntity,
   coupon: couponEntity,
   couponCode: couponCodeEntity,
   trialClaim: trialClaimEntity,
@@ -107,6 +114,8 @@ export type DataService = {
   reads: { [Name in keyof EntityMap]: ItemReader<EntityMap[Name]> };
   /** An UpdateItem that ElectroDB builds once, sent directly with each call's values: for the hot writes. */
   prepareUpdate: <const K extends ValueKinds>(kinds: K, build: (values: ValuesOf<K>) => object) => (values: ValuesOf<K>) => Promise<unknown>;
+  /** An item as stored, by its table key (`pk`, `sk`), read consistently: the audit log's view of an item before a change. */
+  storedItem: (key: Record<string, unknown>) => Promise<Record<string, unknown> | undefined>;
 };
 
 /** An object whose properties are built the first time each is read. */
@@ -138,6 +147,7 @@ export function createDataService(client: DynamoDBDocumentClient, table: string,
     entities,
     reads: lazily<DataService['reads']>(names, (name) => itemReader(entities[name], tableClient) as DataService['reads'][typeof name]),
     prepareUpdate: (kinds, build) => preparedUpdate(tableClient, kinds, build),
+    storedItem: async (key) => (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item,
     transaction: {
       write: ((build: (tx: EntityMap) => unknown[]) => {
         const named: Partial<EntityMap> = {};

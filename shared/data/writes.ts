@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorChain, ServiceUnavailableError } from '../errors.js';
+import { auditAddition } from '../audit/audit-transaction.js';
+import { pendingAudit } from '../audit/audit-scope.js';
+import { entityOf, type TransactItem } from '../audit/item-changes.js';
 import type { DataService, TransactionEntities } from './service.js';
 
 /**
@@ -63,20 +66,36 @@ function flatten<N extends string>(slots: Record<N, Slot>, layout: Layout<N>): T
 /**
  * Runs a write transaction whose items are grouped in named slots. Each attempt carries a fresh
  * `ClientRequestToken`, so an SDK retry of an attempt whose answer was lost (a timeout) cannot apply it twice.
+ * Inside a request that changes something (shared/audit/audit-scope.ts), the first transaction that makes the declared
+ * change also carries its audit entry: the change and its entry commit together or not at all.
  */
 export async function transact<N extends string>(
   data: DataService,
   build: (tx: TransactionEntities) => Record<N, Slot>,
 ): Promise<TransactionResult<N>> {
+  const audit = pendingAudit();
   for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS; attempt++) {
     const layout: Layout<N> = [];
-    const outcome = await unlessThrottled(() => data.transaction.write((tx) => flatten(build(tx), layout)).go({ token: randomUUID(), originalErr: true } as TransactionOptions));
-    if (!outcome.canceled) return { committed: true };
+    let items: TransactionItem[] = [];
+    let write = data.transaction.write((tx) => (items = flatten(build(tx), layout)));
+    const addition = audit && (await auditAddition(data, audit, items as unknown as TransactItem[], audit.now()));
+    if (addition) {
+      write = data.transaction.write((tx) => {
+        // Named, so ElectroDB can read back the old items of the change's own slots.
+        for (const item of items) void (tx as Record<string, unknown>)[entityOf(item as unknown as TransactItem) ?? ''];
+        return [...items, ...(addition(tx) as TransactionItem[])];
+      });
+    }
+    const outcome = await unlessThrottled(() => write.go({ token: randomUUID(), originalErr: true } as TransactionOptions));
+    if (!outcome.canceled) {
+      if (addition) audit.recorded = true;
+      return { committed: true };
+    }
 
     const reasons = outcome.data as ReadonlyArray<{ code?: string; item?: unknown }>;
     const codes = reasons.map((reason) => reason.code ?? 'None');
     const slotOf = (index: number) => layout.find((slot) => index >= slot.from && index < slot.to)?.name;
-    const refused = new Set(codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [slotOf(index)!] : [])));
+    const refused = new Set(codes.flatMap((code, index) => (code === 'ConditionalCheckFailed' && index < items.length ? [slotOf(index)!] : [])));
     if (refused.size > 0) {
       return {
         committed: false,

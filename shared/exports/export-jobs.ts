@@ -19,6 +19,7 @@ export const EXPORT_RETENTION_DAYS = 7;
 export const EXPORT_LINK_SECONDS = 3600;
 
 const EXPORT_NOT_FOUND = 'Export not found';
+export const EXPORT_NOT_QUEUED = 'The export could not be started; request a new one';
 
 /** Records an export of the whole account and queues it for the export worker. */
 export async function requestExport(deps: ExportJobDeps, tenantId: string, format: ExportFormat) {
@@ -39,8 +40,11 @@ export async function requestExport(deps: ExportJobDeps, tenantId: string, forma
   try {
     await deps.exportQueue.send({ exportId });
   } catch (error) {
-    // Never queued, never done: the job is not left waiting for a worker that will not come.
-    await writeItem(() => deps.data.entities.exportJob.delete({ exportId }).go());
+    // Never queued, never done: the job is not left waiting for a worker that will not come. It is kept, failed, as
+    // the audit entry that committed with it records it.
+    await writeItem(() =>
+      deps.data.entities.exportJob.patch({ exportId }).set({ status: 'failed', error: EXPORT_NOT_QUEUED, updatedAt: deps.clock.now().toISOString() }).go(),
+    );
     throw error;
   }
   return toExport(job, null);

@@ -1,4 +1,5 @@
 import type { $ZodType } from 'zod/v4/core';
+import type { Permission } from '../teams/roles.js';
 import type { IdKind } from './id-kind.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
@@ -17,6 +18,10 @@ export type RouteInput = {
   idempotent?: boolean;
   /** The route is the account's own credentials: a signed-in session only, never an API key (DECISIONS §13). */
   sessionOnly?: boolean;
+  /** The permission a management route needs (shared/teams/roles.ts): the route × role matrix is read from here. */
+  permission?: Permission;
+  /** The audit entry a management write route leaves (`false`: none, it changes nothing of a tenant's). */
+  audit?: { action: string; target: string; idField?: string } | false;
 };
 
 export type Route = { method: Method; path: string; handler: (event: HttpEvent) => Promise<HttpResult>; input?: RouteInput };

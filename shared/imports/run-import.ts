@@ -1,3 +1,4 @@
+import { withAudit } from '../audit/audit-scope.js';
 import { counterNames, counterUpdates } from '../data/counters.js';
 import type { TransactionEntities } from '../data/service.js';
 import { readAll, transact, type Slot } from '../data/writes.js';
@@ -387,12 +388,16 @@ async function finish(deps: ImportDeps, seen: ImportJobItem): Promise<void> {
   const now = deps.clock.now();
   const done = { ...job, status: 'done' as const, finishedAt: now.toISOString(), updatedAt: now.toISOString() };
   const view = toImport(done, await importErrors(deps, job.importId));
-  await transact(deps.data, (tx) => ({
+  // What an import added is recorded in the tenant's audit log as the service's own doing (DECISIONS §17), with its end;
+  // a dry run changed nothing.
+  const audit = { tenantId: job.tenantId, actor: { type: 'system' as const, id: 'import' }, action: 'import.complete', now: () => now };
+  const end = (run: () => Promise<unknown>) => (job.dryRun ? run() : withAudit({ ...audit, target: { type: 'importJob', idField: 'importId' } }, run));
+  await end(() => transact(deps.data, (tx) => ({
     job: tx.importJob
       .patch({ importId: job.importId })
       .set({ status: 'done', finishedAt: done.finishedAt, updatedAt: done.updatedAt })
       .where(({ cursor, status }, { eq }) => `${eq(cursor, job.cursor)} AND ${eq(status, 'running')}`)
       .commit(),
     event: !job.dryRun && outboxEvent(tx, { tenantId: job.tenantId, type: 'import.completed', data: view, now }),
-  }));
+  })));
 }

@@ -8,9 +8,10 @@ import type { LicenseDeps } from './load-license.js';
 /**
  * A transaction holds at most 100 items. Deactivating or removing one activation takes two (the
  * activation and its active-domain item); the first transaction of a revoke or delete also carries
- * the license, its ref, counters, expiry item and event with its pending marker (under 20).
+ * the license, its ref, counters, expiry item and event with its pending marker (under 20), and the request's audit
+ * entry with its chain head (2).
  */
-export const FIRST_CHUNK = 40;
+export const FIRST_CHUNK = 39;
 export const LATER_CHUNK = 45;
 
 /** Re-reads (200 ms apart) while the activation index still lags behind the license's count. */

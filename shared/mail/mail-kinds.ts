@@ -2,6 +2,7 @@ import type { MAIL_KINDS } from '../data/entities/mail.js';
 import { renderEmailVerificationMail } from './email-verification-template.js';
 import { renderLicenseTransferredMail, renderRenewalReminderMail } from './lifecycle-mail-templates.js';
 import type { RenderedMail } from './mail-layout.js';
+import { renderTeamInvitationMail } from './team-invitation-template.js';
 
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -13,6 +14,8 @@ export type MailKind = (typeof MAIL_KINDS)[number];
 export const MAIL_TEMPLATES = {
   /** Outlives its link (24 h) by nothing: an unsent verification e-mail is of no use once its token has expired. */
   emailVerification: { render: renderEmailVerificationMail, retentionSeconds: 24 * 3600 },
+  /** As long as its invitation (7 days). */
+  teamInvitation: { render: renderTeamInvitationMail, retentionSeconds: 7 * 24 * 3600 },
   /** Of no use once the license has expired; a week covers every reminder day's sending. */
   renewalReminder: { render: renderRenewalReminderMail, retentionSeconds: 7 * 24 * 3600 },
   /** Holds a license key, as the license e-mail does: kept as long (30 days). */

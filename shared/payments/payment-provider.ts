@@ -1,4 +1,4 @@
-import { writeItem } from '../data/writes.js';
+import { transact } from '../data/writes.js';
 import { BadRequestError } from '../errors.js';
 import type { Deps } from '../runtime.js';
 import type { PaymentDeps } from './payment-deps.js';
@@ -34,19 +34,19 @@ export async function connectProvider(deps: ProviderDeps, tenantId: string, inpu
     deps.payments.secrets.seal(input.webhookSecret, tenantId),
     input.sellerName && input.replyTo ? undefined : deps.data.entities.user.get({ userId: tenantId }).go().then(({ data }) => data),
   ]);
-  await deps.data.entities.paymentProvider
-    .put({
-      tenantId,
-      provider: input.provider,
-      sealedSecretKey,
-      sealedWebhookSecret,
-      connectedAt: deps.clock.now().toISOString(),
-      sellerName: input.sellerName ?? account?.name,
-      replyTo: input.replyTo ?? account?.email,
-      automaticTax: input.automaticTax ?? false,
-      taxIdCollection: input.taxIdCollection ?? false,
-    })
-    .go();
+  const connection = {
+    tenantId,
+    provider: input.provider,
+    sealedSecretKey,
+    sealedWebhookSecret,
+    connectedAt: deps.clock.now().toISOString(),
+    sellerName: input.sellerName ?? account?.name,
+    replyTo: input.replyTo ?? account?.email,
+    automaticTax: input.automaticTax ?? false,
+    taxIdCollection: input.taxIdCollection ?? false,
+  };
+  // A transaction, so that the audit entry of the change rides with it (shared/audit/audit-scope.ts).
+  await transact(deps.data, (tx) => ({ provider: tx.paymentProvider.put(connection).commit() }));
   return toStatus(tenantId, baseUrl, { provider: input.provider, automaticTax: input.automaticTax, taxIdCollection: input.taxIdCollection });
 }
 
@@ -68,19 +68,16 @@ export async function providerStatus(deps: Pick<Deps, 'data'>, tenantId: string,
 /** Changes the tax settings of the connected provider; none connected is 400. */
 export async function updateTaxSettings(deps: Pick<Deps, 'data'>, tenantId: string, settings: TaxSettings, baseUrl: string): Promise<ProviderStatus> {
   const set = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
-  const written = await writeItem(() =>
-    deps.data.entities.paymentProvider
-      .patch({ tenantId })
-      .set(set)
-      .go({ response: 'all_new' }),
-  );
-  if (!written.written) throw new BadRequestError(PROVIDER_NOT_CONNECTED);
-  return toStatus(tenantId, baseUrl, written.value?.data);
+  // A transaction, so that the audit entry of the change rides with it (shared/audit/audit-scope.ts).
+  const outcome = await transact(deps.data, (tx) => ({ provider: tx.paymentProvider.patch({ tenantId }).set(set).commit() }));
+  // The patch's own condition (the item exists) is its only one.
+  if (!outcome.committed) throw new BadRequestError(PROVIDER_NOT_CONNECTED);
+  return providerStatus(deps, tenantId, baseUrl);
 }
 
 /** Removes the connection (idempotent); checkout reads it on every call, so it stops at once. */
 export async function disconnectProvider(deps: Pick<Deps, 'data'>, tenantId: string): Promise<void> {
-  await deps.data.entities.paymentProvider.delete({ tenantId }).go();
+  await transact(deps.data, (tx) => ({ provider: tx.paymentProvider.delete({ tenantId }).commit() }));
 }
 
 /** The tenant's connected Stripe secret key, or undefined. Read strongly consistent: a disconnect stops checkout at once. */

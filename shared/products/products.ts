@@ -3,7 +3,7 @@ import type { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../d
 
 type UpdatesAfterExpiry = (typeof UPDATES_AFTER_EXPIRY)[number];
 import type { ConditionOperations } from '../data/conditions.js';
-import { transact, writeItem } from '../data/writes.js';
+import { transact } from '../data/writes.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import { newId, newPublicKey } from '../ids.js';
 import { DEFAULT_STAGING_ACTIVATION_LIMIT } from '../licensing/staging.js';
@@ -198,10 +198,9 @@ export async function updateProduct(
     const unchanged = ({ slug, deletedAt }: ProductAttributes, { eq, notExists }: ConditionOperations) =>
       `${eq(slug, current.slug)} AND ${notExists(deletedAt)}`;
     if (!newSlug) {
-      const written = await writeItem(() =>
-        deps.data.entities.product.patch({ productId }).set(set).remove(cleared).where(unchanged).go({ response: 'all_new' }),
-      );
-      if (written.written) return toProduct(written.value.data as ProductItem, deps.clock.now());
+      // A transaction (its audit entry rides with it), then the product as written.
+      const outcome = await transact(deps.data, (tx) => ({ product: tx.product.patch({ productId }).set(set).remove(cleared).where(unchanged).commit() }));
+      if (outcome.committed) return toProduct(await loadProduct(deps, tenantId, productId), deps.clock.now());
       continue;
     }
     const outcome = await transact(deps.data, (tx) => ({
@@ -279,16 +278,16 @@ export async function rotateSigningKey(deps: SigningDeps, tenantId: string, prod
     const now = deps.clock.now();
     const next = await newSigningKey(deps.secrets, { tenantId, productId }, now);
     const signingKeys = rotatedKeys(current, next, now);
-    const written = await writeItem(() =>
-      deps.data.entities.product
+    const outcome = await transact(deps.data, (tx) => ({
+      product: tx.product
         .patch({ productId })
         .set({ signingKeys, signingKeyId: next.keyId, updatedAt: now.toISOString() })
         .where(({ signingKeyId, deletedAt }, { eq, notExists }) =>
           `${current.signingKeyId === undefined ? notExists(signingKeyId) : eq(signingKeyId, current.signingKeyId)} AND ${notExists(deletedAt)}`,
         )
-        .go({ response: 'all_new' }),
-    );
-    if (written.written) return toProduct(written.value.data as ProductItem, now);
+        .commit(),
+    }));
+    if (outcome.committed) return toProduct(await loadProduct(deps, tenantId, productId), now);
     // Rotated or deleted meanwhile: the next round reads again (a deleted product is 404 there).
   }
   throw new ConflictError(CHANGED_CONCURRENTLY);

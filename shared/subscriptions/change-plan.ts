@@ -1,5 +1,6 @@
 import { toSubscription } from '../customers/billing-views.js';
-import { transact, writeItem } from '../data/writes.js';
+import { auditTakingBack } from '../audit/audit-scope.js';
+import { transact } from '../data/writes.js';
 import type { EntityItem } from '../data/service.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
 import { loadLicense, productSummary } from '../licenses/load-license.js';
@@ -113,24 +114,29 @@ type Pending = Pick<SubscriptionItem, 'pendingPlanId' | 'pendingPlanEffectiveAt'
 
 async function setPending(deps: ChangeDeps, subscription: SubscriptionItem, pending: Pending): Promise<SubscriptionItem> {
   const next = { ...subscription, ...pending, updatedAt: deps.clock.now().toISOString() };
-  const written = await writeItem(() =>
-    deps.data.entities.subscription
+  // A transaction, so that the audit entry of the change rides with it (shared/audit/audit-scope.ts).
+  const outcome = await transact(deps.data, (tx) => ({
+    subscription: tx.subscription
       .patch({ subscriptionId: subscription.subscriptionId })
       .set({ ...pending, updatedAt: next.updatedAt })
       .where(({ updatedAt }, { eq }) => eq(updatedAt, subscription.updatedAt))
-      .go({ response: 'none' }),
-  );
-  if (!written.written) throw new ConflictError(CHANGED_CONCURRENTLY);
+      .commit(),
+  }));
+  if (!outcome.committed) throw new ConflictError(CHANGED_CONCURRENTLY);
   return next;
 }
 
-/** Takes back a pending change Stripe did not take, unless something else changed the subscription since. */
+/**
+ * Takes back a pending change Stripe did not take, unless something else changed the subscription since; in a
+ * transaction that records the taking back, as the change was recorded.
+ */
 async function clearPending(deps: ChangeDeps, pending: SubscriptionItem): Promise<void> {
-  await writeItem(() =>
-    deps.data.entities.subscription
+  auditTakingBack();
+  await transact(deps.data, (tx) => ({
+    subscription: tx.subscription
       .patch({ subscriptionId: pending.subscriptionId })
       .remove(['pendingPlanId', 'pendingPlanEffectiveAt'])
       .where(({ updatedAt }, { eq }) => eq(updatedAt, pending.updatedAt))
-      .go({ response: 'none' }),
-  );
+      .commit(),
+  }));
 }

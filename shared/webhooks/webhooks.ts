@@ -1,4 +1,4 @@
-import { writeItem } from '../data/writes.js';
+import { transact } from '../data/writes.js';
 import { NotFoundError } from '../errors.js';
 import type { EventType } from '../events/event-types.js';
 import { newId } from '../ids.js';
@@ -81,8 +81,8 @@ export async function createWebhook(deps: WebhookDeps, tenantId: string, input: 
     createdAt: now,
     updatedAt: now,
   };
-  const written = await writeItem(() => deps.data.entities.webhook.create(item).go());
-  if (!written.written) throw new Error('webhook id collision');
+  const outcome = await transact(deps.data, (tx) => ({ webhook: tx.webhook.create(item).commit() }));
+  if (!outcome.committed) throw new Error('webhook id collision');
   return toWebhook(item, secret);
 }
 
@@ -98,16 +98,17 @@ async function patchWebhook(
   remove: 'secret'[] = [],
 ): Promise<Webhook> {
   await loadWebhook(deps, tenantId, webhookId);
-  const written = await writeItem(() =>
-    deps.data.entities.webhook
+  // A transaction (its audit entry rides with it), then the webhook as written.
+  const outcome = await transact(deps.data, (tx) => ({
+    webhook: tx.webhook
       .patch({ webhookId })
       .set({ ...set, updatedAt: deps.clock.now().toISOString() })
       .remove(remove)
       .where(({ tenantId: owner }, { eq }) => eq(owner, tenantId))
-      .go({ response: 'all_new' }),
-  );
-  if (!written.written) throw new NotFoundError('Webhook not found');
-  return shown(deps, written.value.data as WebhookItem);
+      .commit(),
+  }));
+  if (!outcome.committed) throw new NotFoundError('Webhook not found');
+  return shown(deps, (await loadWebhook(deps, tenantId, webhookId)) as WebhookItem);
 }
 
 export function updateWebhook(deps: WebhookDeps, tenantId: string, webhookId: string, changes: WebhookChanges): Promise<Webhook> {
@@ -126,5 +127,5 @@ export async function regenerateSecret(deps: WebhookDeps, tenantId: string, webh
 /** Deletes the webhook; its pending deliveries fail at their next attempt. */
 export async function deleteWebhook(deps: Pick<Deps, 'data'>, tenantId: string, webhookId: string): Promise<void> {
   await loadWebhook(deps, tenantId, webhookId);
-  await writeItem(() => deps.data.entities.webhook.delete({ webhookId }).go());
+  await transact(deps.data, (tx) => ({ webhook: tx.webhook.delete({ webhookId }).commit() }));
 }

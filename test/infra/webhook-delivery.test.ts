@@ -60,14 +60,17 @@ describe('webhook delivery infrastructure', () => {
     });
   });
 
-  it('feeds the fan-out with outbox inserts (events and queued e-mails) only from the table stream', () => {
+  it('feeds the fan-out with outbox inserts (events and queued e-mails) and audit entries to link, only from the table stream', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
       FunctionName: { Ref: id(stack, delivery.fanOut) },
       StartingPosition: 'TRIM_HORIZON',
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       FilterCriteria: {
-        Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent', 'licenseMail', 'mail'] } } } }) }],
+        Filters: [
+          { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { __edb_e__: { S: ['outboxEvent', 'licenseMail', 'mail'] } } } }) },
+          { Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { __edb_e__: { S: ['auditEntry'] } } } }) },
+        ],
       },
     });
     const fn = template.toJSON().Resources[id(stack, delivery.fanOut)];

@@ -173,10 +173,10 @@ describe('API keys', () => {
     const tenant = await newTenant();
     const created = await tenant.post('/api/api-keys', { name: 'CI' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.stringMatching(/^key_/), name: 'CI', key: expect.stringMatching(/^sk_[a-z2-7]{32}$/), prefix: created.body.key.slice(0, 12), createdAt: expect.any(String) });
+    expect(created.body).toEqual({ id: expect.stringMatching(/^key_/), name: 'CI', key: expect.stringMatching(/^sk_[a-z2-7]{32}$/), prefix: created.body.key.slice(0, 12), role: 'admin', createdAt: expect.any(String) });
 
     const list = await tenant.get('/api/api-keys');
-    expect(list.body.items).toEqual([{ id: created.body.id, name: 'CI', prefix: created.body.prefix, createdAt: created.body.createdAt, lastUsedAt: null }]);
+    expect(list.body.items).toEqual([{ id: created.body.id, name: 'CI', prefix: created.body.prefix, role: 'admin', createdAt: created.body.createdAt, lastUsedAt: null }]);
 
     const server = new Client();
     server.bearer = created.body.key;

@@ -4,12 +4,12 @@ import { freePort } from '../../infra/local/ports.js';
 import { Client, DASHBOARD_ORIGIN } from '../support/client.js';
 import { finishedImport, importFixture, startImport } from '../support/imports.js';
 import type { SentEmail } from '../support/mail.js';
-import { snapshotChanges, snapshotTable, type TableSnapshot } from '../support/table-snapshot.js';
+import { settledSnapshot, snapshotChanges, snapshotTable, type TableSnapshot } from '../support/table-snapshot.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
 /**
  * What an import writes, compared item by item over the whole table of a stack of its own (nothing else writes
- * there): a dry run writes nothing but its own record, the import then writes exactly what the dry run reported,
+ * there): a dry run writes nothing but its own record (and its request's audit entry), the import then writes exactly what the dry run reported,
  * and importing the same file again changes nothing but its own record and its `import.completed` event. A file
  * with bad rows imports the good ones and lists the bad with their row numbers. No e-mail, and no webhook but
  * `import.completed`, for imported records.
@@ -24,6 +24,14 @@ const receiver = await startReceiver();
 const IMPORT_RECORDS = ['importJob', 'importError'];
 /** The event's outbox items, its delivery, and the webhook's `lastTriggeredAt` it moves. */
 const IMPORT_EVENT = ['outboxEvent', 'outboxPending', 'delivery', 'webhook'];
+/** The audit log's entries of the import (test/integration/audit-log.test.ts checks them) and its chain's head. */
+const AUDIT = ['auditEntry', 'auditHead'];
+
+/** A change line's item (the new one of a `~` line) as `<entity> <action>`. */
+const recordOf = (line: string) => {
+  const item = JSON.parse(line.startsWith('~ ') ? line.split(' → ')[1]! : line.slice(2));
+  return [item.__edb_e__, item.action].filter(Boolean).join(' ');
+};
 
 /** Changes to the account's data: the event's delivery counter is the event's, like its delivery. */
 const accountChanges = (before: TableSnapshot, after: TableSnapshot) =>
@@ -31,17 +39,8 @@ const accountChanges = (before: TableSnapshot, after: TableSnapshot) =>
 
 const snapshot = (ignored: string[]) => snapshotTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!, ignored);
 
-/** The table once the webhook pipeline has settled: two scans in a row that agree. */
-async function settled(ignored: string[]): Promise<TableSnapshot> {
-  let last = await snapshot(ignored);
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const next = await snapshot(ignored);
-    if (snapshotChanges(last, next).length === 0) return next;
-    last = next;
-  }
-  throw new Error('the table kept changing');
-}
+/** The table once the webhook pipeline has settled. */
+const settled = (ignored: string[]) => settledSnapshot(() => snapshot(ignored));
 
 beforeAll(async () => {
   const port = await freePort();
@@ -82,12 +81,13 @@ describe('an import, compared with the whole table', () => {
 
     const dryRun = await finishedImport(tenant, await startImport(tenant, { ...query, dryRun: true }, file));
     expect(dryRun).toMatchObject({ status: 'done', dryRun: true, counts: BAD_ROWS_COUNTS, errors: BAD_ROWS, errorCount: 7, rows: 10, processedRows: 10 });
-    expect(snapshotChanges(before, await settled(IMPORT_RECORDS))).toEqual([]);
-    const beforeImport = await settled([...IMPORT_RECORDS, ...IMPORT_EVENT]);
+    // Its own record, and the audit entry of the request that made it (the chain's head moved to it); nothing else.
+    expect(snapshotChanges(before, await settled(IMPORT_RECORDS)).map(recordOf).sort()).toEqual(['auditEntry import.create', 'auditHead']);
+    const beforeImport = await settled([...IMPORT_RECORDS, ...IMPORT_EVENT, ...AUDIT]);
 
     const imported = await finishedImport(tenant, await startImport(tenant, query, file));
     expect(imported).toMatchObject({ status: 'done', dryRun: false, counts: BAD_ROWS_COUNTS, errors: BAD_ROWS, errorCount: 7 });
-    const afterImport = await settled([...IMPORT_RECORDS, ...IMPORT_EVENT]);
+    const afterImport = await settled([...IMPORT_RECORDS, ...IMPORT_EVENT, ...AUDIT]);
     const changes = accountChanges(beforeImport, afterImport);
     // Existing items changed: counters only; new items: what the good rows are.
     for (const line of changes.filter((change) => change.startsWith('~ '))) expect(JSON.parse(line.split(' → ')[1]!).__edb_e__).toBe('counter');
@@ -103,7 +103,7 @@ describe('an import, compared with the whole table', () => {
 
     const again = await finishedImport(tenant, await startImport(tenant, query, file));
     expect(again).toMatchObject({ status: 'done', counts: { licenses: 0, customers: 0, activations: 0, skipped: 3 }, errorCount: 7 });
-    expect(accountChanges(afterImport, await settled([...IMPORT_RECORDS, ...IMPORT_EVENT]))).toEqual([]);
+    expect(accountChanges(afterImport, await settled([...IMPORT_RECORDS, ...IMPORT_EVENT, ...AUDIT]))).toEqual([]);
 
     // One import.completed per (non-dry) import, and nothing else: no license, customer or activation events.
     const delivered = await receiver.waitFor(2);

@@ -16,7 +16,7 @@ import { newRelease, type Tenant } from '../support/licensing-fixtures.js';
 import {
   fillPath, malformedIds, pathParams, probesFor, realParams, workingQuery, type Probe, type SweepTargets,
 } from '../support/malformed-probes.js';
-import { snapshotChanges, snapshotTable, type TableSnapshot } from '../support/table-snapshot.js';
+import { settledSnapshot, snapshotChanges, snapshotTable, type TableSnapshot } from '../support/table-snapshot.js';
 
 /**
  * Every route of the four surfaces, sent malformed paths, bodies and queries, as a tenant and as nobody:
@@ -42,17 +42,6 @@ let routes: { surface: Surface; route: Route }[];
 let before: TableSnapshot;
 
 const snapshot = () => snapshotTable(process.env.DYNAMODB_ENDPOINT!, process.env.TABLE_NAME!);
-
-/** The table once the webhook pipeline has settled: two scans in a row that agree. */
-async function settledSnapshot(): Promise<TableSnapshot> {
-  let last = await snapshot();
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
-    const next = await snapshot();
-    if (snapshotChanges(last, next).length === 0) return next;
-    last = next;
-  }
-  throw new Error('the table kept changing');
-}
 
 /** The body of an answer that must have `status`. */
 async function bodyOf(res: Promise<{ status: number; body: any; text: string }>, status = 201) {
@@ -106,7 +95,7 @@ beforeAll(async () => {
   targets = await createFixtures();
   const deps = createManagementDeps(loadConfig(process.env, ALL_CONFIG_SECTIONS));
   routes = (Object.keys(SURFACE_ROUTES) as Surface[]).flatMap((surface) => SURFACE_ROUTES[surface](deps).map((route) => ({ surface, route })));
-  before = await settledSnapshot();
+  before = await settledSnapshot(snapshot);
 }, 120_000);
 
 afterAll(async () => {
@@ -152,7 +141,7 @@ async function inParallel<T, R>(items: T[], limit: number, task: (item: T) => Pr
 }
 
 async function expectNothingWritten() {
-  const changes = snapshotChanges(before, await settledSnapshot());
+  const changes = snapshotChanges(before, await settledSnapshot(snapshot));
   expect(changes.map((change) => change.slice(0, 300))).toEqual([]);
 }
 

@@ -186,6 +186,11 @@ describe('signing in', () => {
       hasPassword: false,
       // Google vouched for the address.
       emailVerified: true,
+      // A new account: the owner of its own tenant, in no one else's (DECISIONS §17).
+      tenantId: expect.stringMatching(/^usr_/),
+      tenantRole: 'owner',
+      teams: [{ tenantId: expect.stringMatching(/^usr_/), name: 'Ada Lovelace', role: 'owner' }],
+      permissions: expect.arrayContaining(['account', 'read', 'team', 'auditLog']),
     });
     expect(await identity('google', fakes.google.account(account).sub)).toMatchObject({ userId: user.id, email });
     // No password: a login with any password is refused as a wrong one.

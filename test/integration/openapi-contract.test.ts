@@ -4,6 +4,7 @@ import { Client, uniqueEmail, type Response } from '../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../support/fake-stripe.js';
 import { zipBytes } from '../support/licensing-fixtures.js';
 import { verifyAddress } from '../support/mail.js';
+import { invitationToken } from '../support/team.js';
 import { operationFinder, schemaValidator } from '../support/openapi.js';
 import { deliver, stripeEvent } from '../support/stripe-events.js';
 import { paidSession, stripeId, stripeSubscription, unixNow } from '../support/stripe-objects.js';
@@ -304,6 +305,30 @@ describe('the OpenAPI document against real answers', () => {
     const link = new URL(downloads[0].downloadUrl);
     expectStatus(await plugin.get(`${link.pathname}${link.search}`), 302);
     expectStatus(await plugin.get(`${link.pathname}?expires=1&signature=00`), 403);
+
+    // The team (DECISIONS §17) and the audit log.
+    const member = new RecordingClient();
+    const memberEmail = uniqueEmail('member');
+    const registered = await member.post('/api/auth/register', { email: memberEmail, password: 'correct horse battery', name: 'Member' });
+    expectStatus(registered, 201);
+    const memberId = registered.body.user.id as string;
+    await verifyAddress(memberEmail);
+    expectStatus(await vendor.post('/api/team/invitations', { email: memberEmail, role: 'owner' }), 400);
+    const invitation = (await vendor.post('/api/team/invitations', { email: memberEmail, role: 'support' })).body;
+    expectStatus(await vendor.get('/api/team/invitations'), 200);
+    expectStatus(await member.post('/api/team/invitations/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/accept'), 400);
+    expectStatus(await member.post(`/api/team/invitations/${await invitationToken(memberEmail)}/accept`), 200);
+    expectStatus(await member.post('/api/auth/switch-tenant', { tenantId: me.id }), 200);
+    expectStatus(await member.post('/api/products', { name: 'Not mine', productType: 'plugin' }), 403);
+    expectStatus(await vendor.get('/api/team/members'), 200);
+    expectStatus(await vendor.put(`/api/team/members/${memberId}`, { role: 'viewer' }), 200);
+    expectStatus(await vendor.delete(`/api/team/members/${memberId}`), 204);
+    expectStatus(await vendor.delete(`/api/team/invitations/${invitation.id}`), 404);
+    const withdrawn = (await vendor.post('/api/team/invitations', { email: uniqueEmail('later'), role: 'viewer' })).body;
+    expectStatus(await vendor.delete(`/api/team/invitations/${withdrawn.id}`), 204);
+    expectStatus(await vendor.get('/api/audit-log?per_page=5&action=product.create'), 200);
+    expectStatus(await vendor.get('/api/audit-log?from=yesterday'), 400);
+    expectStatus(await vendor.get('/api/audit-log/verify'), 200);
 
     // Revoke, regenerate, deletes; the docs and health.
     expectStatus(await vendor.post(`/api/licenses/${license.id}/regenerate`), 200);

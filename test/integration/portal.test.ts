@@ -183,6 +183,22 @@ describe('customer portal refusals', () => {
     await refused(v.portal, 'Invalid API key');
   });
 
+  it("lets a key change only what its role may (as on /api): a viewer's key reads, and is 403 on every change", async () => {
+    const v = await vendorWithCustomer();
+    const viewer = portalClient((await body(v.tenant.post('/api/api-keys', { name: 'Read only', role: 'viewer' }))).key);
+    expect((await viewer.get(`/v1/portal/licenses?${q(v.email)}`)).body).toEqual((await v.portal.get(`/v1/portal/licenses?${q(v.email)}`)).body);
+    const refused = { status: 403, body: { error: 'Your role does not allow this' } };
+    expect(await viewer.post(`/v1/portal/subscriptions/${v.subscriptionId}/cancel?${q(v.email)}`)).toMatchObject(refused);
+    expect(await viewer.post(`/v1/portal/subscriptions/${v.subscriptionId}/change-plan`, { email: v.email, planId: 'pln_whatever123456' })).toMatchObject(refused);
+    expect(await viewer.post(`/v1/portal/licenses/${v.license.id}/transfer`, { email: v.email, toEmail: uniqueEmail('taker') })).toMatchObject(refused);
+    expect(await fake.subscriptionUpdates(v.providerSubscriptionId)).toEqual([]);
+    expect((await v.tenant.get(`/api/licenses/${v.license.id}`)).body.customerEmail).toBe(v.email.toLowerCase());
+    // Support may transfer a license (licenses: transfer), not change a subscription (billing).
+    const support = portalClient((await body(v.tenant.post('/api/api-keys', { name: 'Desk', role: 'support' }))).key);
+    expect(await support.post(`/v1/portal/subscriptions/${v.subscriptionId}/cancel?${q(v.email)}`)).toMatchObject(refused);
+    expect((await support.post(`/v1/portal/licenses/${v.license.id}/transfer`, { email: v.email, toEmail: uniqueEmail('taker') })).status).toBe(200);
+  });
+
   it('requires email, and answers unknown or malformed ids with 404', async () => {
     const v = await vendorWithCustomer();
     for (const path of ['/v1/portal/overview', '/v1/portal/licenses?email=', '/v1/portal/downloads?email=%20']) {

@@ -7,8 +7,11 @@ import { stripeCoupon, stripePromotionCode, updatedSubscription } from './stripe
 /** Secret keys the fake accepts: any `sk_test_good…` / `rk_test_good…`; every other key is refused as Stripe does (401). */
 export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
 
-/** How the fake fails for one key: Stripe's 500, a dropped connection (unreachable), or the key revoked since (401). */
-export type Outage = 'error' | 'unreachable' | 'revoked';
+/**
+ * How the fake fails for one key: Stripe's 500, a dropped connection (unreachable), the key revoked since (401), or
+ * every subscription update refused (400) while the rest works.
+ */
+export type Outage = 'error' | 'unreachable' | 'revoked' | 'subscriptionUpdates';
 
 /** A session as Stripe answered its creation, with the parameters it was created with and the key that did. */
 type Session = { id: string; params: Record<string, unknown>; key: string; session: Stripe.Checkout.Session };
@@ -100,6 +103,7 @@ export async function startFakeStripe(port = 0) {
     }
     const subscription = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'POST' && subscription) {
+      if (outage === 'subscriptionUpdates') return refuse(res, 400, 'invalid_request_error', 'This subscription cannot be updated.');
       const id = decodeURIComponent(subscription[1]!);
       const params = parseStripeForm(body);
       subscriptionUpdates.set(id, [...(subscriptionUpdates.get(id) ?? []), { key, params }]);

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { Client } from './client.js';
 
 /** One e-mail as `GET /_local/mail` shows it (DECISIONS §1). */
@@ -13,9 +13,24 @@ export async function sentEmails(matches: (email: SentEmail) => boolean): Promis
   return (res.body.emails as SentEmail[]).filter(matches);
 }
 
+/**
+ * Waits until at least `count` e-mails that match have been sent, and answers them. `vi.waitFor` rather than
+ * `expect.poll`, which a concurrent test (`it.concurrent`) cannot call.
+ */
+export async function emailsSent(matches: (email: SentEmail) => boolean, count = 1): Promise<SentEmail[]> {
+  return vi.waitFor(
+    async () => {
+      const sent = await sentEmails(matches);
+      expect(sent.length).toBeGreaterThanOrEqual(count);
+      return sent;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
+}
+
 /** Waits until `count` e-mails that match have been sent, then until the mail queue holds nothing more to send. */
 export async function emailsOnceSettled(matches: (email: SentEmail) => boolean, count: number): Promise<SentEmail[]> {
-  await expect.poll(async () => (await sentEmails(matches)).length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(count);
+  await emailsSent(matches, count);
   await expect.poll(async () => (await local.get('/_local/mail-queue')).body.messages, { timeout: 15_000, interval: 100 }).toBe(0);
   return sentEmails(matches);
 }
@@ -25,8 +40,7 @@ const VERIFICATION_LINK = /https?:\/\/\S+\/api\/auth\/verify-email\?token=[a-z2-
 /** The links of the verification e-mails sent to `email` so far (at least `count`, waiting for them), oldest first. */
 export async function verificationLinks(email: string, count = 1): Promise<string[]> {
   const isVerification = (sent: SentEmail) => sent.to.includes(email) && sent.subject === 'Confirm your e-mail address';
-  await expect.poll(async () => (await sentEmails(isVerification)).length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(count);
-  return (await sentEmails(isVerification)).map((sent) => VERIFICATION_LINK.exec(sent.text)![0]);
+  return (await emailsSent(isVerification, count)).map((sent) => VERIFICATION_LINK.exec(sent.text)![0]);
 }
 
 /** Opens the newest verification link sent to `email`, as its owner would: the address is verified then. */

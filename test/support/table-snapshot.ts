@@ -46,3 +46,15 @@ export function snapshotChanges(before: TableSnapshot, after: TableSnapshot): st
   for (const [key, item] of before) if (!after.has(key)) changes.push(`- ${item}`);
   return changes;
 }
+
+/** `take`'s snapshot once what runs after a change (the webhook pipeline, the audit chain's linker) has settled: two in a row that agree. */
+export async function settledSnapshot(take: () => Promise<TableSnapshot>): Promise<TableSnapshot> {
+  let last = await take();
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const next = await take();
+    if (snapshotChanges(last, next).length === 0) return next;
+    last = next;
+  }
+  throw new Error('the table kept changing');
+}

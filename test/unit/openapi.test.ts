@@ -84,6 +84,8 @@ describe('the OpenAPI document', () => {
   const OPEN_AUTH_PATHS = ['/api/auth/register', '/api/auth/login', '/api/auth/logout', '/api/auth/verify-email'];
   const SESSION_ONLY = [
     'POST /api/api-keys', 'DELETE /api/api-keys/{id}', 'POST /api/auth/change-password', 'PUT /api/auth/me', 'POST /api/auth/verify-email/resend',
+    // A person's own steps between tenants (DECISIONS §17): a key acts for one tenant, not a person.
+    'POST /api/auth/switch-tenant', 'POST /api/team/invitations/{token}/accept',
   ];
 
   it('documents every operation with a summary, a success answer, its errors and its security', () => {

@@ -3,6 +3,7 @@ import type { components } from './schema.gen';
 /** The service's resources as the OpenAPI document describes them. */
 type Schemas = components['schemas'];
 export type User = Schemas['User'];
+export type TeamUser = Schemas['TeamUser'];
 export type ApiKeySummary = Schemas['ApiKeySummary'];
 export type Product = Schemas['Product'];
 export type Release = Schemas['Release'];

@@ -2,25 +2,31 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { useCan, type Permission } from '../auth/permissions';
 import { useMe } from '../auth/session';
+import { TenantSwitcher } from './TenantSwitcher';
 import { VerificationNotice } from '../auth/VerificationNotice';
 import { applyTheme, initialTheme, type Theme } from '../theme';
 
-const NAV = [
-  { to: '/overview', label: 'Overview' },
-  { to: '/products', label: 'Products' },
-  { to: '/licenses', label: 'Licenses' },
-  { to: '/customers', label: 'Customers' },
-  { to: '/webhooks', label: 'Webhooks' },
-  { to: '/coupons', label: 'Coupons' },
-  { to: '/payment-provider', label: 'Payments' },
-  { to: '/account', label: 'Account' },
-  { to: '/imports', label: 'Import' },
+/** The pages, each shown to the roles that may use it. */
+const NAV: { to: string; label: string; permission: Permission }[] = [
+  { to: '/overview', label: 'Overview', permission: 'read' },
+  { to: '/products', label: 'Products', permission: 'read' },
+  { to: '/licenses', label: 'Licenses', permission: 'read' },
+  { to: '/customers', label: 'Customers', permission: 'read' },
+  { to: '/webhooks', label: 'Webhooks', permission: 'read' },
+  { to: '/coupons', label: 'Coupons', permission: 'read' },
+  { to: '/payment-provider', label: 'Payments', permission: 'paymentProvider' },
+  { to: '/team', label: 'Team', permission: 'read' },
+  { to: '/audit-log', label: 'Audit log', permission: 'auditLog' },
+  { to: '/account', label: 'Account', permission: 'account' },
+  { to: '/imports', label: 'Import', permission: 'data' },
 ];
 
 /** The signed-in frame: skip link, navigation, who is signed in, theme and sign-out. */
 export function Layout() {
   const me = useMe();
+  const can = useCan();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [theme, setTheme] = useState<Theme>(initialTheme);
@@ -44,13 +50,14 @@ export function Layout() {
       <header className="topbar">
         <span className="brand">Licensing</span>
         <nav aria-label="Main" className="nav">
-          {NAV.map((item) => (
+          {NAV.filter((item) => can(item.permission)).map((item) => (
             <NavLink key={item.to} to={item.to}>
               {item.label}
             </NavLink>
           ))}
         </nav>
         <div className="topbar-end">
+          <TenantSwitcher />
           <span className="muted who">{me.data?.email}</span>
           <button type="button" className="button button-small" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
             {theme === 'dark' ? 'Light' : 'Dark'}

@@ -1,15 +1,19 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { useCan, type Permission } from '../auth/permissions';
 
-/** A list page's title, its "New …" link, and its filters (a search box first). */
-export function ListHeader({ title, newLink, search, children }: { title: string; newLink: { to: string; label: string }; search: { value: string; placeholder: string; onChange: (value: string) => void }; children?: ReactNode }) {
+/** A list page's title, its "New …" link (for a role that may create), and its filters (a search box first). */
+export function ListHeader({ title, newLink, search, children }: { title: string; newLink: { to: string; label: string; permission: Permission }; search: { value: string; placeholder: string; onChange: (value: string) => void }; children?: ReactNode }) {
+  const can = useCan();
   return (
     <>
       <div className="page-head">
         <h1>{title}</h1>
-        <Link className="button button-primary" to={newLink.to}>
-          {newLink.label}
-        </Link>
+        {can(newLink.permission) && (
+          <Link className="button button-primary" to={newLink.to}>
+            {newLink.label}
+          </Link>
+        )}
       </div>
       <div className="filters" role="search">
         <label>

@@ -17,9 +17,9 @@ const listQuery = z.strictObject({
 
 export function activationRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('GET', '/api/activations', { query: listQuery }, async ({ caller, query }) =>
+    authed('GET', '/api/activations', { query: listQuery, permission: 'read' }, async ({ caller, query }) =>
       ok(
-        await listActivations(deps, caller.userId, {
+        await listActivations(deps, caller.tenantId, {
           page: query.page,
           perPage: query.per_page,
           licenseId: query.license_id,
@@ -27,8 +27,8 @@ export function activationRoutes(deps: Deps, { authed }: RouteBuilders): Route[]
         }),
       ),
     ),
-    authed('POST', '/api/activations/{id}/deactivate', { pathIds: { id: ID_KINDS.activation } }, async ({ caller, params }) =>
-      ok(await deactivateActivationById(deps, caller.userId, params.id!)),
+    authed('POST', '/api/activations/{id}/deactivate', { pathIds: { id: ID_KINDS.activation }, permission: 'activationSupport', audit: { action: 'activation.deactivate', target: 'activation' } }, async ({ caller, params }) =>
+      ok(await deactivateActivationById(deps, caller.tenantId, params.id!)),
     ),
   ];
 }

@@ -29,20 +29,20 @@ export function analyticsRoutes(deps: Deps, { authed }: RouteBuilders): Route[] 
     to: query.to,
   });
   return [
-    authed('GET', '/api/products/{id}/feedback', { ...byId, query: feedbackQuery }, async ({ caller, params, query }) =>
-      ok(await listFeedback(deps, caller.userId, params.id!, { ...listOptions(query), type: query.type })),
+    authed('GET', '/api/products/{id}/feedback', { ...byId, query: feedbackQuery, permission: 'read' }, async ({ caller, params, query }) =>
+      ok(await listFeedback(deps, caller.tenantId, params.id!, { ...listOptions(query), type: query.type })),
     ),
-    authed('GET', '/api/products/{id}/events', { ...byId, query: eventsQuery }, async ({ caller, params, query }) =>
-      ok(await listUsageEvents(deps, caller.userId, params.id!, { ...listOptions(query), event: query.event })),
+    authed('GET', '/api/products/{id}/events', { ...byId, query: eventsQuery, permission: 'read' }, async ({ caller, params, query }) =>
+      ok(await listUsageEvents(deps, caller.tenantId, params.id!, { ...listOptions(query), event: query.event })),
     ),
-    authed('GET', '/api/products/{id}/deactivation-reasons', { ...byId, query: reasonsQuery }, async ({ caller, params, query }) =>
-      ok(await listDeactivationReasons(deps, caller.userId, params.id!, listOptions(query))),
+    authed('GET', '/api/products/{id}/deactivation-reasons', { ...byId, query: reasonsQuery, permission: 'read' }, async ({ caller, params, query }) =>
+      ok(await listDeactivationReasons(deps, caller.tenantId, params.id!, listOptions(query))),
     ),
-    authed('GET', '/api/products/{id}/analytics', { ...byId, query: analyticsQuery }, async ({ caller, params, query }) =>
-      ok(await productAnalytics(deps, caller.userId, params.id!, query)),
+    authed('GET', '/api/products/{id}/analytics', { ...byId, query: analyticsQuery, permission: 'read' }, async ({ caller, params, query }) =>
+      ok(await productAnalytics(deps, caller.tenantId, params.id!, query)),
     ),
-    authed('GET', '/api/analytics/overview', { query: overviewQuery }, async ({ caller, query }) =>
-      ok(await readOverview(deps, caller.userId, { from: query.from, to: query.to, productId: query.product_id })),
+    authed('GET', '/api/analytics/overview', { query: overviewQuery, permission: 'read' }, async ({ caller, query }) =>
+      ok(await readOverview(deps, caller.tenantId, { from: query.from, to: query.to, productId: query.product_id })),
     ),
   ];
 }

@@ -2,9 +2,10 @@ import * as z from 'zod/mini';
 import type { ApiKeySummary as ApiKeySummaryView, createApiKey } from '../../../shared/accounts/api-keys.js';
 import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
 import { EX } from '../../../shared/openapi/examples.js';
+import { ASSIGNABLE_ROLES } from '../../../shared/teams/roles.js';
 import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
 
-const fields = { id: idOf('key'), name: z.string(), prefix: z.string(), createdAt: timestamp };
+const fields = { id: idOf('key'), name: z.string(), prefix: z.string(), role: z.enum(ASSIGNABLE_ROLES), createdAt: timestamp };
 
 export const ApiKeySummary = named(
   'ApiKeySummary',
@@ -20,7 +21,7 @@ export const CreatedApiKey = named(
 );
 assertDescribes<typeof CreatedApiKey, Awaited<ReturnType<typeof createApiKey>>>(true);
 
-const summary = { id: EX.apiKeyId, name: 'Production server', prefix: EX.secretKey.slice(0, 12), createdAt: EX.created };
+const summary = { id: EX.apiKeyId, name: 'Production server', prefix: EX.secretKey.slice(0, 12), role: 'admin', createdAt: EX.created };
 
 export const apiKeyOperations = defineOperations({
   'POST /api/api-keys': {
@@ -28,8 +29,9 @@ export const apiKeyOperations = defineOperations({
     description:
       'The key authenticates every `/api` route as its owner (`Authorization: Bearer sk_…`, no cookie, no `Origin`) and every `/v1/portal` route, ' +
       'except the account\'s own credentials: creating or revoking keys, the password, the profile, logout and the verification e-mail need a ' +
-      'signed-in session (an API key there is 403), so revoking a leaked key locks its holder out.',
-    requestBody: { examples: { create: { name: 'Production server' } } },
+      'signed-in session (an API key there is 403), so revoking a leaked key locks its holder out. The key acts in the current tenant with its ' +
+      '`role` (DECISIONS §17): default `admin` (the creator\'s own role when that is lower), never `owner`; a role above the creator\'s is 403.',
+    requestBody: { examples: { create: { name: 'Production server' }, support: { name: 'Helpdesk tool', role: 'support' } } },
     responses: { 201: { description: 'The key, shown once', body: CreatedApiKey, examples: { created: { ...summary, key: EX.secretKey } } } },
   },
   'GET /api/api-keys': {

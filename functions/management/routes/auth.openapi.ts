@@ -1,6 +1,8 @@
 import * as z from 'zod/mini';
 import { ALREADY_VERIFIED, INVALID_TOKEN } from '../../../shared/accounts/email-verification.js';
 import type { PublicUser } from '../../../shared/accounts/users.js';
+import type { TeamUser as TeamUserView } from '../../../shared/teams/members.js';
+import { PERMISSIONS, ROLES, type Permission } from '../../../shared/teams/roles.js';
 import { idOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleUser } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
@@ -26,6 +28,28 @@ export const User = named(
 assertDescribes<typeof User, PublicUser>(true);
 
 const UserEnvelope = named('UserEnvelope', z.object({ user: User }));
+
+const roleEnum = z.enum(ROLES);
+export const TeamMembership = named(
+  'TeamMembership',
+  z.object({ tenantId: idOf('usr'), name: z.string(), role: roleEnum }),
+  'A tenant the user belongs to: their own (`owner`), or a team they joined, called by its owner\'s name.',
+);
+export const TeamUser = named(
+  'TeamUser',
+  z.object({
+    ...User.def.shape,
+    tenantId: idOf('usr'),
+    tenantRole: roleEnum,
+    permissions: z.array(z.enum(Object.keys(PERMISSIONS) as [Permission, ...Permission[]])),
+    teams: z.array(TeamMembership),
+  }),
+  'The signed-in user with where the session acts (DECISIONS §17): `tenantId` and the user\'s role there (`tenantRole`; `role` keeps ' +
+    'its meaning, the kind of account), what that role permits there (`permissions`, docs/api.md\'s matrix), and `teams`, every tenant the user belongs to.',
+);
+assertDescribes<typeof TeamUser, TeamUserView>(true);
+const TeamUserEnvelope = named('TeamUserEnvelope', z.object({ user: TeamUser }));
+const exampleTeamUser = { ...exampleUser, tenantId: EX.userId, tenantRole: 'owner', permissions: ['account', 'read'], teams: [{ tenantId: EX.userId, name: 'Vendor', role: 'owner' }] };
 const sessionCookieHeader = {
   'set-cookie': { description: "`session=<token>; HttpOnly; Path=/; Max-Age=2592000`, with `Secure; SameSite=None` in AWS (`SameSite=Lax` over the local runtime's plain HTTP, where browsers drop a `None` cookie)", required: true },
 };
@@ -90,8 +114,17 @@ export const authOperations = defineOperations({
   },
   'GET /api/auth/me': {
     summary: 'The signed-in developer',
-    responses: { 200: { description: 'The account', body: UserEnvelope, examples: { me: { user: exampleUser } } } },
+    responses: { 200: { description: 'The account', body: TeamUserEnvelope, examples: { me: { user: exampleTeamUser } } } },
     errors: { 404: ['User not found'] },
+  },
+  'POST /api/auth/switch-tenant': {
+    summary: 'Act in another tenant',
+    description:
+      'Moves the session to a tenant the user belongs to (`user.teams`); every later request acts there with the user\'s role in it. ' +
+      'A tenant the user is not a member of is 404. Removed from that team later, the session acts in the user\'s own tenant again. A signed-in session only.',
+    requestBody: { examples: { switch: { tenantId: EX.userId } } },
+    responses: { 200: { description: 'The user, acting in that tenant', body: TeamUserEnvelope, examples: { switched: { user: exampleTeamUser } } } },
+    errors: { 403: [SESSION_REQUIRED], 404: ['Team not found'] },
   },
   'PUT /api/auth/me': {
     summary: 'Update the profile',

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import type { Config } from '../../../shared/config.js';
-import { changePassword, getUser, logIn, registerUser, toPublicUser, updateProfile } from '../../../shared/accounts/users.js';
-import { endSession } from '../../../shared/accounts/sessions.js';
+import { changePassword, getUser, logIn, registerUser, updateProfile } from '../../../shared/accounts/users.js';
+import { endSession, switchSessionTenant } from '../../../shared/accounts/sessions.js';
+import { teamUser } from '../../../shared/teams/members.js';
+import { roleIn } from '../../../shared/teams/tenant-access.js';
 import { bearerKeyOwner } from '../../../shared/accounts/bearer-key.js';
 import { resendVerification, verifyEmail } from '../../../shared/accounts/email-verification.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../../shared/errors.js';
@@ -22,6 +24,7 @@ const registerBody = z.strictObject({ email, password, name: z.optional(name) })
 const loginBody = z.strictObject({ email: z.string().check(z.maxLength(254)), password: z.string().check(z.maxLength(256)) });
 /** Any other parameter is ignored; a missing or malformed token is answered as an unknown one. */
 const verifyQuery = z.object({ token: z.optional(z.string()) });
+const switchBody = z.strictObject({ tenantId: z.string().check(z.maxLength(64)) });
 const profileBody = z.strictObject({ name: z.optional(name), avatarUrl: z.nullish(httpUrl) });
 /** `currentPassword` is required once the user has a password; a user created by OAuth sign-in sets the first without it. */
 const changePasswordBody = z.strictObject({ currentPassword: z.optional(z.string().check(z.maxLength(256))), newPassword: password });
@@ -51,7 +54,7 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
       }
       return dashboardUrl ? redirect(302, dashboardLanding('verified', '1')) : ok({ verified: true });
     }),
-    authed('POST', '/api/auth/verify-email/resend', { sessionOnly: true }, async ({ caller, baseUrl }) => {
+    authed('POST', '/api/auth/verify-email/resend', { sessionOnly: true, permission: 'account', audit: false }, async ({ caller, baseUrl }) => {
       await limits.take(RATE_LIMITS.verificationResend, caller.userId);
       await resendVerification(deps, caller.userId, baseUrl);
       return json(202, { sent: true });
@@ -72,16 +75,25 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
       if (token) await endSession(deps, token);
       return noContent({ cookies: [clearedSessionCookie(secure)] });
     }),
-    authed('GET', '/api/auth/me', {}, async ({ caller }) => {
+    authed('GET', '/api/auth/me', { permission: 'account' }, async ({ caller }) => {
       const user = await getUser(deps, caller.userId);
       if (!user) throw new NotFoundError('User not found');
-      return ok({ user: toPublicUser(user) });
+      return ok({ user: await teamUser(deps, user, caller) });
     }),
-    authed('PUT', '/api/auth/me', { body: profileBody, sessionOnly: true }, async ({ caller, body }) =>
+    // DECISIONS §17: the session acts in another tenant the user belongs to (404 for one they do not: not theirs to know of).
+    authed('POST', '/api/auth/switch-tenant', { body: switchBody, sessionOnly: true, idempotent: false, permission: 'account', audit: false }, async ({ caller, body }) => {
+      const role = await roleIn(deps, caller.userId, body.tenantId);
+      if (!role) throw new NotFoundError('Team not found');
+      await switchSessionTenant(deps, caller.tokenHash, body.tenantId);
+      const user = await getUser(deps, caller.userId);
+      if (!user) throw new NotFoundError('User not found');
+      return ok({ user: await teamUser(deps, user, { tenantId: body.tenantId, role }) });
+    }),
+    authed('PUT', '/api/auth/me', { body: profileBody, sessionOnly: true, permission: 'account', audit: { action: 'user.update', target: 'user' } }, async ({ caller, body }) =>
       ok({ user: await updateProfile(deps, caller.userId, body) }),
     ),
     // Its body holds passwords, whose hash an idempotency record would keep; it creates nothing (Idempotency-Key is ignored).
-    authed('POST', '/api/auth/change-password', { body: changePasswordBody, idempotent: false, sessionOnly: true }, async ({ caller, body }) => {
+    authed('POST', '/api/auth/change-password', { body: changePasswordBody, idempotent: false, sessionOnly: true, permission: 'account', audit: { action: 'user.changePassword', target: 'user' } }, async ({ caller, body }) => {
       await changePassword(deps, caller.userId, body, caller.tokenHash);
       return ok({ success: true });
     }),

@@ -32,11 +32,11 @@ const createBody = z
 /** Coupons made in Stripe (DECISIONS §15). */
 export function couponRoutes(deps: Deps & PaymentDeps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('GET', '/api/coupons', {}, async ({ caller }) => ok({ items: await listCoupons(deps, caller.userId) })),
-    authed('POST', '/api/coupons', { body: createBody }, async ({ caller, body }) => {
+    authed('GET', '/api/coupons', { permission: 'read' }, async ({ caller }) => ok({ items: await listCoupons(deps, caller.tenantId) })),
+    authed('POST', '/api/coupons', { body: createBody, permission: 'billing', audit: { action: 'coupon.create', target: 'coupon' } }, async ({ caller, body }) => {
       for (const planId of body.planIds ?? []) checkIdShape(ID_KINDS.plan, planId);
-      return created(await createCoupon(deps, caller.userId, { ...body, expiresAt: body.expiresAt && new Date(body.expiresAt).toISOString() }));
+      return created(await createCoupon(deps, caller.tenantId, { ...body, expiresAt: body.expiresAt && new Date(body.expiresAt).toISOString() }));
     }),
-    authed('DELETE', '/api/coupons/{id}', { pathIds: { id: ID_KINDS.coupon } }, async ({ caller, params }) => ok(await deactivateCoupon(deps, caller.userId, params.id!))),
+    authed('DELETE', '/api/coupons/{id}', { pathIds: { id: ID_KINDS.coupon }, permission: 'billing', audit: { action: 'coupon.deactivate', target: 'coupon' } }, async ({ caller, params }) => ok(await deactivateCoupon(deps, caller.tenantId, params.id!))),
   ];
 }

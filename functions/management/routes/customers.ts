@@ -33,25 +33,25 @@ const listQuery = z.strictObject({ ...paginationQuery, search: z.optional(z.stri
 
 export function customerRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('GET', '/api/customers', { query: listQuery }, async ({ caller, query }) =>
-      ok(await listCustomers(deps, caller.userId, { page: query.page, perPage: query.per_page, search: query.search })),
+    authed('GET', '/api/customers', { query: listQuery, permission: 'read' }, async ({ caller, query }) =>
+      ok(await listCustomers(deps, caller.tenantId, { page: query.page, perPage: query.per_page, search: query.search })),
     ),
-    authed('POST', '/api/customers', { body: createBody }, async ({ caller, body }) => created(await createCustomer(deps, caller.userId, body))),
-    authed('GET', '/api/customers/{id}', { pathIds: { id: ID_KINDS.customer } }, async ({ caller, params }) => ok(await getCustomer(deps, caller.userId, params.id!))),
-    authed('PUT', '/api/customers/{id}', { body: updateBody, pathIds: { id: ID_KINDS.customer } }, async ({ caller, params, body }) =>
-      ok(await updateCustomer(deps, caller.userId, params.id!, body)),
+    authed('POST', '/api/customers', { body: createBody, permission: 'customers', audit: { action: 'customer.create', target: 'customer' } }, async ({ caller, body }) => created(await createCustomer(deps, caller.tenantId, body))),
+    authed('GET', '/api/customers/{id}', { pathIds: { id: ID_KINDS.customer }, permission: 'read' }, async ({ caller, params }) => ok(await getCustomer(deps, caller.tenantId, params.id!))),
+    authed('PUT', '/api/customers/{id}', { body: updateBody, pathIds: { id: ID_KINDS.customer }, permission: 'customerSupport', audit: { action: 'customer.update', target: 'customer' } }, async ({ caller, params, body }) =>
+      ok(await updateCustomer(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('DELETE', '/api/customers/{id}', { pathIds: { id: ID_KINDS.customer } }, async ({ caller, params }) => {
-      await deleteCustomer(deps, caller.userId, params.id!);
+    authed('DELETE', '/api/customers/{id}', { pathIds: { id: ID_KINDS.customer }, permission: 'customers', audit: { action: 'customer.delete', target: 'customer' } }, async ({ caller, params }) => {
+      await deleteCustomer(deps, caller.tenantId, params.id!);
       return noContent();
     }),
-    authed('GET', '/api/customers/{id}/export', { pathIds: { id: ID_KINDS.customer } }, async ({ caller, params }) =>
-      ok(await exportCustomer(deps, caller.userId, params.id!), {
+    authed('GET', '/api/customers/{id}/export', { pathIds: { id: ID_KINDS.customer }, permission: 'customerSupport' }, async ({ caller, params }) =>
+      ok(await exportCustomer(deps, caller.tenantId, params.id!), {
         headers: { 'content-disposition': `attachment; filename="customer-${params.id!}.json"`, 'cache-control': 'no-store' },
       }),
     ),
-    authed('POST', '/api/customers/{id}/erase', { pathIds: { id: ID_KINDS.customer } }, async ({ caller, params }) =>
-      ok(await eraseCustomer(deps, caller.userId, params.id!)),
+    authed('POST', '/api/customers/{id}/erase', { pathIds: { id: ID_KINDS.customer }, permission: 'customers', audit: { action: 'customer.erase', target: 'customer' } }, async ({ caller, params }) =>
+      ok(await eraseCustomer(deps, caller.tenantId, params.id!)),
     ),
   ];
 }

@@ -10,9 +10,9 @@ const exportBody = z.strictObject({ format: z.enum(EXPORT_FORMATS) });
 /** The account export (DECISIONS §16): started here, written by the export worker, fetched by a presigned link. */
 export function exportRoutes(deps: ExportJobDeps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('POST', '/api/exports', { body: exportBody }, async ({ caller, body }) => json(202, await requestExport(deps, caller.userId, body.format))),
-    authed('GET', '/api/exports/{id}', { pathIds: { id: ID_KINDS.export } }, async ({ caller, params }) =>
-      ok(await getExport(deps, caller.userId, params.id!), { headers: { 'cache-control': 'no-store' } }),
+    authed('POST', '/api/exports', { body: exportBody, permission: 'data', audit: { action: 'export.create', target: 'exportJob', idField: 'exportId' } }, async ({ caller, body }) => json(202, await requestExport(deps, caller.tenantId, body.format))),
+    authed('GET', '/api/exports/{id}', { pathIds: { id: ID_KINDS.export }, permission: 'data' }, async ({ caller, params }) =>
+      ok(await getExport(deps, caller.tenantId, params.id!), { headers: { 'cache-control': 'no-store' } }),
     ),
   ];
 }

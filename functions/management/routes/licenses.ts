@@ -61,9 +61,9 @@ const listQuery = z.strictObject({
 export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   const byId = { pathIds: { id: ID_KINDS.license } };
   return [
-    authed('GET', '/api/licenses', { query: listQuery }, async ({ caller, query }) =>
+    authed('GET', '/api/licenses', { query: listQuery, permission: 'read' }, async ({ caller, query }) =>
       ok(
-        await listLicenses(deps, caller.userId, {
+        await listLicenses(deps, caller.tenantId, {
           page: query.page,
           perPage: query.per_page,
           search: query.search,
@@ -72,24 +72,24 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
         }),
       ),
     ),
-    authed('POST', '/api/licenses', { body: createBody, bodyIds: { productId: ID_KINDS.product, planId: ID_KINDS.plan } }, async ({ caller, body }) =>
-      created(await createLicense(deps, caller.userId, body)),
+    authed('POST', '/api/licenses', { body: createBody, bodyIds: { productId: ID_KINDS.product, planId: ID_KINDS.plan }, permission: 'licenses', audit: { action: 'license.create', target: 'license' } }, async ({ caller, body }) =>
+      created(await createLicense(deps, caller.tenantId, body)),
     ),
-    authed('GET', '/api/licenses/{id}', byId, async ({ caller, params }) => ok(await getLicense(deps, caller.userId, params.id!))),
-    authed('GET', '/api/licenses/{id}/leases', byId, async ({ caller, params }) => ok({ data: await liveLeases(deps, caller.userId, params.id!) })),
-    authed('PUT', '/api/licenses/{id}', { ...byId, body: updateBody }, async ({ caller, params, body }) =>
-      ok(await updateLicense(deps, caller.userId, params.id!, body)),
+    authed('GET', '/api/licenses/{id}', { ...byId, permission: 'read' }, async ({ caller, params }) => ok(await getLicense(deps, caller.tenantId, params.id!))),
+    authed('GET', '/api/licenses/{id}/leases', { ...byId, permission: 'read' }, async ({ caller, params }) => ok({ data: await liveLeases(deps, caller.tenantId, params.id!) })),
+    authed('PUT', '/api/licenses/{id}', { ...byId, body: updateBody, permission: 'licenseSupport', audit: { action: 'license.update', target: 'license' } }, async ({ caller, params, body }) =>
+      ok(await updateLicense(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('DELETE', '/api/licenses/{id}', byId, async ({ caller, params }) => {
-      await deleteLicense(deps, caller.userId, params.id!);
+    authed('DELETE', '/api/licenses/{id}', { ...byId, permission: 'licenses', audit: { action: 'license.delete', target: 'license' } }, async ({ caller, params }) => {
+      await deleteLicense(deps, caller.tenantId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: transferBody }, async ({ caller, params, body }) =>
-      ok(await transferLicense(deps, caller.userId, params.id!, body)),
+    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: transferBody, permission: 'licenseSupport', audit: { action: 'license.transfer', target: 'license' } }, async ({ caller, params, body }) =>
+      ok(await transferLicense(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('POST', '/api/licenses/{id}/revoke', byId, async ({ caller, params }) => ok(await revokeLicense(deps, caller.userId, params.id!))),
-    authed('POST', '/api/licenses/{id}/regenerate', byId, async ({ caller, params }) =>
-      ok(await regenerateLicenseKey(deps, caller.userId, params.id!)),
+    authed('POST', '/api/licenses/{id}/revoke', { ...byId, permission: 'licenseSupport', audit: { action: 'license.revoke', target: 'license' } }, async ({ caller, params }) => ok(await revokeLicense(deps, caller.tenantId, params.id!))),
+    authed('POST', '/api/licenses/{id}/regenerate', { ...byId, permission: 'licenseSupport', audit: { action: 'license.regenerate', target: 'license' } }, async ({ caller, params }) =>
+      ok(await regenerateLicenseKey(deps, caller.tenantId, params.id!)),
     ),
   ];
 }

@@ -25,11 +25,11 @@ const settingsBody = z.strictObject({ automaticTax: z.optional(z.boolean()), tax
 export function paymentProviderRoutes(deps: Deps & PaymentDeps, { authed }: RouteBuilders): Route[] {
   const path = '/api/payment-provider';
   return [
-    authed('GET', path, {}, async ({ caller, baseUrl }) => ok(await providerStatus(deps, caller.userId, baseUrl))),
-    authed('PUT', path, { body: connectBody }, async ({ caller, body, baseUrl }) => ok(await connectProvider(deps, caller.userId, body, baseUrl))),
-    authed('PATCH', path, { body: settingsBody }, async ({ caller, body, baseUrl }) => ok(await updateTaxSettings(deps, caller.userId, body, baseUrl))),
-    authed('DELETE', path, {}, async ({ caller }) => {
-      await disconnectProvider(deps, caller.userId);
+    authed('GET', path, { permission: 'paymentProvider' }, async ({ caller, baseUrl }) => ok(await providerStatus(deps, caller.tenantId, baseUrl))),
+    authed('PUT', path, { body: connectBody, permission: 'paymentProvider', audit: { action: 'paymentProvider.connect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await connectProvider(deps, caller.tenantId, body, baseUrl))),
+    authed('PATCH', path, { body: settingsBody, permission: 'paymentProvider', audit: { action: 'paymentProvider.update', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await updateTaxSettings(deps, caller.tenantId, body, baseUrl))),
+    authed('DELETE', path, { permission: 'paymentProvider', audit: { action: 'paymentProvider.disconnect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller }) => {
+      await disconnectProvider(deps, caller.tenantId);
       return noContent();
     }),
   ];

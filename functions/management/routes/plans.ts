@@ -49,18 +49,18 @@ export function planRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   const ofProduct = { pathIds: { id: ID_KINDS.product } };
   const byId = { pathIds: { id: ID_KINDS.product, planId: ID_KINDS.plan } };
   return [
-    authed('GET', base, ofProduct, async ({ caller, params }) => ok({ items: await listPlans(deps, caller.userId, params.id!) })),
-    authed('POST', base, { ...ofProduct, body: createBody }, async ({ caller, params, body }) =>
-      created(await createPlan(deps, caller.userId, params.id!, body)),
+    authed('GET', base, { ...ofProduct, permission: 'read' }, async ({ caller, params }) => ok({ items: await listPlans(deps, caller.tenantId, params.id!) })),
+    authed('POST', base, { ...ofProduct, body: createBody, permission: 'catalog', audit: { action: 'plan.create', target: 'plan' } }, async ({ caller, params, body }) =>
+      created(await createPlan(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('GET', `${base}/{planId}`, byId, async ({ caller, params }) =>
-      ok(await getPlan(deps, caller.userId, params.id!, params.planId!)),
+    authed('GET', `${base}/{planId}`, { ...byId, permission: 'read' }, async ({ caller, params }) =>
+      ok(await getPlan(deps, caller.tenantId, params.id!, params.planId!)),
     ),
-    authed('PUT', `${base}/{planId}`, { ...byId, body: updateBody }, async ({ caller, params, body }) =>
-      ok(await updatePlan(deps, caller.userId, params.id!, params.planId!, body)),
+    authed('PUT', `${base}/{planId}`, { ...byId, body: updateBody, permission: 'catalog', audit: { action: 'plan.update', target: 'plan' } }, async ({ caller, params, body }) =>
+      ok(await updatePlan(deps, caller.tenantId, params.id!, params.planId!, body)),
     ),
-    authed('DELETE', `${base}/{planId}`, byId, async ({ caller, params }) => {
-      await deletePlan(deps, caller.userId, params.id!, params.planId!);
+    authed('DELETE', `${base}/{planId}`, { ...byId, permission: 'catalog', audit: { action: 'plan.delete', target: 'plan' } }, async ({ caller, params }) => {
+      await deletePlan(deps, caller.tenantId, params.id!, params.planId!);
       return noContent();
     }),
   ];

@@ -111,25 +111,25 @@ const listQuery = z.strictObject({
 export function productRoutes(deps: Deps & { secrets: SecretBox }, { authed }: RouteBuilders): Route[] {
   const byId = { pathIds: { id: ID_KINDS.product } };
   return [
-    authed('GET', '/api/products', { query: listQuery }, async ({ caller, query }) =>
-      ok(await listProducts(deps, caller.userId, { page: query.page, perPage: query.per_page, search: query.search, status: query.status })),
+    authed('GET', '/api/products', { query: listQuery, permission: 'read' }, async ({ caller, query }) =>
+      ok(await listProducts(deps, caller.tenantId, { page: query.page, perPage: query.per_page, search: query.search, status: query.status })),
     ),
-    authed('POST', '/api/products', { body: createBody }, async ({ caller, body }) =>
-      created(await createProduct(deps, caller.userId, body)),
+    authed('POST', '/api/products', { body: createBody, permission: 'catalog', audit: { action: 'product.create', target: 'product' } }, async ({ caller, body }) =>
+      created(await createProduct(deps, caller.tenantId, body)),
     ),
-    authed('GET', '/api/products/{id}', byId, async ({ caller, params }) => ok(await getProduct(deps, caller.userId, params.id!))),
-    authed('PUT', '/api/products/{id}', { ...byId, body: updateBody }, async ({ caller, params, body }) =>
-      ok(await updateProduct(deps, caller.userId, params.id!, body)),
+    authed('GET', '/api/products/{id}', { ...byId, permission: 'read' }, async ({ caller, params }) => ok(await getProduct(deps, caller.tenantId, params.id!))),
+    authed('PUT', '/api/products/{id}', { ...byId, body: updateBody, permission: 'catalog', audit: { action: 'product.update', target: 'product' } }, async ({ caller, params, body }) =>
+      ok(await updateProduct(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('DELETE', '/api/products/{id}', byId, async ({ caller, params }) => {
-      await deleteProduct(deps, caller.userId, params.id!);
+    authed('DELETE', '/api/products/{id}', { ...byId, permission: 'catalog', audit: { action: 'product.delete', target: 'product' } }, async ({ caller, params }) => {
+      await deleteProduct(deps, caller.tenantId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/products/{id}/regenerate-public-key', byId, async ({ caller, params }) =>
-      ok(await regeneratePublicKey(deps, caller.userId, params.id!)),
+    authed('POST', '/api/products/{id}/regenerate-public-key', { ...byId, permission: 'catalog', audit: { action: 'product.regeneratePublicKey', target: 'product' } }, async ({ caller, params }) =>
+      ok(await regeneratePublicKey(deps, caller.tenantId, params.id!)),
     ),
-    authed('POST', '/api/products/{id}/signing-key/rotate', byId, async ({ caller, params }) =>
-      ok(await rotateSigningKey(deps, caller.userId, params.id!)),
+    authed('POST', '/api/products/{id}/signing-key/rotate', { ...byId, permission: 'catalog', audit: { action: 'product.rotateSigningKey', target: 'product' } }, async ({ caller, params }) =>
+      ok(await rotateSigningKey(deps, caller.tenantId, params.id!)),
     ),
   ];
 }

@@ -58,24 +58,24 @@ export function releaseRoutes(deps: Deps & StorageDeps, { authed }: RouteBuilder
   const ofProduct = { pathIds: { id: ID_KINDS.product } };
   const byId = { pathIds: { id: ID_KINDS.product, releaseId: ID_KINDS.release } };
   return [
-    authed('GET', base, ofProduct, async ({ caller, params }) => ok({ items: await listReleases(deps, caller.userId, params.id!) })),
-    authed('POST', base, { ...ofProduct, body: createBody }, async ({ caller, params, body }) =>
-      created(await createRelease(deps, caller.userId, params.id!, body)),
+    authed('GET', base, { ...ofProduct, permission: 'read' }, async ({ caller, params }) => ok({ items: await listReleases(deps, caller.tenantId, params.id!) })),
+    authed('POST', base, { ...ofProduct, body: createBody, permission: 'catalog', audit: { action: 'release.create', target: 'release' } }, async ({ caller, params, body }) =>
+      created(await createRelease(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('POST', `${base}/upload`, { ...ofProduct, readBody: readUploadForm }, async ({ caller, params, body }) =>
-      created(await storeUploadedFile(deps, caller.userId, params.id!, body)),
+    authed('POST', `${base}/upload`, { ...ofProduct, readBody: readUploadForm, permission: 'catalog', audit: false }, async ({ caller, params, body }) =>
+      created(await storeUploadedFile(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('POST', `${base}/upload-url`, { ...ofProduct, body: uploadUrlBody }, async ({ caller, params, body }) =>
-      ok(await createUploadUrl(deps, caller.userId, params.id!, body)),
+    authed('POST', `${base}/upload-url`, { ...ofProduct, body: uploadUrlBody, permission: 'catalog', audit: false }, async ({ caller, params, body }) =>
+      ok(await createUploadUrl(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('GET', `${base}/{releaseId}`, byId, async ({ caller, params }) =>
-      ok(await getRelease(deps, caller.userId, params.id!, params.releaseId!)),
+    authed('GET', `${base}/{releaseId}`, { ...byId, permission: 'read' }, async ({ caller, params }) =>
+      ok(await getRelease(deps, caller.tenantId, params.id!, params.releaseId!)),
     ),
-    authed('PUT', `${base}/{releaseId}`, { ...byId, body: updateBody }, async ({ caller, params, body }) =>
-      ok(await updateRelease(deps, caller.userId, params.id!, params.releaseId!, body)),
+    authed('PUT', `${base}/{releaseId}`, { ...byId, body: updateBody, permission: 'catalog', audit: { action: 'release.update', target: 'release' } }, async ({ caller, params, body }) =>
+      ok(await updateRelease(deps, caller.tenantId, params.id!, params.releaseId!, body)),
     ),
-    authed('DELETE', `${base}/{releaseId}`, byId, async ({ caller, params }) => {
-      await deleteRelease(deps, caller.userId, params.id!, params.releaseId!);
+    authed('DELETE', `${base}/{releaseId}`, { ...byId, permission: 'catalog', audit: { action: 'release.delete', target: 'release' } }, async ({ caller, params }) => {
+      await deleteRelease(deps, caller.tenantId, params.id!, params.releaseId!);
       return noContent();
     }),
   ];

@@ -15,8 +15,8 @@ export function subscriptionRoutes(deps: Deps & PaymentDeps, { authed }: RouteBu
     authed(
       'POST',
       '/api/subscriptions/{id}/change-plan',
-      { pathIds: { id: ID_KINDS.subscription }, body: changePlanBody, bodyIds: { planId: ID_KINDS.plan } },
-      async ({ caller, params, body }) => ok(await changePlan(deps, { tenantId: caller.userId, subscriptionId: params.id!, planId: body.planId })),
+      { pathIds: { id: ID_KINDS.subscription }, body: changePlanBody, bodyIds: { planId: ID_KINDS.plan }, permission: 'billing', audit: { action: 'subscription.changePlan', target: 'subscription' } },
+      async ({ caller, params, body }) => ok(await changePlan(deps, { tenantId: caller.tenantId, subscriptionId: params.id!, planId: body.planId })),
     ),
   ];
 }

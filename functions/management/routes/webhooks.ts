@@ -75,7 +75,7 @@ function webhookAnswerKept(deps: WebhookRouteDeps, caller: Caller): AnswerKeepin
     },
     restore: async (answer) => {
       const webhook = JSON.parse(answer.body!) as Omit<Webhook, 'secret'>;
-      const { secret } = await getWebhook(deps, caller.userId, webhook.id);
+      const { secret } = await getWebhook(deps, caller.tenantId, webhook.id);
       return { ...answer, body: JSON.stringify({ ...webhook, secret }) };
     },
   };
@@ -87,27 +87,27 @@ export function webhookRoutes(deps: WebhookRouteDeps, { authed }: RouteBuilders)
   const byId = { pathIds: { id: ID_KINDS.webhook } };
   const keptAnswer = (caller: Caller) => webhookAnswerKept(deps, caller);
   return [
-    authed('GET', '/api/webhooks', {}, async ({ caller }) => ok({ items: await listWebhooks(deps, caller.userId), events: EVENT_TYPES })),
-    authed('POST', '/api/webhooks', { body: schemas.create, keptAnswer }, async ({ caller, body }) =>
-      created(await createWebhook(deps, caller.userId, body)),
+    authed('GET', '/api/webhooks', { permission: 'read' }, async ({ caller }) => ok({ items: await listWebhooks(deps, caller.tenantId), events: EVENT_TYPES })),
+    authed('POST', '/api/webhooks', { body: schemas.create, keptAnswer, permission: 'webhooks', audit: { action: 'webhook.create', target: 'webhook' } }, async ({ caller, body }) =>
+      created(await createWebhook(deps, caller.tenantId, body)),
     ),
-    authed('GET', '/api/webhooks/{id}', byId, async ({ caller, params }) => ok(await getWebhook(deps, caller.userId, params.id!))),
-    authed('PUT', '/api/webhooks/{id}', { ...byId, body: schemas.update }, async ({ caller, params, body }) =>
-      ok(await updateWebhook(deps, caller.userId, params.id!, body)),
+    authed('GET', '/api/webhooks/{id}', { ...byId, permission: 'readSecrets' }, async ({ caller, params }) => ok(await getWebhook(deps, caller.tenantId, params.id!))),
+    authed('PUT', '/api/webhooks/{id}', { ...byId, body: schemas.update, permission: 'webhooks', audit: { action: 'webhook.update', target: 'webhook' } }, async ({ caller, params, body }) =>
+      ok(await updateWebhook(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('DELETE', '/api/webhooks/{id}', byId, async ({ caller, params }) => {
-      await deleteWebhook(deps, caller.userId, params.id!);
+    authed('DELETE', '/api/webhooks/{id}', { ...byId, permission: 'webhooks', audit: { action: 'webhook.delete', target: 'webhook' } }, async ({ caller, params }) => {
+      await deleteWebhook(deps, caller.tenantId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/webhooks/{id}/regenerate-secret', { ...byId, keptAnswer }, async ({ caller, params }) =>
-      ok(await regenerateSecret(deps, caller.userId, params.id!)),
+    authed('POST', '/api/webhooks/{id}/regenerate-secret', { ...byId, keptAnswer, permission: 'webhooks', audit: { action: 'webhook.regenerateSecret', target: 'webhook' } }, async ({ caller, params }) =>
+      ok(await regenerateSecret(deps, caller.tenantId, params.id!)),
     ),
-    authed('POST', '/api/webhooks/{id}/test', byId, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.userId, params.id!))),
-    authed('GET', '/api/webhooks/{id}/deliveries', { ...byId, query: deliveriesQuery }, async ({ caller, params, query }) =>
-      ok(await listDeliveries(deps, caller.userId, params.id!, { page: query.page, perPage: query.per_page })),
+    authed('POST', '/api/webhooks/{id}/test', { ...byId, permission: 'webhooks', audit: false }, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.tenantId, params.id!))),
+    authed('GET', '/api/webhooks/{id}/deliveries', { ...byId, query: deliveriesQuery, permission: 'read' }, async ({ caller, params, query }) =>
+      ok(await listDeliveries(deps, caller.tenantId, params.id!, { page: query.page, perPage: query.per_page })),
     ),
-    authed('POST', '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { pathIds: { id: ID_KINDS.webhook, deliveryId: ID_KINDS.delivery } }, async ({ caller, params }) =>
-      json(202, await redeliver({ ...deps, queue }, caller.userId, params.id!, params.deliveryId!)),
+    authed('POST', '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { pathIds: { id: ID_KINDS.webhook, deliveryId: ID_KINDS.delivery }, permission: 'webhooks', audit: { action: 'webhook.redeliver', target: 'delivery', idField: 'deliveryId' } }, async ({ caller, params }) =>
+      json(202, await redeliver({ ...deps, queue }, caller.tenantId, params.id!, params.deliveryId!)),
     ),
   ];
 }

@@ -8,7 +8,12 @@ export const apiKeyEntity = () =>
     attributes: {
       keyHash: { type: 'string', required: true },
       apiKeyId: { type: 'string', required: true },
+      /** The tenant the key acts in (its owner's user id). */
       userId: { type: 'string', required: true },
+      /** Its role in that tenant (DECISIONS §17); absent (keys made before roles): `admin`. */
+      role: { type: 'string' },
+      /** The user who made it. */
+      createdBy: { type: 'string' },
       name: { type: 'string', required: true },
       prefix: { type: 'string', required: true },
       createdAt: { type: 'string', required: true },

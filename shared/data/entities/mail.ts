@@ -16,7 +16,7 @@ export const MAIL_SEND_STATE = {
 } as const;
 
 /** The kinds of e-mail the `mail` item carries; each has its template in shared/mail/mail-kinds.ts. */
-export const MAIL_KINDS = ['emailVerification', 'renewalReminder', 'licenseTransferred'] as const;
+export const MAIL_KINDS = ['emailVerification', 'teamInvitation', 'renewalReminder', 'licenseTransferred'] as const;
 
 /**
  * An e-mail of any kind but the license e-mail (which has its own item, keyed by the license): written with its

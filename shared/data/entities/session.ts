@@ -8,6 +8,8 @@ export const sessionEntity = () =>
     attributes: {
       tokenHash: { type: 'string', required: true },
       userId: { type: 'string', required: true },
+      /** The tenant the session acts in (DECISIONS §17); absent: the user's own. */
+      tenantId: { type: 'string' },
       createdAt: { type: 'string', required: true },
       expiresAt: { type: 'string', required: true },
       /** Epoch seconds: DynamoDB's TTL removes expired sessions. */

@@ -1,3 +1,4 @@
+import { useCan } from '../../auth/permissions';
 import { useMe } from '../../auth/session';
 import { QueryView } from '../../components/QueryView';
 import { ApiKeysSection } from './ApiKeysSection';
@@ -7,6 +8,7 @@ import { ProfileSection } from './ProfileSection';
 
 export function AccountPage() {
   const me = useMe();
+  const can = useCan();
   return (
     <>
       <h1>Account</h1>
@@ -19,7 +21,7 @@ export function AccountPage() {
         )}
       </QueryView>
       <ApiKeysSection />
-      <ExportSection />
+      {can('data') && <ExportSection />}
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { useCan } from '../../auth/permissions';
 import { serverFieldErrors } from '../../api/errors';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyValue } from '../../components/CopyButton';
@@ -14,6 +15,7 @@ const KEYS = ['api-keys'] as const;
 
 /** Secret API keys for the vendor's own server: a new key is shown once, then only its prefix. */
 export function ApiKeysSection() {
+  const can = useCan();
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: KEYS, queryFn: () => unwrap(api.GET('/api/api-keys')) });
   const create = useMutation({
@@ -45,6 +47,7 @@ export function ApiKeysSection() {
           <CopyValue value={create.data.key} label="New API key" />
         </div>
       )}
+      {can('apiKeys') && (
       <form onSubmit={form.handleSubmit} noValidate className="inline-form">
         <Field label="Key name" error={fieldError(form.problems, server, 'name')}>
           <input value={form.values.name} placeholder="My server" onChange={(e) => form.set('name')(e.target.value)} />
@@ -53,6 +56,7 @@ export function ApiKeysSection() {
           Create key
         </button>
       </form>
+      )}
       <ErrorBanner error={create.error ?? revoke.error} />
       <QueryView query={keys} loading="Loading API keys…" isEmpty={(data) => data.items.length === 0} empty={<p>No API keys yet.</p>}>
         {(data) => (

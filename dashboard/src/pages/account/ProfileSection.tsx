@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
-import type { User } from '../../api/types';
+import type { TeamUser, User } from '../../api/types';
 import { ME_KEY } from '../../auth/session';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
@@ -11,7 +11,8 @@ export function ProfileSection({ user }: { user: User }) {
   const queryClient = useQueryClient();
   const save = useMutation({
     mutationFn: (body: { name: string; avatarUrl: string | null }) => unwrap(api.PUT('/api/auth/me', { body })),
-    onSuccess: ({ user: updated }) => queryClient.setQueryData(ME_KEY, updated),
+    // The profile answer has no tenant fields (role, permissions, teams): keep those of the session's user.
+    onSuccess: ({ user: updated }) => queryClient.setQueryData(ME_KEY, (current: TeamUser | undefined) => current && { ...current, ...updated }),
   });
   const form = useForm({
     initial: { name: user.name, avatarUrl: user.avatarUrl ?? '' },

@@ -16,8 +16,9 @@ export function RegisterPage() {
   const queryClient = useQueryClient();
   const register = useMutation({
     mutationFn: (body: { email: string; password: string; name?: string }) => unwrap(api.POST('/api/auth/register', { body })),
-    onSuccess: ({ user }) => {
-      queryClient.setQueryData(ME_KEY, user);
+    onSuccess: () => {
+      // The session's user as `GET /api/auth/me` gives it, with the role and permissions in its tenant: read afresh.
+      queryClient.removeQueries({ queryKey: ME_KEY });
       void navigate('/products', { replace: true });
     },
   });

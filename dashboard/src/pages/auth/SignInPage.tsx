@@ -14,8 +14,9 @@ export function SignInPage() {
   const queryClient = useQueryClient();
   const signIn = useMutation({
     mutationFn: (body: { email: string; password: string }) => unwrap(api.POST('/api/auth/login', { body })),
-    onSuccess: ({ user }) => {
-      queryClient.setQueryData(ME_KEY, user);
+    onSuccess: () => {
+      // The session's user as `GET /api/auth/me` gives it, with the role and permissions in its tenant: read afresh.
+      queryClient.removeQueries({ queryKey: ME_KEY });
       void navigate(afterSignIn(search), { replace: true });
     },
   });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { useCan } from '../../auth/permissions';
 import type { components } from '../../api/schema.gen';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -19,6 +20,7 @@ const durationOf = (coupon: Coupon) => (coupon.duration === 'repeating' ? `for $
 
 /** Coupons buyers redeem at checkout with their code (`promo=<code>`, or the checkout's field where a plan allows it). */
 export function CouponsPage() {
+  const canBill = useCan()('billing');
   const coupons = useCoupons();
   const queryClient = useQueryClient();
   const deactivate = useMutation({
@@ -64,7 +66,7 @@ export function CouponsPage() {
                       <StatusBadge status={coupon.active ? 'active' : 'inactive'} />
                     </td>
                     <td>
-                      {coupon.active && (
+                      {canBill && coupon.active && (
                         <ConfirmButton label="Deactivate" title={`Deactivate ${coupon.code}?`} onConfirm={() => deactivate.mutate(coupon.id)}>
                           <p>Checkout refuses the code from now on; discounts already given stay.</p>
                         </ConfirmButton>
@@ -78,10 +80,12 @@ export function CouponsPage() {
         )}
       </QueryView>
       <ErrorBanner error={deactivate.error} />
-      <section className="card" aria-labelledby="new-coupon-heading">
-        <h2 id="new-coupon-heading">New coupon</h2>
-        <CouponForm />
-      </section>
+      {canBill && (
+        <section className="card" aria-labelledby="new-coupon-heading">
+          <h2 id="new-coupon-heading">New coupon</h2>
+          <CouponForm />
+        </section>
+      )}
     </>
   );
 }

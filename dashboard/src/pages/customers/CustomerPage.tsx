@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { useCan } from '../../auth/permissions';
 import type { components } from '../../api/schema.gen';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -20,11 +21,12 @@ type Subscription = CustomerDetail['subscriptions'][number];
  * customer's license on its plan (or, failing that, of that name).
  */
 function SubscriptionPlanChange({ customer, subscription }: { customer: CustomerDetail; subscription: Subscription }) {
+  const canChangePlans = useCan()('billing');
   const productId = (
     customer.licenses.find((license) => license.planId !== null && license.planId === subscription.planId) ??
     customer.licenses.find((license) => license.product.name === subscription.productName)
   )?.product.id;
-  if (subscription.status === 'canceled' || !productId) return null;
+  if (!canChangePlans || subscription.status === 'canceled' || !productId) return null;
   return <ChangePlanForm subscription={subscription} productId={productId} />;
 }
 
@@ -44,6 +46,7 @@ export function CustomerPage() {
 }
 
 function CustomerView({ customer }: { customer: CustomerDetail }) {
+  const can = useCan();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const path = { params: { path: { id: customer.id } } };
@@ -62,9 +65,11 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
     <>
       <div className="page-head">
         <h1>{customerName(customer)}</h1>
-        <Link className="button" to={`/licenses/new?email=${encodeURIComponent(customer.email)}`}>
-          New license for this customer
-        </Link>
+        {can('licenses') && (
+          <Link className="button" to={`/licenses/new?email=${encodeURIComponent(customer.email)}`}>
+            New license for this customer
+          </Link>
+        )}
       </div>
       <section aria-labelledby="licenses-heading">
         <h2 id="licenses-heading">Licenses</h2>
@@ -116,18 +121,24 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
           </ul>
         )}
       </section>
-      <section className="card" aria-labelledby="customer-edit-heading">
-        <h2 id="customer-edit-heading">Details</h2>
-        <CustomerForm key={customer.updatedAt} customer={customer} submitLabel="Save customer" pending={save.isPending} error={save.error} onSubmit={(body) => save.mutate(body)} />
-        {save.isSuccess && <p role="status">Saved.</p>}
-      </section>
-      <CustomerPrivacySection customer={customer} />
-      <section className="card card-danger" aria-labelledby="customer-delete-heading">
-        <h2 id="customer-delete-heading">Delete</h2>
-        <p>Licenses keep their e-mail; payments and subscriptions stay.</p>
-        <ErrorBanner error={remove.error} />
-        <ConfirmButton label="Delete customer" title={`Delete ${customerName(customer)}?`} onConfirm={() => remove.mutate()} />
-      </section>
+      {can('customerSupport') && (
+        <>
+          <section className="card" aria-labelledby="customer-edit-heading">
+            <h2 id="customer-edit-heading">Details</h2>
+            <CustomerForm key={customer.updatedAt} customer={customer} submitLabel="Save customer" pending={save.isPending} error={save.error} onSubmit={(body) => save.mutate(body)} />
+            {save.isSuccess && <p role="status">Saved.</p>}
+          </section>
+          <CustomerPrivacySection customer={customer} canErase={can('customers')} />
+        </>
+      )}
+      {can('customers') && (
+        <section className="card card-danger" aria-labelledby="customer-delete-heading">
+          <h2 id="customer-delete-heading">Delete</h2>
+          <p>Licenses keep their e-mail; payments and subscriptions stay.</p>
+          <ErrorBanner error={remove.error} />
+          <ConfirmButton label="Delete customer" title={`Delete ${customerName(customer)}?`} onConfirm={() => remove.mutate()} />
+        </section>
+      )}
     </>
   );
 }

@@ -16,8 +16,11 @@ function saveJson(value: unknown, fileName: string) {
   URL.revokeObjectURL(link.href);
 }
 
-/** A data-subject request (DECISIONS §16): everything held on the customer as a file, or its personal data erased. */
-export function CustomerPrivacySection({ customer }: { customer: CustomerDetail }) {
+/**
+ * A data-subject request (DECISIONS §16): everything held on the customer as a file, or (`canErase`: the role may)
+ * its personal data erased.
+ */
+export function CustomerPrivacySection({ customer, canErase }: { customer: CustomerDetail; canErase: boolean }) {
   const queryClient = useQueryClient();
   const path = { params: { path: { id: customer.id } } };
   const download = useMutation({
@@ -44,12 +47,14 @@ export function CustomerPrivacySection({ customer }: { customer: CustomerDetail 
       {erased || erase.isSuccess ? (
         <p role="status">Personal data erased.</p>
       ) : (
-        <ConfirmButton label="Erase personal data" title={`Erase ${customerName(customer)}'s personal data?`} onConfirm={() => erase.mutate()} disabled={erase.isPending}>
-          <p>
-            The name, address, phone, metadata and e-mail ({customer.email}) are removed from the customer, their licenses, activations, payments,
-            feedback and webhook deliveries. Licenses, payments and activations stay, and the keys keep working. This cannot be undone.
-          </p>
-        </ConfirmButton>
+        canErase && (
+          <ConfirmButton label="Erase personal data" title={`Erase ${customerName(customer)}'s personal data?`} onConfirm={() => erase.mutate()} disabled={erase.isPending}>
+            <p>
+              The name, address, phone, metadata and e-mail ({customer.email}) are removed from the customer, their licenses, activations, payments,
+              feedback and webhook deliveries. Licenses, payments and activations stay, and the keys keep working. This cannot be undone.
+            </p>
+          </ConfirmButton>
+        )
       )}
     </section>
   );

@@ -19,7 +19,7 @@ export function CustomersPage() {
   });
   return (
     <>
-      <ListHeader title="Customers" newLink={{ to: '/customers/new', label: 'New customer' }} search={{ value: search, placeholder: 'Name or e-mail', onChange: (value) => update({ search: value }) }}>
+      <ListHeader title="Customers" newLink={{ to: '/customers/new', label: 'New customer', permission: 'customers' }} search={{ value: search, placeholder: 'Name or e-mail', onChange: (value) => update({ search: value }) }}>
       </ListHeader>
       <QueryView
         query={customers}

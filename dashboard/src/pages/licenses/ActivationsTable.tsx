@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { useCan } from '../../auth/permissions';
 import type { Activation } from '../../api/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -13,6 +14,7 @@ const holderOf = (activation: Activation) => activation.domain ?? activation.nam
 /** A license's sites and machines, newest first, each deactivatable. */
 export function ActivationsTable({ activations }: { activations: Activation[] }) {
   const queryClient = useQueryClient();
+  const canDeactivate = useCan()('activationSupport');
   const deactivate = useMutation({
     mutationFn: (id: string) => unwrap(api.POST('/api/activations/{id}/deactivate', { params: { path: { id } } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['licenses'] }),
@@ -54,7 +56,7 @@ export function ActivationsTable({ activations }: { activations: Activation[] })
                 <td>{formatDate(activation.activatedAt)}</td>
                 <td>{formatDate(activation.lastCheckedAt)}</td>
                 <td>
-                  {activation.status === 'active' && (
+                  {canDeactivate && activation.status === 'active' && (
                     <ConfirmButton label="Deactivate" title={`Deactivate ${holderOf(activation)}?`} onConfirm={() => deactivate.mutate(activation.id)}>
                       <p>
                         The {activation.machine === null ? 'site' : 'machine'} frees its {activation.environment === 'staging' ? 'staging place' : 'seat'} and stops validating until it activates again.

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { useCan } from '../../auth/permissions';
 import type { LicenseStatus, LicenseWithActivations } from '../../api/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyValue } from '../../components/CopyButton';
@@ -46,6 +47,8 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
     },
   });
   const revoked = license.status === 'revoked';
+  const can = useCan();
+  const support = can('licenseSupport');
   return (
     <>
       <div className="page-head">
@@ -80,34 +83,40 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
         </dl>
         <ErrorBanner error={setStatus.error ?? revoke.error ?? regenerate.error ?? remove.error} />
         <div className="actions">
-          {license.status === 'active' && (
+          {support && license.status === 'active' && (
             <ConfirmButton label="Suspend" title="Suspend this license?" onConfirm={() => setStatus.mutate('suspended')}>
               <p>It stops validating until you reactivate it; its sites stay activated.</p>
             </ConfirmButton>
           )}
-          {license.status === 'suspended' && (
+          {support && license.status === 'suspended' && (
             <button type="button" className="button" onClick={() => setStatus.mutate('active')}>
               Reactivate
             </button>
           )}
-          <ConfirmButton label="Regenerate key" title="Replace the license key?" onConfirm={() => regenerate.mutate()}>
-            <p>The old key stops working immediately; sites must enter the new one.</p>
-          </ConfirmButton>
-          {!revoked && (
+          {support && (
+            <ConfirmButton label="Regenerate key" title="Replace the license key?" onConfirm={() => regenerate.mutate()}>
+              <p>The old key stops working immediately; sites must enter the new one.</p>
+            </ConfirmButton>
+          )}
+          {support && !revoked && (
             <ConfirmButton label="Revoke" title="Revoke this license?" onConfirm={() => revoke.mutate()}>
               <p>Every site is deactivated and the key no longer validates. This cannot be undone.</p>
             </ConfirmButton>
           )}
-          <ConfirmButton label="Delete" title="Delete this license?" onConfirm={() => remove.mutate()}>
-            <p>The license, its key and its activations are removed for good.</p>
-          </ConfirmButton>
+          {can('licenses') && (
+            <ConfirmButton label="Delete" title="Delete this license?" onConfirm={() => remove.mutate()}>
+              <p>The license, its key and its activations are removed for good.</p>
+            </ConfirmButton>
+          )}
         </div>
       </section>
-      <section className="card" aria-labelledby="edit-heading">
-        <h2 id="edit-heading">Seats, expiry and customer</h2>
-        <LicenseEditForm key={license.updatedAt} license={license} />
-      </section>
-      {license.status !== 'revoked' && (
+      {support && (
+        <section className="card" aria-labelledby="edit-heading">
+          <h2 id="edit-heading">Seats, expiry and customer</h2>
+          <LicenseEditForm key={license.updatedAt} license={license} />
+        </section>
+      )}
+      {support && !revoked && (
         <section className="card" aria-labelledby="transfer-heading">
           <h2 id="transfer-heading">Transfer to another customer</h2>
           <TransferLicenseForm license={license} />

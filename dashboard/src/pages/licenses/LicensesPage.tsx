@@ -28,7 +28,7 @@ export function LicensesPage() {
   const filtered = Boolean(search || status || productId);
   return (
     <>
-      <ListHeader title="Licenses" newLink={{ to: '/licenses/new', label: 'New license' }} search={{ value: search, placeholder: 'Key or customer e-mail', onChange: (value) => update({ search: value }) }}>
+      <ListHeader title="Licenses" newLink={{ to: '/licenses/new', label: 'New license', permission: 'licenses' }} search={{ value: search, placeholder: 'Key or customer e-mail', onChange: (value) => update({ search: value }) }}>
         <SelectFilter label="Status" value={status} options={STATUSES.map((s) => ({ value: s, label: s }))} onChange={(value) => update({ status: value })} />
         <SelectFilter
           label="Product"

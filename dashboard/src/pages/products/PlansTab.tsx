@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import { useCan } from '../../auth/permissions';
 import type { Plan } from '../../api/types';
 import { useServiceBaseUrl } from '../../api/service-base';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -16,17 +17,20 @@ export function PlansTab() {
   const product = useCurrentProduct();
   const queryClient = useQueryClient();
   const plans = usePlans(product.id);
+  const canEdit = useCan()('catalog');
   const create = useMutation({
     mutationFn: (body: PlanBody) => unwrap(api.POST('/api/products/{id}/plans', { params: { path: { id: product.id } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: productKeys.one(product.id) }),
   });
   return (
     <>
-      <section className="card" aria-labelledby="new-plan-heading">
-        <h2 id="new-plan-heading">New plan</h2>
-        {/* A new form after each plan created. */}
-        <PlanForm key={create.data?.id} submitLabel="Create plan" pending={create.isPending} error={create.error} onSubmit={(body) => create.mutate(body)} />
-      </section>
+      {canEdit && (
+        <section className="card" aria-labelledby="new-plan-heading">
+          <h2 id="new-plan-heading">New plan</h2>
+          {/* A new form after each plan created. */}
+          <PlanForm key={create.data?.id} submitLabel="Create plan" pending={create.isPending} error={create.error} onSubmit={(body) => create.mutate(body)} />
+        </section>
+      )}
       <section aria-labelledby="plans-heading">
         <h2 id="plans-heading">Plans</h2>
         <QueryView query={plans} loading="Loading plans…" isEmpty={(data) => data.items.length === 0} empty={<p>No plans yet: buyers need one to check out.</p>}>
@@ -50,6 +54,7 @@ const checkoutLink = (base: string, plan: Plan, publicKey: string) =>
 function PlanItem({ plan, publicKey }: { plan: Plan; publicKey: string }) {
   const queryClient = useQueryClient();
   const base = useServiceBaseUrl();
+  const canEdit = useCan()('catalog');
   const path = { params: { path: { id: plan.productId, planId: plan.id } } };
   const refresh = () => queryClient.invalidateQueries({ queryKey: productKeys.one(plan.productId) });
   const update = useMutation({ mutationFn: (body: PlanBody) => unwrap(api.PUT('/api/products/{id}/plans/{planId}', { ...path, body })), onSuccess: refresh });
@@ -62,19 +67,23 @@ function PlanItem({ plan, publicKey }: { plan: Plan; publicKey: string }) {
         </h3>
         <div className="actions">
           {base && <CopyButton value={checkoutLink(base, plan, publicKey)} label="Copy checkout link" />}
-          <ConfirmButton label="Delete" title={`Delete the plan ${plan.name}?`} onConfirm={() => remove.mutate()}>
-            <p>Licenses already issued from it keep their seats and expiry.</p>
-          </ConfirmButton>
+          {canEdit && (
+            <ConfirmButton label="Delete" title={`Delete the plan ${plan.name}?`} onConfirm={() => remove.mutate()}>
+              <p>Licenses already issued from it keep their seats and expiry.</p>
+            </ConfirmButton>
+          )}
         </div>
       </div>
       <p className="muted small">
         {formatMoney(plan.price, plan.currency)} {plan.billingCycle} · {plan.siteLimit} seat{plan.siteLimit === 1 ? '' : 's'} · slug {plan.slug}
       </p>
       <ErrorBanner error={remove.error} />
-      <details>
-        <summary>Edit</summary>
-        <PlanForm key={plan.updatedAt} plan={plan} submitLabel="Save plan" pending={update.isPending} error={update.error} onSubmit={(body) => update.mutate(body)} />
-      </details>
+      {canEdit && (
+        <details>
+          <summary>Edit</summary>
+          <PlanForm key={plan.updatedAt} plan={plan} submitLabel="Save plan" pending={update.isPending} error={update.error} onSubmit={(body) => update.mutate(body)} />
+        </details>
+      )}
     </li>
   );
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { useCan } from '../../auth/permissions';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyValue } from '../../components/CopyButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -9,9 +10,10 @@ import { useCurrentProduct } from './ProductPage';
 import { productKeys } from './productQueries';
 import { SigningKeysSection } from './SigningKeysSection';
 
-/** The product's keys, its fields, and deletion. */
+/** The product's keys, its fields, and deletion (changes only for a role that may change the catalog). */
 export function ProductSettingsTab() {
   const product = useCurrentProduct();
+  const canEdit = useCan()('catalog');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const path = { params: { path: { id: product.id } } };
@@ -32,23 +34,29 @@ export function ProductSettingsTab() {
         <p className="muted">The public key identifies the product to the public API: safe to ship inside your plugin.</p>
         <CopyValue value={product.public_key} label="Public key" />
         <ErrorBanner error={regenerateKey.error} />
-        <ConfirmButton label="Replace public key" title="Replace the public key?" onConfirm={() => regenerateKey.mutate()}>
-          <p>Installed copies that send the old key are refused at once.</p>
-        </ConfirmButton>
+        {canEdit && (
+          <ConfirmButton label="Replace public key" title="Replace the public key?" onConfirm={() => regenerateKey.mutate()}>
+            <p>Installed copies that send the old key are refused at once.</p>
+          </ConfirmButton>
+        )}
       </section>
-      <SigningKeysSection product={product} />
-      <section className="card" aria-labelledby="details-heading">
-        <h2 id="details-heading">Details</h2>
-        {/* Keyed by updatedAt: the form starts again from what the service saved. */}
-        <ProductForm key={product.updatedAt} product={product} submitLabel="Save product" pending={save.isPending} error={save.error} onSubmit={(body) => save.mutate(body)} />
-        {save.isSuccess && <p role="status">Saved.</p>}
-      </section>
-      <section className="card card-danger" aria-labelledby="delete-heading">
-        <h2 id="delete-heading">Delete</h2>
-        <p>Plugins stop finding the product; its licenses stop validating. The slug stays taken.</p>
-        <ErrorBanner error={remove.error} />
-        <ConfirmButton label="Delete product" title={`Delete ${product.name}?`} onConfirm={() => remove.mutate()} />
-      </section>
+      <SigningKeysSection product={product} canRotate={canEdit} />
+      {canEdit && (
+        <>
+          <section className="card" aria-labelledby="details-heading">
+            <h2 id="details-heading">Details</h2>
+            {/* Keyed by updatedAt: the form starts again from what the service saved. */}
+            <ProductForm key={product.updatedAt} product={product} submitLabel="Save product" pending={save.isPending} error={save.error} onSubmit={(body) => save.mutate(body)} />
+            {save.isSuccess && <p role="status">Saved.</p>}
+          </section>
+          <section className="card card-danger" aria-labelledby="delete-heading">
+            <h2 id="delete-heading">Delete</h2>
+            <p>Plugins stop finding the product; its licenses stop validating. The slug stays taken.</p>
+            <ErrorBanner error={remove.error} />
+            <ConfirmButton label="Delete product" title={`Delete ${product.name}?`} onConfirm={() => remove.mutate()} />
+          </section>
+        </>
+      )}
     </>
   );
 }

@@ -23,7 +23,7 @@ export function ProductsPage() {
   });
   return (
     <>
-      <ListHeader title="Products" newLink={{ to: '/products/new', label: 'New product' }} search={{ value: search, placeholder: 'Name or slug', onChange: (value) => update({ search: value }) }}>
+      <ListHeader title="Products" newLink={{ to: '/products/new', label: 'New product', permission: 'catalog' }} search={{ value: search, placeholder: 'Name or slug', onChange: (value) => update({ search: value }) }}>
         <SelectFilter label="Status" value={status} options={STATUSES.map((s) => ({ value: s, label: s }))} onChange={(value) => update({ status: value })} />
       </ListHeader>
       <QueryView

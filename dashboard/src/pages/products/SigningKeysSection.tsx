@@ -9,9 +9,9 @@ import { productKeys } from './productQueries';
 
 /**
  * The keys that verify the product's signed answers and offline license files: the public halves to ship in the
- * plugin, and rotation (the old key keeps verifying for its grace period).
+ * plugin, and (`canRotate`: the role may) rotation (the old key keeps verifying for its grace period).
  */
-export function SigningKeysSection({ product }: { product: Product }) {
+export function SigningKeysSection({ product, canRotate }: { product: Product; canRotate: boolean }) {
   const queryClient = useQueryClient();
   const rotate = useMutation({
     mutationFn: () => unwrap(api.POST('/api/products/{id}/signing-key/rotate', { params: { path: { id: product.id } } })),
@@ -40,12 +40,14 @@ export function SigningKeysSection({ product }: { product: Product }) {
         ))}
       </ul>
       <ErrorBanner error={rotate.error} />
-      <ConfirmButton label={rotateLabel} title={`${rotateLabel}?`} onConfirm={() => rotate.mutate()}>
-        <p>
-          A new key signs from within a minute. The key that signs now stays valid for 7 days: copies of your plugin that pin only it must get the new
-          public key by then. Rotate when a key may have leaked.
-        </p>
-      </ConfirmButton>
+      {canRotate && (
+        <ConfirmButton label={rotateLabel} title={`${rotateLabel}?`} onConfirm={() => rotate.mutate()}>
+          <p>
+            A new key signs from within a minute. The key that signs now stays valid for 7 days: copies of your plugin that pin only it must get the new
+            public key by then. Rotate when a key may have leaked.
+          </p>
+        </ConfirmButton>
+      )}
     </section>
   );
 }

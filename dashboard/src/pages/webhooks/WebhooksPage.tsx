@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { useCan } from '../../auth/permissions';
 import { formatDate } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -6,14 +7,17 @@ import { useWebhooks } from './webhookQueries';
 import { TableScroll } from '../../components/TableScroll';
 
 export function WebhooksPage() {
+  const can = useCan();
   const webhooks = useWebhooks();
   return (
     <>
       <div className="page-head">
         <h1>Webhooks</h1>
-        <Link className="button button-primary" to="/webhooks/new">
-          New webhook
-        </Link>
+        {can('webhooks') && (
+          <Link className="button button-primary" to="/webhooks/new">
+            New webhook
+          </Link>
+        )}
       </div>
       <QueryView
         query={webhooks}
@@ -37,7 +41,7 @@ export function WebhooksPage() {
                 {data.items.map((webhook) => (
                   <tr key={webhook.id}>
                     <td>
-                      <Link to={`/webhooks/${webhook.id}`}>{webhook.name}</Link>
+                      {can('readSecrets') ? <Link to={`/webhooks/${webhook.id}`}>{webhook.name}</Link> : webhook.name}
                     </td>
                     <td className="break">{webhook.url}</td>
                     <td>{webhook.events.length}</td>

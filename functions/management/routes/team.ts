@@ -1,0 +1,71 @@
+import * as z from 'zod/mini';
+import type { Config } from '../../../shared/config.js';
+import { created, noContent, ok } from '../../../shared/http/responses.js';
+import { email } from '../../../shared/http/schemas.js';
+import type { Route } from '../../../shared/http/route.js';
+import type { Deps } from '../../../shared/runtime.js';
+import { acceptInvitation, inviteMember, listInvitations, revokeInvitation } from '../../../shared/teams/invitations.js';
+import { changeMemberRole, listMembers, removeMember } from '../../../shared/teams/members.js';
+import { ASSIGNABLE_ROLES, ROLE_REFUSED, roleAtMost } from '../../../shared/teams/roles.js';
+import { ForbiddenError } from '../../../shared/errors.js';
+import { ID_KINDS } from '../id-kinds.js';
+import type { RouteBuilders } from '../route.js';
+
+const role = z.enum(ASSIGNABLE_ROLES);
+const inviteBody = z.strictObject({ email, role });
+const roleBody = z.strictObject({ role });
+const byMember = { pathIds: { userId: ID_KINDS.member } };
+
+/** DECISIONS §17: the tenant's members and invitations. Nobody hands out a role above their own. */
+export function teamRoutes(deps: Deps<Config<'links' | 'dashboard'>>, { authed }: RouteBuilders): Route[] {
+  const assignable = (callerRole: Parameters<typeof roleAtMost>[1], wanted: Parameters<typeof roleAtMost>[0]) => {
+    if (!roleAtMost(wanted, callerRole)) throw new ForbiddenError(ROLE_REFUSED);
+  };
+  return [
+    authed('GET', '/api/team/members', { permission: 'read' }, async ({ caller }) => ok({ items: await listMembers(deps, caller.tenantId) })),
+    authed(
+      'PUT',
+      '/api/team/members/{userId}',
+      { ...byMember, body: roleBody, permission: 'team', audit: { action: 'member.update', target: 'membership', idField: 'userId' } },
+      async ({ caller, params, body }) => {
+        assignable(caller.role, body.role);
+        return ok(await changeMemberRole(deps, caller.tenantId, params.userId!, body.role));
+      },
+    ),
+    authed(
+      'DELETE',
+      '/api/team/members/{userId}',
+      { ...byMember, permission: 'team', audit: { action: 'member.remove', target: 'membership', idField: 'userId' } },
+      async ({ caller, params }) => {
+        await removeMember(deps, caller.tenantId, params.userId!);
+        return noContent();
+      },
+    ),
+    authed('GET', '/api/team/invitations', { permission: 'read' }, async ({ caller }) => ok({ items: await listInvitations(deps, caller.tenantId) })),
+    authed(
+      'POST',
+      '/api/team/invitations',
+      { body: inviteBody, permission: 'team', audit: { action: 'invitation.create', target: 'invitation' } },
+      async ({ caller, body, baseUrl }) => {
+        assignable(caller.role, body.role);
+        return created(await inviteMember(deps, caller.tenantId, caller.userId, body, deps.config.dashboardUrl ?? baseUrl));
+      },
+    ),
+    authed(
+      'DELETE',
+      '/api/team/invitations/{id}',
+      { pathIds: { id: ID_KINDS.invitation }, permission: 'team', audit: { action: 'invitation.delete', target: 'invitation' } },
+      async ({ caller, params }) => {
+        await revokeInvitation(deps, caller.tenantId, params.id!);
+        return noContent();
+      },
+    ),
+    // The invited person's own step: any signed-in user whose verified address was invited (an API key acts for a tenant, not a person).
+    authed(
+      'POST',
+      '/api/team/invitations/{token}/accept',
+      { pathIds: { token: ID_KINDS.invitationToken }, sessionOnly: true, permission: 'account', audit: { action: 'invitation.accept', target: 'membership', idField: 'userId' } },
+      async ({ caller, params }) => ok(await acceptInvitation(deps, caller.userId, params.token!)),
+    ),
+  ];
+}
