@@ -1,3 +1,4 @@
+import { Allowed } from './auth/Allowed';
 import { createBrowserRouter, Navigate, useSearchParams } from 'react-router';
 import { RequireSession } from './auth/session';
 import { Layout } from './components/Layout';
@@ -55,7 +56,7 @@ export const router = createBrowserRouter([
     children: [
       { path: 'overview', element: <OverviewPage /> },
       { path: 'products', element: <ProductsPage /> },
-      { path: 'products/new', element: <NewProductPage /> },
+      { path: 'products/new', element: <Allowed permission="catalog"><NewProductPage /></Allowed> },
       {
         path: 'products/:productId',
         element: <ProductPage />,
@@ -67,20 +68,20 @@ export const router = createBrowserRouter([
         ],
       },
       { path: 'licenses', element: <LicensesPage /> },
-      { path: 'licenses/new', element: <NewLicensePage /> },
+      { path: 'licenses/new', element: <Allowed permission="licenses"><NewLicensePage /></Allowed> },
       { path: 'licenses/:licenseId', element: <LicensePage /> },
       { path: 'customers', element: <CustomersPage /> },
-      { path: 'customers/new', element: <NewCustomerPage /> },
+      { path: 'customers/new', element: <Allowed permission="customers"><NewCustomerPage /></Allowed> },
       { path: 'customers/:customerId', element: <CustomerPage /> },
       { path: 'webhooks', element: <WebhooksPage /> },
-      { path: 'webhooks/new', element: <NewWebhookPage /> },
+      { path: 'webhooks/new', element: <Allowed permission="webhooks"><NewWebhookPage /></Allowed> },
       { path: 'webhooks/:webhookId', element: <WebhookPage /> },
       { path: 'coupons', element: <CouponsPage /> },
-      { path: 'payment-provider', element: <PaymentProviderPage /> },
+      { path: 'payment-provider', element: <Allowed permission="paymentProvider"><PaymentProviderPage /></Allowed> },
       { path: 'account', element: <AccountPage /> },
-      { path: 'imports', element: <ImportPage /> },
+      { path: 'imports', element: <Allowed permission="data"><ImportPage /></Allowed> },
       { path: 'team', element: <TeamPage /> },
-      { path: 'audit-log', element: <AuditLogPage /> },
+      { path: 'audit-log', element: <Allowed permission="auditLog"><AuditLogPage /></Allowed> },
       { path: 'accept-invitation', element: <AcceptInvitationPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],

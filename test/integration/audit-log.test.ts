@@ -319,7 +319,9 @@ describe('the audit log (DECISIONS §17)', () => {
   it('records an import\'s changes as the system\'s', async () => {
     const tenant = await newTenant();
     const p = await newProduct(tenant);
-    const started = await tenant.request('POST', `/api/imports?productId=${p.id}&format=csv`, { rawBody: importFixture('csv.csv'), headers: { 'content-type': 'text/csv' } });
+    // Keys of its own: keys are unique across the deployment, and imports.test.ts imports the csv fixture's.
+    const csv = `license_key,customer_email\nAUDIT-${p.id}-1,${uniqueEmail('imported')}\n`;
+    const started = await tenant.request('POST', `/api/imports?productId=${p.id}&format=csv`, { rawBody: csv, headers: { 'content-type': 'text/csv' } });
     expect(started.status, started.text).toBe(202);
     const [entry] = await eventually(
       async () => (await tenant.get('/api/audit-log?action=import.complete')).body.items,
@@ -328,6 +330,20 @@ describe('the audit log (DECISIONS §17)', () => {
     );
     expect(entry).toMatchObject({ actor: { type: 'system', id: 'import' }, target: { type: 'importJob', id: started.body.id }, changes: { status: ['running', 'done'] } });
   }, 60_000);
+
+  it("records a Stripe event's change as the system's, once however often Stripe sends it", async () => {
+    const s = await shop();
+    const { session } = await paidCheckout(s, 'lifetime');
+    const event = stripeEvent('checkout.session.completed', session);
+    expect((await s.send(event)).status).toBe(200);
+    expect((await s.send(event)).status).toBe(200);
+    const entries = (await s.tenant.get('/api/audit-log?action=stripe.checkout.session.completed')).body.items;
+    expect(entries).toEqual([
+      expect.objectContaining({ actor: { type: 'system', id: 'stripe' }, target: { type: 'stripeEvent', id: event.id }, ip: null, userAgent: null }),
+    ]);
+    expect((await s.tenant.get('/api/licenses')).body.items).toHaveLength(1);
+    expect(await s.tenant.get('/api/audit-log/verify').then((r) => r.body)).toEqual({ ok: true, entries: expect.any(Number) });
+  });
 
   it('is for owners and admins only', async () => {
     const owner = await newTenant();

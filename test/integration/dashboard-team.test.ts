@@ -100,5 +100,11 @@ describe.skipIf(!available && !process.env.CI)('the team in the dashboard', () =
     await page.waitForSelector(button('Export personal data'));
     expect(await shows(button('Save customer'))).toBe(true);
     for (const control of [button('Erase personal data'), button('Delete customer'), link('New license for this customer')]) expect(await shows(control), control).toBe(false);
+    // A page the role cannot use, opened by its address, says so rather than showing a form the service refuses.
+    for (const path of ['/licenses/new', '/products/new', '/payment-provider', '/audit-log']) {
+      await go(path);
+      await page.waitForSelector(text('Your role does not allow this.'));
+      expect(await shows(button('Create license')), path).toBe(false);
+    }
   }, 120_000);
 });
