@@ -10,13 +10,14 @@ import { newId } from '../../shared/ids.js';
 import { generateLicenseKey } from '../../shared/licenses/license-key.js';
 import { sendLicenseMail, SEND_LEASE_SECONDS, type LicenseMailDeps } from '../../shared/mail/license-mail.js';
 import { createMailer } from '../../shared/mail/mailer.js';
-import { localData } from '../support/table.js';
+import { localData, tableOfItsOwn } from '../support/table.js';
 
 /**
  * The mail sender's domain function as its function runs it: the table through the sender's key-access role,
- * and SES through the SDK, pointed at the SES stand-in (or at an SES that refuses every e-mail).
+ * and SES through the SDK, pointed at the SES stand-in (or at an SES that refuses every e-mail). In a table of its own:
+ * the stack's stream would forward the e-mails written here to its own sender, which then races this test's.
  */
-const data = localData('mailSender');
+const data = localData('mailSender', await tableOfItsOwn());
 let ses: MailServer;
 let refusingSes: Server;
 let refusingSesUrl: string;
