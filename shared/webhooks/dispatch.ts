@@ -3,7 +3,7 @@ import { metrics, type DeliveryOutcome } from '../observability/metrics.js';
 import type { Deps } from '../runtime.js';
 import { getDeliveryItem } from './deliveries.js';
 import { MAX_ATTEMPTS, retryDelaySeconds } from './retry-schedule.js';
-import { postJson } from './send.js';
+import { postJson, SEND_TIMEOUT_MS } from './send.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { signatureHeaders } from './signing.js';
 import { webhookSecretOf } from './webhooks.js';
@@ -24,11 +24,17 @@ export type AttemptOutcome =
 const EARLY_TOLERANCE_MS = 1000;
 /** A receiver that answers 410 Gone asks for no more deliveries: its webhook is disabled. */
 const GONE = 410;
+/**
+ * How long a claimed attempt holds the delivery: its send, at most SEND_TIMEOUT_MS, and its settling. A copy of the
+ * message that arrives meanwhile waits it out (then finds the attempt settled); one whose holder crashed sends again.
+ */
+const ATTEMPT_LEASE_MS = SEND_TIMEOUT_MS + 5_000;
 
 /**
  * Makes the next attempt of a delivery, if one is due. Idempotent on the delivery id: a duplicate or
  * redelivered message never sends a delivery that succeeded or failed, nor one whose next attempt is not
- * due, and two copies handled at once make one attempt (the attempt is claimed by a conditional write).
+ * due, and two copies handled at once make one attempt: the attempt is claimed by a conditional write, and the claim
+ * holds the delivery (`nextAttemptAt`) until the attempt is settled, so a copy read after the claim does not send too.
  */
 export async function attemptDelivery(deps: DispatchDeps, deliveryId: string): Promise<AttemptOutcome> {
   const delivery = await getDeliveryItem(deps, deliveryId);
@@ -54,8 +60,7 @@ export async function attemptDelivery(deps: DispatchDeps, deliveryId: string): P
   const claimed = await writeItem(() =>
     deps.data.entities.delivery
       .patch({ deliveryId })
-      .set({ attempts: attempt, lastAttemptAt: now.toISOString() })
-      .remove(['nextAttemptAt'])
+      .set({ attempts: attempt, lastAttemptAt: now.toISOString(), nextAttemptAt: new Date(now.getTime() + ATTEMPT_LEASE_MS).toISOString() })
       .where(({ status, attempts }, { eq }) => `${eq(status, 'pending')} AND ${eq(attempts, delivery.attempts)}`)
       .go(),
   );

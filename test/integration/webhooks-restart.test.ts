@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -7,11 +9,16 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/ports.js';
+import { loadConfig } from '../../shared/config.js';
+import { createDeps } from '../../shared/runtime.js';
+import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
+import { createSecretBox } from '../../shared/secrets/secret-box.js';
+import { attemptDelivery } from '../../shared/webhooks/dispatch.js';
 import { startLocalStack, type LocalStack } from '../../infra/local/stack.js';
 import { createDataService } from '../../shared/data/service.js';
 import { outboxEvent } from '../../shared/events/outbox.js';
 import { firstDeliveryId } from '../../shared/webhooks/deliveries.js';
-import { Client } from '../support/client.js';
+import { Client, DASHBOARD_ORIGIN } from '../support/client.js';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 // A stack of this file's own, on a data directory, so that it can be stopped and started again.
@@ -24,7 +31,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const start = () => startLocalStack({ port: 0, dataDir, env: { WEBHOOK_RETRY_SCALE: '0.0001' } });
+// The dashboard's origin, which the client sends: without it the stack takes it from whatever another file left in the
+// process's environment, and alone refuses the registration.
+const start = () => startLocalStack({ port: 0, dataDir, env: { WEBHOOK_RETRY_SCALE: '0.0001', DASHBOARD_URL: DASHBOARD_ORIGIN } });
 const local = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 describe('webhook delivery across a restart', () => {
@@ -62,4 +71,48 @@ describe('webhook delivery across a restart', () => {
     await eventually(async () => ((await gateway.get('/_local/webhook-queue')).body.messages === 0 ? true : undefined));
     expect(receiver.requests).toHaveLength(1);
   }, 120_000);
+});
+
+describe('a copy of a delivery\'s message', () => {
+  it('sends nothing while another copy\'s attempt is under way, and nothing once it succeeded', async () => {
+    stack ??= await start();
+    const client = new Client(stack.url);
+    expect((await client.post('/api/auth/register', { email: 'copies@example.com', password: 'correct horse battery' })).status).toBe(201);
+    // A receiver that holds its answer: the stack's dispatcher has claimed the attempt and is still sending it.
+    const received: string[] = [];
+    const held: ServerResponse[] = [];
+    const slow = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push(body);
+        held.push(res);
+      });
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`;
+      const { body: webhook } = await client.post('/api/webhooks', { name: 'Slow', url, events: ['customer.created'] });
+      expect((await client.post('/api/customers', { email: 'copied@example.com' })).status).toBe(201);
+      await eventually(async () => (received.length === 1 ? true : undefined));
+      const deliveryId = firstDeliveryId(JSON.parse(received[0]!).id, webhook.id);
+
+      // The copy, handled as the dispatcher handles a message, while the first attempt waits for its answer.
+      const config = loadConfig();
+      const deps = { ...createDeps(config, 'webhookWorker'), secrets: createSecretBox(config, SECRET_ACCESS.webhookDispatcher) };
+      expect(await attemptDelivery(deps, deliveryId)).toMatchObject({ kind: 'retry' });
+      expect(received).toHaveLength(1);
+
+      for (const res of held) res.end('ok');
+      await eventually(async () => {
+        const { items } = (await client.get(`/api/webhooks/${webhook.id}/deliveries`)).body;
+        return items?.[0]?.status === 'succeeded' ? true : undefined;
+      });
+      expect(await attemptDelivery(deps, deliveryId)).toEqual({ kind: 'done' });
+      expect(received).toHaveLength(1);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  }, 60_000);
 });
