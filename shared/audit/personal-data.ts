@@ -22,15 +22,13 @@ const PERSONAL_FIELDS: Record<string, ReadonlySet<string>> = {
 /** What a personal value without a known customer (an activation's address, a record older than its customer link) shows. */
 const UNSEALED = '***';
 /** What a value whose customer was erased shows. */
-export const ERASED = '[erased]';
+const ERASED = '[erased]';
 
 type Stored = Record<string, unknown> | undefined;
 type Sealed = { sealed: string; customerId: string };
 
-const customerOf = (entity: string, item: Stored) => {
-  const id = entity === 'customer' || entity === 'license' || entity === 'payment' ? item?.customerId : undefined;
-  return typeof id === 'string' ? id : undefined;
-};
+/** The customer an item's personal data is: its `customerId` (customers, licenses, payments); activations name none. */
+const customerOf = (item: Stored) => (typeof item?.customerId === 'string' ? item.customerId : undefined);
 
 const isSealed = (value: unknown): value is Sealed =>
   typeof value === 'object' && value !== null && typeof (value as Sealed).sealed === 'string' && typeof (value as Sealed).customerId === 'string';
@@ -85,7 +83,7 @@ export async function sealPersonalData(
   const keyOf = (customerId: string) => keys.get(customerId) ?? keys.set(customerId, customerKey(data, tenantId, customerId)).get(customerId)!;
   const sealedValue = async (value: unknown, item: Stored) => {
     if (value === null) return null;
-    const customerId = customerOf(entity!, item);
+    const customerId = customerOf(item);
     return customerId ? seal(await keyOf(customerId), tenantId, customerId, value) : UNSEALED;
   };
   const sealed: Changes = {};

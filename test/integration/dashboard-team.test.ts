@@ -104,7 +104,7 @@ describe.skipIf(!available && !process.env.CI)('the team in the dashboard', () =
     for (const path of ['/licenses/new', '/products/new', '/payment-provider', '/audit-log']) {
       await go(path);
       await page.waitForSelector(text('Your role does not allow this.'));
-      expect(await shows(button('Create license')), path).toBe(false);
+      expect(await shows('form'), `${path} shows a form`).toBe(false);
     }
   }, 120_000);
 });
