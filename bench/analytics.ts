@@ -22,7 +22,7 @@ import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { RATE_LIMITS } from '../shared/rate-limits/limits.js';
 import { newId } from '../shared/ids.js';
-import { createDeps } from '../shared/runtime.js';
+import { createLoadedDeps } from '../shared/runtime.js';
 import { computed, meterCapacity, type Units } from './capacity/accounting.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
 import { loadFromAnotherProcess, median, print, type LoadResult } from './support/load-process.js';
@@ -82,7 +82,7 @@ const LARGE_PROPERTIES = Object.fromEntries(Array.from({ length: 60 }, (_, i) =>
  * license of the product and one of the event names), through a metered client of a fresh writer.
  */
 async function unitsPerBatch(productId: string, keys: string[]): Promise<[name: string, events: number, units: Units][]> {
-  const deps = createDeps(loadConfig(), 'usageWriter');
+  const deps = await createLoadedDeps(loadConfig(), 'usageWriter');
   const meter = meterCapacity(deps.clients, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
   const batchOf = (size: number, properties: Record<string, unknown>) =>
     Array.from({ length: size }, (_, i) => {
@@ -168,7 +168,7 @@ async function main() {
     }
 
     // Every accepted event was written (the queue is empty): the daily counts add up to the 202s, plus at most the requests in flight when a run ended.
-    const deps = createDeps(loadConfig(), 'public');
+    const deps = await createLoadedDeps(loadConfig(), 'public');
     const counted = (await readDailyCounts(deps, productId, firstDay, dayOf(new Date())))
       .filter((c) => c.metric === 'event')
       .reduce((sum, c) => sum + c.count, 0);

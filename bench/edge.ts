@@ -27,7 +27,7 @@ import { startLocalStack } from '../infra/local/stack.js';
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import type { DataService } from '../shared/data/service.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
-import { createDeps } from '../shared/runtime.js';
+import { createLoadedDeps } from '../shared/runtime.js';
 import { activationTransactions, rawClient, type ActivationFloor } from './support/activation-floor.js';
 import type { EdgeCpu, EdgeProcessOptions } from './support/edge-process.js';
 import { edgeEvent, NONCE, seedTenant } from './support/fixtures.js';
@@ -139,7 +139,7 @@ async function inProcess(keys: string[]): Promise<Verdict> {
 
 /** DynamoDB requests per operation, counted by a middleware on a fresh edge handler's own clients (direct and ElectroDB's). */
 async function requestsPerOperation(keys: string[], slug: string) {
-  const deps = createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
+  const deps = await createLoadedDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
   let requests = 0;
   for (const client of [deps.clients.table, deps.clients.dynamo]) {
     client.middlewareStack.add((next) => (args) => (requests++, next(args)), { step: 'initialize', name: 'countRequests' });
@@ -171,7 +171,7 @@ async function main() {
     const { keys, slug } = await seedTenant(stack.url, { licenses: LICENSES, seats: 1_000_000 });
     console.log(`loaded ${keys.length} licenses; ${CONNECTIONS} connections, ${DURATION_SECONDS} s per HTTP run\n`);
     const tableName = process.env.TABLE_NAME!;
-    const data = createDeps(loadConfig(), 'edge').data;
+    const data = (await createLoadedDeps(loadConfig(), 'edge')).data;
     const floor = await activationTransactions(tableName, keys);
 
     verdicts.push(await inProcess(keys));

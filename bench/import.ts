@@ -15,7 +15,7 @@ import { loadConfig } from '../shared/config.js';
 import { importFileKey, newUploadId, putImportFile } from '../shared/imports/import-files.js';
 import { createImportJob, readImportJob } from '../shared/imports/import-jobs.js';
 import { runImport } from '../shared/imports/run-import.js';
-import { createDeps } from '../shared/runtime.js';
+import { createLoadedDeps } from '../shared/runtime.js';
 import { createStorageClient } from '../shared/storage/storage-client.js';
 import { computed, meterCapacity } from './capacity/accounting.js';
 
@@ -61,7 +61,7 @@ async function main() {
 
     // 2. Metered: the worker's code on a table client that counts every request's units.
     const config = loadConfig();
-    const deps = createDeps(config, 'importWorker');
+    const deps = await createLoadedDeps(config, 'importWorker');
     const meter = meterCapacity(deps.clients, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
     const workerDeps = { ...deps, clients: { ...deps.clients, s3: createStorageClient(config) }, queue: { send: async () => undefined } };
     const me = (await (await fetch(`${stack.url}/api/auth/me`, { headers: authed })).json()) as { user: { id: string } };

@@ -16,7 +16,7 @@ import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { newId } from '../shared/ids.js';
 import { leaseCreationWrites } from '../shared/leases/leases.js';
 import { leaseShard, poolItemTtl, type LeaseItem } from '../shared/leases/lease-view.js';
-import { createDeps } from '../shared/runtime.js';
+import { createLoadedDeps } from '../shared/runtime.js';
 import { computed, meterCapacity } from './capacity/accounting.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
 import { printLoad } from './support/rounds.js';
@@ -55,7 +55,7 @@ async function main() {
     // One license for the handler, one for the raw writes, so neither takes the other's slots.
     const { keys } = await seedTenant(stack.url, { licenses: 2, seats: SEATS, licenseFields: { floating: true } });
     const key = keys[0]!;
-    const deps = createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
+    const deps = await createLoadedDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
     const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;
     const call = async (path: string, body: Record<string, string>, expected: number) => {
       const result = await handler(edgeEvent('POST', path, { body: { license_key: key, ...body }, sourceIp: SOURCE_IP }), {});

@@ -5,7 +5,7 @@ import { createLicense } from '../shared/licenses/create-license.js';
 import { listLicenses, type LicenseStatus } from '../shared/licenses/list-licenses.js';
 import { updateLicense } from '../shared/licenses/update-license.js';
 import { createProduct } from '../shared/products/products.js';
-import { createDeps, type Deps } from '../shared/runtime.js';
+import { createLoadedDeps, type Deps } from '../shared/runtime.js';
 import { SECRET_ACCESS } from '../shared/secrets/secret-access.js';
 import { meter, pool, type Meter } from './support/capacity-meter.js';
 import { createSecretBox } from '../shared/secrets/secret-box.js';
@@ -48,10 +48,10 @@ try {
   const config = loadConfig(process.env);
   const tenantId = newId('usr');
   console.log(`Seeding ${LICENSES} licenses…`);
-  await seed(createDeps(config, 'all'), tenantId);
+  await seed(await createLoadedDeps(config, 'all'), tenantId);
 
   // The license list is the management function's, which has the whole table.
-  const measured = createDeps(config, 'all');
+  const measured = await createLoadedDeps(config, 'all');
   const totals = meter(measured.clients.dynamo);
   const rows: Record<string, Meter & { total: number; withinBudget: boolean }> = {};
   const scenarios: [string, { status?: LicenseStatus; page?: number }, boolean][] = [

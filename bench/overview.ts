@@ -2,12 +2,12 @@ import { startLocalStack } from '../infra/local/stack.js';
 import { addDays, dayOf } from '../shared/analytics/days.js';
 import { writeUsage } from '../shared/analytics/usage-writer.js';
 import { loadConfig } from '../shared/config.js';
-import { ALL_PRODUCTS, GAUGE_DAY } from '../shared/data/entities/overview-daily.js';
+import { ALL_PRODUCTS, GAUGE_DAY } from '../shared/data/attribute-values.js';
 import { newId } from '../shared/ids.js';
 import { createLicense } from '../shared/licenses/create-license.js';
 import { readOverview } from '../shared/overview/overview.js';
 import { createProduct } from '../shared/products/products.js';
-import { createDeps, type Deps } from '../shared/runtime.js';
+import { createLoadedDeps, type Deps } from '../shared/runtime.js';
 import { SECRET_ACCESS } from '../shared/secrets/secret-access.js';
 import { createSecretBox } from '../shared/secrets/secret-box.js';
 import { meter, pool } from './support/capacity-meter.js';
@@ -79,9 +79,9 @@ const stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { EXPIR
 let exitCode = 0;
 try {
   const config = loadConfig(process.env);
-  const seeding = createDeps(config, 'all');
+  const seeding = await createLoadedDeps(config, 'all');
   const accounts = { small: await seed(seeding, SIZES.small), large: await seed(seeding, SIZES.large) };
-  const measured = createDeps(config, 'all');
+  const measured = await createLoadedDeps(config, 'all');
   const totals = meter(measured.clients.dynamo);
   const rows: Record<string, { days: number; rcu: number; items: number; requests: number; rcuPerDay: number; activeInstalls: number }> = {};
   for (const days of [30, 365]) {

@@ -11,7 +11,7 @@ import { startLocalStack } from '../infra/local/stack.js';
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
 import { ok } from '../shared/http/responses.js';
-import { createDeps } from '../shared/runtime.js';
+import { createDeps, createLoadedDeps } from '../shared/runtime.js';
 import { envelopeBox, localKeyWrapper } from '../shared/secrets/secret-box.js';
 import { createKeyring, createResponseSigner } from '../shared/signing/response-signer.js';
 import { newSigningKey, signingIdentityOf } from '../shared/signing/signing-keys.js';
@@ -82,7 +82,7 @@ async function main() {
     const signed = await seedTenant(stack.url, { licenses: LICENSES, seats: 10 });
     const unsigned = await seedTenant(stack.url, { licenses: LICENSES, seats: 10 });
     // The second product as made before signing keys: no key, so its answers go unsigned (no surface has read it yet).
-    await createDeps(loadConfig(), 'all').data.entities.product.patch({ productId: unsigned.productId }).remove(['signingKeys', 'signingKeyId']).go();
+    await (await createLoadedDeps(loadConfig(), 'all')).data.entities.product.patch({ productId: unsigned.productId }).remove(['signingKeys', 'signingKeyId']).go();
     const url = `${stack.url}/v1/licenses/validate`;
     const probe = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ license_key: signed.keys[0] }) });
     const bare = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ license_key: unsigned.keys[0] }) });

@@ -13,7 +13,7 @@ import { createEdgeHandler } from '../functions/edge/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';
-import { createDeps } from '../shared/runtime.js';
+import { createLoadedDeps } from '../shared/runtime.js';
 import { computed, meterCapacity } from './capacity/accounting.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
 
@@ -29,7 +29,7 @@ async function main() {
   try {
     const { keys, slug, releaseId } = await seedTenant(stack.url, { licenses: 1, seats: 1000 });
     const key = keys[0]!;
-    const deps = createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
+    const deps = await createLoadedDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
     const meter = meterCapacity(deps.clients, { endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME! });
     const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;
     const measure = (e: HttpEvent) => meter.measure(async () => ({ statusCode: (await handler(e, {})).statusCode }));

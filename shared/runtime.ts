@@ -17,8 +17,21 @@ export type Deps<C extends CoreConfig = CoreConfig> = {
   clock: Clock;
 };
 
-/** `keyAccess`: the function's role in `shared/data/key-access.ts`, the one its stack binding names. */
+/**
+ * `keyAccess`: the function's role in `shared/data/key-access.ts`, the one its stack binding names. The data model is
+ * not loaded (`data.load()`): the edge and public functions load it for the routes that need it (shared/http/app.ts).
+ */
 export function createDeps<C extends CoreConfig>(config: C, keyAccess: TableKeyAccess): Deps<C> {
   const clients = createClients(config, keyAccess);
   return { config, clients, data: createDataService(clients.dynamo, config.tableName, clients.table), clock: systemClock };
+}
+
+/**
+ * Deps with the data model loaded: for a function every invocation of which uses it, so it is loaded at init (Lambda's
+ * init phase, before the first event), and for scripts, benches and tests.
+ */
+export async function createLoadedDeps<C extends CoreConfig>(config: C, keyAccess: TableKeyAccess): Promise<Deps<C>> {
+  const deps = createDeps(config, keyAccess);
+  await deps.data.load();
+  return deps;
 }

@@ -6,6 +6,7 @@ import { createDataService } from '../../shared/data/service.js';
 import { newId } from '../../shared/ids.js';
 import { activationWrites } from '../../shared/licensing/activate.js';
 import { createProductCatalog } from '../../shared/licensing/product-catalog.js';
+import * as dataModel from '../../shared/data/model.js';
 
 /** A low-level client as anyone would make one: the SDK's defaults, the local endpoint. */
 export const rawClient = () => new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });
@@ -16,7 +17,7 @@ export const rawClient = () => new DynamoDBClient({ endpoint: process.env.DYNAMO
  */
 export async function activationTransactions(tableName: string, keys: string[]) {
   const client = DynamoDBDocumentClient.from(rawClient(), { marshallOptions: { removeUndefinedValues: true } });
-  const data = createDataService(client, tableName);
+  const data = createDataService(client, tableName, undefined, dataModel);
   const catalog = createProductCatalog({ data });
   const licenses = await Promise.all(keys.map(async (licenseKey) => (await data.reads.license.get({ licenseKey }, { consistent: true }))!));
   const product = (await catalog.byId(licenses[0]!.productId))!;

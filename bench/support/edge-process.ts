@@ -17,7 +17,7 @@ import { createEdgeHandler } from '../../functions/edge/app.js';
 import { createClients } from '../../shared/clients.js';
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { activationTransactions, rawClient } from './activation-floor.js';
 import { edgeEvent, NONCE } from './fixtures.js';
 
@@ -51,7 +51,7 @@ async function cpuPerCall(count: number, call: (i: number) => Promise<unknown>):
 /** The calls compared: the handler's validate and activate, and the raw requests of the same work. */
 async function edgeCalls(keys: string[]) {
   const config = loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge);
-  const deps = createDeps(config, 'edge');
+  const deps = await createLoadedDeps(config, 'edge');
   const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: Context) => Promise<HttpResult>;
   const raw = rawClient();
   const service = createClients(config, 'edge').table;

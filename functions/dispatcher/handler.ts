@@ -1,5 +1,5 @@
 import { loadConfig } from '../../shared/config.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
 import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { createDeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
@@ -7,6 +7,6 @@ import { createDispatcherHandler } from './app.js';
 
 const config = loadConfig();
 export const handler = createDispatcherHandler(
-  { ...createDeps(config, 'webhookWorker'), secrets: createSecretBox(config, SECRET_ACCESS.webhookDispatcher) },
+  { ...(await createLoadedDeps(config, 'webhookWorker')), secrets: createSecretBox(config, SECRET_ACCESS.webhookDispatcher) },
   createDeliveryQueue(config),
 );

@@ -39,5 +39,5 @@ export function edgeRoutes(deps: EdgeDeps): Route[] {
 
 /** The edge API (`/v1`): unauthenticated, high-volume calls from installed plugins. */
 export function createEdgeHandler(deps: EdgeDeps) {
-  return httpApp(edgeRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken });
+  return httpApp(edgeRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
 }

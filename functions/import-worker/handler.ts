@@ -1,11 +1,11 @@
 import { loadConfig } from '../../shared/config.js';
 import { createImportQueue } from '../../shared/imports/import-queue.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { createStorageClient } from '../../shared/storage/storage-client.js';
 import { createImportWorkerHandler } from './app.js';
 
 const config = loadConfig();
-const deps = createDeps(config, 'importWorker');
+const deps = await createLoadedDeps(config, 'importWorker');
 export const handler = createImportWorkerHandler({
   ...deps,
   clients: { ...deps.clients, s3: createStorageClient(config) },

@@ -2,10 +2,10 @@ import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { sweepExpiredLicenses, type SweepResult } from '../../shared/licenses/expiry-sweep.js';
 import { sweepRenewalReminders, type ReminderSweepResult } from '../../shared/licenses/renewal-reminders.js';
 import { logger } from '../../shared/observability/logger.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { workerApp } from '../../shared/workers/app.js';
 
-const deps = createDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.expirySweep), 'expirySweep');
+const deps = await createLoadedDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.expirySweep), 'expirySweep');
 
 /**
  * The expiry sweep, run on a schedule: every 5 minutes by an EventBridge rule in AWS, every minute

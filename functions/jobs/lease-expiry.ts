@@ -1,10 +1,10 @@
 import { loadConfig } from '../../shared/config.js';
 import { expireLeases, type LeaseExpiryResult } from '../../shared/leases/lease-expiry.js';
 import { logger } from '../../shared/observability/logger.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { workerApp } from '../../shared/workers/app.js';
 
-const deps = createDeps(loadConfig(), 'leaseExpiry');
+const deps = await createLoadedDeps(loadConfig(), 'leaseExpiry');
 
 /**
  * Sends `lease.expired` for leases that ended without a release, run every minute (an EventBridge rule in AWS, the

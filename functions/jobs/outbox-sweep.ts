@@ -2,12 +2,12 @@ import { loadConfig } from '../../shared/config.js';
 import { createMailQueue } from '../../shared/mail/mail-queue.js';
 import { logger } from '../../shared/observability/logger.js';
 import { sweepOutbox } from '../../shared/outbox/sweep.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { createDeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
 import { workerApp } from '../../shared/workers/app.js';
 
 const config = loadConfig();
-const deps = { ...createDeps(config, 'outboxSweep'), queues: { deliveries: createDeliveryQueue(config), mail: createMailQueue(config) } };
+const deps = { ...(await createLoadedDeps(config, 'outboxSweep')), queues: { deliveries: createDeliveryQueue(config), mail: createMailQueue(config) } };
 
 /**
  * The outbox sweep, run on a schedule: every 5 minutes by an EventBridge rule in AWS, every minute by the local

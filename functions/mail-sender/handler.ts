@@ -1,8 +1,8 @@
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createMailer } from '../../shared/mail/mailer.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { createMailSenderHandler } from './app.js';
 
 // The sender address is this function's alone: no other function reads (or can be stopped by) MAIL_FROM.
 const config = loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.mailSender);
-export const handler = createMailSenderHandler({ ...createDeps(config, 'mailSender'), mailer: createMailer(config) });
+export const handler = createMailSenderHandler({ ...(await createLoadedDeps(config, 'mailSender')), mailer: createMailer(config) });

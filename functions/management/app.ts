@@ -84,5 +84,5 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
 /** The management API (`/api`): session cookie or secret API key. */
 export function createManagementHandler(deps: ManagementDeps) {
   const dashboardOrigin = deps.config.dashboardUrl ? new URL(deps.config.dashboardUrl).origin : undefined;
-  return httpApp(managementRoutes(deps), { cors: { kind: 'credentialed', origin: dashboardOrigin }, originVerifyToken: deps.config.originVerifyToken });
+  return httpApp(managementRoutes(deps), { cors: { kind: 'credentialed', origin: dashboardOrigin }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
 }

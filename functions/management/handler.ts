@@ -1,4 +1,7 @@
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createManagementDeps, createManagementHandler } from './app.js';
 
-export const handler = createManagementHandler(createManagementDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.management)));
+const deps = createManagementDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.management));
+// Every route uses the data model: loaded at init (Lambda's init phase), not by the first request.
+await deps.data.load();
+export const handler = createManagementHandler(deps);

@@ -1,8 +1,8 @@
 import { loadConfig } from '../../shared/config.js';
 import { createMailQueue } from '../../shared/mail/mail-queue.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { createDeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
 import { createFanOutHandler } from './app.js';
 
 const config = loadConfig();
-export const handler = createFanOutHandler(createDeps(config, 'webhookWorker'), { deliveries: createDeliveryQueue(config), mail: createMailQueue(config) });
+export const handler = createFanOutHandler(await createLoadedDeps(config, 'webhookWorker'), { deliveries: createDeliveryQueue(config), mail: createMailQueue(config) });

@@ -31,5 +31,5 @@ export function createPortalRoutes(deps: PortalDeps): Route[] {
  * so no origin gets CORS headers (a credentialed policy with no allowed origin).
  */
 export function createPortalHandler(deps: PortalDeps) {
-  return httpApp(createPortalRoutes(deps), { cors: { kind: 'credentialed', origin: undefined }, originVerifyToken: deps.config.originVerifyToken });
+  return httpApp(createPortalRoutes(deps), { cors: { kind: 'credentialed', origin: undefined }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
 }

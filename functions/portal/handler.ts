@@ -1,4 +1,7 @@
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createPortalDeps, createPortalHandler } from './app.js';
 
-export const handler = createPortalHandler(createPortalDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.portal)));
+const deps = createPortalDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.portal));
+// Every route uses the data model: loaded at init (Lambda's init phase), not by the first request.
+await deps.data.load();
+export const handler = createPortalHandler(deps);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { LICENSE_STATUSES } from '../../shared/data/entities/license.js';
+import { LICENSE_STATUSES } from '../../shared/data/attribute-values.js';
 import { idOf, nullableTimestamp, timestamp } from '../../shared/openapi/common.js';
 import { EX, examplePayment, exampleSubscription } from '../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../shared/openapi/operation.js';

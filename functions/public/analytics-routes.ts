@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { submitFeedback, recordDeactivationReason, trackEvent } from '../../shared/analytics/ingest.js';
 import type { UsageQueue } from '../../shared/analytics/usage-queue.js';
 import { metadataSchema } from '../../shared/customers/metadata.js';
-import { FEEDBACK_TYPES } from '../../shared/data/entities/feedback.js';
+import { FEEDBACK_TYPES } from '../../shared/data/attribute-values.js';
 import { clientNetwork } from '../../shared/http/client-address.js';
 import { jsonBody } from '../../shared/http/request.js';
 import { created, json } from '../../shared/http/responses.js';

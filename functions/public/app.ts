@@ -41,5 +41,5 @@ export function publicRoutes(deps: PublicDeps): Route[] {
 
 /** The public API (`/public/v1`): the product's public key identifies it; open to any origin. */
 export function createPublicHandler(deps: PublicDeps) {
-  return httpApp(publicRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken });
+  return httpApp(publicRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { BILLING_CYCLES } from '../../shared/data/entities/plan.js';
+import { BILLING_CYCLES } from '../../shared/data/attribute-values.js';
 import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
 import { EX } from '../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../shared/openapi/operation.js';

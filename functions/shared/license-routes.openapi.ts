@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ACTIVATION_ENVIRONMENTS } from '../../shared/data/entities/activation.js';
+import { ACTIVATION_ENVIRONMENTS } from '../../shared/data/attribute-values.js';
 import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
 import { CHANNELS } from '../../shared/releases/channels.js';
 import type { Validation } from '../../shared/licensing/validate.js';

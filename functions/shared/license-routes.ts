@@ -208,6 +208,8 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
       method: 'POST',
       path: `${surface.prefix}/licenses/validate`,
       input: { body: validateSchema },
+      // Direct requests only (the license, its product, the domain's last check): a cold container loads no data model.
+      data: 'direct',
       handler: signed(
         'validate',
         async (event, context) => {

@@ -44,5 +44,5 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps): Route[] {
 
 /** Stripe's calls to a vendor's webhook URL; servers, not browsers, so CORS is the public surfaces'. */
 export function createStripeWebhookHandler(deps: StripeWebhookDeps) {
-  return httpApp(stripeWebhookRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken });
+  return httpApp(stripeWebhookRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
 }

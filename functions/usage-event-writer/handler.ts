@@ -1,5 +1,5 @@
 import { loadConfig } from '../../shared/config.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { createUsageEventWriterHandler } from './app.js';
 
-export const handler = createUsageEventWriterHandler(createDeps(loadConfig(), 'usageWriter'));
+export const handler = createUsageEventWriterHandler(await createLoadedDeps(loadConfig(), 'usageWriter'));

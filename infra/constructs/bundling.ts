@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
-import { buildSync, type BuildOptions } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 
 /** The project root: handler entries and the bundling aliases are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,6 +19,7 @@ const ESM_REQUIRE_BANNER =
 /** Modules replaced in the Lambda bundles by smaller ones that do what Lambda needs of them (each file says why). */
 export const BUNDLE_ALIASES: Record<string, string> = {
   '@aws-sdk/credential-provider-node': 'shared/aws/lambda-credentials.ts',
+  jsonschema: 'shared/data/model-check.cjs',
 };
 
 /** Where the bundle's lazily loaded parts go, beside `index.mjs`. */
@@ -56,6 +58,15 @@ export function functionBuildOptions(entry: string, outdir: string, options: { s
   };
 }
 
+/**
+ * Builds a function's bundle with `functionBuildOptions`, in a child process (infra/constructs/bundle-function.mjs) that
+ * adds one plugin: ElectroDB's requires of the SDK go to shared/data/electrodb-sdk.cjs (which says why).
+ */
+export function bundleFunction(entry: string, outdir: string, options: { sourceMap: boolean }): void {
+  const input = JSON.stringify({ options: functionBuildOptions(entry, outdir, options), electroDbSdk: join(PROJECT_ROOT, 'shared/data/electrodb-sdk.cjs') });
+  execFileSync(process.execPath, [join(PROJECT_ROOT, 'infra/constructs/bundle-function.mjs')], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+}
+
 type FunctionAssets = { directory: string; files: Readonly<Record<string, string>> };
 
 /**
@@ -70,7 +81,7 @@ class FunctionBundler implements ILocalBundling {
   ) {}
 
   tryBundle(outputDir: string): boolean {
-    buildSync(functionBuildOptions(this.entry, outputDir, this.options));
+    bundleFunction(this.entry, outputDir, this.options);
     const assets = this.options.assets;
     if (assets) {
       mkdirSync(join(outputDir, assets.directory), { recursive: true });

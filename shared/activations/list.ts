@@ -1,4 +1,4 @@
-import type { ACTIVATION_STATUSES } from '../data/entities/activation.js';
+import type { ACTIVATION_STATUSES } from '../data/attribute-values.js';
 import { counterNames, readCounter } from '../data/counters.js';
 import { pageOf, type Page } from '../pagination.js';
 import type { LicenseItem } from '../licenses/license-view.js';

@@ -1,5 +1,5 @@
 import { transact } from '../data/writes.js';
-import type { FEEDBACK_TYPES } from '../data/entities/feedback.js';
+import type { FEEDBACK_TYPES } from '../data/attribute-values.js';
 import { NotFoundError } from '../errors.js';
 import { hasPublicKeyShape, newId } from '../ids.js';
 import { couldBeLicenseKey } from '../licenses/license-key.js';

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { BILLING_CYCLES } from '../data/entities/plan.js';
+import { BILLING_CYCLES } from '../data/attribute-values.js';
 import type { EntityItem } from '../data/service.js';
 import { CHANNELS, type Channel } from '../releases/channels.js';
 

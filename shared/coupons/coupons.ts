@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { COUPON_DURATIONS } from '../data/entities/coupon.js';
+import type { COUPON_DURATIONS } from '../data/attribute-values.js';
 import type { EntityItem } from '../data/service.js';
 import { transact, writeItem } from '../data/writes.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';

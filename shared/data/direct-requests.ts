@@ -1,26 +1,29 @@
 import { GetItemCommand, UpdateItemCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { convertToNative, marshall } from '@aws-sdk/util-dynamodb';
-import { EntityIdentifierFields, type Entity, type EntityIdentifiers, type EntityItem } from 'electrodb';
 
 /**
  * Direct requests: the hot paths' reads and writes sent through the table's low-level client, as ElectroDB would send
- * them but without ElectroDB's per-call work (building the request, marshalling it through the document client,
- * formatting the answer, a stack trace for its wrapper error). ElectroDB stays the one definition of every request:
- * each is built once by ElectroDB for marker values, and each call fills its own values in
- * (test/unit/direct-requests.test.ts compares the two). Everything else stays on ElectroDB.
+ * them but without ElectroDB: no per-call work (building the request, marshalling it through the document client,
+ * formatting the answer), and for the requests of shared/data/direct-requests.generated.ts not even ElectroDB's code
+ * loaded (a validate never loads the data model, shared/data/model.ts). ElectroDB stays the one definition of every
+ * request: each is built by ElectroDB for marker values (a template), and each call fills its own values in
+ * (test/unit/direct-requests.test.ts compares the two, and the generated templates with ElectroDB's of today).
  */
-
-/** Any entity of the model (ElectroDB's types are generic over four parameters). */
-type AnyEntity = Entity<any, any, any, any>;
 
 /** Sends a low-level command: the table's own client, or a document client (which sends low-level commands as they are). */
 export type CommandSender = Pick<DynamoDBClient, 'send'>;
 
 /** The values a request is prepared for, by name: what each call fills in. */
 type Values = Record<string, string | number>;
-/** Each value's type, by name. */
-export type ValueKinds = Record<string, 'string' | 'number'>;
+/** Each value's type, by name, in the order of their markers. */
+export type ValueKinds = Readonly<Record<string, 'string' | 'number'>>;
 export type ValuesOf<K extends ValueKinds> = { [Name in keyof K]: K[Name] extends 'string' ? string : number };
+
+/** A key's values: strings. */
+type KeyKinds = Readonly<Record<string, 'string'>>;
+
+/** A request as ElectroDB builds it for marker values, marshalled for the low-level client: what a call fills in. */
+export type RequestTemplate = Readonly<Record<string, unknown>>;
 
 /**
  * A marker stands in for each value while ElectroDB builds the request. A string marker cannot occur in a real value
@@ -30,6 +33,9 @@ export type ValuesOf<K extends ValueKinds> = { [Name in keyof K]: K[Name] extend
 const stringMarker = (slot: number) => `\u0000V${slot}\u0000`;
 const numberMarker = (slot: number) => -(1e9 + slot + 0.25);
 const STRING_SLOT = /\u0000V(\d+)\u0000/;
+
+const markersOf = (kinds: ValueKinds) =>
+  Object.fromEntries(Object.keys(kinds).map((name, slot) => [name, kinds[name] === 'string' ? stringMarker(slot) : numberMarker(slot)]));
 
 type Fill<T> = (values: Values) => T;
 
@@ -67,90 +73,102 @@ function compile(node: unknown, names: string[], numbers: Map<string, string>, u
 }
 
 /**
- * A request prepared once: `build` makes ElectroDB's params for the values given (markers, here), which are marshalled
- * for the low-level client; the function returned fills in each call's values. `kinds` names each value's type.
- * Throws when a value does not reach the request as given (so it cannot be filled in).
+ * The template of the request `build` makes for marker values: ElectroDB's document-client params, their attribute
+ * values marshalled for the low-level client. Run once per request shape (by the generator, or on first use).
  */
-export function preparedRequest<const K extends ValueKinds, P = Record<string, unknown>>(kinds: K, build: (values: ValuesOf<K>) => object): (values: ValuesOf<K>) => P {
-  const names = Object.keys(kinds);
-  const markers = Object.fromEntries(names.map((name, slot) => [name, kinds[name] === 'string' ? stringMarker(slot) : numberMarker(slot)])) as ValuesOf<K>;
-  const numbers = new Map(names.flatMap((name) => (kinds[name] === 'number' ? [[String(markers[name]), name] as const] : [])));
-  const { ExpressionAttributeValues, Key, Item, ...rest } = build(markers) as Record<string, Record<string, unknown> | undefined>;
-  // ElectroDB builds document-client params; attribute values are what the low-level client takes marshalled.
-  const marshalled = {
+export function requestTemplate<const K extends ValueKinds>(kinds: K, build: (values: ValuesOf<K>) => object): RequestTemplate {
+  const { ExpressionAttributeValues, Key, Item, ...rest } = build(markersOf(kinds) as ValuesOf<K>) as Record<string, Record<string, unknown> | undefined>;
+  return {
     ...rest,
     ...(Key && { Key: marshall(Key) }),
     ...(Item && { Item: marshall(Item, { removeUndefinedValues: true }) }),
     ...(ExpressionAttributeValues && { ExpressionAttributeValues: marshall(ExpressionAttributeValues) }),
   };
+}
+
+/**
+ * The request of `template` for each call's values, compiled once. Throws when a value does not reach the template as
+ * given (so it cannot be filled in).
+ */
+export function requestFiller<const K extends ValueKinds, P = Record<string, unknown>>(kinds: K, template: RequestTemplate): (values: ValuesOf<K>) => P {
+  const names = Object.keys(kinds);
+  const markers = markersOf(kinds);
+  const numbers = new Map(names.flatMap((name) => (kinds[name] === 'number' ? [[String(markers[name]), name] as const] : [])));
   const used = new Set<string>();
-  const fill = compile(marshalled, names, numbers, used) ?? (() => marshalled);
+  const fill = compile(template, names, numbers, used) ?? (() => template);
   const lost = names.filter((name) => !used.has(name));
   if (lost.length > 0) throw new Error(`a prepared request does not carry ${lost.join(', ')} as given`);
   return fill as (values: ValuesOf<K>) => P;
+}
+
+/** A request prepared once from ElectroDB (`build`, see `requestTemplate`), filled in by each call. */
+export function preparedRequest<const K extends ValueKinds, P = Record<string, unknown>>(kinds: K, build: (values: ValuesOf<K>) => object): (values: ValuesOf<K>) => P {
+  return requestFiller<K, P>(kinds, requestTemplate(kinds, build));
+}
+
+/** What a direct read needs of an entity's model (generated: shared/data/direct-request-shapes.ts). */
+export type ReadShape = {
+  readonly entity: string;
+  readonly version: string;
+  /** ElectroDB's fields naming an item's entity and version: an item of another is no item (its ownership check). */
+  readonly identifierFields: readonly [string, string];
+  /** The key's values (strings), in the order of their markers. */
+  readonly key: KeyKinds;
+  /** The GetItem, without its table. */
+  readonly request: RequestTemplate;
+  /** Each model attribute's stored field. */
+  readonly fields: Readonly<Record<string, string>>;
+};
+
+/** A single-item update sent directly (generated): its values, the UpdateItem without its table, the entity's fields. */
+export type UpdateShape = { readonly entity: string; readonly kinds: ValueKinds; readonly request: RequestTemplate; readonly fields: Readonly<Record<string, string>> };
+
+/** Each model attribute read from its field and unmarshalled as the document client does; keys and unknown fields left out. */
+function attributesOf(fields: Readonly<Record<string, string>>, stored: Record<string, AttributeValue>): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  for (const attribute in fields) {
+    const value = stored[fields[attribute]!];
+    if (value !== undefined) item[attribute] = convertToNative(value);
+  }
+  return item;
 }
 
 /**
  * Reads one entity's items by primary key with a low-level `GetItem`: what ElectroDB's `get(key).go()` answers
  * (the hot reads use it: a validate's license, a public call's public key).
  */
-export type ItemReader<E extends AnyEntity> = {
-  get(key: EntityIdentifiers<E>, options?: { consistent?: boolean }): Promise<EntityItem<E> | undefined>;
+export type ItemReader<Item> = {
+  get(key: Record<string, string>, options?: { consistent?: boolean }): Promise<Item | undefined>;
 };
 
-/** The table index's composite attributes, partition key first: what names an item. */
-export function keyAttributes(entity: AnyEntity): string[] {
-  const indexes = entity.schema.indexes as Record<string, { index?: string; pk: { composite: readonly string[] }; sk?: { composite: readonly string[] } }>;
-  const table = Object.values(indexes).find((index) => index.index === undefined)!;
-  return [...table.pk.composite, ...(table.sk?.composite ?? [])];
-}
-
-/** Attribute options that make ElectroDB's answer differ from the stored item: a reader refuses models that use them. */
-const UNSUPPORTED_OPTIONS = ['get', 'hidden', 'watch'] as const;
-
-/**
- * The stored item as ElectroDB answers it: each model attribute read from its field (`field`, else its name) and
- * unmarshalled as the document client does; keys, identifiers and unknown fields left out. An item of another
- * entity or version (ElectroDB's ownership check) is no item.
- */
-function itemDecoder<E extends AnyEntity>(entity: E): (stored: Record<string, AttributeValue>) => EntityItem<E> | undefined {
-  const { entity: name, version } = entity.schema.model;
-  const attributes = Object.entries(entity.schema.attributes as Record<string, Record<string, unknown>>).map(([attribute, definition]) => {
-    const option = UNSUPPORTED_OPTIONS.find((key) => definition[key] !== undefined);
-    if (option) throw new Error(`${name}.${attribute}: the \`${option}\` option is not supported by direct reads`);
-    return { attribute, field: (definition.field as string | undefined) ?? attribute };
-  });
-  const [entityField, versionField] = EntityIdentifierFields as [string, string];
-  return (stored) => {
-    if (stored[entityField]?.S !== name || stored[versionField]?.S !== version) return undefined;
-    const item: Record<string, unknown> = {};
-    for (const { attribute, field } of attributes) {
-      const value = stored[field];
-      if (value !== undefined) item[attribute] = convertToNative(value);
-    }
-    return item as EntityItem<E>;
-  };
-}
-
-/** A reader of `entity`'s items through `client`; the request and the decoder are prepared here, once. */
-export function itemReader<E extends AnyEntity>(entity: E, client: CommandSender): ItemReader<E> {
-  const padded = keyAttributes(entity).filter((name) => (entity.schema.attributes as Record<string, { padding?: unknown }>)[name]?.padding);
-  // A padded key value's length depends on the value, so a prepared key cannot hold it (importError's row).
-  if (padded.length > 0) throw new Error(`${entity.schema.model.entity}.${padded.join(', ')}: padded key attributes are not supported by direct reads`);
-  const kinds: Record<string, 'string'> = Object.fromEntries(keyAttributes(entity).map((name) => [name, 'string']));
-  const request = preparedRequest<Record<string, 'string'>, { TableName: string; Key: Record<string, AttributeValue> }>(kinds, (key) => entity.get(key as never).params());
-  const decode = itemDecoder(entity);
+/** A reader of one entity's items in `table` through `client`, from its shape; the request is compiled here, once. */
+export function itemReader<Item>(shape: ReadShape, table: string, client: CommandSender): ItemReader<Item> {
+  const request = requestFiller<KeyKinds, { Key: Record<string, AttributeValue> }>(shape.key, shape.request);
+  const [entityField, versionField] = shape.identifierFields;
   return {
     async get(key, options = {}) {
-      const { Item } = await client.send(new GetItemCommand({ ...request(key as Record<string, string>), ConsistentRead: options.consistent }));
-      return Item ? decode(Item) : undefined;
+      const { Item } = await client.send(new GetItemCommand({ TableName: table, ...request(key), ConsistentRead: options.consistent }));
+      if (!Item || Item[entityField]?.S !== shape.entity || Item[versionField]?.S !== shape.version) return undefined;
+      return attributesOf(shape.fields, Item) as Item;
     },
   };
 }
 
 /**
+ * A single-item update of `table` from its shape, sent directly: it answers the attributes the update returned (as
+ * the shape asks, e.g. the values it replaced), or undefined. Failures are the SDK's own errors, as `writeItem` reads them.
+ */
+export function directUpdate<const K extends ValueKinds, Item>(shape: UpdateShape & { kinds: K }, table: string, client: CommandSender) {
+  const request = requestFiller<K, ConstructorParameters<typeof UpdateItemCommand>[0]>(shape.kinds, shape.request);
+  return async (values: ValuesOf<K>): Promise<Partial<Item> | undefined> => {
+    const { Attributes } = await client.send(new UpdateItemCommand({ ...request(values), TableName: table }));
+    return Attributes && (attributesOf(shape.fields, Attributes) as Partial<Item>);
+  };
+}
+
+/**
  * An UpdateItem prepared once from ElectroDB's `update(…)…params()` (see `preparedRequest`) and sent directly: for the
- * hot single-item writes (rate-limit buckets). Failures are the SDK's own errors, as `writeItem` reads them.
+ * hot single-item writes built on first use (rate-limit buckets). Failures are the SDK's own errors, as `writeItem` reads them.
  */
 export function preparedUpdate<const K extends ValueKinds>(client: CommandSender, kinds: K, build: (values: ValuesOf<K>) => object) {
   const request = preparedRequest<K, ConstructorParameters<typeof UpdateItemCommand>[0]>(kinds, build);

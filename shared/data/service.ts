@@ -1,158 +1,89 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createWriteTransaction, type EntityItem as ElectroEntityItem, type Service } from 'electrodb';
-import { activationEntity, activeDomainEntity } from './entities/activation.js';
-import { apiKeyEntity } from './entities/api-key.js';
-import { auditEntryEntity, auditHeadEntity, personalDataKeyEntity } from './entities/audit.js';
-import { paymentEntity, subscriptionEntity } from './entities/billing.js';
-import { checkoutSessionEntity } from './entities/checkout-session.js';
-import { couponCodeEntity, couponEntity } from './entities/coupon.js';
-import { counterEntity } from './entities/counter.js';
-import { customerEmailEntity, customerEntity } from './entities/customer.js';
-import { deactivationReasonEntity } from './entities/deactivation-reason.js';
-import { emailVerificationEntity } from './entities/email-verification.js';
-import { exportJobEntity } from './entities/export-job.js';
-import { feedbackEntity } from './entities/feedback.js';
-import { idempotencyRecordEntity } from './entities/idempotency-record.js';
-import { importErrorEntity, importJobEntity } from './entities/import-job.js';
-import { leaseEntity, leaseHoldEntity, leasePoolFillEntity, leaseSlotEntity } from './entities/lease.js';
-import { licenseEntity, licenseRefEntity } from './entities/license.js';
-import { licenseExpiryEntity } from './entities/license-expiry.js';
-import { licenseMailEntity } from './entities/license-mail.js';
-import { licenseReminderEntity, renewalReminderSentEntity } from './entities/license-reminder.js';
-import { mailEntity } from './entities/mail.js';
-import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
-import { outboxPendingEntity } from './entities/outbox-pending.js';
-import { installSketchEntity, overviewCountEntity } from './entities/overview-daily.js';
-import { paymentProviderEntity } from './entities/payment-provider.js';
-import { planEntity, planSlugEntity } from './entities/plan.js';
-import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
-import { productDailyEntity } from './entities/product-daily.js';
-import { releaseEntity, releaseReadmeEntity } from './entities/release.js';
-import { sessionEntity } from './entities/session.js';
-import { rateLimitEntity } from './entities/rate-limit.js';
-import { invitationEntity, membershipEntity } from './entities/team.js';
-import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
-import { trialClaimEntity } from './entities/trial-claim.js';
-import { usageEventEntity } from './entities/usage-event.js';
-import { userEmailEntity, userEntity } from './entities/user.js';
-import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
-import { itemReader, preparedUpdate, type CommandSender, type ItemReader, type ValueKinds, type ValuesOf } from './direct-requests.js';
-
-/** Every entity of the single table, by name. */
-export const ENTITY_FACTORIES = {
-  user: userEntity,
-  userEmail: userEmailEntity,
-  session: sessionEntity,
-  emailVerification: emailVerificationEntity,
-  oauthState: oauthStateEntity,
-  userIdentity: userIdentityEntity,
-  apiKey: apiKeyEntity,
-  product: productEntity,
-  productSlug: productSlugEntity,
-  productPublicKey: productPublicKeyEntity,
-  plan: planEntity,
-  planSlug: planSlugEntity,
-  release: releaseEntity,
-  license: licenseEntity,
-  licenseRef: licenseRefEntity,
-  licenseExpiry: licenseExpiryEntity,
-  licenseReminder: licenseReminderEntity,
-  renewalReminderSent: renewalReminderSentEntity,
-  licenseMail: licenseMailEntity,
-  mail: mailEntity,
-  activation: activationEntity,
-  activeDomain: activeDomainEntity,
-  leaseSlot: leaseSlotEntity,
-  leaseHold: leaseHoldEntity,
-  leasePoolFill: leasePoolFillEntity,
-  lease: leaseEntity,
-  customer: customerEntity,
-  customerEmail: customerEmailEntity,
-  payment: paymentEntity,
-  subscription: subscriptionEntity,
-  webhook: webhookEntity,
-  delivery: deliveryEntity,
-  outboxEvent: outboxEventEntity,
-  outboxPending: outboxPendingEntity,
-  counter: counterEntity,
-  rateLimit: rateLimitEntity,
-  paymentProvider: paymentProviderEntity,
-  checkoutSession: checkoutSessionEntity,
-  stripeEvent: stripeEventEntity,
-  stripeRef: stripeRefEntity,
-  feedback: feedbackEntity,
-  deactivationReason: deactivationReasonEntity,
-  usageEvent: usageEventEntity,
-  productDaily: productDailyEntity,
-  overviewCount: overviewCountEntity,
-  installSketch: installSketchEntity,
-  idempotencyRecord: idempotencyRecordEntity,
-  exportJob: exportJobEntity,
-  importJob: importJobEntity,
-  importError: importErrorEntity,
-  releaseReadme: releaseReadmeEntity,
-  membership: membershipEntity,
-  invitation: invitationEntity,
-  auditEntry: auditEntryEntity,
-  auditHead: auditHeadEntity,
-  personalDataKey: personalDataKeyEntity,
-  coupon: couponEntity,
-  couponCode: couponCodeEntity,
-  trialClaim: trialClaimEntity,
-};
-
-type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };
+import type { EntityItem as ElectroEntityItem, Service } from 'electrodb';
+import { directUpdate, itemReader, preparedUpdate, type CommandSender, type ItemReader, type ValueKinds, type ValuesOf } from './direct-requests.js';
+import { DIRECT_READ_SHAPES, DIRECT_UPDATE_SHAPES } from './direct-requests.generated.js';
+import type { EntityMap } from './model.js';
 
 /** The entities as one ElectroDB service would hold them (test/unit/data-service.test.ts builds that service). */
 type ElectroService = Service<EntityMap>;
 
-/** The table's entities and write transactions over them (the part of an ElectroDB service the code uses), and direct reads. */
+type ReadShapes = typeof DIRECT_READ_SHAPES;
+type UpdateShapes = typeof DIRECT_UPDATE_SHAPES;
+
+/**
+ * The table's entities and write transactions over them (the part of an ElectroDB service the code uses), and direct
+ * requests. `entities`, `transaction` and `prepareUpdate` need the data model (ElectroDB): `await load()` first (a
+ * route does unless it is marked `data: 'direct'`, shared/http/app.ts; every other function at init). `reads` and
+ * `updates` never need it.
+ */
 export type DataService = {
+  /** Loads the data model, once (`import()`: its own chunk of the bundle). */
+  load(): Promise<void>;
+  /** Whether `load()` has completed. */
+  readonly loaded: boolean;
   entities: ElectroService['entities'];
   transaction: { write: ElectroService['transaction']['write'] };
-  /** Each entity's items by primary key in one direct GetItem (shared/data/direct-requests.ts): for the hot reads. */
-  reads: { [Name in keyof EntityMap]: ItemReader<EntityMap[Name]> };
-  /** An UpdateItem that ElectroDB builds once, sent directly with each call's values: for the hot writes. */
+  /** Items by primary key in one direct GetItem (shared/data/direct-requests.ts): for the hot reads. */
+  reads: { [Name in keyof ReadShapes]: ItemReader<ElectroEntityItem<EntityMap[Name]>> };
+  /** Single-item updates sent directly, by name (shared/data/direct-request-shapes.ts): for the hot writes. */
+  updates: {
+    [Name in keyof UpdateShapes]: (values: ValuesOf<UpdateShapes[Name]['kinds']>) => Promise<Partial<ElectroEntityItem<EntityMap[UpdateShapes[Name]['entity']]>> | undefined>;
+  };
+  /** An UpdateItem that ElectroDB builds once, sent directly with each call's values: for hot writes of loaded code. */
   prepareUpdate: <const K extends ValueKinds>(kinds: K, build: (values: ValuesOf<K>) => object) => (values: ValuesOf<K>) => Promise<unknown>;
   /** An item as stored, by its table key (`pk`, `sk`), read consistently: the audit log's view of an item before a change. */
   storedItem: (key: Record<string, unknown>) => Promise<Record<string, unknown> | undefined>;
 };
 
-/** An object whose properties are built the first time each is read. */
-function lazily<T extends object>(names: (keyof T)[], build: (name: keyof T) => T[keyof T]): T {
-  const built: Partial<T> = {};
-  const lazy = {} as T;
-  for (const name of names) {
-    Object.defineProperty(lazy, name, { enumerable: true, get: () => (built[name] ??= build(name)) });
-  }
-  return lazy;
-}
+/** The data model module (shared/data/model.ts). */
+export type DataModel = typeof import('./model.js');
+
+/** `build(name)` for each shape, by the same names. */
+const eachShape = <S extends object, T>(shapes: S, build: (shape: S[keyof S]) => T) =>
+  Object.fromEntries(Object.entries(shapes).map(([name, shape]) => [name, build(shape)])) as { [Name in keyof S]: T };
 
 /**
- * Every entity of the single table, bound to one client and table name. Each entity is built the first
- * time it is used: ElectroDB checks an entity's model against a JSON schema when it builds it, a few
- * milliseconds apiece, and a function uses a third of them (the edge's cold start was mostly this).
- * A transaction hands ElectroDB only the entities it names, so it builds no others. Direct requests go through
- * `tableClient`, the low-level client (by default `client` itself, which sends them as they are).
+ * Every entity of the single table, bound to one client and table name, and the direct requests. Each entity is built
+ * the first time it is used: ElectroDB checks an entity's model against a JSON schema when it builds it, a few
+ * milliseconds apiece, and a function uses a third of them. A transaction hands ElectroDB only the entities it names,
+ * so it builds no others. Direct requests go through `tableClient`, the low-level client (by default `client` itself,
+ * which sends them as they are). `loadedModel`: the model, when the caller has imported it already (scripts, tests).
  */
-export function createDataService(client: DynamoDBDocumentClient, table: string, tableClient: CommandSender = client): DataService {
-  const names = Object.keys(ENTITY_FACTORIES) as (keyof EntityMap)[];
-  const entities = lazily<EntityMap>(names, (name) => {
-    const entity = ENTITY_FACTORIES[name]();
-    entity.setClient(client);
-    entity.setTableName(table);
-    return entity as EntityMap[typeof name];
+export function createDataService(client: DynamoDBDocumentClient, table: string, tableClient: CommandSender = client, loadedModel?: DataModel): DataService {
+  let model = loadedModel;
+  const modelOrThrow = () => {
+    if (!model) throw new Error('The data model is not loaded: await data.load() first');
+    return model;
+  };
+  const built: Partial<EntityMap> = {};
+  const entities = new Proxy(built as EntityMap, {
+    get(cache, name: keyof EntityMap) {
+      if (typeof name !== 'string') return undefined;
+      return (cache[name] ??= (() => {
+        const entity = modelOrThrow().ENTITY_FACTORIES[name]();
+        entity.setClient(client);
+        entity.setTableName(table);
+        return entity as never;
+      })());
+    },
   });
   return {
-    entities,
-    reads: lazily<DataService['reads']>(names, (name) => itemReader(entities[name], tableClient) as DataService['reads'][typeof name]),
+    async load() {
+      model ??= await import('./model.js');
+    },
+    get loaded() {
+      return model !== undefined;
+    },
+    entities: entities as unknown as ElectroService['entities'],
+    reads: eachShape(DIRECT_READ_SHAPES, (shape) => itemReader(shape, table, tableClient)) as DataService['reads'],
+    updates: eachShape(DIRECT_UPDATE_SHAPES, (shape) => directUpdate(shape, table, tableClient)) as DataService['updates'],
     prepareUpdate: (kinds, build) => preparedUpdate(tableClient, kinds, build),
     storedItem: async (key) => (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item,
     transaction: {
       write: ((build: (tx: EntityMap) => unknown[]) => {
         const named: Partial<EntityMap> = {};
         const items = build(new Proxy(entities, { get: (target, name: keyof EntityMap) => ((named as Record<string, unknown>)[name] = target[name]) }));
-        return createWriteTransaction(named as EntityMap, () => items as never);
+        return modelOrThrow().createWriteTransaction(named as EntityMap, () => items as never);
       }) as unknown as ElectroService['transaction']['write'],
     },
   };

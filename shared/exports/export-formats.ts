@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { ExportFormat } from '../data/entities/export-job.js';
+import type { ExportFormat } from '../data/attribute-values.js';
 import {
   activationRecord,
   customerRecord,

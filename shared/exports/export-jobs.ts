@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { EXPORT_FORMATS, type ExportFormat } from '../data/entities/export-job.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../data/attribute-values.js';
 import type { EntityItem } from '../data/service.js';
 import { transact, writeItem } from '../data/writes.js';
 import { NotFoundError } from '../errors.js';

@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import type { DataService } from '../data/service.js';
 import httpRouterHandler from '@middy/http-router';
 import { httpObservability } from '../observability/middleware.js';
 import { cors, type CorsPolicy } from './cors.js';
@@ -8,8 +9,18 @@ import { headWithoutBody, withHeadRoutes } from './head.js';
 import type { Route } from './route.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
-/** How a surface answers across its routes: its CORS policy, and the front door's secret when it has one. */
-export type HttpAppOptions = { cors: CorsPolicy; originVerifyToken: string | undefined };
+/**
+ * How a surface answers across its routes: its CORS policy, the front door's secret when it has one, and its data
+ * service when it has one (each route but a `direct` one loads its model first).
+ */
+export type HttpAppOptions = { cors: CorsPolicy; originVerifyToken: string | undefined; data?: Pick<DataService, 'load' | 'loaded'> };
+
+/** The route, loading the data model before its first request unless it needs none. */
+function withDataModel(route: Route, data: HttpAppOptions['data']): Route {
+  if (!data || route.data === 'direct') return route;
+  const { handler } = route;
+  return { ...route, handler: async (event) => (data.loaded ? handler(event) : data.load().then(() => handler(event))) };
+}
 
 /**
  * One surface's Lambda handler: its routes (GET ones under HEAD too) behind logging and metrics, CORS and the error
@@ -25,5 +36,5 @@ export function httpApp(routes: Route[], options: HttpAppOptions) {
     .use(cors(options.cors))
     .use(errorHandler())
     .use(frontDoorOnly(options.originVerifyToken))
-    .handler(httpRouterHandler(withHeadRoutes(routes)) as unknown as (event: HttpEvent) => Promise<HttpResult>);
+    .handler(httpRouterHandler(withHeadRoutes(routes.map((route) => withDataModel(route, options.data)))) as unknown as (event: HttpEvent) => Promise<HttpResult>);
 }

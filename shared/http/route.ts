@@ -24,4 +24,14 @@ export type RouteInput = {
   audit?: { action: string; target: string; idField?: string } | false;
 };
 
-export type Route = { method: Method; path: string; handler: (event: HttpEvent) => Promise<HttpResult>; input?: RouteInput };
+export type Route = {
+  method: Method;
+  path: string;
+  handler: (event: HttpEvent) => Promise<HttpResult>;
+  input?: RouteInput;
+  /**
+   * `direct`: the route reads and writes only through direct requests (`data.reads`, `data.updates`), so it is served
+   * without loading the data model (ElectroDB); every other route loads it first (shared/http/app.ts).
+   */
+  data?: 'direct';
+};

@@ -1,4 +1,4 @@
-import type { LICENSE_STATUSES } from '../data/entities/license.js';
+import type { LICENSE_STATUSES } from '../data/attribute-values.js';
 import type { Channel } from '../releases/channels.js';
 
 export type ImportedStatus = (typeof LICENSE_STATUSES)[number];

@@ -1,6 +1,6 @@
 import { normalizeEmail } from '../customers/customer-view.js';
 import { licenseFilterCounter, readCounter } from '../data/counters.js';
-import type { LICENSE_STATUSES } from '../data/entities/license.js';
+import type { LICENSE_STATUSES } from '../data/attribute-values.js';
 import { pageOf, paginateInMemory, type Page } from '../pagination.js';
 import { couldBeLicenseKey, hasGeneratedKeyShape } from './license-key.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';

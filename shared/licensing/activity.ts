@@ -53,16 +53,14 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'> & { us
       const { licenseId, productId, tenantId } = license;
       if (!due(`${licenseId}#${domain}`)) return;
       const now = deps.clock.now();
-      const recorded = await writeItem(() =>
-        deps.data.entities.activeDomain
-          .patch({ licenseId, domain })
-          .set({ lastCheckedAt: now.toISOString(), lastIpAddress: ipAddress })
-          .go({ response: 'updated_old', originalErr: true }),
-      ).catch(logFailure);
+      // A direct update (shared/data/direct-request-shapes.ts): a validate that names a domain loads no data model.
+      const recorded = await writeItem(() => deps.data.updates.domainSeen({ licenseId, domain, lastCheckedAt: now.toISOString(), lastIpAddress: ipAddress })).catch(
+        logFailure,
+      );
       // The first check of a UTC day (DynamoDB applies one update to an item at a time, so exactly one write sees
       // the day change) counts the install as active that day, and under the version it reports.
       const day = dayOf(now);
-      const previous = recorded?.written ? recorded.value.data?.lastCheckedAt : day;
+      const previous = recorded?.written ? recorded.value?.lastCheckedAt : day;
       if (previous !== undefined && previous.startsWith(day)) return;
       await deps.usage.send({ kind: 'install', productId, day, version, tenantId, site: domain, php: platform?.php, wp: platform?.wp }).catch(logFailure);
     },

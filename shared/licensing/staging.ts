@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { ACTIVATION_ENVIRONMENTS } from '../data/entities/activation.js';
+import type { ACTIVATION_ENVIRONMENTS } from '../data/attribute-values.js';
 
 /**
  * Staging and local sites: a domain that matches one of its product's non-production patterns activates

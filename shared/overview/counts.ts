@@ -1,5 +1,5 @@
 import { dayOf } from '../analytics/days.js';
-import { ALL_PRODUCTS, GAUGE_DAY, type OverviewMetric } from '../data/entities/overview-daily.js';
+import { ALL_PRODUCTS, GAUGE_DAY, type OverviewMetric } from '../data/attribute-values.js';
 import type { TransactionEntities } from '../data/service.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import { toMinorUnits } from '../payments/minor-units.js';

@@ -1,6 +1,6 @@
 import { addDays, dayOf, daysFrom } from '../analytics/days.js';
 import { MAX_RANGE_DAYS } from '../analytics/reads.js';
-import { ALL_PRODUCTS, GAUGE_DAY, type OverviewMetric } from '../data/entities/overview-daily.js';
+import { ALL_PRODUCTS, GAUGE_DAY, type OverviewMetric } from '../data/attribute-values.js';
 import { BadRequestError } from '../errors.js';
 import { fromMinorUnits } from '../payments/minor-units.js';
 import { loadProduct } from '../products/products.js';

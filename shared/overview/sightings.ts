@@ -1,4 +1,4 @@
-import { ALL_PRODUCTS, type OverviewMetric } from '../data/entities/overview-daily.js';
+import { ALL_PRODUCTS, type OverviewMetric } from '../data/attribute-values.js';
 import { writeItem } from '../data/writes.js';
 import type { InstallSeenMessage } from '../analytics/usage-queue.js';
 import { logger } from '../observability/logger.js';

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { EntityItem } from '../data/service.js';
-import type { BILLING_CYCLES } from '../data/entities/plan.js';
+import type { BILLING_CYCLES } from '../data/attribute-values.js';
 import { transact } from '../data/writes.js';
 import { newId } from '../ids.js';
 import { loadLiveProduct } from '../products/products.js';

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../data/entities/activation.js';
-import { LICENSE_STATUSES } from '../data/entities/license.js';
-import { BILLING_CYCLES } from '../data/entities/plan.js';
-import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/entities/product.js';
-import { RELEASE_STATUSES } from '../data/entities/release.js';
+import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../data/attribute-values.js';
+import { LICENSE_STATUSES } from '../data/attribute-values.js';
+import { BILLING_CYCLES } from '../data/attribute-values.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/attribute-values.js';
+import { RELEASE_STATUSES } from '../data/attribute-values.js';
 import { CHANNELS, DEFAULT_CHANNEL } from '../releases/channels.js';
 import type { EntityItem } from '../data/service.js';
 

@@ -1,5 +1,5 @@
 import { DEFAULT_PLAN_CHANGE_PRORATION, type PlanChangeProration } from '../subscriptions/plan-change-rules.js';
-import type { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../data/entities/product.js';
+import type { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../data/attribute-values.js';
 
 type UpdatesAfterExpiry = (typeof UPDATES_AFTER_EXPIRY)[number];
 import type { ConditionOperations } from '../data/conditions.js';

@@ -1,5 +1,5 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
-import type { RELEASE_STATUSES } from '../data/entities/release.js';
+import type { RELEASE_STATUSES } from '../data/attribute-values.js';
 import type { ConditionOperations } from '../data/conditions.js';
 import type { EntityItem, TransactionEntities } from '../data/service.js';
 import { transact } from '../data/writes.js';

@@ -1,4 +1,4 @@
-import type { PLAN_CHANGE_PRORATIONS } from '../data/entities/product.js';
+import type { PLAN_CHANGE_PRORATIONS } from '../data/attribute-values.js';
 import type { EntityItem } from '../data/service.js';
 
 export type PlanChangeProration = (typeof PLAN_CHANGE_PRORATIONS)[number];

@@ -61,6 +61,35 @@ describe('bundling', () => {
     expect(readdirSync(join(edgeDir, CHUNK_DIRECTORY)).some((name) => code(join(edgeDir, CHUNK_DIRECTORY, name)).includes('api.stripe.com'))).toBe(false);
   }, 120_000);
 
+  it('keeps the data model out of the edge cold start, and its ElectroDB sends with the SDK it is given', () => {
+    const edgeDir = bundled('edge').assetDir;
+    const code = (file: string) => readFileSync(file, 'utf8');
+    const chunks = readdirSync(join(edgeDir, CHUNK_DIRECTORY)).map((name) => join(edgeDir, CHUNK_DIRECTORY, name));
+    const modelChunk = chunks.find((file) => code(file).includes('electrodb.dev'));
+    expect(modelChunk).toBeDefined();
+    expect(filesLoadedAtInit(join(edgeDir, 'index.mjs')).has(modelChunk!)).toBe(false);
+    // No module of the bundle is wrapped for a `require()` (esbuild's lazy initializers, parsed twice): ElectroDB's
+    // requires of the SDK go to shared/data/electrodb-sdk.cjs, which requires nothing.
+    for (const file of [join(edgeDir, 'index.mjs'), ...chunks]) expect(code(file)).not.toMatch(/([\w$]+)&&\(([\w$]+)=\1\(\1=0\)\),\2/);
+    // The model as `data.load()` gets it: an entity is built (its model check is the bundle's) and sends the SDK's command.
+    const probe = join(edgeDir, 'model-probe.mjs');
+    writeFileSync(
+      probe,
+      `const model = await import('./${CHUNK_DIRECTORY}/${basename(modelChunk!)}');
+       const license = model.ENTITY_FACTORIES.license();
+       const sent = [];
+       license.setClient({ send: async (command) => (sent.push(typeof command.resolveMiddleware, command.input), {}) });
+       license.setTableName('table');
+       await license.get({ licenseKey: 'KEY-AAAA' }).go();
+       console.log(JSON.stringify(sent));`,
+    );
+    // An SDK command (the document client's GetCommand, minified past its name) of ElectroDB's request.
+    expect(JSON.parse(execFileSync(process.execPath, [probe], { encoding: 'utf8' }))).toEqual([
+      'function',
+      { TableName: 'table', Key: { pk: '$licensing#licenseKey_KEY-AAAA', sk: '$license_1' } },
+    ]);
+  }, 120_000);
+
   it('ships a source map, and turns it on, with -c sourceMaps=true', () => {
     const { fn, assetDir } = bundledStack({ sourceMaps: 'true' })('management');
     expect(readdirSync(assetDir).sort()).toEqual(['chunks', 'index.mjs', 'index.mjs.map']);

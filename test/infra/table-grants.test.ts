@@ -22,6 +22,10 @@ vi.mock('../../shared/runtime.js', async (importOriginal) => {
       requestedKeyAccess.push(args[1]);
       return actual.createDeps(...args);
     },
+    createLoadedDeps: (...args: Parameters<typeof actual.createLoadedDeps>) => {
+      requestedKeyAccess.push(args[1]);
+      return actual.createLoadedDeps(...args);
+    },
   };
 });
 

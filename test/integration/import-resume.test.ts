@@ -16,6 +16,7 @@ import { createStorageClient } from '../../shared/storage/storage-client.js';
 import { newTenant } from '../support/client.js';
 import { importFile } from '../support/imports.js';
 import { newProduct, plugin, type Tenant } from '../support/licensing-fixtures.js';
+import * as dataModel from '../../shared/data/model.js';
 
 /**
  * An import goes on from where it stopped, whatever stopped it: its worker's invocation running out of time (it
@@ -53,7 +54,7 @@ function workerData(failAfter = Infinity, beforeFirstTransaction?: () => Promise
     },
     { step: 'initialize', name: 'dieAfterTransactions' },
   );
-  return createDataService(DynamoDBDocumentClient.from(raw), config.tableName);
+  return createDataService(DynamoDBDocumentClient.from(raw), config.tableName, undefined, dataModel);
 }
 
 /** A worker as the import queue feeds it; `sent` collects the imports it queues again. */

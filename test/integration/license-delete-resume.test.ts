@@ -7,6 +7,7 @@ import { FIRST_CHUNK } from '../../shared/licenses/license-activations.js';
 import { systemClock } from '../../shared/runtime.js';
 import { newTenant } from '../support/client.js';
 import { newLicense, newProduct, plugin } from '../support/licensing-fixtures.js';
+import * as dataModel from '../../shared/data/model.js';
 
 /**
  * A license delete that dies between its transactions (the function timed out, the container was recycled) leaves
@@ -24,7 +25,7 @@ function dataCrashingAtTransaction(n: number) {
     },
     { step: 'initialize', name: 'crashAtTransaction' },
   );
-  return createDataService(DynamoDBDocumentClient.from(raw), inject('tableName'));
+  return createDataService(DynamoDBDocumentClient.from(raw), inject('tableName'), undefined, dataModel);
 }
 
 describe('deleting a license that was left half deleted', () => {

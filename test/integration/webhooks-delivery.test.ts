@@ -113,9 +113,10 @@ describe('webhook delivery', () => {
     await emit(tenant.userId, 'license.expired', { id: 'lic_x' });
     const pending = await eventually(async () => {
       const [item] = (await deliveries(tenant, hook.id)).items;
-      return item?.attempts >= 1 && item.nextAttemptAt ? item : undefined;
+      // A settled attempt: while one is being sent its delivery shows the claim's hold, and no answer yet.
+      return item?.attempts >= 1 && item.responseStatus ? item : undefined;
     });
-    expect(pending).toMatchObject({ status: 'pending', responseStatus: 503 });
+    expect(pending).toMatchObject({ status: 'pending', responseStatus: 503, nextAttemptAt: expect.any(String) });
     expect(Date.parse(pending.nextAttemptAt)).toBeGreaterThan(Date.parse(pending.lastAttemptAt));
     await tenant.delete(`/api/webhooks/${hook.id}`);
   });

@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/ports.js';
 import { loadConfig } from '../../shared/config.js';
-import { createDeps } from '../../shared/runtime.js';
+import { createLoadedDeps } from '../../shared/runtime.js';
 import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
 import { createSecretBox } from '../../shared/secrets/secret-box.js';
 import { attemptDelivery } from '../../shared/webhooks/dispatch.js';
@@ -20,6 +20,7 @@ import { outboxEvent } from '../../shared/events/outbox.js';
 import { firstDeliveryId } from '../../shared/webhooks/deliveries.js';
 import { Client, DASHBOARD_ORIGIN } from '../support/client.js';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import * as dataModel from '../../shared/data/model.js';
 
 // A stack of this file's own, on a data directory, so that it can be stopped and started again.
 const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-restart-'));
@@ -49,7 +50,7 @@ describe('webhook delivery across a restart', () => {
       events: ['customer.created'],
     });
 
-    const data = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, ...local })), process.env.TABLE_NAME!);
+    const data = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, ...local })), process.env.TABLE_NAME!, undefined, dataModel);
     const outcome = await data.transaction
       .write((tx) => outboxEvent(tx, { tenantId: registered.user.id, type: 'customer.created', data: { id: 'cus_restart' }, now: new Date() }))
       .go();
@@ -99,7 +100,7 @@ describe('a copy of a delivery\'s message', () => {
 
       // The copy, handled as the dispatcher handles a message, while the first attempt waits for its answer.
       const config = loadConfig();
-      const deps = { ...createDeps(config, 'webhookWorker'), secrets: createSecretBox(config, SECRET_ACCESS.webhookDispatcher) };
+      const deps = { ...(await createLoadedDeps(config, 'webhookWorker')), secrets: createSecretBox(config, SECRET_ACCESS.webhookDispatcher) };
       expect(await attemptDelivery(deps, deliveryId)).toMatchObject({ kind: 'retry' });
       expect(received).toHaveLength(1);
 

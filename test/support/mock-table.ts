@@ -13,6 +13,7 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createDataService, type Entities } from '../../shared/data/service.js';
+import * as dataModel from '../../shared/data/model.js';
 
 type Reason = { Code: string; Item?: Record<string, unknown> } | string;
 type TransactInput = { TransactItems: unknown[] };
@@ -38,6 +39,8 @@ export function mockTable() {
   const data = createDataService(
     DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } })),
     'table',
+    undefined,
+    dataModel,
   );
   const stored = new Map<string, Record<string, unknown>>();
   const keyOf = (key: Record<string, unknown>) => `${key.pk}|${key.sk}`;

@@ -6,6 +6,7 @@ import { ensureTable } from '../../infra/local/create-table.js';
 import { enforceKeyAccess } from '../../shared/data/key-access-guard.js';
 import type { TableKeyAccess } from '../../shared/data/key-access.js';
 import { createDataService } from '../../shared/data/service.js';
+import * as dataModel from '../../shared/data/model.js';
 
 const localClient = () => new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
@@ -17,7 +18,7 @@ const localClient = () => new DynamoDBClient({ endpoint: inject('dynamoEndpoint'
 export function localData(keyAccess: TableKeyAccess = 'all', tableName = inject('tableName')) {
   const raw = localClient();
   if (keyAccess !== 'all') enforceKeyAccess(raw, keyAccess);
-  return createDataService(DynamoDBDocumentClient.from(raw), tableName);
+  return createDataService(DynamoDBDocumentClient.from(raw), tableName, undefined, dataModel);
 }
 
 /**

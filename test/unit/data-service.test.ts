@@ -2,7 +2,9 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { Service } from 'electrodb';
 import { describe, expect, it } from 'vitest';
-import { createDataService, ENTITY_FACTORIES } from '../../shared/data/service.js';
+import { ENTITY_FACTORIES } from '../../shared/data/model.js';
+import { createDataService } from '../../shared/data/service.js';
+import * as dataModel from '../../shared/data/model.js';
 
 const TABLE = 'table';
 const client = () => DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } }));
@@ -19,7 +21,7 @@ describe('the data service', () => {
   });
 
   it('builds the same requests as an eager ElectroDB service', () => {
-    const lazy = createDataService(client(), TABLE);
+    const lazy = createDataService(client(), TABLE, undefined, dataModel);
     const eager = eagerService();
     const license = { licenseKey: 'KEY-AAAA', licenseId: 'lic_1', tenantId: 'usr_1', productId: 'prd_1', customerEmail: 'a@example.com', status: 'active' as const, seats: 1, createdAt: 'now', updatedAt: 'now' };
     expect(lazy.entities.license.get({ licenseKey: 'KEY-AAAA' }).params()).toEqual(eager.entities.license.get({ licenseKey: 'KEY-AAAA' }).params());
@@ -37,7 +39,7 @@ describe('the data service', () => {
 
   it('builds an entity only when it is first used, and a transaction only the entities it names', () => {
     const built: string[] = [];
-    const lazy = createDataService(client(), TABLE);
+    const lazy = createDataService(client(), TABLE, undefined, dataModel);
     const factories = ENTITY_FACTORIES as Record<string, () => unknown>;
     const originals = { ...factories };
     for (const name of Object.keys(factories)) factories[name] = () => (built.push(name), originals[name]!());

@@ -1,12 +1,18 @@
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { readFileSync } from 'node:fs';
+import { ConditionalCheckFailedException, DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { Entity } from 'electrodb';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { itemReader, keyAttributes, preparedRequest } from '../../shared/data/direct-requests.js';
+import { DIRECT_UPDATES, generatedShapesModule, keyAttributes, readShape } from '../../shared/data/direct-request-shapes.js';
+import { preparedRequest, requestFiller } from '../../shared/data/direct-requests.js';
+import { DIRECT_UPDATE_SHAPES } from '../../shared/data/direct-requests.generated.js';
+import { writeItem } from '../../shared/data/writes.js';
 import { model, primaryKey } from '../../shared/data/keys.js';
-import { createDataService, ENTITY_FACTORIES } from '../../shared/data/service.js';
+import { ENTITY_FACTORIES } from '../../shared/data/model.js';
+import * as dataModel from '../../shared/data/model.js';
+import { createDataService } from '../../shared/data/service.js';
 import { activationItem, ids, licenseItem, NOW, TENANT } from '../support/mock-items.js';
 
 const TABLE = 'table';
@@ -28,16 +34,22 @@ const hasPaddedKey = (entity: ReturnType<(typeof ENTITY_FACTORIES)[keyof typeof 
   keyAttributes(entity).some((name) => (entity.schema.attributes as Record<string, { padding?: unknown }>)[name]?.padding);
 
 describe('direct requests: prepared from ElectroDB', () => {
+  it('are generated as ElectroDB builds them today (else: npm run generate:direct-requests)', () => {
+    const generated = readFileSync(new URL('../../shared/data/direct-requests.generated.ts', import.meta.url), 'utf8');
+    expect(generated).toEqual(generatedShapesModule());
+  });
+
   it("reads every entity's item by the key ElectroDB builds", () => {
     for (const [name, factory] of Object.entries(ENTITY_FACTORIES).filter(([, factory]) => !hasPaddedKey(factory()))) {
       const entity = factory() as unknown as AnyModelEntity;
       entity.setTableName(TABLE);
+      const shape = readShape(factory());
+      const request = requestFiller(shape.key, shape.request);
       const names = keyAttributes(factory());
-      const request = preparedRequest(Object.fromEntries(names.map((attribute) => [attribute, 'string' as const])), (key) => entity.get(key).params());
       for (const [offset, value] of AWKWARD.entries()) {
         // A different value in each slot, so that swapped slots would show.
         const key = Object.fromEntries(names.map((attribute, slot) => [attribute, `${value}${slot + offset}`]));
-        expect([name, request(key)]).toEqual([name, marshalled(entity.get(key).params())]);
+        expect([name, { TableName: TABLE, ...request(key) }]).toEqual([name, marshalled(entity.get(key).params())]);
       }
     }
   });
@@ -45,12 +57,23 @@ describe('direct requests: prepared from ElectroDB', () => {
   it('refuses a reader of an entity whose key holds a padded number, which a prepared key cannot carry', () => {
     const padded = Object.entries(ENTITY_FACTORIES).filter(([, factory]) => hasPaddedKey(factory()));
     expect(padded.map(([name]) => name)).toEqual(['importError']);
-    const client = { send: async () => ({}) } as unknown as Parameters<typeof itemReader>[1];
-    for (const [, factory] of padded) expect(() => itemReader(factory(), client)).toThrow(/padded key attributes/);
+    for (const [, factory] of padded) expect(() => readShape(factory())).toThrow(/padded key attributes/);
+  });
+
+  it("updates an active domain's last check as ElectroDB would (the generated update)", async () => {
+    const data = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials })), TABLE, undefined, dataModel);
+    const { kinds, request } = DIRECT_UPDATE_SHAPES.domainSeen;
+    const fill = requestFiller(kinds, request);
+    for (const value of AWKWARD) {
+      const values = { licenseId: `lic_${value}`, domain: `${value}.example.com`, lastCheckedAt: NOW.toISOString(), lastIpAddress: `2001:db8::${value.length}` };
+      const electro = DIRECT_UPDATES.domainSeen.build(data.entities.activeDomain, values) as Record<string, unknown>;
+      const { Key, ExpressionAttributeValues, ...rest } = electro as Record<string, Record<string, unknown>>;
+      expect({ ...fill(values), TableName: TABLE }).toEqual({ ...rest, Key: marshall(Key!), ExpressionAttributeValues: marshall(ExpressionAttributeValues!) });
+    }
   });
 
   it('writes a rate-limit bucket as ElectroDB would, numbers and conditions included', () => {
-    const { rateLimit } = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials })), TABLE).entities;
+    const { rateLimit } = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials })), TABLE, undefined, dataModel).entities;
     const build = (v: { bucket: string; emission: number; ttl: number; now: number; upTo: number }) =>
       rateLimit
         .update({ bucket: v.bucket })
@@ -88,10 +111,10 @@ describe('direct requests: items read', () => {
     low.restore();
     doc.restore();
   });
-  const data = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials })), TABLE, new DynamoDBClient({ region: 'us-east-1', credentials }));
+  const data = createDataService(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1', credentials })), TABLE, new DynamoDBClient({ region: 'us-east-1', credentials }), dataModel);
 
   /** Both paths answered from the one stored item (as the entity wrote it, plus `extra` fields): what each returns. */
-  async function bothReads<E extends 'license' | 'product' | 'activeDomain'>(entity: E, item: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  async function bothReads<E extends 'license' | 'product' | 'leaseHold'>(entity: E, item: Record<string, unknown>, extra: Record<string, unknown> = {}) {
     const electroEntity = data.entities[entity] as unknown as { put(i: unknown): { params(): { Item: Record<string, unknown> } }; get(k: unknown): { go(o: object): Promise<{ data: unknown }> } };
     const stored = { ...electroEntity.put(item).params().Item, ...extra };
     low.on(GetItemCommand).resolves({ Item: marshall(stored, { removeUndefinedValues: true }) });
@@ -116,7 +139,7 @@ describe('direct requests: items read', () => {
       // A field outside the model (written by a newer or older version) is left out by both.
       await bothReads('license', licenseItem, { somethingElse: 'x' }),
       await bothReads('product', product),
-      await bothReads('activeDomain', { licenseId: ids.license, domain: activationItem.domain, activationId: ids.activation, activatedAt: NOW.toISOString(), lastCheckedAt: NOW.toISOString() }),
+      await bothReads('leaseHold', { licenseId: ids.license, machine: 'build-agent-7', leaseId: 'lse_1', slot: 0, expiresAt: NOW.toISOString(), ttl: 1_900_000_000 }),
     ];
     for (const { direct, electro } of cases) {
       expect(electro).toBeDefined();
@@ -142,6 +165,18 @@ describe('direct requests: items read', () => {
       indexes: { byCode: primaryKey(['code']) },
     });
     shaped.setTableName(TABLE);
-    expect(() => itemReader(shaped, new DynamoDBClient({ region: 'us-east-1', credentials }))).toThrow(/label/);
+    expect(() => readShape(shaped)).toThrow(/label/);
+  });
+
+  it("answers the values an update replaced, and fails as the SDK does when the item is gone (writeItem's refusal)", async () => {
+    const old = { lastCheckedAt: '2026-11-01T00:00:00.000Z', lastIpAddress: '192.0.2.1' };
+    low
+      .on(UpdateItemCommand)
+      .resolvesOnce({ Attributes: marshall({ ...old, __edb_e__: 'activeDomain', __edb_v__: '1' }) })
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    const values = { licenseId: ids.license, domain: activationItem.domain, lastCheckedAt: NOW.toISOString(), lastIpAddress: '192.0.2.2' };
+    expect(await data.updates.domainSeen(values)).toEqual(old);
+    expect(low.commandCalls(UpdateItemCommand)[0]!.args[0].input.TableName).toBe(TABLE);
+    expect(await writeItem(() => data.updates.domainSeen(values))).toEqual({ written: false });
   });
 });

@@ -5,6 +5,7 @@ import { TransactionRejectedError } from '../../shared/data/writes.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { CHANGED_CONCURRENTLY, errorHandler, STORAGE_REFUSED_INPUT } from '../../shared/http/error-handler.js';
 import type { HttpResult } from '../../shared/http/types.js';
+import * as dataModel from '../../shared/data/model.js';
 
 /** The answer the error middleware gives for `error`, as middy would call it. */
 async function answerTo(error: unknown): Promise<{ status: number; body: unknown; headers: HttpResult['headers'] }> {
@@ -20,7 +21,7 @@ const validation = () => new DynamoDBServiceException({ name: 'ValidationExcepti
 
 /** The error ElectroDB throws when the SDK call under it fails: its own, with the SDK's error as `cause`. */
 async function throughElectroDb(error: Error): Promise<unknown> {
-  const data = createDataService({ send: async () => Promise.reject(error) } as never, 'table');
+  const data = createDataService({ send: async () => Promise.reject(error) } as never, 'table', undefined, dataModel);
   return data.entities.product.get({ productId: 'prd_aaaaaaaaaaaaaaaaaaaaaaaa' }).go().then(
     () => expect.fail('the read should fail'),
     (thrown: unknown) => thrown,

@@ -19,6 +19,7 @@ import { enforceKeyAccess } from '../../shared/data/key-access-guard.js';
 import { KEY_ACCESS, type KeyAccessRole, type TableKeyAccess } from '../../shared/data/key-access.js';
 import { leadingKeysOf } from '../../shared/data/leading-keys.js';
 import { createDataService } from '../../shared/data/service.js';
+import * as dataModel from '../../shared/data/model.js';
 
 const TABLE = 'licensing';
 const ROLES = Object.keys(KEY_ACCESS) as KeyAccessRole[];
@@ -156,17 +157,17 @@ describe('key access guard: reading apart from changing', () => {
 
   it('refuses, through ElectroDB, the edge connecting a payment provider and the public function marking a Stripe event seen', async () => {
     const denied = async (run: () => Promise<unknown>) => ((await run().then(() => undefined, (e: Error) => e))?.cause as Error | undefined)?.name;
-    const edge = createDataService(guarded('edge').doc, TABLE);
+    const edge = createDataService(guarded('edge').doc, TABLE, undefined, dataModel);
     expect(await denied(() => edge.entities.paymentProvider.put({ tenantId: 'usr_1', provider: 'stripe', sealedSecretKey: 'x', sealedWebhookSecret: 'y', connectedAt: 'now' } as never).go())).toBe('AccessDeniedException');
     expect(await denied(() => edge.entities.product.patch({ productId: 'prd_1' }).set({ name: 'Mine' }).go())).toBe('AccessDeniedException');
-    const publicData = createDataService(guarded('public').doc, TABLE);
+    const publicData = createDataService(guarded('public').doc, TABLE, undefined, dataModel);
     expect(await denied(() => publicData.entities.stripeEvent.patch({ tenantId: 'usr_1', stripeEventId: 'evt_1' }).set({ state: 'processed' }).go())).toBe('AccessDeniedException');
     expect(await denied(() => publicData.entities.product.patch({ productId: 'prd_1' }).set({ name: 'Mine' }).go())).toBe('AccessDeniedException');
   });
 
   it("lets the public function write a product's feedback and its daily count, in the product's records partition", async () => {
     const { doc, answered } = guarded('public');
-    const data = createDataService(doc, TABLE);
+    const data = createDataService(doc, TABLE, undefined, dataModel);
     await data.entities.feedback.put({ productId: 'prd_1', feedbackId: 'fb_1', type: 'bug', message: 'Broken', createdAt: 'now', ttl: 1 }).go();
     await data.entities.productDaily.update({ productId: 'prd_1', day: '2026-11-25', metric: 'feedback', name: 'bug' }).add({ count: 1 }).go();
     expect(answered).toEqual(['PutItemCommand', 'UpdateItemCommand']);
@@ -176,7 +177,7 @@ describe('key access guard: reading apart from changing', () => {
 describe('key access guard with ElectroDB', () => {
   it("refuses the edge's reach for a session and lets its license queries through", async () => {
     const { doc, answered } = guarded('edge');
-    const data = createDataService(doc, TABLE);
+    const data = createDataService(doc, TABLE, undefined, dataModel);
     const error = await data.entities.session.get({ tokenHash: 'f'.repeat(64) }).go().then(() => undefined, (e: Error) => e);
     expect((error?.cause as Error | undefined)?.name).toBe('AccessDeniedException');
     await data.entities.license.query.byProductStatus({ tenantId: 'usr_1', productId: 'prd_1', status: 'active' }).go();

@@ -21,6 +21,7 @@ const WIDE = '中'; // three bytes in UTF-8, and lower-casing keeps it so
 const ASCII = 'a';
 
 const deps = createManagementDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, ALL_CONFIG_SECTIONS));
+await deps.data.load();
 const { entities } = deps.data;
 const routes: Route[] = [...managementRoutes(deps), ...edgeRoutes(deps)];
 const tenantId = newId('usr');

@@ -6,6 +6,7 @@ import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
 import { createDataService } from '../../shared/data/service.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { createDeps, systemClock, type Deps } from '../../shared/runtime.js';
+import * as dataModel from '../../shared/data/model.js';
 
 /**
  * A throttled or unreachable table must answer 503 (retry later), never a domain answer such as "not
@@ -15,7 +16,7 @@ import { createDeps, systemClock, type Deps } from '../../shared/runtime.js';
 function edgeHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
   const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, FUNCTION_CONFIG_SECTIONS.edge);
-  const deps = { config, clients: {} as Deps['clients'], data: createDataService(client as never, 'table'), clock: systemClock };
+  const deps = { config, clients: {} as Deps['clients'], data: createDataService(client as never, 'table', undefined, dataModel), clock: systemClock };
   return createEdgeHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { licenseEntity } from '../../shared/data/entities/license.js';
-import { ENTITY_FACTORIES } from '../../shared/data/service.js';
+import { ENTITY_FACTORIES } from '../../shared/data/model.js';
 import { GLOBAL_INDEXES, LICENSE_ATTRIBUTES } from '../../shared/data/table-schema.js';
 
 type EntityModel = { schema: { attributes: Record<string, unknown> }; model: { indexes: Record<string, { index?: string }> } };

@@ -12,6 +12,7 @@ import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { randomBase32 } from '../../shared/ids.js';
 import { generateLicenseKey } from '../../shared/licenses/license-key.js';
 import { systemClock } from '../../shared/runtime.js';
+import * as dataModel from '../../shared/data/model.js';
 
 /**
  * The 500 path's log line, on the management app over a table client whose every request fails with an
@@ -32,7 +33,7 @@ function managementHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
   const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, ALL_CONFIG_SECTIONS);
   const payments = createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.management));
-  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table'), clock: systemClock, payments, oauth: {}, secrets: payments.secrets, exportQueue: createExportQueue(config), imports: { send: async () => undefined } };
+  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table', undefined, dataModel), clock: systemClock, payments, oauth: {}, secrets: payments.secrets, exportQueue: createExportQueue(config), imports: { send: async () => undefined } };
   return createManagementHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }
 

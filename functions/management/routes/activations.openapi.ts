@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import type { Activation as ActivationView } from '../../../shared/activations/activation-view.js';
 import type { ActivationListItem as ActivationListItemView } from '../../../shared/activations/list.js';
-import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../../../shared/data/entities/activation.js';
+import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../../../shared/data/attribute-values.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleActivation, exampleActivationListItem, examplePage } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';

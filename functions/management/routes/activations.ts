@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ACTIVATION_STATUSES } from '../../../shared/data/entities/activation.js';
+import { ACTIVATION_STATUSES } from '../../../shared/data/attribute-values.js';
 import { listActivations } from '../../../shared/activations/list.js';
 import { deactivateActivationById } from '../../../shared/activations/manage.js';
 import { ok } from '../../../shared/http/responses.js';

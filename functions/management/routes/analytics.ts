@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { isDay } from '../../../shared/analytics/days.js';
 import { listDeactivationReasons, listFeedback, listUsageEvents, productAnalytics } from '../../../shared/analytics/reads.js';
-import { FEEDBACK_TYPES } from '../../../shared/data/entities/feedback.js';
+import { FEEDBACK_TYPES } from '../../../shared/data/attribute-values.js';
 import { ok } from '../../../shared/http/responses.js';
 import type { Route } from '../../../shared/http/route.js';
 import { idFilter, paginationQuery } from '../../../shared/http/schemas.js';

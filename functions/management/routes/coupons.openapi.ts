@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Coupon as CouponView } from '../../../shared/coupons/coupons.js';
-import { COUPON_DURATIONS } from '../../../shared/data/entities/coupon.js';
+import { COUPON_DURATIONS } from '../../../shared/data/attribute-values.js';
 import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
 import { EX } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';

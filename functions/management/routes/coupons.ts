@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { createCoupon, deactivateCoupon, listCoupons } from '../../../shared/coupons/coupons.js';
-import { COUPON_DURATIONS } from '../../../shared/data/entities/coupon.js';
+import { COUPON_DURATIONS } from '../../../shared/data/attribute-values.js';
 import { checkIdShape } from '../../../shared/http/id-kind.js';
 import { created, ok } from '../../../shared/http/responses.js';
 import type { Route } from '../../../shared/http/route.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { EXPORT_FORMATS, EXPORT_STATUSES } from '../../../shared/data/entities/export-job.js';
+import { EXPORT_FORMATS, EXPORT_STATUSES } from '../../../shared/data/attribute-values.js';
 import type { ExportView } from '../../../shared/exports/export-jobs.js';
 import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleId } from '../../../shared/openapi/examples.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { IMPORT_STATUSES } from '../../../shared/data/entities/import-job.js';
+import { IMPORT_STATUSES } from '../../../shared/data/attribute-values.js';
 import { IMPORT_FORMATS } from '../../../shared/imports/format-names.js';
 import type { Import as ImportView } from '../../../shared/imports/import-jobs.js';
 import type { createImportUploadUrl } from '../../../shared/imports/start-import.js';

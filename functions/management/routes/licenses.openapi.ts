@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CHANNELS } from '../../../shared/releases/channels.js';
-import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
+import { LICENSE_STATUSES } from '../../../shared/data/attribute-values.js';
 import type { getLicense } from '../../../shared/licenses/get-license.js';
 import type { License as LicenseView } from '../../../shared/licenses/license-view.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { CHANNELS } from '../../../shared/releases/channels.js';
 import { liveLeases } from '../../../shared/leases/leases.js';
 import { MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from '../../../shared/leases/lease-view.js';
-import { LICENSE_STATUSES } from '../../../shared/data/entities/license.js';
+import { LICENSE_STATUSES } from '../../../shared/data/attribute-values.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';
 import { email, idFilter, paginationQuery } from '../../../shared/http/schemas.js';
 import { createLicense } from '../../../shared/licenses/create-license.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PAYMENT_PROVIDERS } from '../../../shared/data/entities/payment-provider.js';
+import { PAYMENT_PROVIDERS } from '../../../shared/data/attribute-values.js';
 import { noContent, ok } from '../../../shared/http/responses.js';
 import type { Route } from '../../../shared/http/route.js';
 import { email } from '../../../shared/http/schemas.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CHANNELS } from '../../../shared/releases/channels.js';
-import { BILLING_CYCLES } from '../../../shared/data/entities/plan.js';
+import { BILLING_CYCLES } from '../../../shared/data/attribute-values.js';
 import { idOf, timestamp } from '../../../shared/openapi/common.js';
 import { examplePlan } from '../../../shared/openapi/examples.js';
 import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CHANNELS } from '../../../shared/releases/channels.js';
-import { BILLING_CYCLES } from '../../../shared/data/entities/plan.js';
+import { BILLING_CYCLES } from '../../../shared/data/attribute-values.js';
 import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../../../shared/plans/plans.js';
 import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/data/entities/product.js';
-import { PLAN_CHANGE_PRORATIONS } from '../../../shared/data/entities/product.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/data/attribute-values.js';
+import { PLAN_CHANGE_PRORATIONS } from '../../../shared/data/attribute-values.js';
 import {
   createProduct,
   deleteProduct,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { RELEASE_STATUSES } from '../../../shared/data/entities/release.js';
+import { RELEASE_STATUSES } from '../../../shared/data/attribute-values.js';
 import { CHANNELS } from '../../../shared/releases/channels.js';
 import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
 import { EX, exampleRelease } from '../../../shared/openapi/examples.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { RELEASE_STATUSES } from '../../../shared/data/entities/release.js';
+import { RELEASE_STATUSES } from '../../../shared/data/attribute-values.js';
 import { CHANNELS } from '../../../shared/releases/channels.js';
 import { header, rawBody } from '../../../shared/http/request.js';
 import { created, noContent, ok } from '../../../shared/http/responses.js';

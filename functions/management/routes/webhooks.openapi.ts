@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DELIVERY_STATUSES } from '../../../shared/data/entities/webhook.js';
+import { DELIVERY_STATUSES } from '../../../shared/data/attribute-values.js';
 import { EVENT_TYPES } from '../../../shared/events/event-types.js';
 import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
 import { EX, examplePage, exampleWebhook } from '../../../shared/openapi/examples.js';

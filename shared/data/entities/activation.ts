@@ -1,9 +1,6 @@
 import { Entity } from 'electrodb';
+import { ACTIVATION_STATUSES, ACTIVATION_ENVIRONMENTS } from '../attribute-values.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
-
-export const ACTIVATION_STATUSES = ['active', 'deactivated'] as const;
-/** Production sites take a seat; staging and local sites do not (shared/licensing/staging.ts). */
-export const ACTIVATION_ENVIRONMENTS = ['production', 'staging'] as const;
 
 export const activationEntity = () =>
   new Entity({

@@ -1,7 +1,6 @@
 import { Entity } from 'electrodb';
+import { COUPON_DURATIONS } from '../attribute-values.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
-
-export const COUPON_DURATIONS = ['once', 'repeating', 'forever'] as const;
 
 /**
  * A vendor's coupon (DECISIONS §15), made in Stripe as a coupon with one promotion code (`code`); checkout applies it

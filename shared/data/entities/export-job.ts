@@ -1,8 +1,6 @@
 import { Entity } from 'electrodb';
+import { EXPORT_FORMATS, EXPORT_STATUSES } from '../attribute-values.js';
 import { model, primaryKey } from '../keys.js';
-
-export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
-export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
 /**
  * An export of a whole account (DECISIONS §16), keyed by its id: made by `POST /api/exports` and carried out by the
@@ -37,4 +35,3 @@ export const exportJobEntity = () =>
     indexes: { byId: primaryKey(['exportId']) },
   });
 
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];

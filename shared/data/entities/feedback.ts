@@ -1,7 +1,6 @@
 import { Entity } from 'electrodb';
+import { FEEDBACK_TYPES } from '../attribute-values.js';
 import { model, productRecordsKey } from '../keys.js';
-
-export const FEEDBACK_TYPES = ['bug', 'feature', 'general'] as const;
 
 /**
  * Feedback an installed product sent, in its product's partition, newest last: the vendor's inbox is one Query

@@ -1,8 +1,7 @@
 import { Entity } from 'electrodb';
+import { IMPORT_STATUSES } from '../attribute-values.js';
 import { IMPORT_FORMATS } from '../../imports/format-names.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
-
-export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 
 /**
  * An import (`POST /api/imports`): its file (`fileKey` in the bucket), its target and its progress. `cursor` is the

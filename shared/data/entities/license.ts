@@ -1,8 +1,7 @@
 import { Entity } from 'electrodb';
+import { LICENSE_STATUSES } from '../attribute-values.js';
 import { CHANNELS } from '../../releases/channels.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
-
-export const LICENSE_STATUSES = ['active', 'expired', 'revoked', 'suspended'] as const;
 
 /**
  * A license, keyed by its key: validate is one strongly consistent GetItem of this item, which holds

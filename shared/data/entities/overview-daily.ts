@@ -1,24 +1,7 @@
 import { Entity } from 'electrodb';
+import { OVERVIEW_METRICS } from '../attribute-values.js';
 import { model } from '../keys.js';
 import { SERVICE_NAME } from '../table-schema.js';
-
-/**
- * What the overview adds up (DECISIONS §19), each a number named by `name`:
- * - by day: `revenue` and `refunds` (minor units, by currency), `refundCount` (by currency), `newLicenses`,
- *   `churned` (subscriptions ended) and install sightings: `sightings`, `version`, `php`, `wp` (by version, `all` for
- *   `sightings`), each site counted once a day;
- * - under the day `current` (a gauge, not a day): `arr` (active subscriptions' yearly price in minor units, by
- *   currency: mrr is a twelfth of it), `activeSubscriptions` (`all`) and `lifetimeRevenue` (by currency: names the
- *   account's main currency).
- */
-export const OVERVIEW_METRICS = ['revenue', 'refunds', 'refundCount', 'newLicenses', 'churned', 'sightings', 'version', 'php', 'wp', 'arr', 'activeSubscriptions', 'lifetimeRevenue'] as const;
-export type OverviewMetric = (typeof OVERVIEW_METRICS)[number];
-
-/** The day under which the gauges are kept: sorts after every `YYYY-MM-DD`, so a range of days never reads it. */
-export const GAUGE_DAY = 'current';
-
-/** The rollup of every product of a tenant. */
-export const ALL_PRODUCTS = 'all';
 
 /**
  * A tenant's overview partition for one product, or for all of them (`scope` `all`): `$licensing#overview_<tenantId>#<scope>`.

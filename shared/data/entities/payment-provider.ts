@@ -1,7 +1,6 @@
 import { Entity } from 'electrodb';
+import { PAYMENT_PROVIDERS } from '../attribute-values.js';
 import { model, primaryKey } from '../keys.js';
-
-export const PAYMENT_PROVIDERS = ['stripe'] as const;
 
 /**
  * A tenant's connected payment provider, keyed by the tenant (the developer's user id) so that checkout and the

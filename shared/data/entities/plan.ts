@@ -1,8 +1,7 @@
 import { Entity } from 'electrodb';
+import { BILLING_CYCLES } from '../attribute-values.js';
 import { CHANNELS } from '../../releases/channels.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
-
-export const BILLING_CYCLES = ['monthly', 'yearly', 'lifetime'] as const;
 
 export const planEntity = () =>
   new Entity({

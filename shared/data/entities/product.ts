@@ -1,12 +1,6 @@
 import { Entity } from 'electrodb';
+import { PRODUCT_TYPES, PRODUCT_STATUSES, UPDATES_AFTER_EXPIRY, PLAN_CHANGE_PRORATIONS } from '../attribute-values.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
-
-export const PRODUCT_TYPES = ['plugin', 'theme', 'app', 'library', 'saas', 'other'] as const;
-export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
-/** What an expired license may still update to (DECISIONS §14). */
-export const UPDATES_AFTER_EXPIRY = ['none', 'releasedBeforeExpiry'] as const;
-/** How a subscription's plan change is timed and prorated (DECISIONS §15); the first is the default. */
-export const PLAN_CHANGE_PRORATIONS = ['upgradeNowDowngradeAtRenewal', 'prorateAll', 'none'] as const;
 
 export const productEntity = () =>
   new Entity({

@@ -1,9 +1,8 @@
 import { Entity } from 'electrodb';
+import { RELEASE_STATUSES } from '../attribute-values.js';
 import { CHANNELS } from '../../releases/channels.js';
 import { README_SECTIONS, type ReadmeSection } from '../../releases/readme/readme-sections.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
-
-export const RELEASE_STATUSES = ['draft', 'published', 'archived'] as const;
 
 export const releaseEntity = () =>
   new Entity({

@@ -1,4 +1,5 @@
 import { Entity } from 'electrodb';
+import { DELIVERY_STATUSES } from '../attribute-values.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
 
 export const webhookEntity = () =>
@@ -24,8 +25,6 @@ export const webhookEntity = () =>
       byTenant: globalIndex(1, ['tenantId'], ['createdAt', 'webhookId']),
     },
   });
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
 /** One event's delivery to one webhook, with its attempts. */
 export const deliveryEntity = () =>

@@ -1,0 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { generatedShapesModule } from '../shared/data/direct-request-shapes.js';
+
+/** `npm run generate:direct-requests`: writes the direct requests' shapes as ElectroDB builds them (shared/data/direct-request-shapes.ts). */
+const file = new URL('../shared/data/direct-requests.generated.ts', import.meta.url);
+writeFileSync(file, generatedShapesModule());
+console.log(`wrote ${file.pathname}`);
