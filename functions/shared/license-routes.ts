@@ -274,6 +274,7 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
       method: 'POST',
       path: `${surface.prefix}/licenses/check`,
       input: { body: validateSchema },
+      data: 'direct',
       handler: signed('check', async (event, context) => {
         const body = parseInput(validateSchema, jsonBody(event));
         const holder = requiredHolder(body);
@@ -288,6 +289,7 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
       method: 'POST',
       path: `${surface.prefix}/licenses/offline`,
       input: { body: offlineSchema },
+      data: 'direct',
       handler: signed('offline', async (event, context) => {
         const body = parseInput(offlineSchema, jsonBody(event));
         const holder = requiredHolder(body);

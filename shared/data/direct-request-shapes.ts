@@ -11,8 +11,11 @@ import { ENTITY_FACTORIES, type EntityMap } from './model.js';
 /** Any entity of the model (ElectroDB's types are generic over four parameters). */
 type AnyEntity = Entity<any, any, any, any>;
 
-/** The entities read by key with a direct GetItem (`data.reads`): the license, product and public key of every license call, and a lease's. */
-export const DIRECT_READ_ENTITIES = ['license', 'product', 'productPublicKey', 'leaseHold', 'leasePoolFill'] as const;
+/**
+ * The entities read by key with a direct GetItem (`data.reads`): the license, product and public key of every license
+ * call, the active domain a check or offline license file names, and a lease's.
+ */
+export const DIRECT_READ_ENTITIES = ['license', 'product', 'productPublicKey', 'activeDomain', 'leaseHold', 'leasePoolFill'] as const;
 
 type UpdateDefinition<K extends ValueKinds, E extends keyof EntityMap> = { entity: E; kinds: K; build: (entity: EntityMap[E], values: ValuesOf<K>) => object };
 const update = <const K extends ValueKinds, E extends keyof EntityMap>(definition: UpdateDefinition<K, E>) => definition;

@@ -133,6 +133,37 @@ export const DIRECT_READ_SHAPES = {
       "tenantId": "tenantId"
     }
   },
+  "activeDomain": {
+    "entity": "activeDomain",
+    "version": "1",
+    "identifierFields": [
+      "__edb_e__",
+      "__edb_v__"
+    ],
+    "key": {
+      "licenseId": "string",
+      "domain": "string"
+    },
+    "request": {
+      "Key": {
+        "pk": {
+          "S": "$licensing#licenseId_\u0000V0\u0000#domain_\u0000V1\u0000"
+        },
+        "sk": {
+          "S": "$activeDomain_1"
+        }
+      }
+    },
+    "fields": {
+      "licenseId": "licenseId",
+      "domain": "domain",
+      "activationId": "activationId",
+      "activatedAt": "activatedAt",
+      "environment": "environment",
+      "lastCheckedAt": "lastCheckedAt",
+      "lastIpAddress": "lastIpAddress"
+    }
+  },
   "leaseHold": {
     "entity": "leaseHold",
     "version": "1",

@@ -15,7 +15,7 @@ export async function checkActivation(
 ): Promise<{ activationId: string | null }> {
   const { license } = await resolveLicense(deps, context.catalog, input);
   assertUsable(license, deps.clock.now());
-  const { data } = await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.holder.holdKey }).go({ consistent: true });
+  const data = await deps.data.reads.activeDomain.get({ licenseId: license.licenseId, domain: input.holder.holdKey }, { consistent: true });
   if (!data) return { activationId: null };
   await context.activity.domainSeen(license, input.holder.holdKey, input.ipAddress, input.version);
   return { activationId: data.activationId };

@@ -31,7 +31,7 @@ export async function issueOfflineLicense(
   const { license, product } = await resolveLicense(deps, context.catalog, input);
   const now = deps.clock.now();
   assertUsable(license, now);
-  const { data: active } = await deps.data.entities.activeDomain.get({ licenseId: license.licenseId, domain: input.holder.holdKey }).go({ consistent: true });
+  const active = await deps.data.reads.activeDomain.get({ licenseId: license.licenseId, domain: input.holder.holdKey }, { consistent: true });
   if (!active) throw new BadRequestError(LICENSE_MESSAGES.activationNotFound);
   let key;
   try {

@@ -14,7 +14,7 @@ import { newLicense, newProduct, type Tenant } from '../support/licensing-fixtur
 import { rawCall } from '../support/signature-verifier.js';
 
 /**
- * A validate is served by direct requests alone (shared/data/direct-request-shapes.ts): a cold edge or public
+ * A validate (and on the public API a check or an offline license file) is served by direct requests alone (shared/data/direct-request-shapes.ts): a cold edge or public
  * container answers it, refusals included, and records the domain's last check, without loading the data model
  * (ElectroDB, shared/data/model.ts); the first route that needs the model loads it. Each surface here is a container of
  * the test's own, behind a gateway of its own, so that no other request has loaded its model.
@@ -77,6 +77,15 @@ describe('a validate', () => {
       expect([unknown.status, unknown.json]).toMatchObject([404, { valid: false, error: 'License key not found' }]);
       const malformed = await post(probeUrl, `${prefix}/licenses/validate`, { ...claim, license_key: 7 });
       expect([malformed.status, (malformed.json as { valid: boolean }).valid]).toEqual([400, false]);
+      if (prefix === '/public/v1') {
+        // A check and an offline license file read the domain's activation directly too.
+        const check = await post(probeUrl, `${prefix}/licenses/check`, { ...claim, domain });
+        expect([check.status, check.json]).toMatchObject([200, { activated: true, activation_id: expect.stringMatching(/^act_/) }]);
+        const offline = await post(probeUrl, `${prefix}/licenses/offline`, { ...claim, domain });
+        expect([offline.status, offline.json]).toMatchObject([200, { license_file: expect.any(String) }]);
+        const elsewhere = await post(probeUrl, `${prefix}/licenses/check`, { ...claim, domain: 'elsewhere.example' });
+        expect([elsewhere.status, elsewhere.json]).toMatchObject([200, { activated: false, activation_id: null }]);
+      }
       expect(deps.data.loaded).toBe(false);
     }
     // The check was recorded (the direct update of the domain's item), and every view shows it.
