@@ -1,18 +1,8 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  UploadPartCommand,
-  type S3Client,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config.js';
+import { s3Presigner, type StorageClient } from '../storage/storage-client.js';
 
 /** The export bucket and the container's S3 client. */
-export type ExportFileDeps = { config: Pick<Config, 'exports'>; s3: S3Client };
+export type ExportFileDeps = { config: Pick<Config, 'exports'>; s3: StorageClient };
 
 export type UploadedPart = { PartNumber: number; ETag: string };
 
@@ -33,42 +23,49 @@ export const exportFileKey = (tenantId: string, exportId: string, extension: str
 const stashKey = (fileKey: string) => `${fileKey}.pending`;
 
 export async function startUpload(deps: ExportFileDeps, fileKey: string, contentType: string): Promise<string> {
-  const { UploadId } = await deps.s3.send(new CreateMultipartUploadCommand({ Bucket: bucketOf(deps), Key: fileKey, ContentType: contentType }));
+  const { s3, sdk } = await deps.s3();
+  const { UploadId } = await s3.send(new sdk.CreateMultipartUploadCommand({ Bucket: bucketOf(deps), Key: fileKey, ContentType: contentType }));
   if (!UploadId) throw new Error('S3 gave no upload id');
   return UploadId;
 }
 
 export async function uploadPart(deps: ExportFileDeps, fileKey: string, uploadId: string, partNumber: number, bytes: Buffer): Promise<UploadedPart> {
-  const { ETag } = await deps.s3.send(
-    new UploadPartCommand({ Bucket: bucketOf(deps), Key: fileKey, UploadId: uploadId, PartNumber: partNumber, Body: bytes }),
+  const { s3, sdk } = await deps.s3();
+  const { ETag } = await s3.send(new sdk.UploadPartCommand({ Bucket: bucketOf(deps), Key: fileKey, UploadId: uploadId, PartNumber: partNumber, Body: bytes }),
   );
   if (!ETag) throw new Error('S3 gave no ETag for a part');
   return { PartNumber: partNumber, ETag };
 }
 
 export async function completeUpload(deps: ExportFileDeps, fileKey: string, uploadId: string, parts: UploadedPart[]): Promise<void> {
-  await deps.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucketOf(deps), Key: fileKey, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+  const { s3, sdk } = await deps.s3();
+  await s3.send(new sdk.CompleteMultipartUploadCommand({ Bucket: bucketOf(deps), Key: fileKey, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
 }
 
 export async function abortUpload(deps: ExportFileDeps, fileKey: string, uploadId: string): Promise<void> {
-  await deps.s3.send(new AbortMultipartUploadCommand({ Bucket: bucketOf(deps), Key: fileKey, UploadId: uploadId }));
+  const { s3, sdk } = await deps.s3();
+  await s3.send(new sdk.AbortMultipartUploadCommand({ Bucket: bucketOf(deps), Key: fileKey, UploadId: uploadId }));
 }
 
 export async function stash(deps: ExportFileDeps, fileKey: string, bytes: Buffer): Promise<void> {
-  await deps.s3.send(new PutObjectCommand({ Bucket: bucketOf(deps), Key: stashKey(fileKey), Body: bytes }));
+  const { s3, sdk } = await deps.s3();
+  await s3.send(new sdk.PutObjectCommand({ Bucket: bucketOf(deps), Key: stashKey(fileKey), Body: bytes }));
 }
 
 export async function unstash(deps: ExportFileDeps, fileKey: string): Promise<Buffer> {
-  const { Body } = await deps.s3.send(new GetObjectCommand({ Bucket: bucketOf(deps), Key: stashKey(fileKey) }));
+  const { s3, sdk } = await deps.s3();
+  const { Body } = await s3.send(new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: stashKey(fileKey) }));
   return Buffer.from(await Body!.transformToByteArray());
 }
 
 export async function dropStash(deps: ExportFileDeps, fileKey: string): Promise<void> {
-  await deps.s3.send(new DeleteObjectCommand({ Bucket: bucketOf(deps), Key: stashKey(fileKey) }));
+  const { s3, sdk } = await deps.s3();
+  await s3.send(new sdk.DeleteObjectCommand({ Bucket: bucketOf(deps), Key: stashKey(fileKey) }));
 }
 
 /** A GET of the finished file that saves it under `fileName`. */
-export function presignDownload(deps: ExportFileDeps, fileKey: string, fileName: string, expiresInSeconds: number): Promise<string> {
-  const command = new GetObjectCommand({ Bucket: bucketOf(deps), Key: fileKey, ResponseContentDisposition: `attachment; filename="${fileName}"` });
-  return getSignedUrl(deps.s3, command, { expiresIn: expiresInSeconds });
+export async function presignDownload(deps: ExportFileDeps, fileKey: string, fileName: string, expiresInSeconds: number): Promise<string> {
+  const [{ s3, sdk }, { getSignedUrl }] = await Promise.all([deps.s3(), s3Presigner()]);
+  const command = new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: fileKey, ResponseContentDisposition: `attachment; filename="${fileName}"` });
+  return getSignedUrl(s3, command, { expiresIn: expiresInSeconds });
 }

@@ -1,9 +1,9 @@
-import type { S3Client } from '@aws-sdk/client-s3';
 import { EXPORT_FORMATS, type ExportFormat } from '../data/attribute-values.js';
 import type { EntityItem } from '../data/service.js';
 import { transact, writeItem } from '../data/writes.js';
 import { NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
+import type { StorageClient } from '../storage/storage-client.js';
 import type { Deps } from '../runtime.js';
 import { exportFileKey, presignDownload } from './export-file.js';
 import { ENCODERS } from './export-formats.js';
@@ -11,7 +11,7 @@ import type { ExportQueue } from './export-queue.js';
 
 export { EXPORT_FORMATS };
 
-export type ExportJobDeps = Pick<Deps, 'data' | 'clock' | 'config'> & { exportQueue: ExportQueue; clients: { s3: S3Client } };
+export type ExportJobDeps = Pick<Deps, 'data' | 'clock' | 'config'> & { exportQueue: ExportQueue; clients: { s3: StorageClient } };
 
 /** Export files and their jobs are kept this long (the bucket's lifecycle rule and the job's TTL). */
 export const EXPORT_RETENTION_DAYS = 7;

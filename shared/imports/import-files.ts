@@ -1,7 +1,6 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomBase32 } from '../ids.js';
 import { bucketOf, isMissing, type StorageDeps } from '../storage/release-files.js';
+import { s3Presigner } from '../storage/storage-client.js';
 
 /** Largest file through `POST /api/imports` itself (it must fit in Lambda's 6 MiB event, as release uploads do). */
 export const MAX_IMPORT_BODY_BYTES = 4 * 1024 * 1024;
@@ -17,19 +16,22 @@ export const newUploadId = () => randomBase32(10);
 export const isUploadId = (value: string) => /^[a-z2-7]{16}$/.test(value);
 
 export async function putImportFile(deps: StorageDeps, key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-  await deps.clients.s3.send(new PutObjectCommand({ Bucket: bucketOf(deps), Key: key, Body: bytes, ContentType: contentType }));
+  const { s3, sdk } = await deps.clients.s3();
+  await s3.send(new sdk.PutObjectCommand({ Bucket: bucketOf(deps), Key: key, Body: bytes, ContentType: contentType }));
 }
 
 /** A URL that accepts one PUT of exactly `fileSize` bytes (the signature covers the length). */
-export function presignImportUpload(deps: StorageDeps, key: string, fileSize: number): Promise<string> {
-  const command = new PutObjectCommand({ Bucket: bucketOf(deps), Key: key, ContentLength: fileSize });
-  return getSignedUrl(deps.clients.s3, command, { expiresIn: IMPORT_UPLOAD_URL_TTL_SECONDS });
+export async function presignImportUpload(deps: StorageDeps, key: string, fileSize: number): Promise<string> {
+  const [{ s3, sdk }, { getSignedUrl }] = await Promise.all([deps.clients.s3(), s3Presigner()]);
+  const command = new sdk.PutObjectCommand({ Bucket: bucketOf(deps), Key: key, ContentLength: fileSize });
+  return getSignedUrl(s3, command, { expiresIn: IMPORT_UPLOAD_URL_TTL_SECONDS });
 }
 
 /** The file's size, or undefined when nothing was uploaded under the key. */
 export async function importFileSize(deps: StorageDeps, key: string): Promise<number | undefined> {
+  const { s3, sdk } = await deps.clients.s3();
   try {
-    const head = await deps.clients.s3.send(new HeadObjectCommand({ Bucket: bucketOf(deps), Key: key }));
+    const head = await s3.send(new sdk.HeadObjectCommand({ Bucket: bucketOf(deps), Key: key }));
     return head.ContentLength ?? 0;
   } catch (error) {
     if (isMissing(error)) return undefined;
@@ -39,8 +41,9 @@ export async function importFileSize(deps: StorageDeps, key: string): Promise<nu
 
 /** The whole file as text (UTF-8), or undefined when it is gone. */
 export async function readImportFile(deps: StorageDeps, key: string): Promise<string | undefined> {
+  const { s3, sdk } = await deps.clients.s3();
   try {
-    const object = await deps.clients.s3.send(new GetObjectCommand({ Bucket: bucketOf(deps), Key: key }));
+    const object = await s3.send(new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: key }));
     return (await object.Body?.transformToString('utf8')) ?? '';
   } catch (error) {
     if (isMissing(error)) return undefined;

@@ -1,10 +1,9 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { CoreConfig } from '../config.js';
+import { s3Presigner, type StorageClient } from './storage-client.js';
 
 /** What the release-file functions use: the bucket from config and the one S3 client of the container. */
-export type StorageDeps = { config: Pick<CoreConfig, 'bucketName'>; clients: { s3: S3Client } };
+export type StorageDeps = { config: Pick<CoreConfig, 'bucketName'>; clients: { s3: StorageClient } };
 
 /** The bucket of every stored file (releases, imports). */
 export function bucketOf(deps: StorageDeps): string {
@@ -24,21 +23,22 @@ export async function putReleaseFile(
   bytes: Uint8Array,
   metadata: Record<string, string> = {},
 ): Promise<void> {
-  await deps.clients.s3.send(
-    new PutObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Body: bytes, ContentType: 'application/zip', Metadata: metadata }),
-  );
+  const { s3, sdk } = await deps.clients.s3();
+  await s3.send(new sdk.PutObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Body: bytes, ContentType: 'application/zip', Metadata: metadata }));
 }
 
 /** A URL that accepts one PUT of exactly `fileSize` bytes at `filePath` (the signature covers the length). */
 export async function presignUpload(deps: StorageDeps, filePath: string, fileSize: number, expiresInSeconds: number): Promise<string> {
-  const command = new PutObjectCommand({ Bucket: bucketOf(deps), Key: filePath, ContentLength: fileSize });
-  return getSignedUrl(deps.clients.s3, command, { expiresIn: expiresInSeconds });
+  const [{ s3, sdk }, { getSignedUrl }] = await Promise.all([deps.clients.s3(), s3Presigner()]);
+  const command = new sdk.PutObjectCommand({ Bucket: bucketOf(deps), Key: filePath, ContentLength: fileSize });
+  return getSignedUrl(s3, command, { expiresIn: expiresInSeconds });
 }
 
 /** The stored file's size in bytes, or undefined when there is no such file. */
 async function storedSize(deps: StorageDeps, filePath: string): Promise<number | undefined> {
+  const { s3, sdk } = await deps.clients.s3();
   try {
-    const head = await deps.clients.s3.send(new HeadObjectCommand({ Bucket: bucketOf(deps), Key: filePath }));
+    const head = await s3.send(new sdk.HeadObjectCommand({ Bucket: bucketOf(deps), Key: filePath }));
     return head.ContentLength ?? 0;
   } catch (error) {
     if (isMissing(error)) return undefined;
@@ -56,14 +56,14 @@ export async function inspectReleaseFile(
   if (size === undefined) return undefined;
   const length = Math.min(headLength, size);
   if (length === 0) return { size, head: new Uint8Array() };
-  const object = await deps.clients.s3.send(
-    new GetObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Range: `bytes=0-${length - 1}` }),
-  );
+  const { s3, sdk } = await deps.clients.s3();
+  const object = await s3.send(new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Range: `bytes=0-${length - 1}` }));
   return { size, head: (await object.Body?.transformToByteArray()) ?? new Uint8Array() };
 }
 
 /** Bytes `[start, end)` of a stored file, as a stream: for reading one entry of a large ZIP without fetching all of it. */
 export async function readReleaseFileRange(deps: StorageDeps, filePath: string, start: number, end: number): Promise<Readable> {
-  const object = await deps.clients.s3.send(new GetObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Range: `bytes=${start}-${end - 1}` }));
+  const { s3, sdk } = await deps.clients.s3();
+  const object = await s3.send(new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Range: `bytes=${start}-${end - 1}` }));
   return object.Body as Readable;
 }

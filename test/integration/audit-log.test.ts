@@ -1,4 +1,3 @@
-import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, inject, it } from 'vitest';
 import { createManagementDeps, managementRoutes } from '../../functions/management/app.js';
 import { withAudit } from '../../shared/audit/audit-scope.js';
@@ -14,6 +13,7 @@ import { importFixture } from '../support/imports.js';
 import { eventually, newLicense, newProduct, newRelease, zipBytes } from '../support/licensing-fixtures.js';
 import { invitationToken, verifiedUser } from '../support/team.js';
 import { localData } from '../support/table.js';
+import { createStorageClient } from '../../shared/storage/storage-client.js';
 
 type Owner = Awaited<ReturnType<typeof newTenant>>;
 /**
@@ -291,7 +291,7 @@ describe('the audit log (DECISIONS §17)', () => {
 
   it('keeps an export it could not queue, failed, as its entry records it', async () => {
     const owner = await newTenant();
-    const unqueued = { data: localData(), clock: systemClock, config, clients: { s3: new S3Client({}) }, exportQueue: { send: () => Promise.reject(new Error('queue unreachable')) } };
+    const unqueued = { data: localData(), clock: systemClock, config, clients: { s3: createStorageClient(config) }, exportQueue: { send: () => Promise.reject(new Error('queue unreachable')) } };
     const intent = { tenantId: owner.userId, actor: { type: 'user' as const, id: owner.userId }, action: 'export.create', target: { type: 'exportJob', idField: 'exportId' }, now: () => new Date() };
     await expect(withAudit(intent, () => requestExport(unqueued, owner.userId, 'csv'))).rejects.toThrow('queue unreachable');
     const [entry] = (await owner.get('/api/audit-log?action=export.create')).body.items;

@@ -1,4 +1,3 @@
-import { S3Client } from '@aws-sdk/client-s3';
 import { parse } from 'csv-parse/sync';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, inject, it } from 'vitest';
@@ -12,6 +11,7 @@ import { newTenant } from '../support/client.js';
 import { finishedExport } from '../support/exports.js';
 import { newLicense, newProduct, newRelease, plugin } from '../support/licensing-fixtures.js';
 import { localData } from '../support/table.js';
+import { createStorageClient } from '../../shared/storage/storage-client.js';
 
 /** An account with something of every record type. */
 async function populatedAccount() {
@@ -99,7 +99,7 @@ describe('account export', () => {
     const { tenant } = await populatedAccount();
     for (let i = 0; i < 12; i++) await newLicense(tenant, (await tenant.get('/api/products')).body.items[0].id, { customerEmail: `c${i}@example.com` });
     const config = loadConfig({ ...process.env, TABLE_NAME: inject('tableName'), EXPORT_BUCKET_NAME: inject('exportBucket') });
-    const s3 = new S3Client({ region: 'us-east-1', endpoint: inject('s3Endpoint'), forcePathStyle: true, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const s3 = createStorageClient({ ...config, endpoints: { ...config.endpoints, s3: inject('s3Endpoint') } });
     const worker = { data: localData('exportWorker'), clock: systemClock, config, s3 };
     const queued: string[] = [];
     const management = { data: localData(), clock: systemClock, config, clients: { s3 }, exportQueue: { send: async ({ exportId }: { exportId: string }) => void queued.push(exportId) } };
@@ -133,13 +133,14 @@ describe('account export', () => {
       expect(view).toBe(404);
       const { data: job } = await localData().entities.exportJob.get({ exportId: id }).go();
       expect(job!.status).toBe('done');
-      const { Body } = await s3.send(new (await import('@aws-sdk/client-s3')).GetObjectCommand({ Bucket: inject('exportBucket'), Key: job!.fileKey }));
+      const { s3: client, sdk } = await s3();
+      const { Body } = await client.send(new sdk.GetObjectCommand({ Bucket: inject('exportBucket'), Key: job!.fileKey }));
       const files = unzipSync(await Body!.transformToByteArray());
       return Object.fromEntries(Object.entries(files).map(([name, data]) => [name, strFromU8(data)]));
     };
     expect(await read(cut.id)).toEqual(await read(whole.id));
     // A finished job is not run again.
     expect(await runExport(worker, cut.id, { shouldStop: () => false, leaseMs: 60_000 })).toBe('skipped');
-    s3.destroy();
+    (await s3()).s3.destroy();
   }, 120_000);
 });
