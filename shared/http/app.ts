@@ -1,6 +1,6 @@
 import middy from '@middy/core';
-import type { DataService } from '../data/service.js';
 import httpRouterHandler from '@middy/http-router';
+import type { DataService } from '../data/service.js';
 import { httpObservability } from '../observability/middleware.js';
 import { cors, type CorsPolicy } from './cors.js';
 import { errorHandler } from './error-handler.js';

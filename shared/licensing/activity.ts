@@ -54,9 +54,8 @@ export function createActivityRecorder(deps: Pick<Deps, 'data' | 'clock'> & { us
       if (!due(`${licenseId}#${domain}`)) return;
       const now = deps.clock.now();
       // A direct update (shared/data/direct-request-shapes.ts): a validate that names a domain loads no data model.
-      const recorded = await writeItem(() => deps.data.updates.domainSeen({ licenseId, domain, lastCheckedAt: now.toISOString(), lastIpAddress: ipAddress })).catch(
-        logFailure,
-      );
+      const seen = { licenseId, domain, lastCheckedAt: now.toISOString(), lastIpAddress: ipAddress };
+      const recorded = await writeItem(() => deps.data.updates.domainSeen(seen)).catch(logFailure);
       // The first check of a UTC day (DynamoDB applies one update to an item at a time, so exactly one write sees
       // the day change) counts the install as active that day, and under the version it reports.
       const day = dayOf(now);

@@ -258,13 +258,17 @@ const ZIP_HEAD = new Uint8Array([0x50, 0x4b, 0x03, 0x04]);
 const storageWithZip = {
   config: { bucketName: 'releases' },
   clients: {
-    s3: {
-      send: async (command: { constructor: { name: string } }) =>
-        command.constructor.name === 'HeadObjectCommand'
-          ? { ContentLength: 4 }
-          : // The S3 SDK's body: a stream (the readme reader's) that can also give its bytes at once (the ZIP check's).
-            { Body: Object.assign(Readable.from([ZIP_HEAD]), { transformToByteArray: async () => ZIP_HEAD }) },
-    },
+    // The storage client with S3's own commands, and a client that answers them.
+    s3: async () => ({
+      sdk: await import('@aws-sdk/client-s3'),
+      s3: {
+        send: async (command: object) =>
+          command instanceof (await import('@aws-sdk/client-s3')).HeadObjectCommand
+            ? { ContentLength: 4 }
+            : // The S3 SDK's body: a stream (the readme reader's) that can also give its bytes at once (the ZIP check's).
+              { Body: Object.assign(Readable.from([ZIP_HEAD]), { transformToByteArray: async () => ZIP_HEAD }) },
+      },
+    }),
   } as never,
 };
 
