@@ -31,7 +31,8 @@ export async function startUpload(deps: ExportFileDeps, fileKey: string, content
 
 export async function uploadPart(deps: ExportFileDeps, fileKey: string, uploadId: string, partNumber: number, bytes: Buffer): Promise<UploadedPart> {
   const { s3, sdk } = await deps.s3();
-  const { ETag } = await s3.send(new sdk.UploadPartCommand({ Bucket: bucketOf(deps), Key: fileKey, UploadId: uploadId, PartNumber: partNumber, Body: bytes }),
+  const { ETag } = await s3.send(
+    new sdk.UploadPartCommand({ Bucket: bucketOf(deps), Key: fileKey, UploadId: uploadId, PartNumber: partNumber, Body: bytes }),
   );
   if (!ETag) throw new Error('S3 gave no ETag for a part');
   return { PartNumber: partNumber, ETag };
