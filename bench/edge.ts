@@ -141,7 +141,7 @@ async function inProcess(keys: string[]): Promise<Verdict> {
 async function requestsPerOperation(keys: string[], slug: string) {
   const deps = await createLoadedDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
   let requests = 0;
-  for (const client of [deps.clients.table, deps.clients.dynamo]) {
+  for (const client of [deps.clients.table, deps.clients.documents]) {
     client.middlewareStack.add((next) => (args) => (requests++, next(args)), { step: 'initialize', name: 'countRequests' });
   }
   const handler = createEdgeHandler(deps) as unknown as (e: HttpEvent, c: unknown) => Promise<HttpResult>;

@@ -52,7 +52,7 @@ try {
 
   // The license list is the management function's, which has the whole table.
   const measured = await createLoadedDeps(config, 'all');
-  const totals = meter(measured.clients.dynamo);
+  const totals = meter(measured.clients.documents);
   const rows: Record<string, Meter & { total: number; withinBudget: boolean }> = {};
   const scenarios: [string, { status?: LicenseStatus; page?: number }, boolean][] = [
     ['page 1, unfiltered', {}, true],

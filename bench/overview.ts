@@ -82,7 +82,7 @@ try {
   const seeding = await createLoadedDeps(config, 'all');
   const accounts = { small: await seed(seeding, SIZES.small), large: await seed(seeding, SIZES.large) };
   const measured = await createLoadedDeps(config, 'all');
-  const totals = meter(measured.clients.dynamo);
+  const totals = meter(measured.clients.documents);
   const rows: Record<string, { days: number; rcu: number; items: number; requests: number; rcuPerDay: number; activeInstalls: number }> = {};
   for (const days of [30, 365]) {
     for (const [name, account] of Object.entries(accounts)) {

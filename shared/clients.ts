@@ -1,5 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { CoreConfig } from './config.js';
 import { enforceKeyAccess } from './data/key-access-guard.js';
@@ -37,10 +36,11 @@ export function awsClientOptions(config: CoreConfig, endpoint: string | undefine
 /**
  * The table's two clients, built once per container. `table`: the low-level client, for the direct requests of the hot
  * paths (shared/data/direct-requests.ts); it builds each command's middleware once (`cacheMiddleware`), not per request,
- * which takes about a fifth off a GetItem's CPU. `dynamo`: the document client ElectroDB needs, over a client of its
- * own (the document client refuses `cacheMiddleware`). Both share one connection pool.
+ * which takes about a fifth off a GetItem's CPU. `documents`: the client under the document client that ElectroDB
+ * needs (the document client refuses `cacheMiddleware`), which the data model builds over it when it loads
+ * (shared/data/model.ts: the document client's module loads with it). Both share one connection pool.
  */
-export type Clients = { dynamo: DynamoDBDocumentClient; table: DynamoDBClient };
+export type Clients = { documents: DynamoDBClient; table: DynamoDBClient };
 
 /**
  * The SDK's logger middleware copies every request's input and every answer's output through its log filters for a
@@ -61,10 +61,10 @@ function withoutLogLines(client: DynamoDBClient): DynamoDBClient {
 export function createClients(config: CoreConfig, keyAccess: TableKeyAccess): Clients {
   const options = awsClientOptions(config, config.endpoints.dynamodb);
   const table = withoutLogLines(new DynamoDBClient({ ...options, cacheMiddleware: true }));
-  const documentBase = withoutLogLines(new DynamoDBClient(options));
+  const documents = withoutLogLines(new DynamoDBClient(options));
   if (config.runtime === 'local' && keyAccess !== 'all') {
     enforceKeyAccess(table, keyAccess);
-    enforceKeyAccess(documentBase, keyAccess);
+    enforceKeyAccess(documents, keyAccess);
   }
-  return { dynamo: DynamoDBDocumentClient.from(documentBase, { marshallOptions: { removeUndefinedValues: true } }), table };
+  return { documents, table };
 }

@@ -23,7 +23,7 @@ export type Deps<C extends CoreConfig = CoreConfig> = {
  */
 export function createDeps<C extends CoreConfig>(config: C, keyAccess: TableKeyAccess): Deps<C> {
   const clients = createClients(config, keyAccess);
-  return { config, clients, data: createDataService(clients.dynamo, config.tableName, clients.table), clock: systemClock };
+  return { config, clients, data: createDataService({ documentsOver: clients.documents }, config.tableName, clients.table), clock: systemClock };
 }
 
 /**

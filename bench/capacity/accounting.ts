@@ -120,7 +120,7 @@ export function meterCapacity(clients: Clients, options: { endpoint: string; tab
     );
   };
   meter(clients.table.middlewareStack);
-  meter(clients.dynamo.middlewareStack);
+  meter(clients.documents.middlewareStack);
   return {
     async measure<T extends object>(call: () => Promise<T>): Promise<Units & T> {
       current = noUnits();

@@ -1,10 +1,10 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /** Read capacity of a client's requests as DynamoDB reports it (bench/license-list.ts, bench/overview.ts). */
 export type Meter = { rcu: number; items: number; requests: number };
 
-/** Asks DynamoDB for the consumed capacity of every call on this client, and adds it and the items read up. */
-export function meter(client: DynamoDBDocumentClient): Meter {
+/** Asks DynamoDB for the consumed capacity of every call on this client (the document client's, `documents`), and adds it and the items read up. */
+export function meter(client: DynamoDBClient): Meter {
   const totals: Meter = { rcu: 0, items: 0, requests: 0 };
   client.middlewareStack.add(
     (next) => async (args) => {

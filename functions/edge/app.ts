@@ -29,7 +29,7 @@ export function edgeRoutes(deps: EdgeDeps): Route[] {
     ...updateRoutes(deps, {
       products,
       releases: createReleaseCatalog(deps),
-      links: createDownloadLinks(deps.config, () => deps.clients.dynamo.config.credentials()),
+      links: createDownloadLinks(deps.config, () => deps.clients.table.config.credentials()),
       activity,
       signer,
       limits: context.limits,

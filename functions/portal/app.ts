@@ -22,7 +22,7 @@ export function createPortalRoutes(deps: PortalDeps): Route[] {
   return portalRoutes(deps, {
     limits: createRateLimiter(deps),
     secret: createLinkSecret(deps.config),
-    links: createDownloadLinks(deps.config, () => deps.clients.dynamo.config.credentials()),
+    links: createDownloadLinks(deps.config, () => deps.clients.table.config.credentials()),
   });
 }
 

@@ -1,20 +1,31 @@
-// Builds one function's bundle: `node bundle-function.mjs` with `{ options, electroDbSdk }` (JSON) on stdin, where
+// Builds one function's bundle: `node bundle-function.mjs` with `{ options, electroDb }` (JSON) on stdin, where
 // `options` are esbuild's (infra/constructs/bundling.ts). A file of its own, run in a child process, because CDK
 // bundles synchronously and esbuild runs plugins only in its asynchronous API.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { build } from 'esbuild';
+import { compileCommonJsEagerly } from './eager-commonjs.mjs';
 
-const { options, electroDbSdk } = JSON.parse(readFileSync(0, 'utf8'));
+/** `electroDb`: the files that stand in for ElectroDB's index (`entry`) and for the SDK modules it requires (`sdk`). */
+const { options, electroDb } = JSON.parse(readFileSync(0, 'utf8'));
 
-/** ElectroDB's own files, whose requires of the SDK's document client and marshaller go to `electroDbSdk` instead. */
+/** ElectroDB's own files, whose requires of the SDK's document client and marshaller go to `electroDb.sdk` instead. */
 const ELECTRODB_FILE = /[\\/]node_modules[\\/]electrodb[\\/]/;
 
-/** shared/data/electrodb-sdk.cjs says why. */
-const electroDbSdkPlugin = {
-  name: 'electrodb-sdk',
+/** shared/data/electrodb-entry.cjs and shared/data/electrodb-sdk.cjs say why. */
+const electroDbPlugin = {
+  name: 'electrodb',
   setup(esbuild) {
-    esbuild.onResolve({ filter: /^@aws-sdk\/(lib|util)-dynamodb$/ }, (args) => (ELECTRODB_FILE.test(args.importer) ? { path: electroDbSdk } : undefined));
+    esbuild.onResolve({ filter: /^electrodb$/ }, () => ({ path: electroDb.entry }));
+    esbuild.onResolve({ filter: /^@aws-sdk\/(lib|util)-dynamodb$/ }, (args) => (ELECTRODB_FILE.test(args.importer) ? { path: electroDb.sdk } : undefined));
   },
 };
 
-await build({ ...options, plugins: [electroDbSdkPlugin] });
+const { outputFiles } = await build({ ...options, write: false, plugins: [electroDbPlugin] });
+const code = new Map(outputFiles.filter((file) => file.path.endsWith('.mjs')).map((file) => [file.path, file.text]));
+// eager-commonjs.mjs says why. Not with a source map, whose columns it would shift.
+const built = options.sourcemap ? code : compileCommonJsEagerly(code).files;
+for (const file of outputFiles) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  writeFileSync(file.path, built.get(file.path) ?? file.contents);
+}

@@ -63,7 +63,8 @@ export function functionBuildOptions(entry: string, outdir: string, options: { s
  * adds one plugin: ElectroDB's requires of the SDK go to shared/data/electrodb-sdk.cjs (which says why).
  */
 export function bundleFunction(entry: string, outdir: string, options: { sourceMap: boolean }): void {
-  const input = JSON.stringify({ options: functionBuildOptions(entry, outdir, options), electroDbSdk: join(PROJECT_ROOT, 'shared/data/electrodb-sdk.cjs') });
+  const electroDb = { entry: join(PROJECT_ROOT, 'shared/data/electrodb-entry.cjs'), sdk: join(PROJECT_ROOT, 'shared/data/electrodb-sdk.cjs') };
+  const input = JSON.stringify({ options: functionBuildOptions(entry, outdir, options), electroDb });
   execFileSync(process.execPath, [join(PROJECT_ROOT, 'infra/constructs/bundle-function.mjs')], { input, stdio: ['pipe', 'inherit', 'inherit'] });
 }
 

@@ -1,8 +1,10 @@
 /**
- * The data model: ElectroDB and every entity of the single table. Loaded with `import()` (shared/data/service.ts,
- * `load()`), so a function or route that only sends direct requests (a validate) never parses it: ElectroDB, its
- * model validator and the entities are about a third of what an edge function would otherwise load at cold start.
+ * The data model: ElectroDB, the document client it sends through, and every entity of the single table. Loaded with
+ * `import()` (shared/data/service.ts, `load()`), so a function or route that only sends direct requests (a validate)
+ * never parses it: ElectroDB, the document client and the entities are about a third of what an edge function would
+ * otherwise load at cold start.
  */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import * as documentCommands from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { createWriteTransaction } from 'electrodb';
@@ -113,4 +115,10 @@ export const ENTITY_FACTORIES = {
 /** Each entity as ElectroDB builds it. */
 export type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };
 
+/** The document client ElectroDB sends through, over the table's client for it (shared/clients.ts, `documents`). */
+export function documentClient(documents: DynamoDBClient): documentCommands.DynamoDBDocumentClient {
+  return documentCommands.DynamoDBDocumentClient.from(documents, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+export const { GetCommand } = documentCommands;
 export { createWriteTransaction };

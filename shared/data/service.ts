@@ -1,4 +1,5 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EntityItem as ElectroEntityItem, Service } from 'electrodb';
 import { directUpdate, itemReader, preparedUpdate, type CommandSender, type ItemReader, type ValueKinds, type ValuesOf } from './direct-requests.js';
 import { DIRECT_READ_SHAPES, DIRECT_UPDATE_SHAPES } from './direct-requests.generated.js';
@@ -38,6 +39,12 @@ export type DataService = {
 /** The data model module (shared/data/model.ts). */
 export type DataModel = typeof import('./model.js');
 
+/**
+ * The document client ElectroDB sends through: one already built (tests, scripts), or the client under it, `documentsOver`,
+ * over which the data model builds it when it loads (the document client's module is part of the model's chunk).
+ */
+export type DocumentClientSource = DynamoDBDocumentClient | { documentsOver: DynamoDBClient };
+
 /** `build(name)` for each shape, by the same names. */
 const eachShape = <S extends object, T>(shapes: S, build: (shape: S[keyof S]) => T) =>
   Object.fromEntries(Object.entries(shapes).map(([name, shape]) => [name, build(shape)])) as { [Name in keyof S]: T };
@@ -46,11 +53,21 @@ const eachShape = <S extends object, T>(shapes: S, build: (shape: S[keyof S]) =>
  * Every entity of the single table, bound to one client and table name, and the direct requests. Each entity is built
  * the first time it is used: ElectroDB checks an entity's model against a JSON schema when it builds it, a few
  * milliseconds apiece, and a function uses a third of them. A transaction hands ElectroDB only the entities it names,
- * so it builds no others. Direct requests go through `tableClient`, the low-level client (by default `client` itself,
- * which sends them as they are). `loadedModel`: the model, when the caller has imported it already (scripts, tests).
+ * so it builds no others. Direct requests go through `tableClient`, the low-level client (by default the one under the
+ * document client, or the document client itself, which sends them as they are). `loadedModel`: the model, when the
+ * caller has imported it already (scripts, tests).
  */
-export function createDataService(client: DynamoDBDocumentClient, table: string, tableClient: CommandSender = client, loadedModel?: DataModel): DataService {
-  let model = loadedModel;
+export function createDataService(
+  source: DocumentClientSource,
+  table: string,
+  tableClient: CommandSender = 'documentsOver' in source ? source.documentsOver : source,
+  loadedModel?: DataModel,
+): DataService {
+  let model: { module: DataModel; documents: DynamoDBDocumentClient } | undefined;
+  const useModel = (module: DataModel) => {
+    model = { module, documents: 'documentsOver' in source ? module.documentClient(source.documentsOver) : source };
+  };
+  if (loadedModel) useModel(loadedModel);
   const modelOrThrow = () => {
     if (!model) throw new Error('The data model is not loaded: await data.load() first');
     return model;
@@ -60,8 +77,9 @@ export function createDataService(client: DynamoDBDocumentClient, table: string,
     get(cache, name: keyof EntityMap) {
       if (typeof name !== 'string') return undefined;
       return (cache[name] ??= (() => {
-        const entity = modelOrThrow().ENTITY_FACTORIES[name]();
-        entity.setClient(client);
+        const { module, documents } = modelOrThrow();
+        const entity = module.ENTITY_FACTORIES[name]();
+        entity.setClient(documents);
         entity.setTableName(table);
         return entity as never;
       })());
@@ -69,7 +87,7 @@ export function createDataService(client: DynamoDBDocumentClient, table: string,
   });
   return {
     async load() {
-      model ??= await import('./model.js');
+      if (!model) useModel(await import('./model.js'));
     },
     get loaded() {
       return model !== undefined;
@@ -78,12 +96,15 @@ export function createDataService(client: DynamoDBDocumentClient, table: string,
     reads: eachShape(DIRECT_READ_SHAPES, (shape) => itemReader(shape, table, tableClient)) as DataService['reads'],
     updates: eachShape(DIRECT_UPDATE_SHAPES, (shape) => directUpdate(shape, table, tableClient)) as DataService['updates'],
     prepareUpdate: (kinds, build) => preparedUpdate(tableClient, kinds, build),
-    storedItem: async (key) => (await client.send(new GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item,
+    storedItem: async (key) => {
+      const { module, documents } = modelOrThrow();
+      return (await documents.send(new module.GetCommand({ TableName: table, Key: key, ConsistentRead: true }))).Item;
+    },
     transaction: {
       write: ((build: (tx: EntityMap) => unknown[]) => {
         const named: Partial<EntityMap> = {};
         const items = build(new Proxy(entities, { get: (target, name: keyof EntityMap) => ((named as Record<string, unknown>)[name] = target[name]) }));
-        return modelOrThrow().createWriteTransaction(named as EntityMap, () => items as never);
+        return modelOrThrow().module.createWriteTransaction(named as EntityMap, () => items as never);
       }) as unknown as ElectroService['transaction']['write'],
     },
   };

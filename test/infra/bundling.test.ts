@@ -7,6 +7,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { CHUNK_DIRECTORY, filesLoadedAtInit } from '../../infra/constructs/bundling.js';
+import { compileCommonJsEagerly } from '../../infra/constructs/eager-commonjs.mjs';
 import { LicensingStack } from '../../infra/stack.js';
 
 type FunctionResource = { Properties: { Handler: string; Code: { S3Key: string }; Environment: { Variables: Record<string, string> } } };
@@ -61,16 +62,26 @@ describe('bundling', () => {
     expect(readdirSync(join(edgeDir, CHUNK_DIRECTORY)).some((name) => code(join(edgeDir, CHUNK_DIRECTORY, name)).includes('api.stripe.com'))).toBe(false);
   }, 120_000);
 
-  it('keeps the data model out of the edge cold start, and its ElectroDB sends with the SDK it is given', () => {
+  it('keeps the data model and the document client out of the edge cold start, and its ElectroDB sends with the SDK it is given', () => {
     const edgeDir = bundled('edge').assetDir;
     const code = (file: string) => readFileSync(file, 'utf8');
     const chunks = readdirSync(join(edgeDir, CHUNK_DIRECTORY)).map((name) => join(edgeDir, CHUNK_DIRECTORY, name));
     const modelChunk = chunks.find((file) => code(file).includes('electrodb.dev'));
     expect(modelChunk).toBeDefined();
-    expect(filesLoadedAtInit(join(edgeDir, 'index.mjs')).has(modelChunk!)).toBe(false);
+    const atInit = filesLoadedAtInit(join(edgeDir, 'index.mjs'));
+    expect(atInit.has(modelChunk!)).toBe(false);
+    // The document client (its refusal of cacheMiddleware is a string of it) loads with the model, and ElectroDB's
+    // `Service` (its "Invalid service name" message) not at all: shared/data/electrodb-entry.cjs.
+    for (const file of atInit) expect(code(file)).not.toContain('@aws-sdk/lib-dynamodb - cacheMiddleware');
+    expect(code(modelChunk!)).toContain('@aws-sdk/lib-dynamodb - cacheMiddleware');
+    expect(chunks.some((file) => code(file).includes('Invalid service name'))).toBe(false);
     // No module of the bundle is wrapped for a `require()` (esbuild's lazy initializers, parsed twice): ElectroDB's
     // requires of the SDK go to shared/data/electrodb-sdk.cjs, which requires nothing.
     for (const file of [join(edgeDir, 'index.mjs'), ...chunks]) expect(code(file)).not.toMatch(/([\w$]+)&&\(([\w$]+)=\1\(\1=0\)\),\2/);
+    // Every CommonJS module (ElectroDB's among them) is a function V8 compiles once (eager-commonjs.mjs): none is left to rewrite.
+    const built = new Map([join(edgeDir, 'index.mjs'), ...chunks].map((file) => [file, code(file)]));
+    expect(compileCommonJsEagerly(built).modules).toBe(0);
+    expect(code(modelChunk!).match(/\(\(function\(/g)?.length).toBeGreaterThan(10);
     // The model as `data.load()` gets it: an entity is built (its model check is the bundle's) and sends the SDK's command.
     const probe = join(edgeDir, 'model-probe.mjs');
     writeFileSync(

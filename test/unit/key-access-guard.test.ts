@@ -230,9 +230,9 @@ describe('leadingKeysOf', () => {
 describe('createClients', () => {
   const config = (runtime: 'local' | 'aws') => loadConfig({ RUNTIME: runtime, TABLE_NAME: TABLE, DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
   const outcome = async (runtime: 'local' | 'aws', keyAccess: TableKeyAccess) => {
-    const { dynamo } = createClients(config(runtime), keyAccess);
-    dynamo.middlewareStack.add(() => async () => ({ output: { $metadata: {} }, response: {} }), { step: 'build', priority: 'low', name: 'answerWithoutNetwork' });
-    return refusal(dynamo.send(new RawQueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: key('userId').pk } } })));
+    const { documents } = createClients(config(runtime), keyAccess);
+    documents.middlewareStack.add(() => async () => ({ output: { $metadata: {} }, response: {} }), { step: 'build', priority: 'low', name: 'answerWithoutNetwork' });
+    return refusal(documents.send(new RawQueryCommand({ TableName: TABLE, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': { S: key('userId').pk } } })));
   };
 
   it('guards the table client on the local stack for a restricted role only; IAM does it in AWS', async () => {
