@@ -1,4 +1,4 @@
-import * as oauth from 'oauth4webapi';
+import type * as OAuth from 'oauth4webapi';
 import * as z from 'zod/mini';
 import { secretValue, type SecretValue } from '../aws/secret-value.js';
 import type { Config, CoreConfig, OAuthClientConfig } from '../config.js';
@@ -61,9 +61,15 @@ export function createOAuthProviders(config: Config<'oauth'>): OAuthProviders {
 const isConfigured = <E extends string>(client: OAuthClientConfig<E>): client is OAuthClientConfig<E> & { clientId: string } =>
   Boolean(client.clientId && (client.clientSecret || client.clientSecretId));
 
-type Conversation = { as: oauth.AuthorizationServer; client: oauth.Client; secret: SecretValue; insecure: boolean };
+/**
+ * `oauth4webapi`, imported by the first sign-in that reaches a provider (shared/accounts/oauth-sign-in.ts too): the
+ * management API's other routes, and a cold container that serves one of them, never load it.
+ */
+export const oauthLibrary = () => import('oauth4webapi');
 
-function requestOptions(conversation: Conversation, signal: AbortSignal) {
+type Conversation = { as: OAuth.AuthorizationServer; client: OAuth.Client; secret: SecretValue; insecure: boolean };
+
+function requestOptions(oauth: typeof OAuth, conversation: Conversation, signal: AbortSignal) {
   return { signal, ...(conversation.insecure && { [oauth.allowInsecureRequests]: true }) };
 }
 
@@ -75,6 +81,7 @@ async function exchangeCode(
   signal: AbortSignal,
 ): Promise<Response> {
   const { as, client } = conversation;
+  const oauth = await oauthLibrary();
   let params: URLSearchParams;
   try {
     params = oauth.validateAuthResponse(as, client, callback, expected.state);
@@ -98,7 +105,7 @@ async function exchangeCode(
     params,
     expected.redirectUri,
     expected.codeVerifier ?? oauth.nopkce,
-    requestOptions(conversation, signal),
+    requestOptions(oauth, conversation, signal),
   );
 }
 
@@ -162,11 +169,12 @@ function googleProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl
       talkingTo('google', async (signal) => {
         const { as, client } = conversation;
         const response = await exchangeCode(conversation, callback, expected, signal);
+        const oauth = await oauthLibrary();
         // Google answers an ID token for the `openid` scope; its claims (issuer, audience, expiry) are checked here,
         // and userinfo must describe the same `sub`.
         const tokens = await oauth.processAuthorizationCodeResponse(as, client, response, { requireIdToken: true });
         const claims = oauth.getValidatedIdTokenClaims(tokens)!;
-        const infoResponse = await oauth.userInfoRequest(as, client, tokens.access_token, requestOptions(conversation, signal));
+        const infoResponse = await oauth.userInfoRequest(as, client, tokens.access_token, requestOptions(oauth, conversation, signal));
         const info = z.parse(googleUserInfo, await oauth.processUserInfoResponse(as, client, claims.sub, infoResponse));
         return {
           provider: 'google',
@@ -197,13 +205,14 @@ function githubProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl
   };
   /** One read of the GitHub API as the user: JSON of 200 only, checked against `schema`. */
   const read = async <S extends z.core.$ZodType>(path: string, accessToken: string, schema: S, signal: AbortSignal): Promise<z.infer<S>> => {
+    const oauth = await oauthLibrary();
     const response = await oauth.protectedResourceRequest(
       accessToken,
       'GET',
       new URL(`${settings.endpoints.apiUrl}${path}`),
       new Headers({ accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' }),
       null,
-      requestOptions(conversation, signal),
+      requestOptions(oauth, conversation, signal),
     );
     if (response.status !== 200) {
       await response.body?.cancel();
@@ -220,6 +229,7 @@ function githubProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl
       talkingTo('github', async (signal) => {
         const { as, client } = conversation;
         const response = await exchangeCode(conversation, callback, expected, signal);
+        const oauth = await oauthLibrary();
         // GitHub refuses a code with 200 and `{error}`: no `access_token`, so this throws as for any other refusal.
         const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
         const [user, emails] = await Promise.all([

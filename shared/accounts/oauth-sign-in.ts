@@ -1,9 +1,8 @@
-import * as oauth from 'oauth4webapi';
 import { randomBase32 } from '../ids.js';
 import type { Deps } from '../runtime.js';
 import { userForProviderAccount } from './identities.js';
 import { OAuthFailure } from './oauth-failure.js';
-import type { OAuthProvider } from './oauth-providers.js';
+import { oauthLibrary, type OAuthProvider } from './oauth-providers.js';
 import { hasStateShape, saveOAuthState, takeOAuthState } from './oauth-states.js';
 import { startSession } from './sessions.js';
 import { toPublicUser, type PublicUser } from './users.js';
@@ -20,6 +19,7 @@ export async function startOAuthSignIn(
   provider: OAuthProvider,
   redirectUri: string,
 ): Promise<{ location: string; browserKey: string }> {
+  const oauth = await oauthLibrary();
   const state = oauth.generateRandomState();
   const browserKey = randomBase32(20);
   const codeVerifier = provider.usesPkce ? oauth.generateRandomCodeVerifier() : undefined;

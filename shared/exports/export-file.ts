@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { ExportFormat } from '../data/attribute-values.js';
 import { s3Presigner, type StorageClient } from '../storage/storage-client.js';
 
 /** The export bucket and the container's S3 client. */
@@ -16,6 +17,12 @@ function bucketOf(deps: ExportFileDeps): string {
   if (!deps.config.exports.bucketName) throw new Error('EXPORT_BUCKET_NAME is not configured');
   return deps.config.exports.bucketName;
 }
+
+/**
+ * The file's extension in each format (its encoder's, shared/exports/export-formats.ts): named here, so that requesting
+ * an export (the management API) does not load the encoders and their CSV writer.
+ */
+export const EXPORT_FILE_EXTENSIONS: Record<ExportFormat, string> = { jsonl: 'jsonl', csv: 'zip' };
 
 /** Where an export's file lives: under its tenant, so that nothing but its id and tenant names it. */
 export const exportFileKey = (tenantId: string, exportId: string, extension: string) => `exports/${tenantId}/${exportId}/export.${extension}`;

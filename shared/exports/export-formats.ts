@@ -19,6 +19,7 @@ import {
   type PortableRecord,
   type RecordType,
 } from '../portability/records.js';
+import { EXPORT_FILE_EXTENSIONS } from './export-file.js';
 import type { Batch } from './export-sources.js';
 import { closeEntry, finishZip, newZip, openEntry, writeEntry, type ZipState } from './zip-stream.js';
 
@@ -50,7 +51,7 @@ const jsonl: ExportEncoder = {
   finish: () => NOTHING,
   start: () => undefined,
   contentType: 'application/x-ndjson',
-  extension: 'jsonl',
+  extension: EXPORT_FILE_EXTENSIONS.jsonl,
 };
 
 /**
@@ -117,7 +118,7 @@ const csv: ExportEncoder = {
   finish: (zip) => finishZip(zipOf(zip)),
   start: (at) => newZip(at),
   contentType: 'application/zip',
-  extension: 'zip',
+  extension: EXPORT_FILE_EXTENSIONS.csv,
 };
 
 export const ENCODERS: Record<ExportFormat, ExportEncoder> = { jsonl, csv };

@@ -5,8 +5,7 @@ import { NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { StorageClient } from '../storage/storage-client.js';
 import type { Deps } from '../runtime.js';
-import { exportFileKey, presignDownload } from './export-file.js';
-import { ENCODERS } from './export-formats.js';
+import { EXPORT_FILE_EXTENSIONS, exportFileKey, presignDownload } from './export-file.js';
 import type { ExportQueue } from './export-queue.js';
 
 export { EXPORT_FORMATS };
@@ -30,7 +29,7 @@ export async function requestExport(deps: ExportJobDeps, tenantId: string, forma
     tenantId,
     format,
     status: 'queued',
-    fileKey: exportFileKey(tenantId, exportId, ENCODERS[format].extension),
+    fileKey: exportFileKey(tenantId, exportId, EXPORT_FILE_EXTENSIONS[format]),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     ttl: Math.floor(now.getTime() / 1000) + EXPORT_RETENTION_DAYS * 86_400,
@@ -55,7 +54,7 @@ export async function getExport(deps: ExportJobDeps, tenantId: string, exportId:
   const { data: job } = await deps.data.entities.exportJob.get({ exportId }).go({ consistent: true });
   if (!job || job.tenantId !== tenantId || job.ttl * 1000 <= deps.clock.now().getTime()) throw new NotFoundError(EXPORT_NOT_FOUND);
   if (job.status !== 'done') return toExport(job, null);
-  const fileName = `export-${job.createdAt.slice(0, 10)}-${job.exportId}.${ENCODERS[job.format].extension}`;
+  const fileName = `export-${job.createdAt.slice(0, 10)}-${job.exportId}.${EXPORT_FILE_EXTENSIONS[job.format]}`;
   const url = await presignDownload({ config: deps.config, s3: deps.clients.s3 }, job.fileKey, fileName, EXPORT_LINK_SECONDS);
   return toExport(job, { url, expiresAt: new Date(deps.clock.now().getTime() + EXPORT_LINK_SECONDS * 1000).toISOString() });
 }
