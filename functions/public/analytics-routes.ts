@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { submitFeedback, recordDeactivationReason, trackEvent } from '../../shared/analytics/ingest.js';
 import type { UsageQueue } from '../../shared/analytics/usage-queue.js';
 import { metadataSchema } from '../../shared/customers/metadata.js';
 import { FEEDBACK_TYPES } from '../../shared/data/attribute-values.js';
@@ -53,7 +54,7 @@ function originOf(body: OriginFields) {
  * Feedback, usage events and deactivation reasons from installed products (DECISIONS §8), identified by the
  * product's `public_key`. Feedback and reasons are stored before the 201; an event is queued (202) and written
  * by the usage event writer within seconds. Each caller (public key and address) has a bucket in the container, so a looping plugin
- * or a script is refused (429) before it costs a write. The ingest code is imported by the first request that records.
+ * or a script is refused (429) before it costs a write.
  */
 export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; limits: RateLimiter; usage: UsageQueue }): Route[] {
   const ingest = { ...deps, catalog: context.catalog };
@@ -70,7 +71,6 @@ export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; 
       handler: async (event) => {
         const body = await read(feedbackBody, event);
         const { type, message } = body;
-        const { submitFeedback } = await import('../../shared/analytics/ingest.js');
         return created(await submitFeedback(ingest, { ...originOf(body), type, message, email: body.email?.toLowerCase() || undefined, metadata: body.metadata ?? undefined }));
       },
     },
@@ -80,7 +80,6 @@ export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; 
       input: { body: eventBody },
       handler: async (event) => {
         const body = await read(eventBody, event);
-        const { trackEvent } = await import('../../shared/analytics/ingest.js');
         await trackEvent({ ...ingest, usage: context.usage }, { ...originOf(body), event: body.event, properties: body.properties ?? undefined });
         return json(202, { accepted: true });
       },
@@ -91,7 +90,6 @@ export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; 
       input: { body: reasonBody },
       handler: async (event) => {
         const body = await read(reasonBody, event);
-        const { recordDeactivationReason } = await import('../../shared/analytics/ingest.js');
         return created(await recordDeactivationReason(ingest, { ...originOf(body), reason: body.reason, details: body.details }));
       },
     },

@@ -9,6 +9,8 @@ import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
+import { startCheckout } from '../../shared/payments/checkout.js';
+import { checkoutReturn } from '../../shared/payments/checkout-return.js';
 import type { PaymentDeps } from '../../shared/payments/payment-deps.js';
 import { listPublicPlans, PLAN_NOT_FOUND } from '../../shared/payments/public-plans.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
@@ -55,17 +57,13 @@ const THANK_YOU_PAGE = `<!doctype html>
 
 const html = (body: string): HttpResult => ({ statusCode: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, body });
 
-/**
- * The public plan list, hosted checkout (query and path forms) and the way back from it (SERVICE-SPEC §4.5). Checkout's
- * domain code is imported by its first request, with the data model (shared/http/app.ts): a cold validate parses none of it.
- */
+/** The public plan list, hosted checkout (query and path forms) and the way back from it (SERVICE-SPEC §4.5). */
 export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { catalog, limits }: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
   /** As on the rest of the public API, a caller is an address using one product's public key. */
   const callerOf = (event: HttpEvent, publicKey: string) => `${publicKey}#${clientNetwork(event, deps.config)}`;
   const checkout = async (event: HttpEvent, input: z.infer<typeof checkoutByIdQuery>, plan: { slug: string } | { id: string }) => {
     await limits.take(RATE_LIMITS.checkout, callerOf(event, input.public_key));
-    const { startCheckout } = await import('../../shared/payments/checkout.js');
     const url = await startCheckout(deps, catalog, {
       publicKey: input.public_key,
       plan,
@@ -104,7 +102,6 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
       input: { query: returnQuery },
       handler: async (event) => {
         const input = parseInput(returnQuery, query(event));
-        const { checkoutReturn } = await import('../../shared/payments/checkout-return.js');
         const back = await checkoutReturn(deps, input.session_id);
         return back.kind === 'redirect' ? redirect(303, back.location) : html(THANK_YOU_PAGE);
       },

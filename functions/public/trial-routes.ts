@@ -9,6 +9,7 @@ import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
+import { startTrial } from '../../shared/trials/start-trial.js';
 
 /** Unknown fields are ignored, as on the rest of the public API. */
 const trialBody = z.object({
@@ -17,7 +18,7 @@ const trialBody = z.object({
   email: z.email({ error: 'email must be a valid e-mail address' }).check(z.maxLength(254, 'email must be at most 254 characters')),
 });
 
-/** No-card trials (DECISIONS §15), limited per caller as checkout is; their domain code is imported by the first request. */
+/** No-card trials (DECISIONS §15), limited per caller as checkout is. */
 export function trialRoutes(deps: Deps, { catalog, limits }: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
   return [
     {
@@ -27,7 +28,6 @@ export function trialRoutes(deps: Deps, { catalog, limits }: { catalog: ProductC
       handler: async (event) => {
         const input = parseInput(trialBody, jsonBody(event));
         await limits.take(RATE_LIMITS.checkout, `${input.public_key}#${clientNetwork(event, deps.config)}`);
-        const { startTrial } = await import('../../shared/trials/start-trial.js');
         return created(await startTrial(deps, catalog, { publicKey: input.public_key, plan: input.plan, email: input.email }));
       },
     },
