@@ -11,9 +11,12 @@ import { optionalText, requiredText } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { hasIdShape, hasPublicKeyShape } from '../../shared/ids.js';
 import { couldBeLicenseKey } from '../../shared/licenses/license-key.js';
+import { activateLicense } from '../../shared/licensing/activate.js';
 import { resolveLicense } from '../../shared/licensing/license-lookup.js';
 import { checkActivation } from '../../shared/licensing/check.js';
+import { deactivateLicense } from '../../shared/licensing/deactivate.js';
 import { MAX_DOMAIN_INPUT_LENGTH } from '../../shared/licensing/domain.js';
+import { createLease, heartbeatLease, releaseLease } from '../../shared/leases/leases.js';
 import { checkMachine, givenHolder, MAX_MACHINE_LENGTH, MAX_MACHINE_NAME_LENGTH, MAX_PLATFORM_LENGTH, requiredHolder } from '../../shared/licensing/seat-holder.js';
 import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
 import { observedCatalog } from '../../shared/licensing/product-catalog.js';
@@ -113,11 +116,7 @@ export const licenseKeyScope: IdempotencyScope = (event) => {
   }
 };
 
-/**
- * validate, activate and deactivate on both prefixes; check and offline license files on the public one. The domain
- * code of the routes that load the data model (activate, deactivate, leases) is imported by their first request, as
- * the model is (its own chunk of the bundle): a cold container that serves validates parses none of it.
- */
+/** validate, activate and deactivate on both prefixes; check and offline license files on the public one. */
 export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface: LicenseSurface): Route[] {
   const validateSchema = schemaFor(surface, licenseFields);
   const deactivateSchema = schemaFor(surface, deactivateFields);
@@ -175,7 +174,6 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
         const machine = checkMachine(body.machine);
         const claim = claimOf(surface, body);
         await limitLease(claim, clientAddress(event, deps.config));
-        const { createLease } = await import('../../shared/leases/leases.js');
         const lease = await createLease(deps, context.catalog, { ...claim, machine });
         return json(201, { lease_id: lease.leaseId, expires_at: lease.expiresAt });
       }),
@@ -189,7 +187,6 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
         const claim = claimOf(surface, body);
         const leaseId = leaseIdOf(event);
         await limitLease(claim, clientAddress(event, deps.config));
-        const { heartbeatLease } = await import('../../shared/leases/leases.js');
         const { expiresAt } = await heartbeatLease(deps, context.catalog, { ...claim, leaseId });
         return ok({ expires_at: expiresAt });
       }),
@@ -203,7 +200,6 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
         const claim = claimOf(surface, params);
         const leaseId = leaseIdOf(event);
         await limitLease(claim, clientAddress(event, deps.config));
-        const { releaseLease } = await import('../../shared/leases/leases.js');
         await releaseLease(deps, context.catalog, { ...claim, leaseId });
         return noContent();
       },
@@ -245,7 +241,6 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
         const resolved = resolveLicense(deps, context.catalog, claim);
         resolved.catch(() => undefined);
         await limitWrite(claim, address);
-        const { activateLicense } = await import('../../shared/licensing/activate.js');
         const activation = await activateLicense(deps, context, { ...claim, holder, ipAddress: address, version: body.version }, resolved);
         metrics.activation();
         return ok({
@@ -269,7 +264,6 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
         const activationId = activationIdOf(body);
         const address = clientAddress(event, deps.config);
         await limitWrite(claim, address);
-        const { deactivateLicense } = await import('../../shared/licensing/deactivate.js');
         await deactivateLicense(deps, context, { ...claim, holder, activationId, ipAddress: address });
         return ok({ success: true });
       }),
