@@ -1,6 +1,6 @@
 // A bundle's CommonJS modules, compiled by V8 once instead of twice (bundle-function.mjs applies it to every built file).
 //
-// esbuild puts each CommonJS module of an ESM bundle (ElectroDB, ipaddr.js, …) in an arrow function that its `require`
+// esbuild puts each CommonJS module of an ESM bundle (ElectroDB, mnemonist, …) in an arrow function that its `require`
 // helper calls: `var x = h((exports, module) => { …the module… })`. V8 compiles a function lazily: it pre-parses the
 // whole module when it loads the file, then parses it again in full when the module is required, which in these
 // bundles is always at load. A function expression in parentheses is what V8 compiles eagerly (its heuristic for

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import ipaddr from 'ipaddr.js';
 import { addressNetwork, clientAddress, clientNetwork } from '../../shared/http/client-address.js';
 import type { HttpEvent } from '../../shared/http/types.js';
 
@@ -67,8 +69,28 @@ describe('clientNetwork', () => {
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
     ['::ffff:198.51.100.10', '198.51.100.10'],
     ['64:ff9b::198.51.100.10', '64:ff9b:0:0::/64'],
+    // IPv4-compatible (RFC 4291, deprecated): an IPv6 address like any other, not the IPv4 client an IPv4-mapped one names.
+    ['::198.51.100.10', '0:0:0:0::/64'],
   ])('keys %s as %s', (address, network) => {
     expect(addressNetwork(address)).toBe(network);
+  });
+
+  it('keys every IPv6 address as ipaddr.js reads it, however it is written', () => {
+    const asIpaddrKeys = (address: string) => {
+      const parsed = ipaddr.IPv6.parse(address.replace(/%.*$/, ''));
+      return parsed.isIPv4MappedAddress() ? parsed.toIPv4Address().toString() : `${parsed.parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+    };
+    const mapped = fc.ipV4().map((ipv4) => `::ffff:${ipv4}`);
+    const written = fc.tuple(fc.oneof(fc.ipV6(), mapped), fc.constantFrom('', '%eth0'), fc.boolean());
+    fc.assert(
+      fc.property(written, ([address, zone, upper]) => {
+        // ipaddr.js reads the IPv4-compatible form (`::a.b.c.d`, RFC 4291's deprecated one) as IPv4-mapped: below.
+        fc.pre(!/^::[\d.]+$/.test(address));
+        const text = `${upper ? address.toUpperCase() : address}${zone}`;
+        expect(addressNetwork(text)).toBe(asIpaddrKeys(text));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it('gives every address of one /64 the same key, and the next /64 another', () => {
