@@ -4,7 +4,7 @@
 // helper calls: `var x = h((exports, module) => { …the module… })`. V8 compiles a function lazily: it pre-parses the
 // whole module when it loads the file, then parses it again in full when the module is required, which in these
 // bundles is always at load. A function expression in parentheses is what V8 compiles eagerly (its heuristic for
-// functions that are called at once), so the module is parsed once: 10–15 ms of a cold start in a function that loads
+// functions that are called at once), so the module is parsed once: 10–20 ms of a cold start in a function that loads
 // ElectroDB's 190 KB (bench/cold-start.ts). Nothing else changes: esbuild's helper calls the function plainly, so
 // `this` is undefined either way, and a module whose body uses `this` or `arguments` is left as it is.
 import { dirname, resolve } from 'node:path';
