@@ -16,7 +16,7 @@ import { createPublicDeps, createPublicHandler } from '../functions/public/app.j
 import { startLocalStack } from '../infra/local/stack.js';
 import { readDailyCounts } from '../shared/analytics/daily-counts.js';
 import { dayOf } from '../shared/analytics/days.js';
-import type { UsageMessage } from '../shared/analytics/usage-queue.js';
+import type { UsageMessage } from '../shared/analytics/usage-message.js';
 import { writeUsage } from '../shared/analytics/usage-writer.js';
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
 import type { HttpEvent, HttpResult } from '../shared/http/types.js';

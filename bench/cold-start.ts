@@ -1,7 +1,8 @@
 /**
  * Cold-start benchmark: `npx tsx bench/cold-start.ts`. Synthesizes the stack with bundling, exactly as
  * `cdk deploy` builds it, then imports every function's bundle in seven fresh Node processes, one function after the
- * other in each of seven rounds (the handler module creates its clients when it loads, as in Lambda's init phase), and
+ * other in each of seven rounds (the handler module creates its clients when it loads, as in Lambda's init phase),
+ * each round pinned to the core that runs a fixed piece of work fastest as it starts (bench/support/quiet-core.ts), and
  * prints the median CPU time and wall time
  * of the import, against the targets of issue 26: edge and public ≤ 100 ms, every other function ≤ 150 ms. The CPU
  * time is judged: on a machine shared with other work the wall time measures the others' load too (it is printed
@@ -18,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { filesLoadedAtInit } from '../infra/constructs/bundling.js';
+import { nodeOn, quietestCore } from './support/quiet-core.js';
 import { exitCodeOf, medianOf, printLoad, SPREAD_LIMIT, type Verdict } from './support/rounds.js';
 
 const IMPORTS = 7;
@@ -46,10 +48,11 @@ function environmentOf(resource: LambdaResource): Record<string, string> {
   return env;
 }
 
-/** CPU and wall ms of importing the bundle in a fresh process. */
-function importMs(file: string, env: Record<string, string>): { cpu: number; wall: number } {
+/** CPU and wall ms of importing the bundle in a fresh process, on `core` when one is given. */
+function importMs(file: string, env: Record<string, string>, core: number | undefined): { cpu: number; wall: number } {
   const script = `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); const u = process.cpuUsage(c); console.log((u.user + u.system) / 1000, performance.now() - t);`;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
+  const [command, args] = nodeOn(core, ['--input-type=module', '-e', script]);
+  const result = spawnSync(command, args, { env, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`importing ${file} failed:\n${result.stderr}`);
   const [cpu, wall] = result.stdout.trim().split('\n').pop()!.split(' ').map(Number);
   return { cpu: cpu!, wall: wall! };
@@ -81,8 +84,15 @@ try {
     }
   }
   // Round by round, every function once per round: a busy spell of the machine weighs on all of them, not on one.
+  // Each round on the core that is quietest as it starts (bench/support/quiet-core.ts says why).
   const runs = functions.map(() => [] as { cpu: number; wall: number }[]);
-  for (let round = 0; round < IMPORTS; round++) functions.forEach((fn, i) => runs[i]!.push(importMs(fn.file, fn.env)));
+  const pins: string[] = [];
+  for (let round = 0; round < IMPORTS; round++) {
+    const quietest = quietestCore();
+    pins.push(quietest ? `${quietest.workMs.map(({ core, ms }) => `${core}: ${ms.toFixed(0)}`).join(', ')} → ${quietest.core}` : 'not pinned');
+    functions.forEach((fn, i) => runs[i]!.push(importMs(fn.file, fn.env, quietest?.core)));
+  }
+  console.log(`each round's fixed work in ms of CPU by core → the core its imports ran on: ${pins.join('; ')}`);
   const verdicts: Verdict[] = [];
   console.log(`${'function'.padEnd(34)} ${'loaded'.padStart(8)} ${`init CPU (median of ${IMPORTS})`.padStart(24)} ${'spread'.padStart(7)} ${'target'.padStart(8)} ${'wall'.padStart(8)}`);
   functions.forEach((fn, i) => {

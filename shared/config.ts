@@ -7,8 +7,6 @@ z.config(en());
 
 /** The sender when none is configured: fine locally; in AWS, SES refuses it until `mailFrom` names a verified identity. */
 export const DEFAULT_MAIL_FROM = 'no-reply@example.com';
-/** An OAuth provider's endpoint: the provider's own by default, a fake on this machine in tests. */
-const providerUrl = z.url({ protocol: /^https?$/ });
 
 /**
  * What every function reads, checked once when a container starts. The stack sets these itself (names, ARNs,
@@ -74,36 +72,41 @@ const coreSchema = z.object({
   RELEASE_FILES_URL: z.optional(z.url({ protocol: /^https?$/ })),
 });
 
+/** An OAuth provider's endpoint: the provider's own by default, a fake on this machine in tests. */
+const providerUrl = () => z.url({ protocol: /^https?$/ });
+
 /**
  * Settings a vendor chooses (some from SSM, so unchecked until a container reads them), each parsed only by the
  * functions that use it: a malformed sender address stops the mail sender, not every function at its cold start.
+ * Each schema is built by the function that reads its section, so a cold start builds no other's (issue 26).
  */
 const sectionSchemas = {
   /** Base of generated links (update-check `package`, downloads, checkout and OAuth callbacks). */
-  links: z.object({ PUBLIC_BASE_URL: z.optional(z.url()) }),
+  links: () => z.object({ PUBLIC_BASE_URL: z.optional(z.url()) }),
   /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
-  dashboard: z.object({ DASHBOARD_URL: z.optional(z.url()) }),
+  dashboard: () => z.object({ DASHBOARD_URL: z.optional(z.url()) }),
   /** Sender address of the service's e-mails: in AWS an SES identity (verified address or domain). */
-  mail: z.object({
-    MAIL_FROM: z._default(z.email('must be a bare e-mail address (no display name): the vendor’s name is added per message'), DEFAULT_MAIL_FROM),
-  }),
+  mail: () =>
+    z.object({
+      MAIL_FROM: z._default(z.email('must be a bare e-mail address (no display name): the vendor’s name is added per message'), DEFAULT_MAIL_FROM),
+    }),
   // OAuth sign-in (DECISIONS §1, §11). A provider is configured when it has a client id and a secret: the secret
   // itself (`*_CLIENT_SECRET`, the local runtime), or the Secrets Manager secret that holds it (`*_CLIENT_SECRET_ID`,
   // name or ARN, set by the stack: the template never holds the secret). Endpoints default to the providers' own.
-  oauth: z.object({
+  oauth: () => z.object({
     GOOGLE_CLIENT_ID: z.optional(z.string()),
     GOOGLE_CLIENT_SECRET: z.optional(z.string()),
     GOOGLE_CLIENT_SECRET_ID: z.optional(z.string()),
-    GOOGLE_AUTH_URL: z._default(providerUrl, 'https://accounts.google.com/o/oauth2/v2/auth'),
-    GOOGLE_TOKEN_URL: z._default(providerUrl, 'https://oauth2.googleapis.com/token'),
-    GOOGLE_USERINFO_URL: z._default(providerUrl, 'https://openidconnect.googleapis.com/v1/userinfo'),
+    GOOGLE_AUTH_URL: z._default(providerUrl(), 'https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: z._default(providerUrl(), 'https://oauth2.googleapis.com/token'),
+    GOOGLE_USERINFO_URL: z._default(providerUrl(), 'https://openidconnect.googleapis.com/v1/userinfo'),
     GITHUB_CLIENT_ID: z.optional(z.string()),
     GITHUB_CLIENT_SECRET: z.optional(z.string()),
     GITHUB_CLIENT_SECRET_ID: z.optional(z.string()),
-    GITHUB_AUTH_URL: z._default(providerUrl, 'https://github.com/login/oauth/authorize'),
-    GITHUB_TOKEN_URL: z._default(providerUrl, 'https://github.com/login/oauth/access_token'),
+    GITHUB_AUTH_URL: z._default(providerUrl(), 'https://github.com/login/oauth/authorize'),
+    GITHUB_TOKEN_URL: z._default(providerUrl(), 'https://github.com/login/oauth/access_token'),
     /** The service reads `/user` and `/user/emails` under it. */
-    GITHUB_API_URL: z._default(providerUrl, 'https://api.github.com'),
+    GITHUB_API_URL: z._default(providerUrl(), 'https://api.github.com'),
   }),
 };
 
@@ -165,11 +168,11 @@ function passwordHashCost(runtime: 'aws' | 'local', cost: number | undefined): n
 }
 
 const sectionReaders: { [S in ConfigSection]: (env: NodeJS.ProcessEnv) => SectionConfigs[S] } = {
-  links: (env) => ({ publicBaseUrl: withoutTrailingSlash(sectionSchemas.links.parse(env).PUBLIC_BASE_URL) }),
-  dashboard: (env) => ({ dashboardUrl: withoutTrailingSlash(sectionSchemas.dashboard.parse(env).DASHBOARD_URL) }),
-  mail: (env) => ({ mailFrom: sectionSchemas.mail.parse(env).MAIL_FROM }),
+  links: (env) => ({ publicBaseUrl: withoutTrailingSlash(sectionSchemas.links().parse(env).PUBLIC_BASE_URL) }),
+  dashboard: (env) => ({ dashboardUrl: withoutTrailingSlash(sectionSchemas.dashboard().parse(env).DASHBOARD_URL) }),
+  mail: (env) => ({ mailFrom: sectionSchemas.mail().parse(env).MAIL_FROM }),
   oauth: (env) => {
-    const parsed = sectionSchemas.oauth.parse(env);
+    const parsed = sectionSchemas.oauth().parse(env);
     return {
       oauth: {
         google: {

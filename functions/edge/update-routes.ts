@@ -6,7 +6,7 @@ import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
 import { addressNetwork, clientAddress, clientNetwork } from '../../shared/http/client-address.js';
-import { optionalText, requiredText } from '../../shared/http/schemas.js';
+import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { couldBeLicenseKey } from '../../shared/licenses/license-key.js';
 import type { ActivityRecorder } from '../../shared/licensing/activity.js';

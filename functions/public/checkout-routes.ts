@@ -5,7 +5,7 @@ import { clientNetwork } from '../../shared/http/client-address.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
-import { optionalText, requiredText } from '../../shared/http/schemas.js';
+import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';

@@ -3,7 +3,7 @@ import { clientNetwork } from '../../shared/http/client-address.js';
 import { query } from '../../shared/http/request.js';
 import { ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
-import { requiredText } from '../../shared/http/schemas.js';
+import { requiredText } from '../../shared/http/plugin-fields.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
 import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';

@@ -7,7 +7,7 @@ import { jsonBody, query } from '../../shared/http/request.js';
 import { json, noContent, ok } from '../../shared/http/responses.js';
 import type { Route } from '../../shared/http/route.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
-import { optionalText, requiredText } from '../../shared/http/schemas.js';
+import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { hasIdShape, hasPublicKeyShape } from '../../shared/ids.js';
 import { couldBeLicenseKey } from '../../shared/licenses/license-key.js';

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
 import { compileCommonJsEagerly } from './eager-commonjs.mjs';
+import { keepRequireBannerWhereRead } from './require-banner.mjs';
 
 /** `electroDb`: the files that stand in for ElectroDB's index (`entry`) and for the SDK modules it requires (`sdk`). */
 const { options, electroDb } = JSON.parse(readFileSync(0, 'utf8'));
@@ -23,8 +24,8 @@ const electroDbPlugin = {
 
 const { outputFiles } = await build({ ...options, write: false, plugins: [electroDbPlugin] });
 const code = new Map(outputFiles.filter((file) => file.path.endsWith('.mjs')).map((file) => [file.path, file.text]));
-// eager-commonjs.mjs says why. Not with a source map, whose columns it would shift.
-const built = options.sourcemap ? code : compileCommonJsEagerly(code).files;
+// eager-commonjs.mjs and require-banner.mjs say why. Not with a source map, whose lines and columns they would shift.
+const built = options.sourcemap ? code : keepRequireBannerWhereRead(compileCommonJsEagerly(code).files, options.banner.js);
 for (const file of outputFiles) {
   mkdirSync(dirname(file.path), { recursive: true });
   writeFileSync(file.path, built.get(file.path) ?? file.contents);

@@ -11,9 +11,10 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * ESM bundles have no `require`; some CommonJS dependencies bundled into them still call it
- * (for Node built-ins). The alias avoids clashing with a bundled `createRequire` import.
+ * (for Node built-ins). The alias avoids clashing with a bundled `createRequire` import. esbuild writes it atop every
+ * output file; bundle-function.mjs keeps it only in those that read `require` (require-banner.mjs says why).
  */
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /** Modules replaced in the Lambda bundles by smaller ones that do what Lambda needs of them (each file says why). */

@@ -7,7 +7,7 @@ import { dayOf } from './days.js';
 import { expiry } from './ingest.js';
 import { ownLicense } from './license-origin.js';
 import { writeSightings } from '../overview/sightings.js';
-import { usageMessageSchema, type InstallSeenMessage, type UsageEventMessage, type UsageMessage } from './usage-queue.js';
+import { usageMessageSchema, type InstallSeenMessage, type UsageEventMessage, type UsageMessage } from './usage-message.js';
 
 export type UsageWriterDeps = Pick<Deps, 'data' | 'config'>;
 

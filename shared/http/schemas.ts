@@ -1,7 +1,10 @@
 import * as z from 'zod/mini';
 import { hasIdShape, type IdPrefix } from '../ids.js';
 
-/** Shared field rules: strings are trimmed of nothing and never coerced from other types. */
+/**
+ * Shared field rules of `/api` and the portal: strings are trimmed of nothing and never coerced from other types. The
+ * edge and public surfaces' text fields are in plugin-fields.ts, so that their cold starts build none of these.
+ */
 export const email = z.email({ message: 'must be a valid e-mail address' }).check(z.maxLength(254));
 export const httpUrl = z
   .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
@@ -15,22 +18,6 @@ export const password = z.string().check(z.minLength(8, 'must be at least 8 char
 export const idFilter = (prefix: IdPrefix, kind: string) =>
   z.pipe(
     z.string().check(z.refine((value) => value === '' || hasIdShape(prefix, value), `must be a ${kind} id`)),
-    z.transform((value) => value || undefined),
-  );
-
-/**
- * Field rules of the edge and public surfaces, whose messages stand alone (`license_key must be a string`).
- * Plugins send extra fields (site names, versions, environment details), so their schemas ignore unknown
- * fields, unlike `/api`; the fields that are read keep strict types, and `null` for an optional field reads as absent.
- */
-export const requiredText = (field: string, max: number) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be a string`) })
-    .check(z.trim(), z.minLength(1, `${field} is required`), z.maxLength(max, `${field} must be at most ${max} characters`));
-
-export const optionalText = (field: string, max: number) =>
-  z.pipe(
-    z.nullish(z.string({ error: `${field} must be a string` }).check(z.trim(), z.maxLength(max, `${field} must be at most ${max} characters`))),
     z.transform((value) => value || undefined),
   );
 

@@ -1,6 +1,6 @@
 import { ALL_PRODUCTS, type OverviewMetric } from '../data/attribute-values.js';
 import { writeItem } from '../data/writes.js';
-import type { InstallSeenMessage } from '../analytics/usage-queue.js';
+import type { InstallSeenMessage } from '../analytics/usage-message.js';
 import { logger } from '../observability/logger.js';
 import type { Deps } from '../runtime.js';
 import { addSitesToSketch } from './install-sketches.js';

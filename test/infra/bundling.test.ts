@@ -6,8 +6,9 @@ import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
-import { CHUNK_DIRECTORY, filesLoadedAtInit } from '../../infra/constructs/bundling.js';
+import { CHUNK_DIRECTORY, ESM_REQUIRE_BANNER, filesLoadedAtInit } from '../../infra/constructs/bundling.js';
 import { compileCommonJsEagerly } from '../../infra/constructs/eager-commonjs.mjs';
+import { readsRequire } from '../../infra/constructs/require-banner.mjs';
 import { LicensingStack } from '../../infra/stack.js';
 
 type FunctionResource = { Properties: { Handler: string; Code: { S3Key: string }; Environment: { Variables: Record<string, string> } } };
@@ -31,16 +32,30 @@ function bundledStack(context: Record<string, string> = {}) {
 describe('bundling', () => {
   const bundled = bundledStack();
 
-  it('builds an ESM bundle with a require banner, no source map, and no credential source but the environment', () => {
+  it('builds an ESM bundle with a require banner where a file reads require, no source map, and no credential source but the environment', () => {
     const { fn, assetDir } = bundled('management');
     expect(fn.Properties.Handler).toBe('index.handler');
     expect(readdirSync(assetDir).sort()).toEqual(['chunks', 'index.mjs']);
     expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
     const code = readFileSync(join(assetDir, 'index.mjs'), 'utf8');
-    expect(code.startsWith("import { createRequire as __createRequire } from 'node:module';")).toBe(true);
     expect(code).toMatch(/export\s*\{[^}]*\bhandler\b/);
     // The SDK's default chain would bring its SSO source (and the others) along.
     expect(code).not.toContain('sso_start_url');
+    // The banner (for CommonJS code that requires Node built-ins: ElectroDB's, in the model chunk) only where read.
+    const files = [join(assetDir, 'index.mjs'), ...readdirSync(join(assetDir, CHUNK_DIRECTORY)).map((name) => join(assetDir, CHUNK_DIRECTORY, name))];
+    const withBanner = files.filter((file) => readFileSync(file, 'utf8').startsWith(ESM_REQUIRE_BANNER));
+    expect(withBanner.some((file) => readFileSync(file, 'utf8').includes('electrodb.dev'))).toBe(true);
+    expect(withBanner.length).toBeLessThan(files.length / 2);
+    for (const file of files) expect(readsRequire(readFileSync(file, 'utf8').replace(ESM_REQUIRE_BANNER, ''))).toBe(withBanner.includes(file));
+  }, 120_000);
+
+  it('loads each bundle as Lambda does: its handler is a function once the module has run', () => {
+    for (const surface of ['edge', 'management'] as const) {
+      const { assetDir } = bundled(surface);
+      const env = { PATH: process.env.PATH, RUNTIME: 'aws', AWS_REGION: 'us-east-1', TABLE_NAME: 'table', PUBLIC_BASE_URL: 'https://licensing.example.com', DASHBOARD_URL: 'https://dashboard.example.com' };
+      const script = `const { handler } = await import('./index.mjs'); console.log(typeof handler);`;
+      expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: assetDir, env, encoding: 'utf8' }).trim()).toBe('function');
+    }
   }, 120_000);
 
   it('splits what only some requests need into chunks that the first request needing them loads', async () => {
@@ -75,6 +90,8 @@ describe('bundling', () => {
     for (const file of atInit) expect(code(file)).not.toContain('@aws-sdk/lib-dynamodb - cacheMiddleware');
     expect(code(modelChunk!)).toContain('@aws-sdk/lib-dynamodb - cacheMiddleware');
     expect(chunks.some((file) => code(file).includes('Invalid service name'))).toBe(false);
+    // Nor do /api's field rules or the usage writer's message schema, which only other functions build.
+    for (const file of atInit) expect(code(file)).not.toMatch(/must be a valid e-mail address|receivedAt/);
     // No module of the bundle is wrapped for a `require()` (esbuild's lazy initializers, parsed twice): ElectroDB's
     // requires of the SDK go to shared/data/electrodb-sdk.cjs, which requires nothing.
     for (const file of [join(edgeDir, 'index.mjs'), ...chunks]) expect(code(file)).not.toMatch(/([\w$]+)&&\(([\w$]+)=\1\(\1=0\)\),\2/);

@@ -2,7 +2,7 @@ import { BatchGetCommand, BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-
 import type { Context, SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createUsageEventWriterHandler } from '../../functions/usage-event-writer/app.js';
-import type { UsageMessage } from '../../shared/analytics/usage-queue.js';
+import type { UsageMessage } from '../../shared/analytics/usage-message.js';
 import { writeUsage } from '../../shared/analytics/usage-writer.js';
 import type { Config } from '../../shared/config.js';
 import { LICENSE_KEY, NOW, ids, licenseItem } from '../support/mock-items.js';

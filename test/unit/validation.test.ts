@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { BadRequestError } from '../../shared/errors.js';
-import { optionalText, requiredText } from '../../shared/http/schemas.js';
+import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
 import { parseInput } from '../../shared/http/validation.js';
 
 const schema = z.strictObject({ name: z.string(), kind: z.enum(['a', 'b']), nested: z.optional(z.strictObject({ n: z.number() })) });
