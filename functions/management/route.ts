@@ -15,15 +15,24 @@ import { audited, type AuditDeclaration } from './audited.js';
 import { authenticate, SESSION_REQUIRED, type Caller, type SessionCaller } from './authenticate.js';
 
 /**
+ * A schema, or a function that gives it: the route files give their schemas' builders (`lazily`, shared/lazily.ts), so
+ * that a cold start builds only the schemas of the route it serves. Building every route's at load took 15–25 ms of
+ * this function's init (zod builds each schema object with its checks: about 30 µs apiece, 650 of them; issue 26).
+ */
+type SchemaSource = z.core.$ZodType | (() => z.core.$ZodType);
+type Built<T> = T extends () => infer S ? S : T;
+const schemaOf = <T extends SchemaSource | undefined>(source: T) => (typeof source === 'function' ? source() : source) as Built<T>;
+
+/**
  * What a route reads, checked in this order before the route runs: the body (a JSON object against `body`,
  * or the route's own `readBody`, e.g. a multipart upload), the query, then the ids in the path (`pathIds`,
  * one per `{param}`) and in the body (`bodyIds`). Ids come last so that a request with a malformed id is
  * answered exactly as one with an unknown id, which only the route's first read would find out.
  */
 type Schemas = {
-  body?: z.core.$ZodType;
+  body?: SchemaSource;
   readBody?: (event: HttpEvent) => Promise<unknown>;
-  query?: z.core.$ZodType;
+  query?: SchemaSource;
   pathIds?: Record<string, IdKind>;
   bodyIds?: Record<string, IdKind>;
   /**
@@ -54,12 +63,12 @@ type AuthedSchemas = Schemas & {
 const NO_BODY = z.strictObject({});
 type Parsed<S extends Schemas> = {
   event: HttpEvent;
-  body: S['body'] extends z.core.$ZodType
-    ? z.infer<S['body']>
+  body: Built<S['body']> extends z.core.$ZodType
+    ? z.infer<Built<S['body']>>
     : S['readBody'] extends (event: HttpEvent) => Promise<infer B>
       ? B
       : undefined;
-  query: S['query'] extends z.core.$ZodType ? z.infer<S['query']> : undefined;
+  query: Built<S['query']> extends z.core.$ZodType ? z.infer<Built<S['query']>> : undefined;
   params: Record<string, string>;
   baseUrl: string;
 };
@@ -71,9 +80,10 @@ const pathParamNames = (path: string) => [...path.matchAll(/\{([^}+]+)\}/g)].map
 export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
   async function parse<S extends Schemas>(event: HttpEvent, schemas: S): Promise<Parsed<S>> {
     const bodySchema =
-      schemas.body ?? (!schemas.readBody && STATE_CHANGING_METHODS.has(event.requestContext.http.method) ? NO_BODY : undefined);
+      schemaOf(schemas.body) ?? (!schemas.readBody && STATE_CHANGING_METHODS.has(event.requestContext.http.method) ? NO_BODY : undefined);
     const body = schemas.readBody ? await schemas.readBody(event) : bodySchema ? parseInput(bodySchema, jsonBody(event)) : undefined;
-    const parsedQuery = schemas.query ? parseInput(schemas.query, query(event)) : undefined;
+    const querySchema = schemaOf(schemas.query);
+    const parsedQuery = querySchema ? parseInput(querySchema, query(event)) : undefined;
     // The app decodes the parameters of routes that have some; the gateway adds its own `proxy`, which no route reads.
     const params = (event.pathParameters ?? {}) as Record<string, string>;
     for (const [name, kind] of Object.entries(schemas.pathIds ?? {})) checkIdShape(kind, params[name]!);
@@ -100,7 +110,18 @@ export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
       ...(schemas.permission ? { permission: schemas.permission } : {}),
       ...(schemas.audit !== undefined ? { audit: schemas.audit } : {}),
     };
-    return { method, path, handler, input: { pathIds: schemas.pathIds, body: schemas.body, query: schemas.query, ...flags } };
+    // The schemas are built when something reads them: the route's first request, or what enumerates the API.
+    const input = {
+      pathIds: schemas.pathIds,
+      get body() {
+        return schemaOf(schemas.body);
+      },
+      get query() {
+        return schemaOf(schemas.query);
+      },
+      ...flags,
+    };
+    return { method, path, handler, input };
   }
 
   const origins = (event: HttpEvent) =>

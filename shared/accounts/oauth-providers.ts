@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { secretValue, type SecretValue } from '../aws/secret-value.js';
 import type { Config, CoreConfig, OAuthClientConfig } from '../config.js';
 import { email as emailRule, httpUrl } from '../http/schemas.js';
+import { lazily } from '../lazily.js';
 import { logger } from '../observability/logger.js';
 import { OAuthFailure } from './oauth-failure.js';
 
@@ -129,16 +130,17 @@ const text = (value: string | null | undefined, max: number) => value?.trim().sl
 /** A verified address, when it is one we can keep as an account's e-mail. */
 const usableEmail = (value: string | undefined) => (value !== undefined && z.safeParse(emailRule, value.trim()).success ? value.trim().toLowerCase() : undefined);
 const usableAvatar = (value: string | null | undefined) => (value && z.safeParse(httpUrl, value).success ? value : undefined);
-/** Subjects become part of a key: a provider's ids are far shorter. */
-const subject = z.string().check(z.minLength(1), z.maxLength(255));
-
-const googleUserInfo = z.object({
-  sub: subject,
-  email: z.optional(z.string()),
-  email_verified: z.optional(z.unknown()),
-  name: z.optional(z.nullable(z.string())),
-  picture: z.optional(z.nullable(z.string())),
-});
+/** Built with the first sign-in that reads one, not at every cold start of the management function (issue 26). */
+const googleUserInfo = lazily(() =>
+  z.object({
+    /** Subjects become part of a key: a provider's ids are far shorter. */
+    sub: z.string().check(z.minLength(1), z.maxLength(255)),
+    email: z.optional(z.string()),
+    email_verified: z.optional(z.unknown()),
+    name: z.optional(z.nullable(z.string())),
+    picture: z.optional(z.nullable(z.string())),
+  }),
+);
 
 function googleProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'userinfoUrl'> & { clientId: string }, insecure: boolean): OAuthProvider {
   const conversation: Conversation = {
@@ -175,7 +177,7 @@ function googleProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl
         const tokens = await oauth.processAuthorizationCodeResponse(as, client, response, { requireIdToken: true });
         const claims = oauth.getValidatedIdTokenClaims(tokens)!;
         const infoResponse = await oauth.userInfoRequest(as, client, tokens.access_token, requestOptions(oauth, conversation, signal));
-        const info = z.parse(googleUserInfo, await oauth.processUserInfoResponse(as, client, claims.sub, infoResponse));
+        const info = z.parse(googleUserInfo(), await oauth.processUserInfoResponse(as, client, claims.sub, infoResponse));
         return {
           provider: 'google',
           subject: info.sub,
@@ -188,13 +190,15 @@ function googleProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl
   };
 }
 
-const githubUser = z.object({
-  id: z.int().check(z.positive()),
-  login: z.string(),
-  name: z.optional(z.nullable(z.string())),
-  avatar_url: z.optional(z.nullable(z.string())),
-});
-const githubEmails = z.array(z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() }));
+const githubUser = lazily(() =>
+  z.object({
+    id: z.int().check(z.positive()),
+    login: z.string(),
+    name: z.optional(z.nullable(z.string())),
+    avatar_url: z.optional(z.nullable(z.string())),
+  }),
+);
+const githubEmails = lazily(() => z.array(z.object({ email: z.string(), primary: z.boolean(), verified: z.boolean() })));
 
 function githubProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'apiUrl'> & { clientId: string }, insecure: boolean): OAuthProvider {
   const conversation: Conversation = {
@@ -233,8 +237,8 @@ function githubProvider(config: CoreConfig, settings: OAuthClientConfig<'authUrl
         // GitHub refuses a code with 200 and `{error}`: no `access_token`, so this throws as for any other refusal.
         const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
         const [user, emails] = await Promise.all([
-          read('/user', tokens.access_token, githubUser, signal),
-          read('/user/emails', tokens.access_token, githubEmails, signal),
+          read('/user', tokens.access_token, githubUser(), signal),
+          read('/user/emails', tokens.access_token, githubEmails(), signal),
         ]);
         // DECISIONS §11: only the primary address, and only when GitHub has verified it.
         const primary = emails.find((entry) => entry.primary && entry.verified);

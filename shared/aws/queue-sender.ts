@@ -11,7 +11,7 @@ import type { CoreConfig } from '../config.js';
 export function queueSender<Message>(config: CoreConfig, queueUrl: string | undefined, variable: string): (message: Message) => Promise<void> {
   let sqs: Promise<{ client: SQSClient; Send: typeof SendMessageCommand }> | undefined;
   const load = async () => {
-    const { SQSClient, SendMessageCommand: Send } = await import('@aws-sdk/client-sqs');
+    const { SQSClient, SendMessageCommand: Send } = await import('./sqs-sdk.js');
     return { client: new SQSClient(awsClientOptions(config, config.endpoints.sqs)), Send };
   };
   return async (message) => {

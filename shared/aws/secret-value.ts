@@ -14,7 +14,7 @@ export function secretValue(config: CoreConfig, source: { value?: string; secret
   const read = async (): Promise<string> => {
     if (source.value) return source.value;
     if (!source.secretId) throw new Error(`${label}: neither the secret nor a Secrets Manager secret id is configured`);
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+    const { SecretsManagerClient, GetSecretValueCommand } = await import('./secrets-manager-sdk.js');
     const client = new SecretsManagerClient(awsClientOptions(config, config.endpoints.secretsManager));
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: source.secretId }));
     if (!SecretString?.trim()) throw new Error(`${label}: the Secrets Manager secret is empty`);

@@ -15,7 +15,7 @@ export function createLinkSecret(config: CoreConfig): LinkSecret {
     const { localKey, secretArn } = config.downloadLinks;
     if (localKey) return Buffer.from(localKey, 'base64');
     if (!secretArn) throw new Error('DOWNLOAD_LINK_SECRET_ARN is not configured');
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
+    const { SecretsManagerClient, GetSecretValueCommand } = await import('../aws/secrets-manager-sdk.js');
     const client = new SecretsManagerClient(awsClientOptions(config, undefined));
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretArn }));
     if (!SecretString) throw new Error('The download-link secret is empty');

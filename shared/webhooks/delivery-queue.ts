@@ -28,9 +28,9 @@ const MAX_VISIBILITY_SECONDS = 12 * 3600 - 60;
  */
 export function createDeliveryQueue(config: CoreConfig): DeliveryQueue {
   const { queueUrl, deadLetterQueueUrl } = config.webhooks;
-  let sqs: Promise<{ client: SQSClient; sdk: typeof import('@aws-sdk/client-sqs') }> | undefined;
+  let sqs: Promise<{ client: SQSClient; sdk: typeof import('../aws/sqs-sdk.js') }> | undefined;
   const load = async () => {
-    const sdk = await import('@aws-sdk/client-sqs');
+    const sdk = await import('../aws/sqs-sdk.js');
     return { client: new sdk.SQSClient(awsClientOptions(config, config.endpoints.sqs)), sdk };
   };
   const required = (url: string | undefined, name: string) => {

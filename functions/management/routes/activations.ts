@@ -8,12 +8,16 @@ import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
-const listQuery = z.strictObject({
-  ...paginationQuery,
-  license_id: z.optional(idFilter('lic', 'license')),
-  status: z.optional(z.enum(ACTIVATION_STATUSES)),
-});
+/** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
+const listQuery = lazily(() =>
+  z.strictObject({
+    ...paginationQuery,
+    license_id: z.optional(idFilter('lic', 'license')),
+    status: z.optional(z.enum(ACTIVATION_STATUSES)),
+  }),
+);
 
 export function activationRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   return [

@@ -7,9 +7,10 @@ import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
 /** DECISIONS §17: a key's role defaults to `admin` (the creator's own when lower), never `owner`, never above the creator's. */
-const createBody = z.strictObject({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)), role: z.optional(z.enum(ASSIGNABLE_ROLES)) });
+const createBody = lazily(() => z.strictObject({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)), role: z.optional(z.enum(ASSIGNABLE_ROLES)) }));
 
 export function apiKeyRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   return [

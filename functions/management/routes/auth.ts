@@ -18,16 +18,21 @@ import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
 import { SESSION_REQUIRED } from '../authenticate.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
-const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
-const registerBody = z.strictObject({ email, password, name: z.optional(name) });
-const loginBody = z.strictObject({ email: z.string().check(z.maxLength(254)), password: z.string().check(z.maxLength(256)) });
-/** Any other parameter is ignored; a missing or malformed token is answered as an unknown one. */
-const verifyQuery = z.object({ token: z.optional(z.string()) });
-const switchBody = z.strictObject({ tenantId: z.string().check(z.maxLength(64)) });
-const profileBody = z.strictObject({ name: z.optional(name), avatarUrl: z.nullish(httpUrl) });
-/** `currentPassword` is required once the user has a password; a user created by OAuth sign-in sets the first without it. */
-const changePasswordBody = z.strictObject({ currentPassword: z.optional(z.string().check(z.maxLength(256))), newPassword: password });
+/** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
+const schemas = lazily(() => {
+  const name = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
+  const registerBody = z.strictObject({ email, password, name: z.optional(name) });
+  const loginBody = z.strictObject({ email: z.string().check(z.maxLength(254)), password: z.string().check(z.maxLength(256)) });
+  /** Any other parameter is ignored; a missing or malformed token is answered as an unknown one. */
+  const verifyQuery = z.object({ token: z.optional(z.string()) });
+  const switchBody = z.strictObject({ tenantId: z.string().check(z.maxLength(64)) });
+  const profileBody = z.strictObject({ name: z.optional(name), avatarUrl: z.nullish(httpUrl) });
+  /** `currentPassword` is required once the user has a password; a user created by OAuth sign-in sets the first without it. */
+  const changePasswordBody = z.strictObject({ currentPassword: z.optional(z.string().check(z.maxLength(256))), newPassword: password });
+  return { registerBody, loginBody, verifyQuery, switchBody, profileBody, changePasswordBody };
+});
 
 export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
@@ -39,13 +44,13 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
     return location.href;
   };
   return [
-    open('POST', '/api/auth/register', { body: registerBody }, async ({ body, event, baseUrl }) => {
+    open('POST', '/api/auth/register', { body: () => schemas().registerBody }, async ({ body, event, baseUrl }) => {
       await limits.take(RATE_LIMITS.registerAddress, clientNetwork(event, deps.config));
       const { user, token } = await registerUser(deps, body, baseUrl);
       return created({ user }, { cookies: [sessionCookie(token, secure)] });
     }),
     // The link of the verification e-mail, opened in a browser: to the dashboard, which says how it went (DECISIONS §13).
-    open('GET', '/api/auth/verify-email', { query: verifyQuery }, async ({ query }) => {
+    open('GET', '/api/auth/verify-email', { query: () => schemas().verifyQuery }, async ({ query }) => {
       try {
         await verifyEmail(deps, query.token);
       } catch (error) {
@@ -59,7 +64,7 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
       await resendVerification(deps, caller.userId, baseUrl);
       return json(202, { sent: true });
     }),
-    open('POST', '/api/auth/login', { body: loginBody }, async ({ body, event }) => {
+    open('POST', '/api/auth/login', { body: () => schemas().loginBody }, async ({ body, event }) => {
       // The address first: a spray across many accounts from one place is refused before any account is touched.
       const network = clientNetwork(event, deps.config);
       await limits.take(RATE_LIMITS.loginAddress, network);
@@ -81,7 +86,7 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
       return ok({ user: await teamUser(deps, user, caller) });
     }),
     // DECISIONS §17: the session acts in another tenant the user belongs to (404 for one they do not: not theirs to know of).
-    authed('POST', '/api/auth/switch-tenant', { body: switchBody, sessionOnly: true, idempotent: false, permission: 'account', audit: false }, async ({ caller, body }) => {
+    authed('POST', '/api/auth/switch-tenant', { body: () => schemas().switchBody, sessionOnly: true, idempotent: false, permission: 'account', audit: false }, async ({ caller, body }) => {
       const role = await roleIn(deps, caller.userId, body.tenantId);
       if (!role) throw new NotFoundError('Team not found');
       await switchSessionTenant(deps, caller.tokenHash, body.tenantId);
@@ -89,11 +94,11 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
       if (!user) throw new NotFoundError('User not found');
       return ok({ user: await teamUser(deps, user, { tenantId: body.tenantId, role }) });
     }),
-    authed('PUT', '/api/auth/me', { body: profileBody, sessionOnly: true, permission: 'account', audit: { action: 'user.update', target: 'user' } }, async ({ caller, body }) =>
+    authed('PUT', '/api/auth/me', { body: () => schemas().profileBody, sessionOnly: true, permission: 'account', audit: { action: 'user.update', target: 'user' } }, async ({ caller, body }) =>
       ok({ user: await updateProfile(deps, caller.userId, body) }),
     ),
     // Its body holds passwords, whose hash an idempotency record would keep; it creates nothing (Idempotency-Key is ignored).
-    authed('POST', '/api/auth/change-password', { body: changePasswordBody, idempotent: false, sessionOnly: true, permission: 'account', audit: { action: 'user.changePassword', target: 'user' } }, async ({ caller, body }) => {
+    authed('POST', '/api/auth/change-password', { body: () => schemas().changePasswordBody, idempotent: false, sessionOnly: true, permission: 'account', audit: { action: 'user.changePassword', target: 'user' } }, async ({ caller, body }) => {
       await changePassword(deps, caller.userId, body, caller.tokenHash);
       return ok({ success: true });
     }),

@@ -10,35 +10,40 @@ import type { Deps } from '../../../shared/runtime.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
-const text = (max: number) => z.nullish(z.string().check(z.trim(), z.maxLength(max)));
-const customerFields = {
-  email,
-  firstName: text(100),
-  lastName: text(100),
-  company: text(200),
-  phone: text(50),
-  street: text(200),
-  city: text(100),
-  state: text(100),
-  postalCode: text(20),
-  country: text(100),
-  timezone: text(64),
-  metadata: z.nullish(metadataSchema),
-};
+/** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
+const schemas = lazily(() => {
+  const text = (max: number) => z.nullish(z.string().check(z.trim(), z.maxLength(max)));
+  const customerFields = {
+    email,
+    firstName: text(100),
+    lastName: text(100),
+    company: text(200),
+    phone: text(50),
+    street: text(200),
+    city: text(100),
+    state: text(100),
+    postalCode: text(20),
+    country: text(100),
+    timezone: text(64),
+    metadata: z.nullish(metadataSchema),
+  };
 
-const createBody = z.strictObject(customerFields);
-const updateBody = z.partial(createBody);
-const listQuery = z.strictObject({ ...paginationQuery, search: z.optional(z.string().check(z.maxLength(254))) });
+  const createBody = z.strictObject(customerFields);
+  const updateBody = z.partial(createBody);
+  const listQuery = z.strictObject({ ...paginationQuery, search: z.optional(z.string().check(z.maxLength(254))) });
+  return { createBody, updateBody, listQuery };
+});
 
 export function customerRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('GET', '/api/customers', { query: listQuery, permission: 'read' }, async ({ caller, query }) =>
+    authed('GET', '/api/customers', { query: () => schemas().listQuery, permission: 'read' }, async ({ caller, query }) =>
       ok(await listCustomers(deps, caller.tenantId, { page: query.page, perPage: query.per_page, search: query.search })),
     ),
-    authed('POST', '/api/customers', { body: createBody, permission: 'customers', audit: { action: 'customer.create', target: 'customer' } }, async ({ caller, body }) => created(await createCustomer(deps, caller.tenantId, body))),
+    authed('POST', '/api/customers', { body: () => schemas().createBody, permission: 'customers', audit: { action: 'customer.create', target: 'customer' } }, async ({ caller, body }) => created(await createCustomer(deps, caller.tenantId, body))),
     authed('GET', '/api/customers/{id}', { pathIds: { id: ID_KINDS.customer }, permission: 'read' }, async ({ caller, params }) => ok(await getCustomer(deps, caller.tenantId, params.id!))),
-    authed('PUT', '/api/customers/{id}', { body: updateBody, pathIds: { id: ID_KINDS.customer }, permission: 'customerSupport', audit: { action: 'customer.update', target: 'customer' } }, async ({ caller, params, body }) =>
+    authed('PUT', '/api/customers/{id}', { body: () => schemas().updateBody, pathIds: { id: ID_KINDS.customer }, permission: 'customerSupport', audit: { action: 'customer.update', target: 'customer' } }, async ({ caller, params, body }) =>
       ok(await updateCustomer(deps, caller.tenantId, params.id!, body)),
     ),
     authed('DELETE', '/api/customers/{id}', { pathIds: { id: ID_KINDS.customer }, permission: 'customers', audit: { action: 'customer.delete', target: 'customer' } }, async ({ caller, params }) => {

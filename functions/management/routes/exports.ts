@@ -4,8 +4,10 @@ import { json, ok } from '../../../shared/http/responses.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
-const exportBody = z.strictObject({ format: z.enum(EXPORT_FORMATS) });
+/** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
+const exportBody = lazily(() => z.strictObject({ format: z.enum(EXPORT_FORMATS) }));
 
 /** The account export (DECISIONS §16): started here, written by the export worker, fetched by a presigned link. */
 export function exportRoutes(deps: ExportJobDeps, { authed }: RouteBuilders): Route[] {

@@ -13,20 +13,25 @@ import { hasIdShape } from '../../../shared/ids.js';
 import { NotFoundError } from '../../../shared/errors.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
 /** Content types of an import file: CSV for every format, and JSON Lines for `jsonl`. */
 export const IMPORT_CONTENT_TYPES = ['text/csv', 'application/x-ndjson', 'application/jsonl'];
 
-const startQuery = z.strictObject({
-  productId: z.string({ error: 'productId is required' }).check(z.minLength(1, 'productId is required')),
-  format: z.enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(', ')}` }),
-  dryRun: z.optional(z.enum(['true', 'false'], { error: 'dryRun must be true or false' })),
-  uploadId: z.optional(z.string().check(z.refine(isUploadId, 'uploadId must be an id from POST /api/imports/upload-url'))),
+/** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
+const schemas = lazily(() => {
+  const startQuery = z.strictObject({
+    productId: z.string({ error: 'productId is required' }).check(z.minLength(1, 'productId is required')),
+    format: z.enum(IMPORT_FORMATS, { error: `format must be one of ${IMPORT_FORMATS.join(', ')}` }),
+    dryRun: z.optional(z.enum(['true', 'false'], { error: 'dryRun must be true or false' })),
+    uploadId: z.optional(z.string().check(z.refine(isUploadId, 'uploadId must be an id from POST /api/imports/upload-url'))),
+  });
+  const uploadUrlBody = z.strictObject({
+    fileSize: z.number().check(z.int(), z.gte(1), z.lte(MAX_IMPORT_UPLOAD_BYTES, `must be at most ${MAX_IMPORT_UPLOAD_BYTES / (1024 * 1024)} MB`)),
+  });
+  const listQuery = z.strictObject(paginationQuery);
+  return { startQuery, uploadUrlBody, listQuery };
 });
-const uploadUrlBody = z.strictObject({
-  fileSize: z.number().check(z.int(), z.gte(1), z.lte(MAX_IMPORT_UPLOAD_BYTES, `must be at most ${MAX_IMPORT_UPLOAD_BYTES / (1024 * 1024)} MB`)),
-});
-const listQuery = z.strictObject(paginationQuery);
 
 /**
  * The request's file, when it sends one: its bytes and type. Checked before anything is read or written: over
@@ -46,7 +51,7 @@ async function readImportBody(event: HttpEvent): Promise<{ bytes: Uint8Array; co
 
 export function importRoutes(deps: StartImportDeps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('POST', '/api/imports', { readBody: readImportBody, query: startQuery, permission: 'data', audit: { action: 'import.create', target: 'importJob', idField: 'importId' } }, async ({ caller, query, body }) => {
+    authed('POST', '/api/imports', { readBody: readImportBody, query: () => schemas().startQuery, permission: 'data', audit: { action: 'import.create', target: 'importJob', idField: 'importId' } }, async ({ caller, query, body }) => {
       // An id of another shape names no product: answered as an unknown one, before any read.
       if (!hasIdShape('prd', query.productId)) throw new NotFoundError('Product not found');
       const file: ImportFile | undefined = query.uploadId ? { uploadId: query.uploadId } : body;
@@ -54,8 +59,8 @@ export function importRoutes(deps: StartImportDeps, { authed }: RouteBuilders): 
       const started = await startImport(deps, caller.tenantId, { productId: query.productId, format: query.format, dryRun: query.dryRun === 'true', file });
       return json(202, started);
     }),
-    authed('POST', '/api/imports/upload-url', { body: uploadUrlBody, permission: 'data', audit: false }, async ({ caller, body }) => ok(await createImportUploadUrl(deps, caller.tenantId, body.fileSize))),
-    authed('GET', '/api/imports', { query: listQuery, permission: 'read' }, async ({ caller, query }) => ok(await listImports(deps, caller.tenantId, query.page, query.per_page))),
+    authed('POST', '/api/imports/upload-url', { body: () => schemas().uploadUrlBody, permission: 'data', audit: false }, async ({ caller, body }) => ok(await createImportUploadUrl(deps, caller.tenantId, body.fileSize))),
+    authed('GET', '/api/imports', { query: () => schemas().listQuery, permission: 'read' }, async ({ caller, query }) => ok(await listImports(deps, caller.tenantId, query.page, query.per_page))),
     authed('GET', '/api/imports/{id}', { pathIds: { id: ID_KINDS.import }, permission: 'read' }, async ({ caller, params }) => ok(await getImport(deps, caller.tenantId, params.id!))),
   ];
 }

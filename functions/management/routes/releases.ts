@@ -14,36 +14,41 @@ import type { StorageDeps } from '../../../shared/storage/release-files.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
-const text = (max: number) => z.nullish(z.string().check(z.maxLength(max)));
-const fileName = z.string().check(z.minLength(1), z.maxLength(255));
+/** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
+const schemas = lazily(() => {
+  const text = (max: number) => z.nullish(z.string().check(z.maxLength(max)));
+  const fileName = z.string().check(z.minLength(1), z.maxLength(255));
 
-const releaseFields = {
-  version: z.string().check(z.regex(VERSION_PATTERN, 'must be 1-50 letters, digits, dots, hyphens, underscores or plus signs')),
-  releaseNotes: text(50_000),
-  filePath: z.string().check(z.minLength(1), z.maxLength(1024)),
-  fileName,
-  fileSize: z.number().check(z.int(), z.gte(0)),
-  status: z.enum(RELEASE_STATUSES),
-  tested: text(32),
-  requires: text(32),
-  requiresPhp: text(32),
-  channel: z.enum(CHANNELS),
-  rolloutPercent: z.number().check(z.int(), z.gte(1), z.lte(100)),
-};
+  const releaseFields = {
+    version: z.string().check(z.regex(VERSION_PATTERN, 'must be 1-50 letters, digits, dots, hyphens, underscores or plus signs')),
+    releaseNotes: text(50_000),
+    filePath: z.string().check(z.minLength(1), z.maxLength(1024)),
+    fileName,
+    fileSize: z.number().check(z.int(), z.gte(0)),
+    status: z.enum(RELEASE_STATUSES),
+    tested: text(32),
+    requires: text(32),
+    requiresPhp: text(32),
+    channel: z.enum(CHANNELS),
+    rolloutPercent: z.number().check(z.int(), z.gte(1), z.lte(100)),
+  };
 
-const createBody = z.strictObject({
-  ...releaseFields,
-  fileName: z.optional(releaseFields.fileName),
-  fileSize: z.optional(releaseFields.fileSize),
-  status: z.optional(releaseFields.status),
-  channel: z.optional(releaseFields.channel),
-  rolloutPercent: z.optional(releaseFields.rolloutPercent),
-});
-const updateBody = z.partial(createBody);
-const uploadUrlBody = z.strictObject({
-  fileName,
-  fileSize: z.number().check(z.int(), z.gte(1), z.lte(MAX_DIRECT_UPLOAD_BYTES, `must be at most ${MAX_DIRECT_UPLOAD_BYTES / (1024 * 1024)} MB`)),
+  const createBody = z.strictObject({
+    ...releaseFields,
+    fileName: z.optional(releaseFields.fileName),
+    fileSize: z.optional(releaseFields.fileSize),
+    status: z.optional(releaseFields.status),
+    channel: z.optional(releaseFields.channel),
+    rolloutPercent: z.optional(releaseFields.rolloutPercent),
+  });
+  const updateBody = z.partial(createBody);
+  const uploadUrlBody = z.strictObject({
+    fileName,
+    fileSize: z.number().check(z.int(), z.gte(1), z.lte(MAX_DIRECT_UPLOAD_BYTES, `must be at most ${MAX_DIRECT_UPLOAD_BYTES / (1024 * 1024)} MB`)),
+  });
+  return { createBody, updateBody, uploadUrlBody };
 });
 
 /** A multipart upload reads its own body; it is checked, like JSON bodies, before the product is looked up. */
@@ -59,19 +64,19 @@ export function releaseRoutes(deps: Deps & StorageDeps, { authed }: RouteBuilder
   const byId = { pathIds: { id: ID_KINDS.product, releaseId: ID_KINDS.release } };
   return [
     authed('GET', base, { ...ofProduct, permission: 'read' }, async ({ caller, params }) => ok({ items: await listReleases(deps, caller.tenantId, params.id!) })),
-    authed('POST', base, { ...ofProduct, body: createBody, permission: 'catalog', audit: { action: 'release.create', target: 'release' } }, async ({ caller, params, body }) =>
+    authed('POST', base, { ...ofProduct, body: () => schemas().createBody, permission: 'catalog', audit: { action: 'release.create', target: 'release' } }, async ({ caller, params, body }) =>
       created(await createRelease(deps, caller.tenantId, params.id!, body)),
     ),
     authed('POST', `${base}/upload`, { ...ofProduct, readBody: readUploadForm, permission: 'catalog', audit: false }, async ({ caller, params, body }) =>
       created(await storeUploadedFile(deps, caller.tenantId, params.id!, body)),
     ),
-    authed('POST', `${base}/upload-url`, { ...ofProduct, body: uploadUrlBody, permission: 'catalog', audit: false }, async ({ caller, params, body }) =>
+    authed('POST', `${base}/upload-url`, { ...ofProduct, body: () => schemas().uploadUrlBody, permission: 'catalog', audit: false }, async ({ caller, params, body }) =>
       ok(await createUploadUrl(deps, caller.tenantId, params.id!, body)),
     ),
     authed('GET', `${base}/{releaseId}`, { ...byId, permission: 'read' }, async ({ caller, params }) =>
       ok(await getRelease(deps, caller.tenantId, params.id!, params.releaseId!)),
     ),
-    authed('PUT', `${base}/{releaseId}`, { ...byId, body: updateBody, permission: 'catalog', audit: { action: 'release.update', target: 'release' } }, async ({ caller, params, body }) =>
+    authed('PUT', `${base}/{releaseId}`, { ...byId, body: () => schemas().updateBody, permission: 'catalog', audit: { action: 'release.update', target: 'release' } }, async ({ caller, params, body }) =>
       ok(await updateRelease(deps, caller.tenantId, params.id!, params.releaseId!, body)),
     ),
     authed('DELETE', `${base}/{releaseId}`, { ...byId, permission: 'catalog', audit: { action: 'release.delete', target: 'release' } }, async ({ caller, params }) => {

@@ -6,8 +6,10 @@ import type { Deps } from '../../../shared/runtime.js';
 import { changePlan } from '../../../shared/subscriptions/change-plan.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
-export const changePlanBody = z.strictObject({ planId: z.string().check(z.minLength(1), z.maxLength(64)) });
+/** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
+const changePlanBody = lazily(() => z.strictObject({ planId: z.string().check(z.minLength(1), z.maxLength(64)) }));
 
 /** A subscription's plan change (DECISIONS §15). */
 export function subscriptionRoutes(deps: Deps & PaymentDeps, { authed }: RouteBuilders): Route[] {

@@ -10,10 +10,13 @@ import { ASSIGNABLE_ROLES, ROLE_REFUSED, roleAtMost } from '../../../shared/team
 import { ForbiddenError } from '../../../shared/errors.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
-const role = z.enum(ASSIGNABLE_ROLES);
-const inviteBody = z.strictObject({ email, role });
-const roleBody = z.strictObject({ role });
+/** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
+const schemas = lazily(() => {
+  const role = z.enum(ASSIGNABLE_ROLES);
+  return { inviteBody: z.strictObject({ email, role }), roleBody: z.strictObject({ role }) };
+});
 const byMember = { pathIds: { userId: ID_KINDS.member } };
 
 /** DECISIONS §17: the tenant's members and invitations. Nobody hands out a role above their own. */
@@ -26,7 +29,7 @@ export function teamRoutes(deps: Deps<Config<'links' | 'dashboard'>>, { authed }
     authed(
       'PUT',
       '/api/team/members/{userId}',
-      { ...byMember, body: roleBody, permission: 'team', audit: { action: 'member.update', target: 'membership', idField: 'userId' } },
+      { ...byMember, body: () => schemas().roleBody, permission: 'team', audit: { action: 'member.update', target: 'membership', idField: 'userId' } },
       async ({ caller, params, body }) => {
         assignable(caller.role, body.role);
         return ok(await changeMemberRole(deps, caller.tenantId, params.userId!, body.role));
@@ -45,7 +48,7 @@ export function teamRoutes(deps: Deps<Config<'links' | 'dashboard'>>, { authed }
     authed(
       'POST',
       '/api/team/invitations',
-      { body: inviteBody, permission: 'team', audit: { action: 'invitation.create', target: 'invitation' } },
+      { body: () => schemas().inviteBody, permission: 'team', audit: { action: 'invitation.create', target: 'invitation' } },
       async ({ caller, body, baseUrl }) => {
         assignable(caller.role, body.role);
         return created(await inviteMember(deps, caller.tenantId, caller.userId, body, deps.config.dashboardUrl ?? baseUrl));

@@ -24,6 +24,7 @@ import type { Caller } from '../authenticate.js';
 import type { Route } from '../../../shared/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { lazily } from '../../../shared/lazily.js';
 
 /** A literal address the guard would refuse at send time is refused when the webhook is saved, too. */
 function isRefusedLiteral(url: string): boolean {
@@ -58,7 +59,8 @@ function webhookSchemas(deps: Deps) {
   };
 }
 
-const deliveriesQuery = z.strictObject(paginationQuery);
+/** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
+const deliveriesQuery = lazily(() => z.strictObject(paginationQuery));
 
 type WebhookRouteDeps = Deps & { secrets: SecretBox };
 
@@ -82,17 +84,17 @@ function webhookAnswerKept(deps: WebhookRouteDeps, caller: Caller): AnswerKeepin
 }
 
 export function webhookRoutes(deps: WebhookRouteDeps, { authed }: RouteBuilders): Route[] {
-  const schemas = webhookSchemas(deps);
+  const schemas = lazily(() => webhookSchemas(deps));
   const queue = createDeliveryQueue(deps.config);
   const byId = { pathIds: { id: ID_KINDS.webhook } };
   const keptAnswer = (caller: Caller) => webhookAnswerKept(deps, caller);
   return [
     authed('GET', '/api/webhooks', { permission: 'read' }, async ({ caller }) => ok({ items: await listWebhooks(deps, caller.tenantId), events: EVENT_TYPES })),
-    authed('POST', '/api/webhooks', { body: schemas.create, keptAnswer, permission: 'webhooks', audit: { action: 'webhook.create', target: 'webhook' } }, async ({ caller, body }) =>
+    authed('POST', '/api/webhooks', { body: () => schemas().create, keptAnswer, permission: 'webhooks', audit: { action: 'webhook.create', target: 'webhook' } }, async ({ caller, body }) =>
       created(await createWebhook(deps, caller.tenantId, body)),
     ),
     authed('GET', '/api/webhooks/{id}', { ...byId, permission: 'readSecrets' }, async ({ caller, params }) => ok(await getWebhook(deps, caller.tenantId, params.id!))),
-    authed('PUT', '/api/webhooks/{id}', { ...byId, body: schemas.update, permission: 'webhooks', audit: { action: 'webhook.update', target: 'webhook' } }, async ({ caller, params, body }) =>
+    authed('PUT', '/api/webhooks/{id}', { ...byId, body: () => schemas().update, permission: 'webhooks', audit: { action: 'webhook.update', target: 'webhook' } }, async ({ caller, params, body }) =>
       ok(await updateWebhook(deps, caller.tenantId, params.id!, body)),
     ),
     authed('DELETE', '/api/webhooks/{id}', { ...byId, permission: 'webhooks', audit: { action: 'webhook.delete', target: 'webhook' } }, async ({ caller, params }) => {
