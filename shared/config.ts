@@ -9,6 +9,15 @@ z.config(en());
 export const DEFAULT_MAIL_FROM = 'no-reply@example.com';
 
 /**
+ * The field rules several settings share, each built once: a zod schema costs tens of microseconds to build, and every
+ * function builds this schema at its cold start (a schema is immutable, so fields can share one).
+ */
+const optionalUrl = z.optional(z.url());
+const optionalHttpUrl = z.optional(z.url({ protocol: /^https?$/ }));
+const optionalName = z.optional(z.string().check(z.minLength(1)));
+const optionalKey = z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be base64 of 32 bytes')));
+
+/**
  * What every function reads, checked once when a container starts. The stack sets these itself (names, ARNs,
  * queue URLs, the origin secret) or they are the local runtime's: nothing here is a value a vendor types, so
  * nothing here can be wrong in one deployment and not another.
@@ -18,21 +27,21 @@ const coreSchema = z.object({
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   AWS_REGION: z._default(z.string().check(z.minLength(1)), 'us-east-1'),
   TABLE_NAME: z.string().check(z.minLength(1)),
-  BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
+  BUCKET_NAME: optionalName,
   /** Account exports (DECISIONS §16): their bucket and the queue of the worker that writes them. */
-  EXPORT_BUCKET_NAME: z.optional(z.string().check(z.minLength(1))),
-  EXPORT_QUEUE_URL: z.optional(z.url()),
+  EXPORT_BUCKET_NAME: optionalName,
+  EXPORT_QUEUE_URL: optionalUrl,
   /** The queue of e-mails to send (SQS; locally the in-process queue's endpoint). */
-  MAIL_QUEUE_URL: z.optional(z.url()),
-  DYNAMODB_ENDPOINT: z.optional(z.url()),
-  S3_ENDPOINT: z.optional(z.url()),
-  SES_ENDPOINT: z.optional(z.url()),
+  MAIL_QUEUE_URL: optionalUrl,
+  DYNAMODB_ENDPOINT: optionalUrl,
+  S3_ENDPOINT: optionalUrl,
+  SES_ENDPOINT: optionalUrl,
   /** Webhook delivery queue and its dead-letter queue (SQS; locally the in-process queue's endpoint). */
-  QUEUE_URL: z.optional(z.url()),
-  DEAD_LETTER_QUEUE_URL: z.optional(z.url()),
-  SQS_ENDPOINT: z.optional(z.url()),
+  QUEUE_URL: optionalUrl,
+  DEAD_LETTER_QUEUE_URL: optionalUrl,
+  SQS_ENDPOINT: optionalUrl,
   /** Tests only: a stand-in for Secrets Manager (the OAuth client secrets' reads). */
-  SECRETS_MANAGER_ENDPOINT: z.optional(z.url()),
+  SECRETS_MANAGER_ENDPOINT: optionalUrl,
   /** Multiplies every webhook retry delay; 0.0001 runs the whole schedule in seconds (tests). */
   WEBHOOK_RETRY_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), 1),
   /** `on` refuses private, loopback and metadata webhook targets outside AWS too (always on in AWS). */
@@ -41,7 +50,7 @@ const coreSchema = z.object({
    * The secret the front door (CloudFront) sends as `x-origin-verify`: set, the HTTP functions refuse a request
    * without it (`shared/http/front-door.ts`) and trust CloudFront's `cloudfront-viewer-address` on one with it.
    */
-  ORIGIN_VERIFY_TOKEN: z.optional(z.string().check(z.minLength(1))),
+  ORIGIN_VERIFY_TOKEN: optionalName,
   /** Multiplies every rate limit's size and refill rate (DECISIONS §12); 0 turns the limits off. */
   RATE_LIMIT_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0')), z.transform(Number)), 1),
   /**
@@ -50,30 +59,28 @@ const coreSchema = z.object({
    */
   PASSWORD_HASH_COST: z.optional(z.pipe(z.string().check(z.regex(/^(1[0-7])$/, 'must be a whole number from 10 to 17')), z.transform(Number))),
   /** The queue of accepted usage events and installs seen, drained by the usage event writer (SQS; locally the in-process queue's endpoint). */
-  USAGE_QUEUE_URL: z.optional(z.url()),
+  USAGE_QUEUE_URL: optionalUrl,
   /** Days that feedback, usage events and deactivation reasons are kept (their TTL); daily counts stay. */
   ANALYTICS_RETENTION_DAYS: z._default(z.pipe(z.string().check(z.regex(/^[1-9]\d{0,3}$/, 'must be a whole number of days from 1 to 9999')), z.transform(Number)), 90),
   /** The queue of import jobs, drained by the import worker (SQS; locally the in-process queue's endpoint). */
-  IMPORT_QUEUE_URL: z.optional(z.url()),
+  IMPORT_QUEUE_URL: optionalUrl,
   /** Base of the Stripe API; tests point it at a fake. Never set in AWS. */
-  STRIPE_API_URL: z.optional(z.url({ protocol: /^https?$/ })),
+  STRIPE_API_URL: optionalHttpUrl,
   /** The KMS key that wraps the data keys of stored payment-provider secrets (AWS). */
-  PROVIDER_KEY_ID: z.optional(z.string().check(z.minLength(1))),
+  PROVIDER_KEY_ID: optionalName,
   /** Local runtime only: base64 of the 32-byte key that seals payment-provider secrets in place of KMS. */
-  LOCAL_PROVIDER_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be base64 of 32 bytes'))),
+  LOCAL_PROVIDER_KEY: optionalKey,
   /** The Secrets Manager secret that signs portal download links (`/dl`), read once per container (AWS). */
-  DOWNLOAD_LINK_SECRET_ARN: z.optional(z.string().check(z.minLength(1))),
+  DOWNLOAD_LINK_SECRET_ARN: optionalName,
   /** Local runtime only: base64 of the 32-byte key that signs portal download links. */
-  LOCAL_DOWNLOAD_LINK_KEY: z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/]{43}=$/, 'must be base64 of 32 bytes'))),
+  LOCAL_DOWNLOAD_LINK_KEY: optionalKey,
   /**
    * Where release files are fetched through the front door (`https://<front door>`): download URLs are presigned
    * for the bucket and sent there, which passes them to S3 unchanged. Unset: straight to the bucket.
    */
-  RELEASE_FILES_URL: z.optional(z.url({ protocol: /^https?$/ })),
+  RELEASE_FILES_URL: optionalHttpUrl,
 });
 
-/** An OAuth provider's endpoint: the provider's own by default, a fake on this machine in tests. */
-const providerUrl = () => z.url({ protocol: /^https?$/ });
 
 /**
  * Settings a vendor chooses (some from SSM, so unchecked until a container reads them), each parsed only by the
@@ -82,9 +89,9 @@ const providerUrl = () => z.url({ protocol: /^https?$/ });
  */
 const sectionSchemas = {
   /** Base of generated links (update-check `package`, downloads, checkout and OAuth callbacks). */
-  links: () => z.object({ PUBLIC_BASE_URL: z.optional(z.url()) }),
+  links: () => z.object({ PUBLIC_BASE_URL: optionalUrl }),
   /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
-  dashboard: () => z.object({ DASHBOARD_URL: z.optional(z.url()) }),
+  dashboard: () => z.object({ DASHBOARD_URL: optionalUrl }),
   /** Sender address of the service's e-mails: in AWS an SES identity (verified address or domain). */
   mail: () =>
     z.object({
@@ -93,21 +100,25 @@ const sectionSchemas = {
   // OAuth sign-in (DECISIONS §1, §11). A provider is configured when it has a client id and a secret: the secret
   // itself (`*_CLIENT_SECRET`, the local runtime), or the Secrets Manager secret that holds it (`*_CLIENT_SECRET_ID`,
   // name or ARN, set by the stack: the template never holds the secret). Endpoints default to the providers' own.
-  oauth: () => z.object({
-    GOOGLE_CLIENT_ID: z.optional(z.string()),
-    GOOGLE_CLIENT_SECRET: z.optional(z.string()),
-    GOOGLE_CLIENT_SECRET_ID: z.optional(z.string()),
-    GOOGLE_AUTH_URL: z._default(providerUrl(), 'https://accounts.google.com/o/oauth2/v2/auth'),
-    GOOGLE_TOKEN_URL: z._default(providerUrl(), 'https://oauth2.googleapis.com/token'),
-    GOOGLE_USERINFO_URL: z._default(providerUrl(), 'https://openidconnect.googleapis.com/v1/userinfo'),
-    GITHUB_CLIENT_ID: z.optional(z.string()),
-    GITHUB_CLIENT_SECRET: z.optional(z.string()),
-    GITHUB_CLIENT_SECRET_ID: z.optional(z.string()),
-    GITHUB_AUTH_URL: z._default(providerUrl(), 'https://github.com/login/oauth/authorize'),
-    GITHUB_TOKEN_URL: z._default(providerUrl(), 'https://github.com/login/oauth/access_token'),
-    /** The service reads `/user` and `/user/emails` under it. */
-    GITHUB_API_URL: z._default(providerUrl(), 'https://api.github.com'),
-  }),
+  oauth: () => {
+    /** An OAuth provider's endpoint: the provider's own by default, a fake on this machine in tests. */
+    const providerUrl = z.url({ protocol: /^https?$/ });
+    return z.object({
+      GOOGLE_CLIENT_ID: z.optional(z.string()),
+      GOOGLE_CLIENT_SECRET: z.optional(z.string()),
+      GOOGLE_CLIENT_SECRET_ID: z.optional(z.string()),
+      GOOGLE_AUTH_URL: z._default(providerUrl, 'https://accounts.google.com/o/oauth2/v2/auth'),
+      GOOGLE_TOKEN_URL: z._default(providerUrl, 'https://oauth2.googleapis.com/token'),
+      GOOGLE_USERINFO_URL: z._default(providerUrl, 'https://openidconnect.googleapis.com/v1/userinfo'),
+      GITHUB_CLIENT_ID: z.optional(z.string()),
+      GITHUB_CLIENT_SECRET: z.optional(z.string()),
+      GITHUB_CLIENT_SECRET_ID: z.optional(z.string()),
+      GITHUB_AUTH_URL: z._default(providerUrl, 'https://github.com/login/oauth/authorize'),
+      GITHUB_TOKEN_URL: z._default(providerUrl, 'https://github.com/login/oauth/access_token'),
+      /** The service reads `/user` and `/user/emails` under it. */
+      GITHUB_API_URL: z._default(providerUrl, 'https://api.github.com'),
+    });
+  },
 };
 
 /** The settings parsed only where used (see `sectionSchemas`). */

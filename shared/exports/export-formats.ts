@@ -1,20 +1,11 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ExportFormat } from '../data/attribute-values.js';
 import {
-  activationRecord,
-  customerRecord,
   DOMAIN_SEPARATOR,
-  exportHeaderRecord,
   LICENSE_CSV_COLUMNS,
-  licenseRecord,
-  paymentRecord,
-  planRecord,
-  productRecord,
   RECORD_TYPES,
-  releaseRecord,
-  subscriptionRecord,
-  webhookRecord,
   recordLine,
+  recordSchemas,
   type LicenseRecord,
   type PortableRecord,
   type RecordType,
@@ -60,22 +51,9 @@ const jsonl: ExportEncoder = {
  */
 const LICENSE_EXTRA_COLUMNS = ['channel', 'id', 'product_id', 'plan_id', 'customer_id'] as const;
 
-const SCHEMAS = {
-  export: exportHeaderRecord,
-  product: productRecord,
-  plan: planRecord,
-  release: releaseRecord,
-  customer: customerRecord,
-  license: licenseRecord,
-  activation: activationRecord,
-  payment: paymentRecord,
-  subscription: subscriptionRecord,
-  webhook: webhookRecord,
-} satisfies Record<RecordType, unknown>;
-
 /** Every field of a record type's schema but `type`, in the schema's order: the columns of its CSV file. */
 const columnsOf = (type: RecordType): string[] =>
-  type === 'license' ? [...LICENSE_CSV_COLUMNS, ...LICENSE_EXTRA_COLUMNS] : Object.keys(SCHEMAS[type].shape).filter((key) => key !== 'type');
+  type === 'license' ? [...LICENSE_CSV_COLUMNS, ...LICENSE_EXTRA_COLUMNS] : Object.keys(recordSchemas()[type].shape).filter((key) => key !== 'type');
 
 /** A value as a CSV cell: empty for null, JSON for lists and objects. */
 const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { hasIdShape, type IdPrefix } from '../ids.js';
+import { lazily } from '../lazily.js';
 
 /**
  * Shared field rules of `/api` and the portal: strings are trimmed of nothing and never coerced from other types. The
@@ -27,8 +28,11 @@ export const DEFAULT_PER_PAGE = 20;
 const wholeNumber = (name: string) =>
   z.pipe(z.string().check(z.regex(/^\d+$/, `${name} must be a whole number`)), z.transform(Number));
 
-/** `page` ≥ 1 (else 400), `per_page` 1–100 (larger values clamp to 100). */
-export const paginationQuery = {
+/**
+ * `page` ≥ 1 (else 400), `per_page` 1–100 (larger values clamp to 100). Built by the first list route's schema, not when
+ * the module loads (the route schemas are built on first use: functions/management/route.ts).
+ */
+export const paginationQuery = lazily(() => ({
   page: z.pipe(
     z.optional(wholeNumber('page').check(z.refine((n) => n >= 1, 'page must be at least 1'))),
     z.transform((n) => n ?? 1),
@@ -37,4 +41,4 @@ export const paginationQuery = {
     z.optional(wholeNumber('per_page').check(z.refine((n) => n >= 1, 'per_page must be at least 1'))),
     z.transform((n) => Math.min(n ?? DEFAULT_PER_PAGE, MAX_PER_PAGE)),
   ),
-};
+}));

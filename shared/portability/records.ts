@@ -6,6 +6,7 @@ import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/attribute-values.js';
 import { RELEASE_STATUSES } from '../data/attribute-values.js';
 import { CHANNELS, DEFAULT_CHANNEL } from '../releases/channels.js';
 import type { EntityItem } from '../data/service.js';
+import { lazily } from '../lazily.js';
 
 /**
  * The account export's records (DECISIONS §16), which the `jsonl` import reads back: one JSON object per line,
@@ -31,193 +32,214 @@ export const RECORD_TYPES = [
 ] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
-const text = z.string();
-/** An optional field: `null` or absent when unset. */
-const maybe = <T extends z.core.$ZodType>(schema: T) => z.optional(z.nullable(schema));
-const timestamp = z.iso.datetime({ offset: true });
-const record = <T extends RecordType, S extends z.core.$ZodShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
+/**
+ * The records' schemas, built by the first call: a CSV export reads their fields (its columns), a `jsonl` import parses
+ * with them; the functions that load this module for its `recordOf` alone (a JSON Lines export) build none of them.
+ */
+export const recordSchemas = lazily(() => {
+  const text = z.string();
+  /** An optional field: `null` or absent when unset. */
+  const maybe = <T extends z.core.$ZodType>(schema: T) => z.optional(z.nullable(schema));
+  const timestamp = z.iso.datetime({ offset: true });
+  const record = <T extends RecordType, S extends z.core.$ZodShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
 
-/** The first line of an export: what wrote it and when. */
-export const exportHeaderRecord = record('export', {
-  formatVersion: z.number(),
-  exportedAt: timestamp,
-  /** The exporting account's tenant id, for the reader's information only. */
-  tenantId: maybe(text),
+  /** The first line of an export: what wrote it and when. */
+  const exportHeaderRecord = record('export', {
+    formatVersion: z.number(),
+    exportedAt: timestamp,
+    /** The exporting account's tenant id, for the reader's information only. */
+    tenantId: maybe(text),
+  });
+
+  const productRecord = record('product', {
+    id: text,
+    name: text,
+    slug: text,
+    productType: z.enum(PRODUCT_TYPES),
+    status: z.enum(PRODUCT_STATUSES),
+    isPremium: z.optional(z.boolean()),
+    requiresLicense: z.optional(z.boolean()),
+    managesReleases: z.optional(z.boolean()),
+    licensePrefix: z.optional(text),
+    description: maybe(text),
+    logoUrl: maybe(text),
+    bannerUrl: maybe(text),
+    readmeUrl: maybe(text),
+    homepage: maybe(text),
+    icon: maybe(text),
+    color: maybe(text),
+    tested: maybe(text),
+    requires: maybe(text),
+    requiresPhp: maybe(text),
+    stagingPatterns: maybe(z.array(text)),
+    stagingActivationLimit: maybe(z.number()),
+    offlineValidityDays: maybe(z.number()),
+    /** The product's `pk_` key, embedded in shipped code: an import keeps it when it is free. Not a secret. */
+    public_key: maybe(text),
+    createdAt: timestamp,
+    deletedAt: maybe(timestamp),
+  });
+
+  const planRecord = record('plan', {
+    id: text,
+    productId: text,
+    name: text,
+    slug: text,
+    billingCycle: z.enum(BILLING_CYCLES),
+    price: z.number(),
+    currency: text,
+    siteLimit: z.number(),
+    shortDescription: maybe(text),
+    isActive: z.optional(z.boolean()),
+    isPublic: z.optional(z.boolean()),
+    createdAt: timestamp,
+  });
+
+  /** A release's metadata; the ZIP file itself is not part of an export. */
+  const releaseRecord = record('release', {
+    id: text,
+    productId: text,
+    version: text,
+    status: z.enum(RELEASE_STATUSES),
+    releaseNotes: maybe(text),
+    filePath: maybe(text),
+    fileName: maybe(text),
+    fileSize: maybe(z.number()),
+    tested: maybe(text),
+    requires: maybe(text),
+    requiresPhp: maybe(text),
+    releasedAt: maybe(timestamp),
+    createdAt: timestamp,
+  });
+
+  const customerRecord = record('customer', {
+    id: text,
+    email: text,
+    firstName: maybe(text),
+    lastName: maybe(text),
+    company: maybe(text),
+    phone: maybe(text),
+    street: maybe(text),
+    city: maybe(text),
+    state: maybe(text),
+    postalCode: maybe(text),
+    country: maybe(text),
+    timezone: maybe(text),
+    metadata: maybe(z.record(z.string(), z.unknown())),
+    createdAt: timestamp,
+  });
+
+  const licenseRecord = record('license', {
+    id: text,
+    /** Exactly as issued: the import keeps it. */
+    licenseKey: text,
+    productId: text,
+    planId: maybe(text),
+    customerId: maybe(text),
+    customerEmail: text,
+    customerName: maybe(text),
+    status: z.enum(LICENSE_STATUSES),
+    seats: z.number(),
+    /** `null`: lifetime. */
+    expiresAt: maybe(timestamp),
+    /** The release channel it receives; absent (an export made before it was written): `stable`. */
+    channel: z.optional(z.enum(CHANNELS)),
+    createdAt: timestamp,
+  });
+
+  const activationRecord = record('activation', {
+    id: text,
+    licenseId: text,
+    domain: text,
+    ipAddress: maybe(text),
+    status: z.enum(ACTIVATION_STATUSES),
+    /** Absent: production (a seat). */
+    environment: z.optional(z.enum(ACTIVATION_ENVIRONMENTS)),
+    activatedAt: timestamp,
+    deactivatedAt: maybe(timestamp),
+    lastCheckedAt: maybe(timestamp),
+  });
+
+  const paymentRecord = record('payment', {
+    id: text,
+    customerId: text,
+    productId: maybe(text),
+    licenseId: maybe(text),
+    amount: z.number(),
+    currency: text,
+    status: z.enum(['completed', 'refunded']),
+    paymentMethod: text,
+    invoicePdfUrl: maybe(text),
+    productName: maybe(text),
+    /** The payment provider's own id (Stripe's `pi_…` or `in_…`). */
+    providerPaymentId: maybe(text),
+    createdAt: timestamp,
+  });
+
+  const subscriptionRecord = record('subscription', {
+    id: text,
+    customerId: text,
+    licenseId: maybe(text),
+    productId: maybe(text),
+    planId: maybe(text),
+    status: text,
+    currentPeriodStart: maybe(timestamp),
+    currentPeriodEnd: maybe(timestamp),
+    cancelAtPeriodEnd: z.boolean(),
+    canceledAt: maybe(timestamp),
+    planName: maybe(text),
+    billingCycle: maybe(text),
+    price: maybe(z.number()),
+    currency: maybe(text),
+    productName: maybe(text),
+    /** The payment provider's own id (Stripe's `sub_…`). */
+    providerSubscriptionId: maybe(text),
+    createdAt: timestamp,
+  });
+
+  /** A webhook without its signing secret: an import gives it a new one. */
+  const webhookRecord = record('webhook', {
+    id: text,
+    name: text,
+    url: text,
+    events: z.array(text),
+    enabled: z.boolean(),
+    createdAt: timestamp,
+  });
+
+  /** Any line of an export. */
+  const portableRecord = z.discriminatedUnion('type', [
+    exportHeaderRecord, productRecord, planRecord, releaseRecord, customerRecord, licenseRecord, activationRecord,
+    paymentRecord, subscriptionRecord, webhookRecord,
+  ]);
+  return {
+    export: exportHeaderRecord,
+    product: productRecord,
+    plan: planRecord,
+    release: releaseRecord,
+    customer: customerRecord,
+    license: licenseRecord,
+    activation: activationRecord,
+    payment: paymentRecord,
+    subscription: subscriptionRecord,
+    webhook: webhookRecord,
+    /** Any line of an export. */
+    portable: portableRecord,
+  };
 });
+type RecordSchemas = ReturnType<typeof recordSchemas>;
 
-export const productRecord = record('product', {
-  id: text,
-  name: text,
-  slug: text,
-  productType: z.enum(PRODUCT_TYPES),
-  status: z.enum(PRODUCT_STATUSES),
-  isPremium: z.optional(z.boolean()),
-  requiresLicense: z.optional(z.boolean()),
-  managesReleases: z.optional(z.boolean()),
-  licensePrefix: z.optional(text),
-  description: maybe(text),
-  logoUrl: maybe(text),
-  bannerUrl: maybe(text),
-  readmeUrl: maybe(text),
-  homepage: maybe(text),
-  icon: maybe(text),
-  color: maybe(text),
-  tested: maybe(text),
-  requires: maybe(text),
-  requiresPhp: maybe(text),
-  stagingPatterns: maybe(z.array(text)),
-  stagingActivationLimit: maybe(z.number()),
-  offlineValidityDays: maybe(z.number()),
-  /** The product's `pk_` key, embedded in shipped code: an import keeps it when it is free. Not a secret. */
-  public_key: maybe(text),
-  createdAt: timestamp,
-  deletedAt: maybe(timestamp),
-});
-
-export const planRecord = record('plan', {
-  id: text,
-  productId: text,
-  name: text,
-  slug: text,
-  billingCycle: z.enum(BILLING_CYCLES),
-  price: z.number(),
-  currency: text,
-  siteLimit: z.number(),
-  shortDescription: maybe(text),
-  isActive: z.optional(z.boolean()),
-  isPublic: z.optional(z.boolean()),
-  createdAt: timestamp,
-});
-
-/** A release's metadata; the ZIP file itself is not part of an export. */
-export const releaseRecord = record('release', {
-  id: text,
-  productId: text,
-  version: text,
-  status: z.enum(RELEASE_STATUSES),
-  releaseNotes: maybe(text),
-  filePath: maybe(text),
-  fileName: maybe(text),
-  fileSize: maybe(z.number()),
-  tested: maybe(text),
-  requires: maybe(text),
-  requiresPhp: maybe(text),
-  releasedAt: maybe(timestamp),
-  createdAt: timestamp,
-});
-
-export const customerRecord = record('customer', {
-  id: text,
-  email: text,
-  firstName: maybe(text),
-  lastName: maybe(text),
-  company: maybe(text),
-  phone: maybe(text),
-  street: maybe(text),
-  city: maybe(text),
-  state: maybe(text),
-  postalCode: maybe(text),
-  country: maybe(text),
-  timezone: maybe(text),
-  metadata: maybe(z.record(z.string(), z.unknown())),
-  createdAt: timestamp,
-});
-
-export const licenseRecord = record('license', {
-  id: text,
-  /** Exactly as issued: the import keeps it. */
-  licenseKey: text,
-  productId: text,
-  planId: maybe(text),
-  customerId: maybe(text),
-  customerEmail: text,
-  customerName: maybe(text),
-  status: z.enum(LICENSE_STATUSES),
-  seats: z.number(),
-  /** `null`: lifetime. */
-  expiresAt: maybe(timestamp),
-  /** The release channel it receives; absent (an export made before it was written): `stable`. */
-  channel: z.optional(z.enum(CHANNELS)),
-  createdAt: timestamp,
-});
-
-export const activationRecord = record('activation', {
-  id: text,
-  licenseId: text,
-  domain: text,
-  ipAddress: maybe(text),
-  status: z.enum(ACTIVATION_STATUSES),
-  /** Absent: production (a seat). */
-  environment: z.optional(z.enum(ACTIVATION_ENVIRONMENTS)),
-  activatedAt: timestamp,
-  deactivatedAt: maybe(timestamp),
-  lastCheckedAt: maybe(timestamp),
-});
-
-export const paymentRecord = record('payment', {
-  id: text,
-  customerId: text,
-  productId: maybe(text),
-  licenseId: maybe(text),
-  amount: z.number(),
-  currency: text,
-  status: z.enum(['completed', 'refunded']),
-  paymentMethod: text,
-  invoicePdfUrl: maybe(text),
-  productName: maybe(text),
-  /** The payment provider's own id (Stripe's `pi_…` or `in_…`). */
-  providerPaymentId: maybe(text),
-  createdAt: timestamp,
-});
-
-export const subscriptionRecord = record('subscription', {
-  id: text,
-  customerId: text,
-  licenseId: maybe(text),
-  productId: maybe(text),
-  planId: maybe(text),
-  status: text,
-  currentPeriodStart: maybe(timestamp),
-  currentPeriodEnd: maybe(timestamp),
-  cancelAtPeriodEnd: z.boolean(),
-  canceledAt: maybe(timestamp),
-  planName: maybe(text),
-  billingCycle: maybe(text),
-  price: maybe(z.number()),
-  currency: maybe(text),
-  productName: maybe(text),
-  /** The payment provider's own id (Stripe's `sub_…`). */
-  providerSubscriptionId: maybe(text),
-  createdAt: timestamp,
-});
-
-/** A webhook without its signing secret: an import gives it a new one. */
-export const webhookRecord = record('webhook', {
-  id: text,
-  name: text,
-  url: text,
-  events: z.array(text),
-  enabled: z.boolean(),
-  createdAt: timestamp,
-});
-
-/** Any line of an export. */
-export const portableRecord = z.discriminatedUnion('type', [
-  exportHeaderRecord, productRecord, planRecord, releaseRecord, customerRecord, licenseRecord, activationRecord,
-  paymentRecord, subscriptionRecord, webhookRecord,
-]);
-
-export type ExportHeaderRecord = z.infer<typeof exportHeaderRecord>;
-export type ProductRecord = z.infer<typeof productRecord>;
-export type PlanRecord = z.infer<typeof planRecord>;
-export type ReleaseRecord = z.infer<typeof releaseRecord>;
-export type CustomerRecord = z.infer<typeof customerRecord>;
-export type LicenseRecord = z.infer<typeof licenseRecord>;
-export type ActivationRecord = z.infer<typeof activationRecord>;
-export type PaymentRecord = z.infer<typeof paymentRecord>;
-export type SubscriptionRecord = z.infer<typeof subscriptionRecord>;
-export type WebhookRecord = z.infer<typeof webhookRecord>;
-export type PortableRecord = z.infer<typeof portableRecord>;
+export type ExportHeaderRecord = z.infer<RecordSchemas['export']>;
+export type ProductRecord = z.infer<RecordSchemas['product']>;
+export type PlanRecord = z.infer<RecordSchemas['plan']>;
+export type ReleaseRecord = z.infer<RecordSchemas['release']>;
+export type CustomerRecord = z.infer<RecordSchemas['customer']>;
+export type LicenseRecord = z.infer<RecordSchemas['license']>;
+export type ActivationRecord = z.infer<RecordSchemas['activation']>;
+export type PaymentRecord = z.infer<RecordSchemas['payment']>;
+export type SubscriptionRecord = z.infer<RecordSchemas['subscription']>;
+export type WebhookRecord = z.infer<RecordSchemas['webhook']>;
+export type PortableRecord = z.infer<RecordSchemas['portable']>;
 
 /** One line of a `jsonl` export. */
 export const recordLine = (value: PortableRecord): string => `${JSON.stringify(value)}\n`;

@@ -5,7 +5,7 @@ import { loadConfig } from '../../shared/config.js';
 import { requestExport } from '../../shared/exports/export-jobs.js';
 import { runExport, type ExportProgress } from '../../shared/exports/export-run.js';
 import { newId } from '../../shared/ids.js';
-import { portableRecord, RECORD_TYPES, type PortableRecord } from '../../shared/portability/records.js';
+import { RECORD_TYPES, recordSchemas, type PortableRecord } from '../../shared/portability/records.js';
 import { systemClock } from '../../shared/runtime.js';
 import { newTenant } from '../support/client.js';
 import { finishedExport } from '../support/exports.js';
@@ -34,7 +34,7 @@ const linesOf = (bytes: Buffer): PortableRecord[] =>
     .toString('utf8')
     .trimEnd()
     .split('\n')
-    .map((line) => portableRecord.parse(JSON.parse(line)));
+    .map((line) => recordSchemas().portable.parse(JSON.parse(line)));
 
 describe('account export', () => {
   it('writes every record of the account as typed jsonl, in import order, without secrets, behind a presigned link', async () => {

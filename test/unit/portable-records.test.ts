@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { portableRecord, recordLine, recordOf, RECORD_TYPES } from '../../shared/portability/records.js';
+import { recordLine, recordOf, recordSchemas, RECORD_TYPES } from '../../shared/portability/records.js';
 
 const at = '2026-03-01T10:00:00.000Z';
 
@@ -20,7 +20,7 @@ describe('portable records', () => {
     const line = recordLine(license);
     expect(line.endsWith('\n')).toBe(true);
     expect(line.trim()).not.toContain('\n');
-    const parsed = portableRecord.parse(JSON.parse(line));
+    const parsed = recordSchemas().portable.parse(JSON.parse(line));
     expect(parsed).toEqual({ ...license, planId: null, customerId: null, customerName: null, expiresAt: null });
     // Derived counters and the tenant stay out of the record.
     expect(parsed).not.toHaveProperty('activatedCount');
@@ -29,8 +29,8 @@ describe('portable records', () => {
 
   it('ignore fields a newer export adds, and refuse a record of no known type', () => {
     const line = { type: 'webhook', id: 'whk_x', name: 'n', url: 'https://example.com', events: [], enabled: true, createdAt: at, future: 1 };
-    expect(portableRecord.parse(line)).not.toHaveProperty('future');
-    expect(portableRecord.safeParse({ type: 'invoice', id: 'x' }).success).toBe(false);
+    expect(recordSchemas().portable.parse(line)).not.toHaveProperty('future');
+    expect(recordSchemas().portable.safeParse({ type: 'invoice', id: 'x' }).success).toBe(false);
   });
 
   it('list the export header first and every record after those it names', () => {

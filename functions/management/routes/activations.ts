@@ -13,7 +13,7 @@ import { lazily } from '../../../shared/lazily.js';
 /** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
 const listQuery = lazily(() =>
   z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     license_id: z.optional(idFilter('lic', 'license')),
     status: z.optional(z.enum(ACTIVATION_STATUSES)),
   }),

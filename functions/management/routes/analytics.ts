@@ -16,9 +16,9 @@ const schemas = lazily(() => {
   /** A UTC day, `YYYY-MM-DD`; both ends of a range are included. */
   const day = z.optional(z.string().check(z.refine(isDay, 'must be a date (YYYY-MM-DD)')));
   const range = { from: day, to: day };
-  const feedbackQuery = z.strictObject({ ...paginationQuery, ...range, type: z.optional(z.enum(FEEDBACK_TYPES)) });
-  const eventsQuery = z.strictObject({ ...paginationQuery, ...range, event: z.optional(z.string().check(z.minLength(1), z.maxLength(100))) });
-  const reasonsQuery = z.strictObject({ ...paginationQuery, ...range });
+  const feedbackQuery = z.strictObject({ ...paginationQuery(), ...range, type: z.optional(z.enum(FEEDBACK_TYPES)) });
+  const eventsQuery = z.strictObject({ ...paginationQuery(), ...range, event: z.optional(z.string().check(z.minLength(1), z.maxLength(100))) });
+  const reasonsQuery = z.strictObject({ ...paginationQuery(), ...range });
   const analyticsQuery = z.strictObject(range);
   const overviewQuery = z.strictObject({ ...range, product_id: z.optional(idFilter('prd', 'product')) });
   return { feedbackQuery, eventsQuery, reasonsQuery, analyticsQuery, overviewQuery };

@@ -17,7 +17,7 @@ const schemas = lazily(() => {
   const actorFilter = z.optional(z.union([z.enum(['stripe', 'import']), z.string().check(z.regex(ID_SHAPE, 'must be an id'))]));
   const instant = z.optional(z.iso.datetime({ offset: true, message: 'must be an ISO 8601 timestamp' }));
   const listQuery = z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     actor_id: actorFilter,
     action: filterText,
     target_type: filterText,

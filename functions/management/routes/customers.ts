@@ -32,7 +32,7 @@ const schemas = lazily(() => {
 
   const createBody = z.strictObject(customerFields);
   const updateBody = z.partial(createBody);
-  const listQuery = z.strictObject({ ...paginationQuery, search: z.optional(z.string().check(z.maxLength(254))) });
+  const listQuery = z.strictObject({ ...paginationQuery(), search: z.optional(z.string().check(z.maxLength(254))) });
   return { createBody, updateBody, listQuery };
 });
 

@@ -29,7 +29,7 @@ const schemas = lazily(() => {
   const uploadUrlBody = z.strictObject({
     fileSize: z.number().check(z.int(), z.gte(1), z.lte(MAX_IMPORT_UPLOAD_BYTES, `must be at most ${MAX_IMPORT_UPLOAD_BYTES / (1024 * 1024)} MB`)),
   });
-  const listQuery = z.strictObject(paginationQuery);
+  const listQuery = z.strictObject(paginationQuery());
   return { startQuery, uploadUrlBody, listQuery };
 });
 

@@ -55,7 +55,7 @@ const schemas = lazily(() => {
     keepActivations: z.optional(z.boolean()),
   });
   const listQuery = z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     search: z.optional(z.string().check(z.maxLength(254))),
     status: z.optional(z.enum(LICENSE_STATUSES)),
     product_id: z.optional(idFilter('prd', 'product')),

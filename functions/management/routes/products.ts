@@ -106,7 +106,7 @@ const schemas = lazily(() => {
   });
   const updateBody = z.partial(createBody);
   const listQuery = z.strictObject({
-    ...paginationQuery,
+    ...paginationQuery(),
     search: z.optional(z.string().check(z.maxLength(200))),
     status: z.optional(z.enum(PRODUCT_STATUSES)),
   });

@@ -60,7 +60,7 @@ function webhookSchemas(deps: Deps) {
 }
 
 /** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
-const deliveriesQuery = lazily(() => z.strictObject(paginationQuery));
+const deliveriesQuery = lazily(() => z.strictObject(paginationQuery()));
 
 type WebhookRouteDeps = Deps & { secrets: SecretBox };
 

@@ -1,4 +1,4 @@
-import { EXPORT_FORMAT_VERSION, portableRecord, type CustomerRecord } from '../../portability/records.js';
+import { EXPORT_FORMAT_VERSION, recordSchemas, type CustomerRecord } from '../../portability/records.js';
 import { FileProblem } from '../file-problem.js';
 import type { CustomerDetails, LicenseCandidate, RowResult } from '../rows.js';
 import type { ImportFormat } from './format.js';
@@ -49,7 +49,7 @@ export const jsonlFormat: ImportFormat = {
         results.push({ row, error: 'not a JSON object' });
         return;
       }
-      const parsed = portableRecord.safeParse(json);
+      const parsed = recordSchemas().portable.safeParse(json);
       if (!parsed.success) {
         const type = (json as { type?: unknown } | null)?.type;
         results.push({ row, error: typeof type === 'string' ? `${type}: ${firstIssue(parsed.error.issues)}` : 'type is required' });
