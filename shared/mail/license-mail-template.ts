@@ -1,4 +1,5 @@
 import { escapeHtml } from '../html.js';
+import { longDate } from './long-date.js';
 import { htmlMail, type RenderedMail } from './mail-layout.js';
 
 /** What the buyer's e-mail says: the license as it was issued, and who sold it. */
@@ -14,14 +15,10 @@ export type LicenseMailView = {
   replyTo?: string;
 };
 
-
-// Dates are written out in words, in UTC: "23 November 2026" reads the same in every locale.
-const longDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
 /** The line about time: a renewal date, an end date, or none for a lifetime license. */
 function termLine(view: LicenseMailView): { label: string; value: string } {
   if (!view.expiresAt) return { label: 'Expires', value: 'Never (lifetime license)' };
-  const date = longDate.format(new Date(view.expiresAt));
+  const date = longDate(view.expiresAt);
   return view.renews ? { label: 'Renews on', value: `${date} (your subscription renews it)` } : { label: 'Valid until', value: date };
 }
 

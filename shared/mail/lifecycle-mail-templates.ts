@@ -1,8 +1,7 @@
 import { escapeHtml } from '../html.js';
+import { longDate } from './long-date.js';
 import { htmlMail, type RenderedMail } from './mail-layout.js';
 
-// Dates are written out in words, in UTC, as in the license e-mail.
-const longDate = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
 const e = escapeHtml;
 const greetingOf = (name: string | undefined) => (name?.trim() ? `Hi ${name.trim()},` : 'Hello,');
 const daysText = (days: number) => (days === 1 ? '1 day' : `${days} days`);
@@ -32,7 +31,7 @@ export type RenewalReminderView = {
 export function renderRenewalReminderMail(view: RenewalReminderView): RenderedMail {
   const subject = `Your ${view.productName} license expires in ${daysText(view.daysLeft)}`;
   const greeting = greetingOf(view.customerName);
-  const ends = `Your ${view.productName} license ${view.licenseKey} expires on ${longDate.format(new Date(view.expiresAt))} and will not renew on its own.`;
+  const ends = `Your ${view.productName} license ${view.licenseKey} expires on ${longDate(view.expiresAt)} and will not renew on its own.`;
   const after = 'After that it stops receiving updates, and sites using it may show it as expired.';
   const ask = view.renewalUrl ? 'Renew it here:' : `To keep it, contact ${view.sellerName?.trim() || 'the seller'} to renew it.`;
   const text = [greeting, '', ends, after, '', ask, ...(view.renewalUrl ? ['', `    ${view.renewalUrl}`] : []), '', ...(view.sellerName?.trim() ? [`— ${view.sellerName.trim()}`, ''] : [])].join('\n');
@@ -64,7 +63,7 @@ export function renderLicenseTransferredMail(view: LicenseTransferredView): Rend
   const subject = `A ${view.productName} license was transferred to you`;
   const greeting = greetingOf(view.customerName);
   const intro = `A license for ${view.productName} is now yours. Here is its key:`;
-  const term = view.expiresAt ? `Valid until ${longDate.format(new Date(view.expiresAt))}.` : 'It does not expire.';
+  const term = view.expiresAt ? `Valid until ${longDate(view.expiresAt)}.` : 'It does not expire.';
   const seats = `It may be active on ${view.seats === 1 ? '1 site' : `${view.seats} sites`} at once: paste the key in the plugin's license settings and activate.`;
   const text = [greeting, '', intro, '', `    ${view.licenseKey}`, '', term, seats, '', ...(view.sellerName?.trim() ? [`— ${view.sellerName.trim()}`, ''] : [])].join('\n');
   const html = htmlMail({
