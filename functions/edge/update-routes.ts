@@ -4,7 +4,8 @@ import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
-import type { Route } from '../../shared/http/route.js';
+import { lazyInput, type Route } from '../../shared/http/route.js';
+import { lazily } from '../../shared/lazily.js';
 import { addressNetwork, clientAddress, clientNetwork } from '../../shared/http/client-address.js';
 import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
 import { parseInput } from '../../shared/http/validation.js';
@@ -32,18 +33,23 @@ const siteVersion = (field: string) =>
     z.optional(z.string().check(z.regex(/^\d+(\.\d+)*([-+.~_]?[0-9A-Za-z]+)*$/, `${field} must be a version such as 8.2.1`))),
   );
 
-const productQuery = { slug: requiredText('slug', 128), license_key: requiredText('license_key', 256) };
-const updateCheckQuery = z.object({
-  ...productQuery,
-  version: requiredText('version', 64),
-  /** The site asking (WordPress's home URL): its check is recorded, its version counted in analytics, its rollout bucket drawn. */
-  domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
-  /** The site's own channel choice, capped by its license's. */
-  channel: z.optional(z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(', ')}` })),
-  php: siteVersion('php'),
-  wp: siteVersion('wp'),
+/** The routes' schemas, built with the first request that reads one (shared/http/route.ts: `lazyInput`). */
+const schemas = lazily(() => {
+  const productQuery = { slug: requiredText('slug', 128), license_key: requiredText('license_key', 256) };
+  const updateCheckQuery = z.object({
+    ...productQuery,
+    version: requiredText('version', 64),
+    /** The site asking (WordPress's home URL): its check is recorded, its version counted in analytics, its rollout bucket drawn. */
+    domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
+    /** The site's own channel choice, capped by its license's. */
+    channel: z.optional(z.enum(CHANNELS, { error: `channel must be one of ${CHANNELS.join(', ')}` })),
+    php: siteVersion('php'),
+    wp: siteVersion('wp'),
+  });
+  const versionsQuery = z.object(productQuery);
+  const downloadQuery = z.object({ license_key: requiredText('license_key', 256) });
+  return { updateCheckQuery, versionsQuery, downloadQuery };
 });
-const versionsQuery = z.object(productQuery);
 
 /** A site the check names, when its domain reads as one; a malformed one never costs a site its update. */
 function siteOf(domain: string | undefined): string | undefined {
@@ -54,7 +60,6 @@ function siteOf(domain: string | undefined): string | undefined {
     return undefined;
   }
 }
-const downloadQuery = z.object({ license_key: requiredText('license_key', 256) });
 const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Release not found') };
 
 /** The WordPress update check, the versions a license may roll back to, and the licensed download. */
@@ -66,10 +71,10 @@ export function updateRoutes(
     {
       method: 'GET',
       path: '/v1/wp/update-check',
-      input: { query: updateCheckQuery },
+      input: lazyInput({ query: () => schemas().updateCheckQuery }),
       // Signed with the product's key (an unknown slug is not: no product, no key).
       handler: signedAnswers(catalogs.signer, deps.clock, async (event, scope) => {
-        const input = parseInput(updateCheckQuery, query(event));
+        const input = parseInput(schemas().updateCheckQuery, query(event));
         const address = clientAddress(event, deps.config);
         // The edge's reads share one bucket per address (IPv6: its /64) in the container: a check under the limit costs no I/O.
         await catalogs.limits.take(RATE_LIMITS.edgeReads, addressNetwork(address));
@@ -90,9 +95,9 @@ export function updateRoutes(
     {
       method: 'GET',
       path: '/v1/wp/versions',
-      input: { query: versionsQuery },
+      input: lazyInput({ query: () => schemas().versionsQuery }),
       handler: signedAnswers(catalogs.signer, deps.clock, async (event, scope) => {
-        const input = parseInput(versionsQuery, query(event));
+        const input = parseInput(schemas().versionsQuery, query(event));
         await catalogs.limits.take(RATE_LIMITS.edgeReads, addressNetwork(clientAddress(event, deps.config)));
         const baseUrl = requestBaseUrl(event, deps.config.publicBaseUrl);
         const answer = await listVersions(deps, catalogs.releases, { slug: input.slug, licenseKey: input.license_key, baseUrl }, (product) => {
@@ -104,9 +109,9 @@ export function updateRoutes(
     {
       method: 'GET',
       path: '/v1/download/{releaseId}',
-      input: { pathIds: { releaseId: RELEASE }, query: downloadQuery },
+      input: lazyInput({ pathIds: { releaseId: RELEASE }, query: () => schemas().downloadQuery }),
       handler: async (event) => {
-        const input = parseInput(downloadQuery, query(event));
+        const input = parseInput(schemas().downloadQuery, query(event));
         await catalogs.limits.take(RATE_LIMITS.downloads, clientNetwork(event, deps.config));
         // Shapes before reads, in the order the download checks: the key (403 as an unknown key), then the release.
         if (!couldBeLicenseKey(input.license_key)) throw new ForbiddenError(LICENSE_MESSAGES.notFound);

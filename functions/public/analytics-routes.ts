@@ -6,7 +6,8 @@ import { FEEDBACK_TYPES } from '../../shared/data/attribute-values.js';
 import { clientNetwork } from '../../shared/http/client-address.js';
 import { jsonBody } from '../../shared/http/request.js';
 import { created, json } from '../../shared/http/responses.js';
-import type { Route } from '../../shared/http/route.js';
+import { lazyInput, type Route } from '../../shared/http/route.js';
+import { lazily } from '../../shared/lazily.js';
 import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
 import { email } from '../../shared/http/schemas.js';
 import { parseInput } from '../../shared/http/validation.js';
@@ -19,30 +20,35 @@ import type { Deps } from '../../shared/runtime.js';
 /** Far above what the fields allow (5,000 characters of message and 8 KB of metadata), far below the default. */
 const ANALYTICS_BODY_LIMIT_BYTES = 32 * 1024;
 
-const originFields = {
-  public_key: requiredText('public_key', 128),
-  license_key: optionalText('license_key', 256),
-  domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
-};
-/** A free-form object of DECISIONS §10: never another type, at most 8 levels and 8 KB. */
-const freeForm = (field: string) =>
-  z.optional(z.nullable(z.pipe(z.unknown().check(z.refine((v) => v === undefined || v === null || (typeof v === 'object' && !Array.isArray(v)), `${field} must be an object`)), metadataSchema)));
-const boundedText = (field: string, max: number) =>
-  z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be a string`) }).check(
-    z.trim(),
-    z.minLength(1, `${field} is required`),
-    z.maxLength(max, `${field} must be at most ${max} characters`),
-  );
+/** The routes' schemas, built with the first request that reads one (shared/http/route.ts: `lazyInput`). */
+const schemas = lazily(() => {
+  const originFields = {
+    public_key: requiredText('public_key', 128),
+    license_key: optionalText('license_key', 256),
+    domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
+  };
+  /** A free-form object of DECISIONS §10: never another type, at most 8 levels and 8 KB. */
+  const freeForm = (field: string) =>
+    z.optional(z.nullable(z.pipe(z.unknown().check(z.refine((v) => v === undefined || v === null || (typeof v === 'object' && !Array.isArray(v)), `${field} must be an object`)), metadataSchema)));
+  const boundedText = (field: string, max: number) =>
+    z.string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be a string`) }).check(
+      z.trim(),
+      z.minLength(1, `${field} is required`),
+      z.maxLength(max, `${field} must be at most ${max} characters`),
+    );
 
-const feedbackBody = z.object({
-  ...originFields,
-  type: z.enum(FEEDBACK_TYPES, { error: (issue) => (issue.input === undefined ? 'type is required' : `type must be one of ${FEEDBACK_TYPES.join(', ')}`) }),
-  message: boundedText('message', 5000),
-  email: z.optional(z.nullable(z.string({ error: 'email must be a string' }).check(z.trim(), z.refine((v) => z.safeParse(email, v).success, 'email must be a valid e-mail address')))),
-  metadata: freeForm('metadata'),
+  const feedbackBody = z.object({
+    ...originFields,
+    type: z.enum(FEEDBACK_TYPES, { error: (issue) => (issue.input === undefined ? 'type is required' : `type must be one of ${FEEDBACK_TYPES.join(', ')}`) }),
+    message: boundedText('message', 5000),
+    email: z.optional(z.nullable(z.string({ error: 'email must be a string' }).check(z.trim(), z.refine((v) => z.safeParse(email, v).success, 'email must be a valid e-mail address')))),
+    metadata: freeForm('metadata'),
+  });
+  const eventBody = z.object({ ...originFields, event: boundedText('event', 100), properties: freeForm('properties') });
+  const reasonBody = z.object({ ...originFields, reason: boundedText('reason', 100), details: optionalText('details', 5000) });
+  return { feedbackBody, eventBody, reasonBody };
 });
-const eventBody = z.object({ ...originFields, event: boundedText('event', 100), properties: freeForm('properties') });
-const reasonBody = z.object({ ...originFields, reason: boundedText('reason', 100), details: optionalText('details', 5000) });
+
 
 type OriginFields = { public_key: string; license_key?: string; domain?: string };
 
@@ -68,9 +74,9 @@ export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; 
     {
       method: 'POST',
       path: '/public/v1/feedback',
-      input: { body: feedbackBody },
+      input: lazyInput({ body: () => schemas().feedbackBody }),
       handler: async (event) => {
-        const body = await read(feedbackBody, event);
+        const body = await read(schemas().feedbackBody, event);
         const { type, message } = body;
         return created(await submitFeedback(ingest, { ...originOf(body), type, message, email: body.email?.toLowerCase() || undefined, metadata: body.metadata ?? undefined }));
       },
@@ -78,9 +84,9 @@ export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; 
     {
       method: 'POST',
       path: '/public/v1/events',
-      input: { body: eventBody },
+      input: lazyInput({ body: () => schemas().eventBody }),
       handler: async (event) => {
-        const body = await read(eventBody, event);
+        const body = await read(schemas().eventBody, event);
         await trackEvent({ ...ingest, usage: context.usage }, { ...originOf(body), event: body.event, properties: body.properties ?? undefined });
         return json(202, { accepted: true });
       },
@@ -88,9 +94,9 @@ export function analyticsRoutes(deps: Deps, context: { catalog: ProductCatalog; 
     {
       method: 'POST',
       path: '/public/v1/deactivation-reasons',
-      input: { body: reasonBody },
+      input: lazyInput({ body: () => schemas().reasonBody }),
       handler: async (event) => {
-        const body = await read(reasonBody, event);
+        const body = await read(schemas().reasonBody, event);
         return created(await recordDeactivationReason(ingest, { ...originOf(body), reason: body.reason, details: body.details }));
       },
     },

@@ -4,7 +4,8 @@ import { NotFoundError } from '../../shared/errors.js';
 import { clientNetwork } from '../../shared/http/client-address.js';
 import { query, requestBaseUrl } from '../../shared/http/request.js';
 import { ok, redirect } from '../../shared/http/responses.js';
-import type { Route } from '../../shared/http/route.js';
+import { lazyInput, type Route } from '../../shared/http/route.js';
+import { lazily } from '../../shared/lazily.js';
 import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { parseInput } from '../../shared/http/validation.js';
@@ -27,23 +28,28 @@ const paramName = (field: string, fallback: string) =>
     z.transform((name) => name ?? fallback),
   );
 
-const publicKeyQuery = { public_key: requiredText('public_key', 128) };
-/** Unknown query parameters are ignored, as on the rest of the public API; `public_key` is checked first. */
-const checkoutFields = {
-  ...publicKeyQuery,
-  email: z.optional(z.email({ error: 'email must be a valid e-mail address' }).check(z.maxLength(254, 'email must be at most 254 characters'))),
-  // Stripe keeps metadata values to 500 characters, and the return URL travels in the session's metadata.
-  return_url: z.optional(
-    z.url({ protocol: /^https?$/, error: 'return_url must be an http(s) URL' }).check(z.maxLength(500, 'return_url must be at most 500 characters')),
-  ),
-  activate_param: paramName('activate_param', DEFAULT_ACTIVATE_PARAM),
-  pending_param: paramName('pending_param', DEFAULT_PENDING_PARAM),
-  promo: optionalText('promo', 50),
-};
-const plansQuery = z.object(publicKeyQuery);
-const checkoutQuery = z.object({ ...checkoutFields, plan: requiredText('plan', 64) });
-const checkoutByIdQuery = z.object(checkoutFields);
-const returnQuery = z.object({ session_id: requiredText('session_id', 256) });
+/** The routes' schemas, built with the first request that reads one (shared/http/route.ts: `lazyInput`). */
+const schemas = lazily(() => {
+  const publicKeyQuery = { public_key: requiredText('public_key', 128) };
+  /** Unknown query parameters are ignored, as on the rest of the public API; `public_key` is checked first. */
+  const checkoutFields = {
+    ...publicKeyQuery,
+    email: z.optional(z.email({ error: 'email must be a valid e-mail address' }).check(z.maxLength(254, 'email must be at most 254 characters'))),
+    // Stripe keeps metadata values to 500 characters, and the return URL travels in the session's metadata.
+    return_url: z.optional(
+      z.url({ protocol: /^https?$/, error: 'return_url must be an http(s) URL' }).check(z.maxLength(500, 'return_url must be at most 500 characters')),
+    ),
+    activate_param: paramName('activate_param', DEFAULT_ACTIVATE_PARAM),
+    pending_param: paramName('pending_param', DEFAULT_PENDING_PARAM),
+    promo: optionalText('promo', 50),
+  };
+  const plansQuery = z.object(publicKeyQuery);
+  const checkoutQuery = z.object({ ...checkoutFields, plan: requiredText('plan', 64) });
+  const checkoutByIdQuery = z.object(checkoutFields);
+  const returnQuery = z.object({ session_id: requiredText('session_id', 256) });
+  return { plansQuery, checkoutQuery, checkoutByIdQuery, returnQuery };
+});
+
 
 /** For whatever enumerates routes: `{planId}` takes `plan_…` or `pln_…`, and is checked by the domain (404 when neither). */
 const PLAN_ID_KIND = { prefix: 'pln' as const, unknown: () => new NotFoundError(PLAN_NOT_FOUND) };
@@ -62,7 +68,7 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
   /** As on the rest of the public API, a caller is an address using one product's public key. */
   const callerOf = (event: HttpEvent, publicKey: string) => `${publicKey}#${clientNetwork(event, deps.config)}`;
-  const checkout = async (event: HttpEvent, input: z.infer<typeof checkoutByIdQuery>, plan: { slug: string } | { id: string }) => {
+  const checkout = async (event: HttpEvent, input: z.infer<ReturnType<typeof schemas>['checkoutByIdQuery']>, plan: { slug: string } | { id: string }) => {
     await limits.take(RATE_LIMITS.checkout, callerOf(event, input.public_key));
     const url = await startCheckout(deps, catalog, {
       publicKey: input.public_key,
@@ -80,9 +86,9 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
     {
       method: 'GET',
       path: '/public/v1/plans',
-      input: { query: plansQuery },
+      input: lazyInput({ query: () => schemas().plansQuery }),
       handler: async (event) => {
-        const input = parseInput(plansQuery, query(event));
+        const input = parseInput(schemas().plansQuery, query(event));
         await limits.take(RATE_LIMITS.publicReads, callerOf(event, input.public_key));
         return ok({ plans: await listPublicPlans(deps, catalog, input.public_key, baseUrlOf(event)) });
       },
@@ -90,18 +96,18 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
     {
       method: 'GET',
       path: '/public/v1/checkout',
-      input: { query: checkoutQuery },
+      input: lazyInput({ query: () => schemas().checkoutQuery }),
       handler: async (event) => {
-        const input = parseInput(checkoutQuery, query(event));
+        const input = parseInput(schemas().checkoutQuery, query(event));
         return checkout(event, input, { slug: input.plan });
       },
     },
     {
       method: 'GET',
       path: '/public/v1/checkout/return',
-      input: { query: returnQuery },
+      input: lazyInput({ query: () => schemas().returnQuery }),
       handler: async (event) => {
-        const input = parseInput(returnQuery, query(event));
+        const input = parseInput(schemas().returnQuery, query(event));
         const back = await checkoutReturn(deps, input.session_id);
         return back.kind === 'redirect' ? redirect(303, back.location) : html(THANK_YOU_PAGE);
       },
@@ -109,8 +115,8 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
     {
       method: 'GET',
       path: '/public/v1/checkout/{planId}',
-      input: { query: checkoutByIdQuery, pathIds: { planId: PLAN_ID_KIND } },
-      handler: async (event) => checkout(event, parseInput(checkoutByIdQuery, query(event)), { id: event.pathParameters!.planId! }),
+      input: lazyInput({ query: () => schemas().checkoutByIdQuery, pathIds: { planId: PLAN_ID_KIND } }),
+      handler: async (event) => checkout(event, parseInput(schemas().checkoutByIdQuery, query(event)), { id: event.pathParameters!.planId! }),
     },
   ];
 }

@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { clientNetwork } from '../../shared/http/client-address.js';
 import { query } from '../../shared/http/request.js';
 import { ok } from '../../shared/http/responses.js';
-import type { Route } from '../../shared/http/route.js';
+import { lazyInput, type Route } from '../../shared/http/route.js';
+import { lazily } from '../../shared/lazily.js';
 import { requiredText } from '../../shared/http/plugin-fields.js';
 import { parseInput } from '../../shared/http/validation.js';
 import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
@@ -10,7 +11,11 @@ import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
 import { signingKeysOf } from '../../shared/signing/key-directory.js';
 
-const signingKeyQuery = z.object({ public_key: requiredText('public_key', 128) });
+/** The routes' schemas, built with the first request that reads one (shared/http/route.ts: `lazyInput`). */
+const schemas = lazily(() => {
+  const signingKeyQuery = z.object({ public_key: requiredText('public_key', 128) });
+  return { signingKeyQuery };
+});
 
 /** The product's public signing keys, for clients that verify signed answers and offline license files. */
 export function signingRoutes(deps: Deps, { limits }: { limits: RateLimiter }): Route[] {
@@ -18,9 +23,9 @@ export function signingRoutes(deps: Deps, { limits }: { limits: RateLimiter }): 
     {
       method: 'GET',
       path: '/public/v1/signing-key',
-      input: { query: signingKeyQuery },
+      input: lazyInput({ query: () => schemas().signingKeyQuery }),
       handler: async (event) => {
-        const input = parseInput(signingKeyQuery, query(event));
+        const input = parseInput(schemas().signingKeyQuery, query(event));
         await limits.take(RATE_LIMITS.publicReads, `${input.public_key}#${clientNetwork(event, deps.config)}`);
         // Clients fetch the keys again when an answer names a key id they do not know (a rotation): no caching.
         return ok({ keys: await signingKeysOf(deps, input.public_key) }, { headers: { 'cache-control': 'no-cache' } });

@@ -2,7 +2,8 @@ import * as z from 'zod/mini';
 import { clientNetwork } from '../../shared/http/client-address.js';
 import { jsonBody } from '../../shared/http/request.js';
 import { created } from '../../shared/http/responses.js';
-import type { Route } from '../../shared/http/route.js';
+import { lazyInput, type Route } from '../../shared/http/route.js';
+import { lazily } from '../../shared/lazily.js';
 import { requiredText } from '../../shared/http/plugin-fields.js';
 import { parseInput } from '../../shared/http/validation.js';
 import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
@@ -11,11 +12,15 @@ import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
 import type { Deps } from '../../shared/runtime.js';
 import { startTrial } from '../../shared/trials/start-trial.js';
 
-/** Unknown fields are ignored, as on the rest of the public API. */
-const trialBody = z.object({
-  public_key: requiredText('public_key', 128),
-  plan: requiredText('plan', 64),
-  email: z.email({ error: 'email must be a valid e-mail address' }).check(z.maxLength(254, 'email must be at most 254 characters')),
+/** The route's schema, built with its first request (shared/http/route.ts: `lazyInput`). */
+const schemas = lazily(() => {
+  /** Unknown fields are ignored, as on the rest of the public API. */
+  const trialBody = z.object({
+    public_key: requiredText('public_key', 128),
+    plan: requiredText('plan', 64),
+    email: z.email({ error: 'email must be a valid e-mail address' }).check(z.maxLength(254, 'email must be at most 254 characters')),
+  });
+  return { trialBody };
 });
 
 /** No-card trials (DECISIONS §15), limited per caller as checkout is. */
@@ -24,9 +29,9 @@ export function trialRoutes(deps: Deps, { catalog, limits }: { catalog: ProductC
     {
       method: 'POST',
       path: '/public/v1/trials',
-      input: { body: trialBody },
+      input: lazyInput({ body: () => schemas().trialBody }),
       handler: async (event) => {
-        const input = parseInput(trialBody, jsonBody(event));
+        const input = parseInput(schemas().trialBody, jsonBody(event));
         await limits.take(RATE_LIMITS.checkout, `${input.public_key}#${clientNetwork(event, deps.config)}`);
         return created(await startTrial(deps, catalog, { publicKey: input.public_key, plan: input.plan, email: input.email }));
       },

@@ -5,7 +5,8 @@ import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { idempotentRoute, type IdempotencyScope } from '../../shared/http/idempotency.js';
 import { jsonBody, query } from '../../shared/http/request.js';
 import { json, noContent, ok } from '../../shared/http/responses.js';
-import type { Route } from '../../shared/http/route.js';
+import { lazyInput, type Route } from '../../shared/http/route.js';
+import { lazily } from '../../shared/lazily.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
 import { parseInput } from '../../shared/http/validation.js';
@@ -36,33 +37,37 @@ export const LEASE_ID: IdKind = { prefix: 'lse', unknown: () => new NotFoundErro
 /** `/v1` (no identification) or `/public/v1` (the product's `public_key` in every body). */
 export type LicenseSurface = { prefix: string; publicKey: boolean };
 
-const licenseFields = {
-  license_key: requiredText('license_key', 256),
-  product_slug: optionalText('product_slug', 128),
-  domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
-  /** Alias of `domain` (a public example sends it); `domain` wins when both are given. */
-  site: optionalText('site', MAX_DOMAIN_INPUT_LENGTH),
-  /** A device in place of a domain (DECISIONS §18): its fingerprint, and the name and platform it reports. */
-  machine: optionalText('machine', MAX_MACHINE_LENGTH),
-  name: optionalText('name', MAX_MACHINE_NAME_LENGTH),
-  platform: optionalText('platform', MAX_PLATFORM_LENGTH),
-  /** The product's version on the site: counted in the product's analytics (installs by version). */
-  version: optionalText('version', 64),
-};
-const publicKeyField = { public_key: requiredText('public_key', 128) };
-const deactivateFields = { ...licenseFields, activation_id: optionalText('activation_id', 64) };
-const offlineFields = {
-  license_key: licenseFields.license_key,
-  domain: licenseFields.domain,
-  site: licenseFields.site,
-  machine: licenseFields.machine,
-};
-const leaseFields = { license_key: licenseFields.license_key, machine: requiredText('machine', MAX_MACHINE_LENGTH) };
-const heartbeatFields = { license_key: licenseFields.license_key };
+/** The fields the routes read, built with the first request that reads one (shared/http/route.ts: `lazyInput`). */
+const fields = lazily(() => {
+  const licenseFields = {
+    license_key: requiredText('license_key', 256),
+    product_slug: optionalText('product_slug', 128),
+    domain: optionalText('domain', MAX_DOMAIN_INPUT_LENGTH),
+    /** Alias of `domain` (a public example sends it); `domain` wins when both are given. */
+    site: optionalText('site', MAX_DOMAIN_INPUT_LENGTH),
+    /** A device in place of a domain (DECISIONS §18): its fingerprint, and the name and platform it reports. */
+    machine: optionalText('machine', MAX_MACHINE_LENGTH),
+    name: optionalText('name', MAX_MACHINE_NAME_LENGTH),
+    platform: optionalText('platform', MAX_PLATFORM_LENGTH),
+    /** The product's version on the site: counted in the product's analytics (installs by version). */
+    version: optionalText('version', 64),
+  };
+  const publicKeyField = { public_key: requiredText('public_key', 128) };
+  const deactivateFields = { ...licenseFields, activation_id: optionalText('activation_id', 64) };
+  const offlineFields = {
+    license_key: licenseFields.license_key,
+    domain: licenseFields.domain,
+    site: licenseFields.site,
+    machine: licenseFields.machine,
+  };
+  const leaseFields = { license_key: licenseFields.license_key, machine: requiredText('machine', MAX_MACHINE_LENGTH) };
+  const heartbeatFields = { license_key: licenseFields.license_key };
+  return { licenseFields, publicKeyField, deactivateFields, offlineFields, leaseFields, heartbeatFields };
+});
 
-function schemaFor<F extends z.core.$ZodShape>(surface: LicenseSurface, fields: F) {
+function schemaFor<F extends z.core.$ZodShape>(surface: LicenseSurface, shape: F) {
   // The public key comes first, so a body missing everything names it first.
-  return surface.publicKey ? z.object({ ...publicKeyField, ...fields }) : z.object({ ...fields, public_key: optionalText('public_key', 128) });
+  return surface.publicKey ? z.object({ ...fields().publicKeyField, ...shape }) : z.object({ ...shape, public_key: optionalText('public_key', 128) });
 }
 
 type LicenseBody = { license_key: string; product_slug?: string; public_key?: string };
@@ -118,9 +123,9 @@ export const licenseKeyScope: IdempotencyScope = (event) => {
 
 /** validate, activate and deactivate on both prefixes; check and offline license files on the public one. */
 export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface: LicenseSurface): Route[] {
-  const validateSchema = schemaFor(surface, licenseFields);
-  const deactivateSchema = schemaFor(surface, deactivateFields);
-  const offlineSchema = schemaFor(surface, offlineFields);
+  const validateSchema = lazily(() => schemaFor(surface, fields().licenseFields));
+  const deactivateSchema = lazily(() => schemaFor(surface, fields().deactivateFields));
+  const offlineSchema = lazily(() => schemaFor(surface, fields().offlineFields));
   const { limits, signer } = context;
   /**
    * Every answer is signed with the key of the product it is about, once the request has found that product
@@ -155,9 +160,12 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
   /** Lease operations: the key's lease bucket and the caller's, both in the table. */
   const limitLease = (claim: { licenseKey: string; publicKey?: string }, address: string) =>
     Promise.all([limits.take(RATE_LIMITS.leaseKey, claim.licenseKey), limits.take(RATE_LIMITS.activationAddress, callerOf(claim, address))]);
-  const leaseSchema = schemaFor(surface, leaseFields);
-  const heartbeatSchema = schemaFor(surface, heartbeatFields);
-  const releaseSchema = surface.publicKey ? z.object({ ...publicKeyField, ...heartbeatFields }) : z.object(heartbeatFields);
+  const leaseSchema = lazily(() => schemaFor(surface, fields().leaseFields));
+  const heartbeatSchema = lazily(() => schemaFor(surface, fields().heartbeatFields));
+  const releaseSchema = lazily(() => {
+    const { publicKeyField, heartbeatFields } = fields();
+    return surface.publicKey ? z.object({ ...publicKeyField, ...heartbeatFields }) : z.object(heartbeatFields);
+  });
   const leaseIdOf = (event: HttpEvent) => {
     const id = event.pathParameters?.leaseId ?? '';
     checkIdShape(LEASE_ID, id);
@@ -168,9 +176,9 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     {
       method: 'POST',
       path: `${surface.prefix}/licenses/leases`,
-      input: { body: leaseSchema },
+      input: lazyInput({ body: leaseSchema }),
       handler: signed('lease', async (event, context) => {
-        const body = parseInput(leaseSchema, jsonBody(event));
+        const body = parseInput(leaseSchema(), jsonBody(event));
         const machine = checkMachine(body.machine);
         const claim = claimOf(surface, body);
         await limitLease(claim, clientAddress(event, deps.config));
@@ -181,9 +189,9 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     {
       method: 'POST',
       path: `${surface.prefix}/licenses/leases/{leaseId}/heartbeat`,
-      input: { pathIds: leasePath, body: heartbeatSchema },
+      input: lazyInput({ pathIds: leasePath, body: heartbeatSchema }),
       handler: signed('heartbeat', async (event, context) => {
-        const body = parseInput(heartbeatSchema, jsonBody(event));
+        const body = parseInput(heartbeatSchema(), jsonBody(event));
         const claim = claimOf(surface, body);
         const leaseId = leaseIdOf(event);
         await limitLease(claim, clientAddress(event, deps.config));
@@ -194,9 +202,9 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     {
       method: 'DELETE',
       path: `${surface.prefix}/licenses/leases/{leaseId}`,
-      input: { pathIds: leasePath, query: releaseSchema },
+      input: lazyInput({ pathIds: leasePath, query: releaseSchema }),
       handler: async (event) => {
-        const params = parseInput(releaseSchema, query(event));
+        const params = parseInput(releaseSchema(), query(event));
         const claim = claimOf(surface, params);
         const leaseId = leaseIdOf(event);
         await limitLease(claim, clientAddress(event, deps.config));
@@ -207,13 +215,13 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     {
       method: 'POST',
       path: `${surface.prefix}/licenses/validate`,
-      input: { body: validateSchema },
+      input: lazyInput({ body: validateSchema }),
       // Direct requests only (the license, its product, the domain's last check): a cold container loads no data model.
       data: 'direct',
       handler: signed(
         'validate',
         async (event, context) => {
-          const body = parseInput(validateSchema, jsonBody(event));
+          const body = parseInput(validateSchema(), jsonBody(event));
           const holder = givenHolder(body);
           const claim = claimOf(surface, body);
           const address = clientAddress(event, deps.config);
@@ -230,9 +238,9 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     idempotentRoute(deps, licenseKeyScope, {
       method: 'POST',
       path: `${surface.prefix}/licenses/activate`,
-      input: { body: validateSchema },
+      input: lazyInput({ body: validateSchema }),
       handler: signed('activate', async (event, context) => {
-        const body = parseInput(validateSchema, jsonBody(event));
+        const body = parseInput(validateSchema(), jsonBody(event));
         const holder = requiredHolder(body);
         const claim = claimOf(surface, body);
         const address = clientAddress(event, deps.config);
@@ -255,9 +263,9 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     idempotentRoute(deps, licenseKeyScope, {
       method: 'POST',
       path: `${surface.prefix}/licenses/deactivate`,
-      input: { body: deactivateSchema },
+      input: lazyInput({ body: deactivateSchema }),
       handler: signed('deactivate', async (event, context) => {
-        const body = parseInput(deactivateSchema, jsonBody(event));
+        const body = parseInput(deactivateSchema(), jsonBody(event));
         const holder = givenHolder(body);
         if (holder === undefined && body.activation_id === undefined) throw new BadRequestError('domain, machine or activation_id is required');
         const claim = claimOf(surface, body);
@@ -273,10 +281,10 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     routes.push({
       method: 'POST',
       path: `${surface.prefix}/licenses/check`,
-      input: { body: validateSchema },
+      input: lazyInput({ body: validateSchema }),
       data: 'direct',
       handler: signed('check', async (event, context) => {
-        const body = parseInput(validateSchema, jsonBody(event));
+        const body = parseInput(validateSchema(), jsonBody(event));
         const holder = requiredHolder(body);
         const claim = claimOf(surface, body);
         const address = clientAddress(event, deps.config);
@@ -288,10 +296,10 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
     routes.push({
       method: 'POST',
       path: `${surface.prefix}/licenses/offline`,
-      input: { body: offlineSchema },
+      input: lazyInput({ body: offlineSchema }),
       data: 'direct',
       handler: signed('offline', async (event, context) => {
-        const body = parseInput(offlineSchema, jsonBody(event));
+        const body = parseInput(offlineSchema(), jsonBody(event));
         const holder = requiredHolder(body);
         const claim = claimOf(surface, body);
         await limitRead(claim, clientAddress(event, deps.config));

@@ -5,7 +5,7 @@ import { claimKey, completeClaim, readKey, releaseClaim, type IdempotencyClaim, 
 import { logger } from '../observability/logger.js';
 import type { Deps } from '../runtime.js';
 import { header, rawBody } from './request.js';
-import type { Route } from './route.js';
+import { inputWith, type Route } from './route.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
 /**
@@ -202,5 +202,5 @@ export function withIdempotency(deps: IdempotencyDeps, scopeOf: IdempotencyScope
 
 /** The route, taking `Idempotency-Key` (its OpenAPI operation documents the header, 409 and 422). */
 export function idempotentRoute(deps: IdempotencyDeps, scopeOf: IdempotencyScope, route: Route): Route {
-  return { ...route, handler: withIdempotency(deps, scopeOf, route.handler), input: { ...route.input, idempotent: true } };
+  return { ...route, handler: withIdempotency(deps, scopeOf, route.handler), input: inputWith(route.input, { idempotent: true }) };
 }

@@ -35,3 +35,23 @@ export type Route = {
    */
   data?: 'direct';
 };
+
+/** Schema builders of a route (`lazily`, shared/lazily.ts), for `lazyInput`. */
+export type SchemaBuilders = { body?: () => $ZodType; query?: () => $ZodType };
+
+/**
+ * A route's input whose schemas are built when first read: by the route's first request, or by what enumerates the
+ * API. Building a zod schema costs tens of microseconds, and a cold start that built every route's spent milliseconds
+ * on routes its container may never serve (issue 26).
+ */
+export function lazyInput({ body, query, ...rest }: Omit<RouteInput, 'body' | 'query'> & SchemaBuilders): RouteInput {
+  return Object.defineProperties(rest as RouteInput, {
+    body: { enumerable: true, get: () => body?.() },
+    query: { enumerable: true, get: () => query?.() },
+  });
+}
+
+/** `input` with `flags` added, its schemas still built when first read (a spread would build them). */
+export function inputWith(input: RouteInput | undefined, flags: Omit<RouteInput, 'body' | 'query'>): RouteInput {
+  return Object.defineProperties(Object.defineProperties({}, Object.getOwnPropertyDescriptors(input ?? {})), Object.getOwnPropertyDescriptors(flags));
+}
