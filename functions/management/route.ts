@@ -5,7 +5,7 @@ import { sessionCookie } from '../../shared/http/cookies.js';
 import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
 import { allowedOrigins, assertOrigin, STATE_CHANGING_METHODS } from '../../shared/http/origin.js';
 import { jsonBody, query, requestBaseUrl } from '../../shared/http/request.js';
-import type { Method, Route } from '../../shared/http/route.js';
+import { lazyInput, type Method, type Route } from '../../shared/http/route.js';
 import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
 import { runIdempotently, type AnswerKeeping } from '../../shared/http/idempotency.js';
 import { parseInput } from '../../shared/http/validation.js';
@@ -110,17 +110,7 @@ export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
       ...(schemas.permission ? { permission: schemas.permission } : {}),
       ...(schemas.audit !== undefined ? { audit: schemas.audit } : {}),
     };
-    // The schemas are built when something reads them: the route's first request, or what enumerates the API.
-    const input = {
-      pathIds: schemas.pathIds,
-      get body() {
-        return schemaOf(schemas.body);
-      },
-      get query() {
-        return schemaOf(schemas.query);
-      },
-      ...flags,
-    };
+    const input = lazyInput({ pathIds: schemas.pathIds, body: () => schemaOf(schemas.body), query: () => schemaOf(schemas.query), ...flags });
     return { method, path, handler, input };
   }
 

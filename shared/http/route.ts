@@ -37,7 +37,7 @@ export type Route = {
 };
 
 /** Schema builders of a route (`lazily`, shared/lazily.ts), for `lazyInput`. */
-export type SchemaBuilders = { body?: () => $ZodType; query?: () => $ZodType };
+export type SchemaBuilders = { body?: () => $ZodType | undefined; query?: () => $ZodType | undefined };
 
 /**
  * A route's input whose schemas are built when first read: by the route's first request, or by what enumerates the
