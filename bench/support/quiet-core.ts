@@ -1,6 +1,6 @@
 /**
  * Which core to measure a cold start on. On the project's shared 2-core virtual machines the host's other work slows
- * one core at a time, for minutes: the same bundle's import took ~100 ms of CPU on one core and ~150 ms on the other,
+ * one core, or both, for minutes: the same bundle's import took ~100 ms of CPU on one core and ~150 ms on the other,
  * back to back, with nothing else running in the machine. In Lambda a function below 1,769 MB has at most one core's
  * worth of CPU, so pinning an import to one core measures what it pays there; pinning it to the core that runs a
  * fixed piece of work fastest just before measures the bundle rather than the host. Where `taskset` is missing (not
