@@ -32,6 +32,7 @@ import { activationTransactions, rawClient, type ActivationFloor } from './suppo
 import type { EdgeCpu, EdgeProcessOptions } from './support/edge-process.js';
 import { edgeEvent, NONCE, seedTenant } from './support/fixtures.js';
 import { loadFromAnotherProcess as runLoad, median, print, type LoadOptions, type LoadResult, type Measured } from './support/load-process.js';
+import { nodeOn, quietestCore } from './support/quiet-core.js';
 import { alternate, alternateAfterWarmUp, exitCodeOf, judgeRatio, medianOf, printLoad, type Verdict } from './support/rounds.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -110,10 +111,15 @@ async function rawActivationTransaction(floor: ActivationFloor): Promise<Measure
   return measured('raw TransactWriteItems', latencies, DURATION_SECONDS);
 }
 
-/** Runs bench/support/edge-process.ts in a process of its own (the handler and the raw clients, nothing of the stack). */
+/**
+ * Runs bench/support/edge-process.ts in a process of its own (the handler and the raw clients, nothing of the stack),
+ * pinned to the quieter core (bench/support/quiet-core.ts): moved between a fast and a slow core, one side of a round
+ * could run on each.
+ */
 function inOwnProcess<T>(options: EdgeProcessOptions): Promise<T> {
+  const [command, args] = nodeOn(quietestCore()?.core, ['--import', 'tsx', EDGE_PROCESS, JSON.stringify(options)]);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', EDGE_PROCESS, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('error', reject);
