@@ -6,7 +6,6 @@ const env = { POWERTOOLS_DEV: 'true', POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_M
 /** Test files that start a stack or a service process of their own (which sets the process's environment). */
 const OWN_STACK_FILES = [
   'test/integration/rate-limits.test.ts',
-  'test/integration/malformed-input.test.ts',
   'test/integration/webhooks-restart.test.ts',
   'test/integration/webhooks-crash.test.ts',
   'test/integration/smoke.test.ts',
@@ -14,10 +13,11 @@ const OWN_STACK_FILES = [
 ];
 
 /**
- * Tests too slow for `npm test`, run by `npm run test:slow` (and `.ci/run`): the stack bundled as `cdk deploy` builds it
- * (esbuild for every function and Vite for the dashboard, twice) is about a tenth of the whole suite's CPU on its own.
+ * Tests too slow for `npm test`, run by `npm run test:slow` (and `.ci/run`), each about a tenth of the whole suite's CPU
+ * on its own: the stack bundled as `cdk deploy` builds it (esbuild for every function and Vite for the dashboard,
+ * twice), and the malformed-input sweep (over 3,000 requests to every route, on a stack of its own).
  */
-const SLOW_FILES = ['test/infra/bundling.test.ts'];
+const SLOW_FILES = ['test/infra/bundling.test.ts', 'test/integration/malformed-input.test.ts'];
 
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
@@ -46,7 +46,7 @@ export default defineConfig({
           name: 'integration',
           // clients/*/test/integration: the JavaScript and PHP clients against the same local stack.
           include: ['test/integration/**/*.test.ts', 'clients/js/test/integration/**/*.test.ts', 'clients/php/tests/*.test.ts'],
-          exclude: OWN_STACK_FILES,
+          exclude: [...OWN_STACK_FILES, ...SLOW_FILES],
           env,
           // One local stack (DynamoDB Local, S3/SES stand-ins, gateway) for the whole run; each test makes its own tenant.
           globalSetup: ['test/support/global-setup.ts'],

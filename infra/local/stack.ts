@@ -41,6 +41,8 @@ export type LocalStackOptions = {
    * Unset: the API alone, as a deployment with `dashboard=false`.
    */
   originVerifyToken?: string;
+  /** DynamoDB Local on a JVM that starts and serves a test's requests with the least CPU (dynamodb-local.ts). */
+  lightJvm?: boolean;
 };
 
 export type LocalStack = { url: string; port: number; stop: () => Promise<void> };
@@ -56,7 +58,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     for (const step of stops.reverse()) await step().catch((error) => console.error('local stack: stop failed', error));
   };
   try {
-    const dynamo = await startDynamoDbLocal({ dbPath: dataDir && join(dataDir, 'dynamodb') });
+    const dynamo = await startDynamoDbLocal({ dbPath: dataDir && join(dataDir, 'dynamodb'), lightJvm: options.lightJvm });
     stops.push(dynamo.stop);
     const objects = await startObjectStore({ directory: dataDir && join(dataDir, 's3'), buckets: [BUCKET_NAME, EXPORT_BUCKET_NAME], port: await freePort() });
     stops.push(objects.stop);

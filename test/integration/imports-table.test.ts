@@ -47,6 +47,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     port,
     dataDir: ':memory:',
+    lightJvm: true,
     env: { DASHBOARD_URL: DASHBOARD_ORIGIN, PUBLIC_BASE_URL: `http://localhost:${port}`, WEBHOOK_RETRY_SCALE: '0.0001', EXPIRY_SWEEP_INTERVAL_MS: '0', RATE_LIMIT_SCALE: '0' },
   });
   tenant = new Client(stack.url);

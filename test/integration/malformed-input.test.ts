@@ -80,6 +80,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     port,
     dataDir: ':memory:',
+    lightJvm: true,
     env: {
       DASHBOARD_URL: DASHBOARD_ORIGIN,
       PUBLIC_BASE_URL: `http://localhost:${port}`,

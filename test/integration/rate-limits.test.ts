@@ -25,6 +25,7 @@ beforeAll(async () => {
   stack = await startLocalStack({
     port: 0,
     dataDir: ':memory:',
+    lightJvm: true,
     env: {
       DASHBOARD_URL, RATE_LIMIT_SCALE: '1', EXPIRY_SWEEP_INTERVAL_MS: '0', ORIGIN_VERIFY_TOKEN, PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
       // A GitHub client, so that its sign-in start route answers (it never reaches GitHub in these tests).

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 // The dashboard's origin, which the client sends: without it the stack takes it from whatever another file left in the
 // process's environment, and alone refuses the registration.
-const start = () => startLocalStack({ port: 0, dataDir, env: { WEBHOOK_RETRY_SCALE: '0.0001', DASHBOARD_URL: DASHBOARD_ORIGIN } });
+const start = () => startLocalStack({ port: 0, dataDir, lightJvm: true, env: { WEBHOOK_RETRY_SCALE: '0.0001', DASHBOARD_URL: DASHBOARD_ORIGIN } });
 const local = { region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
 
 describe('webhook delivery across a restart', () => {

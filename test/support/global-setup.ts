@@ -38,6 +38,7 @@ export default async function setup(project: TestProject) {
   const stack = await startLocalStack({
     port: 0,
     dataDir: ':memory:',
+    lightJvm: true,
     env: { DASHBOARD_URL, WEBHOOK_RETRY_SCALE: '0.0001', RATE_LIMIT_SCALE: '1000', STRIPE_API_URL: stripe.url, PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST },
     // As the default deployment: every request through the front door, which the functions insist on.
     originVerifyToken,

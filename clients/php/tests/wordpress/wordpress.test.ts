@@ -160,7 +160,7 @@ beforeAll(async () => {
   const missing = missingPrerequisites();
   if (missing.length) throw new Error(`Missing Debian packages (${missing.join(', ')}): apt-get install -y ${PACKAGES.join(' ')}`);
   dir = mkdtempSync(join(tmpdir(), 'licensing-wordpress-'));
-  stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { DASHBOARD_URL, RATE_LIMIT_SCALE: '1000', EXPIRY_SWEEP_INTERVAL_MS: '0' } });
+  stack = await startLocalStack({ port: 0, dataDir: ':memory:', lightJvm: true, env: { DASHBOARD_URL, RATE_LIMIT_SCALE: '1000', EXPIRY_SWEEP_INTERVAL_MS: '0' } });
   stops.push(async () => {
     if (!stackStopped) await stack.stop();
   });
