@@ -16,5 +16,6 @@ export function createLinkSecret(config: CoreConfig): LinkSecret {
     return async () => key;
   }
   const value = secretValue(config, { secretId: secretArn }, 'DOWNLOAD_LINK_SECRET_ARN');
-  return async () => Buffer.from(await value(), 'utf8');
+  let key: Buffer | undefined;
+  return async () => (key ??= Buffer.from(await value(), 'utf8'));
 }
