@@ -5,7 +5,19 @@
  * otherwise load at cold start.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import * as documentCommands from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactGetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { createWriteTransaction } from 'electrodb';
 import electroDbSdk from './electrodb-sdk.cjs';
@@ -46,8 +58,13 @@ import { usageEventEntity } from './entities/usage-event.js';
 import { userEmailEntity, userEntity } from './entities/user.js';
 import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
 
-// In a bundle ElectroDB's requires of the SDK are answered by shared/data/electrodb-sdk.cjs: filled here, before any entity exists.
-electroDbSdk.provide(documentCommands, { unmarshall });
+// In a bundle ElectroDB's requires of the SDK are answered by shared/data/electrodb-sdk.cjs: filled here, before any entity exists,
+// with the document commands ElectroDB sends (its `src/client.js` reads no others): the package's namespace would bring
+// every one of its commands and the aggregated client into the bundle, and their schemas with them.
+electroDbSdk.provide(
+  { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand },
+  { unmarshall },
+);
 
 /** Every entity of the single table, by name. */
 export const ENTITY_FACTORIES = {
@@ -116,9 +133,8 @@ export const ENTITY_FACTORIES = {
 export type EntityMap = { [Name in keyof typeof ENTITY_FACTORIES]: ReturnType<(typeof ENTITY_FACTORIES)[Name]> };
 
 /** The document client ElectroDB sends through, over the table's client for it (shared/clients.ts, `documents`). */
-export function documentClient(documents: DynamoDBClient): documentCommands.DynamoDBDocumentClient {
-  return documentCommands.DynamoDBDocumentClient.from(documents, { marshallOptions: { removeUndefinedValues: true } });
+export function documentClient(documents: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(documents, { marshallOptions: { removeUndefinedValues: true } });
 }
 
-export const { GetCommand } = documentCommands;
-export { createWriteTransaction };
+export { createWriteTransaction, GetCommand };

@@ -2,14 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
-import { CHUNK_DIRECTORY, ESM_REQUIRE_BANNER, filesLoadedAtInit } from '../../infra/constructs/bundling.js';
+import { CHUNK_DIRECTORY, ESM_REQUIRE_BANNER, filesLoadedAtInit, PROJECT_ROOT } from '../../infra/constructs/bundling.js';
 import { compileCommonJsEagerly } from '../../infra/constructs/eager-commonjs.mjs';
 import { readsRequire } from '../../infra/constructs/require-banner.mjs';
 import { LicensingStack } from '../../infra/stack.js';
+
+const SDK_PROBE = fileURLToPath(new URL('./support/sdk-probe.mjs', import.meta.url));
 
 type FunctionResource = { Properties: { Handler: string; Code: { S3Key: string }; Environment: { Variables: Record<string, string> } } };
 
@@ -115,6 +118,41 @@ describe('bundling', () => {
     expect(JSON.parse(execFileSync(process.execPath, [probe], { encoding: 'utf8' }))).toEqual([
       'function',
       { TableName: 'table', Key: { pk: '$licensing#licenseKey_KEY-AAAA', sk: '$license_1' } },
+    ]);
+  }, 120_000);
+
+  it("ships only the SDK schemas of the operations the service sends (sdk-schema-keys.mjs), not each client's every one", () => {
+    const { assetDir } = bundled('management');
+    const files = [join(assetDir, 'index.mjs'), ...readdirSync(join(assetDir, CHUNK_DIRECTORY)).map((name) => join(assetDir, CHUNK_DIRECTORY, name))];
+    const code = files.map((file) => readFileSync(file, 'utf8')).join('\n');
+    // S3's and DynamoDB's schemas of what the service sends are there; a bucket policy and a PartiQL statement are not.
+    expect(code).toContain('CreateMultipartUpload');
+    expect(code).toContain('TransactWriteItems');
+    expect(code).not.toContain('PutBucketPolicy');
+    expect(code).not.toContain('ExecuteStatement');
+  }, 120_000);
+
+  it("sends S3's and DynamoDB's requests, and reads their answers, as the SDK's own modules do", () => {
+    const { assetDir } = bundled('management');
+    const chunk = (prefix: string) => join(assetDir, CHUNK_DIRECTORY, readdirSync(join(assetDir, CHUNK_DIRECTORY)).find((name) => name.startsWith(prefix))!);
+    // support/sdk-probe.mjs, through the bundle's S3 SDK and data model, and through the modules they are built from.
+    const probe = (s3Sdk: string, model: string) =>
+      JSON.parse(
+        execFileSync(process.execPath, ['--import', 'tsx', SDK_PROBE, pathToFileURL(s3Sdk).href, pathToFileURL(model).href, import.meta.resolve('@aws-sdk/client-dynamodb')], {
+          encoding: 'utf8',
+          env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'probe', AWS_SECRET_ACCESS_KEY: 'probe', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        }),
+      );
+    const fromBundle = probe(chunk('s3-sdk-'), chunk('model-'));
+    expect(fromBundle).toEqual(probe(join(PROJECT_ROOT, 'shared/aws/s3-sdk.ts'), join(PROJECT_ROOT, 'shared/data/model.ts')));
+    expect(fromBundle.requests.map(({ method }: { method: string }) => method)).toEqual(['PUT', 'GET', 'GET', 'POST', 'POST', 'POST']);
+    expect(fromBundle.answers).toMatchObject([
+      { ETag: '"e1"', VersionId: 'v1', status: 200 },
+      { ContentType: 'application/zip', ContentLength: 5, Metadata: { release: 'r1' }, body: 'hello' },
+      { error: 'NoSuchKey', status: 404 },
+      { data: { licenseKey: 'KEY-AAAA', seats: 3 } },
+      { data: [{ licenseId: 'lic_1' }] },
+      { error: 'ConditionalCheckFailedException', status: 400 },
     ]);
   }, 120_000);
 
