@@ -57,6 +57,16 @@ const BUSY_SPELL = 1.15;
  * up to `patienceMs`: rounds run at the machine's own speed or, after that, say how slow it was. `undefined` when
  * imports cannot be pinned.
  */
+/**
+ * Whether `core` still runs at the machine's own speed (the fixed work once, against the fastest this run has seen):
+ * run right after a measurement on it, it says whether the host's busy spell began during that measurement.
+ */
+export function stillQuiet(core: number): boolean {
+  const ms = fixedWorkMs(core);
+  fastestMs = Math.min(fastestMs, ms);
+  return ms <= fastestMs * BUSY_SPELL;
+}
+
 export function quietestCore(patienceMs = 60_000): { core: number; workMs: { core: number; ms: number }[]; waitedMs: number } | undefined {
   if (CORES.length < 2) return undefined;
   const start = performance.now();
