@@ -67,6 +67,11 @@ export function stillQuiet(core: number): boolean {
   return ms <= fastestMs * BUSY_SPELL;
 }
 
+/** Whether every core runs at the machine's own speed now (as `stillQuiet`); true where cores cannot be told apart. */
+export function machineAtOwnSpeed(): boolean {
+  return CORES.length < 2 || CORES.map(stillQuiet).every(Boolean);
+}
+
 export function quietestCore(patienceMs = 60_000): { core: number; workMs: { core: number; ms: number }[]; waitedMs: number } | undefined {
   if (CORES.length < 2) return undefined;
   const start = performance.now();

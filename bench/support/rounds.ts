@@ -25,22 +25,47 @@ export function printLoad(moment: string): void {
  * side's results, by side, in round order.
  */
 export async function alternate<T extends unknown[]>(rounds: number, ...sides: { [I in keyof T]: () => Promise<T[I]> }): Promise<{ [I in keyof T]: T[I][] }> {
-  const results = sides.map(() => [] as unknown[]);
-  for (let round = 0; round < rounds; round++) {
-    const order = sides.map((_, i) => i);
-    if (round % 2) order.reverse();
-    for (const i of order) results[i]!.push(await sides[i]!());
-  }
-  return results as { [I in keyof T]: T[I][] };
+  return (await alternateAtSteadySpeed<T>(rounds, () => true, ...sides)).results;
 }
 
 /**
- * As `alternate`, after one more round that is run and dropped: on a busy machine the first round still runs colder
- * than the rest (the JIT, the heap's size), even after each side's warm-up, and would stretch the spread on its own.
+ * As `alternate`, where a round after which `steady()` says the machine no longer runs at its own speed (the host
+ * slowed a core during it: bench/support/quiet-core.ts) is run again, up to `rounds` times in all: its sides were not
+ * measured on the same machine. Answers the results and how many rounds were run again.
  */
-export async function alternateAfterWarmUp<T extends unknown[]>(rounds: number, ...sides: { [I in keyof T]: () => Promise<T[I]> }): Promise<{ [I in keyof T]: T[I][] }> {
-  const results = await alternate<T>(rounds + 1, ...sides);
-  return results.map((side) => side.slice(1)) as { [I in keyof T]: T[I][] };
+export async function alternateAtSteadySpeed<T extends unknown[]>(
+  rounds: number,
+  steady: () => boolean,
+  ...sides: { [I in keyof T]: () => Promise<T[I]> }
+): Promise<{ results: { [I in keyof T]: T[I][] }; retaken: number }> {
+  const results = sides.map(() => [] as unknown[]);
+  let retaken = 0;
+  for (let round = 0; round < rounds; round++) {
+    const order = sides.map((_, i) => i);
+    if (round % 2) order.reverse();
+    const roundResults: unknown[] = [];
+    for (const i of order) roundResults[i] = await sides[i]!();
+    if (!steady() && retaken < rounds) {
+      retaken++;
+      round--;
+      continue;
+    }
+    roundResults.forEach((result, i) => results[i]!.push(result));
+  }
+  return { results: results as { [I in keyof T]: T[I][] }, retaken };
+}
+
+/**
+ * As `alternateAtSteadySpeed`, after one more round that is run and dropped: on a busy machine the first round still
+ * runs colder than the rest (the JIT, the heap's size), even after each side's warm-up, and would stretch the spread on its own.
+ */
+export async function alternateAfterWarmUp<T extends unknown[]>(
+  rounds: number,
+  steady: () => boolean,
+  ...sides: { [I in keyof T]: () => Promise<T[I]> }
+): Promise<{ results: { [I in keyof T]: T[I][] }; retaken: number }> {
+  const { results, retaken } = await alternateAtSteadySpeed<T>(rounds + 1, steady, ...sides);
+  return { results: results.map((side) => side.slice(1)) as { [I in keyof T]: T[I][] }, retaken };
 }
 
 export const medianOf = (values: number[]): number => {
