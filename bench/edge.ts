@@ -34,7 +34,7 @@ import { activationTransactions, rawClient, type ActivationFloor } from './suppo
 import type { EdgeCpu, EdgeProcessOptions } from './support/edge-process.js';
 import { edgeEvent, NONCE, seedTenant } from './support/fixtures.js';
 import { loadFromAnotherProcess as runLoad, median, print, type LoadOptions, type LoadResult, type Measured } from './support/load-process.js';
-import { machineAtOwnSpeed, nodeOn, quietestCore } from './support/quiet-core.js';
+import { machineStayedAtOwnSpeed, nodeOn, quietestCore } from './support/quiet-core.js';
 import { alternateAfterWarmUp, alternateAtSteadySpeed, exitCodeOf, judgeRatio, medianOf, printLoad, type Verdict } from './support/rounds.js';
 
 /** Seconds per HTTP run: 6-second runs spread ±15–22% over five rounds (a JVM pause or a burst weighs on one run), 10-second ones ±7–14%. */
@@ -188,7 +188,7 @@ async function main() {
     // Both paths end in the same JVM: warm its JIT on both before anything is measured.
     await validateOverHttp(stack.url, keys, WARM_UP_SECONDS);
     await rawGetItem(data, tableName, keys, WARM_UP_SECONDS);
-    const { results: [validates, getItems], retaken } = await alternateAtSteadySpeed(ROUNDS, machineAtOwnSpeed, () => validateOverHttp(stack.url, keys), () => rawGetItem(data, tableName, keys));
+    const { results: [validates, getItems], retaken } = await alternateAtSteadySpeed(ROUNDS, machineStayedAtOwnSpeed, () => validateOverHttp(stack.url, keys), () => rawGetItem(data, tableName, keys));
     console.log(`rounds run again because a core slowed during them: ${retaken}`);
     const perRound = (micros: number[]) => micros.map((v) => `${v.toFixed(0)} µs`).join(', ');
     console.log(`validate and raw GetItem req/s, per round: ${validates.map((v, i) => `${v.rps.toFixed(0)}/${getItems[i]!.rps.toFixed(0)}`).join(', ')}`);
@@ -199,7 +199,7 @@ async function main() {
     verdicts.push(judgeRatio('validate / raw GetItem, over HTTP', validates.map((v, i) => v.rps / getItems[i]!.rps), { atLeast: TARGETS.validateHttp }));
 
     const activate = () => loadFromAnotherProcess('activate (HTTP)', { url: `${stack.url}/v1/licenses/activate`, duration: DURATION_SECONDS, activateKeys: keys });
-    const activateRounds = await alternateAfterWarmUp(ROUNDS, machineAtOwnSpeed, activate, () => rawActivationTransaction(floor));
+    const activateRounds = await alternateAfterWarmUp(ROUNDS, machineStayedAtOwnSpeed, activate, () => rawActivationTransaction(floor));
     const [activates, transactions] = activateRounds.results;
     console.log(`rounds run again because a core slowed during them: ${activateRounds.retaken}`);
     print(median(activates));

@@ -68,8 +68,20 @@ export function stillQuiet(core: number): boolean {
 }
 
 /** Whether every core runs at the machine's own speed now (as `stillQuiet`); true where cores cannot be told apart. */
-export function machineAtOwnSpeed(): boolean {
+function machineAtOwnSpeed(): boolean {
   return CORES.length < 2 || CORES.map(stillQuiet).every(Boolean);
+}
+
+/**
+ * For benchmarks whose processes use every core (the HTTP ones): whether the machine still runs at its own speed after
+ * a round, and if not, a wait until it does again (measured again and again, a fifth of a second each, for up to
+ * `patienceMs`), so that the round run again does not land in the same busy spell.
+ */
+export function machineStayedAtOwnSpeed(patienceMs = 60_000): boolean {
+  if (machineAtOwnSpeed()) return true;
+  const start = performance.now();
+  while (!machineAtOwnSpeed() && performance.now() - start < patienceMs) continue;
+  return false;
 }
 
 export function quietestCore(patienceMs = 60_000): { core: number; workMs: { core: number; ms: number }[]; waitedMs: number } | undefined {
