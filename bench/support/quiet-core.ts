@@ -51,13 +51,6 @@ let fastestMs = Infinity;
 const BUSY_SPELL = 1.15;
 
 /**
- * The core to measure on now: the one that runs the fixed work fastest. The host slows the whole machine too, for
- * minutes (the same work then takes ~1.5 times as long on every core), so while the quietest core is more than 15%
- * slower than the fastest this run has seen, the machine is measured again (each measure takes about a second), for
- * up to `patienceMs`: rounds run at the machine's own speed or, after that, say how slow it was. `undefined` when
- * imports cannot be pinned.
- */
-/**
  * Whether `core` still runs at the machine's own speed (the fixed work once, against the fastest this run has seen):
  * run right after a measurement on it, it says whether the host's busy spell began during that measurement.
  */
@@ -84,6 +77,13 @@ export function machineStayedAtOwnSpeed(patienceMs = 60_000): boolean {
   return false;
 }
 
+/**
+ * The core to measure on now: the one that runs the fixed work fastest. The host slows the whole machine too, for
+ * minutes (the same work then takes ~1.5 times as long on every core), so while the quietest core is more than 15%
+ * slower than the fastest this run has seen, the machine is measured again (each measure takes about a second), for
+ * up to `patienceMs`: rounds run at the machine's own speed or, after that, say how slow it was. `undefined` when
+ * imports cannot be pinned.
+ */
 export function quietestCore(patienceMs = 60_000): { core: number; workMs: { core: number; ms: number }[]; waitedMs: number } | undefined {
   if (CORES.length < 2) return undefined;
   const start = performance.now();

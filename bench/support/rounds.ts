@@ -22,16 +22,9 @@ export function printLoad(moment: string): void {
 
 /**
  * Runs the sides in turn, `rounds` times, in their order in even rounds and the reverse in odd ones; answers each
- * side's results, by side, in round order.
- */
-export async function alternate<T extends unknown[]>(rounds: number, ...sides: { [I in keyof T]: () => Promise<T[I]> }): Promise<{ [I in keyof T]: T[I][] }> {
-  return (await alternateAtSteadySpeed<T>(rounds, () => true, ...sides)).results;
-}
-
-/**
- * As `alternate`, where a round after which `steady()` says the machine no longer runs at its own speed (the host
- * slowed a core during it: bench/support/quiet-core.ts) is run again, up to `rounds` times in all: its sides were not
- * measured on the same machine. Answers the results and how many rounds were run again.
+ * side's results, by side, in round order. A round after which `steady()` says the machine no longer runs at its own
+ * speed (the host slowed a core during it: bench/support/quiet-core.ts) is run again, up to `rounds` times in all: its
+ * sides were not measured on the same machine. Answers the results and how many rounds were run again.
  */
 export async function alternateAtSteadySpeed<T extends unknown[]>(
   rounds: number,
