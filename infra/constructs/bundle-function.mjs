@@ -2,12 +2,11 @@
 // `options` are esbuild's (infra/constructs/bundling.ts). A file of its own, run in a child process, because CDK
 // bundles synchronously and esbuild runs plugins only in its asynchronous API.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { build } from 'esbuild';
 import { compileCommonJsEagerly } from './eager-commonjs.mjs';
 import { keepRequireBannerWhereRead } from './require-banner.mjs';
-import { literalSchemaKeys, SDK_SCHEMA_FILE } from './sdk-schema-keys.mjs';
+import { sdkSchemaKeysPlugin } from './sdk-schema-keys.mjs';
 
 /** `electroDb`: the files that stand in for ElectroDB's index (`entry`) and for the SDK modules it requires (`sdk`). */
 const { options, electroDb } = JSON.parse(readFileSync(0, 'utf8'));
@@ -24,15 +23,8 @@ const electroDbPlugin = {
   },
 };
 
-/** sdk-schema-keys.mjs says why. */
-const sdkSchemasPlugin = {
-  name: 'sdk-schemas',
-  setup(esbuild) {
-    esbuild.onLoad({ filter: SDK_SCHEMA_FILE }, async (args) => ({ contents: literalSchemaKeys(await readFile(args.path, 'utf8')).code, loader: 'js', resolveDir: dirname(args.path) }));
-  },
-};
-
-const { outputFiles } = await build({ ...options, write: false, plugins: [electroDbPlugin, sdkSchemasPlugin] });
+// sdkSchemaKeysPlugin: sdk-schema-keys.mjs says why.
+const { outputFiles } = await build({ ...options, write: false, plugins: [electroDbPlugin, sdkSchemaKeysPlugin] });
 const code = new Map(outputFiles.filter((file) => file.path.endsWith('.mjs')).map((file) => [file.path, file.text]));
 // eager-commonjs.mjs and require-banner.mjs say why. Not with a source map, whose lines and columns they would shift.
 const built = options.sourcemap ? code : keepRequireBannerWhereRead(compileCommonJsEagerly(code).files, options.banner.js);

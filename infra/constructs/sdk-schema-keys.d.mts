@@ -1,3 +1,3 @@
-/** sdk-schema-keys.mjs: the SDK clients' schema modules, and one's source with its computed keys written as literals. */
-export const SDK_SCHEMA_FILE: RegExp;
+/** sdk-schema-keys.mjs: an SDK schema module's source with its computed keys written as literals, and esbuild's plugin that does it. */
 export function literalSchemaKeys(code: string): { code: string; keys: number };
+export const sdkSchemaKeysPlugin: import('esbuild').Plugin;

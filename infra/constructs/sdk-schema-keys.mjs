@@ -7,41 +7,14 @@
 // so it kept them all: a bundle that sends nine S3 commands parsed all 481 at load, 12–20 ms of V8's compile time
 // in every function that loads S3. A computed key whose name is a top-level `const` of a string literal is that string:
 // writing the literal instead changes no value, and esbuild then keeps only the schemas that something reaches.
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import * as acorn from 'acorn';
+import { ancestor, simple } from 'acorn-walk';
 import MagicString from 'magic-string';
 
 /** The schema modules of the SDK's clients. */
-export const SDK_SCHEMA_FILE = /[\\/]node_modules[\\/]@aws-sdk[\\/]client-[^\\/]+[\\/]dist-es[\\/]schemas[\\/][^\\/]+\.js$/;
-
-/** The names declared anywhere but the module's top level: function parameters and names, nested declarations. */
-function nestedNames(node, topLevel, names = new Set()) {
-  if (!node || typeof node.type !== 'string') return names;
-  const declare = (pattern) => {
-    if (pattern?.type === 'Identifier') names.add(pattern.name);
-    else if (pattern && typeof pattern === 'object') for (const value of Object.values(pattern)) if (value && typeof value === 'object') declare(value);
-  };
-  if (node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression') {
-    node.params.forEach(declare);
-    if (node.id) declare(node.id);
-  } else if ((node.type === 'VariableDeclaration' && !topLevel.has(node)) || node.type === 'CatchClause' || node.type === 'ClassDeclaration') {
-    declare(node.type === 'VariableDeclaration' ? node.declarations.map((d) => d.id) : node.type === 'CatchClause' ? node.param : node.id);
-  }
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'type' || key === 'start' || key === 'end') continue;
-    for (const child of Array.isArray(value) ? value : [value]) if (child && typeof child === 'object') nestedNames(child, topLevel, names);
-  }
-  return names;
-}
-
-/** Every computed property key in the tree, with the visitor's own recursion. */
-function forEachComputedKey(node, visit) {
-  if (!node || typeof node.type !== 'string') return;
-  if (node.type === 'Property' && node.computed && node.kind === 'init' && !node.method) visit(node);
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'type' || key === 'start' || key === 'end') continue;
-    for (const child of Array.isArray(value) ? value : [value]) if (child && typeof child === 'object') forEachComputedKey(child, visit);
-  }
-}
+const SDK_SCHEMA_FILE = /[\\/]node_modules[\\/]@aws-sdk[\\/]client-[^\\/]+[\\/]dist-es[\\/]schemas[\\/][^\\/]+\.js$/;
 
 /**
  * The module's source with each computed key `[name]` written as the string literal of the top-level
@@ -49,22 +22,41 @@ function forEachComputedKey(node, visit) {
  */
 export function literalSchemaKeys(code) {
   const ast = acorn.parse(code, { ecmaVersion: 'latest', sourceType: 'module' });
-  const topLevel = new Set(ast.body.filter((statement) => statement.type === 'VariableDeclaration'));
   const strings = new Map();
-  for (const statement of topLevel) {
-    if (statement.kind !== 'const') continue;
+  for (const statement of ast.body) {
+    if (statement.type !== 'VariableDeclaration' || statement.kind !== 'const') continue;
     for (const { id, init } of statement.declarations) {
       if (id.type === 'Identifier' && init?.type === 'Literal' && typeof init.value === 'string') strings.set(id.name, init.raw);
     }
   }
-  for (const name of nestedNames(ast, topLevel)) strings.delete(name);
+  // A name declared anywhere but a top-level declaration (a parameter, a nested one) may hide the constant: left alone.
+  ancestor(ast, {
+    VariablePattern(node, _, ancestors) {
+      const topLevel = ancestors.length === 4 && ancestors[1].type === 'VariableDeclaration';
+      if (!topLevel) strings.delete(node.name);
+    },
+  });
   const output = new MagicString(code);
   let keys = 0;
-  forEachComputedKey(ast, (property) => {
-    const literal = property.key.type === 'Identifier' ? strings.get(property.key.name) : undefined;
-    if (literal === undefined) return;
-    output.overwrite(property.start, code.indexOf(']', property.key.end) + 1, literal);
-    keys++;
+  simple(ast, {
+    Property(property) {
+      const literal = property.computed && property.kind === 'init' && !property.method && property.key.type === 'Identifier' ? strings.get(property.key.name) : undefined;
+      if (literal === undefined) return;
+      output.overwrite(property.start, code.indexOf(']', property.key.end) + 1, literal);
+      keys++;
+    },
   });
   return { code: output.toString(), keys };
 }
+
+/** esbuild's plugin that gives it every SDK schema module rewritten by `literalSchemaKeys`. */
+export const sdkSchemaKeysPlugin = {
+  name: 'sdk-schema-keys',
+  setup(esbuild) {
+    esbuild.onLoad({ filter: SDK_SCHEMA_FILE }, async (args) => ({
+      contents: literalSchemaKeys(await readFile(args.path, 'utf8')).code,
+      loader: 'js',
+      resolveDir: dirname(args.path),
+    }));
+  },
+};

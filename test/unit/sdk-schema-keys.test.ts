@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { literalSchemaKeys, SDK_SCHEMA_FILE } from '../../infra/constructs/sdk-schema-keys.mjs';
+import { literalSchemaKeys, sdkSchemaKeysPlugin } from '../../infra/constructs/sdk-schema-keys.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'sdk-schema-keys-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -13,19 +13,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** S3's schema module, as the SDK installs it. */
 const s3Schemas = join(dirname(createRequire(import.meta.url).resolve('@aws-sdk/client-s3')), '../dist-es/schemas/schemas_0.js');
 
-const literalKeysPlugin: Plugin = {
-  name: 'literal-keys',
-  setup(esbuild) {
-    esbuild.onLoad({ filter: SDK_SCHEMA_FILE }, (args) => ({ contents: literalSchemaKeys(readFileSync(args.path, 'utf8')).code, loader: 'js' }));
-  },
-};
-
 /** A bundle of a module exporting S3's GetObject schema, with or without the rewrite; its size and its exports. */
 async function bundleGetObjectSchema(rewrite: boolean) {
   const entry = join(work, 'entry.mjs');
   writeFileSync(entry, `export { GetObject$, NoSuchKey$ } from ${JSON.stringify(s3Schemas)};`);
   const outfile = join(work, `out-${rewrite}.mjs`);
-  const result = await build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', write: true, plugins: rewrite ? [literalKeysPlugin] : [] });
+  const result = await build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'node', write: true, plugins: rewrite ? [sdkSchemaKeysPlugin] : [] });
   expect(result.errors).toEqual([]);
   return { size: statSync(outfile).size, module: await import(pathToFileURL(outfile).href) };
 }
