@@ -189,7 +189,7 @@ async function main() {
     await validateOverHttp(stack.url, keys, WARM_UP_SECONDS);
     await rawGetItem(data, tableName, keys, WARM_UP_SECONDS);
     const { results: [validates, getItems], retaken } = await alternateAtSteadySpeed(ROUNDS, machineStayedAtOwnSpeed, () => validateOverHttp(stack.url, keys), () => rawGetItem(data, tableName, keys));
-    console.log(`rounds run again because a core slowed during them: ${retaken}`);
+    console.log(`validate rounds run again because a core slowed during them: ${retaken}`);
     const perRound = (micros: number[]) => micros.map((v) => `${v.toFixed(0)} µs`).join(', ');
     console.log(`validate and raw GetItem req/s, per round: ${validates.map((v, i) => `${v.rps.toFixed(0)}/${getItems[i]!.rps.toFixed(0)}`).join(', ')}`);
     console.log(`service CPU per validate over HTTP, per round: ${perRound(validates.map((v) => v.serviceCpuMicros))}`);
@@ -201,7 +201,7 @@ async function main() {
     const activate = () => loadFromAnotherProcess('activate (HTTP)', { url: `${stack.url}/v1/licenses/activate`, duration: DURATION_SECONDS, activateKeys: keys });
     const activateRounds = await alternateAfterWarmUp(ROUNDS, machineStayedAtOwnSpeed, activate, () => rawActivationTransaction(floor));
     const [activates, transactions] = activateRounds.results;
-    console.log(`rounds run again because a core slowed during them: ${activateRounds.retaken}`);
+    console.log(`activate rounds run again because a core slowed during them: ${activateRounds.retaken}`);
     print(median(activates));
     print(median(transactions));
     verdicts.push(judgeRatio('activate / raw TransactWriteItems, over HTTP', activates.map((a, i) => a.rps / transactions[i]!.rps), { atLeast: TARGETS.activateHttp }));
