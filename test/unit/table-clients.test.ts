@@ -1,4 +1,4 @@
-import { GetItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { createClients } from '../../shared/clients.js';
 import { loadConfig } from '../../shared/config.js';
@@ -32,5 +32,29 @@ describe('the table clients', () => {
     expect(documents.config.requestHandler).toBe(table.config.requestHandler);
     expect(table.config.cacheMiddleware).toBe(true);
     expect(documents.config.cacheMiddleware).not.toBe(true);
+  });
+
+  it('send no user-agent headers, which the SDK rebuilds per request, where a client of the SDK defaults sends both', async () => {
+    const headersSent = async (client: DynamoDBClient) => {
+      let sent: Record<string, string> = {};
+      client.middlewareStack.add(
+        () => async (args) => {
+          sent = (args.request as { headers: Record<string, string> }).headers;
+          return { output: { $metadata: {} }, response: {} };
+        },
+        { step: 'finalizeRequest', priority: 'low', name: 'answerWithoutNetwork' },
+      );
+      await client.send(new GetItemCommand({ TableName: TABLE, Key: LICENSE_KEY }));
+      return Object.keys(sent);
+    };
+    const { table, documents } = createClients(config('aws'), 'edge');
+    for (const client of [table, documents]) {
+      const headers = await headersSent(client);
+      expect(headers).toContain('authorization');
+      expect(headers).not.toContain('user-agent');
+      expect(headers).not.toContain('x-amz-user-agent');
+    }
+    const sdkDefaults = new DynamoDBClient({ region: 'eu-west-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'a', secretAccessKey: 'b' } });
+    expect(await headersSent(sdkDefaults)).toEqual(expect.arrayContaining(['user-agent', 'x-amz-user-agent']));
   });
 });
