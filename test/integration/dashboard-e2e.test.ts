@@ -269,6 +269,8 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     const requests = await receiver.waitFor(3);
     expect(requests.map((received) => received.json.type)).toEqual(['webhook.test', 'license.created', 'license.created']);
     expect(requests[2]!.headers['webhook-id']).toBe(requests[1]!.headers['webhook-id']);
+    // The log follows the new delivery while it is on its way, with no click on Refresh.
+    await page.waitForFunction(`[...document.querySelectorAll('td .badge')].filter((badge) => badge.textContent === 'succeeded').length === 2`);
   });
 
   it('creates an API key shown once, which works until it is revoked', async () => {

@@ -8,6 +8,13 @@ import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { TableScroll } from '../../components/TableScroll';
 
+const IN_FLIGHT_REFRESH_MS = 2000;
+
+/** Pending with no retry ahead of it: the dispatcher is sending it now. */
+function inFlight(delivery: { status: string; nextAttemptAt?: string | null }) {
+  return delivery.status === 'pending' && (!delivery.nextAttemptAt || Date.parse(delivery.nextAttemptAt) <= Date.now());
+}
+
 /** Every delivery to the webhook, newest first, with why it failed and a way to send it again. */
 export function DeliveriesLog({ webhookId }: { webhookId: string }) {
   const [page, setPage] = useState(1);
@@ -17,6 +24,8 @@ export function DeliveriesLog({ webhookId }: { webhookId: string }) {
     queryKey: [...queryKey, page],
     queryFn: () => unwrap(api.GET('/api/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { page: String(page) } } })),
     placeholderData: keepPreviousData,
+    // A delivery on its way settles within seconds: follow it until it does, then stop asking.
+    refetchInterval: (query) => (query.state.data?.items.some(inFlight) ? IN_FLIGHT_REFRESH_MS : false),
   });
   const redeliver = useMutation({
     mutationFn: (deliveryId: string) => unwrap(api.POST('/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhookId, deliveryId } } })),
