@@ -18,37 +18,52 @@ const imageOf = (record: DynamoDBRecord) => unmarshall(record.dynamodb!.NewImage
  * are forwarded, and the failed ones reported; the stream retries from the first of them (forwarding the later ones
  * again, which is safe: the dispatcher and the sender act once), then gives up on it, and the sweep forwards it.
  * New audit entries are linked into their tenant's chain, a tenant's entries of the batch together (linking is safe to
- * repeat; what the stream gives up on, the next `verify` links).
+ * repeat; what the stream gives up on, the next `verify` links). Records and tenants are handled concurrently.
  */
 export function createFanOutHandler(deps: Pick<Deps, 'data' | 'clock'>, queues: OutboxQueues) {
   const forwarding = { ...deps, queues };
+
+  /** The record's sequence number if forwarding it failed. */
+  async function forwardRecord(record: DynamoDBRecord): Promise<string[]> {
+    try {
+      const image = imageOf(record);
+      const item = outboxItemOf(image);
+      if (item) await forwardOutboxItem(forwarding, item, image);
+      return [];
+    } catch (error) {
+      logger.error('Fan-out failed', { eventID: record.eventID, error });
+      return [record.dynamodb!.SequenceNumber!];
+    }
+  }
+
+  /** The records' sequence numbers if linking them failed. */
+  async function linkTenantEntries(tenantId: string, records: DynamoDBRecord[]): Promise<string[]> {
+    try {
+      await linkAuditEntries(deps.data, tenantId, records.map((record) => imageOf(record) as StoredAuditEntry));
+      return [];
+    } catch (error) {
+      logger.error('Audit linking failed', { tenantId, error });
+      return records.map((record) => record.dynamodb!.SequenceNumber!);
+    }
+  }
+
   return workerApp(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-    const failed: string[] = [];
+    const outboxRecords: DynamoDBRecord[] = [];
     const auditRecords = new Map<string, DynamoDBRecord[]>();
     for (const record of event.Records) {
       if (matchesFilter(AUDIT_ENTRY_INSERT_FILTER, record)) {
         const tenantId = String(record.dynamodb!.NewImage!.tenantId?.S);
         auditRecords.set(tenantId, [...(auditRecords.get(tenantId) ?? []), record]);
-        continue;
-      }
-      if (!matchesFilter(OUTBOX_INSERT_FILTER, record)) continue;
-      try {
-        const image = imageOf(record);
-        const item = outboxItemOf(image);
-        if (item) await forwardOutboxItem(forwarding, item, image);
-      } catch (error) {
-        logger.error('Fan-out failed', { eventID: record.eventID, error });
-        failed.push(record.dynamodb!.SequenceNumber!);
+      } else if (matchesFilter(OUTBOX_INSERT_FILTER, record)) {
+        outboxRecords.push(record);
       }
     }
-    for (const [tenantId, records] of auditRecords) {
-      try {
-        await linkAuditEntries(deps.data, tenantId, records.map((record) => imageOf(record) as StoredAuditEntry));
-      } catch (error) {
-        logger.error('Audit linking failed', { tenantId, error });
-        failed.push(...records.map((record) => record.dynamodb!.SequenceNumber!));
-      }
-    }
-    return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+    // All at once: the records are independent, and one after another a shard would move at a record per two round
+    // trips. The stream retries from the lowest failed sequence number, whatever order they are reported in.
+    const failed = await Promise.all([
+      ...outboxRecords.map(forwardRecord),
+      ...[...auditRecords].map(([tenantId, records]) => linkTenantEntries(tenantId, records)),
+    ]);
+    return { batchItemFailures: failed.flat().map((itemIdentifier) => ({ itemIdentifier })) };
   });
 }
