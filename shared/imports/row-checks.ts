@@ -5,9 +5,11 @@ import { email } from '../http/schemas.js';
 import { couldBeLicenseKey } from '../licenses/license-key.js';
 import { MAX_SEATS } from '../licenses/license-rules.js';
 import { normalizeDomain } from '../licensing/domain.js';
+import { isMachineFingerprint, MAX_MACHINE_LENGTH, MAX_MACHINE_NAME_LENGTH, MAX_PLATFORM_LENGTH, machineOfHoldKey } from '../licensing/seat-holder.js';
 import type { Environment } from '../licensing/staging.js';
+import { MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from '../leases/lease-view.js';
 import type { Channel } from '../releases/channels.js';
-import type { CustomerDetails, ImportedStatus, LicenseCandidate } from './rows.js';
+import type { CustomerDetails, ImportedStatus, LicenseCandidate, MachineCandidate } from './rows.js';
 import type { ImportTarget } from './target.js';
 
 const MAX_NAME_LENGTH = 200;
@@ -25,7 +27,11 @@ export type ImportLicense = {
   expiresAt?: string;
   createdAt?: string;
   channel?: Channel;
+  floating?: boolean;
+  leaseSeconds?: number;
   sites: { domain: string; environment: Environment }[];
+  /** Devices, each taking a seat as a production site does. */
+  machines: MachineCandidate[];
 };
 
 const isEmail = (value: string) => z.safeParse(email, value).success;
@@ -35,7 +41,7 @@ function sitesOf(domains: string[], target: ImportTarget): ImportLicense['sites'
   const seen = new Set<string>();
   const sites: ImportLicense['sites'] = [];
   for (const raw of domains) {
-    if (!raw.trim()) continue;
+    if (!raw.trim() || machineOfHoldKey(raw.trim()) !== undefined) continue;
     let domain: string;
     try {
       domain = normalizeDomain(raw);
@@ -48,6 +54,44 @@ function sitesOf(domains: string[], target: ImportTarget): ImportLicense['sites'
     sites.push({ domain, environment: target.staging.environmentOf(domain) });
   }
   return sites;
+}
+
+/**
+ * Devices of an active license without repeats: those the file lists, and its `machine:<fingerprint>` domains. A
+ * fingerprint must be one the API would take (it is the seat's key); a name or platform too long is cut to fit.
+ */
+function machinesOf(candidate: LicenseCandidate): MachineCandidate[] {
+  const listed: MachineCandidate[] = [
+    ...(candidate.machines ?? []),
+    ...candidate.domains.flatMap((raw) => {
+      const machine = machineOfHoldKey(raw.trim());
+      return machine === undefined ? [] : [{ machine }];
+    }),
+  ];
+  const machines = new Map<string, MachineCandidate>();
+  for (const { machine, name, platform } of listed) {
+    if (!isMachineFingerprint(machine)) {
+      throw new CheckFailure(`machine "${machine.slice(0, 40)}" must be 1 to ${MAX_MACHINE_LENGTH} printable characters`);
+    }
+    if (machines.has(machine)) continue;
+    machines.set(machine, { machine, name: name?.slice(0, MAX_MACHINE_NAME_LENGTH) || undefined, platform: platform?.slice(0, MAX_PLATFORM_LENGTH) || undefined });
+  }
+  return [...machines.values()];
+}
+
+function checkedLeaseSeconds(leaseSeconds: number | undefined): number | undefined {
+  if (leaseSeconds === undefined) return undefined;
+  if (!Number.isInteger(leaseSeconds) || leaseSeconds < MIN_LEASE_SECONDS || leaseSeconds > MAX_LEASE_SECONDS) {
+    throw new CheckFailure(`lease seconds must be a whole number from ${MIN_LEASE_SECONDS} to ${MAX_LEASE_SECONDS}`);
+  }
+  return leaseSeconds;
+}
+
+/** "2 active sites", "1 active site and 1 machine": what holds the seats, as a row's error names it. */
+function holdersText(sites: number, machines: number): string {
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  if (machines === 0) return `${sites} active sites`;
+  return sites === 0 ? `${count(machines, 'active machine')}` : `${count(sites, 'active site')} and ${count(machines, 'machine')}`;
 }
 
 class CheckFailure extends Error {}
@@ -72,8 +116,12 @@ export function checkedLicense(row: number, candidate: LicenseCandidate, target:
     const expired = candidate.expiresAt !== undefined && Date.parse(candidate.expiresAt) <= now.getTime();
     const status = candidate.status === 'active' && expired ? 'expired' : candidate.status;
     const sites = status === 'active' ? sitesOf(candidate.domains, target) : [];
+    const machines = status === 'active' ? machinesOf(candidate) : [];
+    const leaseSeconds = checkedLeaseSeconds(candidate.leaseSeconds);
     const production = sites.filter((site) => site.environment === 'production').length;
-    if (production > seats) throw new CheckFailure(`${production} active sites do not fit in ${seats} seat${seats === 1 ? '' : 's'}`);
+    if (production + machines.length > seats) {
+      throw new CheckFailure(`${holdersText(production, machines.length)} do not fit in ${seats} seat${seats === 1 ? '' : 's'}`);
+    }
     const staging = sites.length - production;
     if (staging > target.staging.limit) throw new CheckFailure(`${staging} staging sites are more than the product allows (${target.staging.limit})`);
     return {
@@ -89,7 +137,10 @@ export function checkedLicense(row: number, candidate: LicenseCandidate, target:
       createdAt: candidate.createdAt,
       // As a license made from the plan through the API: the plan's channel, unless the file names one.
       channel: candidate.channel ?? plan?.channel,
+      floating: candidate.floating || undefined,
+      leaseSeconds,
       sites,
+      machines,
     };
   } catch (error) {
     if (error instanceof CheckFailure) return error.message;

@@ -32,12 +32,23 @@ export type LicenseCandidate = {
   /** ISO timestamp; absent: lifetime. */
   expiresAt?: string;
   createdAt?: string;
-  /** Sites the license is active on, as the file names them (normalized by the common checks). */
+  /**
+   * Sites the license is active on, as the file names them (normalized by the common checks). An entry
+   * `machine:<fingerprint>` is a device (as our exports write a machine's hold), with no name or platform.
+   */
   domains: string[];
+  /** Devices the license is active on, with what the client reported of them (a `jsonl` export's machine activations). */
+  machines?: MachineCandidate[];
   planSlug?: string;
   /** Absent: `stable` (the formats that have no channels). */
   channel?: Channel;
+  /** A floating license (DECISIONS §18) and its lease lifetime; absent: not floating, 900 s. */
+  floating?: boolean;
+  leaseSeconds?: number;
 };
+
+/** A device holding a seat (DECISIONS §18). */
+export type MachineCandidate = { machine: string; name?: string; platform?: string };
 
 /** A file row: a license to import, a row that is not one (a totals line, an unlicensed sale), or a bad row. */
 export type RowResult =

@@ -7,7 +7,8 @@ import { outboxEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
 import { expiryItemChanges } from '../licenses/expiry-items.js';
 import type { LicenseItem } from '../licenses/license-view.js';
-import { stagingRules } from '../licensing/staging.js';
+import { machineHoldKey } from '../licensing/seat-holder.js';
+import { stagingRules, type Environment } from '../licensing/staging.js';
 import type { Deps } from '../runtime.js';
 import type { StorageDeps } from '../storage/release-files.js';
 import { FileProblem } from './file-problem.js';
@@ -192,7 +193,7 @@ async function planBatch(deps: ImportDeps, run: Run, start: number) {
       const { license } = step;
       const customer = batchEmails.has(license.customerEmail) ? 0 : run.customers.has(license.customerEmail) ? 1 : 2;
       // An active license with an expiry adds its expiry and reminder items.
-      cost = 2 + (license.status === 'active' && license.expiresAt ? 2 : 0) + 2 * license.sites.length + customer;
+      cost = 2 + (license.status === 'active' && license.expiresAt ? 2 : 0) + 2 * holdersOf(license).length + customer;
     }
     if (steps.length > 0 && items + cost > ITEM_BUDGET) break;
     items += cost;
@@ -246,6 +247,17 @@ async function runBatch(deps: ImportDeps, run: Run): Promise<ImportJobItem | und
   throw new Error(`import ${run.job.importId}: rows from ${run.job.cursor} kept conflicting with concurrent writes`);
 }
 
+/**
+ * What an imported license's activations hold, each keyed as the API keys it: its sites by domain, then its devices
+ * by `machine:<fingerprint>` (production: a seat each).
+ */
+function holdersOf(license: ImportLicense): { domain: string; environment: Environment; machine?: string; name?: string; platform?: string }[] {
+  return [
+    ...license.sites,
+    ...license.machines.map(({ machine, name, platform }) => ({ domain: machineHoldKey(machine), environment: 'production' as const, machine, name, platform })),
+  ];
+}
+
 /** The transaction of a batch: its licenses with their customers and sites, the counters, the bad rows, the job's move. */
 function batchWrites(run: Run, steps: Step[], newCustomers: Set<string>, now: Date) {
   const { target, job } = run;
@@ -264,7 +276,8 @@ function batchWrites(run: Run, steps: Step[], newCustomers: Set<string>, now: Da
     if (step.kind !== 'license') continue;
     const { license } = step;
     counts.licenses++;
-    counts.activations += license.sites.length;
+    const holders = holdersOf(license);
+    counts.activations += holders.length;
     for (const name of counterNames.licenses(target.productId, license.status)) licenseCounters.set(name, (licenseCounters.get(name) ?? 0) + 1);
     const existing = run.customers.get(license.customerEmail) ?? created.get(license.customerEmail);
     let customer: CustomerItem | undefined;
@@ -285,10 +298,12 @@ function batchWrites(run: Run, steps: Step[], newCustomers: Set<string>, now: Da
       customerName: license.customerName,
       status: license.status,
       seats: license.seats,
-      activatedCount: license.sites.length - staging,
+      activatedCount: holders.length - staging,
       stagingCount: staging > 0 ? staging : undefined,
       expiresAt: license.expiresAt,
       channel: license.channel,
+      floating: license.floating,
+      leaseSeconds: license.leaseSeconds,
       createdAt: license.createdAt ?? nowIso,
       updatedAt: nowIso,
     };
@@ -322,7 +337,7 @@ function batchWrites(run: Run, steps: Step[], newCustomers: Set<string>, now: Da
         tx.license.create(item).commit(),
         tx.licenseRef.create({ licenseId: item.licenseId, licenseKey: item.licenseKey, tenantId: item.tenantId }).commit(),
         ...expiryItemChanges(tx, item, undefined, item),
-        ...license.sites.flatMap((site) => {
+        ...holdersOf(license).flatMap(({ domain, environment, ...machine }) => {
           const activationId = newId('act');
           return [
             tx.activation
@@ -331,16 +346,15 @@ function batchWrites(run: Run, steps: Step[], newCustomers: Set<string>, now: Da
                 licenseId: item.licenseId,
                 tenantId: item.tenantId,
                 productId: item.productId,
-                domain: site.domain,
+                domain,
+                ...machine,
                 ipAddress: '',
                 status: 'active',
-                environment: site.environment,
+                environment,
                 activatedAt: nowIso,
               })
               .commit(),
-            tx.activeDomain
-              .create({ licenseId: item.licenseId, domain: site.domain, activationId, activatedAt: nowIso, environment: site.environment })
-              .commit(),
+            tx.activeDomain.create({ licenseId: item.licenseId, domain, activationId, activatedAt: nowIso, environment }).commit(),
           ];
         }),
       ];

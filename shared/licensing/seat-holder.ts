@@ -27,8 +27,10 @@ export function machineOfHoldKey(holdKey: string): string | undefined {
 }
 
 /** A fingerprint: 1–128 printable ASCII characters, as sent (case matters). */
+export const isMachineFingerprint = (machine: string) => machine.length <= MAX_MACHINE_LENGTH && /^[\x20-\x7e]+$/.test(machine);
+
 export function checkMachine(machine: string, field = 'machine'): string {
-  if (!/^[\x20-\x7e]+$/.test(machine)) throw new BadRequestError(`${field} must be 1–${MAX_MACHINE_LENGTH} printable characters`);
+  if (!isMachineFingerprint(machine)) throw new BadRequestError(`${field} must be 1–${MAX_MACHINE_LENGTH} printable characters`);
   return machine;
 }
 

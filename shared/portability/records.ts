@@ -6,6 +6,7 @@ import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/attribute-values.js';
 import { RELEASE_STATUSES } from '../data/attribute-values.js';
 import { CHANNELS, DEFAULT_CHANNEL } from '../releases/channels.js';
 import type { EntityItem } from '../data/service.js';
+import { DEFAULT_LEASE_SECONDS } from '../leases/lease-view.js';
 import { lazily } from '../lazily.js';
 
 /**
@@ -144,13 +145,22 @@ export const recordSchemas = lazily(() => {
     expiresAt: maybe(timestamp),
     /** The release channel it receives; absent (an export made before it was written): `stable`. */
     channel: z.optional(z.enum(CHANNELS)),
+    /** Seats lent to machines by leases (DECISIONS §18); absent (an export made before it was written): false. */
+    floating: z.optional(z.boolean()),
+    /** How long a lease lives without a heartbeat; absent: 900. */
+    leaseSeconds: z.optional(z.number()),
     createdAt: timestamp,
   });
 
   const activationRecord = record('activation', {
     id: text,
     licenseId: text,
+    /** What holds the seat: the site's domain, or for a device `machine:<fingerprint>` (with `machine` set). */
     domain: text,
+    /** A device's fingerprint (DECISIONS §18), its name and platform; `null` for a site. */
+    machine: maybe(text),
+    name: maybe(text),
+    platform: maybe(text),
     ipAddress: maybe(text),
     status: z.enum(ACTIVATION_STATUSES),
     /** Absent: production (a seat). */
@@ -346,6 +356,8 @@ export const recordOf = {
     seats: item.seats,
     expiresAt: orNull(item.expiresAt),
     channel: item.channel ?? DEFAULT_CHANNEL,
+    floating: item.floating ?? false,
+    leaseSeconds: item.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
     createdAt: item.createdAt,
   }),
   /** `lastChecked`: the active activation's last check, which its `activeDomain` item holds. */
@@ -354,6 +366,9 @@ export const recordOf = {
     id: item.activationId,
     licenseId: item.licenseId,
     domain: item.domain,
+    machine: orNull(item.machine),
+    name: orNull(item.name),
+    platform: orNull(item.platform),
     ipAddress: item.ipAddress,
     status: item.status,
     environment: item.environment ?? 'production',

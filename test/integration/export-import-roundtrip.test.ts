@@ -25,6 +25,19 @@ const RELEASES = [
   { version: '1.2.0', releaseNotes: 'New schema editor', channel: 'beta' },
 ];
 
+const MACHINE = 'ws-7f3a-01';
+
+/** What a license holds its seats with, and whether it floats: the same before an export as after its import. */
+async function seatsOf(tenant: Tenant, licenseKey: string) {
+  const found = await tenant.get(`/api/licenses?${new URLSearchParams({ search: licenseKey })}`);
+  const { body } = await tenant.get(`/api/licenses/${found.body.items[0].id}`);
+  const activations = (body.activations as Record<string, unknown>[])
+    .filter(({ status }) => status === 'active')
+    .map(({ domain, machine, name, platform, environment }) => ({ domain, machine, name, platform, environment }));
+  const { seats, activatedCount, stagingCount, floating, leaseSeconds } = body;
+  return { seats, activatedCount, stagingCount, floating, leaseSeconds, activations };
+}
+
 async function productWithReleases(tenant: Tenant, fields: Record<string, unknown>) {
   const product = await newProduct(tenant, { ...PRODUCT_FIELDS, ...fields });
   const releases = new Map<string, string>();
@@ -32,8 +45,9 @@ async function productWithReleases(tenant: Tenant, fields: Record<string, unknow
   return { product, releases };
 }
 
-const validate = (licenseKey: string, domain?: string) =>
-  plugin().post('/v1/licenses/validate', { license_key: licenseKey, ...(domain ? { domain } : {}) }, { origin: null });
+/** A site or a device (DECISIONS §18) validate may name. */
+type Holder = { domain: string } | { machine: string };
+const validate = (licenseKey: string, holder?: Holder) => plugin().post('/v1/licenses/validate', { license_key: licenseKey, ...holder }, { origin: null });
 const updateCheck = (slug: string, licenseKey: string) =>
   plugin().get(`/v1/wp/update-check?${new URLSearchParams({ slug, license_key: licenseKey, version: '1.0.0' })}`, { origin: null });
 
@@ -52,6 +66,8 @@ describe('export → import into a fresh account', () => {
       revoked: await newLicense(a, productA.id, { customerEmail: 'ann@example.com' }),
       suspended: await newLicense(a, productA.id, { customerEmail: 'dee@example.com' }),
       beta: await newLicense(a, productA.id, { customerEmail: 'eve@example.com', channel: 'beta' }),
+      withMachine: await newLicense(a, productA.id, { customerEmail: 'fay@example.com', seats: 2 }),
+      floating: await newLicense(a, productA.id, { customerEmail: 'gus@example.com', seats: 3, floating: true, leaseSeconds: 120 }),
     };
     // A production site and a staging one (no seat), and a site that left (not carried over, frees its seat).
     for (const domain of ['ann-shop.com', 'staging.ann-shop.com', 'old.ann-shop.com']) {
@@ -59,6 +75,9 @@ describe('export → import into a fresh account', () => {
       expect(res.status, res.text).toBe(200);
     }
     expect((await plugin().post('/v1/licenses/deactivate', { license_key: licenses.withSites.licenseKey, domain: 'old.ann-shop.com' }, { origin: null })).status).toBe(200);
+    // A device, with what its client reports of it.
+    const device = { license_key: licenses.withMachine.licenseKey, machine: MACHINE, name: 'Design workstation', platform: 'win32-x64' };
+    expect((await plugin().post('/v1/licenses/activate', device, { origin: null })).status).toBe(200);
     expect((await a.post(`/api/licenses/${licenses.revoked.id}/revoke`)).status).toBe(200);
     expect((await a.put(`/api/licenses/${licenses.suspended.id}`, { status: 'suspended' })).status).toBe(200);
 
@@ -66,13 +85,13 @@ describe('export → import into a fresh account', () => {
 
     // A's answers, before A lets go of the keys: a key exists once across the service (an import skips a key that
     // any account holds), so moving between two accounts of one service means deleting the old account's licenses.
-    const sites = [undefined, 'ann-shop.com', 'staging.ann-shop.com'];
+    const holders: (Holder | undefined)[] = [undefined, { domain: 'ann-shop.com' }, { domain: 'staging.ann-shop.com' }, { machine: MACHINE }];
     const answersOf = async (product: Product) => {
       const answers = new Map<string, { status: number; body: unknown }>();
       for (const [name, { licenseKey }] of Object.entries(licenses)) {
-        for (const domain of sites) {
-          const { status, body } = await validate(licenseKey, domain);
-          answers.set(`${name} validate ${domain ?? 'without a site'}`, { status, body });
+        for (const holder of holders) {
+          const { status, body } = await validate(licenseKey, holder);
+          answers.set(`${name} validate ${holder ? JSON.stringify(holder) : 'without a site'}`, { status, body });
         }
         const { status, body } = await updateCheck(product.slug, licenseKey);
         answers.set(`${name} update check`, { status, body });
@@ -80,6 +99,7 @@ describe('export → import into a fresh account', () => {
       return answers;
     };
     const answersA = await answersOf(productA);
+    const seatsA = await Promise.all(Object.values(licenses).map(({ licenseKey }) => seatsOf(a, licenseKey)));
     for (const { id } of Object.values(licenses)) expect((await a.delete(`/api/licenses/${id}`)).status).toBe(204);
 
     // B makes its product (same name and fields; a slug of its own, since slugs are unique across the service),
@@ -88,7 +108,12 @@ describe('export → import into a fresh account', () => {
     const { product: productB, releases: releasesB } = await productWithReleases(b, { name: productA.name, slug: `${productA.slug}-moved` });
     expect((await b.post(`/api/products/${productB.id}/plans`, { name: 'Agency', slug: 'agency', billingCycle: 'yearly', price: 199, currency: 'USD', siteLimit: 5 })).status).toBe(201);
     const job = await importFile(b, { productId: productB.id, format: 'jsonl' }, file, 'application/x-ndjson');
-    expect(job).toMatchObject({ status: 'done', errors: [], errorCount: 0, counts: { licenses: 6, skipped: 0 } });
+    expect(job).toMatchObject({ status: 'done', errors: [], errorCount: 0, counts: { licenses: 8, skipped: 0 } });
+    // Each license holds its seats as it did (sites, staging sites, devices with their name and platform), and floats
+    // as it did.
+    expect(await Promise.all(Object.values(licenses).map(({ licenseKey }) => seatsOf(b, licenseKey)))).toEqual(seatsA);
+    expect(seatsA.find(({ floating }) => floating)).toMatchObject({ seats: 3, leaseSeconds: 120 });
+    expect(seatsA.flatMap(({ activations }) => activations)).toContainEqual({ domain: null, machine: MACHINE, name: 'Design workstation', platform: 'win32-x64', environment: 'production' });
 
     /**
      * B's answer with B's own identifiers replaced by A's. These differ necessarily between two products:
@@ -120,6 +145,11 @@ describe('export → import into a fresh account', () => {
       'revoked: 1.1.0 no package',
       'suspended: 1.1.0 no package',
       'beta: 1.2.0 package',
+      'withMachine: 1.1.0 package',
+      'floating: 1.1.0 package',
     ]);
+    // So do the validates: a device's, and a floating license's for a machine without a lease (none is carried over).
+    expect(answersA.get(`withMachine validate {"machine":"${MACHINE}"}`)!.body).toMatchObject({ valid: true });
+    expect(answersA.get(`floating validate {"machine":"${MACHINE}"}`)!.body).toMatchObject({ valid: false });
   }, 120_000);
 });

@@ -189,3 +189,58 @@ describe('an imported row with a plan', () => {
     expect([await channelOf('CHAN-kept-0001-alpha'), await channelOf('CHAN-kept-0002-plan')]).toEqual(['alpha', 'beta']);
   });
 });
+
+describe('imported devices (DECISIONS §18)', () => {
+  it('takes `machine:<fingerprint>` entries of the domains column as devices holding seats, and refuses those that do not fit', async () => {
+    const tenant = (await newTenant()) as Tenant;
+    const product = await newProduct(tenant);
+    const tooLong = `machine:${'f'.repeat(129)}`;
+    const rows = [
+      'license_key,customer_email,seats,domains',
+      'DEVS-kept-0001-both,ida@example.com,2,ida-shop.com;machine:ws-1',
+      'DEVS-kept-0002-full,ida@example.com,1,machine:ws-2;machine:ws-3',
+      'DEVS-kept-0003-long,ida@example.com,1,' + tooLong,
+    ];
+    const job = await importFile(tenant, { productId: product.id, format: 'csv' }, `${rows.join('\n')}\n`, 'text/csv');
+    expect(job).toMatchObject({
+      status: 'done',
+      counts: { licenses: 1, activations: 2 },
+      errors: [
+        { row: 3, message: '2 active machines do not fit in 1 seat' },
+        { row: 4, message: `machine "${'f'.repeat(40)}" must be 1 to 128 printable characters` },
+      ],
+    });
+    const license = (await tenant.get('/api/licenses?search=DEVS-kept-0001-both')).body.items[0];
+    const { body } = await tenant.get(`/api/licenses/${license.id}`);
+    expect(body.activatedCount).toBe(2);
+    expect(body.activations.map(({ domain, machine }: { domain: string; machine: string }) => [domain, machine]).sort()).toEqual([
+      [null, 'ws-1'],
+      ['ida-shop.com', null],
+    ]);
+    // The device is active as if it had activated: it validates, activates again without a second seat, and the
+    // license's two seats are full.
+    const key = { license_key: 'DEVS-kept-0001-both' };
+    expect((await plugin().post('/v1/licenses/validate', { ...key, machine: 'ws-1' }, { origin: null })).body).toMatchObject({ valid: true });
+    expect((await plugin().post('/v1/licenses/activate', { ...key, machine: 'ws-1' }, { origin: null })).status).toBe(200);
+    const third = await plugin().post('/v1/licenses/activate', { ...key, machine: 'ws-9' }, { origin: null });
+    expect([third.status, third.body.error]).toEqual([400, 'License seat limit reached']);
+  });
+
+  it('keeps a floating license floating, and refuses a lease lifetime out of range by row', async () => {
+    const tenant = (await newTenant()) as Tenant;
+    const product = await newProduct(tenant);
+    const license = (key: string, fields: object) =>
+      JSON.stringify({ type: 'license', id: key, licenseKey: key, productId: 'prd_old', customerEmail: 'jo@example.com', status: 'active', seats: 2, createdAt: '2026-01-05T10:00:00.000Z', ...fields });
+    const lines = [
+      JSON.stringify({ type: 'export', formatVersion: 1, exportedAt: '2026-11-01T00:00:00.000Z' }),
+      license('FLOAT-kept-0001', { floating: true, leaseSeconds: 300 }),
+      license('FLOAT-kept-0002', { floating: true, leaseSeconds: 30 }),
+    ];
+    const job = await importFile(tenant, { productId: product.id, format: 'jsonl' }, `${lines.join('\n')}\n`, 'application/x-ndjson');
+    expect(job).toMatchObject({ status: 'done', counts: { licenses: 1 }, errors: [{ row: 3, message: 'lease seconds must be a whole number from 60 to 86400' }] });
+    expect((await tenant.get('/api/licenses?search=FLOAT-kept-0001')).body.items[0]).toMatchObject({ floating: true, leaseSeconds: 300 });
+    // Its seats are lent to machines by leases, as a floating license made through the API.
+    const lease = await plugin().post('/v1/licenses/leases', { license_key: 'FLOAT-kept-0001', machine: 'ws-1' }, { origin: null });
+    expect(lease.status, lease.text).toBe(201);
+  });
+});

@@ -29,8 +29,8 @@ function firstIssue(issues: readonly { path: PropertyKey[]; message: string }[])
 
 /**
  * Our account export (shared/portability/records.ts): one typed record per line, row numbers are line numbers.
- * Licenses are imported with their customers' details, their plan (by its slug in the target product) and the domains
- * of their active activations; the other records (products, plans, releases, payments, subscriptions, webhooks) inform
+ * Licenses are imported with their customers' details, their plan (by its slug in the target product), whether they
+ * float, and the sites and machines of their active activations; the other records (products, plans, releases, payments, subscriptions, webhooks) inform
  * the licenses or are not carried over (docs/import.md).
  */
 export const jsonlFormat: ImportFormat = {
@@ -82,6 +82,9 @@ export const jsonlFormat: ImportFormat = {
             domains: [],
             planSlug: record.planId ? planSlugs.get(record.planId) : undefined,
             channel: record.channel,
+            floating: record.floating,
+            leaseSeconds: record.leaseSeconds,
+            machines: [],
           };
           licenses.set(record.id, license);
           results.push({ row, license });
@@ -90,7 +93,9 @@ export const jsonlFormat: ImportFormat = {
         case 'activation': {
           const license = licenses.get(record.licenseId);
           if (!license) results.push({ row, error: `activation: license ${record.licenseId} is not in the file before it` });
-          else if (record.status === 'active') license.domains.push(record.domain);
+          else if (record.status === 'active' && record.machine) {
+            license.machines!.push({ machine: record.machine, name: present(record.name), platform: present(record.platform) });
+          } else if (record.status === 'active') license.domains.push(record.domain);
           return;
         }
         default:
