@@ -269,8 +269,12 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     const requests = await receiver.waitFor(3);
     expect(requests.map((received) => received.json.type)).toEqual(['webhook.test', 'license.created', 'license.created']);
     expect(requests[2]!.headers['webhook-id']).toBe(requests[1]!.headers['webhook-id']);
-    // The log follows the new delivery while it is on its way, with no click on Refresh.
-    await page.waitForFunction(`[...document.querySelectorAll('td .badge')].filter((badge) => badge.textContent === 'succeeded').length === 2`);
+    // The log follows the new delivery while it is on its way, with no click on Refresh: once the service has both
+    // deliveries settled, the page shows them so within a couple of its refreshes.
+    const listed = new URL(page.url()).pathname.replace(/\/$/, '');
+    const statuses = () => page.evaluate(`fetch('/api${listed}/deliveries').then((r) => r.json()).then((body) => body.items.map((item) => item.status))`);
+    await expect.poll(statuses, { timeout: 30_000, interval: 200 }).toEqual(['succeeded', 'succeeded']);
+    await page.waitForFunction(`[...document.querySelectorAll('td .badge')].filter((badge) => badge.textContent === 'succeeded').length === 2`, { timeout: 10_000 });
   });
 
   it('creates an API key shown once, which works until it is revoked', async () => {

@@ -33,7 +33,9 @@ async function seatsOf(tenant: Tenant, licenseKey: string) {
   const { body } = await tenant.get(`/api/licenses/${found.body.items[0].id}`);
   const activations = (body.activations as Record<string, unknown>[])
     .filter(({ status }) => status === 'active')
-    .map(({ domain, machine, name, platform, environment }) => ({ domain, machine, name, platform, environment }));
+    .map(({ domain, machine, name, platform, environment }) => ({ domain, machine, name, platform, environment }))
+    // An import activates a license's sites at one time, so their order in the license is not the old account's.
+    .sort((x, y) => String(x.domain ?? x.machine).localeCompare(String(y.domain ?? y.machine)));
   const { seats, activatedCount, stagingCount, floating, leaseSeconds } = body;
   return { seats, activatedCount, stagingCount, floating, leaseSeconds, activations };
 }

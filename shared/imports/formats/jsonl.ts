@@ -30,8 +30,8 @@ function firstIssue(issues: readonly { path: PropertyKey[]; message: string }[])
 /**
  * Our account export (shared/portability/records.ts): one typed record per line, row numbers are line numbers.
  * Licenses are imported with their customers' details, their plan (by its slug in the target product), whether they
- * float, and the sites and machines of their active activations; the other records (products, plans, releases, payments, subscriptions, webhooks) inform
- * the licenses or are not carried over (docs/import.md).
+ * float, and the sites and machines of their active activations; the other records (products, plans, releases,
+ * payments, subscriptions, webhooks) inform the licenses or are not carried over (docs/import.md).
  */
 export const jsonlFormat: ImportFormat = {
   read(text) {
@@ -95,7 +95,10 @@ export const jsonlFormat: ImportFormat = {
           if (!license) results.push({ row, error: `activation: license ${record.licenseId} is not in the file before it` });
           else if (record.status === 'active' && record.machine) {
             license.machines!.push({ machine: record.machine, name: present(record.name), platform: present(record.platform) });
-          } else if (record.status === 'active') license.domains.push(record.domain);
+          } else if (record.status === 'active') {
+            // A site, or a device of an export made before activations carried `machine` (its `machine:` hold key).
+            license.domains.push(record.domain);
+          }
           return;
         }
         default:

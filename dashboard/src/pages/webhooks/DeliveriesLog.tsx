@@ -9,10 +9,15 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { TableScroll } from '../../components/TableScroll';
 
 const IN_FLIGHT_REFRESH_MS = 2000;
+/** How long a redelivery is looked for in the log: the list is an index, which shows a new delivery within a second or so. */
+const AWAIT_REDELIVERY_MS = 30_000;
 
-/** Pending with no retry ahead of it: the dispatcher is sending it now. */
+/** A retry this close is followed as it happens; a later one, when the vendor comes back or refreshes. */
+const FOLLOWED_RETRY_MS = 60_000;
+
+/** Pending, and being sent now or within the minute. */
 function inFlight(delivery: { status: string; nextAttemptAt?: string | null }) {
-  return delivery.status === 'pending' && (!delivery.nextAttemptAt || Date.parse(delivery.nextAttemptAt) <= Date.now());
+  return delivery.status === 'pending' && (!delivery.nextAttemptAt || Date.parse(delivery.nextAttemptAt) <= Date.now() + FOLLOWED_RETRY_MS);
 }
 
 /** Every delivery to the webhook, newest first, with why it failed and a way to send it again. */
@@ -20,16 +25,26 @@ export function DeliveriesLog({ webhookId }: { webhookId: string }) {
   const [page, setPage] = useState(1);
   const queryClient = useQueryClient();
   const queryKey = ['webhooks', webhookId, 'deliveries'];
+  /** The redelivery just made, until the list shows it (or the wait is over). */
+  const [awaited, setAwaited] = useState<{ id: string; until: number }>();
   const deliveries = useQuery({
     queryKey: [...queryKey, page],
     queryFn: () => unwrap(api.GET('/api/webhooks/{id}/deliveries', { params: { path: { id: webhookId }, query: { page: String(page) } } })),
     placeholderData: keepPreviousData,
-    // A delivery on its way settles within seconds: follow it until it does, then stop asking.
-    refetchInterval: (query) => (query.state.data?.items.some(inFlight) ? IN_FLIGHT_REFRESH_MS : false),
+    // A delivery on its way settles within seconds: follow it (and a redelivery the list does not show yet) until it
+    // does, then stop asking.
+    refetchInterval: (query) => {
+      const items = query.state.data?.items ?? [];
+      const awaiting = awaited !== undefined && Date.now() < awaited.until && !items.some((delivery) => delivery.id === awaited.id);
+      return awaiting || items.some(inFlight) ? IN_FLIGHT_REFRESH_MS : false;
+    },
   });
   const redeliver = useMutation({
     mutationFn: (deliveryId: string) => unwrap(api.POST('/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { params: { path: { id: webhookId, deliveryId } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey }),
+    onSuccess: (delivery) => {
+      setAwaited({ id: delivery.id, until: Date.now() + AWAIT_REDELIVERY_MS });
+      return queryClient.invalidateQueries({ queryKey });
+    },
   });
   return (
     <section aria-labelledby="deliveries-heading">
