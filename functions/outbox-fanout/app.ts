@@ -1,6 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import pLimit from 'p-limit';
 import type { StoredAuditEntry } from '../../shared/audit/audit-chain.js';
 import { linkAuditEntries } from '../../shared/audit/audit-linker.js';
 import { logger } from '../../shared/observability/logger.js';
@@ -8,6 +9,12 @@ import { forwardOutboxItem, outboxItemOf, type OutboxQueues } from '../../shared
 import type { Deps } from '../../shared/runtime.js';
 import { workerApp } from '../../shared/workers/app.js';
 import { AUDIT_ENTRY_INSERT_FILTER, matchesFilter, OUTBOX_INSERT_FILTER } from './outbox-filter.js';
+
+/**
+ * Records (or tenants' audit entries) handled at once: one at a time, a shard would move at a record per two round
+ * trips; a whole batch of 100 at once is a burst of several hundred requests, which DynamoDB Local drops connections under.
+ */
+export const FORWARDS_AT_ONCE = 16;
 
 const imageOf = (record: DynamoDBRecord) => unmarshall(record.dynamodb!.NewImage as Record<string, AttributeValue>);
 
@@ -18,7 +25,7 @@ const imageOf = (record: DynamoDBRecord) => unmarshall(record.dynamodb!.NewImage
  * are forwarded, and the failed ones reported; the stream retries from the first of them (forwarding the later ones
  * again, which is safe: the dispatcher and the sender act once), then gives up on it, and the sweep forwards it.
  * New audit entries are linked into their tenant's chain, a tenant's entries of the batch together (linking is safe to
- * repeat; what the stream gives up on, the next `verify` links). Records and tenants are handled concurrently.
+ * repeat; what the stream gives up on, the next `verify` links). Records and tenants are handled `FORWARDS_AT_ONCE` at a time.
  */
 export function createFanOutHandler(deps: Pick<Deps, 'data' | 'clock'>, queues: OutboxQueues) {
   const forwarding = { ...deps, queues };
@@ -58,11 +65,12 @@ export function createFanOutHandler(deps: Pick<Deps, 'data' | 'clock'>, queues: 
         outboxRecords.push(record);
       }
     }
-    // All at once: the records are independent, and one after another a shard would move at a record per two round
-    // trips. The stream retries from the lowest failed sequence number, whatever order they are reported in.
+    // The records are independent. The stream retries from the lowest failed sequence number, whatever order they are
+    // reported in.
+    const limit = pLimit(FORWARDS_AT_ONCE);
     const failed = await Promise.all([
-      ...outboxRecords.map(forwardRecord),
-      ...[...auditRecords].map(([tenantId, records]) => linkTenantEntries(tenantId, records)),
+      ...outboxRecords.map((record) => limit(() => forwardRecord(record))),
+      ...[...auditRecords].map(([tenantId, records]) => limit(() => linkTenantEntries(tenantId, records))),
     ]);
     return { batchItemFailures: failed.flat().map((itemIdentifier) => ({ itemIdentifier })) };
   });

@@ -1,7 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFanOutHandler } from '../../functions/outbox-fanout/app.js';
+import { createFanOutHandler, FORWARDS_AT_ONCE } from '../../functions/outbox-fanout/app.js';
 import type { MailMessage } from '../../shared/mail/mail-queue.js';
 import type { Deps } from '../../shared/runtime.js';
 import { NOW } from '../support/mock-items.js';
@@ -49,6 +49,19 @@ describe('the outbox fan-out', () => {
     const result = await fanOut({ Records: licenseIds.map((id, n) => licenseMailRecord(id, String(n + 1))) }, {} as Context);
     expect(result).toEqual({ batchItemFailures: [] });
     expect(started.sort()).toEqual(licenseIds);
+  });
+
+  it(`hands on at most ${FORWARDS_AT_ONCE} records at a time`, async () => {
+    let sending = 0;
+    let most = 0;
+    const fanOut = fanOutWith(async () => {
+      most = Math.max(most, ++sending);
+      await new Promise((resolve) => setImmediate(resolve));
+      sending--;
+    });
+    const records = Array.from({ length: 3 * FORWARDS_AT_ONCE }, (_, n) => licenseMailRecord(`lic_${n}`, String(n + 1)));
+    expect(await fanOut({ Records: records }, {} as Context)).toEqual({ batchItemFailures: [] });
+    expect(most).toBe(FORWARDS_AT_ONCE);
   });
 
   it('reports each record it could not forward, and forwards the rest', async () => {
