@@ -12,7 +12,8 @@ import { AUDIT_ENTRY_INSERT_FILTER, matchesFilter, OUTBOX_INSERT_FILTER } from '
 
 /**
  * Records (or tenants' audit entries) handled at once: one at a time, a shard would move at a record per two round
- * trips; a whole batch of 100 at once is a burst of several hundred requests, which DynamoDB Local drops connections under.
+ * trips; a whole batch of 100 at once is a burst of several hundred requests, under which DynamoDB Local drops
+ * connections.
  */
 export const FORWARDS_AT_ONCE = 16;
 
@@ -25,7 +26,8 @@ const imageOf = (record: DynamoDBRecord) => unmarshall(record.dynamodb!.NewImage
  * are forwarded, and the failed ones reported; the stream retries from the first of them (forwarding the later ones
  * again, which is safe: the dispatcher and the sender act once), then gives up on it, and the sweep forwards it.
  * New audit entries are linked into their tenant's chain, a tenant's entries of the batch together (linking is safe to
- * repeat; what the stream gives up on, the next `verify` links). Records and tenants are handled `FORWARDS_AT_ONCE` at a time.
+ * repeat; what the stream gives up on, the next `verify` links). Records and tenants are handled `FORWARDS_AT_ONCE`
+ * at a time.
  */
 export function createFanOutHandler(deps: Pick<Deps, 'data' | 'clock'>, queues: OutboxQueues) {
   const forwarding = { ...deps, queues };

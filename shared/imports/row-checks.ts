@@ -91,7 +91,7 @@ function checkedLeaseSeconds(leaseSeconds: number | undefined): number | undefin
 function holdersText(sites: number, machines: number): string {
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   if (machines === 0) return `${sites} active sites`;
-  return sites === 0 ? `${count(machines, 'active machine')}` : `${count(sites, 'active site')} and ${count(machines, 'machine')}`;
+  return sites === 0 ? count(machines, 'active machine') : `${count(sites, 'active site')} and ${count(machines, 'machine')}`;
 }
 
 class CheckFailure extends Error {}
