@@ -5,11 +5,11 @@ const env = { POWERTOOLS_DEV: 'true', POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_M
 
 /** Test files that start a stack or a service process of their own (which sets the process's environment). */
 const OWN_STACK_FILES = [
-  'test/integration/rate-limits.test.ts',
-  'test/integration/webhooks-restart.test.ts',
-  'test/integration/webhooks-crash.test.ts',
-  'test/integration/smoke.test.ts',
-  'test/integration/imports-table.test.ts',
+  'test/integration/platform/rate-limits.test.ts',
+  'test/integration/messaging/webhooks-restart.test.ts',
+  'test/integration/messaging/webhooks-crash.test.ts',
+  'test/integration/platform/smoke.test.ts',
+  'test/integration/portability/imports-table.test.ts',
 ];
 
 /**
@@ -17,7 +17,7 @@ const OWN_STACK_FILES = [
  * on its own: the stack bundled as `cdk deploy` builds it (esbuild for every function and Vite for the dashboard,
  * twice), and the malformed-input sweep (over 3,000 requests to every route, on a stack of its own).
  */
-const SLOW_FILES = ['test/infra/bundling.test.ts', 'test/integration/malformed-input.test.ts'];
+const SLOW_FILES = ['test/infra/bundling.test.ts', 'test/integration/platform/malformed-input.test.ts'];
 
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 

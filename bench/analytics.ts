@@ -14,15 +14,15 @@
  */
 import { createPublicDeps, createPublicHandler } from '../functions/public/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
-import { readDailyCounts } from '../shared/analytics/daily-counts.js';
-import { dayOf } from '../shared/analytics/days.js';
-import type { UsageMessage } from '../shared/analytics/usage-message.js';
-import { writeUsage } from '../shared/analytics/usage-writer.js';
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
-import type { HttpEvent, HttpResult } from '../shared/http/types.js';
-import { RATE_LIMITS } from '../shared/rate-limits/limits.js';
-import { newId } from '../shared/ids.js';
-import { createLoadedDeps } from '../shared/runtime.js';
+import { readDailyCounts } from '../shared/insights/analytics/daily-counts.js';
+import { dayOf } from '../shared/insights/analytics/days.js';
+import type { UsageMessage } from '../shared/insights/analytics/usage-message.js';
+import { writeUsage } from '../shared/insights/analytics/usage-writer.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/platform/config.js';
+import type { HttpEvent, HttpResult } from '../shared/platform/http/types.js';
+import { RATE_LIMITS } from '../shared/platform/rate-limits/limits.js';
+import { newId } from '../shared/platform/ids.js';
+import { createLoadedDeps } from '../shared/platform/runtime.js';
 import { computed, meterCapacity, type Units } from './capacity/accounting.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
 import { loadFromAnotherProcess, median, print, type LoadResult } from './support/load-process.js';

@@ -11,12 +11,12 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { startLocalStack } from '../infra/local/stack.js';
-import { loadConfig } from '../shared/config.js';
-import { importFileKey, newUploadId, putImportFile } from '../shared/imports/import-files.js';
-import { createImportJob, readImportJob } from '../shared/imports/import-jobs.js';
-import { runImport } from '../shared/imports/run-import.js';
-import { createLoadedDeps } from '../shared/runtime.js';
-import { createStorageClient } from '../shared/storage/storage-client.js';
+import { loadConfig } from '../shared/platform/config.js';
+import { importFileKey, newUploadId, putImportFile } from '../shared/portability/imports/import-files.js';
+import { createImportJob, readImportJob } from '../shared/portability/imports/import-jobs.js';
+import { runImport } from '../shared/portability/imports/run-import.js';
+import { createLoadedDeps } from '../shared/platform/runtime.js';
+import { createStorageClient } from '../shared/platform/storage/storage-client.js';
 import { computed, meterCapacity } from './capacity/accounting.js';
 
 const LICENSES = 10_000;

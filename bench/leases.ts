@@ -10,13 +10,13 @@
  */
 import { createEdgeHandler } from '../functions/edge/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
-import { transact } from '../shared/data/writes.js';
-import type { HttpEvent, HttpResult } from '../shared/http/types.js';
-import { newId } from '../shared/ids.js';
-import { leaseCreationWrites } from '../shared/leases/leases.js';
-import { leaseShard, poolItemTtl, type LeaseItem } from '../shared/leases/lease-view.js';
-import { createLoadedDeps } from '../shared/runtime.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/platform/config.js';
+import { transact } from '../shared/platform/data/writes.js';
+import type { HttpEvent, HttpResult } from '../shared/platform/http/types.js';
+import { newId } from '../shared/platform/ids.js';
+import { leaseCreationWrites } from '../shared/licensing/leases/leases.js';
+import { leaseShard, poolItemTtl, type LeaseItem } from '../shared/licensing/leases/lease-view.js';
+import { createLoadedDeps } from '../shared/platform/runtime.js';
 import { computed, meterCapacity } from './capacity/accounting.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
 import { printLoad } from './support/rounds.js';

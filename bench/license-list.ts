@@ -1,14 +1,14 @@
 import { startLocalStack } from '../infra/local/stack.js';
-import { loadConfig } from '../shared/config.js';
-import { newId } from '../shared/ids.js';
-import { createLicense } from '../shared/licenses/create-license.js';
-import { listLicenses, type LicenseStatus } from '../shared/licenses/list-licenses.js';
-import { updateLicense } from '../shared/licenses/update-license.js';
-import { createProduct } from '../shared/products/products.js';
-import { createLoadedDeps, type Deps } from '../shared/runtime.js';
-import { SECRET_ACCESS } from '../shared/secrets/secret-access.js';
+import { loadConfig } from '../shared/platform/config.js';
+import { newId } from '../shared/platform/ids.js';
+import { createLicense } from '../shared/licensing/licenses/create-license.js';
+import { listLicenses, type LicenseStatus } from '../shared/licensing/licenses/list-licenses.js';
+import { updateLicense } from '../shared/licensing/licenses/update-license.js';
+import { createProduct } from '../shared/catalog/products/products.js';
+import { createLoadedDeps, type Deps } from '../shared/platform/runtime.js';
+import { SECRET_ACCESS } from '../shared/platform/secrets/secret-access.js';
 import { meter, pool, type Meter } from './support/capacity-meter.js';
-import { createSecretBox } from '../shared/secrets/secret-box.js';
+import { createSecretBox } from '../shared/platform/secrets/secret-box.js';
 
 /**
  * `npx tsx bench/license-list.ts`: page 1 of the license list must cost about one page, however many

@@ -1,15 +1,15 @@
 import { startLocalStack } from '../infra/local/stack.js';
-import { addDays, dayOf } from '../shared/analytics/days.js';
-import { writeUsage } from '../shared/analytics/usage-writer.js';
-import { loadConfig } from '../shared/config.js';
-import { ALL_PRODUCTS, GAUGE_DAY } from '../shared/data/attribute-values.js';
-import { newId } from '../shared/ids.js';
-import { createLicense } from '../shared/licenses/create-license.js';
-import { readOverview } from '../shared/overview/overview.js';
-import { createProduct } from '../shared/products/products.js';
-import { createLoadedDeps, type Deps } from '../shared/runtime.js';
-import { SECRET_ACCESS } from '../shared/secrets/secret-access.js';
-import { createSecretBox } from '../shared/secrets/secret-box.js';
+import { addDays, dayOf } from '../shared/insights/analytics/days.js';
+import { writeUsage } from '../shared/insights/analytics/usage-writer.js';
+import { loadConfig } from '../shared/platform/config.js';
+import { ALL_PRODUCTS, GAUGE_DAY } from '../shared/platform/data/attribute-values.js';
+import { newId } from '../shared/platform/ids.js';
+import { createLicense } from '../shared/licensing/licenses/create-license.js';
+import { readOverview } from '../shared/insights/overview/overview.js';
+import { createProduct } from '../shared/catalog/products/products.js';
+import { createLoadedDeps, type Deps } from '../shared/platform/runtime.js';
+import { SECRET_ACCESS } from '../shared/platform/secrets/secret-access.js';
+import { createSecretBox } from '../shared/platform/secrets/secret-box.js';
 import { meter, pool } from './support/capacity-meter.js';
 
 /**

@@ -8,13 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { createEdgeHandler } from '../functions/edge/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
-import type { HttpEvent, HttpResult } from '../shared/http/types.js';
-import { ok } from '../shared/http/responses.js';
-import { createDeps, createLoadedDeps } from '../shared/runtime.js';
-import { envelopeBox, localKeyWrapper } from '../shared/secrets/secret-box.js';
-import { createKeyring, createResponseSigner } from '../shared/signing/response-signer.js';
-import { newSigningKey, signingIdentityOf } from '../shared/signing/signing-keys.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/platform/config.js';
+import type { HttpEvent, HttpResult } from '../shared/platform/http/types.js';
+import { ok } from '../shared/platform/http/responses.js';
+import { createDeps, createLoadedDeps } from '../shared/platform/runtime.js';
+import { envelopeBox, localKeyWrapper } from '../shared/platform/secrets/secret-box.js';
+import { createKeyring, createResponseSigner } from '../shared/licensing/signing/response-signer.js';
+import { newSigningKey, signingIdentityOf } from '../shared/catalog/products/signing-keys.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
 import { loadFromAnotherProcess, median, print, type LoadResult } from './support/load-process.js';
 

@@ -11,9 +11,9 @@
  */
 import { createEdgeHandler } from '../functions/edge/app.js';
 import { startLocalStack } from '../infra/local/stack.js';
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
-import type { HttpEvent, HttpResult } from '../shared/http/types.js';
-import { createLoadedDeps } from '../shared/runtime.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../shared/platform/config.js';
+import type { HttpEvent, HttpResult } from '../shared/platform/http/types.js';
+import { createLoadedDeps } from '../shared/platform/runtime.js';
 import { computed, meterCapacity } from './capacity/accounting.js';
 import { edgeEvent, seedTenant } from './support/fixtures.js';
 

@@ -13,12 +13,12 @@ import { publicRoutes } from '../functions/public/app.js';
 import { publicOperations } from '../functions/public/openapi.js';
 import { stripeWebhookRoutes } from '../functions/stripe-webhook/app.js';
 import { stripeWebhookOperations } from '../functions/stripe-webhook/openapi.js';
-import { API_KEY_MESSAGES } from '../shared/accounts/bearer-key.js';
-import { ALL_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
-import { STATE_CHANGING_METHODS } from '../shared/http/origin.js';
-import type { Route } from '../shared/http/route.js';
-import { buildDocument, type ErrorMessages, type SurfaceDoc } from '../shared/openapi/document.js';
-import type { OperationDoc, OperationDocs, Security } from '../shared/openapi/operation.js';
+import { API_KEY_MESSAGES } from '../shared/identity/accounts/bearer-key.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../shared/platform/config.js';
+import { STATE_CHANGING_METHODS } from '../shared/platform/http/origin.js';
+import type { Route } from '../shared/platform/http/route.js';
+import { buildDocument, type ErrorMessages, type SurfaceDoc } from '../shared/platform/openapi/document.js';
+import type { OperationDoc, OperationDocs, Security } from '../shared/platform/openapi/operation.js';
 import { createRouteMatcher } from './local/route-match.js';
 import { isReadableCompanion, ROUTES, SURFACES, type Surface } from './routes.js';
 

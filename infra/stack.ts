@@ -6,9 +6,9 @@ import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } fro
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS, type ConfigSection } from '../shared/config.js';
+import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS, type ConfigSection } from '../shared/platform/config.js';
 import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
-import { GLOBAL_INDEXES, TABLE_KEYS, TABLE_STREAM_VIEW } from '../shared/data/table-schema.js';
+import { GLOBAL_INDEXES, TABLE_KEYS, TABLE_STREAM_VIEW } from '../shared/platform/data/table-schema.js';
 import { AccountImports } from './constructs/account-imports.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
@@ -30,7 +30,7 @@ import { serviceFunction } from './constructs/service-function.js';
 import { settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
 import { ProviderSecretsKey } from './constructs/provider-secrets-key.js';
-import { SECRET_ACCESS, type SecretAccess } from '../shared/secrets/secret-access.js';
+import { SECRET_ACCESS, type SecretAccess } from '../shared/platform/secrets/secret-access.js';
 import { DownloadLinkSecret } from './constructs/download-link-secret.js';
 import { OAuthClients } from './constructs/oauth-clients.js';
 import { pascalCase } from './names.js';
@@ -46,7 +46,7 @@ type SurfaceSettings = {
   memorySize: number;
   timeout: Duration;
   /**
-   * Read or write, and which partition keys: a role of `shared/data/key-access.ts`, or `'all'`.
+   * Read or write, and which partition keys: a role of `shared/platform/data/key-access.ts`, or `'all'`.
    * The handler passes the same role to `createDeps`, which enforces it on the local stack. Absent: no table.
    */
   table?: TableBinding;

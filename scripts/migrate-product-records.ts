@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { migrateProductRecords } from '../shared/data/migrations/product-records.js';
+import { migrateProductRecords } from '../shared/platform/data/migrations/product-records.js';
 
 /**
  * `npx tsx scripts/migrate-product-records.ts <table name>`: once, after upgrading a stack deployed before feedback,

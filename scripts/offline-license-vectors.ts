@@ -1,12 +1,12 @@
 /**
  * Writes the offline license file test vectors (`docs/test-vectors/offline-license/*.json`) that client libraries
  * verify against: `npx tsx scripts/offline-license-vectors.ts` (add `--check` to compare only). The files are made
- * by the service's own formatter (shared/signing/license-file.ts) with a fixed key derived from a public seed, so
+ * by the service's own formatter (shared/licensing/signing/license-file.ts) with a fixed key derived from a public seed, so
  * they come out the same every time; the seed is for the vectors alone and signs nothing else.
  */
 import { sign, type KeyObject } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { formatLicenseFile, type LicenseFilePayload } from '../shared/signing/license-file.js';
+import { formatLicenseFile, type LicenseFilePayload } from '../shared/licensing/signing/license-file.js';
 import { keyFromSeed as keyFromSeedText, serializeVector, writeVectors } from './test-vectors.js';
 
 export const VECTORS_DIR = fileURLToPath(new URL('../docs/test-vectors/offline-license/', import.meta.url));

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createManagementDeps, managementRoutes } from '../functions/management/app.js';
 import { permissionMatrix, withMatrix } from '../functions/management/permission-matrix.js';
 import { generateOpenApiDocument, serializeOpenApi } from '../infra/openapi.js';
-import { ALL_CONFIG_SECTIONS, loadConfig } from '../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../shared/platform/config.js';
 
 const file = new URL('../docs/openapi.json', import.meta.url);
 const text = serializeOpenApi(generateOpenApiDocument());

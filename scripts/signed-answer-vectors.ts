@@ -1,12 +1,12 @@
 /**
  * Writes the signed answer test vectors (`docs/test-vectors/signed-answers/*.json`) that client libraries verify
  * against: `npx tsx scripts/signed-answer-vectors.ts` (add `--check` to compare only). Each is a request as a client
- * sent it and an answer signed by the service's own code (shared/signing/http-signatures.ts) with a fixed key from a
+ * sent it and an answer signed by the service's own code (shared/licensing/signing/http-signatures.ts) with a fixed key from a
  * public seed, so they come out the same every time; the seed is for the vectors alone and signs nothing else.
  */
 import { sign } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { signatureHeaders, type AnsweredRequest } from '../shared/signing/http-signatures.js';
+import { signatureHeaders, type AnsweredRequest } from '../shared/licensing/signing/http-signatures.js';
 import { keyFromSeed, serializeVector, writeVectors } from './test-vectors.js';
 
 export const VECTORS_DIR = fileURLToPath(new URL('../docs/test-vectors/signed-answers/', import.meta.url));

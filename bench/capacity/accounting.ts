@@ -1,5 +1,5 @@
 import { DynamoDBClient, GetItemCommand, type AttributeValue, type ConsumedCapacity, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import type { Clients } from '../../shared/clients.js';
+import type { Clients } from '../../shared/platform/clients.js';
 import { itemSize, writeUnits, type Image } from './item-units.js';
 
 /**

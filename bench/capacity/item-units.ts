@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/data/table-schema.js';
+import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/platform/data/table-schema.js';
 
 /**
  * Write units computed from item sizes by DynamoDB's published rules, as a check on what DynamoDB Local

@@ -1,12 +1,12 @@
 /** Raw floors the edge benchmarks compare against: a low-level client with the SDK's defaults, and activate's own transaction. */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { LOCAL_CREDENTIALS } from '../../shared/clients.js';
-import { createDataService } from '../../shared/data/service.js';
-import { newId } from '../../shared/ids.js';
-import { activationWrites } from '../../shared/licensing/activate.js';
-import { createProductCatalog } from '../../shared/licensing/product-catalog.js';
-import * as dataModel from '../../shared/data/model.js';
+import { LOCAL_CREDENTIALS } from '../../shared/platform/clients.js';
+import { createDataService } from '../../shared/platform/data/service.js';
+import { newId } from '../../shared/platform/ids.js';
+import { activationWrites } from '../../shared/licensing/operations/activate.js';
+import { createProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
+import * as dataModel from '../../shared/platform/data/model.js';
 
 /** A low-level client as anyone would make one: the SDK's defaults, the local endpoint. */
 export const rawClient = () => new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'us-east-1', credentials: LOCAL_CREDENTIALS });

@@ -14,10 +14,10 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { Context } from 'aws-lambda';
 import { createEdgeHandler } from '../../functions/edge/app.js';
-import { createClients } from '../../shared/clients.js';
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
-import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
-import { createLoadedDeps } from '../../shared/runtime.js';
+import { createClients } from '../../shared/platform/clients.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/config.js';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
+import { createLoadedDeps } from '../../shared/platform/runtime.js';
 import { activationTransactions, rawClient } from './activation-floor.js';
 import { edgeEvent, NONCE } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 /** What the HTTP benchmarks share: a tenant seeded through the management API, and events for calling a handler directly. */
-import type { HttpEvent } from '../../shared/http/types.js';
+import type { HttpEvent } from '../../shared/platform/http/types.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 

@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger } from '../../shared/observability/logger.js';
-import type { Deps } from '../../shared/runtime.js';
-import type { SecretBox } from '../../shared/secrets/secret-box.js';
-import type { DeliveryMessage, DeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
-import { attemptDelivery } from '../../shared/webhooks/dispatch.js';
-import { workerApp } from '../../shared/workers/app.js';
+import { logger } from '../../shared/platform/observability/logger.js';
+import type { Deps } from '../../shared/platform/runtime.js';
+import type { SecretBox } from '../../shared/platform/secrets/secret-box.js';
+import type { DeliveryMessage, DeliveryQueue } from '../../shared/messaging/webhooks/delivery-queue.js';
+import { attemptDelivery } from '../../shared/messaging/webhooks/dispatch.js';
+import { workerApp } from '../../shared/platform/workers/app.js';
 
 function deliveryIdOf(record: SQSRecord): string | undefined {
   try {

@@ -1,8 +1,8 @@
-import { loadConfig } from '../../shared/config.js';
-import { createLoadedDeps } from '../../shared/runtime.js';
-import { SECRET_ACCESS } from '../../shared/secrets/secret-access.js';
-import { createSecretBox } from '../../shared/secrets/secret-box.js';
-import { createDeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
+import { loadConfig } from '../../shared/platform/config.js';
+import { createLoadedDeps } from '../../shared/platform/runtime.js';
+import { SECRET_ACCESS } from '../../shared/platform/secrets/secret-access.js';
+import { createSecretBox } from '../../shared/platform/secrets/secret-box.js';
+import { createDeliveryQueue } from '../../shared/messaging/webhooks/delivery-queue.js';
 import { createDispatcherHandler } from './app.js';
 
 const config = loadConfig();

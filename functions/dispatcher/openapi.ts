@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { EVENT_TYPES, type EventType } from '../../shared/events/event-types.js';
-import { idOf, timestamp } from '../../shared/openapi/common.js';
+import { EVENT_TYPES, type EventType } from '../../shared/messaging/events/event-types.js';
+import { idOf, timestamp } from '../../shared/platform/openapi/common.js';
 import {
   EX,
   exampleActivationListItem,
@@ -9,8 +9,8 @@ import {
   examplePayment,
   exampleRelease,
   exampleSubscription,
-} from '../../shared/openapi/examples.js';
-import { named } from '../../shared/openapi/operation.js';
+} from '../../shared/platform/openapi/examples.js';
+import { named } from '../../shared/platform/openapi/operation.js';
 import { exampleLease, exampleLeaseId, Lease } from '../shared/lease-routes.openapi.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
 import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';

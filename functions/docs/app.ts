@@ -1,9 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import { NotFoundError } from '../../shared/errors.js';
-import { httpApp } from '../../shared/http/app.js';
-import { header } from '../../shared/http/request.js';
-import type { Route } from '../../shared/http/route.js';
-import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
+import { NotFoundError } from '../../shared/platform/errors.js';
+import { httpApp } from '../../shared/platform/http/app.js';
+import { header } from '../../shared/platform/http/request.js';
+import type { Route } from '../../shared/platform/http/route.js';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
 import type { AssetReader, DocsAssetName } from './assets.js';
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -1,30 +1,30 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../shared/config.js';
-import { ForbiddenError, NotFoundError } from '../../shared/errors.js';
-import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
-import { query, requestBaseUrl } from '../../shared/http/request.js';
-import { ok, redirect } from '../../shared/http/responses.js';
-import { lazyInput, type Route } from '../../shared/http/route.js';
-import { lazily } from '../../shared/lazily.js';
-import { addressNetwork, clientAddress, clientNetwork } from '../../shared/http/client-address.js';
-import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
-import { parseInput } from '../../shared/http/validation.js';
-import { couldBeLicenseKey } from '../../shared/licenses/license-key.js';
-import type { ActivityRecorder } from '../../shared/licensing/activity.js';
-import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/domain.js';
-import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
-import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
-import type { Deps } from '../../shared/runtime.js';
-import type { ResponseSigner } from '../../shared/signing/response-signer.js';
-import { signedAnswers } from '../../shared/signing/signed-answers.js';
-import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
-import type { DownloadLinks } from '../../shared/storage/download-links.js';
-import { downloadRelease } from '../../shared/updates/download.js';
-import type { ReleaseCatalog } from '../../shared/updates/release-catalog.js';
-import { checkForUpdate } from '../../shared/updates/update-check.js';
-import { listVersions } from '../../shared/updates/versions-list.js';
-import { CHANNELS } from '../../shared/releases/channels.js';
+import type { Config } from '../../shared/platform/config.js';
+import { ForbiddenError, NotFoundError } from '../../shared/platform/errors.js';
+import { checkIdShape, type IdKind } from '../../shared/platform/http/id-kind.js';
+import { query, requestBaseUrl } from '../../shared/platform/http/request.js';
+import { ok, redirect } from '../../shared/platform/http/responses.js';
+import { lazyInput, type Route } from '../../shared/platform/http/route.js';
+import { lazily } from '../../shared/platform/lazily.js';
+import { addressNetwork, clientAddress, clientNetwork } from '../../shared/platform/http/client-address.js';
+import { optionalText, requiredText } from '../../shared/platform/http/plugin-fields.js';
+import { parseInput } from '../../shared/platform/http/validation.js';
+import { couldBeLicenseKey } from '../../shared/licensing/licenses/license-key.js';
+import type { ActivityRecorder } from '../../shared/licensing/operations/activity.js';
+import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/operations/domain.js';
+import type { ProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
+import { LICENSE_MESSAGES } from '../../shared/licensing/operations/messages.js';
+import type { Deps } from '../../shared/platform/runtime.js';
+import type { ResponseSigner } from '../../shared/licensing/signing/response-signer.js';
+import { signedAnswers } from '../../shared/licensing/signing/signed-answers.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
+import type { DownloadLinks } from '../../shared/platform/storage/download-links.js';
+import { downloadRelease } from '../../shared/licensing/updates/download.js';
+import type { ReleaseCatalog } from '../../shared/licensing/updates/release-catalog.js';
+import { checkForUpdate } from '../../shared/licensing/updates/update-check.js';
+import { listVersions } from '../../shared/licensing/updates/versions-list.js';
+import { CHANNELS } from '../../shared/catalog/releases/channels.js';
 
 /** A PHP or WordPress version as sites report them ("8.2.12", "6.5-RC1"). */
 const siteVersion = (field: string) =>
@@ -33,7 +33,7 @@ const siteVersion = (field: string) =>
     z.optional(z.string().check(z.regex(/^\d+(\.\d+)*([-+.~_]?[0-9A-Za-z]+)*$/, `${field} must be a version such as 8.2.1`))),
   );
 
-/** The routes' schemas, built with the first request that reads one (shared/http/route.ts: `lazyInput`). */
+/** The routes' schemas, built with the first request that reads one (shared/platform/http/route.ts: `lazyInput`). */
 const schemas = lazily(() => {
   const productQuery = { slug: requiredText('slug', 128), license_key: requiredText('license_key', 256) };
   const updateCheckQuery = z.object({

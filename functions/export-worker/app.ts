@@ -1,11 +1,11 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { CoreConfig } from '../../shared/config.js';
-import { EXPORT_QUEUE_SETTINGS, createExportQueue, type ExportMessage, type ExportQueue } from '../../shared/exports/export-queue.js';
-import { failExport, runExport, type ExportRunDeps } from '../../shared/exports/export-run.js';
-import { logger } from '../../shared/observability/logger.js';
-import { createDeps } from '../../shared/runtime.js';
-import { createStorageClient } from '../../shared/storage/storage-client.js';
-import { workerApp } from '../../shared/workers/app.js';
+import type { CoreConfig } from '../../shared/platform/config.js';
+import { EXPORT_QUEUE_SETTINGS, createExportQueue, type ExportMessage, type ExportQueue } from '../../shared/portability/exports/export-queue.js';
+import { failExport, runExport, type ExportRunDeps } from '../../shared/portability/exports/export-run.js';
+import { logger } from '../../shared/platform/observability/logger.js';
+import { createDeps } from '../../shared/platform/runtime.js';
+import { createStorageClient } from '../../shared/platform/storage/storage-client.js';
+import { workerApp } from '../../shared/platform/workers/app.js';
 
 export type ExportWorkerDeps = ExportRunDeps & { queue: ExportQueue };
 

@@ -1,12 +1,12 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { IMPORT_QUEUE_SETTINGS, importMessageSchema } from '../../shared/imports/import-queue.js';
-import { runImport, type ImportDeps } from '../../shared/imports/run-import.js';
-import { logger } from '../../shared/observability/logger.js';
-import { workerApp } from '../../shared/workers/app.js';
+import { IMPORT_QUEUE_SETTINGS, importMessageSchema } from '../../shared/portability/imports/import-queue.js';
+import { runImport, type ImportDeps } from '../../shared/portability/imports/run-import.js';
+import { logger } from '../../shared/platform/observability/logger.js';
+import { workerApp } from '../../shared/platform/workers/app.js';
 
 /**
  * The import worker (SQS event source, one message a batch, with ReportBatchItemFailures): runs the import the
- * message names from its cursor (shared/imports/run-import.ts), handing the rest to a new message a minute before its
+ * message names from its cursor (shared/portability/imports/run-import.ts), handing the rest to a new message a minute before its
  * timeout. A run that fails is reported, and the message comes back after the visibility timeout to go on from the
  * cursor; a message naming no import is dropped with an error log.
  */

@@ -1,7 +1,7 @@
-import { loadConfig } from '../../shared/config.js';
-import { createImportQueue } from '../../shared/imports/import-queue.js';
-import { createLoadedDeps } from '../../shared/runtime.js';
-import { createStorageClient } from '../../shared/storage/storage-client.js';
+import { loadConfig } from '../../shared/platform/config.js';
+import { createImportQueue } from '../../shared/portability/imports/import-queue.js';
+import { createLoadedDeps } from '../../shared/platform/runtime.js';
+import { createStorageClient } from '../../shared/platform/storage/storage-client.js';
 import { createImportWorkerHandler } from './app.js';
 
 const config = loadConfig();

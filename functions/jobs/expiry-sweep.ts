@@ -1,9 +1,9 @@
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
-import { sweepExpiredLicenses, type SweepResult } from '../../shared/licenses/expiry-sweep.js';
-import { sweepRenewalReminders, type ReminderSweepResult } from '../../shared/licenses/renewal-reminders.js';
-import { logger } from '../../shared/observability/logger.js';
-import { createLoadedDeps } from '../../shared/runtime.js';
-import { workerApp } from '../../shared/workers/app.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/config.js';
+import { sweepExpiredLicenses, type SweepResult } from '../../shared/licensing/licenses/expiry-sweep.js';
+import { sweepRenewalReminders, type ReminderSweepResult } from '../../shared/licensing/licenses/renewal-reminders.js';
+import { logger } from '../../shared/platform/observability/logger.js';
+import { createLoadedDeps } from '../../shared/platform/runtime.js';
+import { workerApp } from '../../shared/platform/workers/app.js';
 
 const deps = await createLoadedDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.expirySweep), 'expirySweep');
 

@@ -1,8 +1,8 @@
-import { loadConfig } from '../../shared/config.js';
-import { expireLeases, type LeaseExpiryResult } from '../../shared/leases/lease-expiry.js';
-import { logger } from '../../shared/observability/logger.js';
-import { createLoadedDeps } from '../../shared/runtime.js';
-import { workerApp } from '../../shared/workers/app.js';
+import { loadConfig } from '../../shared/platform/config.js';
+import { expireLeases, type LeaseExpiryResult } from '../../shared/licensing/leases/lease-expiry.js';
+import { logger } from '../../shared/platform/observability/logger.js';
+import { createLoadedDeps } from '../../shared/platform/runtime.js';
+import { workerApp } from '../../shared/platform/workers/app.js';
 
 const deps = await createLoadedDeps(loadConfig(), 'leaseExpiry');
 

@@ -1,10 +1,10 @@
-import { loadConfig } from '../../shared/config.js';
-import { createMailQueue } from '../../shared/mail/mail-queue.js';
-import { logger } from '../../shared/observability/logger.js';
-import { sweepOutbox } from '../../shared/outbox/sweep.js';
-import { createLoadedDeps } from '../../shared/runtime.js';
-import { createDeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
-import { workerApp } from '../../shared/workers/app.js';
+import { loadConfig } from '../../shared/platform/config.js';
+import { createMailQueue } from '../../shared/messaging/mail/mail-queue.js';
+import { logger } from '../../shared/platform/observability/logger.js';
+import { sweepOutbox } from '../../shared/messaging/outbox/sweep.js';
+import { createLoadedDeps } from '../../shared/platform/runtime.js';
+import { createDeliveryQueue } from '../../shared/messaging/webhooks/delivery-queue.js';
+import { workerApp } from '../../shared/platform/workers/app.js';
 
 const config = loadConfig();
 const deps = { ...(await createLoadedDeps(config, 'outboxSweep')), queues: { deliveries: createDeliveryQueue(config), mail: createMailQueue(config) } };

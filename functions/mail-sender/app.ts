@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { sendLicenseMail } from '../../shared/mail/license-mail.js';
-import type { MailMessage } from '../../shared/mail/mail-queue.js';
-import { sendQueuedMail } from '../../shared/mail/queued-mail.js';
-import type { MailDeps, MailOutcome } from '../../shared/mail/send-once.js';
-import { logger } from '../../shared/observability/logger.js';
-import { workerApp } from '../../shared/workers/app.js';
+import { sendLicenseMail } from '../../shared/messaging/mail/license-mail.js';
+import type { MailMessage } from '../../shared/messaging/mail/mail-queue.js';
+import { sendQueuedMail } from '../../shared/messaging/mail/queued-mail.js';
+import type { MailDeps, MailOutcome } from '../../shared/messaging/mail/send-once.js';
+import { logger } from '../../shared/platform/observability/logger.js';
+import { workerApp } from '../../shared/platform/workers/app.js';
 
 function messageOf(record: SQSRecord): MailMessage | undefined {
   try {

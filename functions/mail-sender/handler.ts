@@ -1,6 +1,6 @@
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
-import { createMailer } from '../../shared/mail/mailer.js';
-import { createLoadedDeps } from '../../shared/runtime.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/config.js';
+import { createMailer } from '../../shared/messaging/mail/mailer.js';
+import { createLoadedDeps } from '../../shared/platform/runtime.js';
 import { createMailSenderHandler } from './app.js';
 
 // The sender address is this function's alone: no other function reads (or can be stopped by) MAIL_FROM.

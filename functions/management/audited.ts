@@ -1,9 +1,9 @@
-import { getUser } from '../../shared/accounts/users.js';
-import { withAudit, type AuditActor } from '../../shared/audit/audit-scope.js';
-import { clientAddress } from '../../shared/http/client-address.js';
-import { header } from '../../shared/http/request.js';
-import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
-import type { Deps } from '../../shared/runtime.js';
+import { getUser } from '../../shared/identity/accounts/users.js';
+import { withAudit, type AuditActor } from '../../shared/identity/audit/audit-scope.js';
+import { clientAddress } from '../../shared/platform/http/client-address.js';
+import { header } from '../../shared/platform/http/request.js';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
+import type { Deps } from '../../shared/platform/runtime.js';
 import type { Caller } from './authenticate.js';
 
 /** A write route's audit entry: its action (`license.update`) and its target's entity (`license`). */
@@ -11,7 +11,7 @@ export type AuditDeclaration = { action: string; target: string; idField?: strin
 
 /**
  * Runs a write route inside its audit scope: the transaction that makes the change writes the entry
- * (shared/data/writes.ts), so there is no entry without its change nor change without its entry. A request that
+ * (shared/platform/data/writes.ts), so there is no entry without its change nor change without its entry. A request that
  * changes nothing (erasing an erased customer, an idempotent replay) writes no transaction of its target, and so no entry.
  */
 export async function audited(

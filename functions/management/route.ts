@@ -1,21 +1,21 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../shared/config.js';
-import { ForbiddenError } from '../../shared/errors.js';
-import { sessionCookie } from '../../shared/http/cookies.js';
-import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
-import { allowedOrigins, assertOrigin, STATE_CHANGING_METHODS } from '../../shared/http/origin.js';
-import { jsonBody, query, requestBaseUrl } from '../../shared/http/request.js';
-import { lazyInput, type Method, type Route } from '../../shared/http/route.js';
-import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
-import { runIdempotently, type AnswerKeeping } from '../../shared/http/idempotency.js';
-import { parseInput } from '../../shared/http/validation.js';
-import type { Deps } from '../../shared/runtime.js';
-import { ROLE_REFUSED, roleAllows, type Permission } from '../../shared/teams/roles.js';
+import type { Config } from '../../shared/platform/config.js';
+import { ForbiddenError } from '../../shared/platform/errors.js';
+import { sessionCookie } from '../../shared/platform/http/cookies.js';
+import { checkIdShape, type IdKind } from '../../shared/platform/http/id-kind.js';
+import { allowedOrigins, assertOrigin, STATE_CHANGING_METHODS } from '../../shared/platform/http/origin.js';
+import { jsonBody, query, requestBaseUrl } from '../../shared/platform/http/request.js';
+import { lazyInput, type Method, type Route } from '../../shared/platform/http/route.js';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
+import { runIdempotently, type AnswerKeeping } from '../../shared/platform/http/idempotency.js';
+import { parseInput } from '../../shared/platform/http/validation.js';
+import type { Deps } from '../../shared/platform/runtime.js';
+import { ROLE_REFUSED, roleAllows, type Permission } from '../../shared/identity/teams/roles.js';
 import { audited, type AuditDeclaration } from './audited.js';
 import { authenticate, SESSION_REQUIRED, type Caller, type SessionCaller } from './authenticate.js';
 
 /**
- * A schema, or a function that gives it: the route files give their schemas' builders (`lazily`, shared/lazily.ts), so
+ * A schema, or a function that gives it: the route files give their schemas' builders (`lazily`, shared/platform/lazily.ts), so
  * that a cold start builds only the schemas of the route it serves. Building every route's at load took 15–25 ms of
  * this function's init (zod builds each schema object with its checks: about 30 µs apiece, 650 of them; issue 26).
  */
@@ -49,7 +49,7 @@ type Schemas = {
 
 /** What an authenticated route declares besides its input: the permission it needs, and the change it makes. */
 type AuthedSchemas = Schemas & {
-  /** The one permission the caller's role must grant (shared/teams/roles.ts), else 403 `Your role does not allow this`. */
+  /** The one permission the caller's role must grant (shared/identity/teams/roles.ts), else 403 `Your role does not allow this`. */
   permission: Permission;
   /**
    * A route that changes something: the audit entry it leaves (DECISIONS §17), its `action` and its target's type (the

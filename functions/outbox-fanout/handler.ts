@@ -1,7 +1,7 @@
-import { loadConfig } from '../../shared/config.js';
-import { createMailQueue } from '../../shared/mail/mail-queue.js';
-import { createLoadedDeps } from '../../shared/runtime.js';
-import { createDeliveryQueue } from '../../shared/webhooks/delivery-queue.js';
+import { loadConfig } from '../../shared/platform/config.js';
+import { createMailQueue } from '../../shared/messaging/mail/mail-queue.js';
+import { createLoadedDeps } from '../../shared/platform/runtime.js';
+import { createDeliveryQueue } from '../../shared/messaging/webhooks/delivery-queue.js';
 import { createFanOutHandler } from './app.js';
 
 const config = loadConfig();

@@ -1,4 +1,4 @@
-import { OUTBOX_ITEM_KINDS } from '../../shared/outbox/kinds.js';
+import { OUTBOX_ITEM_KINDS } from '../../shared/messaging/outbox/kinds.js';
 
 /**
  * The stream records the fan-out receives: inserts of outbox items, the events for webhooks and the license
@@ -10,7 +10,7 @@ export const OUTBOX_INSERT_FILTER = {
   dynamodb: { NewImage: { __edb_e__: { S: [...OUTBOX_ITEM_KINDS] } } },
 };
 
-/** Inserts of audit entries, which the fan-out links into their tenant's chain (shared/audit/audit-linker.ts). */
+/** Inserts of audit entries, which the fan-out links into their tenant's chain (shared/identity/audit/audit-linker.ts). */
 export const AUDIT_ENTRY_INSERT_FILTER = {
   eventName: ['INSERT'],
   dynamodb: { NewImage: { __edb_e__: { S: ['auditEntry'] } } },

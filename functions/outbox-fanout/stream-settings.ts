@@ -2,7 +2,7 @@
  * How the table's stream feeds the fan-out, in AWS (the event source mapping, infra/constructs/webhook-delivery.ts)
  * and locally (infra/local/stream-poller.ts) alike. A record is never retried for long: while it is, it holds up the
  * records behind it in its shard (other tenants' events and e-mails). Once given up, its item is still pending, and
- * the outbox sweep forwards it (shared/outbox/sweep.ts).
+ * the outbox sweep forwards it (shared/messaging/outbox/sweep.ts).
  */
 export const OUTBOX_STREAM_SETTINGS = {
   batchSize: 100,

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { BILLING_CYCLES } from '../../shared/data/attribute-values.js';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
-import { EX } from '../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../shared/openapi/operation.js';
-import type { listPublicPlans } from '../../shared/payments/public-plans.js';
-import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import { BILLING_CYCLES } from '../../shared/platform/data/attribute-values.js';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
+import { EX } from '../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../shared/platform/openapi/operation.js';
+import type { listPublicPlans } from '../../shared/billing/payments/public-plans.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
 
 const PublicPlan = named(
   'PublicPlan',

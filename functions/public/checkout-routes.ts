@@ -1,22 +1,22 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../shared/config.js';
-import { NotFoundError } from '../../shared/errors.js';
-import { clientNetwork } from '../../shared/http/client-address.js';
-import { query, requestBaseUrl } from '../../shared/http/request.js';
-import { ok, redirect } from '../../shared/http/responses.js';
-import { lazyInput, type Route } from '../../shared/http/route.js';
-import { lazily } from '../../shared/lazily.js';
-import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
-import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
-import { parseInput } from '../../shared/http/validation.js';
-import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
-import { startCheckout } from '../../shared/payments/checkout.js';
-import { checkoutReturn } from '../../shared/payments/checkout-return.js';
-import type { PaymentDeps } from '../../shared/payments/payment-deps.js';
-import { listPublicPlans, PLAN_NOT_FOUND } from '../../shared/payments/public-plans.js';
-import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/runtime.js';
+import type { Config } from '../../shared/platform/config.js';
+import { NotFoundError } from '../../shared/platform/errors.js';
+import { clientNetwork } from '../../shared/platform/http/client-address.js';
+import { query, requestBaseUrl } from '../../shared/platform/http/request.js';
+import { ok, redirect } from '../../shared/platform/http/responses.js';
+import { lazyInput, type Route } from '../../shared/platform/http/route.js';
+import { lazily } from '../../shared/platform/lazily.js';
+import { optionalText, requiredText } from '../../shared/platform/http/plugin-fields.js';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
+import { parseInput } from '../../shared/platform/http/validation.js';
+import type { ProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
+import { startCheckout } from '../../shared/billing/payments/checkout.js';
+import { checkoutReturn } from '../../shared/billing/payments/checkout-return.js';
+import type { PaymentDeps } from '../../shared/billing/payments/payment-deps.js';
+import { listPublicPlans, PLAN_NOT_FOUND } from '../../shared/billing/payments/public-plans.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
+import type { Deps } from '../../shared/platform/runtime.js';
 
 /** SERVICE-SPEC §4.5: the defaults, with the neutral word in place of the brand. */
 const DEFAULT_ACTIVATE_PARAM = 'svc_activate';
@@ -28,7 +28,7 @@ const paramName = (field: string, fallback: string) =>
     z.transform((name) => name ?? fallback),
   );
 
-/** The routes' schemas, built with the first request that reads one (shared/http/route.ts: `lazyInput`). */
+/** The routes' schemas, built with the first request that reads one (shared/platform/http/route.ts: `lazyInput`). */
 const schemas = lazily(() => {
   const publicKeyQuery = { public_key: requiredText('public_key', 128) };
   /** Unknown query parameters are ignored, as on the rest of the public API; `public_key` is checked first. */

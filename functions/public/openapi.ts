@@ -1,4 +1,4 @@
-import { defineOperations } from '../../shared/openapi/operation.js';
+import { defineOperations } from '../../shared/platform/openapi/operation.js';
 import { licenseOperations } from '../shared/license-routes.openapi.js';
 import { analyticsOperations } from './analytics-routes.openapi.js';
 import { checkoutOperations } from './checkout-routes.openapi.js';

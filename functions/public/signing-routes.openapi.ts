@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
-import { EX, exampleSigningKey } from '../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../shared/openapi/operation.js';
-import { SigningKey } from '../../shared/openapi/signatures.js';
-import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
-import type { PublicSigningKey } from '../../shared/signing/signing-keys.js';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
+import { EX, exampleSigningKey } from '../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../shared/platform/openapi/operation.js';
+import { SigningKey } from '../../shared/platform/openapi/signatures.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import type { PublicSigningKey } from '../../shared/catalog/products/signing-keys.js';
 
 assertDescribes<typeof SigningKey, PublicSigningKey>(true);
 

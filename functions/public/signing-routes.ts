@@ -1,17 +1,17 @@
 import * as z from 'zod/mini';
-import { clientNetwork } from '../../shared/http/client-address.js';
-import { query } from '../../shared/http/request.js';
-import { ok } from '../../shared/http/responses.js';
-import { lazyInput, type Route } from '../../shared/http/route.js';
-import { lazily } from '../../shared/lazily.js';
-import { requiredText } from '../../shared/http/plugin-fields.js';
-import { parseInput } from '../../shared/http/validation.js';
-import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/runtime.js';
-import { signingKeysOf } from '../../shared/signing/key-directory.js';
+import { clientNetwork } from '../../shared/platform/http/client-address.js';
+import { query } from '../../shared/platform/http/request.js';
+import { ok } from '../../shared/platform/http/responses.js';
+import { lazyInput, type Route } from '../../shared/platform/http/route.js';
+import { lazily } from '../../shared/platform/lazily.js';
+import { requiredText } from '../../shared/platform/http/plugin-fields.js';
+import { parseInput } from '../../shared/platform/http/validation.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
+import type { Deps } from '../../shared/platform/runtime.js';
+import { signingKeysOf } from '../../shared/licensing/signing/key-directory.js';
 
-/** The routes' schemas, built with the first request that reads one (shared/http/route.ts: `lazyInput`). */
+/** The routes' schemas, built with the first request that reads one (shared/platform/http/route.ts: `lazyInput`). */
 const schemas = lazily(() => {
   const signingKeyQuery = z.object({ public_key: requiredText('public_key', 128) });
   return { signingKeyQuery };

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
-import { EX } from '../../shared/openapi/examples.js';
-import { defineOperations, named } from '../../shared/openapi/operation.js';
-import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
+import { EX } from '../../shared/platform/openapi/examples.js';
+import { defineOperations, named } from '../../shared/platform/openapi/operation.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
 
 export const trialOperations = defineOperations({
   'POST /public/v1/trials': {

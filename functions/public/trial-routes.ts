@@ -1,18 +1,18 @@
 import * as z from 'zod/mini';
-import { clientNetwork } from '../../shared/http/client-address.js';
-import { jsonBody } from '../../shared/http/request.js';
-import { created } from '../../shared/http/responses.js';
-import { lazyInput, type Route } from '../../shared/http/route.js';
-import { lazily } from '../../shared/lazily.js';
-import { requiredText } from '../../shared/http/plugin-fields.js';
-import { parseInput } from '../../shared/http/validation.js';
-import type { ProductCatalog } from '../../shared/licensing/product-catalog.js';
-import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/runtime.js';
-import { startTrial } from '../../shared/trials/start-trial.js';
+import { clientNetwork } from '../../shared/platform/http/client-address.js';
+import { jsonBody } from '../../shared/platform/http/request.js';
+import { created } from '../../shared/platform/http/responses.js';
+import { lazyInput, type Route } from '../../shared/platform/http/route.js';
+import { lazily } from '../../shared/platform/lazily.js';
+import { requiredText } from '../../shared/platform/http/plugin-fields.js';
+import { parseInput } from '../../shared/platform/http/validation.js';
+import type { ProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
+import type { Deps } from '../../shared/platform/runtime.js';
+import { startTrial } from '../../shared/billing/trials/start-trial.js';
 
-/** The route's schema, built with its first request (shared/http/route.ts: `lazyInput`). */
+/** The route's schema, built with its first request (shared/platform/http/route.ts: `lazyInput`). */
 const schemas = lazily(() => {
   /** Unknown fields are ignored, as on the rest of the public API. */
   const trialBody = z.object({

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { ACTIVATION_ENVIRONMENTS } from '../../shared/data/attribute-values.js';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/messages.js';
-import { CHANNELS } from '../../shared/releases/channels.js';
-import type { Validation } from '../../shared/licensing/validate.js';
-import { idOf, nullableTimestamp, timestamp } from '../../shared/openapi/common.js';
-import { EX, exampleProductSummary } from '../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named, type OperationDoc } from '../../shared/openapi/operation.js';
+import { ACTIVATION_ENVIRONMENTS } from '../../shared/platform/data/attribute-values.js';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
+import { CHANNELS } from '../../shared/catalog/releases/channels.js';
+import type { Validation } from '../../shared/licensing/operations/validate.js';
+import { idOf, nullableTimestamp, timestamp } from '../../shared/platform/openapi/common.js';
+import { EX, exampleProductSummary } from '../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, described, named, type OperationDoc } from '../../shared/platform/openapi/operation.js';
 import {
   BOUND_ANSWER_HEADERS,
   BOUND_ANSWER_NOTE,
@@ -14,8 +14,8 @@ import {
   SIGNED_ANSWER_HEADERS,
   SIGNED_ANSWER_NOTE,
   type AnswerBinding,
-} from '../../shared/openapi/signatures.js';
-import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
+} from '../../shared/platform/openapi/signatures.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
 import type { LicenseSurface } from './license-routes.js';
 import { leaseOperations } from './lease-routes.openapi.js';
 

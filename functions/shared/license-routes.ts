@@ -1,35 +1,35 @@
 import * as z from 'zod/mini';
-import { AppError, BadRequestError, NotFoundError } from '../../shared/errors.js';
-import { addressNetwork, clientAddress } from '../../shared/http/client-address.js';
-import { checkIdShape, type IdKind } from '../../shared/http/id-kind.js';
-import { idempotentRoute, type IdempotencyScope } from '../../shared/http/idempotency.js';
-import { jsonBody, query } from '../../shared/http/request.js';
-import { json, noContent, ok } from '../../shared/http/responses.js';
-import { lazyInput, type Route } from '../../shared/http/route.js';
-import { lazily } from '../../shared/lazily.js';
-import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
-import { optionalText, requiredText } from '../../shared/http/plugin-fields.js';
-import { parseInput } from '../../shared/http/validation.js';
-import { hasIdShape, hasPublicKeyShape } from '../../shared/ids.js';
-import { couldBeLicenseKey } from '../../shared/licenses/license-key.js';
-import { activateLicense } from '../../shared/licensing/activate.js';
-import { resolveLicense } from '../../shared/licensing/license-lookup.js';
-import { checkActivation } from '../../shared/licensing/check.js';
-import { deactivateLicense } from '../../shared/licensing/deactivate.js';
-import { MAX_DOMAIN_INPUT_LENGTH } from '../../shared/licensing/domain.js';
-import { createLease, heartbeatLease, releaseLease } from '../../shared/leases/leases.js';
-import { checkMachine, givenHolder, MAX_MACHINE_LENGTH, MAX_MACHINE_NAME_LENGTH, MAX_PLATFORM_LENGTH, requiredHolder } from '../../shared/licensing/seat-holder.js';
-import { LICENSE_MESSAGES } from '../../shared/licensing/messages.js';
-import { observedCatalog } from '../../shared/licensing/product-catalog.js';
-import { refusalReason } from '../../shared/licensing/refusal-reason.js';
-import { issueOfflineLicense } from '../../shared/signing/offline-license.js';
-import { validateLicense, type LicenseContext } from '../../shared/licensing/validate.js';
-import { metrics, type LicenseOperation } from '../../shared/observability/metrics.js';
-import { RATE_LIMITS } from '../../shared/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/runtime.js';
-import type { ResponseSigner } from '../../shared/signing/response-signer.js';
-import { signedAnswers, type AnswerScope } from '../../shared/signing/signed-answers.js';
+import { AppError, BadRequestError, NotFoundError } from '../../shared/platform/errors.js';
+import { addressNetwork, clientAddress } from '../../shared/platform/http/client-address.js';
+import { checkIdShape, type IdKind } from '../../shared/platform/http/id-kind.js';
+import { idempotentRoute, type IdempotencyScope } from '../../shared/platform/http/idempotency.js';
+import { jsonBody, query } from '../../shared/platform/http/request.js';
+import { json, noContent, ok } from '../../shared/platform/http/responses.js';
+import { lazyInput, type Route } from '../../shared/platform/http/route.js';
+import { lazily } from '../../shared/platform/lazily.js';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
+import { optionalText, requiredText } from '../../shared/platform/http/plugin-fields.js';
+import { parseInput } from '../../shared/platform/http/validation.js';
+import { hasIdShape, hasPublicKeyShape } from '../../shared/platform/ids.js';
+import { couldBeLicenseKey } from '../../shared/licensing/licenses/license-key.js';
+import { activateLicense } from '../../shared/licensing/operations/activate.js';
+import { resolveLicense } from '../../shared/licensing/operations/license-lookup.js';
+import { checkActivation } from '../../shared/licensing/operations/check.js';
+import { deactivateLicense } from '../../shared/licensing/operations/deactivate.js';
+import { MAX_DOMAIN_INPUT_LENGTH } from '../../shared/licensing/operations/domain.js';
+import { createLease, heartbeatLease, releaseLease } from '../../shared/licensing/leases/leases.js';
+import { checkMachine, givenHolder, MAX_MACHINE_LENGTH, MAX_MACHINE_NAME_LENGTH, MAX_PLATFORM_LENGTH, requiredHolder } from '../../shared/licensing/operations/seat-holder.js';
+import { LICENSE_MESSAGES } from '../../shared/licensing/operations/messages.js';
+import { observedCatalog } from '../../shared/licensing/operations/product-catalog.js';
+import { refusalReason } from '../../shared/licensing/operations/refusal-reason.js';
+import { issueOfflineLicense } from '../../shared/licensing/signing/offline-license.js';
+import { validateLicense, type LicenseContext } from '../../shared/licensing/operations/validate.js';
+import { metrics, type LicenseOperation } from '../../shared/platform/observability/metrics.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
+import type { Deps } from '../../shared/platform/runtime.js';
+import type { ResponseSigner } from '../../shared/licensing/signing/response-signer.js';
+import { signedAnswers, type AnswerScope } from '../../shared/licensing/signing/signed-answers.js';
 
 /** A lease id of another shape names no lease: answered as an unknown one. */
 export const LEASE_ID: IdKind = { prefix: 'lse', unknown: () => new NotFoundError(LICENSE_MESSAGES.leaseNotFound) };
@@ -37,7 +37,7 @@ export const LEASE_ID: IdKind = { prefix: 'lse', unknown: () => new NotFoundErro
 /** `/v1` (no identification) or `/public/v1` (the product's `public_key` in every body). */
 export type LicenseSurface = { prefix: string; publicKey: boolean };
 
-/** The fields the routes read, built with the first request that reads one (shared/http/route.ts: `lazyInput`). */
+/** The fields the routes read, built with the first request that reads one (shared/platform/http/route.ts: `lazyInput`). */
 const fields = lazily(() => {
   const licenseFields = {
     license_key: requiredText('license_key', 256),

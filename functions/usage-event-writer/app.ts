@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { writeUsage, type UsageWriterDeps } from '../../shared/analytics/usage-writer.js';
-import { workerApp } from '../../shared/workers/app.js';
+import { writeUsage, type UsageWriterDeps } from '../../shared/insights/analytics/usage-writer.js';
+import { workerApp } from '../../shared/platform/workers/app.js';
 
 /**
  * The usage event writer (SQS event source, up to 100 messages a batch, with ReportBatchItemFailures): stores the
- * batch's events and bumps its daily counts (shared/analytics/usage-writer.ts). Messages it could not write come
+ * batch's events and bumps its daily counts (shared/insights/analytics/usage-writer.ts). Messages it could not write come
  * back after the queue's visibility timeout; an error before any write (a license read the table refused) fails
  * the whole batch, which comes back the same way.
  */

@@ -1,5 +1,5 @@
-import { loadConfig } from '../../shared/config.js';
-import { createLoadedDeps } from '../../shared/runtime.js';
+import { loadConfig } from '../../shared/platform/config.js';
+import { createLoadedDeps } from '../../shared/platform/runtime.js';
 import { createUsageEventWriterHandler } from './app.js';
 
 export const handler = createUsageEventWriterHandler(await createLoadedDeps(loadConfig(), 'usageWriter'));

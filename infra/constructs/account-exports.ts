@@ -7,8 +7,8 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBuc
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { EXPORT_RETENTION_DAYS } from '../../shared/exports/export-jobs.js';
-import { EXPORT_QUEUE_SETTINGS } from '../../shared/exports/export-queue.js';
+import { EXPORT_RETENTION_DAYS } from '../../shared/portability/exports/export-jobs.js';
+import { EXPORT_QUEUE_SETTINGS } from '../../shared/portability/exports/export-queue.js';
 import { logicalIdOf } from '../names.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
 import { deadLetterAlarm, queueWithDeadLetters } from './queue-with-dead-letters.js';

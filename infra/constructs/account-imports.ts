@@ -6,7 +6,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { IMPORT_QUEUE_SETTINGS } from '../../shared/imports/import-queue.js';
+import { IMPORT_QUEUE_SETTINGS } from '../../shared/portability/imports/import-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
 import { deadLetterAlarm, queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { bindBucket } from './release-bucket.js';

@@ -14,7 +14,7 @@ const { options, electroDb } = JSON.parse(readFileSync(0, 'utf8'));
 /** ElectroDB's own files, whose requires of the SDK's document client and marshaller go to `electroDb.sdk` instead. */
 const ELECTRODB_FILE = /[\\/]node_modules[\\/]electrodb[\\/]/;
 
-/** shared/data/electrodb-entry.cjs and shared/data/electrodb-sdk.cjs say why. */
+/** shared/platform/data/electrodb-entry.cjs and shared/platform/data/electrodb-sdk.cjs say why. */
 const electroDbPlugin = {
   name: 'electrodb',
   setup(esbuild) {

@@ -19,8 +19,8 @@ export const ESM_REQUIRE_BANNER =
 
 /** Modules replaced in the Lambda bundles by smaller ones that do what Lambda needs of them (each file says why). */
 export const BUNDLE_ALIASES: Record<string, string> = {
-  '@aws-sdk/credential-provider-node': 'shared/aws/lambda-credentials.ts',
-  jsonschema: 'shared/data/model-check.cjs',
+  '@aws-sdk/credential-provider-node': 'shared/platform/aws/lambda-credentials.ts',
+  jsonschema: 'shared/platform/data/model-check.cjs',
 };
 
 /** Where the bundle's lazily loaded parts go, beside `index.mjs`. */
@@ -61,10 +61,10 @@ export function functionBuildOptions(entry: string, outdir: string, options: { s
 
 /**
  * Builds a function's bundle with `functionBuildOptions`, in a child process (infra/constructs/bundle-function.mjs) that
- * adds one plugin: ElectroDB's requires of the SDK go to shared/data/electrodb-sdk.cjs (which says why).
+ * adds one plugin: ElectroDB's requires of the SDK go to shared/platform/data/electrodb-sdk.cjs (which says why).
  */
 export function bundleFunction(entry: string, outdir: string, options: { sourceMap: boolean }): void {
-  const electroDb = { entry: join(PROJECT_ROOT, 'shared/data/electrodb-entry.cjs'), sdk: join(PROJECT_ROOT, 'shared/data/electrodb-sdk.cjs') };
+  const electroDb = { entry: join(PROJECT_ROOT, 'shared/platform/data/electrodb-entry.cjs'), sdk: join(PROJECT_ROOT, 'shared/platform/data/electrodb-sdk.cjs') };
   const input = JSON.stringify({ options: functionBuildOptions(entry, outdir, options), electroDb });
   execFileSync(process.execPath, [join(PROJECT_ROOT, 'infra/constructs/bundle-function.mjs')], { input, stdio: ['pipe', 'inherit', 'inherit'] });
 }

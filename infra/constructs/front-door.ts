@@ -16,7 +16,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { SERVICE_PATH_PREFIXES } from '../routes.js';
-import { RELEASE_FILES_PATH } from '../../shared/storage/download-links.js';
+import { RELEASE_FILES_PATH } from '../../shared/platform/storage/download-links.js';
 import { apiOrigin } from './api-origin.js';
 import { dashboardBehavior, dashboardBucket, deployDashboard, type DashboardFiles } from './dashboard-site.js';
 import { frontDoorRecords, type FrontDoorDomain } from './front-door-domain.js';
@@ -72,7 +72,7 @@ export class FrontDoor extends Construct {
       responseHeadersPolicy: apiHeaders,
     };
     const releaseFilesBehavior: BehaviorOptions = {
-      // The bucket's regional host, for which the functions sign (shared/storage/download-links.ts): S3 checks the
+      // The bucket's regional host, for which the functions sign (shared/platform/storage/download-links.ts): S3 checks the
       // signature against the Host CloudFront sends, which is this origin's name. No origin access control: the
       // presigned query is the request's authorization, and CloudFront must not replace it with its own.
       origin: new HttpOrigin(props.releaseBucket.bucketRegionalDomainName, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }),

@@ -7,7 +7,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
+import { MAIL_QUEUE_SETTINGS } from '../../shared/messaging/mail/mail-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
 import { deadLetterAlarm, queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { serviceFunction } from './service-function.js';

@@ -4,7 +4,7 @@ import { Construct } from 'constructs';
 import type { OAuthClientSettings, OAuthSettings } from '../settings.js';
 import { settingValue } from './setting-value.js';
 
-/** The variables of shared/config.ts that name each provider's client. */
+/** The variables of shared/platform/config.ts that name each provider's client. */
 const VARIABLES = {
   google: { clientId: 'GOOGLE_CLIENT_ID', clientSecretId: 'GOOGLE_CLIENT_SECRET_ID' },
   github: { clientId: 'GITHUB_CLIENT_ID', clientSecretId: 'GITHUB_CLIENT_SECRET_ID' },
@@ -14,7 +14,7 @@ const VARIABLES = {
  * The OAuth clients of sign-in with Google and GitHub. A client id goes into the function's environment as written
  * (or read from SSM at deployment); a client secret never does: the vendor keeps it in a Secrets Manager secret of
  * their own, which the stack only references. The function gets the secret's name or ARN and read access to it, and
- * reads the value once per container (shared/aws/secret-value.ts). A provider left unset is not configured (404).
+ * reads the value once per container (shared/platform/aws/secret-value.ts). A provider left unset is not configured (404).
  */
 export class OAuthClients extends Construct {
   readonly secrets: Partial<Record<keyof typeof VARIABLES, ISecret>> = {};

@@ -4,7 +4,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
-/** The header by which the functions know a request came through one of the stack's distributions (`shared/http/client-address.ts`). */
+/** The header by which the functions know a request came through one of the stack's distributions (`shared/platform/http/client-address.ts`). */
 export const ORIGIN_VERIFY_HEADER = 'x-origin-verify';
 
 /**

@@ -19,7 +19,7 @@ export interface OutboxSweepProps {
 
 /**
  * The outbox sweep: a function that forwards the outbox items the table's stream gave up on (found by their pending
- * markers), run every 5 minutes: with the sweep's 5-minute grace (shared/outbox/sweep.ts), such an item is forwarded
+ * markers), run every 5 minutes: with the sweep's 5-minute grace (shared/messaging/outbox/sweep.ts), such an item is forwarded
  * within about 10 minutes. A run that could not forward an item fails, which the function's error alarm reports.
  */
 export class OutboxSweep extends Construct {

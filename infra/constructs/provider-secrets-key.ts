@@ -3,8 +3,8 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import type { SealedKind, SecretAccess } from '../../shared/secrets/secret-access.js';
-import { SIGNING_KEY_CONTEXT } from '../../shared/signing/signing-keys.js';
+import type { SealedKind, SecretAccess } from '../../shared/platform/secrets/secret-access.js';
+import { SIGNING_KEY_CONTEXT } from '../../shared/catalog/products/signing-keys.js';
 
 const KIND = 'kms:EncryptionContext:kind';
 const SIGNING_KEY = `kms:EncryptionContext:${SIGNING_KEY_CONTEXT}`;
@@ -19,7 +19,7 @@ const LEGACY_CONDITIONS: Partial<Record<SealedKind, Record<string, string>>> = {
 };
 
 /**
- * The KMS key that wraps the data keys of sealed secrets (shared/secrets/secret-box.ts): vendors' payment-provider
+ * The KMS key that wraps the data keys of sealed secrets (shared/platform/secrets/secret-box.ts): vendors' payment-provider
  * secrets, products' signing keys and webhooks' signing secrets (one key for all; the encryption context's `kind`
  * tells them apart). Rotated yearly by KMS; retained with the table, whose sealed secrets would not open without it.
  * The construct keeps the name it had when it sealed payment-provider secrets alone: a new logical id would be a new

@@ -73,7 +73,7 @@ export class ReleaseBucket extends Construct {
 }
 
 /**
- * Gives a function the bucket: the IAM grant and the `BUCKET_NAME` variable that `shared/config.ts`
+ * Gives a function the bucket: the IAM grant and the `BUCKET_NAME` variable that `shared/platform/config.ts`
  * reads, in one call. Read includes listing, so a missing file answers 404 rather than 403.
  */
 export function bindBucket(fn: LambdaFunction, bucket: IBucket, access: BucketAccess): void {

@@ -4,7 +4,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import type { KeyAccessRole } from '../../shared/data/key-access.js';
+import type { KeyAccessRole } from '../../shared/platform/data/key-access.js';
 import { serviceFunction } from './service-function.js';
 import { bindTable } from './table-access.js';
 

@@ -6,7 +6,7 @@ import type { Surface } from '../routes.js';
 
 /**
  * The metrics the alarms watch and the dashboard draws, defined once so the two always show the same thing.
- * All but `purchasesNotIssued` are AWS's own metrics; that one is the functions' own count (shared/observability/metrics.ts).
+ * All but `purchasesNotIssued` are AWS's own metrics; that one is the functions' own count (shared/platform/observability/metrics.ts).
  */
 export const METRIC_PERIOD = Duration.minutes(5);
 
@@ -66,7 +66,7 @@ export function sesReputation() {
 const PURCHASE_SERVICE: Surface = 'stripeWebhook';
 
 /**
- * Paid checkouts whose license could not be issued (shared/commerce/purchase.ts), as the Stripe webhook counts them
+ * Paid checkouts whose license could not be issued (shared/billing/commerce/purchase.ts), as the Stripe webhook counts them
  * in embedded metric format: in the stack's metrics namespace, with its service name as the `service` dimension.
  */
 export function purchasesNotIssued(namespace: string): Metric {

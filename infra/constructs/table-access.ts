@@ -3,7 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { NagSuppressions } from 'cdk-nag';
 import { logicalIdOf } from '../names.js';
-import { leadingKeyPatterns, type TableKeyAccess } from '../../shared/data/key-access.js';
+import { leadingKeyPatterns, type TableKeyAccess } from '../../shared/platform/data/key-access.js';
 
 /** Whether a function may change items or only read them. */
 export type TableAccess = 'read' | 'readWrite';
@@ -17,7 +17,7 @@ const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Dele
 
 /**
  * Gives a function the table: the IAM grant (data-plane actions on the table and its indexes,
- * nothing else) and the `TABLE_NAME` variable that `shared/config.ts` reads, in one call, so a
+ * nothing else) and the `TABLE_NAME` variable that `shared/platform/config.ts` reads, in one call, so a
  * function can never have the variable without the permission or the permission without a use.
  */
 export function bindTable(fn: LambdaFunction, table: ITable, binding: TableBinding): void {

@@ -5,7 +5,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { USAGE_QUEUE_SETTINGS } from '../../shared/analytics/usage-queue.js';
+import { USAGE_QUEUE_SETTINGS } from '../../shared/insights/analytics/usage-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
 import { deadLetterAlarm, queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { serviceFunction } from './service-function.js';

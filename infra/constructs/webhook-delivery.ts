@@ -8,7 +8,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { FAN_OUT_FILTERS } from '../../functions/outbox-fanout/outbox-filter.js';
 import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
-import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
+import { DELIVERY_QUEUE_SETTINGS } from '../../shared/messaging/webhooks/delivery-queue.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
 import { OutboxSweep } from './outbox-sweep.js';
 import { deadLetterAlarm, deadLetterQueue, queueWithDeadLetters } from './queue-with-dead-letters.js';

@@ -5,7 +5,7 @@ import {
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { GLOBAL_INDEXES, TABLE_KEYS, TABLE_STREAM_VIEW } from '../../shared/data/table-schema.js';
+import { GLOBAL_INDEXES, TABLE_KEYS, TABLE_STREAM_VIEW } from '../../shared/platform/data/table-schema.js';
 
 /** Creates the service table (same keys and indexes as the CDK stack) unless it already exists. */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { finished } from 'node:stream/promises';
 import type { Context } from 'aws-lambda';
-import type { HttpEvent, HttpResult } from '../../shared/http/types.js';
+import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
 import type { RouteSpec, Surface } from '../routes.js';
 import type { DashboardFiles } from './dashboard-files.js';
 import { lambdaContext } from './lambda-context.js';

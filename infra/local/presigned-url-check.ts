@@ -1,7 +1,7 @@
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { HttpRequest } from '@smithy/core/protocols';
 import { Hash } from '@smithy/core/serde';
-import { LOCAL_CREDENTIALS } from '../../shared/clients.js';
+import { LOCAL_CREDENTIALS } from '../../shared/platform/clients.js';
 
 /** `20260601T120000Z` as S3 writes `X-Amz-Date`. */
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;

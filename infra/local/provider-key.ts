@@ -5,7 +5,7 @@ import { join } from 'node:path';
 const processKeys = new Map<string, string>();
 
 /**
- * The local stand-in for the KMS key that seals payment-provider secrets (shared/secrets/secret-box.ts), base64:
+ * The local stand-in for the KMS key that seals payment-provider secrets (shared/platform/secrets/secret-box.ts), base64:
  * kept in `DATA_DIR` (made on first start, readable by the owner only) so stored secrets open after a restart;
  * with `:memory:` one random key per process, as nothing outlives it.
  */

@@ -1,5 +1,5 @@
 import { request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { RELEASE_FILES_PATH } from '../../shared/storage/download-links.js';
+import { RELEASE_FILES_PATH } from '../../shared/platform/storage/download-links.js';
 import { presignedUrlProblem } from './presigned-url-check.js';
 
 export type ReleaseFilesProxy = {

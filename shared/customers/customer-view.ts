@@ -1,4 +1,4 @@
-import type { EntityItem } from '../data/service.js';
+import type { EntityItem } from '../platform/data/service.js';
 
 export type CustomerItem = EntityItem<'customer'>;
 

@@ -1,11 +1,11 @@
-import { counterNames, counterUpdates, readCounter } from '../data/counters.js';
-import { transact } from '../data/writes.js';
-import { ConflictError, NotFoundError } from '../errors.js';
-import { outboxEvent } from '../events/outbox.js';
-import { pageOf, paginateInMemory, type Page } from '../pagination.js';
-import { newId } from '../ids.js';
-import { withoutNulls } from '../optional-fields.js';
-import type { Deps } from '../runtime.js';
+import { counterNames, counterUpdates, readCounter } from '../platform/data/counters.js';
+import { transact } from '../platform/data/writes.js';
+import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { outboxEvent } from '../messaging/events/outbox.js';
+import { pageOf, paginateInMemory, type Page } from '../platform/pagination.js';
+import { newId } from '../platform/ids.js';
+import { withoutNulls } from '../platform/optional-fields.js';
+import type { Deps } from '../platform/runtime.js';
 import { CUSTOMER_TEXT_FIELDS, nameSearchOf, normalizeEmail, toCustomer, type Customer, type CustomerItem, type CustomerTextField } from './customer-view.js';
 
 type CustomerDeps = Pick<Deps, 'data' | 'clock'>;

@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
-import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../data/attribute-values.js';
-import { LICENSE_STATUSES } from '../data/attribute-values.js';
-import { BILLING_CYCLES } from '../data/attribute-values.js';
-import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../data/attribute-values.js';
-import { RELEASE_STATUSES } from '../data/attribute-values.js';
-import { CHANNELS, DEFAULT_CHANNEL } from '../releases/channels.js';
-import type { EntityItem } from '../data/service.js';
-import { DEFAULT_LEASE_SECONDS } from '../leases/lease-view.js';
-import { lazily } from '../lazily.js';
+import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../platform/data/attribute-values.js';
+import { LICENSE_STATUSES } from '../platform/data/attribute-values.js';
+import { BILLING_CYCLES } from '../platform/data/attribute-values.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../platform/data/attribute-values.js';
+import { RELEASE_STATUSES } from '../platform/data/attribute-values.js';
+import { CHANNELS, DEFAULT_CHANNEL } from '../catalog/releases/channels.js';
+import type { EntityItem } from '../platform/data/service.js';
+import { DEFAULT_LEASE_SECONDS } from '../licensing/leases/lease-view.js';
+import { lazily } from '../platform/lazily.js';
 
 /**
  * The account export's records (DECISIONS §16), which the `jsonl` import reads back: one JSON object per line,

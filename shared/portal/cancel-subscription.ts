@@ -1,8 +1,8 @@
-import { writeItem } from '../data/writes.js';
-import { BadRequestError, NotFoundError } from '../errors.js';
-import type { PaymentDeps } from '../payments/payment-deps.js';
-import { providerSecretKey } from '../payments/payment-provider.js';
-import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
+import { writeItem } from '../platform/data/writes.js';
+import { BadRequestError, NotFoundError } from '../platform/errors.js';
+import type { PaymentDeps } from '../billing/payments/payment-deps.js';
+import { providerSecretKey } from '../billing/payments/payment-provider.js';
+import { KEY_REFUSED, providerFailure } from '../billing/payments/provider-errors.js';
 import { customerIdOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 
 export const SUBSCRIPTION_NOT_FOUND = 'Subscription not found';

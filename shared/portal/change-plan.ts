@@ -1,6 +1,6 @@
-import { NotFoundError } from '../errors.js';
-import type { PaymentDeps } from '../payments/payment-deps.js';
-import { changePlan, SUBSCRIPTION_NOT_FOUND } from '../subscriptions/change-plan.js';
+import { NotFoundError } from '../platform/errors.js';
+import type { PaymentDeps } from '../billing/payments/payment-deps.js';
+import { changePlan, SUBSCRIPTION_NOT_FOUND } from '../billing/subscriptions/change-plan.js';
 import { customerIdOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 
 /** The customer's own plan change (DECISIONS §15): as the vendor's, on a subscription of the customer with that e-mail only. */

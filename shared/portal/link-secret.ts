@@ -1,5 +1,5 @@
-import type { CoreConfig } from '../config.js';
-import { secretValue } from '../aws/secret-value.js';
+import type { CoreConfig } from '../platform/config.js';
+import { secretValue } from '../platform/aws/secret-value.js';
 
 /** The key that signs portal download links, fetched on first use and kept for the container's life. */
 export type LinkSecret = () => Promise<Buffer>;

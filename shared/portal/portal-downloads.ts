@@ -1,10 +1,10 @@
-import { ForbiddenError, NotFoundError } from '../errors.js';
-import { licenseProblem } from '../licensing/license-state.js';
-import { countDownload } from '../releases/download-count.js';
-import { channelAllows, DEFAULT_CHANNEL, type Channel } from '../releases/channels.js';
-import { publishedReleaseItems } from '../releases/product-releases.js';
-import type { DownloadLinks } from '../storage/download-links.js';
-import { DOWNLOAD_URL_TTL_SECONDS, RELEASE_NOT_FOUND } from '../updates/download.js';
+import { ForbiddenError, NotFoundError } from '../platform/errors.js';
+import { licenseProblem } from '../licensing/operations/license-state.js';
+import { countDownload } from '../catalog/releases/download-count.js';
+import { channelAllows, DEFAULT_CHANNEL, type Channel } from '../catalog/releases/channels.js';
+import { publishedReleaseItems } from '../catalog/releases/product-releases.js';
+import type { DownloadLinks } from '../platform/storage/download-links.js';
+import { DOWNLOAD_URL_TTL_SECONDS, RELEASE_NOT_FOUND } from '../licensing/updates/download.js';
 import { licensesOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 import { isValidDownloadLink, signedDownloadUrl } from './download-link.js';
 import type { LinkSecret } from './link-secret.js';

@@ -1,6 +1,6 @@
-import { toPayment, toSubscription } from '../customers/billing-views.js';
-import { productSummaries } from '../licenses/load-license.js';
-import { licenseProblem } from '../licensing/license-state.js';
+import { toPayment, toSubscription } from '../billing/billing-views.js';
+import { productSummaries } from '../licensing/licenses/load-license.js';
+import { licenseProblem } from '../licensing/operations/license-state.js';
 import { customerIdOf, licensesOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 
 /** Subscription states that still give access (Stripe's names, as the payment webhook records them). */

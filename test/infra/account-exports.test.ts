@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { actionsOn, statementsOf } from './support/policies.js';
 import { LicensingStack } from '../../infra/stack.js';
-import { EXPORT_RETENTION_DAYS } from '../../shared/exports/export-jobs.js';
-import { EXPORT_QUEUE_SETTINGS } from '../../shared/exports/export-queue.js';
+import { EXPORT_RETENTION_DAYS } from '../../shared/portability/exports/export-jobs.js';
+import { EXPORT_QUEUE_SETTINGS } from '../../shared/portability/exports/export-queue.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'account-exports-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { actionsOn, statementsOf } from './support/policies.js';
 import { LicensingStack } from '../../infra/stack.js';
-import { IMPORT_QUEUE_SETTINGS } from '../../shared/imports/import-queue.js';
+import { IMPORT_QUEUE_SETTINGS } from '../../shared/portability/imports/import-queue.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'account-imports-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));

@@ -71,7 +71,7 @@ describe('bundling', () => {
     expect(stripeChunk).toBeDefined();
     expect(chunks.filter((file) => code(file).includes('com.amazonaws.kms#'))).toHaveLength(1);
     for (const file of atInit) expect(code(file)).not.toMatch(/api\.stripe\.com|com\.amazonaws\.kms#/);
-    // The chunk loads as `import('stripe')` gives it to shared/payments/stripe-client.ts, from the bundle's directory.
+    // The chunk loads as `import('stripe')` gives it to shared/billing/payments/stripe-client.ts, from the bundle's directory.
     const probe = join(publicDir, 'probe.mjs');
     writeFileSync(probe, `const { default: Stripe } = await import('./${CHUNK_DIRECTORY}/${basename(stripeChunk!)}'); console.log(typeof new Stripe('sk_test_probe').checkout.sessions.create);`);
     expect(execFileSync(process.execPath, [probe], { encoding: 'utf8' }).trim()).toBe('function');
@@ -89,14 +89,14 @@ describe('bundling', () => {
     const atInit = filesLoadedAtInit(join(edgeDir, 'index.mjs'));
     expect(atInit.has(modelChunk!)).toBe(false);
     // The document client (its refusal of cacheMiddleware is a string of it) loads with the model, and ElectroDB's
-    // `Service` (its "Invalid service name" message) not at all: shared/data/electrodb-entry.cjs.
+    // `Service` (its "Invalid service name" message) not at all: shared/platform/data/electrodb-entry.cjs.
     for (const file of atInit) expect(code(file)).not.toContain('@aws-sdk/lib-dynamodb - cacheMiddleware');
     expect(code(modelChunk!)).toContain('@aws-sdk/lib-dynamodb - cacheMiddleware');
     expect(chunks.some((file) => code(file).includes('Invalid service name'))).toBe(false);
     // Nor do /api's field rules or the usage writer's message schema, which only other functions build.
     for (const file of atInit) expect(code(file)).not.toMatch(/must be a valid e-mail address|receivedAt/);
     // No module of the bundle is wrapped for a `require()` (esbuild's lazy initializers, parsed twice): ElectroDB's
-    // requires of the SDK go to shared/data/electrodb-sdk.cjs, which requires nothing.
+    // requires of the SDK go to shared/platform/data/electrodb-sdk.cjs, which requires nothing.
     for (const file of [join(edgeDir, 'index.mjs'), ...chunks]) expect(code(file)).not.toMatch(/([\w$]+)&&\(([\w$]+)=\1\(\1=0\)\),\2/);
     // Every CommonJS module (ElectroDB's among them) is a function V8 compiles once (eager-commonjs.mjs): none is left to rewrite.
     const built = new Map([join(edgeDir, 'index.mjs'), ...chunks].map((file) => [file, code(file)]));
@@ -144,7 +144,7 @@ describe('bundling', () => {
         }),
       );
     const fromBundle = probe(chunk('s3-sdk-'), chunk('model-'));
-    expect(fromBundle).toEqual(probe(join(PROJECT_ROOT, 'shared/aws/s3-sdk.ts'), join(PROJECT_ROOT, 'shared/data/model.ts')));
+    expect(fromBundle).toEqual(probe(join(PROJECT_ROOT, 'shared/platform/aws/s3-sdk.ts'), join(PROJECT_ROOT, 'shared/platform/data/model.ts')));
     expect(fromBundle.requests.map(({ method }: { method: string }) => method)).toEqual(['PUT', 'GET', 'GET', 'POST', 'POST', 'POST']);
     expect(fromBundle.answers).toMatchObject([
       { ETag: '"e1"', VersionId: 'v1', status: 200 },

@@ -9,7 +9,7 @@ import { dashboardContentSecurityPolicy, IMMUTABLE_CACHE_CONTROL, REVALIDATE_CAC
 import { logicalIdOf } from '../../infra/names.js';
 import { SERVICE_PATH_PREFIXES } from '../../infra/routes.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
-import { FUNCTION_CONFIG_SECTIONS } from '../../shared/config.js';
+import { FUNCTION_CONFIG_SECTIONS } from '../../shared/platform/config.js';
 import { cdkApp } from './support/app.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
-import { leadingKeyPatterns } from '../../shared/data/key-access.js';
+import { leadingKeyPatterns } from '../../shared/platform/data/key-access.js';
 import { cdkApp } from './support/app.js';
 import { LicensingStack } from '../../infra/stack.js';
 

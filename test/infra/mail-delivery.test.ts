@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { actionsOn, statementsOf, type Statement } from './support/policies.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
-import { MAIL_QUEUE_SETTINGS } from '../../shared/mail/mail-queue.js';
+import { MAIL_QUEUE_SETTINGS } from '../../shared/messaging/mail/mail-queue.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'mail-delivery-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));

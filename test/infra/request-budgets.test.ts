@@ -5,9 +5,9 @@ import { MAXIMUM_RETRY_DELAY, Retry } from '@smithy/core/retry';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LicensingStack } from '../../infra/stack.js';
-import { AWS_CALL_LIMITS, awsClientOptions } from '../../shared/clients.js';
-import { loadConfig } from '../../shared/config.js';
-import { STRIPE_CALL_LIMITS, stripeClients } from '../../shared/payments/stripe-client.js';
+import { AWS_CALL_LIMITS, awsClientOptions } from '../../shared/platform/clients.js';
+import { loadConfig } from '../../shared/platform/config.js';
+import { STRIPE_CALL_LIMITS, stripeClients } from '../../shared/billing/payments/stripe-client.js';
 import { cdkApp } from './support/app.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'request-budgets-test-'));
@@ -29,7 +29,7 @@ const awsWorstCaseMs = () => {
 describe('calls to dependencies, against the functions\u2019 timeouts', () => {
   const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'aws' });
 
-  it('builds AWS clients with the attempts that are budgeted (test/unit/storage-failure.test.ts shows each cut off)', () => {
+  it('builds AWS clients with the attempts that are budgeted (test/unit/platform/storage-failure.test.ts shows each cut off)', () => {
     expect(awsClientOptions(config, undefined).maxAttempts).toBe(AWS_CALL_LIMITS.maxAttempts);
     expect(AWS_CALL_LIMITS.connectionTimeoutMs).toBeLessThanOrEqual(AWS_CALL_LIMITS.requestTimeoutMs);
   });

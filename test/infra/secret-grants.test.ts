@@ -9,7 +9,7 @@ import { LicensingStack } from '../../infra/stack.js';
 import { cdkApp } from './support/app.js';
 
 /**
- * Which kinds of sealed values each function may open (shared/secrets/secret-access.ts): KMS Decrypt conditioned on
+ * Which kinds of sealed values each function may open (shared/platform/secrets/secret-access.ts): KMS Decrypt conditioned on
  * the encryption context's `kind`, plus the legacy form of those kinds (sealed before contexts named one).
  */
 const outRoot = mkdtempSync(join(tmpdir(), 'licensing-secret-grants-'));

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES } from '../../infra/routes.js';
-import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS } from '../../shared/config.js';
-import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/data/table-schema.js';
+import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS } from '../../shared/platform/config.js';
+import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/platform/data/table-schema.js';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
 

@@ -10,12 +10,12 @@ import { cdkApp } from './support/app.js';
 import { HANDLER_ENTRIES } from '../../infra/routes.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { WORKER_ENTRIES } from '../../infra/worker-entries.js';
-import { KEY_ACCESS, leadingKeyPatterns, type KeyAccessRole, type TableKeyAccess } from '../../shared/data/key-access.js';
+import { KEY_ACCESS, leadingKeyPatterns, type KeyAccessRole, type TableKeyAccess } from '../../shared/platform/data/key-access.js';
 
 // Records the key access each handler module asks for when it loads (the role the local stack enforces).
 const requestedKeyAccess = vi.hoisted(() => [] as unknown[]);
-vi.mock('../../shared/runtime.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../shared/runtime.js')>();
+vi.mock('../../shared/platform/runtime.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../shared/platform/runtime.js')>();
   return {
     ...actual,
     createDeps: (...args: Parameters<typeof actual.createDeps>) => {
@@ -34,7 +34,7 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 // Files after this one in the worker get the real createDeps, their own environment, and handlers loaded afresh.
 afterAll(() => {
   vi.unstubAllEnvs();
-  vi.doUnmock('../../shared/runtime.js');
+  vi.doUnmock('../../shared/platform/runtime.js');
   vi.resetModules();
 });
 

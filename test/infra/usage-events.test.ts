@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { actionsOn, statementsOf } from './support/policies.js';
 import { LicensingStack } from '../../infra/stack.js';
-import { USAGE_QUEUE_SETTINGS } from '../../shared/analytics/usage-queue.js';
-import { leadingKeyPatterns } from '../../shared/data/key-access.js';
+import { USAGE_QUEUE_SETTINGS } from '../../shared/insights/analytics/usage-queue.js';
+import { leadingKeyPatterns } from '../../shared/platform/data/key-access.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'usage-events-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import { actionsOn, statementsOf as policyStatements } from './support/policies.
 import { Match } from 'aws-cdk-lib/assertions';
 import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
 import { LicensingStack } from '../../infra/stack.js';
-import { DELIVERY_QUEUE_SETTINGS } from '../../shared/webhooks/delivery-queue.js';
+import { DELIVERY_QUEUE_SETTINGS } from '../../shared/messaging/webhooks/delivery-queue.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'webhook-delivery-test-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import type { Route } from '../../shared/http/route.js';
-import { ID_PREFIXES, newId, type IdPrefix } from '../../shared/ids.js';
+import type { Route } from '../../shared/platform/http/route.js';
+import { ID_PREFIXES, newId, type IdPrefix } from '../../shared/platform/ids.js';
 
 /** One request of the sweep; every one of them is invalid, so none may write. */
 export type Probe = { label: string; method: string; path: string; body?: string | Buffer; contentType?: string };

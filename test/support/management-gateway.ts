@@ -4,7 +4,7 @@ import { createManagementDeps, createManagementHandler } from '../../functions/m
 import { freePort } from '../../infra/local/ports.js';
 import { createGateway, type LambdaHandler } from '../../infra/local/gateway.js';
 import { ROUTES, type Surface } from '../../infra/routes.js';
-import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/config.js';
 
 export type ManagementGateway = { url: string; close: () => Promise<void> };
 

@@ -1,9 +1,9 @@
 import { inject } from 'vitest';
 import { createManagementDeps, managementRoutes } from '../../functions/management/app.js';
-import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/config.js';
-import type { IdKind } from '../../shared/http/id-kind.js';
-import type { Route } from '../../shared/http/route.js';
-import { newId, type IdPrefix } from '../../shared/ids.js';
+import { ALL_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/config.js';
+import type { IdKind } from '../../shared/platform/http/id-kind.js';
+import type { Route } from '../../shared/platform/http/route.js';
+import { newId, type IdPrefix } from '../../shared/platform/ids.js';
 import type { Client, Response } from './client.js';
 import { fillPath, pathParams } from './malformed-probes.js';
 import { snapshotTable, type TableSnapshot } from './table-snapshot.js';

@@ -12,8 +12,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { createDataService, type Entities } from '../../shared/data/service.js';
-import * as dataModel from '../../shared/data/model.js';
+import { createDataService, type Entities } from '../../shared/platform/data/service.js';
+import * as dataModel from '../../shared/platform/data/model.js';
 
 type Reason = { Code: string; Item?: Record<string, unknown> } | string;
 type TransactInput = { TransactItems: unknown[] };
@@ -46,7 +46,7 @@ export function mockTable() {
   const keyOf = (key: Record<string, unknown>) => `${key.pk}|${key.sk}`;
 
   ddb.on(GetCommand).callsFake(({ Key }) => ({ Item: stored.get(keyOf(Key)) }));
-  // Direct reads (shared/data/direct-requests.ts) send low-level GetItem through the same client.
+  // Direct reads (shared/platform/data/direct-requests.ts) send low-level GetItem through the same client.
   ddb.on(GetItemCommand as never).callsFake(({ Key }: { Key: Parameters<typeof unmarshall>[0] }) => {
     const item = stored.get(keyOf(unmarshall(Key)));
     return { Item: item && marshall(item, { removeUndefinedValues: true }) };

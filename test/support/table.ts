@@ -3,10 +3,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { ensureTable } from '../../infra/local/create-table.js';
-import { enforceKeyAccess } from '../../shared/data/key-access-guard.js';
-import type { TableKeyAccess } from '../../shared/data/key-access.js';
-import { createDataService } from '../../shared/data/service.js';
-import * as dataModel from '../../shared/data/model.js';
+import { enforceKeyAccess } from '../../shared/platform/data/key-access-guard.js';
+import type { TableKeyAccess } from '../../shared/platform/data/key-access.js';
+import { createDataService } from '../../shared/platform/data/service.js';
+import * as dataModel from '../../shared/platform/data/model.js';
 
 const localClient = () => new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 

@@ -1,7 +1,7 @@
 <?php
 /*
  * An offline license file verifier with nothing but PHP and its sodium extension, as a client library would have
- * (format v1: docs/api.md, "Offline license files"). Run by test/unit/offline-license-vectors.test.ts:
+ * (format v1: docs/api.md, "Offline license files"). Run by test/unit/licensing/offline-license-vectors.test.ts:
  *
  *   php test/support/verify-offline-license.php <vector.json>...
  *

@@ -14,7 +14,7 @@ const SIGNING_PREFIX = 'license-file:v1:';
 
 /**
  * What a valid file says: the service's word on the license, as of `issuedAt`, for one activated domain. The same
- * shape as the service's own (shared/signing/license-file.ts), written again: the package ships without service code.
+ * shape as the service's own (shared/licensing/signing/license-file.ts), written again: the package ships without service code.
  */
 export type LicenseFilePayload = {
   format: 'license-file';

@@ -1,4 +1,4 @@
-/* The service's own ordering (shared/releases/versions.ts), copied so the package stands alone; a unit test keeps the two in step. */
+/* The service's own ordering (shared/catalog/releases/versions.ts), copied so the package stands alone; a unit test keeps the two in step. */
 /**
  * Tolerant ordering of plugin version strings ("1.2", "1.10.0", "2.0.0-beta.2", "v3.1", "4.0RC1").
  *

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import type { Activation as ActivationView } from '../../../shared/activations/activation-view.js';
-import type { ActivationListItem as ActivationListItemView } from '../../../shared/activations/list.js';
-import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../../../shared/data/attribute-values.js';
-import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleActivation, exampleActivationListItem, examplePage } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
+import type { Activation as ActivationView } from '../../../shared/licensing/activations/activation-view.js';
+import type { ActivationListItem as ActivationListItemView } from '../../../shared/licensing/activations/list.js';
+import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../../../shared/platform/data/attribute-values.js';
+import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX, exampleActivation, exampleActivationListItem, examplePage } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
 
 const activationFields = {
   id: idOf('act'),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { idOf, jsonObject, pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleId, examplePage } from '../../../shared/openapi/examples.js';
-import { defineOperations, named } from '../../../shared/openapi/operation.js';
+import { idOf, jsonObject, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX, exampleId, examplePage } from '../../../shared/platform/openapi/examples.js';
+import { defineOperations, named } from '../../../shared/platform/openapi/operation.js';
 
 const origin = {
   licenseId: z.nullable(idOf('lic')),

@@ -1,15 +1,15 @@
 import * as z from 'zod/mini';
-import { isDay } from '../../../shared/analytics/days.js';
-import { listDeactivationReasons, listFeedback, listUsageEvents, productAnalytics } from '../../../shared/analytics/reads.js';
-import { FEEDBACK_TYPES } from '../../../shared/data/attribute-values.js';
-import { ok } from '../../../shared/http/responses.js';
-import type { Route } from '../../../shared/http/route.js';
-import { idFilter, paginationQuery } from '../../../shared/http/schemas.js';
-import { readOverview } from '../../../shared/overview/overview.js';
-import type { Deps } from '../../../shared/runtime.js';
+import { isDay } from '../../../shared/insights/analytics/days.js';
+import { listDeactivationReasons, listFeedback, listUsageEvents, productAnalytics } from '../../../shared/insights/analytics/reads.js';
+import { FEEDBACK_TYPES } from '../../../shared/platform/data/attribute-values.js';
+import { ok } from '../../../shared/platform/http/responses.js';
+import type { Route } from '../../../shared/platform/http/route.js';
+import { idFilter, paginationQuery } from '../../../shared/platform/http/schemas.js';
+import { readOverview } from '../../../shared/insights/overview/overview.js';
+import type { Deps } from '../../../shared/platform/runtime.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/lazily.js';
+import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import type { ApiKeySummary as ApiKeySummaryView, createApiKey } from '../../../shared/accounts/api-keys.js';
-import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
-import { EX } from '../../../shared/openapi/examples.js';
-import { ASSIGNABLE_ROLES } from '../../../shared/teams/roles.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import type { ApiKeySummary as ApiKeySummaryView, createApiKey } from '../../../shared/identity/accounts/api-keys.js';
+import { idOf, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX } from '../../../shared/platform/openapi/examples.js';
+import { ASSIGNABLE_ROLES } from '../../../shared/identity/teams/roles.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
 
 const fields = { id: idOf('key'), name: z.string(), prefix: z.string(), role: z.enum(ASSIGNABLE_ROLES), createdAt: timestamp };
 

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { AuditEntry as AuditEntryView } from '../../../shared/audit/audit-chain.js';
-import { pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleId, examplePage } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import type { AuditEntry as AuditEntryView } from '../../../shared/identity/audit/audit-chain.js';
+import { pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX, exampleId, examplePage } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
 
 const AuditEntry = named(
   'AuditEntry',

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { listAuditEntries, verifyAuditLog } from '../../../shared/audit/audit-log.js';
-import { ok } from '../../../shared/http/responses.js';
-import { paginationQuery } from '../../../shared/http/schemas.js';
-import type { Route } from '../../../shared/http/route.js';
-import type { Deps } from '../../../shared/runtime.js';
+import { listAuditEntries, verifyAuditLog } from '../../../shared/identity/audit/audit-log.js';
+import { ok } from '../../../shared/platform/http/responses.js';
+import { paginationQuery } from '../../../shared/platform/http/schemas.js';
+import type { Route } from '../../../shared/platform/http/route.js';
+import type { Deps } from '../../../shared/platform/runtime.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/lazily.js';
+import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

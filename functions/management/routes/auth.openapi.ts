@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { ALREADY_VERIFIED, INVALID_TOKEN } from '../../../shared/accounts/email-verification.js';
-import type { PublicUser } from '../../../shared/accounts/users.js';
-import type { TeamUser as TeamUserView } from '../../../shared/teams/members.js';
-import { PERMISSIONS, ROLES, type Permission } from '../../../shared/teams/roles.js';
-import { idOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleUser } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
-import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
+import { ALREADY_VERIFIED, INVALID_TOKEN } from '../../../shared/identity/accounts/email-verification.js';
+import type { PublicUser } from '../../../shared/identity/accounts/users.js';
+import type { TeamUser as TeamUserView } from '../../../shared/identity/teams/members.js';
+import { PERMISSIONS, ROLES, type Permission } from '../../../shared/identity/teams/roles.js';
+import { idOf, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX, exampleUser } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
+import { RATE_LIMITS } from '../../../shared/platform/rate-limits/limits.js';
 import { SESSION_REQUIRED } from '../authenticate.js';
 
 export const User = named(

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import type { Coupon as CouponView } from '../../../shared/coupons/coupons.js';
-import { COUPON_DURATIONS } from '../../../shared/data/attribute-values.js';
-import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
-import { EX } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import type { Coupon as CouponView } from '../../../shared/billing/coupons/coupons.js';
+import { COUPON_DURATIONS } from '../../../shared/platform/data/attribute-values.js';
+import { idOf, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
 
 const Coupon = named(
   'Coupon',

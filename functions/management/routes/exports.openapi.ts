@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { EXPORT_FORMATS, EXPORT_STATUSES } from '../../../shared/data/attribute-values.js';
-import type { ExportView } from '../../../shared/exports/export-jobs.js';
-import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleId } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
+import { EXPORT_FORMATS, EXPORT_STATUSES } from '../../../shared/platform/data/attribute-values.js';
+import type { ExportView } from '../../../shared/portability/exports/export-jobs.js';
+import { idOf, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX, exampleId } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
 
 const Export = named(
   'Export',

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { EXPORT_FORMATS, getExport, requestExport, type ExportJobDeps } from '../../../shared/exports/export-jobs.js';
-import { json, ok } from '../../../shared/http/responses.js';
-import type { Route } from '../../../shared/http/route.js';
+import { EXPORT_FORMATS, getExport, requestExport, type ExportJobDeps } from '../../../shared/portability/exports/export-jobs.js';
+import { json, ok } from '../../../shared/platform/http/responses.js';
+import type { Route } from '../../../shared/platform/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/lazily.js';
+import { lazily } from '../../../shared/platform/lazily.js';
 
 /** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
 const exportBody = lazily(() => z.strictObject({ format: z.enum(EXPORT_FORMATS) }));

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { IMPORT_STATUSES } from '../../../shared/data/attribute-values.js';
-import { IMPORT_FORMATS } from '../../../shared/imports/format-names.js';
-import type { Import as ImportView } from '../../../shared/imports/import-jobs.js';
-import type { createImportUploadUrl } from '../../../shared/imports/start-import.js';
-import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleId } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
+import { IMPORT_STATUSES } from '../../../shared/platform/data/attribute-values.js';
+import { IMPORT_FORMATS } from '../../../shared/portability/imports/format-names.js';
+import type { Import as ImportView } from '../../../shared/portability/imports/import-jobs.js';
+import type { createImportUploadUrl } from '../../../shared/portability/imports/start-import.js';
+import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX, exampleId } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
 
 const count = z.number().check(z.int(), z.gte(0));
 

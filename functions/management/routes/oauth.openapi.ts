@@ -1,7 +1,7 @@
-import { OAUTH_FAILURES } from '../../../shared/accounts/oauth-failure.js';
-import { OAUTH_PROVIDERS } from '../../../shared/accounts/oauth-providers.js';
-import { defineOperations, type OperationDocs } from '../../../shared/openapi/operation.js';
-import { RATE_LIMITS } from '../../../shared/rate-limits/limits.js';
+import { OAUTH_FAILURES } from '../../../shared/identity/accounts/oauth-failure.js';
+import { OAUTH_PROVIDERS } from '../../../shared/identity/accounts/oauth-providers.js';
+import { defineOperations, type OperationDocs } from '../../../shared/platform/openapi/operation.js';
+import { RATE_LIMITS } from '../../../shared/platform/rate-limits/limits.js';
 
 const failureCodes = Object.entries(OAUTH_FAILURES)
   .map(([code, message]) => `\`${code}\` (${message})`)

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { EX } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
-import type { ProviderStatus as ProviderStatusView } from '../../../shared/payments/payment-provider.js';
+import { EX } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
+import type { ProviderStatus as ProviderStatusView } from '../../../shared/billing/payments/payment-provider.js';
 
 const ProviderStatus = named(
   'PaymentProviderStatus',

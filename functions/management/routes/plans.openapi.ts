@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { CHANNELS } from '../../../shared/releases/channels.js';
-import { BILLING_CYCLES } from '../../../shared/data/attribute-values.js';
-import { idOf, timestamp } from '../../../shared/openapi/common.js';
-import { examplePlan } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
-import type { Plan as PlanView } from '../../../shared/plans/plans.js';
+import { CHANNELS } from '../../../shared/catalog/releases/channels.js';
+import { BILLING_CYCLES } from '../../../shared/platform/data/attribute-values.js';
+import { idOf, timestamp } from '../../../shared/platform/openapi/common.js';
+import { examplePlan } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
+import type { Plan as PlanView } from '../../../shared/catalog/plans/plans.js';
 
 export const Plan = named(
   'Plan',

@@ -1,14 +1,14 @@
 import * as z from 'zod/mini';
-import { CHANNELS } from '../../../shared/releases/channels.js';
-import { BILLING_CYCLES } from '../../../shared/data/attribute-values.js';
-import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../../../shared/plans/plans.js';
-import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
-import { created, noContent, ok } from '../../../shared/http/responses.js';
-import type { Deps } from '../../../shared/runtime.js';
-import type { Route } from '../../../shared/http/route.js';
+import { CHANNELS } from '../../../shared/catalog/releases/channels.js';
+import { BILLING_CYCLES } from '../../../shared/platform/data/attribute-values.js';
+import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../../../shared/catalog/plans/plans.js';
+import { SLUG_PATTERN } from '../../../shared/catalog/products/slugs.js';
+import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
+import type { Deps } from '../../../shared/platform/runtime.js';
+import type { Route } from '../../../shared/platform/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/lazily.js';
+import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/data/attribute-values.js';
-import { PLAN_CHANGE_PRORATIONS } from '../../../shared/data/attribute-values.js';
+import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/platform/data/attribute-values.js';
+import { PLAN_CHANGE_PRORATIONS } from '../../../shared/platform/data/attribute-values.js';
 import {
   createProduct,
   deleteProduct,
@@ -9,18 +9,18 @@ import {
   regeneratePublicKey,
   rotateSigningKey,
   updateProduct,
-} from '../../../shared/products/products.js';
-import { MAX_RETURN_ORIGIN_LENGTH, MAX_RETURN_ORIGINS, parseReturnOrigin } from '../../../shared/products/return-origins.js';
-import { SLUG_PATTERN } from '../../../shared/products/slugs.js';
-import { MAX_STAGING_ACTIVATION_LIMIT, MAX_STAGING_PATTERNS, stagingPatternProblem } from '../../../shared/licensing/staging.js';
-import { created, noContent, ok } from '../../../shared/http/responses.js';
-import { httpUrl, paginationQuery } from '../../../shared/http/schemas.js';
-import type { Deps } from '../../../shared/runtime.js';
-import type { SecretBox } from '../../../shared/secrets/secret-box.js';
-import type { Route } from '../../../shared/http/route.js';
+} from '../../../shared/catalog/products/products.js';
+import { MAX_RETURN_ORIGIN_LENGTH, MAX_RETURN_ORIGINS, parseReturnOrigin } from '../../../shared/catalog/products/return-origins.js';
+import { SLUG_PATTERN } from '../../../shared/catalog/products/slugs.js';
+import { MAX_STAGING_ACTIVATION_LIMIT, MAX_STAGING_PATTERNS, stagingPatternProblem } from '../../../shared/licensing/operations/staging.js';
+import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
+import { httpUrl, paginationQuery } from '../../../shared/platform/http/schemas.js';
+import type { Deps } from '../../../shared/platform/runtime.js';
+import type { SecretBox } from '../../../shared/platform/secrets/secret-box.js';
+import type { Route } from '../../../shared/platform/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/lazily.js';
+import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {
@@ -36,7 +36,7 @@ const schemas = lazily(() => {
     }),
   );
 
-  /** A return origin, normalized as browsers write it (shared/products/return-origins.ts). */
+  /** A return origin, normalized as browsers write it (shared/catalog/products/return-origins.ts). */
   const returnOrigin = z.pipe(
     z.string().check(z.maxLength(MAX_RETURN_ORIGIN_LENGTH)),
     z.transform((value, ctx) => {

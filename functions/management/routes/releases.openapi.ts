@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { RELEASE_STATUSES } from '../../../shared/data/attribute-values.js';
-import { CHANNELS } from '../../../shared/releases/channels.js';
-import { idOf, nullableTimestamp, timestamp } from '../../../shared/openapi/common.js';
-import { EX, exampleRelease } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/openapi/operation.js';
-import type { Release as ReleaseView } from '../../../shared/releases/releases.js';
-import type { createUploadUrl, StoredFile as StoredFileView } from '../../../shared/releases/uploads.js';
+import { RELEASE_STATUSES } from '../../../shared/platform/data/attribute-values.js';
+import { CHANNELS } from '../../../shared/catalog/releases/channels.js';
+import { idOf, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX, exampleRelease } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
+import type { Release as ReleaseView } from '../../../shared/catalog/releases/releases.js';
+import type { createUploadUrl, StoredFile as StoredFileView } from '../../../shared/catalog/releases/uploads.js';
 
 const text = z.nullable(z.string());
 
@@ -47,7 +47,7 @@ const UploadUrl = named(
 );
 assertDescribes<typeof UploadUrl, Awaited<ReturnType<typeof createUploadUrl>>>(true);
 
-/** The upload route reads its multipart body itself (shared/releases/upload-form.ts); this is its shape. */
+/** The upload route reads its multipart body itself (shared/catalog/releases/upload-form.ts); this is its shape. */
 const uploadForm = z.object({
   file: described(z.file(), 'The ZIP file (checked by content), at most 4 MiB.'),
   version: z.optional(described(z.string(), 'Kept as file metadata.')),

@@ -1,16 +1,16 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../../shared/config.js';
-import { created, noContent, ok } from '../../../shared/http/responses.js';
-import { email } from '../../../shared/http/schemas.js';
-import type { Route } from '../../../shared/http/route.js';
-import type { Deps } from '../../../shared/runtime.js';
-import { acceptInvitation, inviteMember, listInvitations, revokeInvitation } from '../../../shared/teams/invitations.js';
-import { changeMemberRole, listMembers, removeMember } from '../../../shared/teams/members.js';
-import { ASSIGNABLE_ROLES, ROLE_REFUSED, roleAtMost } from '../../../shared/teams/roles.js';
-import { ForbiddenError } from '../../../shared/errors.js';
+import type { Config } from '../../../shared/platform/config.js';
+import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
+import { email } from '../../../shared/platform/http/schemas.js';
+import type { Route } from '../../../shared/platform/http/route.js';
+import type { Deps } from '../../../shared/platform/runtime.js';
+import { acceptInvitation, inviteMember, listInvitations, revokeInvitation } from '../../../shared/identity/teams/invitations.js';
+import { changeMemberRole, listMembers, removeMember } from '../../../shared/identity/teams/members.js';
+import { ASSIGNABLE_ROLES, ROLE_REFUSED, roleAtMost } from '../../../shared/identity/teams/roles.js';
+import { ForbiddenError } from '../../../shared/platform/errors.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/lazily.js';
+import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

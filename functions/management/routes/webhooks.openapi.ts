@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { DELIVERY_STATUSES } from '../../../shared/data/attribute-values.js';
-import { EVENT_TYPES } from '../../../shared/events/event-types.js';
-import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/openapi/common.js';
-import { EX, examplePage, exampleWebhook } from '../../../shared/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/openapi/operation.js';
-import type { Delivery as DeliveryView } from '../../../shared/webhooks/deliveries.js';
-import type { SendResult } from '../../../shared/webhooks/send.js';
-import type { Webhook as WebhookView } from '../../../shared/webhooks/webhooks.js';
+import { DELIVERY_STATUSES } from '../../../shared/platform/data/attribute-values.js';
+import { EVENT_TYPES } from '../../../shared/messaging/events/event-types.js';
+import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
+import { EX, examplePage, exampleWebhook } from '../../../shared/platform/openapi/examples.js';
+import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
+import type { Delivery as DeliveryView } from '../../../shared/messaging/webhooks/deliveries.js';
+import type { SendResult } from '../../../shared/messaging/webhooks/send.js';
+import type { Webhook as WebhookView } from '../../../shared/messaging/webhooks/webhooks.js';
 
 export const Webhook = named(
   'Webhook',

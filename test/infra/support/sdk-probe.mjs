@@ -1,5 +1,5 @@
-// Sends S3 and DynamoDB requests through the modules it is given, S3's SDK as shared/aws/s3-sdk.ts exports it and the
-// data model (shared/data/model.ts), bundled or not, and prints every request sent and every answer read, as JSON
+// Sends S3 and DynamoDB requests through the modules it is given, S3's SDK as shared/platform/aws/s3-sdk.ts exports it and the
+// data model (shared/platform/data/model.ts), bundled or not, and prints every request sent and every answer read, as JSON
 // (test/infra/bundling.test.ts compares a bundle's with the source's). No request leaves the process: a request
 // handler records each one and answers it with the next canned answer.
 // Usage: node --import tsx sdk-probe.mjs <S3 SDK module URL> <data model module URL> <@aws-sdk/client-dynamodb URL>

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { compareVersions as serviceCompare } from '../../../../shared/releases/versions.js';
+import { compareVersions as serviceCompare } from '../../../../shared/catalog/releases/versions.js';
 import { generateTypes, OUTPUT } from '../../scripts/generate-types.js';
 import { compareVersions, normalizeDomain, parseCheckoutReturn } from '../../src/index.js';
 

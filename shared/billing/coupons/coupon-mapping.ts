@@ -1,0 +1,25 @@
+import type Stripe from 'stripe';
+import { toMinorUnits } from '../../platform/minor-units.js';
+import type { CouponInput } from './coupons.js';
+
+/** Our coupon → Stripe's coupon and promotion code (pure; unit-tested). Amounts go to Stripe in minor units. */
+export function couponParams(input: CouponInput, couponId: string): Stripe.CouponCreateParams {
+  return {
+    ...(input.percentOff !== undefined && { percent_off: input.percentOff }),
+    ...(input.amountOff !== undefined && input.currency && { amount_off: toMinorUnits(input.amountOff, input.currency), currency: input.currency.toLowerCase() }),
+    duration: input.duration,
+    ...(input.duration === 'repeating' && input.durationInMonths !== undefined && { duration_in_months: input.durationInMonths }),
+    name: input.code,
+    metadata: { coupon_id: couponId },
+  };
+}
+
+export function promotionCodeParams(input: CouponInput, stripeCouponId: string, couponId: string): Stripe.PromotionCodeCreateParams {
+  return {
+    promotion: { type: 'coupon', coupon: stripeCouponId },
+    code: input.code,
+    ...(input.maxRedemptions !== undefined && { max_redemptions: input.maxRedemptions }),
+    ...(input.expiresAt !== undefined && { expires_at: Math.floor(new Date(input.expiresAt).getTime() / 1000) }),
+    metadata: { coupon_id: couponId },
+  };
+}

@@ -1,0 +1,64 @@
+import type { EntityItem } from '../../platform/data/service.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { hasIdShape, hasPublicKeyShape } from '../../platform/ids.js';
+import type { ProductCatalog, ProductRef } from '../../licensing/operations/product-catalog.js';
+import { LICENSE_MESSAGES } from '../../licensing/operations/messages.js';
+import type { Deps } from '../../platform/runtime.js';
+
+export const PLAN_NOT_FOUND = 'Plan not found';
+
+/** A plan's public id (DECISIONS §10): `plan_` and the suffix of its `pln_` id. */
+export const publicPlanId = (planId: string) => `plan_${planId.slice('pln_'.length)}`;
+
+/** The `pln_` id a public (`plan_…`) or internal (`pln_…`) plan id names; anything else names no plan. */
+export function planIdOf(id: string): string {
+  const internal = /^plan_[a-z2-7]{24}$/.test(id) ? `pln_${id.slice('plan_'.length)}` : id;
+  if (!hasIdShape('pln', internal)) throw new NotFoundError(PLAN_NOT_FOUND);
+  return internal;
+}
+
+/** The live product a public key names; a key of another shape, unknown, replaced or of a deleted product is 404. */
+export async function productOfPublicKey(catalog: ProductCatalog, publicKey: string): Promise<ProductRef> {
+  const product = hasPublicKeyShape(publicKey) ? await catalog.byPublicKey(publicKey) : undefined;
+  if (!product || product.deleted) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
+  return product;
+}
+
+/** A plan a buyer may see and buy: active and public. */
+export const isOnSale = (plan: EntityItem<'plan'>) => plan.isActive && plan.isPublic;
+
+export const checkoutUrl = (baseUrl: string, planId: string, publicKey: string) =>
+  `${baseUrl}/public/v1/checkout/${publicPlanId(planId)}?public_key=${encodeURIComponent(publicKey)}`;
+
+/** The product's plans (few), in creation order: one query of the product's index, which needs no plan-id key. */
+async function plansOf(deps: Pick<Deps, 'data'>, productId: string) {
+  const { data } = await deps.data.entities.plan.query.byProduct({ productId }).go({ pages: 'all' });
+  return data;
+}
+
+/** The product's plans on sale, in creation order, each with the link that starts its checkout. */
+export async function listPublicPlans(deps: Pick<Deps, 'data'>, catalog: ProductCatalog, publicKey: string, baseUrl: string) {
+  const product = await productOfPublicKey(catalog, publicKey);
+  return (await plansOf(deps, product.productId)).filter(isOnSale).map((plan) => ({
+    id: publicPlanId(plan.planId),
+    name: plan.name,
+    slug: plan.slug,
+    price: plan.price,
+    currency: plan.currency,
+    billingCycle: plan.billingCycle,
+    siteLimit: plan.siteLimit,
+    checkoutUrl: checkoutUrl(baseUrl, plan.planId, publicKey),
+  }));
+}
+
+/**
+ * A plan on sale of this product, by slug or by id, found among the product's plans, so another product's plan
+ * is simply not there; an inactive or private plan is not found either.
+ */
+export async function planOnSale(deps: Pick<Deps, 'data'>, productId: string, plan: { slug: string } | { id: string }): Promise<EntityItem<'plan'>> {
+  const planId = 'id' in plan ? planIdOf(plan.id) : undefined;
+  const slug = 'slug' in plan ? plan.slug : undefined;
+  const found = (await plansOf(deps, productId)).find((item) => item.planId === planId || item.slug === slug);
+  if (!found || !isOnSale(found)) throw new NotFoundError(PLAN_NOT_FOUND);
+  return found;
+}

@@ -1,0 +1,45 @@
+import { toSubscription } from '../billing-views.js';
+import type { EntityItem, TransactionEntities } from '../../platform/data/service.js';
+import { outboxEvent } from '../../messaging/events/outbox.js';
+import { toLicense, type LicenseItem, type ProductSummary } from '../../licensing/licenses/license-view.js';
+import { subscriptionPatch, type SubscriptionItem } from '../commerce/subscription-records.js';
+
+type PlanItem = EntityItem<'plan'>;
+type PlanChangeTx = Pick<TransactionEntities, 'subscription' | 'license' | 'outboxEvent' | 'outboxPending'>;
+
+/** A subscription moved onto `plan` (a pending change to it applied, so cleared). */
+export function onPlan(subscription: SubscriptionItem, plan: PlanItem, updatedAt: string): SubscriptionItem {
+  const { pendingPlanId: _pending, pendingPlanEffectiveAt: _at, ...rest } = subscription;
+  return { ...rest, planId: plan.planId, planName: plan.name, billingCycle: plan.billingCycle, price: plan.price, currency: plan.currency, updatedAt };
+}
+
+/**
+ * A plan change taking effect (DECISIONS §15), in one transaction with whatever else the caller commits: the
+ * subscription as `next` (conditioned on being unchanged since read), the license's `planId` and `seats` (its key,
+ * activations and expiry stay), and `subscription.updated` with `license.updated`. `seatsHeld`: the license is
+ * written only while its active sites fit the new seats (slot `license`; the subscription's is `subscription`) (a change asked for through the API); a change Stripe reports
+ * has been paid for and applies regardless (new activations are refused until sites are deactivated).
+ */
+export function planChangeItems(
+  tx: PlanChangeTx,
+  change: { current: SubscriptionItem; next: SubscriptionItem; license: LicenseItem | undefined; plan: PlanItem; product: ProductSummary; now: Date; seatsHeld: boolean },
+) {
+  const { current, next, license, plan, product, now } = change;
+  const nextLicense = license && { ...license, planId: plan.planId, seats: plan.siteLimit, updatedAt: now.toISOString() };
+  return {
+    subscription: [subscriptionPatch(tx, current, next), ...outboxEvent(tx, { tenantId: current.tenantId, type: 'subscription.updated', data: toSubscription(next), now })],
+    license:
+      license && nextLicense
+        ? [
+          tx.license
+            .patch({ licenseKey: license.licenseKey })
+            .set({ planId: plan.planId, seats: plan.siteLimit, updatedAt: nextLicense.updatedAt })
+            .where(({ licenseId, activatedCount }, op) =>
+              change.seatsHeld ? `${op.eq(licenseId, license.licenseId)} AND ${op.lte(activatedCount, plan.siteLimit)}` : op.eq(licenseId, license.licenseId),
+            )
+            .commit(),
+          ...outboxEvent(tx, { tenantId: current.tenantId, type: 'license.updated', data: toLicense(nextLicense, product), now }),
+        ]
+        : [],
+  };
+}

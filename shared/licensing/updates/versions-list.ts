@@ -1,0 +1,45 @@
+import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
+import { couldBeLicenseKey } from '../licenses/license-key.js';
+import { readLicense } from '../operations/license-lookup.js';
+import { DEFAULT_CHANNEL } from '../../catalog/releases/channels.js';
+import type { Deps } from '../../platform/runtime.js';
+import { signingIdentityOf, type SigningIdentity } from '../../catalog/products/signing-keys.js';
+import { downloadUrl } from './download-url.js';
+import { licenseAccess, mayReceive } from './license-access.js';
+import type { ReleaseCatalog } from './release-catalog.js';
+
+/**
+ * `GET /v1/wp/versions` (DECISIONS §14), for rolling back: every published release the key may download, newest
+ * first, each with its download URL. A key that may download nothing is 403 with the license message; an expired
+ * license of a product that keeps releases published before expiry lists those. Neither rollouts nor the site's
+ * requirements narrow it: the site's owner chooses. `seen` learns the product as soon as it is known (its key signs
+ * the answer, refusals included).
+ */
+export async function listVersions(
+  deps: Pick<Deps, 'data' | 'clock'>,
+  releases: ReleaseCatalog,
+  input: { slug: string; licenseKey: string; baseUrl: string },
+  seen: (product: SigningIdentity) => void,
+) {
+  const [entry, license] = await Promise.all([
+    releases.bySlug(input.slug),
+    couldBeLicenseKey(input.licenseKey) ? readLicense(deps, input.licenseKey) : undefined,
+  ]);
+  if (!entry) throw new NotFoundError('Product not found');
+  seen(signingIdentityOf(entry.product));
+  const access = licenseAccess(license, entry.product, deps.clock.now());
+  if (access.kind === 'none') throw new ForbiddenError(access.reason);
+  return {
+    versions: entry.published
+      .filter((release) => mayReceive(access, release))
+      .map((release) => ({
+        version: release.version,
+        channel: release.channel ?? DEFAULT_CHANNEL,
+        releasedAt: release.releasedAt ?? null,
+        requires: release.requires ?? entry.product.requires ?? null,
+        requiresPhp: release.requiresPhp ?? entry.product.requiresPhp ?? null,
+        tested: release.tested ?? entry.product.tested ?? null,
+        package: downloadUrl(input.baseUrl, release.releaseId, license!.licenseKey),
+      })),
+  };
+}

@@ -1,0 +1,88 @@
+import { escapeHtml } from '../../platform/html.js';
+import { longDate } from './long-date.js';
+import { htmlMail, type RenderedMail } from './mail-layout.js';
+
+/** What the buyer's e-mail says: the license as it was issued, and who sold it. */
+export type LicenseMailView = {
+  productName: string;
+  licenseKey: string;
+  seats: number;
+  /** ISO timestamp; absent for a lifetime license. */
+  expiresAt?: string;
+  renews: boolean;
+  customerName?: string;
+  sellerName?: string;
+  replyTo?: string;
+};
+
+/** The line about time: a renewal date, an end date, or none for a lifetime license. */
+function termLine(view: LicenseMailView): { label: string; value: string } {
+  if (!view.expiresAt) return { label: 'Expires', value: 'Never (lifetime license)' };
+  const date = longDate(view.expiresAt);
+  return view.renews ? { label: 'Renews on', value: `${date} (your subscription renews it)` } : { label: 'Valid until', value: date };
+}
+
+const seatsText = (seats: number) => (seats === 1 ? '1 site' : `${seats} sites`);
+
+/**
+ * The license e-mail in two parts: plain text for clients that show only that (and for spam filters, which
+ * distrust HTML-only mail), and HTML in the service's frame (shared/messaging/mail/mail-layout.ts). Every value from the vendor
+ * or the buyer is escaped.
+ */
+export function renderLicenseMail(view: LicenseMailView): RenderedMail {
+  const term = termLine(view);
+  const seller = view.sellerName?.trim() || undefined;
+  const subject = `Your ${view.productName} license key`;
+  const greeting = view.customerName?.trim() ? `Hi ${view.customerName.trim()},` : 'Hello,';
+  const thanks = `Thank you for buying ${view.productName}${seller ? ` from ${seller}` : ''}. Here is your license key:`;
+  const steps = [
+    `Install ${view.productName} on your site.`,
+    'Open its license settings and paste the key above, then activate.',
+    `Each site you activate takes one seat (you have ${seatsText(view.seats)}); deactivate a site to move its seat to another.`,
+  ];
+  const help = view.replyTo
+    ? `Questions? Reply to this e-mail and it reaches ${seller ?? 'us'} (${view.replyTo}).`
+    : 'Keep this e-mail: it is your record of the purchase.';
+
+  const text = [
+    greeting,
+    '',
+    thanks,
+    '',
+    `    ${view.licenseKey}`,
+    '',
+    `Seats: ${seatsText(view.seats)}`,
+    `${term.label}: ${term.value}`,
+    '',
+    'How to activate',
+    ...steps.map((step, i) => `${i + 1}. ${step}`),
+    '',
+    help,
+    ...(seller ? ['', `— ${seller}`] : []),
+    '',
+  ].join('\n');
+
+  const e = escapeHtml;
+  const row = (label: string, value: string) =>
+    `<tr><td style="padding:4px 16px 4px 0;color:#5f6368;white-space:nowrap">${e(label)}</td><td style="padding:4px 0;color:#202124">${e(value)}</td></tr>`;
+  const html = htmlMail({
+    title: subject,
+    preheader: `Your license key for ${view.productName}: ${view.licenseKey}`,
+    main: `<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3;color:#202124">${e(view.productName)}</h1>
+<p style="margin:0 0 12px">${e(greeting)}</p>
+<p style="margin:0 0 16px">${e(thanks)}</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0"><tr>
+<td style="padding:16px;background:#f1f3f4;border:1px solid #dadce0;border-radius:6px;font-family:Menlo,Consolas,'Courier New',monospace;font-size:18px;letter-spacing:1px;word-break:break-all;color:#202124">${e(view.licenseKey)}</td>
+</tr></table>
+<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:16px 0 8px;font-size:15px">
+${row('Seats', seatsText(view.seats))}
+${row(term.label, term.value)}
+</table>
+<h2 style="margin:24px 0 8px;font-size:17px;color:#202124">How to activate</h2>
+<ol style="margin:0 0 16px;padding-left:20px">
+${steps.map((step) => `<li style="margin:0 0 6px">${e(step)}</li>`).join('\n')}
+</ol>`,
+    footer: `<p style="margin:0">${e(help)}</p>${seller ? `\n<p style="margin:12px 0 0">— ${e(seller)}</p>` : ''}`,
+  });
+  return { subject, text, html };
+}

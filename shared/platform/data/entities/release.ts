@@ -1,0 +1,66 @@
+import { Entity } from 'electrodb';
+import { RELEASE_STATUSES } from '../attribute-values.js';
+import { CHANNELS } from '../../../catalog/releases/channels.js';
+import { README_SECTIONS, type ReadmeSection } from '../../../catalog/releases/readme/readme-sections.js';
+import { globalIndex, model, primaryKey } from '../keys.js';
+
+export const releaseEntity = () =>
+  new Entity({
+    model: model('release'),
+    attributes: {
+      releaseId: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+      productId: { type: 'string', required: true },
+      version: { type: 'string', required: true },
+      releaseNotes: { type: 'string' },
+      filePath: { type: 'string', required: true },
+      fileName: { type: 'string', required: true },
+      fileSize: { type: 'number', required: true },
+      status: { type: RELEASE_STATUSES, required: true },
+      downloadCount: { type: 'number', required: true, default: 0 },
+      tested: { type: 'string' },
+      requires: { type: 'string' },
+      requiresPhp: { type: 'string' },
+      /** Absent on releases made before channels: `stable`. */
+      channel: { type: CHANNELS },
+      /** Share of sites offered the release, 1–100 (shared/catalog/releases/channels.ts); absent: 100. */
+      rolloutPercent: { type: 'number' },
+      /** Set when the release's ZIP held a readme.txt, whose sections and notices are the `releaseReadme` item. */
+      hasReadme: { type: 'boolean' },
+      releasedAt: { type: 'string' },
+      createdAt: { type: 'string', required: true },
+      updatedAt: { type: 'string', required: true },
+    },
+    indexes: {
+      byId: primaryKey(['releaseId']),
+      byProduct: globalIndex(1, ['productId'], ['createdAt', 'releaseId']),
+    },
+  });
+
+/**
+ * What a release's readme.txt gives the update check beyond the release's own fields (shared/catalog/releases/readme/):
+ * sections as safe HTML and the upgrade notices by version. Apart from the release item, which the update check
+ * reads with all its product's releases, so only the release offered brings its readme.
+ */
+export const releaseReadmeEntity = () =>
+  new Entity({
+    model: model('releaseReadme'),
+    attributes: {
+      releaseId: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+      /** The sections the readme has, as HTML. */
+      sections: {
+        type: 'map',
+        required: true,
+        properties: Object.fromEntries(README_SECTIONS.map((name) => [name, { type: 'string' }])) as Record<ReadmeSection, { type: 'string' }>,
+      },
+      /** From `== Upgrade Notice ==`, as plain text. */
+      upgradeNotices: {
+        type: 'list',
+        required: true,
+        items: { type: 'map', properties: { version: { type: 'string', required: true }, notice: { type: 'string', required: true } } },
+      },
+      createdAt: { type: 'string', required: true },
+    },
+    indexes: { byRelease: primaryKey(['releaseId']) },
+  });

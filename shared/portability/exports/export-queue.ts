@@ -1,0 +1,26 @@
+import { queueSender } from '../../platform/aws/queue-sender.js';
+import type { CoreConfig } from '../../platform/config.js';
+
+/** A message of the export queue: carry this job forward (start it, or continue where the last invocation stopped). */
+export type ExportMessage = { exportId: string };
+
+export type ExportQueue = { send(message: ExportMessage): Promise<void> };
+
+export function createExportQueue(config: CoreConfig): ExportQueue {
+  return { send: queueSender<ExportMessage>(config, config.exports.queueUrl, 'EXPORT_QUEUE_URL') };
+}
+
+/**
+ * The export queue and its worker, in AWS and locally alike. One job per invocation; an invocation stops about a
+ * minute before its timeout and queues its job again to be continued. A message whose invocation failed comes back
+ * after the visibility timeout (longer than the worker's timeout); after 5 receives it goes to the dead-letter queue
+ * and its job is marked failed.
+ */
+export const EXPORT_QUEUE_SETTINGS = {
+  batchSize: 1,
+  workerTimeoutSeconds: 900,
+  /** Left to an invocation when it stops to hand over: enough to upload a part and save its place. */
+  handOverSeconds: 60,
+  visibilityTimeoutSeconds: 960,
+  maxReceiveCount: 5,
+};

@@ -1,0 +1,59 @@
+import { BadRequestError, PayloadTooLargeError } from '../../platform/errors.js';
+import { loadLiveProduct } from '../../catalog/products/products.js';
+import type { Deps } from '../../platform/runtime.js';
+import type { StorageDeps } from '../../platform/storage/release-files.js';
+import type { ImportFormatName } from './format-names.js';
+import {
+  IMPORT_UPLOAD_URL_TTL_SECONDS,
+  importFileKey,
+  importFileSize,
+  MAX_IMPORT_UPLOAD_BYTES,
+  newUploadId,
+  presignImportUpload,
+  putImportFile,
+} from './import-files.js';
+import { createImportJob } from './import-jobs.js';
+import type { ImportQueue } from './import-queue.js';
+
+export type StartImportDeps = Pick<Deps, 'data' | 'clock'> & StorageDeps & { imports: ImportQueue };
+
+/** The file of an import: sent as the request's body, or uploaded before through an upload URL. */
+export type ImportFile = { bytes: Uint8Array; contentType: string } | { uploadId: string };
+
+export type StartImport = { productId: string; format: ImportFormatName; dryRun: boolean; file: ImportFile };
+
+/**
+ * Starts an import (`POST /api/imports`, DECISIONS §16): the product must be the caller's, the file is stored (or
+ * found where its upload URL put it), the import recorded as `queued` and its message sent to the worker.
+ */
+export async function startImport(deps: StartImportDeps, tenantId: string, input: StartImport): Promise<{ id: string }> {
+  await loadLiveProduct(deps, tenantId, input.productId);
+  let fileKey: string;
+  let fileSize: number;
+  if ('uploadId' in input.file) {
+    fileKey = importFileKey(tenantId, input.file.uploadId);
+    const size = await importFileSize(deps, fileKey);
+    if (size === undefined) throw new BadRequestError('uploadId names no uploaded file');
+    if (size > MAX_IMPORT_UPLOAD_BYTES) throw new PayloadTooLargeError('The uploaded file is too large');
+    fileSize = size;
+  } else {
+    fileKey = importFileKey(tenantId, newUploadId());
+    fileSize = input.file.bytes.length;
+    await putImportFile(deps, fileKey, input.file.bytes, input.file.contentType);
+  }
+  const job = await createImportJob(deps, tenantId, { productId: input.productId, format: input.format, dryRun: input.dryRun, fileKey, fileSize });
+  await deps.imports.send(job.importId);
+  return { id: job.importId };
+}
+
+/** A presigned PUT for an import file larger than a request body may be; the import is started with its `uploadId`. */
+export async function createImportUploadUrl(
+  deps: Pick<Deps, 'clock'> & StorageDeps,
+  tenantId: string,
+  fileSize: number,
+): Promise<{ uploadUrl: string; uploadId: string; expiresAt: string }> {
+  const uploadId = newUploadId();
+  const uploadUrl = await presignImportUpload(deps, importFileKey(tenantId, uploadId), fileSize);
+  const expiresAt = new Date(deps.clock.now().getTime() + IMPORT_UPLOAD_URL_TTL_SECONDS * 1000).toISOString();
+  return { uploadUrl, uploadId, expiresAt };
+}

@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { newTenant } from '../../support/client.js';
+import { button, byRole, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text } from '../../support/dashboard-page.js';
+import { plugin } from '../../support/licensing-fixtures.js';
+
+/**
+ * The import page in a real Chromium against the local stack: pick the product and the format, upload the export,
+ * read the dry run's counts and bad rows by row number (nothing written), then import the same file for real and find
+ * its kept keys working. Needs Chromium: skipped without it, except on CI.
+ */
+const available = existsSync(CHROMIUM);
+const base = inject('baseUrl');
+const BAD_ROWS = fileURLToPath(new URL('../../fixtures/imports/bad-rows.csv', import.meta.url));
+
+let browser: Browser | undefined;
+let page: Page;
+let tenant: Awaited<ReturnType<typeof newTenant>>;
+let product: { id: string; name: string };
+
+beforeAll(async () => {
+  if (!available && !process.env.CI) return;
+  tenant = await newTenant();
+  product = (await tenant.post('/api/products', { name: `Moved ${Date.now()}`, productType: 'plugin' })).body;
+  browser = await launchChromium();
+  page = await desktopPage(browser);
+  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const combobox = (name: string) => byRole('combobox', name);
+const count = async (name: string) => page.$eval(`[data-count="${name}"]`, (cell) => Number(cell.textContent));
+const licenses = async () => (await tenant.get(`/api/licenses?product_id=${product.id}`)).body.pagination.total as number;
+
+describe.skipIf(!available && !process.env.CI)('the import page', () => {
+  it('shows a dry run with its bad rows, then imports the same file, keys kept', async () => {
+    await page.goto(`${base}/imports`, { waitUntil: 'networkidle0' });
+    await page.locator(byRole('link', 'Import')).click();
+    await page.waitForSelector(text('Import licenses'));
+    // Nothing chosen: the form says what is missing and sends nothing.
+    await page.locator(button('Start dry run')).click();
+    await page.waitForSelector(text('Choose the product the licenses belong to'));
+
+    await (await page.$(combobox('Product')))!.select(product.id);
+    await (await page.$(combobox('Format')))!.select('csv');
+    const input = await page.$('input[type="file"]');
+    await input!.uploadFile(BAD_ROWS);
+    await page.locator(button('Start dry run')).click();
+
+    await page.waitForSelector(text('Import these rows'));
+    expect([await count('licenses'), await count('customers'), await count('activations'), await count('skipped'), await count('errors')]).toEqual([2, 1, 1, 1, 7]);
+    const rows = await page.$$eval('[aria-label="Bad rows"] tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    expect(rows[0]).toEqual(['3', 'license key must be 8 to 128 printable characters without spaces']);
+    expect(rows.map(([row]) => Number(row))).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    expect(await licenses()).toBe(0);
+    await screenshot(page, 'import-dry-run');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.locator(button('Import these rows')).click();
+    await page.waitForFunction("document.querySelector('#import-heading')?.textContent === 'Import done'", { timeout: 30_000 });
+    expect(await count('licenses')).toBe(2);
+    expect(await licenses()).toBe(2);
+    const validate = await plugin().post('/v1/licenses/validate', { license_key: 'BAD-ROWS-GOOD-0001' }, { origin: null });
+    expect(validate.body.valid, validate.text).toBe(true);
+  });
+});

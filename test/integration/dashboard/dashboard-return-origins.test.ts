@@ -1,0 +1,95 @@
+import { existsSync } from 'node:fs';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Client, newTenant } from '../../support/client.js';
+import { button, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+
+/**
+ * A product's return origins in the dashboard, in a real Chromium against the local stack: the form warns while the
+ * list is empty, checks each origin before sending, and what it saves is what checkout holds `return_url` to.
+ * Needs Chromium: skipped without it, except on CI.
+ */
+const available = existsSync(CHROMIUM);
+const base = inject('baseUrl');
+const buyer = new Client(base);
+const WARNING = 'No return origins.';
+
+let browser: Browser | undefined;
+let page: Page;
+let tenant: Awaited<ReturnType<typeof newTenant>>;
+let product: { id: string; public_key: string };
+
+beforeAll(async () => {
+  if (!available && !process.env.CI) return;
+  tenant = await newTenant();
+  product = (await tenant.post('/api/products', { name: 'Origins Plugin', productType: 'plugin' })).body;
+  expect((await tenant.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49, currency: 'usd' })).status).toBe(201);
+  browser = await launchChromium();
+  page = await desktopPage(browser);
+  // Signed in as the tenant the API made: its session cookie, on the stack's own origin (which serves the dashboard).
+  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
+const fill = (selector: string, value: string) => page.locator(selector).fill(value);
+const click = (selector: string) => page.locator(selector).click();
+const waitFor = (selector: string) => page.waitForSelector(selector);
+const warning = `.banner-warning${text(WARNING)}`;
+const warningGone = () => page.waitForSelector(warning, { hidden: true });
+const saved = async () => (await tenant.get(`/api/products/${product.id}`)).body.returnOrigins as string[];
+/** Saves the form; the service's answer shows as "Saved.". */
+async function save() {
+  await click(button('Save product'));
+  await waitFor(text('Saved.'));
+}
+
+describe.skipIf(!available && !process.env.CI)('return origins in the dashboard', () => {
+  it('warns on a new product that checkout would send keys anywhere', async () => {
+    await go('/products/new');
+    await waitFor(warning);
+    await screenshot(page, 'product-new-return-origins');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('warns while the list is empty, checks each origin before sending, and saves the list checkout then holds to', async () => {
+    await go(`/products/${product.id}`);
+    await waitFor(textbox('Return origins'));
+    await waitFor(warning);
+
+    await fill(textbox('Return origins'), 'https://shop.example.com/thanks');
+    await warningGone();
+    await click(button('Save product'));
+    await waitFor(text('Return origin https://shop.example.com/thanks is not an origin'));
+    expect(await saved()).toEqual([]);
+
+    await fill(textbox('Return origins'), 'https://Shop.Example.com\nhttp://localhost:5173');
+    await save();
+    await expect.poll(saved).toEqual(['https://shop.example.com', 'http://localhost:5173']);
+    // The form shows the list as the service keeps it.
+    expect(await page.$eval(textbox('Return origins'), (area) => (area as unknown as { value: string }).value)).toBe('https://shop.example.com\nhttp://localhost:5173');
+    await warningGone();
+    await screenshot(page, 'product-return-origins');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const checkout = (returnUrl: string) =>
+      buyer.get(`/public/v1/checkout?${new URLSearchParams({ public_key: product.public_key, plan: 'pro', return_url: returnUrl })}`, { origin: null });
+    expect(await checkout('https://evil.example.net/')).toMatchObject({ status: 400, body: { error: 'return_url is not allowed for this product' } });
+    // A listed origin passes the check (and meets the next one: no payment provider is connected).
+    expect(await checkout('https://shop.example.com/thanks')).toMatchObject({ status: 400, body: { error: 'Checkout is not available for this product' } });
+
+    // Emptied as a person does: select all, delete.
+    await click(textbox('Return origins'));
+    await page.keyboard.down('Control');
+    await page.keyboard.press('KeyA');
+    await page.keyboard.up('Control');
+    await page.keyboard.press('Backspace');
+    await waitFor(warning);
+    await save();
+    await expect.poll(saved).toEqual([]);
+    await waitFor(warning);
+  });
+});

@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DASHBOARD_ORIGIN, uniqueEmail } from '../../support/client.js';
+import { button, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+import { verificationLinks } from '../../support/mail.js';
+
+/**
+ * E-mail verification in the dashboard, in Chromium against the local stack: the notice an unverified account sees
+ * and its button that sends the link again, and the landings of a verification link (`?verified=1`,
+ * `?error=invalid_token`), signed in or not. Needs Chromium: skipped without it, except on CI.
+ */
+const available = existsSync(CHROMIUM);
+const base = inject('baseUrl');
+const email = uniqueEmail('verify-ui');
+const password = 'correct horse battery';
+
+let browser: Browser | undefined;
+let page: Page;
+
+beforeAll(async () => {
+  if (!available && !process.env.CI) return;
+  browser = await launchChromium();
+  page = await desktopPage(browser);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
+const click = (selector: string) => page.locator(selector).click();
+const waitFor = (selector: string) => page.waitForSelector(selector);
+const shows = async (value: string) => (await page.$(text(value))) !== null;
+
+async function checkPage(name: string) {
+  await screenshot(page, name);
+  expect(await seriousViolations(page), `axe on ${name}`).toEqual([]);
+}
+
+describe.skipIf(!available && !process.env.CI)('e-mail verification in the dashboard', () => {
+  it('asks a new account to confirm its address, and sends the link again on request', async () => {
+    await go('/register');
+    await page.locator(textbox('E-mail')).fill(email);
+    await page.locator(textbox('Password')).fill(password);
+    await click(button('Create account'));
+    await waitFor(text('Confirm your e-mail address'));
+    await checkPage('verification-notice');
+    await click(button('Send the link again'));
+    await waitFor(text(`A new link is on its way to ${email}.`));
+    expect(await verificationLinks(email, 2)).toHaveLength(2);
+  });
+
+  it('says a link was invalid or has expired, and still offers a new one', async () => {
+    await go('/?error=invalid_token');
+    await waitFor(text('That verification link is invalid or has expired.'));
+    expect(new URL(page.url()).pathname).toBe('/products');
+    expect(await shows('Send the link again')).toBe(true);
+    await checkPage('verification-invalid-link');
+  });
+
+  it('lands from a working link on a verified account, whose notice is gone', async () => {
+    const [, newest] = await verificationLinks(email, 2);
+    const opened = await fetch(newest!, { redirect: 'manual' });
+    // The stack's dashboard is DASHBOARD_ORIGIN; the browser lands on this one's equivalent.
+    expect(opened.headers.get('location')).toBe(`${DASHBOARD_ORIGIN}/?verified=1`);
+    await go('/?verified=1');
+    await waitFor(text(`Thank you: ${email} is verified.`));
+    expect(await shows('Confirm your e-mail address')).toBe(false);
+    await checkPage('verification-verified');
+    await go('/?error=invalid_token');
+    await waitFor(text(`That link was already used: ${email} is verified.`));
+    await go('/products');
+    await waitFor(text('No products yet'));
+    expect(await shows('is verified')).toBe(false);
+  });
+
+  it('keeps the landing through signing in', async () => {
+    await click(button('Sign out'));
+    await waitFor(button('Sign in'));
+    await go('/?verified=1');
+    await page.locator(textbox('E-mail')).fill(email);
+    await page.locator(textbox('Password')).fill(password);
+    await click(button('Sign in'));
+    await waitFor(text(`Thank you: ${email} is verified.`));
+  });
+});
