@@ -1,10 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { sendLicenseMail } from '../../shared/messaging/mail/license-mail.js';
-import type { MailMessage } from '../../shared/messaging/mail/mail-queue.js';
-import { sendQueuedMail } from '../../shared/messaging/mail/queued-mail.js';
-import type { MailDeps, MailOutcome } from '../../shared/messaging/mail/send-once.js';
-import { logger } from '../../shared/platform/observability/logger.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { type MailDeps, type MailMessage, type MailOutcome, sendLicenseMail, sendQueuedMail } from '../../shared/messaging/index.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 function messageOf(record: SQSRecord): MailMessage | undefined {
   try {

@@ -1,16 +1,7 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../shared/platform/config.js';
-import { ForbiddenError } from '../../shared/platform/errors.js';
-import { sessionCookie } from '../../shared/platform/http/cookies.js';
-import { checkIdShape, type IdKind } from '../../shared/platform/http/id-kind.js';
-import { allowedOrigins, assertOrigin, STATE_CHANGING_METHODS } from '../../shared/platform/http/origin.js';
-import { jsonBody, query, requestBaseUrl } from '../../shared/platform/http/request.js';
-import { lazyInput, type Method, type Route } from '../../shared/platform/http/route.js';
-import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
-import { runIdempotently, type AnswerKeeping } from '../../shared/platform/http/idempotency.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import type { Deps } from '../../shared/platform/runtime.js';
-import { ROLE_REFUSED, roleAllows, type Permission } from '../../shared/identity/teams/roles.js';
+import { type Config, type Deps, ForbiddenError } from '../../shared/platform/index.js';
+import { allowedOrigins, type AnswerKeeping, assertOrigin, checkIdShape, type HttpEvent, type HttpResult, type IdKind, jsonBody, lazyInput, type Method, parseInput, query, requestBaseUrl, type Route, runIdempotently, sessionCookie, STATE_CHANGING_METHODS } from '../../shared/platform/http/index.js';
+import { type Permission, ROLE_REFUSED, roleAllows } from '../../shared/identity/index.js';
 import { audited, type AuditDeclaration } from './audited.js';
 import { authenticate, SESSION_REQUIRED, type Caller, type SessionCaller } from './authenticate.js';
 

@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
-import { BILLING_CYCLES } from '../../shared/platform/data/attribute-values.js';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
-import { EX } from '../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../shared/platform/openapi/operation.js';
-import type { listPublicPlans } from '../../shared/billing/payments/public-plans.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import { BILLING_CYCLES } from '../../shared/platform/data/index.js';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/index.js';
+import { assertDescribes, defineOperations, EX, named } from '../../shared/platform/openapi/index.js';
+import type { listPublicPlans } from '../../shared/billing/index.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
 
 const PublicPlan = named(
   'PublicPlan',

@@ -1,9 +1,11 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
-import { PASSWORD_HASH_COST } from '../identity/accounts/passwords.js';
 
 // zod/mini loads no locale: English (as in shared/platform/http/validation.ts), so that a refused environment says what is wrong.
 z.config(en());
+
+/** OWASP's scrypt cost, N = 2^17 (with r=8, p=1): what every deployment hashes passwords with. */
+export const PASSWORD_HASH_COST = 17;
 
 /** The sender when none is configured: fine locally; in AWS, SES refuses it until `mailFrom` names a verified identity. */
 export const DEFAULT_MAIL_FROM = 'no-reply@example.com';

@@ -1,6 +1,5 @@
-import { toPayment, toSubscription } from '../billing/billing-views.js';
-import { productSummaries } from '../licensing/licenses/load-license.js';
-import { licenseProblem } from '../licensing/operations/license-state.js';
+import { toPayment, toSubscription } from '../billing/index.js';
+import { licenseProblem, productSummaries } from '../licensing/index.js';
 import { customerIdOf, licensesOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 
 /** Subscription states that still give access (Stripe's names, as the payment webhook records them). */

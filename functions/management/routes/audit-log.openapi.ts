@@ -1,8 +1,6 @@
 import * as z from 'zod/mini';
-import type { AuditEntry as AuditEntryView } from '../../../shared/identity/audit/audit-chain.js';
-import { pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleId, examplePage } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
+import type { AuditEntry as AuditEntryView } from '../../../shared/identity/index.js';
+import { assertDescribes, defineOperations, EX, exampleId, examplePage, named, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const AuditEntry = named(
   'AuditEntry',

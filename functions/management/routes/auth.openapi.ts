@@ -1,12 +1,7 @@
 import * as z from 'zod/mini';
-import { ALREADY_VERIFIED, INVALID_TOKEN } from '../../../shared/identity/accounts/email-verification.js';
-import type { PublicUser } from '../../../shared/identity/accounts/users.js';
-import type { TeamUser as TeamUserView } from '../../../shared/identity/teams/members.js';
-import { PERMISSIONS, ROLES, type Permission } from '../../../shared/identity/teams/roles.js';
-import { idOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleUser } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
-import { RATE_LIMITS } from '../../../shared/platform/rate-limits/limits.js';
+import { ALREADY_VERIFIED, INVALID_TOKEN, type Permission, PERMISSIONS, type PublicUser, ROLES, type TeamUser as TeamUserView } from '../../../shared/identity/index.js';
+import { assertDescribes, defineOperations, EX, exampleUser, idOf, named, timestamp } from '../../../shared/platform/openapi/index.js';
+import { RATE_LIMITS } from '../../../shared/platform/rate-limits/index.js';
 import { SESSION_REQUIRED } from '../authenticate.js';
 
 export const User = named(

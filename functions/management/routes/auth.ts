@@ -1,24 +1,10 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../../shared/platform/config.js';
-import { changePassword, getUser, logIn, registerUser, updateProfile } from '../../../shared/identity/accounts/users.js';
-import { endSession, switchSessionTenant } from '../../../shared/identity/accounts/sessions.js';
-import { teamUser } from '../../../shared/identity/teams/members.js';
-import { roleIn } from '../../../shared/identity/teams/tenant-access.js';
-import { bearerKeyOwner } from '../../../shared/identity/accounts/bearer-key.js';
-import { resendVerification, verifyEmail } from '../../../shared/identity/accounts/email-verification.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../../shared/platform/errors.js';
-import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../../../shared/platform/http/cookies.js';
-import { allowedOrigins, assertOrigin } from '../../../shared/platform/http/origin.js';
-import { created, json, noContent, ok, redirect } from '../../../shared/platform/http/responses.js';
-import { email, httpUrl, password } from '../../../shared/platform/http/schemas.js';
-import { clientNetwork } from '../../../shared/platform/http/client-address.js';
-import { RATE_LIMITS } from '../../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../../shared/platform/rate-limits/rate-limiter.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { BadRequestError, type Config, type Deps, ForbiddenError, lazily, NotFoundError } from '../../../shared/platform/index.js';
+import { bearerKeyOwner, changePassword, endSession, getUser, logIn, registerUser, resendVerification, roleIn, switchSessionTenant, teamUser, updateProfile, verifyEmail } from '../../../shared/identity/index.js';
+import { allowedOrigins, assertOrigin, clearedSessionCookie, clientNetwork, created, email, httpUrl, json, noContent, ok, password, readCookie, redirect, type Route, SESSION_COOKIE, sessionCookie } from '../../../shared/platform/http/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 import { SESSION_REQUIRED } from '../authenticate.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

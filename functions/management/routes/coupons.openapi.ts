@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
-import type { Coupon as CouponView } from '../../../shared/billing/coupons/coupons.js';
-import { COUPON_DURATIONS } from '../../../shared/platform/data/attribute-values.js';
-import { idOf, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
+import type { Coupon as CouponView } from '../../../shared/billing/index.js';
+import { COUPON_DURATIONS } from '../../../shared/platform/data/index.js';
+import { assertDescribes, defineOperations, EX, idOf, named, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const Coupon = named(
   'Coupon',

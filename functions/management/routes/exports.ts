@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
-import { EXPORT_FORMATS, getExport, requestExport, type ExportJobDeps } from '../../../shared/portability/exports/export-jobs.js';
-import { json, ok } from '../../../shared/platform/http/responses.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { EXPORT_FORMATS, type ExportJobDeps, getExport, requestExport } from '../../../shared/portability/index.js';
+import { json, ok, type Route } from '../../../shared/platform/http/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
+import { lazily } from '../../../shared/platform/index.js';
 
 /** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
 const exportBody = lazily(() => z.strictObject({ format: z.enum(EXPORT_FORMATS) }));

@@ -1,19 +1,9 @@
 import * as z from 'zod/mini';
-import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../../shared/platform/errors.js';
-import { json, ok } from '../../../shared/platform/http/responses.js';
-import { header, rawBody } from '../../../shared/platform/http/request.js';
-import { paginationQuery } from '../../../shared/platform/http/schemas.js';
-import type { HttpEvent } from '../../../shared/platform/http/types.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import { IMPORT_FORMATS } from '../../../shared/portability/imports/format-names.js';
-import { isUploadId, MAX_IMPORT_BODY_BYTES, MAX_IMPORT_UPLOAD_BYTES } from '../../../shared/portability/imports/import-files.js';
-import { getImport, listImports } from '../../../shared/portability/imports/import-jobs.js';
-import { createImportUploadUrl, startImport, type ImportFile, type StartImportDeps } from '../../../shared/portability/imports/start-import.js';
-import { hasIdShape } from '../../../shared/platform/ids.js';
-import { NotFoundError } from '../../../shared/platform/errors.js';
+import { hasIdShape, lazily, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../../shared/platform/index.js';
+import { header, type HttpEvent, json, ok, paginationQuery, rawBody, type Route } from '../../../shared/platform/http/index.js';
+import { createImportUploadUrl, getImport, IMPORT_FORMATS, type ImportFile, isUploadId, listImports, MAX_IMPORT_BODY_BYTES, MAX_IMPORT_UPLOAD_BYTES, startImport, type StartImportDeps } from '../../../shared/portability/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** Content types of an import file: CSV for every format, and JSON Lines for `jsonl`. */
 export const IMPORT_CONTENT_TYPES = ['text/csv', 'application/x-ndjson', 'application/jsonl'];

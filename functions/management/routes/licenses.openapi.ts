@@ -1,11 +1,8 @@
 import * as z from 'zod/mini';
-import { CHANNELS } from '../../../shared/catalog/releases/channels.js';
-import { LICENSE_STATUSES } from '../../../shared/platform/data/attribute-values.js';
-import type { getLicense } from '../../../shared/licensing/licenses/get-license.js';
-import type { License as LicenseView } from '../../../shared/licensing/licenses/license-view.js';
-import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleActivation, exampleId, exampleLicense, examplePage } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
+import { CHANNELS } from '../../../shared/catalog/index.js';
+import { LICENSE_STATUSES } from '../../../shared/platform/data/index.js';
+import type { getLicense, License as LicenseView } from '../../../shared/licensing/index.js';
+import { assertDescribes, defineOperations, described, EX, exampleActivation, exampleId, exampleLicense, examplePage, idOf, named, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 import { Activation } from './activations.openapi.js';
 
 export const licenseFields = {

@@ -1,7 +1,6 @@
-import { OAUTH_FAILURES } from '../../../shared/identity/accounts/oauth-failure.js';
-import { OAUTH_PROVIDERS } from '../../../shared/identity/accounts/oauth-providers.js';
-import { defineOperations, type OperationDocs } from '../../../shared/platform/openapi/operation.js';
-import { RATE_LIMITS } from '../../../shared/platform/rate-limits/limits.js';
+import { OAUTH_FAILURES, OAUTH_PROVIDERS } from '../../../shared/identity/index.js';
+import { defineOperations, type OperationDocs } from '../../../shared/platform/openapi/index.js';
+import { RATE_LIMITS } from '../../../shared/platform/rate-limits/index.js';
 
 const failureCodes = Object.entries(OAUTH_FAILURES)
   .map(([code, message]) => `\`${code}\` (${message})`)

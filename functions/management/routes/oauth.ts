@@ -1,16 +1,7 @@
-import { OAUTH_FAILURES, OAuthFailure, type OAuthFailureCode } from '../../../shared/identity/accounts/oauth-failure.js';
-import type { Config } from '../../../shared/platform/config.js';
-import { OAUTH_PROVIDERS, type OAuthProviderName, type OAuthProviders } from '../../../shared/identity/accounts/oauth-providers.js';
-import { completeOAuthSignIn, startOAuthSignIn } from '../../../shared/identity/accounts/oauth-sign-in.js';
-import { OAUTH_STATE_LIFETIME_SECONDS } from '../../../shared/identity/accounts/oauth-states.js';
-import { NotFoundError, ServiceUnavailableError } from '../../../shared/platform/errors.js';
-import { clearedOAuthStateCookie, OAUTH_STATE_COOKIE, oauthStateCookie, readCookie, sessionCookie } from '../../../shared/platform/http/cookies.js';
-import { clientNetwork } from '../../../shared/platform/http/client-address.js';
-import { json, ok, redirect } from '../../../shared/platform/http/responses.js';
-import { RATE_LIMITS } from '../../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../../shared/platform/rate-limits/rate-limiter.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
+import { completeOAuthSignIn, OAUTH_FAILURES, OAUTH_PROVIDERS, OAUTH_STATE_LIFETIME_SECONDS, OAuthFailure, type OAuthFailureCode, type OAuthProviderName, type OAuthProviders, startOAuthSignIn } from '../../../shared/identity/index.js';
+import { type Config, type Deps, NotFoundError, ServiceUnavailableError } from '../../../shared/platform/index.js';
+import { clearedOAuthStateCookie, clientNetwork, json, OAUTH_STATE_COOKIE, oauthStateCookie, ok, readCookie, redirect, type Route, sessionCookie } from '../../../shared/platform/http/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 import type { RouteBuilders } from '../route.js';
 
 /**

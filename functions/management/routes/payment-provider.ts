@@ -1,13 +1,9 @@
 import * as z from 'zod/mini';
-import { PAYMENT_PROVIDERS } from '../../../shared/platform/data/attribute-values.js';
-import { noContent, ok } from '../../../shared/platform/http/responses.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import { email } from '../../../shared/platform/http/schemas.js';
-import type { PaymentDeps } from '../../../shared/billing/payments/payment-deps.js';
-import { connectProvider, disconnectProvider, providerStatus, updateTaxSettings } from '../../../shared/billing/payments/payment-provider.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
+import { PAYMENT_PROVIDERS } from '../../../shared/platform/data/index.js';
+import { email, noContent, ok, type Route } from '../../../shared/platform/http/index.js';
+import { connectProvider, disconnectProvider, type PaymentDeps, providerStatus, updateTaxSettings } from '../../../shared/billing/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

@@ -1,8 +1,6 @@
 import * as z from 'zod/mini';
-import { timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleSubscription } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
-import type { changePlan } from '../../../shared/billing/subscriptions/change-plan.js';
+import { assertDescribes, defineOperations, described, EX, exampleSubscription, named, timestamp } from '../../../shared/platform/openapi/index.js';
+import type { changePlan } from '../../../shared/billing/index.js';
 import { Subscription } from './customers.openapi.js';
 
 export const PlanChange = named(

@@ -1,10 +1,6 @@
 import * as z from 'zod/mini';
-import { idOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleId } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
-import type { Invitation as InvitationView } from '../../../shared/identity/teams/invitations.js';
-import type { Member as MemberView, Team } from '../../../shared/identity/teams/members.js';
-import { ASSIGNABLE_ROLES, ROLE_REFUSED, ROLES } from '../../../shared/identity/teams/roles.js';
+import { assertDescribes, defineOperations, EX, exampleId, idOf, named, timestamp } from '../../../shared/platform/openapi/index.js';
+import { ASSIGNABLE_ROLES, type Invitation as InvitationView, type Member as MemberView, ROLE_REFUSED, ROLES, type Team } from '../../../shared/identity/index.js';
 import { SESSION_REQUIRED } from '../authenticate.js';
 import { TeamMembership } from './auth.openapi.js';
 

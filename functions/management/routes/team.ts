@@ -1,16 +1,9 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../../shared/platform/config.js';
-import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
-import { email } from '../../../shared/platform/http/schemas.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import { acceptInvitation, inviteMember, listInvitations, revokeInvitation } from '../../../shared/identity/teams/invitations.js';
-import { changeMemberRole, listMembers, removeMember } from '../../../shared/identity/teams/members.js';
-import { ASSIGNABLE_ROLES, ROLE_REFUSED, roleAtMost } from '../../../shared/identity/teams/roles.js';
-import { ForbiddenError } from '../../../shared/platform/errors.js';
+import { type Config, type Deps, ForbiddenError, lazily } from '../../../shared/platform/index.js';
+import { created, email, noContent, ok, type Route } from '../../../shared/platform/http/index.js';
+import { acceptInvitation, ASSIGNABLE_ROLES, changeMemberRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation, ROLE_REFUSED, roleAtMost } from '../../../shared/identity/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

@@ -1,30 +1,12 @@
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
-import { EVENT_TYPES } from '../../../shared/messaging/events/event-types.js';
-import { created, json, noContent, ok } from '../../../shared/platform/http/responses.js';
-import { httpUrl, paginationQuery } from '../../../shared/platform/http/schemas.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import { isForbiddenAddress } from '../../../shared/messaging/webhooks/address-guard.js';
-import { listDeliveries, redeliver } from '../../../shared/messaging/webhooks/deliveries.js';
-import { createDeliveryQueue } from '../../../shared/messaging/webhooks/delivery-queue.js';
-import { isValidSecret } from '../../../shared/messaging/webhooks/signing.js';
-import { sendTestEvent } from '../../../shared/messaging/webhooks/test-delivery.js';
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listWebhooks,
-  regenerateSecret,
-  updateWebhook,
-  type Webhook,
-} from '../../../shared/messaging/webhooks/webhooks.js';
-import type { AnswerKeeping } from '../../../shared/platform/http/idempotency.js';
-import type { SecretBox } from '../../../shared/platform/secrets/secret-box.js';
+import { createDeliveryQueue, createWebhook, deleteWebhook, EVENT_TYPES, getWebhook, isForbiddenAddress, isValidSecret, listDeliveries, listWebhooks, redeliver, regenerateSecret, sendTestEvent, updateWebhook, type Webhook } from '../../../shared/messaging/index.js';
+import { type AnswerKeeping, created, httpUrl, json, noContent, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
+import type { SecretBox } from '../../../shared/platform/secrets/index.js';
 import type { Caller } from '../authenticate.js';
-import type { Route } from '../../../shared/platform/http/route.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** A literal address the guard would refuse at send time is refused when the webhook is saved, too. */
 function isRefusedLiteral(url: string): boolean {

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
-import type { EntityItem } from '../../platform/data/service.js';
-import { toMinorUnits } from '../../platform/minor-units.js';
+import type { EntityItem } from '../../platform/data/index.js';
+import { toMinorUnits } from '../../platform/index.js';
 import { stripeInterval, type PlanChangeTiming } from '../subscriptions/plan-change-rules.js';
 import { soldPlanMetadata } from './sold-plan.js';
 

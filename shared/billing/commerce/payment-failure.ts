@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
 import { toSubscription } from '../billing-views.js';
-import { transact } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { DEFAULT_GRACE_DAYS } from '../../licensing/licenses/lifecycle-defaults.js';
+import { transact } from '../../platform/data/index.js';
+import { ConflictError } from '../../platform/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { DEFAULT_GRACE_DAYS } from '../../catalog/index.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { failedPeriodEnd, graceEnd, invoiceSubscriptionId } from './stripe-mapping.js';

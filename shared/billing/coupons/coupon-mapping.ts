@@ -1,6 +1,18 @@
 import type Stripe from 'stripe';
-import { toMinorUnits } from '../../platform/minor-units.js';
-import type { CouponInput } from './coupons.js';
+import { toMinorUnits } from '../../platform/index.js';
+import type { COUPON_DURATIONS } from '../../platform/data/index.js';
+
+export type CouponInput = {
+  code: string;
+  percentOff?: number;
+  amountOff?: number;
+  currency?: string;
+  duration: (typeof COUPON_DURATIONS)[number];
+  durationInMonths?: number;
+  maxRedemptions?: number;
+  expiresAt?: string;
+  planIds?: string[];
+};
 
 /** Our coupon → Stripe's coupon and promotion code (pure; unit-tested). Amounts go to Stripe in minor units. */
 export function couponParams(input: CouponInput, couponId: string): Stripe.CouponCreateParams {

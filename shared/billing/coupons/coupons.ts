@@ -1,29 +1,13 @@
 import type Stripe from 'stripe';
-import type { COUPON_DURATIONS } from '../../platform/data/attribute-values.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.js';
-import { newId } from '../../platform/ids.js';
+import { type EntityItem, transact, writeItem } from '../../platform/data/index.js';
+import { BadRequestError, ConflictError, type Deps, newId, NotFoundError } from '../../platform/index.js';
 import type { PaymentDeps } from '../payments/payment-deps.js';
 import { providerSecretKey } from '../payments/payment-provider.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
-import type { Deps } from '../../platform/runtime.js';
-import { couponParams, promotionCodeParams } from './coupon-mapping.js';
+import { couponParams, promotionCodeParams, type CouponInput } from './coupon-mapping.js';
 
 type CouponDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
 type CouponItem = EntityItem<'coupon'>;
-
-export type CouponInput = {
-  code: string;
-  percentOff?: number;
-  amountOff?: number;
-  currency?: string;
-  duration: (typeof COUPON_DURATIONS)[number];
-  durationInMonths?: number;
-  maxRedemptions?: number;
-  expiresAt?: string;
-  planIds?: string[];
-};
 
 export const COUPON_NOT_FOUND = 'Coupon not found';
 export const CODE_TAKEN = 'A coupon with this code already exists';

@@ -1,10 +1,8 @@
 import type Stripe from 'stripe';
 import { soldPlanMetadata } from '../commerce/sold-plan.js';
-import { BadRequestError } from '../../platform/errors.js';
-import type { ProductCatalog } from '../../licensing/operations/product-catalog.js';
-import { isReturnUrlAllowed, RETURN_URL_NOT_ALLOWED } from '../../catalog/products/return-origins.js';
-import type { Deps } from '../../platform/runtime.js';
-import { toMinorUnits } from '../../platform/minor-units.js';
+import { BadRequestError, type Deps, toMinorUnits } from '../../platform/index.js';
+import type { ProductCatalog } from '../../licensing/index.js';
+import { isReturnUrlAllowed, RETURN_URL_NOT_ALLOWED } from '../../catalog/index.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { checkoutProvider } from './payment-provider.js';
 import { checkoutExtras } from './checkout-extras.js';

@@ -1,5 +1,5 @@
-import { BadGatewayError, BadRequestError } from '../../platform/errors.js';
-import { logger } from '../../platform/observability/logger.js';
+import { BadGatewayError, BadRequestError } from '../../platform/index.js';
+import { logger } from '../../platform/observability/index.js';
 
 export const PROVIDER_UNAVAILABLE = 'Payment provider unavailable';
 export const KEY_REFUSED = 'Stripe refused the secret key';

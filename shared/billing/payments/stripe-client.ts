@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { CoreConfig } from '../../platform/config.js';
+import type { CoreConfig } from '../../platform/index.js';
 
 export type StripeFor = (secretKey: string) => Promise<Stripe>;
 

@@ -1,7 +1,7 @@
 import { toSubscription } from '../billing-views.js';
-import type { EntityItem, TransactionEntities } from '../../platform/data/service.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { toLicense, type LicenseItem, type ProductSummary } from '../../licensing/licenses/license-view.js';
+import type { EntityItem, TransactionEntities } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { type LicenseItem, type ProductSummary, toLicense } from '../../licensing/index.js';
 import { subscriptionPatch, type SubscriptionItem } from '../commerce/subscription-records.js';
 
 type PlanItem = EntityItem<'plan'>;

@@ -1,17 +1,9 @@
-import { customerLinkItems, resolveCustomerLink } from '../../customers/customer-link.js';
-import { normalizeEmail } from '../../customers/customer-view.js';
-import { counterNames, counterUpdates } from '../../platform/data/counters.js';
-import { transact } from '../../platform/data/writes.js';
-import { BadRequestError, ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { newId } from '../../platform/ids.js';
-import { expiryItemChanges } from '../../licensing/licenses/expiry-items.js';
-import { generateLicenseKey } from '../../licensing/licenses/license-key.js';
-import { toLicense, type LicenseItem } from '../../licensing/licenses/license-view.js';
-import type { ProductCatalog } from '../../licensing/operations/product-catalog.js';
-import { licenseMailItem } from '../../messaging/mail/license-mail-item.js';
+import { customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
+import { counterNames, counterUpdates, transact } from '../../platform/data/index.js';
+import { BadRequestError, ConflictError, type Deps, newId } from '../../platform/index.js';
+import { licenseMailItem, outboxEvent } from '../../messaging/index.js';
+import { expiryItemChanges, generateLicenseKey, type LicenseItem, type ProductCatalog, toLicense } from '../../licensing/index.js';
 import { planOnSale, productOfPublicKey } from '../payments/public-plans.js';
-import type { Deps } from '../../platform/runtime.js';
 
 export const TRIAL_TAKEN = 'A trial was already started for this e-mail';
 export const NO_TRIAL = 'This plan has no trial';

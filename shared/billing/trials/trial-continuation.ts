@@ -1,10 +1,7 @@
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { expiryItemChanges } from '../../licensing/licenses/expiry-items.js';
-import { indexFields } from '../../licensing/licenses/index-fields.js';
-import { licenseStatusMoves } from '../../licensing/licenses/license-counters.js';
-import { toLicense, type LicenseItem, type ProductSummary } from '../../licensing/licenses/license-view.js';
-import type { Deps } from '../../platform/runtime.js';
+import type { TransactionEntities } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { expiryItemChanges, indexFields, type LicenseItem, licenseStatusMoves, type ProductSummary, toLicense } from '../../licensing/index.js';
+import type { Deps } from '../../platform/index.js';
 
 type ContinuationTx = Pick<TransactionEntities, 'license' | 'licenseExpiry' | 'licenseReminder' | 'counter' | 'trialClaim' | 'outboxEvent' | 'outboxPending'>;
 

@@ -1,7 +1,5 @@
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { ServiceUnavailableError } from '../../platform/errors.js';
-import { newId } from '../../platform/ids.js';
-import type { Deps } from '../../platform/runtime.js';
+import { transact, writeItem } from '../../platform/data/index.js';
+import { type Deps, newId, ServiceUnavailableError } from '../../platform/index.js';
 import { OAuthFailure } from './oauth-failure.js';
 import type { ProviderProfile } from './oauth-providers.js';
 import { revokeAllApiKeys } from './api-keys.js';

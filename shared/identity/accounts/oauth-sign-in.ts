@@ -1,5 +1,4 @@
-import { randomBase32 } from '../../platform/ids.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type Deps, randomBase32 } from '../../platform/index.js';
 import { userForProviderAccount } from './identities.js';
 import { OAuthFailure } from './oauth-failure.js';
 import { oauthLibrary, type OAuthProvider } from './oauth-providers.js';

@@ -1,9 +1,6 @@
-import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../platform/errors.js';
-import { transact } from '../../platform/data/writes.js';
-import { newId } from '../../platform/ids.js';
-import { RATE_LIMITS } from '../../platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../platform/rate-limits/rate-limiter.js';
-import type { Deps } from '../../platform/runtime.js';
+import { BadRequestError, ConflictError, type Deps, newId, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../platform/index.js';
+import { transact } from '../../platform/data/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../platform/rate-limits/index.js';
 import { verificationSlots } from './email-verification.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { endOtherSessions, startPasswordSession, startSession } from './sessions.js';

@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { newId, sha256Hex } from '../../platform/ids.js';
+import type { TransactionEntities } from '../../platform/data/index.js';
+import { newId, sha256Hex } from '../../platform/index.js';
 import type { AuditActor, AuditScope } from './audit-scope.js';
 import type { Changes } from './item-changes.js';
 

@@ -1,6 +1,5 @@
-import { ServiceUnavailableError } from '../../platform/errors.js';
-import type { DataService } from '../../platform/data/service.js';
-import { transact, type Slot } from '../../platform/data/writes.js';
+import { ServiceUnavailableError } from '../../platform/index.js';
+import { type DataService, type Slot, transact } from '../../platform/data/index.js';
 import { entryHash, GENESIS_HASH, toAuditEntry, type StoredAuditEntry } from './audit-chain.js';
 
 /** Entries linked per transaction: DynamoDB's 100 items, less the head. */

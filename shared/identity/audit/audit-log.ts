@@ -1,5 +1,4 @@
-import type { Deps } from '../../platform/runtime.js';
-import { paginateInMemory, type Page } from '../../platform/pagination.js';
+import { type Deps, type Page, paginateInMemory } from '../../platform/index.js';
 import { entryHash, toAuditEntry, type AuditEntry } from './audit-chain.js';
 import { linkAuditEntries, storedAuditEntries } from './audit-linker.js';
 import { openPersonalData } from './personal-data.js';

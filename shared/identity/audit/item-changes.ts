@@ -3,23 +3,13 @@
  * before, and its Put, Update or Delete as ElectroDB built it. Keys, index keys, ElectroDB's markers and bookkeeping
  * are no field of the resource; secrets show as `***`.
  */
+import type { TransactItem } from '../../platform/data/index.js';
+
 type Stored = Record<string, unknown>;
-export type TransactItem = {
-  Put?: { Item: Stored };
-  Update?: { Key: Stored; UpdateExpression: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Stored };
-  Delete?: { Key: Stored };
-  ConditionCheck?: { Key: Stored };
-};
 export type Changes = Record<string, [unknown, unknown]>;
 
 const INTERNAL = /^(pk|sk|gsi\d+(pk|sk)|__edb_[ev]__|ttl|updatedAt)$/;
 const SECRET = /secret|password|hash|token|privatekey|sealed|encrypted/i;
-
-/** The entity an item belongs to: ElectroDB's sort keys start `$<entity>_<version>`. */
-export function entityOf(item: TransactItem): string | undefined {
-  const key = item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key;
-  return /^\$([A-Za-z]+)_\d/.exec(String(key?.sk ?? ''))?.[1];
-}
 
 export const keyOf = (item: TransactItem) => item.Update?.Key ?? item.Delete?.Key ?? (item.Put && { pk: item.Put.Item.pk, sk: item.Put.Item.sk });
 

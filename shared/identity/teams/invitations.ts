@@ -1,10 +1,8 @@
 import { getUser, isEmailVerified, normalizeEmail } from '../accounts/users.js';
 import { retargetAudit } from '../audit/audit-scope.js';
-import { transact } from '../../platform/data/writes.js';
-import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors.js';
-import { newId, randomBase32, sha256Hex } from '../../platform/ids.js';
-import { queuedMailItems } from '../../messaging/mail/queued-mail.js';
-import type { Deps } from '../../platform/runtime.js';
+import { transact } from '../../platform/data/index.js';
+import { BadRequestError, ConflictError, type Deps, ForbiddenError, newId, NotFoundError, randomBase32, sha256Hex } from '../../platform/index.js';
+import { queuedMailItems } from '../../messaging/index.js';
 import { teamName, type Team } from './members.js';
 import type { AssignableRole, Role } from './roles.js';
 

@@ -1,7 +1,6 @@
 import { getUser, toPublicUser, type PublicUser, type UserItem } from '../accounts/users.js';
-import { transact } from '../../platform/data/writes.js';
-import { BadRequestError, NotFoundError } from '../../platform/errors.js';
-import type { Deps } from '../../platform/runtime.js';
+import { transact } from '../../platform/data/index.js';
+import { BadRequestError, type Deps, NotFoundError } from '../../platform/index.js';
 import { ROLE_PERMISSIONS, type AssignableRole, type Permission, type Role } from './roles.js';
 import type { TenantAccess } from './tenant-access.js';
 

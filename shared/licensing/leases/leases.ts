@@ -1,15 +1,12 @@
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../platform/errors.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { transact } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { newId } from '../../platform/ids.js';
+import { BadRequestError, ConflictError, type Deps, newId, NotFoundError, ServiceUnavailableError } from '../../platform/index.js';
+import { transact, type TransactionEntities } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import { loadLicense } from '../licenses/load-license.js';
 import { assertUsable } from '../operations/license-state.js';
 import { resolveLicense, type LicenseClaim } from '../operations/license-lookup.js';
 import { LICENSE_MESSAGES } from '../operations/messages.js';
 import type { ProductCatalog } from '../operations/product-catalog.js';
-import type { Deps } from '../../platform/runtime.js';
 import { noticePoolFull } from './pool-fill.js';
 import { DEFAULT_LEASE_SECONDS, leaseShard, poolItemTtl, slotOrder, toLease, type LeaseItem, type LeaseSlotItem } from './lease-view.js';
 

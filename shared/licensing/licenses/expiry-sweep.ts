@@ -1,7 +1,6 @@
-import type { Entities } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type Entities, transact, writeItem } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import type { Deps } from '../../platform/index.js';
 import { settleDueItems } from './due-items.js';
 import { dueAt } from './expiry-items.js';
 import { indexFields } from './index-fields.js';

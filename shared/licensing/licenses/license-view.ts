@@ -1,6 +1,6 @@
-import type { EntityItem } from '../../platform/data/service.js';
+import type { EntityItem } from '../../platform/data/index.js';
 import { DEFAULT_LEASE_SECONDS } from '../leases/lease-view.js';
-import { DEFAULT_CHANNEL } from '../../catalog/releases/channels.js';
+import { DEFAULT_CHANNEL } from '../../catalog/index.js';
 
 export type LicenseItem = EntityItem<'license'>;
 export type ProductSummary = { id: string; name: string; slug: string };

@@ -1,7 +1,6 @@
-import { normalizeEmail } from '../../customers/customer-view.js';
-import { licenseFilterCounter, readCounter } from '../../platform/data/counters.js';
-import type { LICENSE_STATUSES } from '../../platform/data/attribute-values.js';
-import { pageOf, paginateInMemory, type Page } from '../../platform/pagination.js';
+import { normalizeEmail } from '../../customers/index.js';
+import { type LICENSE_STATUSES, licenseFilterCounter, readCounter } from '../../platform/data/index.js';
+import { type Page, pageOf, paginateInMemory } from '../../platform/index.js';
 import { couldBeLicenseKey, hasGeneratedKeyShape } from './license-key.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';
 import { productSummaries, type LicenseDeps } from './load-license.js';

@@ -1,5 +1,5 @@
-import { transact } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
+import { transact } from '../../platform/data/index.js';
+import { ConflictError } from '../../platform/index.js';
 import { generateLicenseKey } from './license-key.js';
 import { toLicense, type License } from './license-view.js';
 import { stagingCountIs } from './license-counters.js';

@@ -1,8 +1,8 @@
 import type { ActivationItem } from '../activations/activation-view.js';
 import { holdOf, readDomainHolds, type DomainHold } from '../activations/last-check.js';
-import { transact } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
+import { transact } from '../../platform/data/index.js';
+import { ConflictError } from '../../platform/index.js';
+import { outboxEvent } from '../../messaging/index.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { activationsRead, deactivationItems, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';

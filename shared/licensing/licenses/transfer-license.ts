@@ -1,12 +1,9 @@
 import type { ActivationItem } from '../activations/activation-view.js';
 import { holdOf, readDomainHolds, type DomainHold } from '../activations/last-check.js';
-import { customerLinkItems, resolveCustomerLink, type CustomerLink } from '../../customers/customer-link.js';
-import { normalizeEmail } from '../../customers/customer-view.js';
-import { transact } from '../../platform/data/writes.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { queuedMailItems } from '../../messaging/mail/queued-mail.js';
-import { withoutNulls } from '../../platform/optional-fields.js';
+import { type CustomerLink, customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
+import { transact } from '../../platform/data/index.js';
+import { BadRequestError, ConflictError, NotFoundError, withoutNulls } from '../../platform/index.js';
+import { outboxEvent, queuedMailItems } from '../../messaging/index.js';
 import { indexFields } from './index-fields.js';
 import { activationsOf, activationsRead, deactivationItems, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
 import { activationsDeactivated, stagingCountIs } from './license-counters.js';

@@ -1,11 +1,10 @@
-import { customerLinkItems, resolveCustomerLink, type CustomerLink } from '../../customers/customer-link.js';
-import { normalizeEmail } from '../../customers/customer-view.js';
-import { transact } from '../../platform/data/writes.js';
-import { BadRequestError, ConflictError } from '../../platform/errors.js';
+import { type CustomerLink, customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
+import { transact } from '../../platform/data/index.js';
+import { BadRequestError, ConflictError } from '../../platform/index.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { licenseStatusMoves } from './license-counters.js';
-import type { Channel } from '../../catalog/releases/channels.js';
+import type { Channel } from '../../catalog/index.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';
 import type { LicenseStatus } from './list-licenses.js';
 import { loadLicense, productSummary, type LicenseDeps } from './load-license.js';

@@ -1,19 +1,15 @@
-import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../../platform/errors.js';
+import { BadRequestError, type Deps, newId, NotFoundError, ServiceUnavailableError, withoutNulls } from '../../platform/index.js';
 import { toActivationListItem, type ActivationItem } from '../activations/activation-view.js';
-import { counterNames, counterUpdates } from '../../platform/data/counters.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { transact } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { newId } from '../../platform/ids.js';
-import type { Deps } from '../../platform/runtime.js';
+import { counterNames, counterUpdates, transact, type TransactionEntities } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
 import { assertUsable } from './license-state.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import { readLicense, resolveLicense, type LicenseClaim, type ResolvedLicense } from './license-lookup.js';
 import { LICENSE_MESSAGES } from './messages.js';
-import { withoutNulls } from '../../platform/optional-fields.js';
 import type { SeatHolder } from './seat-holder.js';
 import type { ProductRef } from './product-catalog.js';
-import { DEFAULT_STAGING_ACTIVATION_LIMIT, DEFAULT_STAGING_RULES, type Environment } from './staging.js';
+import { DEFAULT_STAGING_ACTIVATION_LIMIT } from '../../catalog/index.js';
+import { DEFAULT_STAGING_RULES, type Environment } from './staging.js';
 import type { LicenseContext } from './validate.js';
 
 export type ActivationResult = { activationId: string; activatedAt: string; created: boolean; environment: Environment };

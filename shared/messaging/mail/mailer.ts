@@ -1,6 +1,5 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { awsClientOptions } from '../../platform/clients.js';
-import type { Config } from '../../platform/config.js';
+import { awsClientOptions, type Config } from '../../platform/index.js';
 
 export type OutgoingMail = { fromName?: string; to: string; replyTo?: string; subject: string; text: string; html: string };
 

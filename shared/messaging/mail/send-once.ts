@@ -1,6 +1,5 @@
-import type { ConditionOperations } from '../../platform/data/conditions.js';
-import { writeItem } from '../../platform/data/writes.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type ConditionOperations, writeItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 import type { Mailer, OutgoingMail } from './mailer.js';
 
 export type MailDeps = Pick<Deps, 'data' | 'clock'> & { mailer: Mailer };

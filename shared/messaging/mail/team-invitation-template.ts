@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../platform/html.js';
+import { escapeHtml } from '../../platform/index.js';
 import { htmlMail, type RenderedMail } from './mail-layout.js';
 
 /** What the invitation says: whose team, which role, the link that accepts it and until when. */

@@ -1,9 +1,7 @@
-import { transact } from '../../platform/data/writes.js';
-import { NotFoundError } from '../../platform/errors.js';
+import { transact } from '../../platform/data/index.js';
+import { type Deps, newId, NotFoundError } from '../../platform/index.js';
 import type { EventType } from '../events/event-types.js';
-import { newId } from '../../platform/ids.js';
-import type { Deps } from '../../platform/runtime.js';
-import type { SealContext, SecretBox } from '../../platform/secrets/secret-box.js';
+import type { SealContext, SecretBox } from '../../platform/secrets/index.js';
 import { generateSecret } from './signing.js';
 
 /** Webhooks' secrets are sealed in the table: writing or showing one takes the secret box. */

@@ -1,4 +1,4 @@
-import { CUSTOMER_TEXT_FIELDS } from '../../customers/customer-view.js';
+import { CUSTOMER_TEXT_FIELDS } from '../../platform/data/index.js';
 
 /** The address an erased customer, and its licenses, carry instead of theirs (DECISIONS §16). */
 export const erasedEmailOf = (customerId: string) => `erased-${customerId}@invalid`;

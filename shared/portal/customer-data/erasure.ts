@@ -1,13 +1,10 @@
-import { forgetPersonalData } from '../../identity/audit/personal-data.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { indexFields } from '../../licensing/licenses/index-fields.js';
-import type { Deps } from '../../platform/runtime.js';
-import { loadCustomer } from '../../customers/customers.js';
+import { forgetPersonalData } from '../../identity/index.js';
+import { CUSTOMER_TEXT_FIELDS, type EntityItem, transact, writeItem } from '../../platform/data/index.js';
+import { ConflictError, type Deps } from '../../platform/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { indexFields } from '../../licensing/index.js';
+import { type Customer, type CustomerItem, loadCustomer, toCustomer } from '../../customers/index.js';
 import { feedbackOf } from './customer-feedback.js';
-import { CUSTOMER_TEXT_FIELDS, toCustomer, type Customer, type CustomerItem } from '../../customers/customer-view.js';
 import { erasedCopy, erasedEmailOf, type ErasureSubject } from './erased-data.js';
 
 type ErasureDeps = Pick<Deps, 'data' | 'clock'>;

@@ -1,9 +1,7 @@
-import { toLicense } from '../../licensing/licenses/license-view.js';
-import { productSummaries } from '../../licensing/licenses/load-license.js';
-import type { Deps } from '../../platform/runtime.js';
-import { toPayment, toSubscription } from '../../billing/billing-views.js';
-import { loadCustomer } from '../../customers/customers.js';
-import { toCustomer } from '../../customers/customer-view.js';
+import { productSummaries, toLicense } from '../../licensing/index.js';
+import type { Deps } from '../../platform/index.js';
+import { toPayment, toSubscription } from '../../billing/index.js';
+import { loadCustomer, toCustomer } from '../../customers/index.js';
 
 /**
  * A customer with its licenses (the tenant's licenses carrying its e-mail, the rule the portal

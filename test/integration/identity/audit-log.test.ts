@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
 import { createManagementDeps, managementRoutes } from '../../../functions/management/app.js';
-import { withAudit } from '../../../shared/identity/audit/audit-scope.js';
+import { withAudit } from '../../../shared/identity/audit/audit-transaction.js';
 import { ALL_CONFIG_SECTIONS, loadConfig } from '../../../shared/platform/config.js';
 import { EXPORT_NOT_QUEUED, requestExport } from '../../../shared/portability/exports/export-jobs.js';
 import { systemClock } from '../../../shared/platform/runtime.js';
@@ -13,7 +13,7 @@ import { importFixture } from '../../support/imports.js';
 import { eventually, newLicense, newProduct, newRelease, zipBytes } from '../../support/licensing-fixtures.js';
 import { invitationToken, verifiedUser } from '../../support/team.js';
 import { localData } from '../../support/table.js';
-import { createStorageClient } from '../../../shared/platform/storage/storage-client.js';
+import { createStorageClient } from '../../../shared/platform/s3/storage-client.js';
 
 type Owner = Awaited<ReturnType<typeof newTenant>>;
 /**

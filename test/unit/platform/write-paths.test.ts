@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userForProviderAccount } from '../../../shared/identity/accounts/identities.js';
 import { resendVerification } from '../../../shared/identity/accounts/email-verification.js';
-import { PASSWORD_HASH_COST } from '../../../shared/identity/accounts/passwords.js';
+import { PASSWORD_HASH_COST } from '../../../shared/platform/config.js';
 import { registerUser } from '../../../shared/identity/accounts/users.js';
 import { createCustomer, deleteCustomer, updateCustomer } from '../../../shared/customers/customers.js';
 import { ServiceUnavailableError } from '../../../shared/platform/errors.js';

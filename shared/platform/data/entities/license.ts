@@ -1,6 +1,5 @@
 import { Entity } from 'electrodb';
-import { LICENSE_STATUSES } from '../attribute-values.js';
-import { CHANNELS } from '../../../catalog/releases/channels.js';
+import { CHANNELS, LICENSE_STATUSES } from '../attribute-values.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
 
 /**

@@ -1,0 +1,28 @@
+/** The public surface of the identity context: what other contexts and the functions use of it (docs/architecture.md). */
+export { createApiKey, listApiKeys, revokeApiKey } from './accounts/api-keys.js';
+export type { ApiKeySummary } from './accounts/api-keys.js';
+export { API_KEY_MESSAGES, bearerKeyOwner } from './accounts/bearer-key.js';
+export { ALREADY_VERIFIED, INVALID_TOKEN, resendVerification, verifyEmail } from './accounts/email-verification.js';
+export { OAUTH_FAILURES, OAuthFailure } from './accounts/oauth-failure.js';
+export type { OAuthFailureCode } from './accounts/oauth-failure.js';
+export { OAUTH_PROVIDERS, createOAuthProviders } from './accounts/oauth-providers.js';
+export type { OAuthProviderName, OAuthProviders } from './accounts/oauth-providers.js';
+export { completeOAuthSignIn, startOAuthSignIn } from './accounts/oauth-sign-in.js';
+export { OAUTH_STATE_LIFETIME_SECONDS } from './accounts/oauth-states.js';
+export { endSession, resumeSession, switchSessionTenant } from './accounts/sessions.js';
+export { changePassword, getUser, logIn, registerUser, updateProfile } from './accounts/users.js';
+export type { PublicUser } from './accounts/users.js';
+export type { AuditEntry, StoredAuditEntry } from './audit/audit-chain.js';
+export { linkAuditEntries } from './audit/audit-linker.js';
+export { listAuditEntries, verifyAuditLog } from './audit/audit-log.js';
+export { auditTakingBack } from './audit/audit-scope.js';
+export type { AuditActor } from './audit/audit-scope.js';
+export { withAudit } from './audit/audit-transaction.js';
+export { forgetPersonalData } from './audit/personal-data.js';
+export { INVALID_INVITATION, INVITATION_NOT_FOUND, INVITATION_TOKEN_SHAPE, acceptInvitation, inviteMember, listInvitations, revokeInvitation } from './teams/invitations.js';
+export type { Invitation } from './teams/invitations.js';
+export { MEMBER_NOT_FOUND, changeMemberRole, listMembers, removeMember, teamUser } from './teams/members.js';
+export type { Member, Team, TeamUser } from './teams/members.js';
+export { ASSIGNABLE_ROLES, PERMISSIONS, ROLES, ROLE_REFUSED, isPermission, roleAllows, roleAtMost } from './teams/roles.js';
+export type { AssignableRole, Permission, Role } from './teams/roles.js';
+export { roleIn, sessionTenant } from './teams/tenant-access.js';
