@@ -51,9 +51,9 @@ const refuse = (res: ServerResponse, status: number, type: Stripe.StripeRawError
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ error: { ...stripeError(type, message).error, ...fields } }));
 };
-/** Stripe's 404 for an object the key's account does not have. */
+/** Stripe's refusal of an object the key's account does not have: 404 when asked for, 400 when a parameter names it. */
 const missing = (res: ServerResponse, kind: string, id: string, param?: string) =>
-  refuse(res, 404, 'invalid_request_error', `No such ${kind}: '${id}'`, { code: 'resource_missing', ...(param && { param }) });
+  refuse(res, param ? 400 : 404, 'invalid_request_error', `No such ${kind}: '${id}'`, { code: 'resource_missing', ...(param && { param }) });
 
 const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {

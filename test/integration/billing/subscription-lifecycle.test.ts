@@ -15,7 +15,9 @@ describe('plan changes', () => {
     const up = await body(s.tenant.post(`/api/subscriptions/${subscriptionId}/change-plan`, { planId: s.plans.agency.id }));
     expect(up.subscription).toMatchObject({ planId: s.plans.agency.id, planName: 'Agency', price: 30, pendingPlanId: null });
     const [upgrade] = await fake.subscriptionUpdates(subscription.id);
-    expect(upgrade!.params).toMatchObject({ proration_behavior: 'always_invoice', metadata: { plan_id: s.plans.agency.id }, items: [{ price_data: { unit_amount: '3000' } }] });
+    expect(upgrade!.params).toMatchObject({ proration_behavior: 'always_invoice', payment_behavior: 'pending_if_incomplete', metadata: { plan_id: s.plans.agency.id } });
+    // A price of the plan's own Stripe product, tagged with the plan (what Stripe's events name it by).
+    expect((await fake.subscription(subscription.id))!.items.data[0]!.price).toMatchObject({ unit_amount: 3000, product: s.plans.agency.id, metadata: { plan_id: s.plans.agency.id } });
     expect(await licenseOf(s, license.id)).toMatchObject({ licenseKey: license.licenseKey, planId: s.plans.agency.id, seats: 10, activatedCount: 2 });
 
     // Stripe's own event for the upgrade, twice: already applied, nothing changes.
