@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '../../support/client.js';
 import { body, changePlan, fake, licenseOf, shop, subscribe, tellRenewal, tellSubscription, type Shop } from '../../support/plan-shop.js';
+import { stripeEvent } from '../../support/stripe-events.js';
 
 /** DECISIONS §20: plan changes name a plan on sale, are paid before they apply, and a second one replaces the first. */
 
@@ -62,9 +63,13 @@ describe('plan changes are paid before they apply', () => {
     expect(held.items.data[0]!.price.unit_amount).toBe(1000);
     expect(await licenseOf(s, license.id)).toMatchObject({ planId: s.plans.basic.id, seats: 3 });
     expect(await subscriptionOf(s, license.customerId)).toMatchObject({ planId: s.plans.basic.id, pendingPlanId: null });
-    // Stripe tells of the subscription with its update pending: still nothing changes.
+    // Stripe tells of the subscription with its update pending, and of the invoice's failed payment: still nothing
+    // changes (the period itself is paid: no grace, not past due).
     await tellSubscription(s, subscription.id);
-    expect(await licenseOf(s, license.id)).toMatchObject({ planId: s.plans.basic.id, seats: 3 });
+    const [invoice] = await fake.invoices(s.secretKey, subscription.id);
+    await s.send(stripeEvent('invoice.payment_failed', { ...invoice!, period_end: subscription.items.data[0]!.current_period_end }));
+    expect(await licenseOf(s, license.id)).toMatchObject({ planId: s.plans.basic.id, seats: 3, graceUntil: null });
+    expect(await subscriptionOf(s, license.customerId)).toMatchObject({ status: 'active' });
 
     // The buyer's card works again and the invoice is paid: Stripe applies the update, and the license follows.
     await fake.setOutage(s.secretKey, null);
