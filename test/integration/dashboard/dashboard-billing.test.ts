@@ -65,7 +65,7 @@ describe.skipIf(!available && !process.env.CI)('plan changes and coupons in the 
     await go(`/customers/${license.customerId}`);
     const plan = byRole('combobox', 'New plan');
     // What the service takes (DECISIONS §20): active plans, private ones too, never a retired one nor the current one.
-    const offered = () => page.$eval(plan, (select) => [...(select as HTMLSelectElement).options].map((option) => option.value).sort());
+    const offered = () => page.$eval(plan, (select) => Array.from((select as unknown as { options: ArrayLike<{ value: string }> }).options, (option) => option.value).sort());
     await expect.poll(offered, { timeout: 10_000 }).toEqual([plans.agency.id, plans.solo.id, plans.partner.id].sort());
 
     await page.select(plan, plans.solo.id);
