@@ -74,10 +74,11 @@ export async function changePlan(deps: ChangeDeps, request: PlanChangeRequest) {
 
   const change: Change = { subscription, license, productName: product.name, stripe: await stripeOf(deps, request.tenantId) };
   const replacesPending = timing.at === 'now' && subscription.pendingPlanId !== undefined;
+  const currentPlan = replacesPending ? (await deps.data.entities.plan.get({ planId: subscription.planId! }).go()).data ?? undefined : undefined;
   const [stripeSubscription, price, currentPrice] = await Promise.all([
     change.stripe.subscriptions.retrieve(subscription.providerSubscriptionId!),
     planPrice(change.stripe, plan, product.name),
-    replacesPending ? planPrice(change.stripe, paidTerms(subscription), product.name) : undefined,
+    replacesPending ? planPrice(change.stripe, paidTerms(subscription, currentPlan), product.name) : undefined,
   ]).catch((error: unknown) => Promise.reject(providerFailure(error, KEY_REFUSED)));
   const itemId = subscriptionItemId(stripeSubscription);
   if (!itemId) throw new BadRequestError(NOT_AT_PROVIDER);
@@ -95,9 +96,9 @@ export async function changePlan(deps: ChangeDeps, request: PlanChangeRequest) {
     return { subscription: toSubscription(pending), effectiveAt };
   }
 
-  // Stripe holds the pending downgrade's price: the current plan's goes back first, or the upgrade's proration would
-  // credit the cheaper plan and charge the difference to the dearer one twice over. Stripe is put back as it was when
-  // the change is not made.
+  // Stripe prorates from the price on the item, which is the pending downgrade's: the current plan's goes back first,
+  // or the buyer would be credited for the cheaper plan and pay again for what the current one already paid. Stripe is
+  // put back as it was when the change is not made.
   const restore = currentPrice ? await putBackCurrentPlan(change, itemId, currentPrice.id, stripeSubscription) : undefined;
   let updated: Stripe.Subscription;
   try {
@@ -139,10 +140,13 @@ async function loadTargetPlan(deps: ChangeDeps, tenantId: string, planId: string
   return data;
 }
 
-/** The plan the subscription is on, on the terms it pays (the plan's own may have changed since it was sold). */
-const paidTerms = (subscription: SubscriptionItem) => ({
+/**
+ * The plan the subscription is on, on the terms it pays (the plan's own may have changed since it was sold), under the
+ * plan's name now (its Stripe product's), when the plan is still there.
+ */
+const paidTerms = (subscription: SubscriptionItem, plan: PlanItem | undefined) => ({
   planId: subscription.planId!,
-  name: subscription.planName ?? '',
+  name: plan?.name ?? subscription.planName ?? '',
   price: subscription.price ?? 0,
   currency: subscription.currency ?? 'USD',
   billingCycle: (subscription.billingCycle ?? 'yearly') as PlanItem['billingCycle'],
@@ -164,7 +168,7 @@ async function putBackCurrentPlan(change: Change, itemId: string, currentPriceId
 /** Asking for the current plan while a downgrade is pending takes the downgrade back, at Stripe and here. */
 async function keepPlan(deps: ChangeDeps, change: Change, plan: PlanItem) {
   const { subscription, license, stripe, productName } = change;
-  const terms = paidTerms(subscription);
+  const terms = paidTerms(subscription, plan);
   const [stripeSubscription, price] = await Promise.all([
     stripe.subscriptions.retrieve(subscription.providerSubscriptionId!),
     planPrice(stripe, terms, productName),
