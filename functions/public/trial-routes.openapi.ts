@@ -8,8 +8,9 @@ export const trialOperations = defineOperations({
     summary: 'Start a no-card trial',
     description:
       "Issues a license of the plan (by slug; active and public) with the plan's seats, expiring after its `trialDays` (`trialEndsAt` the same), " +
-      'and e-mails it (DECISIONS §15). One trial per e-mail and product. A later paid checkout with the same e-mail for the product ' +
-      'continues this license: the same key, with the paid plan\'s seats and expiry. Open to any origin; unknown fields are ignored.',
+      'and e-mails it (DECISIONS §15). One trial per e-mail and product, addresses compared lower-cased, without a `+tag`, and at gmail.com ' +
+      'without dots (DECISIONS §20). A later paid checkout with the same e-mail for the product continues this license while it is still ' +
+      'the payer\'s: the same key, with the paid plan\'s seats and expiry. Open to any origin; unknown fields are ignored.',
     security: [[]],
     rateLimits: [RATE_LIMITS.checkout],
     requestBody: { examples: { trial: { public_key: EX.publicKey, plan: 'pro', email: EX.email } } },

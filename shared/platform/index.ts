@@ -2,7 +2,7 @@
 export { awsClientOptions } from './clients.js';
 export { FUNCTION_CONFIG_SECTIONS, PASSWORD_HASH_COST, loadConfig } from './config.js';
 export type { Config, CoreConfig, OAuthClientConfig } from './config.js';
-export { AppError, BadGatewayError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError, UnsupportedMediaTypeError } from './errors.js';
+export { AppError, BadGatewayError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, PaymentRequiredError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError, UnsupportedMediaTypeError } from './errors.js';
 export { escapeHtml } from './html.js';
 export { KEY_ALPHABET, hasIdShape, hasPublicKeyShape, newId, newPublicKey, randomBase32, sha256Hex } from './ids.js';
 export { lazily } from './lazily.js';

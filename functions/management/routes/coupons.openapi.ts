@@ -52,7 +52,8 @@ export const couponOperations = defineOperations({
     description:
       'Made in Stripe on the connected account as a coupon and a promotion code with `code` (DECISIONS §15): `percentOff`, or `amountOff` ' +
       'with `currency`; `duration` `once`, `repeating` (with `durationInMonths`) or `forever`; `maxRedemptions` and `expiresAt` limit the ' +
-      'code; `planIds` the plans checkout applies it to. Codes are unique per vendor, case-insensitive. Nothing is kept when Stripe fails.',
+      'code; `planIds` the plans it applies to (DECISIONS §20: made with `applies_to` their Stripe products, so Stripe discounts no other ' +
+      'plan, whether the code is given as checkout\'s `promo` or typed at Stripe). Codes are unique per vendor, case-insensitive. Nothing is kept when Stripe fails.',
     requestBody: { examples: { percent: { code: 'LAUNCH20', percentOff: 20, duration: 'once', maxRedemptions: 100 } } },
     responses: { 201: { description: 'The coupon', body: Coupon, examples: { created: exampleCoupon } } },
     errors: {

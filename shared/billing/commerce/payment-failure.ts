@@ -19,6 +19,8 @@ import { findSubscription, licenseExpiryChange, subscriptionPatch } from './subs
 export async function failSubscriptionPayment(ctx: EventContext, invoice: Stripe.Invoice): Promise<Applied> {
   const { deps, tenantId } = ctx;
   if (invoice.billing_reason === 'subscription_create') return ignored('first invoice: the checkout was not paid');
+  // A plan change's invoice: Stripe holds the change until it is paid (DECISIONS §20); the period itself is paid.
+  if (invoice.billing_reason === 'subscription_update') return ignored('plan change not paid: nothing changed');
   const stripeSubscriptionId = invoiceSubscriptionId(invoice);
   const periodEnd = failedPeriodEnd(invoice);
   if (!stripeSubscriptionId || !periodEnd) return ignored('invoice of no subscription period');

@@ -167,7 +167,7 @@ async function livePlan(ctx: EventContext, session: Stripe.Checkout.Session, pro
 function issuedLicenseItems(tx: TransactionEntities, input: { trial: OpenTrial | undefined; license: LicenseItem; summary: ProductSummary; now: Date }) {
   const { trial, license, summary, now } = input;
   if (trial) {
-    const continued = continuedTrialItems(tx, trial.license, license, summary, now);
+    const continued = continuedTrialItems(tx, trial, license, summary, now);
     return { license: continued.license, trial: continued.trial, ref: undefined, counters: undefined, licenseEvent: undefined, expiry: undefined };
   }
   return {

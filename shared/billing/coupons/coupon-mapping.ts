@@ -14,9 +14,13 @@ export type CouponInput = {
   planIds?: string[];
 };
 
-/** Our coupon → Stripe's coupon and promotion code (pure; unit-tested). Amounts go to Stripe in minor units. */
-export function couponParams(input: CouponInput, couponId: string): Stripe.CouponCreateParams {
+/**
+ * Our coupon → Stripe's coupon and promotion code (pure; unit-tested). Amounts go to Stripe in minor units. A coupon
+ * restricted to plans applies, at Stripe, to their products only (`planProducts`: shared/billing/payments/plan-products.ts).
+ */
+export function couponParams(input: CouponInput, couponId: string, planProducts: string[] = []): Stripe.CouponCreateParams {
   return {
+    ...(planProducts.length > 0 && { applies_to: { products: planProducts } }),
     ...(input.percentOff !== undefined && { percent_off: input.percentOff }),
     ...(input.amountOff !== undefined && input.currency && { amount_off: toMinorUnits(input.amountOff, input.currency), currency: input.currency.toLowerCase() }),
     duration: input.duration,

@@ -5,7 +5,7 @@ export const PROVIDER_UNAVAILABLE = 'Payment provider unavailable';
 export const KEY_REFUSED = 'Stripe refused the secret key';
 
 /** What the `stripe` package throws: its error classes carry `type`, the HTTP status Stripe answered, and Stripe's code. */
-type StripeFailure = { type?: string; statusCode?: number; code?: string; requestId?: string };
+type StripeFailure = { type?: string; statusCode?: number; code?: string; param?: string; requestId?: string };
 
 /** Stripe answered 401: the key is unknown, rolled or revoked. */
 export function isKeyRefused(error: unknown): boolean {
@@ -15,6 +15,20 @@ export function isKeyRefused(error: unknown): boolean {
 /** Stripe refused the request itself (400: a parameter it does not take, such as a used-up promotion code). */
 export function isInvalidRequest(error: unknown): boolean {
   return (error as StripeFailure)?.type === 'StripeInvalidRequestError';
+}
+
+/**
+ * Stripe has no such product on the account: asked for (404), or named by a parameter that ends in `product` (a price's
+ * `product`, a line item's `price_data[product]`).
+ */
+export function isMissingProduct(error: unknown): boolean {
+  const { code, param } = (error ?? {}) as StripeFailure;
+  return isInvalidRequest(error) && code === 'resource_missing' && (param === undefined || /product\]?$/.test(param));
+}
+
+/** Stripe already has an object of the id asked for (made meanwhile by another request). */
+export function isAlreadyMade(error: unknown): boolean {
+  return isInvalidRequest(error) && (error as StripeFailure).code === 'resource_already_exists';
 }
 
 /**

@@ -3,6 +3,7 @@ import { transact, type TransactionEntities } from '../../platform/data/index.js
 import { outboxEvent } from '../../messaging/index.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import { loadLicense } from '../licenses/load-license.js';
+import { seatLimit } from '../licenses/license-rules.js';
 import { assertUsable } from '../operations/license-state.js';
 import { resolveLicense, type LicenseClaim } from '../operations/license-lookup.js';
 import { LICENSE_MESSAGES } from '../operations/messages.js';
@@ -54,7 +55,10 @@ export async function createLease(deps: LeaseDeps, catalog: ProductCatalog, inpu
       continue; // it expired or was released meanwhile: take a slot afresh
     }
     const held = new Set(live.map((slot) => slot.slot));
-    const free = slotOrder(input.machine, license.seats).find((slot) => !held.has(slot));
+    // A new lease takes a slot below the seat limit (fewer slots while a downgrade is pending: DECISIONS §20); leases
+    // held above it live on until they end.
+    const limit = seatLimit(license);
+    const free = slotOrder(input.machine, limit).find((slot) => !held.has(slot));
     if (free === undefined) {
       await noticePoolFull(deps, license, live.map((slot) => slot.leaseId));
       throw new ConflictError(LICENSE_MESSAGES.seatsInUse);
@@ -75,7 +79,7 @@ export async function createLease(deps: LeaseDeps, catalog: ProductCatalog, inpu
     lease.leaseShard = leaseShard(lease.leaseId);
     const outcome = await transact(deps.data, (tx) => leaseCreationWrites(tx, license, lease, now));
     if (outcome.committed) {
-      if (live.length + 1 >= license.seats) await noticePoolFull(deps, license, [...live.map((slot) => slot.leaseId), lease.leaseId]);
+      if (live.filter((slot) => slot.slot < limit).length + 1 >= limit) await noticePoolFull(deps, license, [...live.map((slot) => slot.leaseId), lease.leaseId]);
       return { leaseId: lease.leaseId, expiresAt: lease.expiresAt, created: true };
     }
     if (outcome.refused('slot') || outcome.refused('hold') || outcome.refused('license')) continue;
@@ -101,8 +105,8 @@ export function leaseCreationWrites(tx: TransactionEntities, license: LicenseIte
     lease: tx.lease.create(lease).commit(),
     license: tx.license
       .check({ licenseKey: license.licenseKey })
-      .where(({ licenseId: id, status, floating, seats }, { eq, gt }) =>
-        `${eq(id, licenseId)} AND ${eq(status, 'active')} AND ${eq(floating, true)} AND ${gt(seats, slot)}`,
+      .where(({ licenseId: id, status, floating, seats, pendingSeats }, { eq, gt, notExists }) =>
+        `${eq(id, licenseId)} AND ${eq(status, 'active')} AND ${eq(floating, true)} AND ${gt(seats, slot)} AND (${notExists(pendingSeats)} OR ${gt(pendingSeats, slot)})`,
       )
       .commit(),
     event: outboxEvent(tx, { tenantId: license.tenantId, type: 'lease.created', data: toLease(lease), now }),

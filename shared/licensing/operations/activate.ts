@@ -4,6 +4,7 @@ import { counterNames, counterUpdates, transact, type TransactionEntities } from
 import { outboxEvent } from '../../messaging/index.js';
 import { assertUsable } from './license-state.js';
 import type { LicenseItem } from '../licenses/license-view.js';
+import { seatLimit } from '../licenses/license-rules.js';
 import { readLicense, resolveLicense, type LicenseClaim, type ResolvedLicense } from './license-lookup.js';
 import { LICENSE_MESSAGES } from './messages.js';
 import type { SeatHolder } from './seat-holder.js';
@@ -74,7 +75,7 @@ export async function activateLicense(
       const current = await readLicense(deps, input.licenseKey);
       if (!current || current.licenseId !== license.licenseId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
       assertUsable(current, deps.clock.now());
-      if (environment === 'production' && current.activatedCount >= current.seats) throw new BadRequestError(LICENSE_MESSAGES.seatLimit);
+      if (environment === 'production' && current.activatedCount >= seatLimit(current)) throw new BadRequestError(LICENSE_MESSAGES.seatLimit);
       if (environment === 'staging' && (current.stagingCount ?? 0) >= staging.limit) throw new BadRequestError(LICENSE_MESSAGES.stagingLimit);
       continue;
     }
@@ -111,7 +112,8 @@ export function activationWrites(
         environment: activation.environment,
       })
       .commit({ response: 'all_old' }),
-    // The seat: the license is still this one, active, unexpired and not full.
+    // The seat: the license is still this one, active, unexpired and not full (nor as full as a pending downgrade's
+    // seats: DECISIONS §20).
     seat:
       !staging &&
       tx.license
@@ -119,8 +121,9 @@ export function activationWrites(
         .add({ activatedCount: 1 })
         .set({ updatedAt: nowIso })
         .where(
-          ({ licenseId, status, activatedCount, seats, expiresAt }, { eq, name, notExists, gt }) =>
-            `${eq(licenseId, license.licenseId)} AND ${eq(status, 'active')} AND ${name(activatedCount)} < ${name(seats)} AND (${notExists(expiresAt)} OR ${gt(expiresAt, nowIso)})`,
+          ({ licenseId, status, activatedCount, seats, pendingSeats, expiresAt }, { eq, name, notExists, gt }) =>
+            `${eq(licenseId, license.licenseId)} AND ${eq(status, 'active')} AND ${name(activatedCount)} < ${name(seats)} AND ` +
+            `(${notExists(pendingSeats)} OR ${name(activatedCount)} < ${name(pendingSeats)}) AND (${notExists(expiresAt)} OR ${gt(expiresAt, nowIso)})`,
         )
         .commit(),
     // A staging site: the license is still this one, active, unexpired, and holds fewer staging sites than the limit.

@@ -11,7 +11,10 @@ export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk', timeToLive: 'ttl'
  */
 export type IndexProjection = { type: 'ALL' } | { type: 'INCLUDE'; attributes: readonly string[] };
 
-/** Every attribute of a license item, and the two by which ElectroDB recognises one (test/unit/platform/table-schema.test.ts). */
+/**
+ * Every attribute of a license item the lists read, and the two by which ElectroDB recognises one
+ * (test/unit/platform/table-schema.test.ts): what gsi4 and gsi5 copy.
+ */
 export const LICENSE_ATTRIBUTES = [
   '__edb_e__',
   '__edb_v__',
@@ -36,6 +39,12 @@ export const LICENSE_ATTRIBUTES = [
   'createdAt',
   'updatedAt',
 ] as const;
+
+/**
+ * License attributes added since the indexes were deployed, which gsi4 and gsi5 do not copy: DynamoDB cannot change
+ * a deployed index's projection, and no list reads these (the license item itself carries them to the edge).
+ */
+export const UNPROJECTED_LICENSE_ATTRIBUTES = ['pendingSeats'] as const;
 
 /**
  * gsi1 to gsi3 serve several entities' lists, which read whole items (and DynamoDB allows 100 projected attributes over

@@ -1,3 +1,3 @@
-/** The public surface of shared/platform/s3: the release bucket's client, loaded on first use (function set-up only). */
+/** The public surface of shared/platform/s3: what the contexts and the functions use of it. */
 export { createStorageClient } from './storage-client.js';
-export type { S3Sdk, StorageClient } from './storage-client.js';
+export type { StorageClient } from './storage-client.js';

@@ -36,10 +36,19 @@ const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkid
 const click = (selector: string) => page.locator(selector).click();
 const waitFor = (selector: string) => page.waitForSelector(selector);
 
-/** A yearly subscription to the shop's Pro plan (5 seats) with two active sites, and plans above and below it. */
+/**
+ * A yearly subscription to the shop's Pro plan (5 seats) with two active sites, plans above and below it, a private
+ * one and a retired one.
+ */
 async function subscribedLicense() {
   const plan = (fields: Record<string, unknown>) => created(tenant.post(`/api/products/${s.product.id}/plans`, { billingCycle: 'yearly', currency: 'usd', ...fields }));
-  const plans = { pro: s.plans.yearly, agency: await plan({ name: 'Agency', price: 149, siteLimit: 10 }), solo: await plan({ name: 'Solo', price: 19, siteLimit: 1 }) };
+  const plans = {
+    pro: s.plans.yearly,
+    agency: await plan({ name: 'Agency', price: 149, siteLimit: 10 }),
+    solo: await plan({ name: 'Solo', price: 19, siteLimit: 1 }),
+    partner: await plan({ name: 'Partner', price: 0, siteLimit: 50, isPublic: false }),
+    legacy: await plan({ name: 'Legacy', price: 99, siteLimit: 20, isActive: false }),
+  };
   const { session, subscription } = await paidCheckout(s, 'yearly');
   expect((await s.send(stripeEvent('checkout.session.completed', session))).status).toBe(200);
   const [license] = (await tenant.get('/api/licenses')).body.items;
@@ -55,6 +64,9 @@ describe.skipIf(!available && !process.env.CI)('plan changes and coupons in the 
     const { license, plans, periodEnd } = await subscribedLicense();
     await go(`/customers/${license.customerId}`);
     const plan = byRole('combobox', 'New plan');
+    // What the service takes (DECISIONS §20): active plans, private ones too, never a retired one nor the current one.
+    const offered = () => page.$eval(plan, (select) => Array.from((select as unknown as { options: ArrayLike<{ value: string }> }).options, (option) => option.value).sort());
+    await expect.poll(offered, { timeout: 10_000 }).toEqual([plans.agency.id, plans.solo.id, plans.partner.id].sort());
 
     await page.select(plan, plans.solo.id);
     await click(button('Change plan'));
