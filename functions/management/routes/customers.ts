@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { createCustomer, deleteCustomer, listCustomers, metadataSchema, updateCustomer } from '../../../shared/customers/index.js';
 import { eraseCustomer, exportCustomer, getCustomer } from '../../../shared/portal/index.js';
-import { created, email, noContent, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
+import { countryCode, created, email, noContent, ok, paginationQuery, type Route, timeZone } from '../../../shared/platform/http/index.js';
 import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
@@ -19,8 +19,8 @@ const schemas = lazily(() => {
     city: text(100),
     state: text(100),
     postalCode: text(20),
-    country: text(100),
-    timezone: text(64),
+    country: z.nullish(countryCode),
+    timezone: z.nullish(timeZone),
     metadata: z.nullish(metadataSchema),
   };
 

@@ -9,6 +9,7 @@ export type { IdKind } from './id-kind.js';
 export { idempotentRoute, runIdempotently } from './idempotency.js';
 export type { AnswerKeeping, IdempotencyScope } from './idempotency.js';
 export { STATE_CHANGING_METHODS, allowedOrigins, assertOrigin } from './origin.js';
+export { countryCode, timeZone } from './places.js';
 export { optionalText, requiredText } from './plugin-fields.js';
 export { header, jsonBody, query, rawBody, requestBaseUrl } from './request.js';
 export { created, json, noContent, ok, redirect } from './responses.js';
