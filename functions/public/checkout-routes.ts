@@ -5,6 +5,7 @@ import type { ProductCatalog } from '../../shared/licensing/index.js';
 import { checkoutReturn, listPublicPlans, type PaymentDeps, startCheckout } from '../../shared/billing/index.js';
 import { PLAN_NOT_FOUND } from '../../shared/catalog/index.js';
 import { RATE_LIMITS, type RateLimiter } from '../../shared/platform/rate-limits/index.js';
+import { forBrowsers } from './checkout-pages.js';
 
 /** SERVICE-SPEC §4.5: the defaults, with the neutral word in place of the brand. */
 const DEFAULT_ACTIVATE_PARAM = 'svc_activate';
@@ -85,10 +86,11 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
       method: 'GET',
       path: '/public/v1/checkout',
       input: lazyInput({ query: () => schemas().checkoutQuery }),
-      handler: async (event) => {
-        const input = parseInput(schemas().checkoutQuery, query(event));
-        return checkout(event, input, { slug: input.plan });
-      },
+      handler: async (event) =>
+        forBrowsers(event, async () => {
+          const input = parseInput(schemas().checkoutQuery, query(event));
+          return checkout(event, input, { slug: input.plan });
+        }),
     },
     {
       method: 'GET',
@@ -104,7 +106,7 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
       method: 'GET',
       path: '/public/v1/checkout/{planId}',
       input: lazyInput({ query: () => schemas().checkoutByIdQuery, pathIds: { planId: PLAN_ID_KIND } }),
-      handler: async (event) => checkout(event, parseInput(schemas().checkoutByIdQuery, query(event)), { id: event.pathParameters!.planId! }),
+      handler: async (event) => forBrowsers(event, () => checkout(event, parseInput(schemas().checkoutByIdQuery, query(event)), { id: event.pathParameters!.planId! })),
     },
   ];
 }

@@ -229,6 +229,24 @@ describe('checkout', () => {
     expect(await buyer.get(`/public/v1/checkout?public_key=${publicKey}&plan=pro`, { origin: null })).toMatchObject(unavailable);
   });
 
+  it('answers a browser that cannot be sold to with a page in words, same status; other callers keep the JSON (DECISIONS §22)', async () => {
+    const browser = { origin: null, headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } };
+    const never = await shop({ connected: false });
+    const unconnected = await buyer.get(`/public/v1/checkout?public_key=${never.publicKey}&plan=pro`, browser);
+    expect(unconnected.status).toBe(400);
+    expect(unconnected.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(unconnected.text).toContain('<h1>This product cannot be bought online yet</h1>');
+    expect(unconnected.text).not.toContain('"error"');
+    const retired = await buyer.get(`/public/v1/checkout/${publicId(never.plans.retired.id)}?public_key=${never.publicKey}`, browser);
+    expect(retired.status).toBe(404);
+    expect(retired.text).toContain('<h1>This plan is not on sale</h1>');
+    const unknownKey = await buyer.get('/public/v1/checkout?public_key=pk_nothing&plan=pro', browser);
+    expect(unknownKey.status).toBe(404);
+    expect(unknownKey.text).toContain('<h1>This checkout link is not valid</h1>');
+    const json = await buyer.get(`/public/v1/checkout?public_key=${never.publicKey}&plan=pro`, { origin: null, headers: { accept: 'application/json' } });
+    expect(json).toMatchObject({ status: 400, body: { error: 'Checkout is not available for this product' } });
+  });
+
   it('answers 502 when Stripe fails or cannot be reached, and 400 once Stripe refuses the vendor’s key', async () => {
     const { publicKey, secretKey } = await shop();
     const path = `/public/v1/checkout?public_key=${publicKey}&plan=pro`;
