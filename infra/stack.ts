@@ -34,7 +34,7 @@ import { SECRET_ACCESS, type SecretAccess } from '../shared/platform/secrets/sec
 import { DownloadLinkSecret } from './constructs/download-link-secret.js';
 import { OAuthClients } from './constructs/oauth-clients.js';
 import { pascalCase } from './names.js';
-import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
+import { HANDLER_ENTRIES, ROUTES, SURFACE_TIMEOUT_SECONDS, SURFACES, type Surface } from './routes.js';
 import type { CustomDomainSettings, OAuthSettings } from './settings.js';
 
 /**
@@ -68,7 +68,7 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   // sign-in reads the clients' secrets.
   management: {
     memorySize: 512,
-    timeout: Duration.seconds(10),
+    timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.management),
     table: { access: 'readWrite', keys: 'all' },
     bucket: 'readWrite',
     providerSecrets: SECRET_ACCESS.management,
@@ -78,18 +78,18 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   // Reads the bucket only to presign downloads; opens products' signing keys (and no other secret) to sign answers.
   edge: {
     memorySize: 1024,
-    timeout: Duration.seconds(10),
+    timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.edge),
     table: { access: 'readWrite', keys: 'edge' },
     bucket: 'read',
     providerSecrets: SECRET_ACCESS.edge,
   },
   // Checkout opens the vendor's Stripe key; signed answers and offline license files open products' signing keys.
-  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'public' }, providerSecrets: SECRET_ACCESS.public },
+  public: { memorySize: 1024, timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.public), table: { access: 'readWrite', keys: 'public' }, providerSecrets: SECRET_ACCESS.public },
   // The vendor's server: reads its customers, presigns `/dl` downloads (bucket read), signs and checks their links,
   // and opens the vendor's Stripe key to cancel a subscription.
   portal: {
     memorySize: 512,
-    timeout: Duration.seconds(10),
+    timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.portal),
     table: { access: 'readWrite', keys: 'portal' },
     bucket: 'read',
     providerSecrets: SECRET_ACCESS.portal,
@@ -99,12 +99,12 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   // call and one transaction. Its event claims' lease (60 s) outlasts the timeout.
   stripeWebhook: {
     memorySize: 512,
-    timeout: Duration.seconds(10),
+    timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.stripeWebhook),
     table: { access: 'readWrite', keys: 'stripeWebhook' },
     providerSecrets: SECRET_ACCESS.stripeWebhook,
   },
   // Static files only: the OpenAPI document and Swagger UI beside the bundle. No table, bucket, key or secret.
-  docs: { memorySize: 256, timeout: Duration.seconds(10), assets: { directory: BUNDLED_ASSETS_DIR, files: DOCS_ASSETS } },
+  docs: { memorySize: 256, timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.docs), assets: { directory: BUNDLED_ASSETS_DIR, files: DOCS_ASSETS } },
 };
 
 export interface LicensingStackProps extends StackProps {
