@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { synthesizeReleaseTemplates, type Template } from '../../infra/releases/release-stacks.js';
 import { committedReleases } from '../../infra/releases/releases.js';
-import { updateHazards } from '../../infra/releases/update-safety.js';
+import { tableHazards, updateHazards } from '../../infra/releases/update-safety.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 const releases = committedReleases();
@@ -115,5 +115,31 @@ describe('the update check', () => {
 
   it('takes what updates in place: a function’s code and settings', () => {
     expect(hazardsOf(changed('AWS::Lambda::Function', (fn) => ((fn.MemorySize = 2048), (fn.Code = { ZipFile: 'exports.handler = async () => ({})' }))))).toEqual([]);
+  });
+});
+
+/**
+ * docs/deploy.md, "From a commit before 1.0.0": a table whose gsi4 and gsi5 projected a list of license attributes
+ * reaches 1.0.0's shape by four updates CloudFormation can each make, where one would fail.
+ */
+describe('the steps from a commit before 1.0.0', () => {
+  type Table = { GlobalSecondaryIndexes: { IndexName: string; KeySchema: unknown; Projection: unknown }[] };
+  const released = Object.values(releases[0]!.templates['front-door']!.Resources).find((r) => r.Type === 'AWS::DynamoDB::Table')!.Properties as Table;
+  const listed = (index: Table['GlobalSecondaryIndexes'][number]) =>
+    ['gsi4', 'gsi5'].includes(index.IndexName) ? { ...index, Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['licenseKey', 'status'] } } : index;
+  const before: Table = { ...released, GlobalSecondaryIndexes: released.GlobalSecondaryIndexes.map(listed) };
+  const without = (table: Table, name: string): Table => ({ ...table, GlobalSecondaryIndexes: table.GlobalSecondaryIndexes.filter((i) => i.IndexName !== name) });
+  const withReleased = (table: Table, name: string): Table => ({
+    ...table,
+    GlobalSecondaryIndexes: [...table.GlobalSecondaryIndexes, released.GlobalSecondaryIndexes.find((i) => i.IndexName === name)!],
+  });
+
+  it('are each an update CloudFormation can make, where 1.0.0 at once is not', () => {
+    expect(tableHazards('Table', before, released)).toEqual(['Table: index gsi4 changes its projection', 'Table: index gsi5 changes its projection']);
+    const step1 = without(before, 'gsi4');
+    const step2 = withReleased(step1, 'gsi4');
+    const step3 = without(step2, 'gsi5');
+    const steps = [before, step1, step2, step3, released];
+    expect(steps.slice(1).flatMap((next, i) => tableHazards(`step ${i + 1}`, steps[i]!, next))).toEqual([]);
   });
 });
