@@ -110,7 +110,7 @@ describe('a request whose calls run out of time', () => {
       isBase64Encoded: false,
     };
     // The rate limiter lets a request through when its bucket cannot be written, and says so: expected here.
-    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const started = Date.now();
     const result = await handler(event, context);
     const elapsed = Date.now() - started;
@@ -118,5 +118,7 @@ describe('a request whose calls run out of time', () => {
     expect(result.headers).toMatchObject({ 'access-control-allow-origin': '*', 'retry-after': '1' });
     expect(elapsed).toBeGreaterThanOrEqual(2_500 - ANSWER_RESERVE_MS - 50);
     expect(elapsed).toBeLessThan(2_500);
+    expect(warned.mock.calls.map(([line]) => String(line))).toContainEqual(expect.stringContaining('Request ran out of time for its calls'));
+    warned.mockRestore();
   }, 20_000);
 });
