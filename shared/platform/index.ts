@@ -2,6 +2,8 @@
 export { awsClientOptions } from './clients.js';
 export { FUNCTION_CONFIG_SECTIONS, PASSWORD_HASH_COST, loadConfig } from './config.js';
 export type { Config, CoreConfig, OAuthClientConfig } from './config.js';
+export { deadlineExceededIn, withinDeadline } from './deadline.js';
+export type { DeadlineExceededError } from './deadline.js';
 export { AppError, BadGatewayError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, PaymentRequiredError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError, UnsupportedMediaTypeError } from './errors.js';
 export { escapeHtml } from './html.js';
 export { KEY_ALPHABET, hasIdShape, hasPublicKeyShape, newId, newPublicKey, randomBase32, sha256Hex } from './ids.js';

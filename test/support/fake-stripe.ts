@@ -9,11 +9,11 @@ import { stripeCoupon, stripePrice, stripeProduct, stripePromotionCode } from '.
 export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
 
 /**
- * How the fake fails for one key: Stripe's 500, a dropped connection (unreachable), the key revoked since (401),
- * every subscription update refused (400) while the rest works, or every card of the key's customers declined (an
- * invoice's payment fails; test/support/fake-stripe-billing.ts).
+ * How the fake fails for one key: Stripe's 500, a dropped connection (unreachable), no answer at all until the caller
+ * gives up (stalled), the key revoked since (401), every subscription update refused (400) while the rest works, or
+ * every card of the key's customers declined (an invoice's payment fails; test/support/fake-stripe-billing.ts).
  */
-export type Outage = 'error' | 'unreachable' | 'revoked' | 'subscriptionUpdates' | 'cardDeclined';
+export type Outage = 'error' | 'unreachable' | 'stalled' | 'revoked' | 'subscriptionUpdates' | 'cardDeclined';
 
 /**
  * A session as Stripe answered its creation, with the parameters it was created with, the key that did, and the
@@ -97,6 +97,7 @@ export async function startFakeStripe(port = 0) {
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const outage = outages.get(key);
     if (outage === 'unreachable') return req.socket.destroy();
+    if (outage === 'stalled') return;
     if (!isGoodKey(key) || outage === 'revoked') return refuse(res, 401, 'invalid_request_error', `Invalid API Key provided: ${key.slice(0, 8)}****`);
     if (outage === 'error') return refuse(res, 500, 'api_error', 'Something went wrong on our end.');
     const reply = (value: Answer) => {

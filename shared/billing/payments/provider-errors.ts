@@ -1,4 +1,4 @@
-import { BadGatewayError, BadRequestError } from '../../platform/index.js';
+import { BadGatewayError, BadRequestError, type DeadlineExceededError, deadlineExceededIn } from '../../platform/index.js';
 import { logger } from '../../platform/observability/index.js';
 
 export const PROVIDER_UNAVAILABLE = 'Payment provider unavailable';
@@ -33,10 +33,13 @@ export function isAlreadyMade(error: unknown): boolean {
 
 /**
  * Anything else Stripe did (unreachable, timed out, 5xx, throttled, or refused our request) is not the caller's
- * fault nor a bug to report as 500: 502 with a message that names the provider, nothing of Stripe's text.
+ * fault nor a bug to report as 500: 502 with a message that names the provider, nothing of Stripe's text. A call the
+ * request's deadline cut short is the deadline's 503 (shared/platform/deadline.ts).
  */
-export function providerFailure(error: unknown, onKeyRefused: string): BadGatewayError | BadRequestError {
+export function providerFailure(error: unknown, onKeyRefused: string): BadGatewayError | BadRequestError | DeadlineExceededError {
   if (isKeyRefused(error)) return new BadRequestError(onKeyRefused);
+  const late = deadlineExceededIn(error);
+  if (late) return late;
   // A 502 is an AppError, so the error handler does not log it: said here, by Stripe's fields only (no message, which may quote input).
   const { type, statusCode, code, requestId } = error as StripeFailure;
   logger.warn('Payment provider call failed', { stripe: { type, statusCode, code, requestId } });
