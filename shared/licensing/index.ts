@@ -20,7 +20,7 @@ export { indexFields } from './licenses/index-fields.js';
 export { licenseStatusMoves } from './licenses/license-counters.js';
 export { couldBeLicenseKey, generateLicenseKey } from './licenses/license-key.js';
 export { MAX_SEATS } from './licenses/license-rules.js';
-export { toLicense } from './licenses/license-view.js';
+export { statusAt, toLicense } from './licenses/license-view.js';
 export type { License, LicenseItem, ProductSummary } from './licenses/license-view.js';
 export { listLicenses } from './licenses/list-licenses.js';
 export { LICENSE_NOT_FOUND, loadLicense, productSummaries, productSummary } from './licenses/load-license.js';

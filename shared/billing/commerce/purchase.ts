@@ -174,7 +174,7 @@ function issuedLicenseItems(tx: TransactionEntities, input: { trial: OpenTrial |
     license: tx.license.create(license).commit(),
     ref: tx.licenseRef.create({ licenseId: license.licenseId, licenseKey: license.licenseKey, tenantId: license.tenantId }).commit(),
     counters: counterUpdates(tx.counter, license.tenantId, counterNames.licenses(license.productId, 'active'), 1),
-    licenseEvent: outboxEvent(tx, { tenantId: license.tenantId, type: 'license.created', data: toLicense(license, summary), now }),
+    licenseEvent: outboxEvent(tx, { tenantId: license.tenantId, type: 'license.created', data: toLicense(license, summary, now), now }),
     expiry: expiryItemChanges(tx, license, undefined, license),
     trial: undefined,
   };

@@ -40,7 +40,7 @@ export function planChangeItems(
               change.seatsHeld ? `${op.eq(licenseId, license.licenseId)} AND ${op.lte(activatedCount, plan.siteLimit)}` : op.eq(licenseId, license.licenseId),
             )
             .commit(),
-          ...outboxEvent(tx, { tenantId: current.tenantId, type: 'license.updated', data: toLicense(nextLicense, product), now }),
+          ...outboxEvent(tx, { tenantId: current.tenantId, type: 'license.updated', data: toLicense(nextLicense, product, now), now }),
         ]
         : [],
   };

@@ -60,7 +60,7 @@ export async function startTrial(deps: Pick<Deps, 'data' | 'clock'>, catalog: Pr
       license: tx.license.create(license).commit(),
       ref: tx.licenseRef.create({ licenseId, licenseKey: license.licenseKey, tenantId }).commit(),
       counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(productId, 'active'), 1),
-      event: outboxEvent(tx, { tenantId, type: 'license.created', data: toLicense(license, summary), now }),
+      event: outboxEvent(tx, { tenantId, type: 'license.created', data: toLicense(license, summary, now), now }),
       expiry: expiryItemChanges(tx, license, undefined, license),
       customer: customerLinkItems(tx, link, now),
       mail: licenseMailItem(tx, { license, productName: summary.name, renews: false, seller: { name: provider?.sellerName, replyTo: provider?.replyTo } }, now),

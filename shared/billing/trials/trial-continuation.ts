@@ -61,7 +61,7 @@ export function continuedTrialItems(tx: ContinuationTx, trial: OpenTrial, next: 
         .commit(),
       ...licenseStatusMoves(tx.counter, current.tenantId, current.productId, current.status, next.status),
       ...expiryItemChanges(tx, { licenseId: current.licenseId, tenantId: current.tenantId, productId: current.productId }, current, next),
-      ...outboxEvent(tx, { tenantId: current.tenantId, type: 'license.updated', data: toLicense(next, product), now }),
+      ...outboxEvent(tx, { tenantId: current.tenantId, type: 'license.updated', data: toLicense(next, product, now), now }),
     ],
     trial: tx.trialClaim
       .patch({ productId: current.productId, email: trial.claimedBy })

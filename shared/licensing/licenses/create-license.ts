@@ -69,7 +69,7 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     };
-    const license = toLicense(item, summary);
+    const license = toLicense(item, summary, now);
     const outcome = await transact(deps.data, (tx) => ({
       // Only if the drawn key is free.
       license: tx.license.create(item).commit(),

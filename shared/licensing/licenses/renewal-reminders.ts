@@ -97,7 +97,7 @@ function reminderNotice(tx: Parameters<Parameters<typeof transact>[1]>[0], deps:
   const renewalUrl = license.planId && deps.config.publicBaseUrl ? checkoutUrl(deps.config.publicBaseUrl, license.planId, product.publicKey) : undefined;
   const daysLeft = Math.max(1, Math.ceil((Date.parse(license.expiresAt!) - now.getTime()) / DAY_MS));
   return [
-    ...outboxEvent(tx, { tenantId: license.tenantId, type: 'license.expiring', data: { ...toLicense(license, summary), reminderDay: day, renewalUrl: renewalUrl ?? null }, now }),
+    ...outboxEvent(tx, { tenantId: license.tenantId, type: 'license.expiring', data: { ...toLicense(license, summary, now), reminderDay: day, renewalUrl: renewalUrl ?? null }, now }),
     ...queuedMailItems(
       tx,
       {

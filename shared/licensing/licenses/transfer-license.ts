@@ -58,7 +58,7 @@ export async function transferLicense(deps: LicenseDeps, tenantId: string, licen
     const outcome = await transferStep(deps, { current, next, product, link, first, holds, keepActivations: Boolean(input.keepActivations), now });
     if (!outcome.committed) continue;
     await deactivateRest(deps, next, active.slice(FIRST_CHUNK));
-    return toLicense(await loadLicense(deps, tenantId, licenseId), product);
+    return toLicense(await loadLicense(deps, tenantId, licenseId), product, now);
   }
   throw new ConflictError('License was changed concurrently; retry');
 }
@@ -100,7 +100,7 @@ function transferStep(deps: LicenseDeps, { current, next, product, link, first, 
       event: outboxEvent(tx, {
         tenantId,
         type: 'license.transferred',
-        data: { ...toLicense(next, product), previousCustomerId: current.customerId ?? null, previousCustomerEmail: current.customerEmail, activationsKept: keepActivations },
+        data: { ...toLicense(next, product, now), previousCustomerId: current.customerId ?? null, previousCustomerEmail: current.customerEmail, activationsKept: keepActivations },
         now,
       }),
       mail: queuedMailItems(

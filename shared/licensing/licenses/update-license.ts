@@ -89,7 +89,7 @@ export async function updateLicense(deps: LicenseDeps, tenantId: string, license
       expiry: expiryItemChanges(tx, next, current, next),
       customer: link && customerLinkItems(tx, link, now),
     }));
-    if (outcome.committed) return toLicense(next, await productSummary(deps, productId));
+    if (outcome.committed) return toLicense(next, await productSummary(deps, productId), now);
     if (outcome.refused('license') && changes.seats !== undefined) {
       const latest = await loadLicense(deps, tenantId, licenseId);
       if (latest.activatedCount > changes.seats) throw seatsBelowActivations(latest.activatedCount);

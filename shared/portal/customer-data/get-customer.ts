@@ -18,7 +18,7 @@ export async function getCustomer(deps: Pick<Deps, 'data' | 'clock'>, tenantId: 
   const products = await productSummaries(deps, licenses.data.map((item) => item.productId));
   return {
     ...toCustomer(customer),
-    licenses: licenses.data.map((item) => toLicense(item, products.get(item.productId) ?? { id: item.productId, name: '', slug: '' })),
+    licenses: licenses.data.map((item) => toLicense(item, products.get(item.productId) ?? { id: item.productId, name: '', slug: '' }, deps.clock.now())),
     payments: payments.data.map(toPayment),
     subscriptions: subscriptions.data.map(toSubscription),
   };
