@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client } from '../../support/client.js';
-import { button, byRole, CHROMIUM, desktopPage, launchChromium, link, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+import { signedInDashboard, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, byRole, link, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
 import { stripeEvent } from '../../support/stripe-events.js';
 import { created, paidCheckout, shop, type Shop } from '../../support/stripe-shop.js';
 
@@ -10,31 +9,9 @@ import { created, paidCheckout, shop, type Shop } from '../../support/stripe-sho
  * Plan changes and coupons in the dashboard (DECISIONS §15), in a real Chromium against the local stack and the fake
  * Stripe: what the forms do is what the service holds. Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
-const base = inject('baseUrl');
 const buyer = new Client();
-
-let browser: Browser | undefined;
-let page: Page;
 let s: Shop;
-let tenant: Shop['tenant'];
-
-beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  s = await shop();
-  tenant = s.tenant;
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
-const click = (selector: string) => page.locator(selector).click();
-const waitFor = (selector: string) => page.waitForSelector(selector);
+const { page, tenant, go, click, waitFor } = signedInDashboard(async () => (s = await shop()).tenant);
 
 /**
  * A yearly subscription to the shop's Pro plan (5 seats) with two active sites, plans above and below it, a private
@@ -59,7 +36,7 @@ async function subscribedLicense() {
   return { license, plans, periodEnd: new Date(subscription!.items.data[0]!.current_period_end * 1000).toISOString() };
 }
 
-describe.skipIf(!available && !process.env.CI)('plan changes and coupons in the dashboard', () => {
+describe.skipIf(withoutChromium)('plan changes and coupons in the dashboard', () => {
   it("changes a customer's subscription plan: 409 with too many sites, an upgrade at once, a downgrade at period end", async () => {
     const { license, plans, periodEnd } = await subscribedLicense();
     await go(`/customers/${license.customerId}`);

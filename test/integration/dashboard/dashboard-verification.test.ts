@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, uniqueEmail } from '../../support/client.js';
-import { button, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+import { dashboardBrowser, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
 import { verificationLinks } from '../../support/mail.js';
 
 /**
@@ -10,27 +9,10 @@ import { verificationLinks } from '../../support/mail.js';
  * and its button that sends the link again, and the landings of a verification link (`?verified=1`,
  * `?error=invalid_token`), signed in or not. Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
-const base = inject('baseUrl');
 const email = uniqueEmail('verify-ui');
 const password = 'correct horse battery';
 
-let browser: Browser | undefined;
-let page: Page;
-
-beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
-const click = (selector: string) => page.locator(selector).click();
-const waitFor = (selector: string) => page.waitForSelector(selector);
+const { page, go, click, waitFor } = dashboardBrowser();
 const shows = async (value: string) => (await page.$(text(value))) !== null;
 
 async function checkPage(name: string) {
@@ -38,7 +20,7 @@ async function checkPage(name: string) {
   expect(await seriousViolations(page), `axe on ${name}`).toEqual([]);
 }
 
-describe.skipIf(!available && !process.env.CI)('e-mail verification in the dashboard', () => {
+describe.skipIf(withoutChromium)('e-mail verification in the dashboard', () => {
   it('asks a new account to confirm its address, and sends the link again on request', async () => {
     await go('/register');
     await page.locator(textbox('E-mail')).fill(email);
