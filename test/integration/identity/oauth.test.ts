@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../../shared/platform/ids.js';
 import { Browser, type BrowserResponse } from '../../support/browser.js';
-import { Client, DASHBOARD_ORIGIN, newTenant, uniqueEmail } from '../../support/client.js';
+import { Client, DASHBOARD_ORIGIN, newTenant, unverifiedTenant, uniqueEmail } from '../../support/client.js';
 import { startFakeOAuthProviders, type Failure } from '../../support/fake-oauth-providers.js';
 import { startFakeSecretsManager } from '../../support/fake-secrets-manager.js';
 import { startManagementGateway, type ManagementGateway } from '../../support/management-gateway.js';
@@ -250,7 +250,7 @@ describe('signing in', () => {
 
   it('takes over an account whose address was never verified: its password, sessions and keys end before the link', async () => {
     // Someone registers the owner's address with a password of theirs, signs in, and makes an API key.
-    const squatter = await newTenant();
+    const squatter = await unverifiedTenant();
     const key = (await squatter.post('/api/api-keys', { name: 'backdoor' })).body.key;
     const otherSession = new Client();
     expect((await otherSession.post('/api/auth/login', { email: squatter.email, password: squatter.password })).status).toBe(200);

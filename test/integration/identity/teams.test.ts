@@ -24,7 +24,8 @@ describe('teams (DECISIONS §17)', () => {
     expect((await owner.get('/api/team/invitations')).body.items.map((i: { id: string }) => i.id)).toEqual([invited.body.id]);
 
     const token = await invitationToken(email);
-    const [mail] = await sentEmails((sent) => sent.to.includes(email) && sent.subject === "You're invited to join Dev");
+    // DECISIONS §20: the subject names the inviter by their verified address, and carries nothing they typed.
+    const [mail] = await sentEmails((sent) => sent.to.includes(email) && sent.subject === `${owner.email} invited you to a team`);
     expect(mail!.text).toContain(`${DASHBOARD_ORIGIN}/accept-invitation?token=${token}`);
     // Not verified yet: refused, and the invitation stays usable.
     expect(await invitee.post(`/api/team/invitations/${token}/accept`)).toMatchObject({ status: 403, body: { error: 'Verify your e-mail address to accept this invitation' } });
