@@ -14,9 +14,11 @@ type RequestOptions = {
   origin?: string | null;
 };
 
-/** A small HTTP client for the local stack that keeps the session cookie like a browser would. */
+/** A small HTTP client for the local stack that keeps the session and device cookies like a browser would. */
 export class Client {
   cookie?: string;
+  /** The `device` cookie, set at a sign-in (DECISIONS §20: a browser known to an account). */
+  device?: string;
   bearer?: string;
 
   constructor(readonly baseUrl = inject('baseUrl')) {}
@@ -24,7 +26,8 @@ export class Client {
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-    if (this.cookie) headers.cookie = `session=${this.cookie}`;
+    const held = [this.cookie && `session=${this.cookie}`, this.device && `device=${this.device}`].filter(Boolean);
+    if (held.length) headers.cookie = held.join('; ');
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
     const origin = options.origin === undefined ? DASHBOARD_ORIGIN : options.origin;
     if (origin) headers.origin = origin;
@@ -42,11 +45,14 @@ export class Client {
       body = text;
     }
     const cookies = res.headers.getSetCookie();
-    const session = cookies.find((c) => c.startsWith('session='));
-    if (session) {
-      const value = session.split(';')[0]!.slice('session='.length);
-      this.cookie = value || undefined;
-    }
+    const valueOf = (name: string) => {
+      const line = cookies.find((c) => c.startsWith(`${name}=`));
+      return line === undefined ? undefined : line.split(';')[0]!.slice(name.length + 1);
+    };
+    const session = valueOf('session');
+    if (session !== undefined) this.cookie = session || undefined;
+    const device = valueOf('device');
+    if (device !== undefined) this.device = device || undefined;
     return { status: res.status, headers: res.headers, body, text, cookies };
   }
 
