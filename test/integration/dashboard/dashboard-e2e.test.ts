@@ -8,6 +8,7 @@ import { DASHBOARD_DIST } from '../../../infra/dashboard-build.js';
 import { Client, uniqueEmail } from '../../support/client.js';
 import { button, CHROMIUM, desktopPage, launchChromium, link, screenshot, seriousViolations, text, textbox, byRole } from '../../support/dashboard-page.js';
 import { zipBytes } from '../../support/licensing-fixtures.js';
+import { verifyAddress } from '../../support/mail.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 
 /**
@@ -94,6 +95,8 @@ describe.skipIf(!available && !process.env.CI)('the dashboard in Chromium', () =
     await waitFor(text('No products yet'));
     expect(new URL(page.url()).pathname).toBe('/products');
     await checkPage('products-empty');
+    // The vendor opens the link e-mailed to them: webhooks and the payment provider need it (DECISIONS §20).
+    await verifyAddress(email);
   });
 
   it('creates a product, checking its fields before sending', async () => {

@@ -3,6 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
 import { useCan } from '../../auth/permissions';
 import { useMe } from '../../auth/session';
+import { RequireVerifiedAddress } from '../../auth/VerifyFirst';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
@@ -69,21 +70,23 @@ export function TeamPage() {
               Invitation sent to {invite.data.email}.
             </p>
           )}
-          <form onSubmit={form.handleSubmit} noValidate className="inline-form">
-            <Field label="E-mail" error={fieldError(form.problems, server, 'email')}>
-              <input type="email" value={form.values.email} onChange={(e) => form.set('email')(e.target.value)} />
-            </Field>
-            <Field label="Role">
-              <select value={form.values.role} onChange={(e) => form.set('role')(e.target.value as AssignableRole)}>
-                {ROLES.map((role) => (
-                  <option key={role}>{role}</option>
-                ))}
-              </select>
-            </Field>
-            <button type="submit" className="button button-primary" disabled={invite.isPending}>
-              Send invitation
-            </button>
-          </form>
+          <RequireVerifiedAddress to="invite people">
+            <form onSubmit={form.handleSubmit} noValidate className="inline-form">
+              <Field label="E-mail" error={fieldError(form.problems, server, 'email')}>
+                <input type="email" value={form.values.email} onChange={(e) => form.set('email')(e.target.value)} />
+              </Field>
+              <Field label="Role">
+                <select value={form.values.role} onChange={(e) => form.set('role')(e.target.value as AssignableRole)}>
+                  {ROLES.map((role) => (
+                    <option key={role}>{role}</option>
+                  ))}
+                </select>
+              </Field>
+              <button type="submit" className="button button-primary" disabled={invite.isPending}>
+                Send invitation
+              </button>
+            </form>
+          </RequireVerifiedAddress>
         </section>
       )}
       <ErrorBanner error={invite.error ?? changeRole.error ?? remove.error ?? withdraw.error} />

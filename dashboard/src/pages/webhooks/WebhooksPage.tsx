@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { useCan } from '../../auth/permissions';
+import { useVerifiedAddress, VerifyFirstNotice } from '../../auth/VerifyFirst';
 import { formatDate } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
@@ -8,17 +9,19 @@ import { TableScroll } from '../../components/TableScroll';
 
 export function WebhooksPage() {
   const can = useCan();
+  const verified = useVerifiedAddress();
   const webhooks = useWebhooks();
   return (
     <>
       <div className="page-head">
         <h1>Webhooks</h1>
-        {can('webhooks') && (
+        {can('webhooks') && verified && (
           <Link className="button button-primary" to="/webhooks/new">
             New webhook
           </Link>
         )}
       </div>
+      {can('webhooks') && !verified && <VerifyFirstNotice to="add or change webhooks" />}
       <QueryView
         query={webhooks}
         loading="Loading webhooks…"
