@@ -42,9 +42,12 @@ export async function verificationLinks(email: string, count = 1, baseUrl = inje
   return (await emailsSent(isVerification, count, baseUrl)).map((sent) => VERIFICATION_LINK.exec(sent.text)![0]);
 }
 
-/** Opens the newest verification link sent to `email`, as its owner would: the address is verified then. */
+/**
+ * Opens the newest verification link sent to `email`, as its owner would: the address is verified then. Opened on
+ * `baseUrl`, the stack that sent it: a stack started again in one process keeps the first one's `PUBLIC_BASE_URL`.
+ */
 export async function verifyAddress(email: string, baseUrl = inject('baseUrl')): Promise<void> {
-  const link = (await verificationLinks(email, 1, baseUrl)).at(-1)!;
-  const res = await fetch(link, { redirect: 'manual' });
+  const link = new URL((await verificationLinks(email, 1, baseUrl)).at(-1)!);
+  const res = await fetch(`${baseUrl}${link.pathname}${link.search}`, { redirect: 'manual' });
   expect(res.status, await res.text()).toBeLessThan(400);
 }
