@@ -41,7 +41,7 @@ async function readImportBody(event: HttpEvent): Promise<{ bytes: Uint8Array; co
 
 export function importRoutes(deps: StartImportDeps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('POST', '/api/imports', { readBody: readImportBody, query: () => schemas().startQuery, permission: 'data', audit: { action: 'import.create', target: 'importJob', idField: 'importId' } }, async ({ caller, query, body }) => {
+    authed('POST', '/api/imports', { readBody: readImportBody, query: () => schemas().startQuery, verifiedOnly: true, permission: 'data', audit: { action: 'import.create', target: 'importJob', idField: 'importId' } }, async ({ caller, query, body }) => {
       // An id of another shape names no product: answered as an unknown one, before any read.
       if (!hasIdShape('prd', query.productId)) throw new NotFoundError('Product not found');
       const file: ImportFile | undefined = query.uploadId ? { uploadId: query.uploadId } : body;
@@ -49,7 +49,7 @@ export function importRoutes(deps: StartImportDeps, { authed }: RouteBuilders): 
       const started = await startImport(deps, caller.tenantId, { productId: query.productId, format: query.format, dryRun: query.dryRun === 'true', file });
       return json(202, started);
     }),
-    authed('POST', '/api/imports/upload-url', { body: () => schemas().uploadUrlBody, permission: 'data', audit: false }, async ({ caller, body }) => ok(await createImportUploadUrl(deps, caller.tenantId, body.fileSize))),
+    authed('POST', '/api/imports/upload-url', { body: () => schemas().uploadUrlBody, verifiedOnly: true, permission: 'data', audit: false }, async ({ caller, body }) => ok(await createImportUploadUrl(deps, caller.tenantId, body.fileSize))),
     authed('GET', '/api/imports', { query: () => schemas().listQuery, permission: 'read' }, async ({ caller, query }) => ok(await listImports(deps, caller.tenantId, query.page, query.per_page))),
     authed('GET', '/api/imports/{id}', { pathIds: { id: ID_KINDS.import }, permission: 'read' }, async ({ caller, params }) => ok(await getImport(deps, caller.tenantId, params.id!))),
   ];
