@@ -9,7 +9,38 @@ type Import = components['schemas']['Import'];
 
 const finished = (job: Import | undefined) => job?.status === 'done' || job?.status === 'failed';
 
-/** One import, polled every second until it ends: its progress, what it wrote (or would write) and its bad rows. */
+/** A list of rows with what is said of each: the import's bad rows, or its warnings. */
+function RowNotes({ title, label, what, notes, count }: { title: string; label: string; what: string; notes: { row: number; message: string }[]; count: number }) {
+  if (notes.length === 0) return null;
+  return (
+    <>
+      <h3>
+        {title}
+        {count > notes.length && ` (the first ${notes.length} of ${count})`}
+      </h3>
+      <TableScroll label={label}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Row</th>
+              <th scope="col">{what}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {notes.map((note) => (
+              <tr key={note.row}>
+                <td>{note.row}</td>
+                <td>{note.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+    </>
+  );
+}
+
+/** One import, polled every second until it ends: its progress, what it wrote (or would write), its bad rows and warnings. */
 export function ImportProgress({ importId, onImportForReal }: { importId: string; onImportForReal?: () => void }) {
   const query = useQuery({
     queryKey: ['imports', importId],
@@ -40,34 +71,15 @@ export function ImportProgress({ importId, onImportForReal }: { importId: string
         <dd data-count="customers">{job.counts.customers}</dd>
         <dt>Activations {would}carried over</dt>
         <dd data-count="activations">{job.counts.activations}</dd>
-        <dt>Keys that exist already (skipped)</dt>
+        <dt>Rows skipped (the key exists already, or left out)</dt>
         <dd data-count="skipped">{job.counts.skipped}</dd>
         <dt>Bad rows</dt>
         <dd data-count="errors">{job.errorCount}</dd>
+        <dt>Rows with a warning</dt>
+        <dd data-count="warnings">{job.warningCount}</dd>
       </dl>
-      {job.errors.length > 0 && (
-        <>
-          <h3>Bad rows{job.errorCount > job.errors.length && ` (the first ${job.errors.length} of ${job.errorCount})`}</h3>
-          <TableScroll label="Bad rows">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Problem</th>
-                </tr>
-              </thead>
-              <tbody>
-                {job.errors.map((error) => (
-                  <tr key={error.row}>
-                    <td>{error.row}</td>
-                    <td>{error.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        </>
-      )}
+      <RowNotes title="Bad rows" label="Bad rows" what="Problem" notes={job.errors} count={job.errorCount} />
+      <RowNotes title="Rows to know about" label="Warnings" what="What happened" notes={job.warnings} count={job.warningCount} />
       {job.dryRun && job.status === 'done' && onImportForReal && (
         <div className="actions">
           <button type="button" className="button button-primary" onClick={onImportForReal}>
