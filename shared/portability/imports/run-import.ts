@@ -235,6 +235,17 @@ function readSoon(deps: ImportDeps, run: Run, end: number): void {
   run.reading = reading;
 }
 
+/** The window emptied and the prepared rows read again from `job`'s cursor: another worker moved the import there. */
+async function restartAt(deps: ImportDeps, run: Run, job: ImportJobItem): Promise<void> {
+  await run.rows.return(undefined);
+  run.rows = preparedRows(deps, job.fileKey, job.cursor, job.rows!);
+  run.window = [];
+  run.base = job.cursor;
+  run.readUpTo = job.cursor;
+  run.exhausted = false;
+  run.held.clear();
+}
+
 /** What has to be read again after a refused transaction: the table may have changed from the batch on. */
 async function forget(run: Run): Promise<void> {
   await run.reading?.catch(() => undefined);
@@ -356,14 +367,8 @@ async function runBatch(deps: ImportDeps, run: Run): Promise<ImportJobItem | und
       // Another worker moved the import on, or it ended: go on from what the table says.
       const job = await readImportJob(deps, run.job.importId);
       if (job?.status !== 'running') return undefined;
-      run.window = [];
-      run.base = job.cursor;
-      run.readUpTo = job.cursor;
-      run.exhausted = false;
-      await run.rows.return(undefined);
-      run.rows = preparedRows(deps, job.fileKey, job.cursor, job.rows!);
-      run.job = job;
-      continue;
+      await restartAt(deps, run, job);
+      return job;
     }
     if (outcome.refused('product')) {
       await failImport(deps, run.job, 'The product was deleted');

@@ -117,5 +117,5 @@ describe('an import, compared with the whole table', () => {
     await expect.poll(async () => (await tenant.get('/_local/mail-queue')).body.messages, { timeout: 15_000, interval: 100 }).toBe(0);
     const mail = (await tenant.get('/_local/mail')).body.emails as SentEmail[];
     expect(mail.filter((email) => email.subject !== 'Confirm your e-mail address' || !email.to.includes('mover@example.com'))).toEqual([]);
-  });
+  }, 90_000);
 });

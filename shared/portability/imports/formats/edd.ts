@@ -12,6 +12,7 @@ import type { ImportFormat, ImportOptions } from './format.js';
  * License Status, Product Name, Purchase Date, Expiration Date, Activation Limit, Activation Count, Activated URLs`
  * (URLs joined with ` - `, the expiration as `date('Y-m-d H:i:s', …)`: `1970-01-01 00:00:00` for a lifetime one, and
  * `Unlimited` as a limit). Dates and "Unix seconds" alike are the store's local time (WordPress's `current_time`).
+ * Every cell is written quoted, with `"` replaced by `'` and `addslashes` applied (`O\'Brien`): read without the slashes.
  */
 const STATUSES = { active: 'active', inactive: 'active', expired: 'expired', disabled: 'suspended' } as const;
 
@@ -28,23 +29,26 @@ const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
 /** The names a problem with the file's products lists, at most. */
 const LISTED_PRODUCTS = 10;
 
+/** A cell as EDD meant it: without the slashes its exporter added. */
+const field = (row: CsvRow, ...columns: string[]) => unslashed(cell(row, ...columns));
+
 function licenseOf(row: CsvRow, unlimitedSeats: number, timezone: string | undefined): LicenseCandidate {
-  const licenseKey = required('License Key', cell(row, 'license_key'));
+  const licenseKey = required('License Key', field(row, 'license_key'));
   const warnings: string[] = [];
-  let customerEmail = cell(row, 'customer_email', 'email');
+  let customerEmail = field(row, 'customer_email', 'email');
   if (!customerEmail) {
-    customerEmail = placeholderEmail('edd', cell(row, 'license_id') ?? licenseKey);
-    warnings.push(`no customer e-mail (the customer was deleted in EDD): imported for ${customerEmail}; set the real address on the license`);
+    customerEmail = placeholderEmail('edd', field(row, 'license_id') ?? licenseKey);
+    warnings.push(`no customer e-mail (its customer was deleted in EDD): imported for ${customerEmail}; set the real address on the license`);
   }
   return {
     licenseKey,
     customerEmail,
-    customerName: unslashed(cell(row, 'customer_name'))?.trim() || undefined,
-    status: mapped('License Status', cell(row, 'license_status', 'status'), STATUSES, 'active'),
-    seats: activationLimit('Activation Limit', cell(row, 'activation_limit'), unlimitedSeats),
-    expiresAt: expiration(cell(row, 'expiration_date'), timezone),
-    createdAt: timestamp('Purchase Date', cell(row, 'purchase_date'), timezone),
-    domains: (cell(row, 'activated_urls') ?? '').split(/,|\s+-\s+/),
+    customerName: field(row, 'customer_name'),
+    status: mapped('License Status', field(row, 'license_status', 'status'), STATUSES, 'active'),
+    seats: activationLimit('Activation Limit', field(row, 'activation_limit'), unlimitedSeats),
+    expiresAt: expiration(field(row, 'expiration_date'), timezone),
+    createdAt: timestamp('Purchase Date', field(row, 'purchase_date'), timezone),
+    domains: (field(row, 'activated_urls') ?? '').split(/,|\s+-\s+/),
     warnings,
   };
 }
@@ -58,7 +62,7 @@ export const eddFormat = (unlimitedSeats: number, options: Pick<ImportOptions, '
     const products: string[] = [];
     let picked = 0;
     for await (const row of csvRows(input, ['license_key'])) {
-      const product = cell(row, 'product_name');
+      const product = field(row, 'product_name');
       if (product && !products.some((name) => sameName(name, product)) && products.length < LISTED_PRODUCTS) products.push(product);
       if (options.productName !== undefined) {
         if (!product || !sameName(product, options.productName)) {

@@ -1,6 +1,6 @@
 import { cell, csvRows, type CsvRow } from '../csv-table.js';
-import { readRow, type ImportedStatus, type LicenseCandidate } from '../rows.js';
-import { count, flag, optional, required, timestamp } from '../values.js';
+import { placeholderEmail, readRow, type ImportedStatus, type LicenseCandidate } from '../rows.js';
+import { count, flag, optional, timestamp } from '../values.js';
 import type { ImportFormat } from './format.js';
 
 /**
@@ -28,9 +28,15 @@ function statusOf(row: CsvRow, expiresAt: string | undefined, now: Date): Import
 function licenseOf(row: CsvRow, licenseKey: string, now: Date): LicenseCandidate {
   const expiresAt = timestamp('Subscription End Date', cell(row, 'subscription_end_date'));
   const giftee = cell(row, 'giftee_email');
+  const warnings: string[] = [];
+  let customerEmail = giftee ?? cell(row, 'purchase_email', 'buyer_email', 'email');
+  if (!customerEmail) {
+    customerEmail = placeholderEmail('gumroad', cell(row, 'purchase_id') ?? licenseKey);
+    warnings.push(`the sale has no e-mail: imported for ${customerEmail}; set the real address on the license`);
+  }
   return {
     licenseKey,
-    customerEmail: giftee ?? required('Purchase Email', cell(row, 'purchase_email', 'buyer_email', 'email')),
+    customerEmail,
     // The buyer's name is the giver's, not the recipient's.
     customerName: giftee ? undefined : optional(cell(row, 'buyer_name', 'full_name')),
     status: statusOf(row, expiresAt, now),
@@ -39,6 +45,7 @@ function licenseOf(row: CsvRow, licenseKey: string, now: Date): LicenseCandidate
     // The time column holds the whole moment (`2024-03-01 10:00:00 UTC`); the date alone is the fallback.
     createdAt: timestamp('Purchase Time (UTC timezone)', cell(row, 'purchase_time_utc_timezone')) ?? timestamp('Purchase Date', cell(row, 'purchase_date')),
     domains: [],
+    warnings,
   };
 }
 
