@@ -64,6 +64,8 @@ export function createMetricsRecorder(options: { namespace?: string; clock?: () 
     webhookDelivery: (outcome: DeliveryOutcome) => count('WebhookDeliveries', { outcome }, `WebhookDeliveries#${outcome}`),
     /** A Stripe event received, by its `type` (`checkout.session.completed`, …): for the Stripe webhook. */
     stripeEvent: (type: string) => count('StripeEvents', { type }, `StripeEvents#${type}`),
+    /** An e-mail SES refused for good (shared/messaging/mail/send-once.ts), by SES's name for the refusal: not tried again. */
+    mailRefused: (refusal: string) => count('MailRefused', { refusal }, `MailRefused#${refusal}`),
     /** A paid checkout whose license could not be issued (shared/billing/commerce/purchase.ts): alarmed, so written at once. */
     purchaseNotIssued: () => count('PurchasesNotIssued', {}, 'PurchasesNotIssued', { urgent: true }),
     /**

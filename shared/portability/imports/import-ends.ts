@@ -1,6 +1,5 @@
-import type { EntityItem, TransactionEntities } from '../../platform/data/service.js';
-import { transact } from '../../platform/data/writes.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type EntityItem, transact, type TransactionEntities } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 
 type Job = EntityItem<'importJob'>;
 

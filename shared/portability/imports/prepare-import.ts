@@ -1,6 +1,6 @@
-import type { EntityItem } from '../../platform/data/service.js';
-import type { Deps } from '../../platform/runtime.js';
-import type { StorageDeps } from '../../platform/storage/release-files.js';
+import type { EntityItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
+import type { StorageDeps } from '../../platform/storage/index.js';
 import { FileProblem } from './file-problem.js';
 import { importFormat } from './formats.js';
 import { readUsersFile } from './formats/woocommerce.js';

@@ -12,7 +12,7 @@ import { finishedExport } from '../../support/exports.js';
 import { importFile } from '../../support/imports.js';
 import { newLicense, newProduct, newRelease, plugin } from '../../support/licensing-fixtures.js';
 import { localData } from '../../support/table.js';
-import { createStorageClient } from '../../../shared/platform/storage/storage-client.js';
+import { createStorageClient } from '../../../shared/platform/s3/storage-client.js';
 
 /** An account with something of every record type. */
 async function populatedAccount() {

@@ -1,16 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema.gen';
+import { DataTable, type Column } from '../../components/DataTable';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { StatusBadge } from '../../components/StatusBadge';
-import { TableScroll } from '../../components/TableScroll';
 
 type Import = components['schemas']['Import'];
 
 const finished = (job: Import | undefined) => job?.status === 'done' || job?.status === 'failed';
 
+type RowNote = { row: number; message: string };
+const noteColumns = (what: string): Column<RowNote>[] => [
+  { header: 'Row', cell: (note) => note.row },
+  { header: what, cell: (note) => note.message },
+];
+
 /** A list of rows with what is said of each: the import's bad rows, or its warnings. */
-function RowNotes({ title, label, what, notes, count }: { title: string; label: string; what: string; notes: { row: number; message: string }[]; count: number }) {
+function RowNotes({ title, label, what, notes, count }: { title: string; label: string; what: string; notes: RowNote[]; count: number }) {
   if (notes.length === 0) return null;
   return (
     <>
@@ -18,24 +24,7 @@ function RowNotes({ title, label, what, notes, count }: { title: string; label: 
         {title}
         {count > notes.length && ` (the first ${notes.length} of ${count})`}
       </h3>
-      <TableScroll label={label}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">{what}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {notes.map((note) => (
-              <tr key={note.row}>
-                <td>{note.row}</td>
-                <td>{note.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
+      <DataTable label={label} columns={noteColumns(what)} rows={notes} rowKey={(note) => note.row} />
     </>
   );
 }
