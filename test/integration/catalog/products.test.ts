@@ -208,7 +208,8 @@ describe('products', () => {
   it("isolates tenants on every product route: another tenant's id is 404", async () => {
     const owner = await newTenant();
     const other = await newTenant();
-    const { body: product } = await owner.post('/api/products', widget);
+    const { status, body: product } = await owner.post('/api/products', widget);
+    expect(status).toBe(201);
     const path = `/api/products/${product.id}`;
     expect((await other.get(path)).status).toBe(404);
     expect((await other.put(path, { name: 'Stolen' })).status).toBe(404);
