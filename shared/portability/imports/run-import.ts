@@ -6,6 +6,7 @@ import { type Deps, newId } from '../../platform/index.js';
 import { type Environment, expiryItemChanges, type LicenseItem, machineHoldKey, stagingRules } from '../../licensing/index.js';
 import type { StorageDeps } from '../../platform/storage/index.js';
 import { FileProblem } from './file-problem.js';
+import { isBinary, NOT_TEXT, readable } from './readable.js';
 import { importFormat } from './formats.js';
 import { readImportFile } from './import-files.js';
 import { importErrors, LISTED_ERRORS, readImportJob, toImport, type ImportJobItem } from './import-jobs.js';
@@ -67,7 +68,7 @@ async function failJob(deps: ImportDeps, job: ImportJobItem, failure: string): P
   const now = deps.clock.now().toISOString();
   await deps.data.entities.importJob
     .patch({ importId: job.importId })
-    .set({ status: 'failed', failure, finishedAt: now, updatedAt: now })
+    .set({ status: 'failed', failure: readable(failure), finishedAt: now, updatedAt: now })
     .where(({ status }, { eq }) => `${eq(status, 'queued')} OR ${eq(status, 'running')}`)
     .go()
     .catch(() => undefined); // another worker ended it first
@@ -77,6 +78,7 @@ async function failJob(deps: ImportDeps, job: ImportJobItem, failure: string): P
 async function readRows(deps: ImportDeps, job: ImportJobItem): Promise<RowResult[] | string> {
   const text = await readImportFile(deps, job.fileKey);
   if (text === undefined) return 'The import file is gone';
+  if (isBinary(text)) return NOT_TEXT;
   try {
     return importFormat(job.format, () => deps.clock.now()).read(text);
   } catch (error) {
@@ -264,7 +266,7 @@ function batchWrites(run: Run, steps: Step[], newCustomers: Set<string>, now: Da
   for (const step of steps) {
     if (step.kind === 'skip') counts.skipped++;
     if (step.kind === 'error') {
-      if (job.errorCount + counts.errorCount < LISTED_ERRORS) errors.push({ row: step.row, message: step.message });
+      if (job.errorCount + counts.errorCount < LISTED_ERRORS) errors.push({ row: step.row, message: readable(step.message) });
       counts.errorCount++;
     }
     if (step.kind !== 'license') continue;
