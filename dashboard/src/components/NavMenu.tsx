@@ -36,14 +36,16 @@ export function NavMenu({ label, ariaLabel, current = false, className, children
       button.current?.focus();
     } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
-      if (!open) setOpen(true);
-      // The list is drawn once open: move the focus after that render.
-      requestAnimationFrame(() => {
+      const forward = event.key === 'ArrowDown';
+      const move = () => {
         const all = items();
         const at = all.indexOf(document.activeElement as HTMLElement);
-        const next = event.key === 'ArrowDown' ? (at + 1) % all.length : at <= 0 ? all.length - 1 : at - 1;
-        all[next]?.focus();
-      });
+        all[forward ? (at + 1) % all.length : at <= 0 ? all.length - 1 : at - 1]?.focus();
+      };
+      if (open) return move();
+      setOpen(true);
+      // The list is drawn once open: move the focus after that render.
+      requestAnimationFrame(move);
     }
   };
   return (
