@@ -3,7 +3,7 @@ import type { Webhook, WebhookEvent } from '../../api/types';
 import { FormFooter } from '../../components/FormFooter';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
-import { EVENT_GROUPS, EVENT_KINDS } from './eventKinds';
+import { EVENT_GROUPS, EVENT_KINDS, EVENT_ORDER } from './eventKinds';
 
 export type WebhookBody = { name: string; url: string; events: WebhookEvent[]; enabled: boolean };
 
@@ -48,7 +48,7 @@ export function WebhookForm({ webhook, eventKinds, submitLabel, pending, error, 
           </button>
         </div>
         {EVENT_GROUPS.map((group) => {
-          const kinds = eventKinds.filter((kind) => EVENT_KINDS[kind].group === group);
+          const kinds = EVENT_ORDER.filter((kind) => eventKinds.includes(kind) && EVENT_KINDS[kind].group === group);
           if (kinds.length === 0) return null;
           return (
             <fieldset key={group} className="event-group">

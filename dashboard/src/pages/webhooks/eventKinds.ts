@@ -36,3 +36,6 @@ export const EVENT_KINDS: Record<WebhookEvent, { group: EventGroup; description:
   'release.updated': { group: 'Releases', description: 'A published release is edited, or its channel or rollout changes.' },
   'import.completed': { group: 'Imports', description: 'An import (not a dry run) finishes, with its counts.' },
 };
+
+/** The kinds in the order above: within a group, as things happen to a license or a subscription. */
+export const EVENT_ORDER = Object.keys(EVENT_KINDS) as WebhookEvent[];
