@@ -1,3 +1,5 @@
+import { FileProblem } from './file-problem.js';
+
 /**
  * What an import tells a person stays readable (issue 48): a file that is not text fails with a sentence rather than a
  * quote of its bytes, and a value quoted in a message that holds characters no one can read is named, not shown.
@@ -13,8 +15,19 @@ const SNIFFED = 4096;
 export const NOT_TEXT =
   'The file is not a text file (a spreadsheet or an archive, perhaps): export the licenses as CSV, or the account as JSON Lines, and choose that file';
 
-/** A file that holds a NUL byte near its start is not a CSV or JSON Lines export. */
-export const isBinary = (text: string) => text.slice(0, SNIFFED).includes('\u0000');
+/**
+ * The file as it streams in, refused with `NOT_TEXT` (a `FileProblem`) when a NUL byte comes within its first bytes:
+ * such a file is no CSV or JSON Lines export.
+ */
+export async function* textOnly<Chunk extends Buffer | string>(input: AsyncIterable<Chunk>): AsyncGenerator<Chunk> {
+  let seen = 0;
+  for await (const chunk of input) {
+    const start = chunk.slice(0, Math.max(0, SNIFFED - seen));
+    if (typeof start === 'string' ? start.includes('\u0000') : start.includes(0)) throw new FileProblem(NOT_TEXT);
+    seen += chunk.length;
+    yield chunk;
+  }
+}
 
 /** `message` with each quoted value that holds unreadable characters named instead, and any other such character dropped. */
 export function readable(message: string): string {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isBinary, readable } from '../../../shared/portability/imports/readable.js';
+import { FileProblem } from '../../../shared/portability/imports/file-problem.js';
+import { NOT_TEXT, readable, textOnly } from '../../../shared/portability/imports/readable.js';
+
+const read = async (chunks: Buffer[]) => {
+  const seen: Buffer[] = [];
+  for await (const chunk of textOnly((async function* () {
+    yield* chunks;
+  })())) seen.push(chunk);
+  return Buffer.concat(seen).toString();
+};
 
 /** What an import says to a person holds no bytes they cannot read (issue 48). */
 describe('readable import messages', () => {
@@ -9,8 +18,9 @@ describe('readable import messages', () => {
     expect(readable('The file has no license_key column (its header reads: PK\u0003\u0004\u0014)')).toBe('The file has no license_key column (its header reads: PK)');
   });
 
-  it('tells a binary file (a NUL byte near its start) from text, accents included', () => {
-    expect(isBinary('PK\u0003\u0004\u0014\u0000\u0008')).toBe(true);
-    expect(isBinary('license_key,customer_email\nKEY-1,zoë@example.com\n')).toBe(false);
+  it('refuses a binary file (a NUL byte near its start, in any chunk) and passes text through, accents included', async () => {
+    await expect(read([Buffer.from('PK'), Buffer.from([3, 4, 0x14, 0, 8])])).rejects.toEqual(new FileProblem(NOT_TEXT));
+    const text = 'license_key,customer_email\nKEY-1,zoë@example.com\n';
+    expect(await read([Buffer.from(text)])).toBe(text);
   });
 });
