@@ -47,6 +47,7 @@ const Overview = named(
   z.object({
     currency: z.string(),
     revenue: z.object({ total: z.number(), byDay: z.array(z.object({ date: z.string(), amount: z.number() })) }),
+    revenueByCurrency: z.array(z.object({ currency: z.string(), total: z.number(), byDay: z.array(z.object({ date: z.string(), amount: z.number() })) })),
     refunds: z.object({ total: z.number(), count: z.number() }),
     mrr: z.number(),
     activeSubscriptions: z.number(),
@@ -62,6 +63,7 @@ const Overview = named(
     'refunds counted apart on their day, new licenses and churned subscriptions of the range; `mrr` and `activeSubscriptions` as of now; ' +
     'distinct sites seen in the 7 days that end the range (`activeInstalls`, a HyperLogLog estimate: ±1.6% standard error), ' +
     'the sites seen each day of the range (`installsByDay`, beside DECISIONS §19\'s fields, for the chart), ' +
+    'gross revenue in every currency sold in over the range (`revenueByCurrency`, the main currency first and always there, for the chart), ' +
     'and those days\' sites by the product, PHP and WordPress versions they reported.',
 );
 
@@ -133,6 +135,10 @@ export const analyticsOperations = defineOperations({
           twoDays: {
             currency: 'USD',
             revenue: { total: 128, byDay: [{ date: '2026-01-30', amount: 49 }, { date: '2026-01-31', amount: 79 }] },
+            revenueByCurrency: [
+              { currency: 'USD', total: 128, byDay: [{ date: '2026-01-30', amount: 49 }, { date: '2026-01-31', amount: 79 }] },
+              { currency: 'EUR', total: 45, byDay: [{ date: '2026-01-30', amount: 0 }, { date: '2026-01-31', amount: 45 }] },
+            ],
             refunds: { total: 49, count: 1 },
             mrr: 6.58,
             activeSubscriptions: 1,

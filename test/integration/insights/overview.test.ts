@@ -54,6 +54,8 @@ describe('GET /api/analytics/overview', () => {
     expect(all).toEqual({
       currency: 'USD',
       revenue: { total: 2 * 49.5 + 2 * 199, byDay: expect.arrayContaining([{ date: today, amount: 497 }]) },
+      // One currency sold in: its series is the revenue's (test/integration/dashboard/dashboard-polish.test.ts has two).
+      revenueByCurrency: [{ currency: 'USD', total: 497, byDay: expect.arrayContaining([{ date: today, amount: 497 }]) }],
       refunds: { total: 199, count: 1 },
       // One yearly subscription left: 49.50 / 12 = 4.125, to the cent.
       mrr: 4.13,
@@ -72,6 +74,7 @@ describe('GET /api/analytics/overview', () => {
     expect(await overview(s.tenant, { product_id: other.id })).toEqual({
       currency: 'USD',
       revenue: { total: 0, byDay: expect.any(Array) },
+      revenueByCurrency: [{ currency: 'USD', total: 0, byDay: expect.any(Array) }],
       refunds: { total: 0, count: 0 },
       mrr: 0,
       activeSubscriptions: 0,

@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
 import type { License } from '../../api/types';
 import { ChannelField, type Channel } from '../../components/ChannelFields';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { FormFooter } from '../../components/FormFooter';
 import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 import { dayFromExpiry, expiryFromDay } from './expiry';
@@ -18,12 +18,19 @@ type LicenseChanges = {
   leaseSeconds: number;
 };
 
-export function LicenseEditForm({ license }: { license: License }) {
+/**
+ * Saving the license's details. It lives in the page, not in the form: the form is made anew from each saved license
+ * (keyed by its `updatedAt`), and "Saved." must outlive that.
+ */
+export function useLicenseSave(license: License) {
   const queryClient = useQueryClient();
-  const save = useMutation({
+  return useMutation({
     mutationFn: (body: LicenseChanges) => unwrap(api.PUT('/api/licenses/{id}', { params: { path: { id: license.id } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['licenses'] }),
   });
+}
+
+export function LicenseEditForm({ license, save }: { license: License; save: ReturnType<typeof useLicenseSave> }) {
   const form = useForm({
     initial: {
       seats: String(license.seats),
@@ -77,13 +84,7 @@ export function LicenseEditForm({ license }: { license: License }) {
       <Field label="Customer name" error={errorOf('customerName')}>
         <input value={form.values.customerName} onChange={(e) => form.set('customerName')(e.target.value)} />
       </Field>
-      <ErrorBanner error={save.error} />
-      <div className="actions">
-        <button type="submit" className="button button-primary" disabled={save.isPending}>
-          Save changes
-        </button>
-        {save.isSuccess && <span role="status">Saved.</span>}
-      </div>
+      <FormFooter error={save.error} pending={save.isPending} submitLabel="Save changes" saved={save.isSuccess} />
     </form>
   );
 }

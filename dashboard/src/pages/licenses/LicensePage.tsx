@@ -11,7 +11,7 @@ import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActivationsTable } from './ActivationsTable';
 import { LeasesTable } from './LeasesTable';
-import { LicenseEditForm } from './LicenseEditForm';
+import { LicenseEditForm, useLicenseSave } from './LicenseEditForm';
 import { TransferLicenseForm } from './TransferLicenseForm';
 
 export const licenseKey = (id: string) => ['licenses', id] as const;
@@ -37,6 +37,7 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
   const path = { params: { path: { id: license.id } } };
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['licenses'] });
   const setStatus = useMutation({ mutationFn: (status: LicenseStatus) => unwrap(api.PUT('/api/licenses/{id}', { ...path, body: { status } })), onSuccess: refresh });
+  const save = useLicenseSave(license);
   const revoke = useMutation({ mutationFn: () => unwrap(api.POST('/api/licenses/{id}/revoke', path)), onSuccess: refresh });
   const regenerate = useMutation({ mutationFn: () => unwrap(api.POST('/api/licenses/{id}/regenerate', path)), onSuccess: refresh });
   const remove = useMutation({
@@ -113,7 +114,7 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
       {support && (
         <section className="card" aria-labelledby="edit-heading">
           <h2 id="edit-heading">Seats, expiry and customer</h2>
-          <LicenseEditForm key={license.updatedAt} license={license} />
+          <LicenseEditForm key={license.updatedAt} license={license} save={save} />
         </section>
       )}
       {support && !revoked && (

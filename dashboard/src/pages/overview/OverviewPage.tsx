@@ -7,6 +7,7 @@ import { CsvDownload } from '../../components/charts/CsvDownload';
 import { LineChart } from '../../components/charts/LineChart';
 import { formatMoney } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
+import { RevenueChart } from './RevenueChart';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const daysBefore = (day: string, days: number) => isoDay(new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000));
@@ -97,10 +98,7 @@ export function OverviewPage() {
             <>
               <Tiles data={data} />
               <div className="charts charts-wide">
-                <div>
-                  <LineChart title={`Revenue per day (${data.currency})`} labels={labels} series={[{ name: 'Revenue', values: data.revenue.byDay.map((day) => day.amount) }]} />
-                  <CsvDownload label="Download revenue as CSV" filename="revenue.csv" header={['date', `revenue_${data.currency}`]} rows={data.revenue.byDay.map((d) => [d.date, d.amount])} />
-                </div>
+                <RevenueChart data={data} />
                 <div>
                   <LineChart title="Sites seen per day" labels={labels} series={[{ name: 'Sites', values: data.installsByDay.map((day) => day.count) }]} />
                   <CsvDownload label="Download installs as CSV" filename="installs.csv" header={['date', 'sites']} rows={data.installsByDay.map((d) => [d.date, d.count])} />
