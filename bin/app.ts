@@ -48,6 +48,7 @@ new LicensingStack(app, `LicensingService-${stage}`, {
   publicBaseUrl: settings.publicBaseUrl,
   dashboardUrl: settings.dashboardUrl,
   mailFrom: settings.mailFrom,
+  allowDefaultMailFrom: settings.allowDefaultMailFrom,
   alarmEmail: settings.alarmEmail,
   customDomain: customDomain && edgeCertificate ? { ...customDomain, certificateArn: edgeCertificate.certificateArn } : customDomain,
   oauth: settings.oauth,

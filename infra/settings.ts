@@ -26,8 +26,10 @@ export interface DeploySettings {
   readonly publicBaseUrl?: string;
   /** The dashboard's origin: used at synthesis for the bucket's CORS rule, so never an SSM reference. */
   readonly dashboardUrl?: string;
-  /** Sender address of outgoing mail (ssm). */
+  /** Sender address of outgoing mail (ssm); unset, the deployment asks for it (the stack's `MailFrom` parameter). */
   readonly mailFrom?: string;
+  /** `-c allowDefaultMailFrom=true`: a trial deployment without a sender (`no-reply@example.com`, which SES refuses). */
+  readonly allowDefaultMailFrom?: true;
   /** Where alarms are e-mailed (ssm); unset, the alarm topic has no subscription. */
   readonly alarmEmail?: string;
   readonly customDomain?: CustomDomainSettings;
@@ -146,14 +148,10 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
   }
 
   const mailFrom = emailAddress('mailFrom');
-  // A deployment aimed at an account is a real one: without a sender, every license e-mail would fail for an hour and
-  // land in the dead-letter queue. `allowDefaultMailFrom=true` lets a trial deployment go without.
-  if (mailFrom === undefined && (account || region) && flag('allowDefaultMailFrom') !== true) {
-    throw new Error(
-      'mailFrom is required for a deployment to an account (-c mailFrom=licenses@example.com, an address or domain SES has verified; ' +
-        'docs/deploy.md). To try the stack without sending mail, add -c allowDefaultMailFrom=true',
-    );
-  }
+  // Without a sender every license e-mail would fail for an hour and land in the dead-letter queue: the stack then asks
+  // for one at deployment (a `MailFrom` parameter without a default), whether or not account and region are given.
+  // `allowDefaultMailFrom=true` lets a trial deployment go without.
+  const allowDefaultMailFrom = mailFrom === undefined && flag('allowDefaultMailFrom') === true;
 
   const customDomain = readCustomDomain(text, { frontDoor });
   if (frontDoor && customDomain?.hostedZone && !customDomain.certificateArn && region !== 'us-east-1' && !(account && region)) {
@@ -173,6 +171,7 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
     publicBaseUrl: url('publicBaseUrl', { ssm: true }),
     dashboardUrl: url('dashboardUrl', { ssm: false }),
     mailFrom,
+    ...optional('allowDefaultMailFrom', allowDefaultMailFrom ? (true as const) : undefined),
     alarmEmail: emailAddress('alarmEmail'),
     customDomain,
     ...optional('oauth', readOAuth(text)),

@@ -16,6 +16,7 @@ import { AccountExports } from './constructs/account-exports.js';
 import { ApiAccessLogs } from './constructs/api-access-logs.js';
 import { CustomDomain } from './constructs/custom-domain.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
+import { TableDeletionProtection } from './constructs/table-deletion-protection.js';
 import { bindTable, type TableBinding } from './constructs/table-access.js';
 import { FrontDoor } from './constructs/front-door.js';
 import { frontDoorDomain } from './constructs/front-door-domain.js';
@@ -27,7 +28,7 @@ import { UsageEvents } from './constructs/usage-events.js';
 import { acknowledgeFunctionFindings } from './constructs/function-findings.js';
 import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/release-bucket.js';
 import { serviceFunction } from './constructs/service-function.js';
-import { settingValue } from './constructs/setting-value.js';
+import { requiredMailFrom, settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
 import { ProviderSecretsKey } from './constructs/provider-secrets-key.js';
 import { SECRET_ACCESS, type SecretAccess } from '../shared/platform/secrets/secret-access.js';
@@ -121,10 +122,12 @@ export interface LicensingStackProps extends StackProps {
   readonly dashboardUrl?: string;
   /**
    * Sender address of the service's e-mails (`MAIL_FROM`, the mail sender's alone), or `ssm:<parameter>`: an address SES has
-   * verified, or one at a verified domain; the mail sender may send as this address only. Unset: `no-reply@example.com`,
-   * which SES refuses (synthesis warns; `bin/app.ts` refuses it for a deployment to an account).
+   * verified, or one at a verified domain; the mail sender may send as this address only. Unset: the template asks for
+   * it (a `MailFrom` parameter without a default), so a deployment cannot go without one by mistake.
    */
   readonly mailFrom?: string;
+  /** With no `mailFrom`: send from `no-reply@example.com`, which SES refuses (a trial; synthesis warns), rather than ask. */
+  readonly allowDefaultMailFrom?: boolean;
   /** Subscribed by e-mail to the alarm topic, or `ssm:<parameter>`; unset: the topic has no subscription. */
   readonly alarmEmail?: string;
   /**
@@ -157,6 +160,20 @@ export interface LicensingStackProps extends StackProps {
    * Never set it for a deployment. @default true
    */
   readonly bundle?: boolean;
+}
+
+/**
+ * The origins whose pages upload to the release bucket by presigned PUT: the dashboard's. With a front door it serves
+ * the dashboard itself, so `dashboardUrl` (a dashboard hosted elsewhere) joins its origin rather than replacing it. The
+ * front door's own address is known at synthesis only as a custom domain: the distribution's `*.cloudfront.net` name
+ * depends on the bucket (its origin), so the bucket cannot name it; any origin is allowed then, safely, since only a
+ * presigned URL grants access.
+ */
+function uploadOrigins(props: LicensingStackProps, withFrontDoor: boolean): string[] | undefined {
+  if (!props.dashboardUrl) return undefined;
+  const dashboard = new URL(props.dashboardUrl).origin;
+  if (!withFrontDoor) return [dashboard];
+  return props.customDomain ? [...new Set([dashboard, `https://${props.customDomain.domainName}`])] : undefined;
 }
 
 export class LicensingStack extends Stack {
@@ -222,11 +239,11 @@ export class LicensingStack extends Stack {
       billingMode: BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       stream: StreamViewType[TABLE_STREAM_VIEW],
-      // Vendors' licenses and customers: the table outlives the stack, and DynamoDB refuses to delete it
-      // until someone turns protection off on purpose (docs/deploy.md).
-      removalPolicy: RemovalPolicy.RETAIN,
-      deletionProtection: true,
+      // Vendors' licenses and customers: the table outlives the stack (but not a failed first deployment's rollback),
+      // and once created DynamoDB refuses to delete it until someone turns protection off on purpose (docs/deploy.md).
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
+    new TableDeletionProtection(this, 'TableDeletionProtection', this.table);
     for (const index of GLOBAL_INDEXES) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,
@@ -238,16 +255,21 @@ export class LicensingStack extends Stack {
       });
     }
 
-    if (!props.mailFrom) {
+    if (!props.mailFrom && props.allowDefaultMailFrom) {
       Annotations.of(this).addWarningV2('licensing:mailFrom', `mailFrom is not set: e-mails (licenses, address verification) go from ${DEFAULT_MAIL_FROM}, which SES refuses (docs/deploy.md)`);
     }
-    const mailFrom = props.mailFrom ? settingValue(this, props.mailFrom) : DEFAULT_MAIL_FROM;
+    const mailFrom = props.mailFrom ? settingValue(this, props.mailFrom) : props.allowDefaultMailFrom ? DEFAULT_MAIL_FROM : requiredMailFrom(this);
     // What every function gets; each reads its own settings beside it (FUNCTION_CONFIG_SECTIONS, set further down).
     const environment: Record<string, string> = { RUNTIME: 'aws' };
 
-    this.releaseBucket = new ReleaseBucket(this, 'ReleaseBucket', {
-      corsOrigin: props.dashboardUrl ? new URL(props.dashboardUrl).origin : undefined,
-    });
+    this.releaseBucket = new ReleaseBucket(this, 'ReleaseBucket', { corsOrigins: uploadOrigins(props, withFrontDoor) });
+    if (props.dashboardUrl && withFrontDoor) {
+      Annotations.of(this).addWarningV2(
+        'licensing:dashboardUrl',
+        `dashboardUrl ${props.dashboardUrl} is where sign-ins land and the one origin given credentialed CORS, while the front door serves ` +
+          'the dashboard at its own address: set it only for a dashboard you host there yourself (docs/deploy.md, Settings)',
+      );
+    }
 
     this.providerSecretsKey = new ProviderSecretsKey(this, 'ProviderSecretsKey');
     this.downloadLinkSecret = new DownloadLinkSecret(this, 'DownloadLinkSecret');

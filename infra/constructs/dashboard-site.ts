@@ -52,9 +52,9 @@ export function dashboardBucket(scope: Construct, accessLogBucket: IBucket): { b
     objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
     serverAccessLogsBucket: accessLogBucket,
     serverAccessLogsPrefix: 'dashboard/',
-    // Retained like the stack's other buckets: deleting a bucket needs it emptied first, which would take one more
-    // custom resource function (CDK's auto-delete) for a few hundred KB of files.
-    removalPolicy: RemovalPolicy.RETAIN,
+    // Retained like the stack's other buckets (deleting a bucket needs it emptied first, which would take one more
+    // custom resource function, CDK's auto-delete, for a few hundred KB of files), except by a failed create's rollback.
+    removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     lifecycleRules: [
       {
         id: 'expire-retired-assets',

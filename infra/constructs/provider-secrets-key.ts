@@ -33,7 +33,7 @@ export class ProviderSecretsKey extends Construct {
     this.key = new Key(this, 'Key', {
       description: "Wraps the data keys of sealed secrets: payment-provider secrets, products' signing keys, webhooks' secrets",
       enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
   }
 

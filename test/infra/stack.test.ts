@@ -10,7 +10,7 @@ import { HANDLER_ENTRIES, ROUTES, SURFACES } from '../../infra/routes.js';
 import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS } from '../../shared/platform/config.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/platform/data/table-schema.js';
 
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
 // Every App synthesizes into a directory of its own; keep them all under one that is removed at the end.
 const outRoot = mkdtempSync(join(tmpdir(), 'licensing-stack-test-'));
@@ -31,6 +31,7 @@ const { stack, template } = synth({
 
 // Synthesized up front: a busy machine can take longer than a test's timeout per synthesis.
 const bare = synth();
+const pinned = synth({ env: { account: '123456789012', region: 'eu-west-1' } });
 
 const logicalId = (s: Stack, construct: { node: { defaultChild?: unknown } }) =>
   s.getLogicalId(construct.node.defaultChild as CfnElement);
@@ -76,16 +77,31 @@ describe('table', () => {
     );
   });
 
-  it('is on-demand, with TTL, point-in-time recovery and a stream of new images, and is retained and protected from deletion', () => {
+  it('is on-demand, with TTL, point-in-time recovery and a stream of new images', () => {
     const [, table] = only('AWS::DynamoDB::Table');
     expect(table.Properties).toMatchObject({
       BillingMode: 'PAY_PER_REQUEST',
-      DeletionProtectionEnabled: true,
       TimeToLiveSpecification: { AttributeName: TABLE_KEYS.timeToLive, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
     });
-    expect(table.DeletionPolicy).toBe('Retain');
+  });
+
+  it('outlives the stack, protected from deletion, but not a failed first deployment, whose rollback deletes it', () => {
+    const [tableId, table] = only('AWS::DynamoDB::Table');
+    // Retained on the stack's deletion and on a replacement; deleted by a create's rollback, so a retry starts clean.
+    expect([table.DeletionPolicy, table.UpdateReplacePolicy]).toEqual(['RetainExceptOnCreate', 'Retain']);
+    // A protected table refuses that rollback's delete: protection comes on just after the table, from a resource the
+    // rollback deletes first (which turns it off) and the stack's deletion keeps (so the table stays protected).
+    expect(table.Properties).not.toHaveProperty('DeletionProtectionEnabled');
+    const [, protection] = only('Custom::AWS');
+    expect(protection.DeletionPolicy).toBe('RetainExceptOnCreate');
+    // Each call is JSON joined around the table's name: read with the name as its Ref.
+    const call = (event: 'Create' | 'Update' | 'Delete') =>
+      JSON.parse((protection.Properties[event]['Fn::Join'][1] as unknown[]).map((part) => (typeof part === 'string' ? part : JSON.stringify(part).replace(/"/g, ''))).join(''));
+    for (const [event, enabled] of [['Create', true], ['Update', true], ['Delete', false]] as const) {
+      expect(call(event), event).toMatchObject({ service: 'DynamoDB', action: 'updateTable', parameters: { TableName: `{Ref:${tableId}}`, DeletionProtectionEnabled: enabled } });
+    }
   });
 });
 
@@ -99,9 +115,10 @@ describe('functions', () => {
       stack.accountImports.worker,
     ];
     // Besides the dashboard's deployment machinery: CDK's function that copies the build into its bucket and the one
-    // that retires stale assets (test/infra/front-door.test.ts).
+    // that retires stale assets (test/infra/front-door.test.ts); and CDK's function behind the table's deletion protection.
     const machinery = [logicalId(stack, stack.frontDoor!.dashboard.retirement.function)];
-    const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment') && !machinery.includes(id));
+    const cdkOwn = (id: string) => id.startsWith('CustomCDKBucketDeployment') || id.startsWith('AWS679f53fac002430cb0da5b7982bd2287');
+    const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !cdkOwn(id) && !machinery.includes(id));
     expect(ours).toHaveLength(SURFACES.length + others.length);
     for (const surface of SURFACES) {
       const fn = template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource;
@@ -166,10 +183,23 @@ describe('functions', () => {
     expect(variablesOf(stack.mailDelivery.sender).MAIL_FROM).toBe('licenses@example.com');
   });
 
-  it('warn that SES refuses the default sender when mailFrom is not set', () => {
-    expect((bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.mailDelivery.sender)] as Resource).Properties.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
-    Annotations.fromStack(bare.stack).hasWarning('*', Match.stringLikeRegexp('mailFrom is not set'));
+  it('ask for the sender at deployment when mailFrom is not set, with or without an account and region', () => {
+    const senderOf = (s: typeof bare) => (s.template.toJSON().Resources[logicalId(s.stack, s.stack.mailDelivery.sender)] as Resource).Properties.Environment.Variables.MAIL_FROM;
+    for (const unset of [bare, pinned]) {
+      // A parameter without a default: `cdk deploy` stops before changing anything until it has a value.
+      expect(senderOf(unset)).toEqual({ Ref: 'MailFrom' });
+      expect(unset.template.toJSON().Parameters.MailFrom).toMatchObject({ Type: 'String', AllowedPattern: expect.any(String) });
+      expect(unset.template.toJSON().Parameters.MailFrom).not.toHaveProperty('Default');
+    }
+    expect(template.toJSON().Parameters ?? {}).not.toHaveProperty('MailFrom');
     Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('mailFrom'));
+  });
+
+  it('send from the default a trial deployment asks for, and warn that SES refuses it', () => {
+    const trial = synth({ allowDefaultMailFrom: true });
+    expect((trial.template.toJSON().Resources[logicalId(trial.stack, trial.stack.mailDelivery.sender)] as Resource).Properties.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
+    expect(trial.template.toJSON().Parameters ?? {}).not.toHaveProperty('MailFrom');
+    Annotations.fromStack(trial.stack).hasWarning('*', Match.stringLikeRegexp('mailFrom is not set'));
   });
 
   it('may touch the table and its indexes, and beyond them only what each surface needs', () => {
@@ -211,7 +241,7 @@ describe('functions', () => {
   it('seal secrets with one rotated, retained KMS key: management seals and opens, public, portal, the Stripe webhook and the edge open (which kinds: secret-grants.test.ts)', () => {
     const [keyId, key] = only('AWS::KMS::Key');
     expect(key.Properties.EnableKeyRotation).toBe(true);
-    expect(key.DeletionPolicy).toBe('Retain');
+    expect([key.DeletionPolicy, key.UpdateReplacePolicy]).toEqual(['RetainExceptOnCreate', 'Retain']);
     const keyArn = { 'Fn::GetAtt': [keyId, 'Arn'] };
     const kmsActions: Record<string, string[]> = {
       management: ['kms:Decrypt', 'kms:GenerateDataKey'],
