@@ -436,7 +436,8 @@ export class LicensingStack extends Stack {
     this.alarmTopic.notify(this.accountExports.deadLetterAlarm);
     this.alarmTopic.notify(this.accountImports.deadLetterAlarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
-      dashboardName: this.stackName,
+      // Dashboards are the account's, not the region's: the same stage in a second region needs a name of its own.
+      dashboardName: `${this.stackName}-${this.region}`,
       api: this.api,
       functions: this.allFunctions,
       edgeFunction: functions.edge,

@@ -20,7 +20,8 @@ import { RELEASE_FILES_PATH } from '../../shared/platform/storage/download-links
 import { apiOrigin } from './api-origin.js';
 import { dashboardBehavior, dashboardBucket, deployDashboard, type DashboardFiles } from './dashboard-site.js';
 import { frontDoorRecords, type FrontDoorDomain } from './front-door-domain.js';
-import { apiResponseHeaders, dashboardResponseHeaders } from './front-door-headers.js';
+import { apiResponseHeaders, dashboardResponseHeaders, POLICY_NAME_LENGTH } from './front-door-headers.js';
+import { accountWideName } from '../names.js';
 import type { OriginVerify } from './origin-verify.js';
 
 export interface FrontDoorProps {
@@ -82,6 +83,7 @@ export class FrontDoor extends Construct {
       // cached file out without a signature.
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: new OriginRequestPolicy(this, 'PresignedQuery', {
+        originRequestPolicyName: accountWideName(this, 'PresignedQuery', POLICY_NAME_LENGTH),
         comment: 'Licensing service: presigned release-file URLs, query as signed, no viewer header',
         queryStringBehavior: OriginRequestQueryStringBehavior.all(),
       }),

@@ -39,11 +39,11 @@ const fromSsm = synth('LicensingService-prod', {
 });
 
 describe('stages', () => {
-  it('name the API, topic, dashboard and alarms after the stack, so stages share an account', () => {
+  it('name the API, topic, dashboard and alarms after the stack, so stages share an account (and the dashboard after the region too)', () => {
     const { template } = staging;
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'LicensingService-staging' });
     template.hasResourceProperties('AWS::SNS::Topic', { TopicName: 'LicensingService-staging-alarms' });
-    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'LicensingService-staging' });
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: { 'Fn::Join': ['', ['LicensingService-staging-', { Ref: 'AWS::Region' }]] } });
     for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[]) {
       expect(alarm.Properties.AlarmName).toMatch(/^LicensingService-staging-/);
     }

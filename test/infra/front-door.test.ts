@@ -67,7 +67,8 @@ describe('the front door', () => {
     expect(api.OriginCustomHeaders).toEqual([{ HeaderName: 'x-origin-verify', HeaderValue: originSecret }]);
     expect(policy(template, behaviorFor('/v1/*').ResponseHeadersPolicyId)).toEqual({
       Comment: expect.any(String),
-      Name: expect.any(String),
+      // CloudFront's names are the account's: the region is in it (test/infra/regions.test.ts).
+      Name: { 'Fn::Join': ['', [{ Ref: 'AWS::Region' }, expect.stringMatching(/^-LicensingService-DashboardSite-[0-9A-F]{8}-ApiHeaders$/)]] },
       SecurityHeadersConfig: {
         StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true },
         ContentTypeOptions: { Override: true },
