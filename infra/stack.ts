@@ -2,6 +2,8 @@ import { Annotations, CfnOutput, CrossStackReferences, Duration, ReferenceStreng
 import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
@@ -15,6 +17,7 @@ import { ServiceAlarms } from './constructs/alarms.js';
 import { AccountExports } from './constructs/account-exports.js';
 import { ApiAccessLogs } from './constructs/api-access-logs.js';
 import { CustomDomain } from './constructs/custom-domain.js';
+import { ServiceRecords } from './constructs/service-records.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
 import { TableDeletionProtection } from './constructs/table-deletion-protection.js';
 import { bindTable, type TableBinding } from './constructs/table-access.js';
@@ -215,6 +218,8 @@ export class LicensingStack extends Stack {
   readonly dashboard: ServiceDashboard;
   /** The custom domain on the HTTP API: only with `customDomain` and `dashboard: false`. */
   readonly customDomain?: CustomDomain;
+  /** The custom domain's alias records, to the front door or the API's domain: only with its hosted zone. */
+  readonly serviceRecords?: ServiceRecords;
 
   constructor(scope: Construct, id: string, props: LicensingStackProps = {}) {
     super(scope, id, props);
@@ -410,6 +415,17 @@ export class LicensingStack extends Stack {
       // Downloads are presigned for the bucket and handed out on the front door, which passes them to it.
       for (const surface of ['edge', 'portal'] as const) functions[surface].addEnvironment('RELEASE_FILES_URL', this.frontDoor.url);
     }
+    const hostedZone = props.customDomain?.hostedZone;
+    const recordTarget = this.frontDoor ? RecordTarget.fromAlias(new CloudFrontTarget(this.frontDoor.distribution)) : this.customDomain?.aliasTarget;
+    if (props.customDomain && hostedZone && recordTarget) {
+      this.serviceRecords = new ServiceRecords(this, 'ServiceRecords', { domainName: props.customDomain.domainName, hostedZone, target: recordTarget, ipv6: withFrontDoor });
+    }
+    if (this.frontDoor) {
+      // The functions refuse what does not come through the front door from their update on: they wait until the name
+      // points at it (or, without a zone here, until it is deployed), so that moving from dashboard=false refuses only
+      // the calls of resolvers still holding the old answer, for the minute of its TTL (docs/deploy.md, "New accounts").
+      for (const fn of Object.values(functions)) fn.node.addDependency(...(this.serviceRecords?.records ?? [this.frontDoor.distribution]));
+    }
     const publicBaseUrl = props.publicBaseUrl ? settingValue(this, props.publicBaseUrl) : (this.frontDoor?.url ?? this.customDomain?.url);
     const dashboardUrl = props.dashboardUrl ?? this.frontDoor?.url;
     this.setSettings({
@@ -490,7 +506,7 @@ export class LicensingStack extends Stack {
       ? props.cnameForFrontDoor
         ? this.frontDoor.distribution.distributionDomainName
         : undefined
-      : this.customDomain && !this.customDomain.aliasRecord
+      : this.customDomain && !this.serviceRecords
         ? this.customDomain.target
         : undefined;
     if (cnameTarget) new CfnOutput(this, 'CustomDomainTarget', { value: cnameTarget, description: 'Point the custom domain here (CNAME) in your DNS' });

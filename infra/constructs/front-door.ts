@@ -19,7 +19,7 @@ import { SERVICE_PATH_PREFIXES } from '../routes.js';
 import { RELEASE_FILES_PATH } from '../../shared/platform/storage/download-links.js';
 import { apiOrigin } from './api-origin.js';
 import { dashboardBehavior, dashboardBucket, deployDashboard, type DashboardFiles } from './dashboard-site.js';
-import { frontDoorRecords, type FrontDoorDomain } from './front-door-domain.js';
+import type { FrontDoorDomain } from './front-door-domain.js';
 import { apiResponseHeaders, dashboardResponseHeaders, POLICY_NAME_LENGTH } from './front-door-headers.js';
 import { accountWideName } from '../names.js';
 import type { OriginVerify } from './origin-verify.js';
@@ -106,7 +106,6 @@ export class FrontDoor extends Construct {
       },
     });
     this.url = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
-    if (props.domain) frontDoorRecords(this, props.domain, this.distribution);
     this.dashboard = deployDashboard(this, { ...dashboard, distribution: this.distribution, bundle: props.bundle });
     this.acknowledgeFindings(props);
   }

@@ -70,7 +70,7 @@ function deployment(region: string, domainName: string) {
         hostedZoneName: 'example.com',
       })[key],
   );
-  const stacks = Object.values(buildStacks(app, settings, { bundle: false })).filter((stack): stack is Stack => stack !== undefined);
+  const stacks: Stack[] = Object.values(buildStacks(app, settings, { bundle: false })).filter((stack) => stack !== undefined);
   return stacks.map((stack) => ({ stack, region: stack.region, template: Template.fromStack(stack).toJSON() as { Resources: Record<string, { Type: string; Properties?: Record<string, any> }> } }));
 }
 
