@@ -44,6 +44,7 @@ export function buildStacks(app: App, settings: DeploySettings, options: { bundl
     ...((edgeFirewall || edgeCertificate) && { crossRegionReferences: true }),
     ...(edgeFirewall && { edgeFirewall: { webAclArn: edgeFirewall.webAclArn } }),
     dashboard: frontDoor,
+    ...(settings.originSecretRotation && { originSecretRotation: settings.originSecretRotation }),
     ...(settings.priceClass && { priceClass: settings.priceClass as PriceClass }),
     publicBaseUrl: settings.publicBaseUrl,
     dashboardUrl: settings.dashboardUrl,

@@ -20,6 +20,11 @@ export interface DeploySettings {
    * brand-new account needs until AWS lets it create CloudFront resources (docs/deploy.md). Unset: both.
    */
   readonly dashboard?: false;
+  /**
+   * A label of the origin secret's latest rotation (a date, say): changing it redeploys the front door, which makes
+   * CloudFront read the secret's new value (docs/deploy.md, "Rotating the origin secret").
+   */
+  readonly originSecretRotation?: string;
   /** The front door's CloudFront price class. Unset: `PriceClass_100` (North America and Europe). */
   readonly priceClass?: FrontDoorPriceClass;
   /** Base of generated links (ssm). */
@@ -142,6 +147,11 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
         'in a stack in us-east-1 that the service stack references across regions',
     );
   }
+  const originSecretRotation = text('originSecretRotation');
+  if (originSecretRotation !== undefined && !/^[\w.:-]{1,40}$/.test(originSecretRotation)) {
+    throw new Error(`originSecretRotation must be 1–40 letters, digits or . : _ - (a date, say), got "${originSecretRotation}"`);
+  }
+  if (originSecretRotation !== undefined && !frontDoor) throw new Error('originSecretRotation rotates the front door’s secret, which dashboard=false leaves out');
   const priceClass = text('priceClass');
   if (priceClass !== undefined && !(FRONT_DOOR_PRICE_CLASSES as readonly string[]).includes(priceClass)) {
     throw new Error(`priceClass must be one of ${FRONT_DOOR_PRICE_CLASSES.join(', ')}, got "${priceClass}"`);
@@ -167,6 +177,7 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
     region,
     edgeRateLimit,
     ...optional('dashboard', frontDoor ? undefined : (false as const)),
+    ...optional('originSecretRotation', originSecretRotation),
     ...optional('priceClass', priceClass as FrontDoorPriceClass | undefined),
     publicBaseUrl: url('publicBaseUrl', { ssm: true }),
     dashboardUrl: url('dashboardUrl', { ssm: false }),

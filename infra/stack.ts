@@ -35,7 +35,7 @@ import { requiredMailFrom, settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
 import { ProviderSecretsKey } from './constructs/provider-secrets-key.js';
 import { SECRET_ACCESS, type SecretAccess } from '../shared/platform/secrets/secret-access.js';
-import { DownloadLinkSecret } from './constructs/download-link-secret.js';
+import { DownloadLinkKey } from './constructs/download-link-key.js';
 import { OAuthClients } from './constructs/oauth-clients.js';
 import { pascalCase } from './names.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
@@ -58,7 +58,7 @@ type SurfaceSettings = {
   bucket?: BucketAccess;
   /** Sealed secrets (the KMS key), by kind: the function's entry in `SECRET_ACCESS`; absent: none. */
   providerSecrets?: SecretAccess;
-  /** Signs and checks portal download links (the Secrets Manager secret); absent: no access. */
+  /** Signs and checks portal download links (the key's SSM parameter); absent: no access. */
   downloadLinks?: true;
   /** Signs vendors in with Google and GitHub: the OAuth client ids and read access to their secrets; absent: none. */
   oauthClients?: true;
@@ -143,6 +143,8 @@ export interface LicensingStackProps extends StackProps {
    * CloudFront: the HTTP API alone, callers reach it directly. @default true
    */
   readonly dashboard?: boolean;
+  /** The label of the origin secret's latest rotation: a new one makes CloudFront read the secret's new value. */
+  readonly originSecretRotation?: string;
   /** The front door's price class. @default PriceClass.PRICE_CLASS_100 (North America and Europe) */
   readonly priceClass?: PriceClass;
   /**
@@ -190,7 +192,7 @@ export class LicensingStack extends Stack {
   /** The KMS key of payment-provider secrets. */
   readonly providerSecretsKey: ProviderSecretsKey;
   /** The key of portal download links. */
-  readonly downloadLinkSecret: DownloadLinkSecret;
+  readonly downloadLinkKey: DownloadLinkKey;
   /** The OAuth clients (ids and references to their secrets) of sign-in with Google and GitHub. */
   readonly oauthClients: OAuthClients;
   /** Outbound webhooks: delivery queue, dead-letter queue and alarm, fan-out and dispatcher functions. */
@@ -277,7 +279,7 @@ export class LicensingStack extends Stack {
     }
 
     this.providerSecretsKey = new ProviderSecretsKey(this, 'ProviderSecretsKey');
-    this.downloadLinkSecret = new DownloadLinkSecret(this, 'DownloadLinkSecret');
+    this.downloadLinkKey = new DownloadLinkKey(this, 'DownloadLinkKey');
     this.oauthClients = new OAuthClients(this, 'OAuthClients', props.oauth);
 
     // STRIPE_API_URL and the OAuth providers' addresses are never set here: the functions use the providers' own.
@@ -295,7 +297,7 @@ export class LicensingStack extends Stack {
       if (settings.table) bindTable(fn, this.table, settings.table);
       if (settings.bucket) bindBucket(fn, this.releaseBucket.bucket, settings.bucket);
       if (settings.providerSecrets) this.providerSecretsKey.bind(fn, settings.providerSecrets);
-      if (settings.downloadLinks) this.downloadLinkSecret.bind(fn);
+      if (settings.downloadLinks) this.downloadLinkKey.bind(fn);
       if (settings.oauthClients) this.oauthClients.bind(fn);
       functions[surface] = fn;
     }
@@ -408,6 +410,7 @@ export class LicensingStack extends Stack {
         releaseBucket: this.releaseBucket.bucket,
         accessLogBucket: this.releaseBucket.accessLogBucket,
         webAclArn: props.edgeFirewall?.webAclArn,
+        originSecretRotation: props.originSecretRotation,
         priceClass: props.priceClass ?? PriceClass.PRICE_CLASS_100,
         domain: props.customDomain && frontDoorDomain(this, props.customDomain),
         bundle: props.bundle ?? true,
@@ -518,6 +521,9 @@ export class LicensingStack extends Stack {
     });
     new CfnOutput(this, 'ReleaseBucketName', { value: this.releaseBucket.bucket.bucketName, description: 'Release ZIP files (retained with the stack)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });
+    if (this.originVerify) {
+      new CfnOutput(this, 'OriginSecretArn', { value: this.originVerify.secret.secretArn, description: 'The secret CloudFront sends to the API: rotate it as docs/deploy.md says' });
+    }
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'Every alarm reports here: subscribe more addresses or a chat hook' });
     new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The CloudWatch dashboard' });
   }

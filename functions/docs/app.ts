@@ -5,6 +5,7 @@ import { header } from '../../shared/platform/http/request.js';
 import type { Route } from '../../shared/platform/http/route.js';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
 import type { AssetReader, DocsAssetName } from './assets.js';
+import type { OriginSecret } from '../../shared/platform/http/front-door.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
@@ -106,7 +107,7 @@ export function docsRoutes(read: AssetReader): Route[] {
 }
 
 /** The reference docs: no credentials, no table; open to any origin like the document itself. */
-export function createDocsHandler(read: AssetReader, originVerifyToken: string | undefined) {
-  return httpApp(docsRoutes(read), { cors: { kind: 'open' }, originVerifyToken });
+export function createDocsHandler(read: AssetReader, originSecret: OriginSecret | undefined) {
+  return httpApp(docsRoutes(read), { cors: { kind: 'open' }, originSecret });
 }
 

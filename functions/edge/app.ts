@@ -13,6 +13,7 @@ import { createDownloadLinks } from '../../shared/platform/storage/download-link
 import { createReleaseCatalog } from '../../shared/licensing/updates/release-catalog.js';
 import { licenseRoutes } from '../shared/license-routes.js';
 import { updateRoutes } from './update-routes.js';
+import { originSecretOf } from '../../shared/platform/http/front-door.js';
 
 /** The table, and the base of the links it builds (update-check `package`). */
 export type EdgeDeps = Deps<Config<'links'>>;
@@ -39,5 +40,5 @@ export function edgeRoutes(deps: EdgeDeps): Route[] {
 
 /** The edge API (`/v1`): unauthenticated, high-volume calls from installed plugins. */
 export function createEdgeHandler(deps: EdgeDeps) {
-  return httpApp(edgeRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(edgeRoutes(deps), { cors: { kind: 'open' }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

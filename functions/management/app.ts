@@ -31,6 +31,7 @@ import { teamRoutes } from './routes/team.js';
 import { auditLogRoutes } from './routes/audit-log.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { couponRoutes } from './routes/coupons.js';
+import { originSecretOf } from '../../shared/platform/http/front-door.js';
 
 /**
  * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
@@ -84,5 +85,5 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
 /** The management API (`/api`): session cookie or secret API key. */
 export function createManagementHandler(deps: ManagementDeps) {
   const dashboardOrigin = deps.config.dashboardUrl ? new URL(deps.config.dashboardUrl).origin : undefined;
-  return httpApp(managementRoutes(deps), { cors: { kind: 'credentialed', origin: dashboardOrigin }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(managementRoutes(deps), { cors: { kind: 'credentialed', origin: dashboardOrigin }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

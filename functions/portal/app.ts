@@ -9,6 +9,7 @@ import { createRateLimiter } from '../../shared/platform/rate-limits/rate-limite
 import { createDeps, type Deps } from '../../shared/platform/runtime.js';
 import { createDownloadLinks } from '../../shared/platform/storage/download-links.js';
 import { portalRoutes } from './routes.js';
+import { originSecretOf } from '../../shared/platform/http/front-door.js';
 
 /** What the portal uses: its share of the table, and the payment provider for cancel. */
 export type PortalDeps = Deps<Config<'links'>> & PaymentDeps;
@@ -31,5 +32,5 @@ export function createPortalRoutes(deps: PortalDeps): Route[] {
  * so no origin gets CORS headers (a credentialed policy with no allowed origin).
  */
 export function createPortalHandler(deps: PortalDeps) {
-  return httpApp(createPortalRoutes(deps), { cors: { kind: 'credentialed', origin: undefined }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(createPortalRoutes(deps), { cors: { kind: 'credentialed', origin: undefined }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

@@ -15,6 +15,7 @@ import { analyticsRoutes } from './analytics-routes.js';
 import { checkoutRoutes } from './checkout-routes.js';
 import { trialRoutes } from './trial-routes.js';
 import { signingRoutes } from './signing-routes.js';
+import { originSecretOf } from '../../shared/platform/http/front-door.js';
 
 /** What the public API uses: the table (license operations and checkout), and the payment provider for checkout. */
 export type PublicDeps = Deps<Config<'links'>> & PaymentDeps;
@@ -41,5 +42,5 @@ export function publicRoutes(deps: PublicDeps): Route[] {
 
 /** The public API (`/public/v1`): the product's public key identifies it; open to any origin. */
 export function createPublicHandler(deps: PublicDeps) {
-  return httpApp(publicRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(publicRoutes(deps), { cors: { kind: 'open' }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

@@ -10,6 +10,7 @@ import { createPaymentDeps, type PaymentDeps } from '../../shared/billing/paymen
 import { SECRET_ACCESS } from '../../shared/platform/secrets/secret-access.js';
 import { createSecretBox } from '../../shared/platform/secrets/secret-box.js';
 import { createDeps, type Deps } from '../../shared/platform/runtime.js';
+import { originSecretOf } from '../../shared/platform/http/front-door.js';
 
 /** What the Stripe webhook uses: its part of the table, the sealed provider secrets and the vendor's Stripe client. */
 export type StripeWebhookDeps = Deps & PaymentDeps;
@@ -44,5 +45,5 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps): Route[] {
 
 /** Stripe's calls to a vendor's webhook URL; servers, not browsers, so CORS is the public surfaces'. */
 export function createStripeWebhookHandler(deps: StripeWebhookDeps) {
-  return httpApp(stripeWebhookRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(stripeWebhookRoutes(deps), { cors: { kind: 'open' }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

@@ -34,6 +34,12 @@ export interface FrontDoorProps {
   readonly accessLogBucket: IBucket;
   /** The edge firewall's web ACL (CLOUDFRONT scope, us-east-1), when it is on. */
   readonly webAclArn?: string;
+  /**
+   * The origin secret's latest rotation, named in the distribution's comment: a new label changes the distribution, so
+   * CloudFormation updates it and resolves the secret afresh (it reads a dynamic reference only when the resource it
+   * is in changes).
+   */
+  readonly originSecretRotation?: string;
   readonly priceClass: PriceClass;
   /** The vendor's own host name, when set: the distribution answers it instead of only `*.cloudfront.net`. */
   readonly domain?: FrontDoorDomain;
@@ -90,7 +96,7 @@ export class FrontDoor extends Construct {
       responseHeadersPolicy: apiHeaders,
     };
     this.distribution = new Distribution(this, 'Distribution', {
-      comment: 'Licensing service: the dashboard, the API and release files',
+      comment: `Licensing service: the dashboard, the API and release files${props.originSecretRotation ? ` (origin secret: ${props.originSecretRotation})` : ''}`,
       ...(props.webAclArn && { webAclId: props.webAclArn }),
       priceClass: props.priceClass,
       ...(props.domain && {

@@ -51,10 +51,10 @@ describe('stages', () => {
 });
 
 describe('outputs', () => {
-  it('give what a vendor needs: the service and Stripe webhook URLs (the front door), bucket, table, alarm topic and dashboard', () => {
+  it('give what a vendor needs: the service and Stripe webhook URLs (the front door), bucket, table, alarm topic, dashboard and origin secret', () => {
     const { stack, outputs } = staging;
     const frontDoor = { 'Fn::GetAtt': [logicalIdOf(stack.frontDoor!.distribution), 'DomainName'] };
-    expect(Object.keys(outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'DashboardUrl', 'ReleaseBucketName', 'StripeWebhookUrl', 'TableName']);
+    expect(Object.keys(outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'DashboardUrl', 'OriginSecretArn', 'ReleaseBucketName', 'StripeWebhookUrl', 'TableName']);
     expect(outputs.DashboardUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', frontDoor, '/']] });
     expect(outputs.ApiUrl!.Value).toEqual(outputs.DashboardUrl!.Value);
     expect(outputs.StripeWebhookUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', frontDoor, '/v1/webhooks/stripe/{userId}']] });

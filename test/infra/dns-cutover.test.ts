@@ -14,7 +14,7 @@ const outRoot = mkdtempSync(join(tmpdir(), 'dns-cutover-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };
-type Record = { stack: string; id: string; key: string };
+type Entry = { stack: string; id: string; key: string };
 
 /** Every stack of a deployment of stage `prod` with the custom domain in a Route 53 zone of the account. */
 function deployment(region: string, context: { [key: string]: string }) {
@@ -37,7 +37,7 @@ function deployment(region: string, context: { [key: string]: string }) {
     resources: Template.fromStack(stack).toJSON().Resources as { [id: string]: Resource },
   }));
   /** Each record set as CloudFormation identifies it (stack and logical id) and as Route 53 does (zone, name, type). */
-  const records: Record[] = templates.flatMap(({ stack, resources }) =>
+  const records: Entry[] = templates.flatMap(({ stack, resources }) =>
     Object.entries(resources)
       .filter(([, resource]) => resource.Type === 'AWS::Route53::RecordSet')
       .map(([id, { Properties: p }]) => ({ stack: `${stack.region}|${stack.stackName}`, id, key: `${p.HostedZoneId}|${p.Name}|${p.Type}` })),
@@ -51,7 +51,7 @@ function deployment(region: string, context: { [key: string]: string }) {
  * of the same zone, name and type still stands fails ("Tried to create resource record set … but it already exists").
  * Nor may a record keep its logical id and change its name or type: that is a replacement, which also creates first.
  */
-function refusedByCloudFormation(before: Record[], after: Record[]): string[] {
+function refusedByCloudFormation(before: Entry[], after: Entry[]): string[] {
   const problems: string[] = [];
   for (const record of after) {
     const same = before.find((old) => old.stack === record.stack && old.id === record.id);
@@ -61,7 +61,7 @@ function refusedByCloudFormation(before: Record[], after: Record[]): string[] {
   return problems;
 }
 
-const duplicates = (records: Record[]) => records.map((r) => r.key).filter((key, index, keys) => keys.indexOf(key) !== index);
+const duplicates = (records: Entry[]) => records.map((r) => r.key).filter((key, index, keys) => keys.indexOf(key) !== index);
 
 describe.each([
   ['us-east-1', 'the certificate made in the stack itself'],

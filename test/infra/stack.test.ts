@@ -5,6 +5,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { statementsOf } from './support/policies.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES } from '../../infra/routes.js';
 import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS } from '../../shared/platform/config.js';
@@ -144,7 +145,7 @@ describe('functions', () => {
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
       PROVIDER_KEY_ID: { 'Fn::GetAtt': [logicalId(stack, stack.providerSecretsKey.key), 'Arn'] },
-      ORIGIN_VERIFY_TOKEN: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: logicalId(stack, stack.originVerify!.secret) }, ':SecretString:::}}']] },
+      ORIGIN_VERIFY_SECRET_ARN: { Ref: logicalId(stack, stack.originVerify!.secret) },
       POWERTOOLS_SERVICE_NAME: 'management',
       POWERTOOLS_METRICS_NAMESPACE: 'LicensingService',
     });
@@ -154,7 +155,7 @@ describe('functions', () => {
     const fn = template.toJSON().Resources[logicalId(stack, stack.functions.stripeWebhook)] as Resource;
     expect(fn.Properties.MemorySize).toBe(512);
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
-      'ORIGIN_VERIFY_TOKEN',
+      'ORIGIN_VERIFY_SECRET_ARN',
       'POWERTOOLS_METRICS_NAMESPACE',
       'POWERTOOLS_SERVICE_NAME',
       'PROVIDER_KEY_ID',
@@ -204,27 +205,30 @@ describe('functions', () => {
 
   it('may touch the table and its indexes, and beyond them only what each surface needs', () => {
     // Services other than DynamoDB that each surface may use; their resources are checked in their own tests.
+    // Every one reads the front door's secret (secretsmanager; test/infra/front-door.test.ts).
     const otherServices: Record<string, string[]> = {
-      management: ['kms', 's3', 'sqs'],
-      edge: ['kms', 's3', 'sqs'],
-      public: ['kms', 'sqs'],
-      portal: ['kms', 's3', 'secretsmanager'],
-      stripeWebhook: ['kms'],
+      management: ['kms', 's3', 'secretsmanager', 'sqs'],
+      edge: ['kms', 's3', 'secretsmanager', 'sqs'],
+      public: ['kms', 'secretsmanager', 'sqs'],
+      portal: ['kms', 's3', 'secretsmanager', 'ssm'],
+      stripeWebhook: ['kms', 'secretsmanager'],
+      docs: ['secretsmanager'],
     };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);
       const policies = Object.values(
         template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }),
       ) as Resource[];
-      // The reference docs serve files from their own bundle: no grant at all, so no policy.
-      if (surface === 'docs') {
-        expect(policies).toEqual([]);
-        continue;
-      }
       expect(policies).toHaveLength(1);
       const statements = policies[0]!.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[];
       const actionsOf = (statement: { Action: string | string[] }) => [statement.Action].flat();
       const dynamo = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+      // The reference docs serve files from their own bundle: no table either.
+      if (surface === 'docs') {
+        expect(dynamo).toEqual([]);
+        expect([...new Set(statements.flatMap(actionsOf).map((action) => action.split(':')[0]))]).toEqual(otherServices.docs);
+        continue;
+      }
       for (const statement of dynamo) {
         expect(actionsOf(statement).every((action) => action.startsWith('dynamodb:'))).toBe(true);
         expect(statement.Resource).toEqual([tableArn, indexArn]);
@@ -265,26 +269,20 @@ describe('functions', () => {
     }
   });
 
-  it('give the portal alone the download-link secret: read, by the ARN in DOWNLOAD_LINK_SECRET_ARN', () => {
-    const secretId = logicalId(stack, stack.downloadLinkSecret.secret);
-    const secret = template.toJSON().Resources[secretId] as Resource;
-    expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+  it('give the portal alone the download-link key: its SSM parameter, named after the stack, which it reads or makes', () => {
+    const parameterArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter/LicensingService/download-link-key']] };
     for (const surface of SURFACES) {
-      const roleId = logicalId(stack, stack.functions[surface].role!);
-      const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource | undefined;
-      const statements = ((policy?.Properties.PolicyDocument.Statement ?? []) as { Action: string | string[]; Resource: unknown }[]).filter((statement) =>
-        [statement.Action].flat().some((action) => action.startsWith('secretsmanager:')),
-      );
+      const statements = statementsOf(stack, template, stack.functions[surface]).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ssm:')));
       const variables = (template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource).Properties.Environment.Variables;
       if (surface !== 'portal') {
-        expect([surface, statements, variables.DOWNLOAD_LINK_SECRET_ARN]).toEqual([surface, [], undefined]);
+        expect([surface, statements, variables.DOWNLOAD_LINK_PARAMETER]).toEqual([surface, [], undefined]);
         continue;
       }
-      expect(statements.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
-      for (const statement of statements) expect(statement.Resource).toEqual({ Ref: secretId });
-      expect(variables.DOWNLOAD_LINK_SECRET_ARN).toEqual({ Ref: secretId });
-      expect(variables.BUCKET_NAME).toBeDefined();
+      expect(statements).toEqual([{ Effect: 'Allow', Action: ['ssm:GetParameter', 'ssm:PutParameter'], Resource: parameterArn }]);
+      expect(variables.DOWNLOAD_LINK_PARAMETER).toBe('/LicensingService/download-link-key');
     }
+    // No secret of Secrets Manager but the front door's: $0.40 a month each (docs/cost.md).
+    expect(Object.keys(template.findResources('AWS::SecretsManager::Secret'))).toEqual([logicalId(stack, stack.originVerify!.secret)]);
   });
 
   it('fail synthesis when a handler entry is missing', () => {

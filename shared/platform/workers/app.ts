@@ -1,11 +1,18 @@
-import middy from '@middy/core';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { metrics } from '../observability/metrics.js';
 import { observability } from '../observability/middleware.js';
 
 /**
  * A queue, stream or schedule consumer's Lambda handler: `handler` behind the same logging and metrics as
- * every HTTP surface (shared/platform/http/app.ts). Its errors are its own to report (batch item failures) or throw.
+ * every HTTP surface (shared/platform/http/app.ts). Its errors are its own to report (batch item failures) or throw;
+ * a thrown one is counted (`WorkerFailures`, alarmed: docs/observability.md) before the invocation fails.
  */
 export function workerApp<Event, Result>(handler: (event: Event, context: Context) => Promise<Result>) {
-  return middy<Event, Result>().use(observability()).handler(handler);
+  // Registered after observability, so its onError runs first: the count is in the metrics observability publishes.
+  return middy<Event, Result>().use(observability()).use(countedFailures()).handler(handler);
+}
+
+function countedFailures(): MiddlewareObj {
+  return { onError: () => metrics.workerFailure() };
 }
