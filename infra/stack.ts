@@ -14,6 +14,7 @@ import { GLOBAL_INDEXES, TABLE_KEYS, TABLE_STREAM_VIEW } from '../shared/platfor
 import { AccountImports } from './constructs/account-imports.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
+import { HealthCheck } from './constructs/health-check.js';
 import { AccountExports } from './constructs/account-exports.js';
 import { ApiAccessLogs } from './constructs/api-access-logs.js';
 import { CustomDomain } from './constructs/custom-domain.js';
@@ -217,6 +218,8 @@ export class LicensingStack extends Stack {
   readonly accessLogs: ApiAccessLogs;
   readonly alarmTopic: AlarmTopic;
   readonly alarms: ServiceAlarms;
+  /** Looks at the front door from the outside and at every dead-letter queue every 5 minutes; its alarm is theirs. */
+  readonly healthCheck: HealthCheck;
   readonly dashboard: ServiceDashboard;
   /** The custom domain on the HTTP API: only with `customDomain` and `dashboard: false`. */
   readonly customDomain?: CustomDomain;
@@ -302,6 +305,8 @@ export class LicensingStack extends Stack {
       functions[surface] = fn;
     }
     this.functions = functions;
+    // Before anything with a dead-letter queue: each registers its queue with it (`deadLetterAlarm`).
+    this.healthCheck = new HealthCheck(this, { environment, bundle: props.bundle ?? true });
     this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
       table: this.table,
       management: functions.management,
@@ -349,6 +354,7 @@ export class LicensingStack extends Stack {
       'outbox-sweep': this.webhookDelivery.sweep.function,
       'export-worker': this.accountExports.worker,
       'import-worker': this.accountImports.worker,
+      'health-check': this.healthCheck.function,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
       // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
@@ -438,29 +444,27 @@ export class LicensingStack extends Stack {
     // The renewal reminders' links: the service's address, the API's own without a front door (no request to take it from).
     this.expirySweep.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl ?? this.api.apiEndpoint);
 
+    if (this.frontDoor) this.healthCheck.watchFrontDoor({ url: this.frontDoor.url, releaseBucket: this.releaseBucket.bucket });
+
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       namePrefix: this.stackName,
       metricsNamespace: this.stackName,
       topic: this.alarmTopic,
       api: this.api,
-      functions: this.allFunctions,
-      edgeFunction: functions.edge,
-      streamConsumer: this.webhookDelivery.fanOut,
+      frontDoor: withFrontDoor,
     });
-    this.alarmTopic.notify(this.webhookDelivery.deadLetterAlarm);
-    this.alarmTopic.notify(this.webhookDelivery.streamDeadLetterAlarm);
-    this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
-    this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
-    this.alarmTopic.notify(this.accountExports.deadLetterAlarm);
-    this.alarmTopic.notify(this.accountImports.deadLetterAlarm);
+    // Every dead-letter queue's alarm is the health check's (infra/constructs/queue-with-dead-letters.ts).
+    this.alarmTopic.notify(this.healthCheck.alarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
       // Dashboards are the account's, not the region's: the same stage in a second region needs a name of its own.
       dashboardName: `${this.stackName}-${this.region}`,
+      metricsNamespace: this.stackName,
       api: this.api,
       functions: this.allFunctions,
       edgeFunction: functions.edge,
       streamConsumer: this.webhookDelivery.fanOut,
+      distribution: this.frontDoor?.distribution,
       deadLetterQueues: {
         Webhook: this.webhookDelivery.deadLetterQueue,
         'Outbox stream': this.webhookDelivery.streamDeadLetterQueue,
@@ -469,15 +473,7 @@ export class LicensingStack extends Stack {
         Export: this.accountExports.deadLetterQueue,
         Import: this.accountImports.deadLetterQueue,
       },
-      alarms: [
-        ...this.alarms.alarms,
-        this.webhookDelivery.deadLetterAlarm,
-        this.webhookDelivery.streamDeadLetterAlarm,
-        this.mailDelivery.deadLetterAlarm,
-        this.usageEvents.deadLetterAlarm,
-        this.accountExports.deadLetterAlarm,
-        this.accountImports.deadLetterAlarm,
-      ],
+      alarms: [this.healthCheck.alarm, ...this.alarms.alarms],
     });
 
     this.outputs({ publicBaseUrl, dashboardUrl, cnameForFrontDoor: Boolean(props.customDomain && !props.customDomain.hostedZone) });
