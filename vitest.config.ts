@@ -10,6 +10,8 @@ const OWN_STACK_FILES = [
   'test/integration/messaging/webhooks-crash.test.ts',
   'test/integration/platform/smoke.test.ts',
   'test/integration/portability/imports-table.test.ts',
+  'test/integration/billing/checkout-deadline.test.ts',
+  'test/integration/platform/upgrade-rehearsal.test.ts',
 ];
 
 /**

@@ -16,7 +16,7 @@ import { importFileKey, newUploadId, putImportFile } from '../shared/portability
 import { createImportJob, readImportJob } from '../shared/portability/imports/import-jobs.js';
 import { runImport } from '../shared/portability/imports/run-import.js';
 import { createLoadedDeps } from '../shared/platform/runtime.js';
-import { createStorageClient } from '../shared/platform/storage/storage-client.js';
+import { createStorageClient } from '../shared/platform/s3/storage-client.js';
 import { computed, meterCapacity } from './capacity/accounting.js';
 
 const LICENSES = 10_000;

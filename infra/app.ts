@@ -53,6 +53,7 @@ export function buildStacks(app: App, settings: DeploySettings, options: { bundl
     alarmEmail: settings.alarmEmail,
     customDomain: customDomain && edgeCertificate ? { ...customDomain, certificateArn: edgeCertificate.certificateArn } : customDomain,
     oauth: settings.oauth,
+    registration: settings.registration,
     ...(options.bundle === false && { bundle: false }),
   });
   return { service, edgeFirewall, edgeCertificate };

@@ -15,6 +15,19 @@ export const HANDLER_ENTRIES: Record<Surface, string> = {
   docs: 'functions/docs/handler.ts',
 };
 
+/**
+ * Each surface's Lambda timeout, in seconds: the stack's (infra/stack.ts) and the local gateway's, whose invocations
+ * get a context with this much time (their calls' deadline, shared/platform/deadline.ts).
+ */
+export const SURFACE_TIMEOUT_SECONDS: Record<Surface, number> = {
+  management: 10,
+  edge: 10,
+  public: 10,
+  portal: 10,
+  stripeWebhook: 10,
+  docs: 10,
+};
+
 export type RouteSpec = { method: 'ANY' | 'GET' | 'HEAD' | 'OPTIONS' | 'POST'; path: string; surface: Surface };
 
 /**

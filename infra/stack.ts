@@ -1,16 +1,15 @@
-import { Annotations, CfnOutput, CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, Stack, Token, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, CrossStackReferences, Duration, ReferenceStrength, Stack, Token, type StackProps } from 'aws-cdk-lib';
 import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
-import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS, type ConfigSection } from '../shared/platform/config.js';
+import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS, type ConfigSection, type RegistrationMode } from '../shared/platform/config.js';
 import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
-import { GLOBAL_INDEXES, TABLE_KEYS, TABLE_STREAM_VIEW } from '../shared/platform/data/table-schema.js';
 import { AccountImports } from './constructs/account-imports.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
@@ -21,6 +20,7 @@ import { CustomDomain } from './constructs/custom-domain.js';
 import { ServiceRecords } from './constructs/service-records.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
 import { TableDeletionProtection } from './constructs/table-deletion-protection.js';
+import { serviceTable } from './constructs/service-table.js';
 import { bindTable, type TableBinding } from './constructs/table-access.js';
 import { FrontDoor } from './constructs/front-door.js';
 import { frontDoorDomain } from './constructs/front-door-domain.js';
@@ -39,7 +39,7 @@ import { SECRET_ACCESS, type SecretAccess } from '../shared/platform/secrets/sec
 import { DownloadLinkKey } from './constructs/download-link-key.js';
 import { OAuthClients } from './constructs/oauth-clients.js';
 import { pascalCase } from './names.js';
-import { HANDLER_ENTRIES, ROUTES, SURFACES, type Surface } from './routes.js';
+import { HANDLER_ENTRIES, ROUTES, SURFACE_TIMEOUT_SECONDS, SURFACES, type Surface } from './routes.js';
 import type { CustomDomainSettings, OAuthSettings } from './settings.js';
 
 /**
@@ -73,7 +73,7 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   // sign-in reads the clients' secrets.
   management: {
     memorySize: 512,
-    timeout: Duration.seconds(10),
+    timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.management),
     table: { access: 'readWrite', keys: 'all' },
     bucket: 'readWrite',
     providerSecrets: SECRET_ACCESS.management,
@@ -83,18 +83,18 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   // Reads the bucket only to presign downloads; opens products' signing keys (and no other secret) to sign answers.
   edge: {
     memorySize: 1024,
-    timeout: Duration.seconds(10),
+    timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.edge),
     table: { access: 'readWrite', keys: 'edge' },
     bucket: 'read',
     providerSecrets: SECRET_ACCESS.edge,
   },
   // Checkout opens the vendor's Stripe key; signed answers and offline license files open products' signing keys.
-  public: { memorySize: 1024, timeout: Duration.seconds(10), table: { access: 'readWrite', keys: 'public' }, providerSecrets: SECRET_ACCESS.public },
+  public: { memorySize: 1024, timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.public), table: { access: 'readWrite', keys: 'public' }, providerSecrets: SECRET_ACCESS.public },
   // The vendor's server: reads its customers, presigns `/dl` downloads (bucket read), signs and checks their links,
   // and opens the vendor's Stripe key to cancel a subscription.
   portal: {
     memorySize: 512,
-    timeout: Duration.seconds(10),
+    timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.portal),
     table: { access: 'readWrite', keys: 'portal' },
     bucket: 'read',
     providerSecrets: SECRET_ACCESS.portal,
@@ -104,12 +104,12 @@ const SURFACE_SETTINGS: Record<Surface, SurfaceSettings> = {
   // call and one transaction. Its event claims' lease (60 s) outlasts the timeout.
   stripeWebhook: {
     memorySize: 512,
-    timeout: Duration.seconds(10),
+    timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.stripeWebhook),
     table: { access: 'readWrite', keys: 'stripeWebhook' },
     providerSecrets: SECRET_ACCESS.stripeWebhook,
   },
   // Static files only: the OpenAPI document and Swagger UI beside the bundle. No table, bucket, key or secret.
-  docs: { memorySize: 256, timeout: Duration.seconds(10), assets: { directory: BUNDLED_ASSETS_DIR, files: DOCS_ASSETS } },
+  docs: { memorySize: 256, timeout: Duration.seconds(SURFACE_TIMEOUT_SECONDS.docs), assets: { directory: BUNDLED_ASSETS_DIR, files: DOCS_ASSETS } },
 };
 
 export interface LicensingStackProps extends StackProps {
@@ -134,6 +134,11 @@ export interface LicensingStackProps extends StackProps {
   readonly allowDefaultMailFrom?: boolean;
   /** Subscribed by e-mail to the alarm topic, or `ssm:<parameter>`; unset: the topic has no subscription. */
   readonly alarmEmail?: string;
+  /**
+   * Who may create an account (`REGISTRATION`, the management function's alone; DECISIONS §20): `invite`, the
+   * deployment's first account and addresses holding a pending invitation; `open`, anyone. @default 'invite'
+   */
+  readonly registration?: RegistrationMode;
   /**
    * The vendor's own host name: on the front door (its certificate in us-east-1), or with `dashboard: false` on the
    * HTTP API (`CustomDomain`, its certificate in the stack's region). Unset: the default addresses.
@@ -242,28 +247,8 @@ export class LicensingStack extends Stack {
     // the distribution uses what they hold. Set before any child exists, as context must be.
     if (props.crossRegionReferences) CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
 
-    this.table = new Table(this, 'Table', {
-      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
-      timeToLiveAttribute: TABLE_KEYS.timeToLive,
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      stream: StreamViewType[TABLE_STREAM_VIEW],
-      // Vendors' licenses and customers: the table outlives the stack (but not a failed first deployment's rollback),
-      // and once created DynamoDB refuses to delete it until someone turns protection off on purpose (docs/deploy.md).
-      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
-    });
+    this.table = serviceTable(this);
     new TableDeletionProtection(this, 'TableDeletionProtection', this.table);
-    for (const index of GLOBAL_INDEXES) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.indexName,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        ...(index.projection.type === 'ALL'
-          ? { projectionType: ProjectionType.ALL }
-          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }),
-      });
-    }
 
     if (!props.mailFrom && props.allowDefaultMailFrom) {
       Annotations.of(this).addWarningV2('licensing:mailFrom', `mailFrom is not set: e-mails (licenses, address verification) go from ${DEFAULT_MAIL_FROM}, which SES refuses (docs/deploy.md)`);
@@ -440,6 +425,8 @@ export class LicensingStack extends Stack {
     this.setSettings({
       links: publicBaseUrl === undefined ? undefined : { PUBLIC_BASE_URL: publicBaseUrl },
       dashboard: dashboardUrl === undefined ? undefined : { DASHBOARD_URL: dashboardUrl },
+      // A deployment on the internet is the vendor's own: nobody else registers unless the vendor opens it.
+      registration: { REGISTRATION: props.registration ?? 'invite' },
     });
     // The renewal reminders' links: the service's address, the API's own without a front door (no request to take it from).
     this.expirySweep.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl ?? this.api.apiEndpoint);

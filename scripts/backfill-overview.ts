@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { backfillOverview } from '../shared/platform/data/migrations/overview-aggregates.js';
+import { backfillOverview } from '../shared/insights/overview/backfill.js';
 
 /**
  * `npx tsx scripts/backfill-overview.ts <table name> <upgrade time, ISO>`: once, after upgrading a stack deployed

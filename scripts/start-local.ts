@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ensureDashboardBuilt } from '../infra/dashboard-build.js';
+import { preflightProblem } from '../infra/local/preflight.js';
 import { startLocalStack } from '../infra/local/stack.js';
 
 /**
@@ -10,6 +11,12 @@ const port = Number(process.env.PORT ?? 3000);
 const dataDir = process.env.DATA_DIR ?? '.data';
 // The dashboard is served here, same-origin with /api: it is where OAuth sign-ins land unless told otherwise.
 const dashboardUrl = process.env.DASHBOARD_URL ?? process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
+
+const problem = await preflightProblem(port);
+if (problem) {
+  console.error(problem);
+  process.exit(1);
+}
 
 ensureDashboardBuilt();
 // Like a default deployment: the gateway is the front door, and the functions refuse what comes around it.

@@ -42,8 +42,8 @@ export function writeUnits(before: Image, after: Image, transactional: boolean):
   if (same(before, after)) return result;
   for (const { indexName, partitionKey, sortKey, projection } of GLOBAL_INDEXES) {
     const keyIn = (item: Image) => (item?.[partitionKey] && item[sortKey] ? JSON.stringify([item[partitionKey], item[sortKey]]) : undefined);
-    const projected = new Set([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, partitionKey, sortKey, ...(projection.type === 'INCLUDE' ? projection.attributes : [])]);
-    const entry = (item: Image): Image => (item && projection.type === 'INCLUDE' ? Object.fromEntries(Object.entries(item).filter(([name]) => projected.has(name))) : item);
+    const projected = new Set([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, partitionKey, sortKey]);
+    const entry = (item: Image): Image => (item && projection.type === 'KEYS_ONLY' ? Object.fromEntries(Object.entries(item).filter(([name]) => projected.has(name))) : item);
     const [was, is] = [keyIn(before), keyIn(after)];
     if (was && is && was === is && same(entry(before), entry(after))) continue;
     const writes =

@@ -1,10 +1,9 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger } from '../../shared/platform/observability/logger.js';
-import type { Deps } from '../../shared/platform/runtime.js';
-import type { SecretBox } from '../../shared/platform/secrets/secret-box.js';
-import type { DeliveryMessage, DeliveryQueue } from '../../shared/messaging/webhooks/delivery-queue.js';
-import { attemptDelivery } from '../../shared/messaging/webhooks/dispatch.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import type { Deps } from '../../shared/platform/index.js';
+import type { SecretBox } from '../../shared/platform/secrets/index.js';
+import { attemptDelivery, type DeliveryMessage, type DeliveryQueue } from '../../shared/messaging/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 function deliveryIdOf(record: SQSRecord): string | undefined {
   try {

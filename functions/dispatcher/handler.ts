@@ -1,8 +1,6 @@
-import { loadConfig } from '../../shared/platform/config.js';
-import { createLoadedDeps } from '../../shared/platform/runtime.js';
-import { SECRET_ACCESS } from '../../shared/platform/secrets/secret-access.js';
-import { createSecretBox } from '../../shared/platform/secrets/secret-box.js';
-import { createDeliveryQueue } from '../../shared/messaging/webhooks/delivery-queue.js';
+import { createLoadedDeps, loadConfig } from '../../shared/platform/index.js';
+import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
+import { createDeliveryQueue } from '../../shared/messaging/index.js';
 import { createDispatcherHandler } from './app.js';
 
 const config = loadConfig();

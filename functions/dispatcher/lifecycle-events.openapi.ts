@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { licenseFields } from '../management/routes/licenses.openapi.js';
-import { described, named } from '../../shared/platform/openapi/operation.js';
+import { described, named } from '../../shared/platform/openapi/index.js';
 
 /** `license.expiring`'s data (DECISIONS §15): the license, which reminder day it is, and where to renew. */
 export const LicenseExpiring = named(

@@ -1,16 +1,6 @@
 import * as z from 'zod/mini';
-import { EVENT_TYPES, type EventType } from '../../shared/messaging/events/event-types.js';
-import { idOf, timestamp } from '../../shared/platform/openapi/common.js';
-import {
-  EX,
-  exampleActivationListItem,
-  exampleCustomer,
-  exampleLicense,
-  examplePayment,
-  exampleRelease,
-  exampleSubscription,
-} from '../../shared/platform/openapi/examples.js';
-import { named } from '../../shared/platform/openapi/operation.js';
+import { EVENT_TYPES, type EventType } from '../../shared/messaging/index.js';
+import { EX, exampleActivationListItem, exampleCustomer, exampleLicense, examplePayment, exampleRelease, exampleSubscription, idOf, named, timestamp } from '../../shared/platform/openapi/index.js';
 import { exampleLease, exampleLeaseId, Lease } from '../shared/lease-routes.openapi.js';
 import { ActivationListItem } from '../management/routes/activations.openapi.js';
 import { Customer, ErasedCustomer, exampleErasedCustomer, Payment, Subscription } from '../management/routes/customers.openapi.js';

@@ -1,11 +1,7 @@
 import { gzipSync } from 'node:zlib';
-import { NotFoundError } from '../../shared/platform/errors.js';
-import { httpApp } from '../../shared/platform/http/app.js';
-import { header } from '../../shared/platform/http/request.js';
-import type { Route } from '../../shared/platform/http/route.js';
-import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
+import { NotFoundError } from '../../shared/platform/index.js';
+import { header, httpApp, type HttpEvent, type HttpResult, type OriginSecret, type Route } from '../../shared/platform/http/index.js';
 import type { AssetReader, DocsAssetName } from './assets.js';
-import type { OriginSecret } from '../../shared/platform/http/front-door.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',

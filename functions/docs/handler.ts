@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { originSecretConfigOf, originSecretOf } from '../../shared/platform/http/front-door.js';
+import { originSecretConfigOf, originSecretOf } from '../../shared/platform/http/index.js';
 import { assetReader, BUNDLED_ASSETS_DIR } from './assets.js';
 import { createDocsHandler } from './app.js';
 

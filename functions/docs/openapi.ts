@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineOperations, described } from '../../shared/platform/openapi/operation.js';
+import { defineOperations, described } from '../../shared/platform/openapi/index.js';
 
 export const docsOperations = defineOperations({
   'GET /openapi.json': {

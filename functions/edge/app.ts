@@ -1,19 +1,12 @@
-import { createUsageQueue } from '../../shared/insights/analytics/usage-queue.js';
-import { httpApp } from '../../shared/platform/http/app.js';
-import type { Route } from '../../shared/platform/http/route.js';
-import { createActivityRecorder } from '../../shared/licensing/operations/activity.js';
-import { createProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
-import { createRateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
-import type { Config } from '../../shared/platform/config.js';
-import type { Deps } from '../../shared/platform/runtime.js';
-import { SECRET_ACCESS } from '../../shared/platform/secrets/secret-access.js';
-import { createSecretBox } from '../../shared/platform/secrets/secret-box.js';
-import { createKeyring, createResponseSigner } from '../../shared/licensing/signing/response-signer.js';
-import { createDownloadLinks } from '../../shared/platform/storage/download-links.js';
-import { createReleaseCatalog } from '../../shared/licensing/updates/release-catalog.js';
+import { createUsageQueue } from '../../shared/insights/index.js';
+import { httpApp, originSecretOf, type Route } from '../../shared/platform/http/index.js';
+import { createActivityRecorder, createKeyring, createProductCatalog, createReleaseCatalog, createResponseSigner } from '../../shared/licensing/index.js';
+import { createRateLimiter } from '../../shared/platform/rate-limits/index.js';
+import type { Config, Deps } from '../../shared/platform/index.js';
+import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
+import { createDownloadLinks } from '../../shared/platform/storage/index.js';
 import { licenseRoutes } from '../shared/license-routes.js';
 import { updateRoutes } from './update-routes.js';
-import { originSecretOf } from '../../shared/platform/http/front-door.js';
 
 /** The table, and the base of the links it builds (update-check `package`). */
 export type EdgeDeps = Deps<Config<'links'>>;

@@ -1,4 +1,4 @@
-import { defineOperations } from '../../shared/platform/openapi/operation.js';
+import { defineOperations } from '../../shared/platform/openapi/index.js';
 import { licenseOperations } from '../shared/license-routes.openapi.js';
 import { updateOperations } from './update-routes.openapi.js';
 

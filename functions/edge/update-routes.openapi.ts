@@ -1,12 +1,8 @@
 import * as z from 'zod/mini';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
-import { EX } from '../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../shared/platform/openapi/operation.js';
-import { CHANNELS } from '../../shared/catalog/releases/channels.js';
-import type { listVersions } from '../../shared/licensing/updates/versions-list.js';
-import { NONCE_HEADER_PARAMETER, SIGNED_ANSWER_HEADERS } from '../../shared/platform/openapi/signatures.js';
-import type { updateInfo } from '../../shared/licensing/updates/wordpress.js';
+import { LICENSE_MESSAGES as M, type listVersions, NONCE_HEADER_PARAMETER, SIGNED_ANSWER_HEADERS, type updateInfo } from '../../shared/licensing/index.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
+import { assertDescribes, defineOperations, described, EX, named } from '../../shared/platform/openapi/index.js';
+import { CHANNELS } from '../../shared/catalog/index.js';
 
 const text = z.nullable(z.string());
 const UpdateInfo = named(

@@ -1,30 +1,10 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../shared/platform/config.js';
-import { ForbiddenError, NotFoundError } from '../../shared/platform/errors.js';
-import { checkIdShape, type IdKind } from '../../shared/platform/http/id-kind.js';
-import { query, requestBaseUrl } from '../../shared/platform/http/request.js';
-import { ok, redirect } from '../../shared/platform/http/responses.js';
-import { lazyInput, type Route } from '../../shared/platform/http/route.js';
-import { lazily } from '../../shared/platform/lazily.js';
-import { addressNetwork, clientAddress, clientNetwork } from '../../shared/platform/http/client-address.js';
-import { optionalText, requiredText } from '../../shared/platform/http/plugin-fields.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { couldBeLicenseKey } from '../../shared/licensing/licenses/license-key.js';
-import type { ActivityRecorder } from '../../shared/licensing/operations/activity.js';
-import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/operations/domain.js';
-import type { ProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
-import { LICENSE_MESSAGES } from '../../shared/licensing/operations/messages.js';
-import type { Deps } from '../../shared/platform/runtime.js';
-import type { ResponseSigner } from '../../shared/licensing/signing/response-signer.js';
-import { signedAnswers } from '../../shared/licensing/signing/signed-answers.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
-import type { DownloadLinks } from '../../shared/platform/storage/download-links.js';
-import { downloadRelease } from '../../shared/licensing/updates/download.js';
-import type { ReleaseCatalog } from '../../shared/licensing/updates/release-catalog.js';
-import { checkForUpdate } from '../../shared/licensing/updates/update-check.js';
-import { listVersions } from '../../shared/licensing/updates/versions-list.js';
-import { CHANNELS } from '../../shared/catalog/releases/channels.js';
+import { type Config, type Deps, ForbiddenError, lazily, NotFoundError } from '../../shared/platform/index.js';
+import { addressNetwork, checkIdShape, clientAddress, clientNetwork, type IdKind, lazyInput, ok, optionalText, parseInput, query, redirect, requestBaseUrl, requiredText, type Route } from '../../shared/platform/http/index.js';
+import { type ActivityRecorder, checkForUpdate, couldBeLicenseKey, downloadRelease, LICENSE_MESSAGES, listVersions, MAX_DOMAIN_INPUT_LENGTH, normalizeDomain, type ProductCatalog, type ReleaseCatalog, type ResponseSigner, signedAnswers } from '../../shared/licensing/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../shared/platform/rate-limits/index.js';
+import type { DownloadLinks } from '../../shared/platform/storage/index.js';
+import { CHANNELS } from '../../shared/catalog/index.js';
 
 /** A PHP or WordPress version as sites report them ("8.2.12", "6.5-RC1"). */
 const siteVersion = (field: string) =>

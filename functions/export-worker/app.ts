@@ -1,11 +1,9 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { CoreConfig } from '../../shared/platform/config.js';
-import { EXPORT_QUEUE_SETTINGS, createExportQueue, type ExportMessage, type ExportQueue } from '../../shared/portability/exports/export-queue.js';
-import { failExport, runExport, type ExportRunDeps } from '../../shared/portability/exports/export-run.js';
-import { logger } from '../../shared/platform/observability/logger.js';
-import { createDeps } from '../../shared/platform/runtime.js';
-import { createStorageClient } from '../../shared/platform/storage/storage-client.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { type CoreConfig, createDeps } from '../../shared/platform/index.js';
+import { createExportQueue, EXPORT_QUEUE_SETTINGS, type ExportMessage, type ExportQueue, type ExportRunDeps, failExport, runExport } from '../../shared/portability/index.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import { createStorageClient } from '../../shared/platform/s3/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 export type ExportWorkerDeps = ExportRunDeps & { queue: ExportQueue };
 

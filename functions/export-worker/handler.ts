@@ -1,4 +1,4 @@
-import { loadConfig } from '../../shared/platform/config.js';
+import { loadConfig } from '../../shared/platform/index.js';
 import { createExportWorkerDeps, createExportWorkerHandler } from './app.js';
 
 const deps = createExportWorkerDeps(loadConfig());

@@ -1,8 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { IMPORT_QUEUE_SETTINGS, importMessageSchema } from '../../shared/portability/imports/import-queue.js';
-import { runImport, type ImportDeps } from '../../shared/portability/imports/run-import.js';
-import { logger } from '../../shared/platform/observability/logger.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { IMPORT_QUEUE_SETTINGS, type ImportDeps, importMessageSchema, runImport } from '../../shared/portability/index.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 /**
  * The import worker (SQS event source, one message a batch, with ReportBatchItemFailures): runs the import the

@@ -1,7 +1,6 @@
-import { loadConfig } from '../../shared/platform/config.js';
-import { createImportQueue } from '../../shared/portability/imports/import-queue.js';
-import { createLoadedDeps } from '../../shared/platform/runtime.js';
-import { createStorageClient } from '../../shared/platform/storage/storage-client.js';
+import { createLoadedDeps, loadConfig } from '../../shared/platform/index.js';
+import { createImportQueue } from '../../shared/portability/index.js';
+import { createStorageClient } from '../../shared/platform/s3/index.js';
 import { createImportWorkerHandler } from './app.js';
 
 const config = loadConfig();

@@ -1,9 +1,7 @@
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/config.js';
-import { sweepExpiredLicenses, type SweepResult } from '../../shared/licensing/licenses/expiry-sweep.js';
-import { sweepRenewalReminders, type ReminderSweepResult } from '../../shared/licensing/licenses/renewal-reminders.js';
-import { logger } from '../../shared/platform/observability/logger.js';
-import { createLoadedDeps } from '../../shared/platform/runtime.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { createLoadedDeps, FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/index.js';
+import { type ReminderSweepResult, sweepExpiredLicenses, sweepRenewalReminders, type SweepResult } from '../../shared/licensing/index.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 const deps = await createLoadedDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.expirySweep), 'expirySweep');
 

@@ -1,10 +1,9 @@
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 import * as z from 'zod/mini';
-import { checkHealth } from '../../shared/platform/health/health-check.js';
-import { queueDepth } from '../../shared/platform/health/queue-depth.js';
-import { logger } from '../../shared/platform/observability/logger.js';
-import { createDownloadLinks } from '../../shared/platform/storage/download-links.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { checkHealth, queueDepth } from '../../shared/platform/health/index.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import { createDownloadLinks } from '../../shared/platform/storage/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 const deadLetterQueues = z.record(z.string(), z.object({ url: z.url(), about: z.string() }));
 

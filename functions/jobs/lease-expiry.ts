@@ -1,8 +1,7 @@
-import { loadConfig } from '../../shared/platform/config.js';
-import { expireLeases, type LeaseExpiryResult } from '../../shared/licensing/leases/lease-expiry.js';
-import { logger } from '../../shared/platform/observability/logger.js';
-import { createLoadedDeps } from '../../shared/platform/runtime.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { createLoadedDeps, loadConfig } from '../../shared/platform/index.js';
+import { expireLeases, type LeaseExpiryResult } from '../../shared/licensing/index.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 const deps = await createLoadedDeps(loadConfig(), 'leaseExpiry');
 

@@ -1,10 +1,7 @@
-import { loadConfig } from '../../shared/platform/config.js';
-import { createMailQueue } from '../../shared/messaging/mail/mail-queue.js';
-import { logger } from '../../shared/platform/observability/logger.js';
-import { sweepOutbox } from '../../shared/messaging/outbox/sweep.js';
-import { createLoadedDeps } from '../../shared/platform/runtime.js';
-import { createDeliveryQueue } from '../../shared/messaging/webhooks/delivery-queue.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { createLoadedDeps, loadConfig } from '../../shared/platform/index.js';
+import { createDeliveryQueue, createMailQueue, sweepOutbox } from '../../shared/messaging/index.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 const config = loadConfig();
 const deps = { ...(await createLoadedDeps(config, 'outboxSweep')), queues: { deliveries: createDeliveryQueue(config), mail: createMailQueue(config) } };

@@ -1,10 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { sendLicenseMail } from '../../shared/messaging/mail/license-mail.js';
-import type { MailMessage } from '../../shared/messaging/mail/mail-queue.js';
-import { sendQueuedMail } from '../../shared/messaging/mail/queued-mail.js';
-import type { MailDeps, MailOutcome } from '../../shared/messaging/mail/send-once.js';
-import { logger } from '../../shared/platform/observability/logger.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { type MailDeps, type MailMessage, type MailOutcome, sendLicenseMail, sendQueuedMail } from '../../shared/messaging/index.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 function messageOf(record: SQSRecord): MailMessage | undefined {
   try {
@@ -24,7 +21,8 @@ const send = (deps: MailDeps, message: MailMessage): Promise<MailOutcome> =>
 /**
  * The mail sender (SQS event source with ReportBatchItemFailures): one e-mail per message. A send that failed is
  * reported, and the message comes back after the queue's visibility timeout; one that keeps failing ends in the
- * dead-letter queue. A message naming no e-mail is dropped with an error log.
+ * dead-letter queue. An e-mail SES refuses for good is recorded and counted, not retried (shared/messaging/mail/send-once.ts).
+ * A message naming no e-mail is dropped with an error log.
  */
 export function createMailSenderHandler(deps: MailDeps) {
   return workerApp(async (event: SQSEvent): Promise<SQSBatchResponse> => {
@@ -35,6 +33,7 @@ export function createMailSenderHandler(deps: MailDeps) {
         try {
           const outcome = message ? await send(deps, message) : 'missing';
           if (outcome === 'missing') logger.error('Mail message names no queued e-mail', { messageId: record.messageId, ...message });
+          else if (outcome === 'refused') logger.warn('E-mail refused by SES for good: recorded, not tried again', { messageId: record.messageId, ...message });
           else logger.info('E-mail', { ...message, outcome });
         } catch (error) {
           logger.error('E-mail not sent; the queue retries it', { messageId: record.messageId, ...message, error });

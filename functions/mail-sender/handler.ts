@@ -1,6 +1,5 @@
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/config.js';
-import { createMailer } from '../../shared/messaging/mail/mailer.js';
-import { createLoadedDeps } from '../../shared/platform/runtime.js';
+import { createLoadedDeps, FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/index.js';
+import { createMailer } from '../../shared/messaging/index.js';
 import { createMailSenderHandler } from './app.js';
 
 // The sender address is this function's alone: no other function reads (or can be stopped by) MAIL_FROM.

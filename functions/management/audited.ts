@@ -1,9 +1,6 @@
-import { getUser } from '../../shared/identity/accounts/users.js';
-import { withAudit, type AuditActor } from '../../shared/identity/audit/audit-scope.js';
-import { clientAddress } from '../../shared/platform/http/client-address.js';
-import { header } from '../../shared/platform/http/request.js';
-import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
-import type { Deps } from '../../shared/platform/runtime.js';
+import { type AuditActor, getUser, withAudit } from '../../shared/identity/index.js';
+import { clientAddress, header, type HttpEvent, type HttpResult } from '../../shared/platform/http/index.js';
+import type { Deps } from '../../shared/platform/index.js';
 import type { Caller } from './authenticate.js';
 
 /** A write route's audit entry: its action (`license.update`) and its target's entity (`license`). */

@@ -1,11 +1,6 @@
-import { API_KEY_MESSAGES, bearerKeyOwner } from '../../shared/identity/accounts/bearer-key.js';
-import { resumeSession } from '../../shared/identity/accounts/sessions.js';
-import { UnauthorizedError } from '../../shared/platform/errors.js';
-import { readCookie, SESSION_COOKIE } from '../../shared/platform/http/cookies.js';
-import type { HttpEvent } from '../../shared/platform/http/types.js';
-import type { Deps } from '../../shared/platform/runtime.js';
-import type { Role } from '../../shared/identity/teams/roles.js';
-import { sessionTenant } from '../../shared/identity/teams/tenant-access.js';
+import { API_KEY_MESSAGES, bearerKeyOwner, resumeSession, type Role, sessionTenant } from '../../shared/identity/index.js';
+import { type Deps, UnauthorizedError } from '../../shared/platform/index.js';
+import { type HttpEvent, readCookie, SESSION_COOKIE } from '../../shared/platform/http/index.js';
 
 /**
  * Who is calling, the tenant the request acts in (`tenantId`: every tenant-owned item is keyed by it) and their role

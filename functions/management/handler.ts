@@ -1,4 +1,4 @@
-import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/config.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../shared/platform/index.js';
 import { createManagementDeps, createManagementHandler } from './app.js';
 
 const deps = createManagementDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.management));

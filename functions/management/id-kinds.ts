@@ -1,7 +1,6 @@
-import { BadRequestError, NotFoundError } from '../../shared/platform/errors.js';
-import { INVALID_INVITATION, INVITATION_NOT_FOUND, INVITATION_TOKEN_SHAPE } from '../../shared/identity/teams/invitations.js';
-import { MEMBER_NOT_FOUND } from '../../shared/identity/teams/members.js';
-import type { IdKind } from '../../shared/platform/http/id-kind.js';
+import { BadRequestError, NotFoundError } from '../../shared/platform/index.js';
+import { INVALID_INVITATION, INVITATION_NOT_FOUND, INVITATION_TOKEN_SHAPE, MEMBER_NOT_FOUND } from '../../shared/identity/index.js';
+import type { IdKind } from '../../shared/platform/http/index.js';
 
 const kind = (prefix: IdKind['prefix'], notFound: string): IdKind => ({ prefix, unknown: () => new NotFoundError(notFound) });
 

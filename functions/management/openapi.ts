@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineOperations, named } from '../../shared/platform/openapi/operation.js';
+import { defineOperations, named } from '../../shared/platform/openapi/index.js';
 import { activationOperations } from './routes/activations.openapi.js';
 import { analyticsOperations } from './routes/analytics.openapi.js';
 import { apiKeyOperations } from './routes/api-keys.openapi.js';

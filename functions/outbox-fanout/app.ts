@@ -2,12 +2,11 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import pLimit from 'p-limit';
-import type { StoredAuditEntry } from '../../shared/identity/audit/audit-chain.js';
-import { linkAuditEntries } from '../../shared/identity/audit/audit-linker.js';
-import { logger } from '../../shared/platform/observability/logger.js';
-import { forwardOutboxItem, outboxItemOf, type OutboxQueues } from '../../shared/messaging/outbox/forwarders.js';
-import type { Deps } from '../../shared/platform/runtime.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { linkAuditEntries, type StoredAuditEntry } from '../../shared/identity/index.js';
+import { logger } from '../../shared/platform/observability/index.js';
+import { forwardOutboxItem, outboxItemOf, type OutboxQueues } from '../../shared/messaging/index.js';
+import type { Deps } from '../../shared/platform/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 import { AUDIT_ENTRY_INSERT_FILTER, matchesFilter, OUTBOX_INSERT_FILTER } from './outbox-filter.js';
 
 /**

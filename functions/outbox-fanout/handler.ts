@@ -1,7 +1,5 @@
-import { loadConfig } from '../../shared/platform/config.js';
-import { createMailQueue } from '../../shared/messaging/mail/mail-queue.js';
-import { createLoadedDeps } from '../../shared/platform/runtime.js';
-import { createDeliveryQueue } from '../../shared/messaging/webhooks/delivery-queue.js';
+import { createLoadedDeps, loadConfig } from '../../shared/platform/index.js';
+import { createDeliveryQueue, createMailQueue } from '../../shared/messaging/index.js';
 import { createFanOutHandler } from './app.js';
 
 const config = loadConfig();

@@ -1,4 +1,4 @@
-import { OUTBOX_ITEM_KINDS } from '../../shared/messaging/outbox/kinds.js';
+import { OUTBOX_ITEM_KINDS } from '../../shared/messaging/index.js';
 
 /**
  * The stream records the fan-out receives: inserts of outbox items, the events for webhooks and the license

@@ -1,15 +1,11 @@
-import type { Config } from '../../shared/platform/config.js';
-import { httpApp } from '../../shared/platform/http/app.js';
-import type { Route } from '../../shared/platform/http/route.js';
-import { createPaymentDeps, type PaymentDeps } from '../../shared/billing/payments/payment-deps.js';
-import { SECRET_ACCESS } from '../../shared/platform/secrets/secret-access.js';
-import { createSecretBox } from '../../shared/platform/secrets/secret-box.js';
-import { createLinkSecret } from '../../shared/portal/link-secret.js';
-import { createRateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
-import { createDeps, type Deps } from '../../shared/platform/runtime.js';
-import { createDownloadLinks } from '../../shared/platform/storage/download-links.js';
+import { type Config, createDeps, type Deps } from '../../shared/platform/index.js';
+import { httpApp, originSecretOf, type Route } from '../../shared/platform/http/index.js';
+import { createPaymentDeps, type PaymentDeps } from '../../shared/billing/index.js';
+import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
+import { createLinkSecret } from '../../shared/portal/index.js';
+import { createRateLimiter } from '../../shared/platform/rate-limits/index.js';
+import { createDownloadLinks } from '../../shared/platform/storage/index.js';
 import { portalRoutes } from './routes.js';
-import { originSecretOf } from '../../shared/platform/http/front-door.js';
 
 /** What the portal uses: its share of the table, and the payment provider for cancel. */
 export type PortalDeps = Deps<Config<'links'>> & PaymentDeps;

@@ -1,12 +1,9 @@
 import * as z from 'zod/mini';
-import { LICENSE_STATUSES } from '../../shared/platform/data/attribute-values.js';
-import { idOf, nullableTimestamp, timestamp } from '../../shared/platform/openapi/common.js';
-import { EX, examplePayment, exampleSubscription } from '../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../shared/platform/openapi/operation.js';
-import type { portalDownloads } from '../../shared/portal/portal-downloads.js';
-import type { portalLicenses, portalOverview } from '../../shared/portal/portal-reads.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
-import { ROLE_REFUSED } from '../../shared/identity/teams/roles.js';
+import { LICENSE_STATUSES } from '../../shared/platform/data/index.js';
+import { assertDescribes, defineOperations, EX, examplePayment, exampleSubscription, idOf, named, nullableTimestamp, timestamp } from '../../shared/platform/openapi/index.js';
+import type { portalDownloads, portalLicenses, portalOverview } from '../../shared/portal/index.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
+import { ROLE_REFUSED } from '../../shared/identity/index.js';
 import { Payment, Subscription } from '../management/routes/customers.openapi.js';
 import { examplePendingPlanChange, examplePlanChange, PLAN_CHANGE_DESCRIPTION, PLAN_CHANGE_ERRORS, PlanChange } from '../management/routes/subscriptions.openapi.js';
 
@@ -156,8 +153,8 @@ export const portalOperations = defineOperations({
       'Body `{email, toEmail}`: the license of the customer with `email` moves, with the same key, to the customer with `toEmail` (created ' +
       'when new). Every active activation is deactivated (the new owner activates their own sites). Emits `license.transferred` and e-mails ' +
       'the new owner the key. A license that does not carry `email` is 404, as another vendor\'s; a revoked one is 400. The service trusts ' +
-      '`email`: check that the signed-in user owns it first.',
-    rateLimits: [RATE_LIMITS.portal],
+      '`email`: check that the signed-in user owns it first. At most 100 transfers a day per vendor, with those of the management API.',
+    rateLimits: [RATE_LIMITS.portal, RATE_LIMITS.licenseTransferTenant],
     requestBody: { examples: { transfer: { email: EX.email, toEmail: 'new.owner@example.com' } } },
     responses: {
       200: {

@@ -1,32 +1,13 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../shared/platform/config.js';
-import { API_KEY_MESSAGES, bearerKeyOwner } from '../../shared/identity/accounts/bearer-key.js';
-import { normalizeEmail } from '../../shared/customers/customer-view.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../shared/platform/errors.js';
-import { checkIdShape, type IdKind } from '../../shared/platform/http/id-kind.js';
-import { jsonBody, query, requestBaseUrl } from '../../shared/platform/http/request.js';
-import { ok, redirect } from '../../shared/platform/http/responses.js';
-import type { Method, Route } from '../../shared/platform/http/route.js';
-import { requiredText } from '../../shared/platform/http/plugin-fields.js';
-import { email as emailAddress } from '../../shared/platform/http/schemas.js';
-import { LICENSE_NOT_FOUND } from '../../shared/licensing/licenses/load-license.js';
-import { transferLicense } from '../../shared/licensing/licenses/transfer-license.js';
-import type { HttpEvent } from '../../shared/platform/http/types.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import type { PaymentDeps } from '../../shared/billing/payments/payment-deps.js';
-import { cancelSubscription, SUBSCRIPTION_NOT_FOUND } from '../../shared/portal/cancel-subscription.js';
-import { changePortalPlan } from '../../shared/portal/change-plan.js';
-import { PLAN_NOT_FOUND } from '../../shared/billing/subscriptions/change-plan.js';
-import type { PortalScope } from '../../shared/portal/customer-scope.js';
-import type { LinkSecret } from '../../shared/portal/link-secret.js';
-import { portalDownloads, signedDownload } from '../../shared/portal/portal-downloads.js';
-import { portalInvoices, portalLicenses, portalOverview, portalSubscriptions } from '../../shared/portal/portal-reads.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/platform/runtime.js';
-import type { DownloadLinks } from '../../shared/platform/storage/download-links.js';
-import { ROLE_REFUSED, roleAllows, type Permission } from '../../shared/identity/teams/roles.js';
-import { RELEASE_NOT_FOUND } from '../../shared/licensing/updates/download.js';
+import { type Config, type Deps, ForbiddenError, NotFoundError, UnauthorizedError } from '../../shared/platform/index.js';
+import { API_KEY_MESSAGES, bearerKeyOwner, type Permission, ROLE_REFUSED, roleAllows } from '../../shared/identity/index.js';
+import { normalizeEmail } from '../../shared/customers/index.js';
+import { checkIdShape, email as emailAddress, type HttpEvent, type IdKind, jsonBody, type Method, ok, parseInput, query, redirect, requestBaseUrl, requiredText, type Route } from '../../shared/platform/http/index.js';
+import { LICENSE_NOT_FOUND, RELEASE_NOT_FOUND, transferLicense } from '../../shared/licensing/index.js';
+import { type PaymentDeps, PLAN_NOT_FOUND } from '../../shared/billing/index.js';
+import { cancelSubscription, changePortalPlan, type LinkSecret, portalDownloads, portalInvoices, portalLicenses, portalOverview, type PortalScope, portalSubscriptions, signedDownload, SUBSCRIPTION_NOT_FOUND } from '../../shared/portal/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../shared/platform/rate-limits/index.js';
+import type { DownloadLinks } from '../../shared/platform/storage/index.js';
 
 /** Unknown query parameters are ignored; `email` is the customer's, trusted as the vendor's server gives it (SERVICE-SPEC §4.7). */
 const emailQuery = z.object({ email: requiredText('email', 254) });
@@ -88,6 +69,8 @@ export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits
       const owner = await keyOwner(event, 'licenseSupport');
       const body = parseInput(transferBody, jsonBody(event));
       checkIdShape(LICENSE, event.pathParameters!.id!);
+      // The tenant's transfers, with those of the management API: each e-mails the license (DECISIONS §15).
+      await limits.take(RATE_LIMITS.licenseTransferTenant, owner.userId);
       const license = await transferLicense(deps, owner.userId, event.pathParameters!.id!, { email: body.toEmail, currentOwner: normalizeEmail(body.email) });
       return ok({ data: { id: license.id, licenseKey: license.licenseKey, customerEmail: license.customerEmail, status: license.status, activatedCount: license.activatedCount } });
     },

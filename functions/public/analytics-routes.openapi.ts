@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
-import { EX, exampleId } from '../../shared/platform/openapi/examples.js';
-import { defineOperations, named } from '../../shared/platform/openapi/operation.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/index.js';
+import { defineOperations, EX, exampleId, named } from '../../shared/platform/openapi/index.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
 
 const Created = named('RecordCreated', z.object({ id: z.string() }), 'The id of the stored record.');
 const Accepted = named('EventAccepted', z.object({ accepted: z.literal(true) }));

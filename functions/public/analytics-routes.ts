@@ -1,21 +1,11 @@
 import * as z from 'zod/mini';
-import { submitFeedback, recordDeactivationReason, trackEvent } from '../../shared/insights/analytics/ingest.js';
-import type { UsageQueue } from '../../shared/insights/analytics/usage-queue.js';
-import { metadataSchema } from '../../shared/customers/metadata.js';
-import { FEEDBACK_TYPES } from '../../shared/platform/data/attribute-values.js';
-import { clientNetwork } from '../../shared/platform/http/client-address.js';
-import { jsonBody } from '../../shared/platform/http/request.js';
-import { created, json } from '../../shared/platform/http/responses.js';
-import { lazyInput, type Route } from '../../shared/platform/http/route.js';
-import { lazily } from '../../shared/platform/lazily.js';
-import { optionalText, requiredText } from '../../shared/platform/http/plugin-fields.js';
-import { email } from '../../shared/platform/http/schemas.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain } from '../../shared/licensing/operations/domain.js';
-import type { ProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/platform/runtime.js';
+import { MAX_DOMAIN_INPUT_LENGTH, normalizeDomain, type ProductCatalog, recordDeactivationReason, submitFeedback, trackEvent } from '../../shared/licensing/index.js';
+import type { UsageQueue } from '../../shared/insights/index.js';
+import { metadataSchema } from '../../shared/customers/index.js';
+import { FEEDBACK_TYPES } from '../../shared/platform/data/index.js';
+import { clientNetwork, created, email, json, jsonBody, lazyInput, optionalText, parseInput, requiredText, type Route } from '../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../shared/platform/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../shared/platform/rate-limits/index.js';
 
 /** Far above what the fields allow (5,000 characters of message and 8 KB of metadata), far below the default. */
 const ANALYTICS_BODY_LIMIT_BYTES = 32 * 1024;

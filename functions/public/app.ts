@@ -1,21 +1,15 @@
-import { createUsageQueue } from '../../shared/insights/analytics/usage-queue.js';
-import { httpApp } from '../../shared/platform/http/app.js';
-import type { Route } from '../../shared/platform/http/route.js';
-import { createActivityRecorder } from '../../shared/licensing/operations/activity.js';
-import { createProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
-import { createRateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
-import type { Config } from '../../shared/platform/config.js';
-import { createPaymentDeps, type PaymentDeps } from '../../shared/billing/payments/payment-deps.js';
-import { SECRET_ACCESS } from '../../shared/platform/secrets/secret-access.js';
-import { createSecretBox } from '../../shared/platform/secrets/secret-box.js';
-import { createDeps, type Deps } from '../../shared/platform/runtime.js';
-import { createKeyring, createResponseSigner } from '../../shared/licensing/signing/response-signer.js';
+import { createUsageQueue } from '../../shared/insights/index.js';
+import { httpApp, originSecretOf, type Route } from '../../shared/platform/http/index.js';
+import { createActivityRecorder, createKeyring, createProductCatalog, createResponseSigner } from '../../shared/licensing/index.js';
+import { createRateLimiter } from '../../shared/platform/rate-limits/index.js';
+import { type Config, createDeps, type Deps } from '../../shared/platform/index.js';
+import { createPaymentDeps, type PaymentDeps } from '../../shared/billing/index.js';
+import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
 import { licenseRoutes } from '../shared/license-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { checkoutRoutes } from './checkout-routes.js';
 import { trialRoutes } from './trial-routes.js';
 import { signingRoutes } from './signing-routes.js';
-import { originSecretOf } from '../../shared/platform/http/front-door.js';
 
 /** What the public API uses: the table (license operations and checkout), and the payment provider for checkout. */
 export type PublicDeps = Deps<Config<'links'>> & PaymentDeps;

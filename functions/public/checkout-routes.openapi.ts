@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
-import { BILLING_CYCLES } from '../../shared/platform/data/attribute-values.js';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
-import { EX } from '../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../shared/platform/openapi/operation.js';
-import type { listPublicPlans } from '../../shared/billing/payments/public-plans.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import { BILLING_CYCLES } from '../../shared/platform/data/index.js';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/index.js';
+import { assertDescribes, defineOperations, EX, named } from '../../shared/platform/openapi/index.js';
+import type { listPublicPlans } from '../../shared/billing/index.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
 
 const PublicPlan = named(
   'PublicPlan',
@@ -38,7 +37,8 @@ const checkoutDescription =
   "the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's " +
   'promotion code as the session\'s discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a ' +
   "plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the " +
-  "payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored.";
+  "payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored. " +
+  'A refusal answers a request whose `Accept` names `text/html` (a buyer\'s browser) as a small HTML page in words with the same status (DECISIONS §22).';
 
 export const checkoutOperations = defineOperations({
   'GET /public/v1/plans': {

@@ -1,22 +1,11 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../shared/platform/config.js';
-import { NotFoundError } from '../../shared/platform/errors.js';
-import { clientNetwork } from '../../shared/platform/http/client-address.js';
-import { query, requestBaseUrl } from '../../shared/platform/http/request.js';
-import { ok, redirect } from '../../shared/platform/http/responses.js';
-import { lazyInput, type Route } from '../../shared/platform/http/route.js';
-import { lazily } from '../../shared/platform/lazily.js';
-import { optionalText, requiredText } from '../../shared/platform/http/plugin-fields.js';
-import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import type { ProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
-import { startCheckout } from '../../shared/billing/payments/checkout.js';
-import { checkoutReturn } from '../../shared/billing/payments/checkout-return.js';
-import type { PaymentDeps } from '../../shared/billing/payments/payment-deps.js';
-import { listPublicPlans, PLAN_NOT_FOUND } from '../../shared/billing/payments/public-plans.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/platform/runtime.js';
+import { type Config, type Deps, lazily, NotFoundError } from '../../shared/platform/index.js';
+import { clientNetwork, type HttpEvent, type HttpResult, lazyInput, ok, optionalText, parseInput, query, redirect, requestBaseUrl, requiredText, type Route } from '../../shared/platform/http/index.js';
+import type { ProductCatalog } from '../../shared/licensing/index.js';
+import { checkoutReturn, listPublicPlans, type PaymentDeps, startCheckout } from '../../shared/billing/index.js';
+import { PLAN_NOT_FOUND } from '../../shared/catalog/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../shared/platform/rate-limits/index.js';
+import { forBrowsers } from './checkout-pages.js';
 
 /** SERVICE-SPEC §4.5: the defaults, with the neutral word in place of the brand. */
 const DEFAULT_ACTIVATE_PARAM = 'svc_activate';
@@ -97,10 +86,11 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
       method: 'GET',
       path: '/public/v1/checkout',
       input: lazyInput({ query: () => schemas().checkoutQuery }),
-      handler: async (event) => {
-        const input = parseInput(schemas().checkoutQuery, query(event));
-        return checkout(event, input, { slug: input.plan });
-      },
+      handler: async (event) =>
+        forBrowsers(event, async () => {
+          const input = parseInput(schemas().checkoutQuery, query(event));
+          return checkout(event, input, { slug: input.plan });
+        }),
     },
     {
       method: 'GET',
@@ -116,7 +106,7 @@ export function checkoutRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { cata
       method: 'GET',
       path: '/public/v1/checkout/{planId}',
       input: lazyInput({ query: () => schemas().checkoutByIdQuery, pathIds: { planId: PLAN_ID_KIND } }),
-      handler: async (event) => checkout(event, parseInput(schemas().checkoutByIdQuery, query(event)), { id: event.pathParameters!.planId! }),
+      handler: async (event) => forBrowsers(event, () => checkout(event, parseInput(schemas().checkoutByIdQuery, query(event)), { id: event.pathParameters!.planId! })),
     },
   ];
 }

@@ -1,10 +1,8 @@
 import * as z from 'zod/mini';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
-import { EX, exampleSigningKey } from '../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../shared/platform/openapi/operation.js';
-import { SigningKey } from '../../shared/platform/openapi/signatures.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
-import type { PublicSigningKey } from '../../shared/catalog/products/signing-keys.js';
+import { LICENSE_MESSAGES as M, SigningKey } from '../../shared/licensing/index.js';
+import { assertDescribes, defineOperations, EX, exampleSigningKey, named } from '../../shared/platform/openapi/index.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
+import type { PublicSigningKey } from '../../shared/catalog/index.js';
 
 assertDescribes<typeof SigningKey, PublicSigningKey>(true);
 

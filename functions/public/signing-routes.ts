@@ -1,15 +1,8 @@
 import * as z from 'zod/mini';
-import { clientNetwork } from '../../shared/platform/http/client-address.js';
-import { query } from '../../shared/platform/http/request.js';
-import { ok } from '../../shared/platform/http/responses.js';
-import { lazyInput, type Route } from '../../shared/platform/http/route.js';
-import { lazily } from '../../shared/platform/lazily.js';
-import { requiredText } from '../../shared/platform/http/plugin-fields.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/platform/runtime.js';
-import { signingKeysOf } from '../../shared/licensing/signing/key-directory.js';
+import { clientNetwork, lazyInput, ok, parseInput, query, requiredText, type Route } from '../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../shared/platform/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../shared/platform/rate-limits/index.js';
+import { signingKeysOf } from '../../shared/licensing/index.js';
 
 /** The routes' schemas, built with the first request that reads one (shared/platform/http/route.ts: `lazyInput`). */
 const schemas = lazily(() => {

@@ -1,16 +1,16 @@
 import * as z from 'zod/mini';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
-import { EX } from '../../shared/platform/openapi/examples.js';
-import { defineOperations, named } from '../../shared/platform/openapi/operation.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import { LICENSE_MESSAGES as M } from '../../shared/licensing/index.js';
+import { defineOperations, EX, named } from '../../shared/platform/openapi/index.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
 
 export const trialOperations = defineOperations({
   'POST /public/v1/trials': {
     summary: 'Start a no-card trial',
     description:
       "Issues a license of the plan (by slug; active and public) with the plan's seats, expiring after its `trialDays` (`trialEndsAt` the same), " +
-      'and e-mails it (DECISIONS §15). One trial per e-mail and product. A later paid checkout with the same e-mail for the product ' +
-      'continues this license: the same key, with the paid plan\'s seats and expiry. Open to any origin; unknown fields are ignored.',
+      'and e-mails it (DECISIONS §15). One trial per e-mail and product, addresses compared lower-cased, without a `+tag`, and at gmail.com ' +
+      'without dots (DECISIONS §20). A later paid checkout with the same e-mail for the product continues this license while it is still ' +
+      'the payer\'s: the same key, with the paid plan\'s seats and expiry. Open to any origin; unknown fields are ignored.',
     security: [[]],
     rateLimits: [RATE_LIMITS.checkout],
     requestBody: { examples: { trial: { public_key: EX.publicKey, plan: 'pro', email: EX.email } } },

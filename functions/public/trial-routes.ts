@@ -1,16 +1,9 @@
 import * as z from 'zod/mini';
-import { clientNetwork } from '../../shared/platform/http/client-address.js';
-import { jsonBody } from '../../shared/platform/http/request.js';
-import { created } from '../../shared/platform/http/responses.js';
-import { lazyInput, type Route } from '../../shared/platform/http/route.js';
-import { lazily } from '../../shared/platform/lazily.js';
-import { requiredText } from '../../shared/platform/http/plugin-fields.js';
-import { parseInput } from '../../shared/platform/http/validation.js';
-import type { ProductCatalog } from '../../shared/licensing/operations/product-catalog.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../shared/platform/rate-limits/rate-limiter.js';
-import type { Deps } from '../../shared/platform/runtime.js';
-import { startTrial } from '../../shared/billing/trials/start-trial.js';
+import { clientNetwork, created, jsonBody, lazyInput, parseInput, requiredText, type Route } from '../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../shared/platform/index.js';
+import type { ProductCatalog } from '../../shared/licensing/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../shared/platform/rate-limits/index.js';
+import { startTrial } from '../../shared/billing/index.js';
 
 /** The route's schema, built with its first request (shared/platform/http/route.ts: `lazyInput`). */
 const schemas = lazily(() => {

@@ -1,11 +1,7 @@
 import * as z from 'zod/mini';
-import type { Lease as LeaseView } from '../../shared/licensing/leases/lease-view.js';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
-import { idOf, timestamp } from '../../shared/platform/openapi/common.js';
-import { EX, exampleId } from '../../shared/platform/openapi/examples.js';
-import { assertDescribes, described, named, type OperationDoc } from '../../shared/platform/openapi/operation.js';
-import { BOUND_ANSWER_HEADERS, BOUND_ANSWER_NOTE, BOUND_FIELDS, NONCE_HEADER_PARAMETER } from '../../shared/platform/openapi/signatures.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import { BOUND_ANSWER_HEADERS, BOUND_ANSWER_NOTE, BOUND_FIELDS, type Lease as LeaseView, LICENSE_MESSAGES as M, NONCE_HEADER_PARAMETER } from '../../shared/licensing/index.js';
+import { assertDescribes, described, EX, exampleId, idOf, named, type OperationDoc, timestamp } from '../../shared/platform/openapi/index.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
 import type { LicenseSurface } from './license-routes.js';
 
 export const exampleLeaseId = exampleId('lse', 'lease');

@@ -1,21 +1,9 @@
 import * as z from 'zod/mini';
-import { ACTIVATION_ENVIRONMENTS } from '../../shared/platform/data/attribute-values.js';
-import { LICENSE_MESSAGES as M } from '../../shared/licensing/operations/messages.js';
-import { CHANNELS } from '../../shared/catalog/releases/channels.js';
-import type { Validation } from '../../shared/licensing/operations/validate.js';
-import { idOf, nullableTimestamp, timestamp } from '../../shared/platform/openapi/common.js';
-import { EX, exampleProductSummary } from '../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named, type OperationDoc } from '../../shared/platform/openapi/operation.js';
-import {
-  BOUND_ANSWER_HEADERS,
-  BOUND_ANSWER_NOTE,
-  BOUND_FIELDS,
-  NONCE_HEADER_PARAMETER,
-  SIGNED_ANSWER_HEADERS,
-  SIGNED_ANSWER_NOTE,
-  type AnswerBinding,
-} from '../../shared/platform/openapi/signatures.js';
-import { RATE_LIMITS } from '../../shared/platform/rate-limits/limits.js';
+import { ACTIVATION_ENVIRONMENTS } from '../../shared/platform/data/index.js';
+import { type AnswerBinding, BOUND_ANSWER_HEADERS, BOUND_ANSWER_NOTE, BOUND_FIELDS, LICENSE_MESSAGES as M, NONCE_HEADER_PARAMETER, SIGNED_ANSWER_HEADERS, SIGNED_ANSWER_NOTE, type Validation } from '../../shared/licensing/index.js';
+import { CHANNELS } from '../../shared/catalog/index.js';
+import { assertDescribes, defineOperations, described, EX, exampleProductSummary, idOf, named, nullableTimestamp, type OperationDoc, timestamp } from '../../shared/platform/openapi/index.js';
+import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
 import type { LicenseSurface } from './license-routes.js';
 import { leaseOperations } from './lease-routes.openapi.js';
 

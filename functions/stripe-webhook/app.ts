@@ -1,16 +1,7 @@
-import type { CoreConfig } from '../../shared/platform/config.js';
-import { receiveStripeEvent, UNKNOWN_VENDOR } from '../../shared/billing/commerce/stripe-webhook.js';
-import { NotFoundError, PayloadTooLargeError } from '../../shared/platform/errors.js';
-import { httpApp } from '../../shared/platform/http/app.js';
-import { checkIdShape, type IdKind } from '../../shared/platform/http/id-kind.js';
-import { header, rawBody } from '../../shared/platform/http/request.js';
-import { ok } from '../../shared/platform/http/responses.js';
-import type { Route } from '../../shared/platform/http/route.js';
-import { createPaymentDeps, type PaymentDeps } from '../../shared/billing/payments/payment-deps.js';
-import { SECRET_ACCESS } from '../../shared/platform/secrets/secret-access.js';
-import { createSecretBox } from '../../shared/platform/secrets/secret-box.js';
-import { createDeps, type Deps } from '../../shared/platform/runtime.js';
-import { originSecretOf } from '../../shared/platform/http/front-door.js';
+import { type CoreConfig, createDeps, type Deps, NotFoundError, PayloadTooLargeError } from '../../shared/platform/index.js';
+import { createPaymentDeps, type PaymentDeps, receiveStripeEvent, UNKNOWN_VENDOR } from '../../shared/billing/index.js';
+import { checkIdShape, header, httpApp, type IdKind, ok, originSecretOf, rawBody, type Route } from '../../shared/platform/http/index.js';
+import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
 
 /** What the Stripe webhook uses: its part of the table, the sealed provider secrets and the vendor's Stripe client. */
 export type StripeWebhookDeps = Deps & PaymentDeps;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import type { Receipt } from '../../shared/billing/commerce/stripe-webhook.js';
-import { assertDescribes, defineOperations, described, named } from '../../shared/platform/openapi/operation.js';
+import type { Receipt } from '../../shared/billing/index.js';
+import { assertDescribes, defineOperations, described, named } from '../../shared/platform/openapi/index.js';
 
 const StripeReceipt = named(
   'StripeReceipt',

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { writeUsage, type UsageWriterDeps } from '../../shared/insights/analytics/usage-writer.js';
-import { workerApp } from '../../shared/platform/workers/app.js';
+import { type UsageWriterDeps, writeUsage } from '../../shared/insights/index.js';
+import { workerApp } from '../../shared/platform/workers/index.js';
 
 /**
  * The usage event writer (SQS event source, up to 100 messages a batch, with ReportBatchItemFailures): stores the

@@ -1,5 +1,4 @@
-import { loadConfig } from '../../shared/platform/config.js';
-import { createLoadedDeps } from '../../shared/platform/runtime.js';
+import { createLoadedDeps, loadConfig } from '../../shared/platform/index.js';
 import { createUsageEventWriterHandler } from './app.js';
 
 export const handler = createUsageEventWriterHandler(await createLoadedDeps(loadConfig(), 'usageWriter'));

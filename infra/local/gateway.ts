@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { finished } from 'node:stream/promises';
 import type { Context } from 'aws-lambda';
 import type { HttpEvent, HttpResult } from '../../shared/platform/http/types.js';
-import type { RouteSpec, Surface } from '../routes.js';
+import { SURFACE_TIMEOUT_SECONDS, type RouteSpec, type Surface } from '../routes.js';
 import type { DashboardFiles } from './dashboard-files.js';
 import { lambdaContext } from './lambda-context.js';
 import type { ReleaseFilesProxy } from './release-files-proxy.js';
@@ -36,6 +36,8 @@ type GatewayOptions = {
   originVerifyToken?: string;
   /** Release files through the front door (`/releases/…`), passed to the S3 stand-in as CloudFront passes them to S3. */
   releaseFiles?: ReleaseFilesProxy;
+  /** Each surface's Lambda timeout in seconds, which its invocations' contexts count down from. @default SURFACE_TIMEOUT_SECONDS */
+  timeoutSeconds?: Record<Surface, number>;
 };
 
 /**
@@ -210,7 +212,7 @@ export function createGateway(options: GatewayOptions): Server {
       const routeKey = `${found.route.method} ${found.route.path}`;
       const event = toEvent(req, target, path, body, { routeKey, pathParameters: found.pathParameters }, options.originVerifyToken);
       if (exceedsInvokeLimit(event)) return send(res, TOO_LARGE);
-      const result = await options.handlers[found.route.surface](event, lambdaContext(found.route.surface));
+      const result = await options.handlers[found.route.surface](event, lambdaContext(found.route.surface, (options.timeoutSeconds ?? SURFACE_TIMEOUT_SECONDS)[found.route.surface]));
       send(res, result);
     } catch (error) {
       console.error('local gateway: handler failed', error);

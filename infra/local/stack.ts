@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { HANDLER_ENTRIES, ROUTES, SERVICE_PATH_PREFIXES, SURFACES, type Surface } from '../routes.js';
+import { HANDLER_ENTRIES, ROUTES, SERVICE_PATH_PREFIXES, SURFACE_TIMEOUT_SECONDS, SURFACES, type Surface } from '../routes.js';
 import { ensureTable } from './create-table.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { importFunctionEntry } from './function-entry.js';
@@ -43,6 +43,11 @@ export type LocalStackOptions = {
   originVerifyToken?: string;
   /** DynamoDB Local on a JVM that starts and serves a test's requests with the least CPU (dynamodb-local.ts). */
   lightJvm?: boolean;
+  /**
+   * The HTTP functions' timeouts (`SURFACE_TIMEOUT_SECONDS`, as in AWS) times this: a test of what runs out of time
+   * shortens them. @default 1
+   */
+  timeoutScale?: number;
 };
 
 export type LocalStack = { url: string; port: number; stop: () => Promise<void> };
@@ -120,7 +125,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       uploadOrigin: objects.endpoint,
     });
     const releaseFiles = options.originVerifyToken ? releaseFilesProxy({ objectStoreEndpoint: objects.endpoint, bucket: BUCKET_NAME }) : undefined;
-    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes, dashboard, originVerifyToken: options.originVerifyToken, releaseFiles });
+    const timeoutSeconds = Object.fromEntries(SURFACES.map((surface) => [surface, SURFACE_TIMEOUT_SECONDS[surface] * (options.timeoutScale ?? 1)])) as Record<Surface, number>;
+    const gateway = createGateway({ routes: ROUTES, handlers, localRoutes, dashboard, originVerifyToken: options.originVerifyToken, releaseFiles, timeoutSeconds });
     await new Promise<void>((resolveListen, reject) => {
       gateway.once('error', reject);
       gateway.listen(port, resolveListen);

@@ -1,4 +1,4 @@
-import type { EntityItem } from '../platform/data/service.js';
+import type { EntityItem } from '../platform/data/index.js';
 
 
 /** A payment as SERVICE-SPEC §2 shows it (the portal calls it an invoice). */

@@ -1,8 +1,6 @@
-import { counterNames, counterUpdates } from '../platform/data/counters.js';
-import type { TransactionEntities } from '../platform/data/service.js';
-import { outboxEvent } from '../messaging/events/outbox.js';
-import { newId } from '../platform/ids.js';
-import type { Deps } from '../platform/runtime.js';
+import { counterNames, counterUpdates, type TransactionEntities } from '../platform/data/index.js';
+import { outboxEvent } from '../messaging/index.js';
+import { type Deps, newId } from '../platform/index.js';
 import { nameSearchOf, toCustomer, type CustomerItem } from './customer-view.js';
 
 /** How a license write is tied to the tenant's customer with its e-mail: an existing one, or one it creates. */

@@ -1,10 +1,7 @@
-import type { EntityItem } from '../platform/data/service.js';
+import { CUSTOMER_TEXT_FIELDS, type EntityItem } from '../platform/data/index.js';
 
 export type CustomerItem = EntityItem<'customer'>;
 
-export const CUSTOMER_TEXT_FIELDS = [
-  'firstName', 'lastName', 'company', 'phone', 'street', 'city', 'state', 'postalCode', 'country', 'timezone',
-] as const;
 export type CustomerTextField = (typeof CUSTOMER_TEXT_FIELDS)[number];
 
 /** A customer as the management API shows it; unset optionals are `null`. */

@@ -1,12 +1,7 @@
-import { counterNames, counterUpdates, readCounter } from '../platform/data/counters.js';
-import { transact } from '../platform/data/writes.js';
-import { ConflictError, NotFoundError } from '../platform/errors.js';
-import { outboxEvent } from '../messaging/events/outbox.js';
-import { pageOf, paginateInMemory, type Page } from '../platform/pagination.js';
-import { newId } from '../platform/ids.js';
-import { withoutNulls } from '../platform/optional-fields.js';
-import type { Deps } from '../platform/runtime.js';
-import { CUSTOMER_TEXT_FIELDS, nameSearchOf, normalizeEmail, toCustomer, type Customer, type CustomerItem, type CustomerTextField } from './customer-view.js';
+import { counterNames, counterUpdates, CUSTOMER_TEXT_FIELDS, readCounter, transact } from '../platform/data/index.js';
+import { ConflictError, type Deps, newId, NotFoundError, type Page, pageOf, paginateInMemory, withoutNulls } from '../platform/index.js';
+import { outboxEvent } from '../messaging/index.js';
+import { nameSearchOf, normalizeEmail, toCustomer, type Customer, type CustomerItem, type CustomerTextField } from './customer-view.js';
 
 type CustomerDeps = Pick<Deps, 'data' | 'clock'>;
 

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { DeadlineBoundHttpHandler } from './aws/deadline-http-handler.js';
 import type { CoreConfig } from './config.js';
 import { enforceKeyAccess } from './data/key-access-guard.js';
 import type { TableKeyAccess } from './data/key-access.js';
@@ -10,8 +10,9 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local
 /**
  * How long one AWS call may take: each attempt is cut off after `requestTimeoutMs` (connecting included), and a call
  * makes `maxAttempts` at most. Its worst case, retries and backoff included, stays well under every function's
- * timeout (test/infra/request-budgets.test.ts), so a dependency that hangs ends in the service's own quick 503 with
- * its CORS headers, never in a Lambda timeout that API Gateway would answer bare.
+ * timeout (test/infra/request-budgets.test.ts). A request's calls together are held by its deadline
+ * (shared/platform/deadline.ts): a dependency that hangs ends in the service's own quick 503 with its CORS headers,
+ * never in a Lambda timeout that API Gateway would answer bare.
  */
 export const AWS_CALL_LIMITS = { maxAttempts: 2, connectionTimeoutMs: 1000, requestTimeoutMs: 2000 } as const;
 
@@ -24,7 +25,7 @@ export function awsClientOptions(config: Pick<CoreConfig, 'region'>, endpoint: s
   return {
     region: config.region,
     maxAttempts: AWS_CALL_LIMITS.maxAttempts,
-    requestHandler: new NodeHttpHandler({
+    requestHandler: new DeadlineBoundHttpHandler({
       connectionTimeout: AWS_CALL_LIMITS.connectionTimeoutMs,
       requestTimeout: AWS_CALL_LIMITS.requestTimeoutMs,
       throwOnRequestTimeout: true,

@@ -21,6 +21,12 @@ export class UnauthorizedError extends AppError {
     super(401, message);
   }
 }
+/** A payment the request depends on was not made (a plan change whose invoice the buyer's card declined). */
+export class PaymentRequiredError extends AppError {
+  constructor(message: string) {
+    super(402, message);
+  }
+}
 export class ForbiddenError extends AppError {
   constructor(message: string) {
     super(403, message);

@@ -6,6 +6,9 @@ export function randomBase32(byteCount: number): string {
   return base32.encode(randomBytes(byteCount)).replace(/=+$/, '').toLowerCase();
 }
 
+/** License key characters: A–Z and 2–9 without the look-alikes 0, O, 1 and I (DECISIONS §3). */
+export const KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
 export const ID_PREFIXES = [
   'usr', 'prd', 'pln', 'lic', 'act', 'cus', 'whk', 'rel', 'pay', 'sub', 'key', 'evt', 'dlv', 'fbk', 'uev', 'drs', 'sig', 'eml',
   'exp',

@@ -1,13 +1,8 @@
 import * as z from 'zod/mini';
-import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../platform/data/attribute-values.js';
-import { LICENSE_STATUSES } from '../platform/data/attribute-values.js';
-import { BILLING_CYCLES } from '../platform/data/attribute-values.js';
-import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../platform/data/attribute-values.js';
-import { RELEASE_STATUSES } from '../platform/data/attribute-values.js';
-import { CHANNELS, DEFAULT_CHANNEL } from '../catalog/releases/channels.js';
-import type { EntityItem } from '../platform/data/service.js';
-import { DEFAULT_LEASE_SECONDS } from '../licensing/leases/lease-view.js';
-import { lazily } from '../platform/lazily.js';
+import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES, BILLING_CYCLES, type EntityItem, LICENSE_STATUSES, PRODUCT_STATUSES, PRODUCT_TYPES, RELEASE_STATUSES } from '../platform/data/index.js';
+import { CHANNELS, DEFAULT_CHANNEL } from '../catalog/index.js';
+import { DEFAULT_LEASE_SECONDS } from '../licensing/index.js';
+import { lazily } from '../platform/index.js';
 
 /**
  * The account export's records (DECISIONS §16), which the `jsonl` import reads back: one JSON object per line,

@@ -1,8 +1,6 @@
-import { writeItem } from '../platform/data/writes.js';
-import { BadRequestError, NotFoundError } from '../platform/errors.js';
-import type { PaymentDeps } from '../billing/payments/payment-deps.js';
-import { providerSecretKey } from '../billing/payments/payment-provider.js';
-import { KEY_REFUSED, providerFailure } from '../billing/payments/provider-errors.js';
+import { writeItem } from '../platform/data/index.js';
+import { BadRequestError, NotFoundError } from '../platform/index.js';
+import { KEY_REFUSED, type PaymentDeps, providerFailure, providerSecretKey } from '../billing/index.js';
 import { customerIdOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 
 export const SUBSCRIPTION_NOT_FOUND = 'Subscription not found';

@@ -1,6 +1,5 @@
-import { NotFoundError } from '../platform/errors.js';
-import type { PaymentDeps } from '../billing/payments/payment-deps.js';
-import { changePlan, SUBSCRIPTION_NOT_FOUND } from '../billing/subscriptions/change-plan.js';
+import { NotFoundError } from '../platform/index.js';
+import { changePlan, type PaymentDeps, SUBSCRIPTION_NOT_FOUND } from '../billing/index.js';
 import { customerIdOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 
 /** The customer's own plan change (DECISIONS §15): as the vendor's, on a subscription of the customer with that e-mail only. */

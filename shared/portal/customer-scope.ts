@@ -1,5 +1,5 @@
-import type { LicenseItem } from '../licensing/licenses/license-view.js';
-import type { Deps } from '../platform/runtime.js';
+import type { LicenseItem } from '../licensing/index.js';
+import type { Deps } from '../platform/index.js';
 
 /** Every portal read is of one developer's (the API key's owner) customer with one e-mail, lower-cased. */
 export type PortalScope = { tenantId: string; email: string };

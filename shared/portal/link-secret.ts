@@ -1,5 +1,5 @@
-import type { CoreConfig } from '../platform/config.js';
-import { generatedParameter } from '../platform/aws/generated-parameter.js';
+import type { CoreConfig } from '../platform/index.js';
+import { generatedParameter } from '../platform/aws/index.js';
 
 /** The key that signs portal download links, fetched on first use and kept for the container's life. */
 export type LinkSecret = () => Promise<Buffer>;

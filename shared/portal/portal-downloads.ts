@@ -1,10 +1,7 @@
-import { ForbiddenError, NotFoundError } from '../platform/errors.js';
-import { licenseProblem } from '../licensing/operations/license-state.js';
-import { countDownload } from '../catalog/releases/download-count.js';
-import { channelAllows, DEFAULT_CHANNEL, type Channel } from '../catalog/releases/channels.js';
-import { publishedReleaseItems } from '../catalog/releases/product-releases.js';
-import type { DownloadLinks } from '../platform/storage/download-links.js';
-import { DOWNLOAD_URL_TTL_SECONDS, RELEASE_NOT_FOUND } from '../licensing/updates/download.js';
+import { ForbiddenError, NotFoundError } from '../platform/index.js';
+import { DOWNLOAD_URL_TTL_SECONDS, licenseProblem, RELEASE_NOT_FOUND } from '../licensing/index.js';
+import { type Channel, channelAllows, countDownload, DEFAULT_CHANNEL, publishedReleaseItems } from '../catalog/index.js';
+import type { DownloadLinks } from '../platform/storage/index.js';
 import { licensesOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 import { isValidDownloadLink, signedDownloadUrl } from './download-link.js';
 import type { LinkSecret } from './link-secret.js';

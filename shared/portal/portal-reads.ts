@@ -1,6 +1,5 @@
-import { toPayment, toSubscription } from '../billing/billing-views.js';
-import { productSummaries } from '../licensing/licenses/load-license.js';
-import { licenseProblem } from '../licensing/operations/license-state.js';
+import { toPayment, toSubscription } from '../billing/index.js';
+import { licenseProblem, productSummaries, statusAt } from '../licensing/index.js';
 import { customerIdOf, licensesOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 
 /** Subscription states that still give access (Stripe's names, as the payment webhook records them). */
@@ -39,7 +38,7 @@ export async function portalLicenses(deps: PortalDataDeps, scope: PortalScope) {
     return {
       id: license.licenseId,
       licenseKey: license.licenseKey,
-      status: license.status,
+      status: statusAt(license, deps.clock.now()),
       seats: license.seats,
       siteCount: license.activatedCount,
       stagingCount: license.stagingCount ?? 0,

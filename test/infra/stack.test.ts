@@ -60,17 +60,9 @@ describe('table', () => {
           { AttributeName: index.partitionKey, KeyType: 'HASH' },
           { AttributeName: index.sortKey, KeyType: 'RANGE' },
         ],
-        Projection:
-          index.projection.type === 'ALL' ? { ProjectionType: 'ALL' } : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] },
+        Projection: { ProjectionType: index.projection.type },
       })),
     );
-    expect(table.Properties.GlobalSecondaryIndexes.map((index: { Projection: { ProjectionType: string } }) => index.Projection.ProjectionType)).toEqual([
-      'ALL',
-      'ALL',
-      'ALL',
-      'INCLUDE',
-      'INCLUDE',
-    ]);
     const keyNames = [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...GLOBAL_INDEXES.flatMap((i) => [i.partitionKey, i.sortKey])];
     expect(table.Properties.AttributeDefinitions).toHaveLength(keyNames.length);
     expect(table.Properties.AttributeDefinitions).toEqual(
@@ -144,6 +136,7 @@ describe('functions', () => {
       IMPORT_QUEUE_URL: { Ref: logicalId(stack, stack.accountImports.queue) },
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
+      REGISTRATION: 'invite',
       PROVIDER_KEY_ID: { 'Fn::GetAtt': [logicalId(stack, stack.providerSecretsKey.key), 'Arn'] },
       ORIGIN_VERIFY_SECRET_ARN: { Ref: logicalId(stack, stack.originVerify!.secret) },
       POWERTOOLS_SERVICE_NAME: 'management',
@@ -168,7 +161,7 @@ describe('functions', () => {
     const variablesOf = (fn: { node: { defaultChild?: unknown } }) => (template.toJSON().Resources[logicalId(stack, fn)] as Resource).Properties.Environment.Variables as Record<string, unknown>;
     const readers = { ...stack.functions, mailSender: stack.mailDelivery.sender, expirySweep: stack.expirySweep.function };
     const given = Object.fromEntries(
-      Object.entries(stack.allFunctions).map(([name, fn]) => [name, ['MAIL_FROM', 'PUBLIC_BASE_URL', 'DASHBOARD_URL'].filter((variable) => variable in variablesOf(fn))]),
+      Object.entries(stack.allFunctions).map(([name, fn]) => [name, ['MAIL_FROM', 'PUBLIC_BASE_URL', 'DASHBOARD_URL', 'REGISTRATION'].filter((variable) => variable in variablesOf(fn))]),
     );
     const expected = Object.fromEntries(Object.keys(stack.allFunctions).map((name) => [name, [] as string[]]));
     for (const [name, sections] of Object.entries(FUNCTION_CONFIG_SECTIONS)) {
@@ -177,11 +170,19 @@ describe('functions', () => {
         ...(sections.some((section: string) => section === 'mail') ? ['MAIL_FROM'] : []),
         ...(sections.some((section: string) => section === 'links') ? ['PUBLIC_BASE_URL'] : []),
         ...(sections.some((section: string) => section === 'dashboard') ? ['DASHBOARD_URL'] : []),
+        ...(sections.some((section: string) => section === 'registration') ? ['REGISTRATION'] : []),
       ];
     }
     expect(given).toEqual(expected);
     expect(Object.keys(readers)).toEqual(expect.arrayContaining(Object.keys(FUNCTION_CONFIG_SECTIONS)));
     expect(variablesOf(stack.mailDelivery.sender).MAIL_FROM).toBe('licenses@example.com');
+  });
+
+  it('close registration to invitations unless the deployment opens it (DECISIONS §20)', () => {
+    const registrationOf = (synthesized: { stack: LicensingStack; template: Template }) =>
+      (synthesized.template.toJSON().Resources[logicalId(synthesized.stack, synthesized.stack.functions.management)] as Resource).Properties.Environment.Variables.REGISTRATION;
+    expect(registrationOf({ stack, template })).toBe('invite');
+    expect(registrationOf(synth({ registration: 'open' }))).toBe('open');
   });
 
   it('ask for the sender at deployment when mailFrom is not set, with or without an account and region', () => {

@@ -1,20 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type Stripe from 'stripe';
+import { changeSubscription, withPendingUpdateApplied } from './fake-stripe-billing.js';
 import { stripeBalance, stripeCheckoutSession, stripeError, stripeList, stripeSubscription, unixNow } from './stripe-objects.js';
-import { stripeCoupon, stripePromotionCode, updatedSubscription } from './stripe-lifecycle-objects.js';
+import { stripeCoupon, stripePrice, stripeProduct, stripePromotionCode } from './stripe-lifecycle-objects.js';
 
 /** Secret keys the fake accepts: any `sk_test_good…` / `rk_test_good…`; every other key is refused as Stripe does (401). */
 export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
 
 /**
- * How the fake fails for one key: Stripe's 500, a dropped connection (unreachable), the key revoked since (401), or
- * every subscription update refused (400) while the rest works.
+ * How the fake fails for one key: Stripe's 500, a dropped connection (unreachable), no answer at all until the caller
+ * gives up (stalled), the key revoked since (401), every subscription update refused (400) while the rest works, or
+ * every card of the key's customers declined (an invoice's payment fails; test/support/fake-stripe-billing.ts).
  */
-export type Outage = 'error' | 'unreachable' | 'revoked' | 'subscriptionUpdates';
+export type Outage = 'error' | 'unreachable' | 'stalled' | 'revoked' | 'subscriptionUpdates' | 'cardDeclined';
 
-/** A session as Stripe answered its creation, with the parameters it was created with and the key that did. */
-type Session = { id: string; params: Record<string, unknown>; key: string; session: Stripe.Checkout.Session };
+/**
+ * A session as Stripe answered its creation, with the parameters it was created with, the key that did, and the
+ * Stripe product its line item sells (what a coupon's `applies_to` is checked against).
+ */
+type Session = { id: string; params: Record<string, unknown>; key: string; session: Stripe.Checkout.Session; productId: string };
 /** A subscription update as Stripe received it: the key it came with and its parameters. */
 export type SubscriptionUpdate = { key: string; params: Record<string, unknown> };
 /** A Stripe subscription as a test sets it up, served to the key it belongs to. */
@@ -22,8 +27,10 @@ type StoredSubscription = { key: string; subscription: Stripe.Subscription };
 /** An invoice payment as a test sets it up (what ties a subscription's payment intent to its invoice), for its key. */
 type StoredInvoicePayment = { key: string; invoicePayment: Stripe.InvoicePayment };
 /** Every answer the fake gives: Stripe's own objects, typed with the `stripe` package's types for its API version. */
-type Answer = Stripe.Balance | Stripe.Checkout.Session | Stripe.Subscription | Stripe.ApiList<Stripe.InvoicePayment> | Stripe.Coupon | Stripe.PromotionCode;
-/** A coupon or promotion code as a key made it. */
+type Answer =
+  | Stripe.Balance | Stripe.Checkout.Session | Stripe.Subscription | Stripe.ApiList<Stripe.InvoicePayment> | Stripe.Coupon | Stripe.PromotionCode
+  | Stripe.Product | Stripe.Price | Stripe.Invoice | Stripe.ApiList<Stripe.Invoice>;
+/** A coupon, promotion code, product, price or invoice as a key made it. */
 type Owned<T> = { key: string; object: T };
 
 /** Form-encoded Stripe parameters (`a[b][0][c]=v`) as nested objects and arrays. */
@@ -40,10 +47,13 @@ export function parseStripeForm(body: string): Record<string, unknown> {
   return root;
 }
 
-const refuse = (res: ServerResponse, status: number, type: Stripe.StripeRawError['type'], message: string) => {
+const refuse = (res: ServerResponse, status: number, type: Stripe.StripeRawError['type'], message: string, fields: Partial<Stripe.StripeRawError> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(stripeError(type, message)));
+  res.end(JSON.stringify({ error: { ...stripeError(type, message).error, ...fields } }));
 };
+/** Stripe's refusal of an object the key's account does not have: 404 when asked for, 400 when a parameter names it. */
+const missing = (res: ServerResponse, kind: string, id: string, param?: string) =>
+  refuse(res, param ? 400 : 404, 'invalid_request_error', `No such ${kind}: '${id}'`, { code: 'resource_missing', ...(param && { param }) });
 
 const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -54,14 +64,17 @@ const readBody = (req: IncomingMessage) =>
 
 /**
  * A small stand-in for the Stripe API that the `stripe` package talks to (through `STRIPE_API_URL`): the balance
- * read that verifies a key, Checkout Sessions (create and retrieve; a `discounts` promotion code must be the key's and
- * active), each created session recorded with the parameters as Stripe would parse them, subscription updates
- * (recorded the same way, and applied to a subscription a test put in place: price, metadata, trial; see
- * test/support/stripe-lifecycle-objects.ts), coupons and promotion codes (create, deactivate), subscriptions a test has
- * put in place (retrieve), and invoice payments a test has put in place (list, by invoice or payment intent). Every
- * answer is a whole Stripe object of the package's types (test/support/stripe-objects.ts). Outages are set per key,
- * so tests running in parallel do not meet each other's. `/_fake/…` lets tests in other processes read sessions and
- * set outages over HTTP.
+ * read that verifies a key, products (create with an id of ours, retrieve, update) and prices (create, on a product of
+ * the key's), Checkout Sessions (create and retrieve; a line item's `price_data.product` must be the key's; a
+ * `discounts` promotion code must be the key's, active, and apply to the session's product), each created session
+ * recorded with the parameters as Stripe would parse them, subscription updates (recorded the same way, and applied
+ * to a subscription a test put in place: price, metadata, trial, and billed as Stripe bills them, with pending
+ * updates: test/support/fake-stripe-billing.ts), invoices (list by subscription, pay), coupons (restricted to
+ * products by `applies_to`) and promotion codes (create, deactivate), subscriptions a test has put in place
+ * (retrieve), and invoice payments a test has put in place (list, by invoice or payment intent). Every answer is a
+ * whole Stripe object of the package's types (test/support/stripe-objects.ts). Outages are set per key, so tests
+ * running in parallel do not meet each other's. `/_fake/…` lets tests in other processes read sessions, type a
+ * promotion code into a session's page as a buyer would, and set outages over HTTP.
  */
 export async function startFakeStripe(port = 0) {
   const sessions = new Map<string, Session>();
@@ -71,6 +84,11 @@ export async function startFakeStripe(port = 0) {
   const invoicePayments: StoredInvoicePayment[] = [];
   const coupons = new Map<string, Owned<Stripe.Coupon>>();
   const promotionCodes = new Map<string, Owned<Stripe.PromotionCode>>();
+  // Product ids are the key's own (Stripe takes an id given to it): held by key and id.
+  const products = new Map<string, Stripe.Product>();
+  const productOf = (key: string, id: string | undefined) => (id === undefined ? undefined : products.get(`${key} ${id}`));
+  const prices = new Map<string, Owned<Stripe.Price>>();
+  const invoices = new Map<string, Owned<Stripe.Invoice>>();
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -79,6 +97,7 @@ export async function startFakeStripe(port = 0) {
     const key = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const outage = outages.get(key);
     if (outage === 'unreachable') return req.socket.destroy();
+    if (outage === 'stalled') return;
     if (!isGoodKey(key) || outage === 'revoked') return refuse(res, 401, 'invalid_request_error', `Invalid API Key provided: ${key.slice(0, 8)}****`);
     if (outage === 'error') return refuse(res, 500, 'api_error', 'Something went wrong on our end.');
     const reply = (value: Answer) => {
@@ -86,12 +105,47 @@ export async function startFakeStripe(port = 0) {
       res.end(JSON.stringify(value));
     };
     if (req.method === 'GET' && url.pathname === '/v1/balance') return reply(stripeBalance());
-    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+    if (req.method === 'POST' && url.pathname === '/v1/products') {
       const params = parseStripeForm(body);
-      const refusal = discountRefusal(params, key);
+      if (productOf(key, params.id as string | undefined)) return refuse(res, 400, 'invalid_request_error', 'Product already exists.', { code: 'resource_already_exists', param: 'id' });
+      const product = stripeProduct(params);
+      products.set(`${key} ${product.id}`, product);
+      return reply(product);
+    }
+    const product = /^\/v1\/products\/([^/]+)$/.exec(url.pathname);
+    if (product) {
+      const id = decodeURIComponent(product[1]!);
+      const found = productOf(key, id);
+      if (!found) return missing(res, 'product', id);
+      if (req.method === 'GET') return reply(found);
+      const params = parseStripeForm(body) as { name?: string; active?: string; metadata?: Stripe.Metadata };
+      const updated: Stripe.Product = {
+        ...found,
+        ...(params.name !== undefined && { name: params.name }),
+        ...(params.active !== undefined && { active: params.active === 'true' }),
+        metadata: { ...found.metadata, ...params.metadata },
+        updated: unixNow(),
+      };
+      products.set(`${key} ${id}`, updated);
+      return reply(updated);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/prices') {
+      const params = parseStripeForm(body);
+      if (!productOf(key, params.product as string)) return missing(res, 'product', String(params.product), 'product');
+      const price = stripePrice(params);
+      prices.set(price.id, { key, object: price });
+      return reply(price);
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+      const params = parseStripeForm(body) as { line_items?: { price_data?: { product?: string; product_data?: { name?: string } } }[] };
+      const priceData = params.line_items?.[0]?.price_data;
+      // A line item names a product of the account, or describes one Stripe makes for the session.
+      if (priceData?.product !== undefined && !productOf(key, priceData.product)) return missing(res, 'product', priceData.product, 'line_items[0][price_data][product]');
+      const productId = priceData?.product ?? stripeProduct({ name: priceData?.product_data?.name ?? 'Item' }).id;
+      const refusal = discountRefusal(params, key, productId);
       if (refusal) return refuse(res, 400, 'invalid_request_error', refusal);
       const id = `cs_test_${randomBytes(29).toString('hex')}`;
-      const session: Session = { id, params, key, session: openedSession(id, params) };
+      const session: Session = { id, params, key, session: openedSession(id, params), productId };
       sessions.set(id, session);
       return reply(session.session);
     }
@@ -105,16 +159,50 @@ export async function startFakeStripe(port = 0) {
     if (req.method === 'POST' && subscription) {
       if (outage === 'subscriptionUpdates') return refuse(res, 400, 'invalid_request_error', 'This subscription cannot be updated.');
       const id = decodeURIComponent(subscription[1]!);
-      const params = parseStripeForm(body);
+      const params = parseStripeForm(body) as { items?: { price?: string }[] };
       subscriptionUpdates.set(id, [...(subscriptionUpdates.get(id) ?? []), { key, params }]);
+      const named = params.items?.[0]?.price;
+      const price = named === undefined ? undefined : prices.get(named);
+      if (named !== undefined && price?.key !== key) return missing(res, 'price', named, 'items[0][price]');
       const stored = subscriptions.get(id);
       const current = stored?.key === key ? stored.subscription : stripeSubscription({ id, start: unixNow(), end: unixNow() + 365 * 24 * 3600 });
-      const updated = updatedSubscription(current, params);
-      if (stored?.key === key) subscriptions.set(id, { key, subscription: updated });
-      return reply(updated);
+      const change = changeSubscription(current, params, { price: price?.object, declines: outage === 'cardDeclined', now: unixNow() });
+      if ('refusal' in change) {
+        const { status, type, message, ...fields } = change.refusal;
+        return refuse(res, status, type, message!, fields);
+      }
+      // An update discards the pending one it finds: that one's invoice is voided.
+      const discarded = current.pending_update && typeof current.latest_invoice === 'string' ? invoices.get(current.latest_invoice) : undefined;
+      if (discarded) discarded.object = { ...discarded.object, status: 'void' };
+      if (change.invoice) invoices.set(change.invoice.id, { key, object: change.invoice });
+      if (stored?.key === key) subscriptions.set(id, { key, subscription: change.subscription });
+      return reply(change.subscription);
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/invoices') {
+      const query = parseStripeForm(url.search.slice(1)) as { subscription?: string };
+      const matching = [...invoices.values()]
+        .filter((stored) => stored.key === key && (!query.subscription || stored.object.parent?.subscription_details?.subscription === query.subscription))
+        .map((stored) => stored.object);
+      return reply(stripeList(matching, '/v1/invoices'));
+    }
+    const payInvoice = /^\/v1\/invoices\/([^/]+)\/pay$/.exec(url.pathname);
+    if (req.method === 'POST' && payInvoice) {
+      const found = invoices.get(payInvoice[1]!);
+      if (!found || found.key !== key) return missing(res, 'invoice', payInvoice[1]!);
+      if (found.object.status !== 'open') return refuse(res, 400, 'invalid_request_error', `Invoice is already ${found.object.status}.`);
+      if (outage === 'cardDeclined') return refuse(res, 402, 'card_error', 'Your card was declined.', { code: 'card_declined' });
+      found.object = { ...found.object, status: 'paid', amount_paid: found.object.amount_due, amount_remaining: 0 };
+      // Paid, the invoice of a pending update applies it.
+      const billed = found.object.parent?.subscription_details?.subscription;
+      const held = typeof billed === 'string' ? subscriptions.get(billed) : undefined;
+      if (held?.key === key && held.subscription.latest_invoice === found.object.id) subscriptions.set(held.subscription.id, { key, subscription: withPendingUpdateApplied(held.subscription) });
+      return reply(found.object);
     }
     if (req.method === 'POST' && url.pathname === '/v1/coupons') {
-      const coupon = stripeCoupon(parseStripeForm(body));
+      const params = parseStripeForm(body) as { applies_to?: { products?: string[] } };
+      const unknown = params.applies_to?.products?.find((id) => !productOf(key, id));
+      if (unknown !== undefined) return missing(res, 'product', unknown, 'applies_to[products]');
+      const coupon = stripeCoupon(params);
       coupons.set(coupon.id, { key, object: coupon });
       return reply(coupon);
     }
@@ -152,16 +240,46 @@ export async function startFakeStripe(port = 0) {
     refuse(res, 404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${url.pathname})`);
   });
 
-  /** Stripe's refusals of a session's discount: an unknown or inactive promotion code, or one given with `allow_promotion_codes`. */
-  function discountRefusal(params: Record<string, any>, key: string): string | undefined {
+  /**
+   * Stripe's refusals of a session's discount: an unknown or inactive promotion code, one given with
+   * `allow_promotion_codes`, or one whose coupon applies to other products than the session's.
+   */
+  function discountRefusal(params: Record<string, any>, key: string, productId: string): string | undefined {
     const promotionCode = params.discounts?.[0]?.promotion_code as string | undefined;
     if (!promotionCode) return undefined;
     if (params.allow_promotion_codes !== undefined) return 'You may only specify one of these parameters: allow_promotion_codes, discounts.';
     const found = promotionCodes.get(promotionCode);
-    return found?.key === key && found.object.active ? undefined : `No such promotion code: '${promotionCode}'`;
+    if (found?.key !== key || !found.object.active) return `No such promotion code: '${promotionCode}'`;
+    return appliesTo(found.object, productId) ? undefined : `The promotion code '${found.object.code}' does not apply to any item of this session.`;
+  }
+
+  /** Whether a promotion code's coupon discounts the product: unrestricted, or the product among its `applies_to`. */
+  function appliesTo(code: Stripe.PromotionCode, productId: string): boolean {
+    const coupon = coupons.get(code.promotion.coupon as string)?.object;
+    return Boolean(coupon?.valid) && (!coupon!.applies_to || coupon!.applies_to.products.includes(productId));
+  }
+
+  /**
+   * A buyer typing a code into the promotion code field of a session's page (which `allow_promotion_codes` shows): taken
+   * when it is an active code of the session's account whose coupon applies to the session's product, as the session's
+   * discount; else Stripe's page says it is invalid.
+   */
+  function typedCode(session: Session, code: string): Stripe.Checkout.Session | undefined {
+    if (session.params.allow_promotion_codes !== 'true') return undefined;
+    const found = [...promotionCodes.values()].find((p) => p.key === session.key && p.object.active && p.object.code.toUpperCase() === code.toUpperCase());
+    if (!found || !appliesTo(found.object, session.productId)) return undefined;
+    session.session = { ...session.session, discounts: [{ coupon: null, promotion_code: found.object.id }] };
+    return session.session;
   }
 
   function control(url: URL, body: string, res: ServerResponse) {
+    const typed = /^\/_fake\/sessions\/([^/]+)\/promotion-code$/.exec(url.pathname);
+    if (typed) {
+      const found = sessions.get(typed[1]!);
+      const taken = found && typedCode(found, (JSON.parse(body) as { code: string }).code);
+      res.writeHead(taken ? 200 : 400, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(taken ?? { error: 'This code is invalid.' }));
+    }
     const session = /^\/_fake\/sessions\/([^/]+)$/.exec(url.pathname);
     if (session) {
       const found = sessions.get(session[1]!);
@@ -250,6 +368,26 @@ export function fakeStripeClient(baseUrl: string) {
     async subscription(id: string): Promise<Stripe.Subscription | null> {
       const res = await fetch(`${baseUrl}/_fake/subscriptions/${encodeURIComponent(id)}`);
       return res.status === 200 ? ((await res.json()) as Stripe.Subscription) : null;
+    },
+    /** A buyer typing `code` into the session's promotion code field: the session with its discount, or null (Stripe calls the code invalid). */
+    async typePromotionCode(sessionId: string, code: string): Promise<Stripe.Checkout.Session | null> {
+      const res = await fetch(`${baseUrl}/_fake/sessions/${encodeURIComponent(sessionId)}/promotion-code`, { method: 'POST', body: JSON.stringify({ code }) });
+      return res.status === 200 ? ((await res.json()) as Stripe.Checkout.Session) : null;
+    },
+    /** The invoices Stripe made for a subscription (`GET /v1/invoices?subscription=`), oldest first. */
+    async invoices(key: string, subscriptionId: string): Promise<Stripe.Invoice[]> {
+      const res = await fetch(`${baseUrl}/v1/invoices?subscription=${encodeURIComponent(subscriptionId)}`, { headers: { authorization: `Bearer ${key}` } });
+      return ((await res.json()) as Stripe.ApiList<Stripe.Invoice>).data;
+    },
+    /** Pays an open invoice (`POST /v1/invoices/{id}/pay`), as Stripe's retry or the buyer does once their card works. */
+    async payInvoice(key: string, invoiceId: string): Promise<{ status: number; body: Stripe.Invoice | { error: Stripe.StripeRawError } }> {
+      const res = await fetch(`${baseUrl}/v1/invoices/${encodeURIComponent(invoiceId)}/pay`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+      return { status: res.status, body: (await res.json()) as Stripe.Invoice | { error: Stripe.StripeRawError } };
+    },
+    /** A product of the key's account (`GET /v1/products/{id}`), or null. */
+    async product(key: string, id: string): Promise<Stripe.Product | null> {
+      const res = await fetch(`${baseUrl}/v1/products/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${key}` } });
+      return res.status === 200 ? ((await res.json()) as Stripe.Product) : null;
     },
     async setOutage(key: string, outage: Outage | null): Promise<void> {
       await fetch(`${baseUrl}/_fake/outage`, { method: 'POST', body: JSON.stringify({ key, outage }) });

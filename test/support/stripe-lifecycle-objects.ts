@@ -10,16 +10,18 @@ type Form = Record<string, any>;
 const int = (value: unknown) => (value === undefined ? undefined : Number(value));
 
 /**
- * A subscription after `POST /v1/subscriptions/{id}` as Stripe applies it: the item's price replaced (`price_data`,
- * on the Stripe product given), metadata merged, `cancel_at_period_end` set, and a `trial_end` that starts a trial
- * running to it (the item's period with it).
+ * A subscription after `POST /v1/subscriptions/{id}` as Stripe applies it: the item's price replaced (`price`, the
+ * Price object it names, or `price_data` on the Stripe product given), metadata merged, `cancel_at_period_end` set, and
+ * a `trial_end` that starts a trial running to it (the item's period with it).
  */
-export function updatedSubscription(current: Stripe.Subscription, params: Form): Stripe.Subscription {
+export function updatedSubscription(current: Stripe.Subscription, params: Form, namedPrice?: Stripe.Price): Stripe.Subscription {
   const [item] = current.items.data;
   const priceData = params.items?.[0]?.price_data as Form | undefined;
   const trialEnd = int(params.trial_end);
   let nextItem = item!;
-  if (priceData) {
+  if (namedPrice) {
+    nextItem = { ...nextItem, price: namedPrice, plan: legacyPlan(namedPrice) };
+  } else if (priceData) {
     const { price, plan } = recurringPrice(Number(priceData.unit_amount), priceData.currency, priceData.recurring.interval);
     nextItem = { ...nextItem, price: { ...price, product: priceData.product }, plan: { ...plan, product: priceData.product } };
   }
@@ -47,10 +49,12 @@ export function repricedSubscription(current: Stripe.Subscription, amount: numbe
 }
 
 export function stripeCoupon(params: Form): Stripe.Coupon {
+  const products = params.applies_to?.products as string[] | undefined;
   return {
     id: stripeId('cpn').slice(0, 12),
     object: 'coupon',
     amount_off: int(params.amount_off) ?? null,
+    ...(products && { applies_to: { products } }),
     created: unixNow(),
     currency: params.currency ?? null,
     duration: params.duration ?? 'once',
@@ -83,4 +87,39 @@ export function stripePromotionCode(params: Form, coupon: string): Stripe.Promot
     restrictions: { first_time_transaction: false, minimum_amount: null, minimum_amount_currency: null },
     times_redeemed: 0,
   };
+}
+
+/** A product as `POST /v1/products` makes it: the `id` given (Stripe takes one), else one of Stripe's. */
+export function stripeProduct(params: Form): Stripe.Product {
+  const at = unixNow();
+  return {
+    id: params.id ?? stripeId('prod'),
+    object: 'product',
+    active: params.active === undefined ? true : params.active === 'true',
+    created: at,
+    description: params.description ?? null,
+    images: [],
+    livemode: false,
+    marketing_features: [],
+    metadata: params.metadata ?? {},
+    name: params.name,
+    package_dimensions: null,
+    shippable: null,
+    tax_details: null,
+    type: 'service',
+    updated: at,
+    url: null,
+  };
+}
+
+/** A recurring price as `POST /v1/prices` makes it, on the product named, with its metadata. */
+export function stripePrice(params: Form): Stripe.Price {
+  const { price } = recurringPrice(Number(params.unit_amount), params.currency, params.recurring.interval);
+  return { ...price, product: params.product, metadata: params.metadata ?? {} };
+}
+
+/** The legacy plan Stripe still shows beside a price on a subscription item. */
+function legacyPlan(price: Stripe.Price): Stripe.Plan {
+  const { plan } = recurringPrice(price.unit_amount ?? 0, price.currency, price.recurring?.interval ?? 'year');
+  return { ...plan, id: price.id, product: price.product, metadata: price.metadata };
 }

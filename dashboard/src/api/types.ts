@@ -12,6 +12,9 @@ export type License = Schemas['License'];
 export type LicenseWithActivations = Schemas['LicenseWithActivations'];
 export type Activation = Schemas['Activation'];
 export type Customer = Schemas['Customer'];
+export type Member = Schemas['Member'];
+export type Invitation = Schemas['Invitation'];
+export type Coupon = Schemas['Coupon'];
 export type Webhook = Schemas['Webhook'];
 export type Delivery = Schemas['Delivery'];
 export type Pagination = Schemas['Pagination'];
@@ -20,6 +23,8 @@ export type Overview = Schemas['Overview'];
 export type Feedback = Schemas['Feedback'];
 export type UsageEvent = Schemas['UsageEvent'];
 export type DeactivationReason = Schemas['DeactivationReason'];
+/** As the client reads it: openapi-fetch reads each change's `[before, after]` pair as an array. */
+export type AuditEntry = Omit<Schemas['AuditEntry'], 'changes'> & { changes: Record<string, unknown[]> };
 
 export type LicenseStatus = License['status'];
 export type ReleaseStatus = Release['status'];

@@ -1,10 +1,7 @@
 import * as z from 'zod/mini';
-import type { Activation as ActivationView } from '../../../shared/licensing/activations/activation-view.js';
-import type { ActivationListItem as ActivationListItemView } from '../../../shared/licensing/activations/list.js';
-import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../../../shared/platform/data/attribute-values.js';
-import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleActivation, exampleActivationListItem, examplePage } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
+import type { Activation as ActivationView, ActivationListItem as ActivationListItemView } from '../../../shared/licensing/index.js';
+import { ACTIVATION_ENVIRONMENTS, ACTIVATION_STATUSES } from '../../../shared/platform/data/index.js';
+import { assertDescribes, defineOperations, described, EX, exampleActivation, exampleActivationListItem, examplePage, idOf, named, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const activationFields = {
   id: idOf('act'),

@@ -1,14 +1,10 @@
 import * as z from 'zod/mini';
-import { ACTIVATION_STATUSES } from '../../../shared/platform/data/attribute-values.js';
-import { listActivations } from '../../../shared/licensing/activations/list.js';
-import { deactivateActivationById } from '../../../shared/licensing/activations/manage.js';
-import { ok } from '../../../shared/platform/http/responses.js';
-import { idFilter, paginationQuery } from '../../../shared/platform/http/schemas.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { ACTIVATION_STATUSES } from '../../../shared/platform/data/index.js';
+import { deactivateActivationById, listActivations } from '../../../shared/licensing/index.js';
+import { idFilter, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
 const listQuery = lazily(() =>

@@ -1,7 +1,5 @@
 import * as z from 'zod/mini';
-import { idOf, jsonObject, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleId, examplePage } from '../../../shared/platform/openapi/examples.js';
-import { defineOperations, named } from '../../../shared/platform/openapi/operation.js';
+import { defineOperations, EX, exampleId, examplePage, idOf, jsonObject, named, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const origin = {
   licenseId: z.nullable(idOf('lic')),

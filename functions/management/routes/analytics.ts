@@ -1,15 +1,10 @@
 import * as z from 'zod/mini';
-import { isDay } from '../../../shared/insights/analytics/days.js';
-import { listDeactivationReasons, listFeedback, listUsageEvents, productAnalytics } from '../../../shared/insights/analytics/reads.js';
-import { FEEDBACK_TYPES } from '../../../shared/platform/data/attribute-values.js';
-import { ok } from '../../../shared/platform/http/responses.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import { idFilter, paginationQuery } from '../../../shared/platform/http/schemas.js';
-import { readOverview } from '../../../shared/insights/overview/overview.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
+import { isDay, listDeactivationReasons, listFeedback, listUsageEvents, productAnalytics, readOverview } from '../../../shared/insights/index.js';
+import { FEEDBACK_TYPES } from '../../../shared/platform/data/index.js';
+import { idFilter, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

@@ -1,9 +1,6 @@
 import * as z from 'zod/mini';
-import type { ApiKeySummary as ApiKeySummaryView, createApiKey } from '../../../shared/identity/accounts/api-keys.js';
-import { idOf, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX } from '../../../shared/platform/openapi/examples.js';
-import { ASSIGNABLE_ROLES } from '../../../shared/identity/teams/roles.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
+import { type ApiKeySummary as ApiKeySummaryView, ASSIGNABLE_ROLES, type createApiKey } from '../../../shared/identity/index.js';
+import { assertDescribes, defineOperations, EX, idOf, named, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const fields = { id: idOf('key'), name: z.string(), prefix: z.string(), role: z.enum(ASSIGNABLE_ROLES), createdAt: timestamp };
 

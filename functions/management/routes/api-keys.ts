@@ -1,13 +1,9 @@
 import * as z from 'zod/mini';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../shared/identity/accounts/api-keys.js';
-import { ForbiddenError } from '../../../shared/platform/errors.js';
-import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
-import { ASSIGNABLE_ROLES, ROLE_REFUSED, roleAtMost, type AssignableRole } from '../../../shared/identity/teams/roles.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { ASSIGNABLE_ROLES, type AssignableRole, createApiKey, listApiKeys, revokeApiKey, ROLE_REFUSED, roleAtMost } from '../../../shared/identity/index.js';
+import { type Deps, ForbiddenError, lazily } from '../../../shared/platform/index.js';
+import { created, noContent, ok, type Route } from '../../../shared/platform/http/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** DECISIONS §17: a key's role defaults to `admin` (the creator's own when lower), never `owner`, never above the creator's. */
 const createBody = lazily(() => z.strictObject({ name: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)), role: z.optional(z.enum(ASSIGNABLE_ROLES)) }));

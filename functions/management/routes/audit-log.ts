@@ -1,11 +1,8 @@
 import * as z from 'zod/mini';
-import { listAuditEntries, verifyAuditLog } from '../../../shared/identity/audit/audit-log.js';
-import { ok } from '../../../shared/platform/http/responses.js';
-import { paginationQuery } from '../../../shared/platform/http/schemas.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
+import { listAuditEntries, verifyAuditLog } from '../../../shared/identity/index.js';
+import { ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

@@ -1,24 +1,10 @@
 import * as z from 'zod/mini';
-import type { Config } from '../../../shared/platform/config.js';
-import { changePassword, getUser, logIn, registerUser, updateProfile } from '../../../shared/identity/accounts/users.js';
-import { endSession, switchSessionTenant } from '../../../shared/identity/accounts/sessions.js';
-import { teamUser } from '../../../shared/identity/teams/members.js';
-import { roleIn } from '../../../shared/identity/teams/tenant-access.js';
-import { bearerKeyOwner } from '../../../shared/identity/accounts/bearer-key.js';
-import { resendVerification, verifyEmail } from '../../../shared/identity/accounts/email-verification.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../../shared/platform/errors.js';
-import { clearedSessionCookie, readCookie, SESSION_COOKIE, sessionCookie } from '../../../shared/platform/http/cookies.js';
-import { allowedOrigins, assertOrigin } from '../../../shared/platform/http/origin.js';
-import { created, json, noContent, ok, redirect } from '../../../shared/platform/http/responses.js';
-import { email, httpUrl, password } from '../../../shared/platform/http/schemas.js';
-import { clientNetwork } from '../../../shared/platform/http/client-address.js';
-import { RATE_LIMITS } from '../../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../../shared/platform/rate-limits/rate-limiter.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { BadRequestError, type Config, type Deps, ForbiddenError, lazily, NotFoundError } from '../../../shared/platform/index.js';
+import { bearerKeyOwner, changePassword, endSession, getUser, logIn, registerUser, resendVerification, roleIn, switchSessionTenant, teamUser, updateProfile, verifyEmail } from '../../../shared/identity/index.js';
+import { allowedOrigins, assertOrigin, clearedSessionCookie, clientNetwork, created, DEVICE_COOKIE, deviceCookie, email, httpUrl, json, noContent, ok, password, readCookie, redirect, type Route, SESSION_COOKIE, sessionCookie } from '../../../shared/platform/http/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 import { SESSION_REQUIRED } from '../authenticate.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {
@@ -34,7 +20,7 @@ const schemas = lazily(() => {
   return { registerBody, loginBody, verifyQuery, switchBody, profileBody, changePasswordBody };
 });
 
-export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
+export function authRoutes(deps: Deps<Config<'dashboard' | 'registration'>>, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
   const dashboardUrl = deps.config.dashboardUrl;
   /** `DASHBOARD_URL` with one parameter added (its own query kept). */
@@ -44,10 +30,12 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
     return location.href;
   };
   return [
+    // DECISIONS §20: whether anyone may register here, so that the dashboard shows its sign-up form only where it works.
+    open('GET', '/api/auth/registration', {}, async () => ok({ registration: deps.config.registration })),
     open('POST', '/api/auth/register', { body: () => schemas().registerBody }, async ({ body, event, baseUrl }) => {
       await limits.take(RATE_LIMITS.registerAddress, clientNetwork(event, deps.config));
-      const { user, token } = await registerUser(deps, body, baseUrl);
-      return created({ user }, { cookies: [sessionCookie(token, secure)] });
+      const { user, token, device } = await registerUser(deps, body, baseUrl, readCookie(event, DEVICE_COOKIE));
+      return created({ user }, { cookies: [sessionCookie(token, secure), deviceCookie(device, secure)] });
     }),
     // The link of the verification e-mail, opened in a browser: to the dashboard, which says how it went (DECISIONS §13).
     open('GET', '/api/auth/verify-email', { query: () => schemas().verifyQuery }, async ({ query }) => {
@@ -68,8 +56,8 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
       // The address first: a spray across many accounts from one place is refused before any account is touched.
       const network = clientNetwork(event, deps.config);
       await limits.take(RATE_LIMITS.loginAddress, network);
-      const { user, token } = await logIn({ ...deps, limits }, body, network);
-      return ok({ user }, { cookies: [sessionCookie(token, secure)] });
+      const { user, token, device } = await logIn({ ...deps, limits }, body, { network, device: readCookie(event, DEVICE_COOKIE) });
+      return ok({ user }, { cookies: [sessionCookie(token, secure), deviceCookie(device, secure)] });
     }),
     // Logout works with or without a live session and always clears the cookie; riding on a cookie, it needs an allowed origin.
     open('POST', '/api/auth/logout', {}, async ({ event, baseUrl }) => {

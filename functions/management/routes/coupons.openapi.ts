@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
-import type { Coupon as CouponView } from '../../../shared/billing/coupons/coupons.js';
-import { COUPON_DURATIONS } from '../../../shared/platform/data/attribute-values.js';
-import { idOf, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
+import type { Coupon as CouponView } from '../../../shared/billing/index.js';
+import { COUPON_DURATIONS } from '../../../shared/platform/data/index.js';
+import { assertDescribes, defineOperations, EX, idOf, named, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const Coupon = named(
   'Coupon',
@@ -54,7 +52,8 @@ export const couponOperations = defineOperations({
     description:
       'Made in Stripe on the connected account as a coupon and a promotion code with `code` (DECISIONS §15): `percentOff`, or `amountOff` ' +
       'with `currency`; `duration` `once`, `repeating` (with `durationInMonths`) or `forever`; `maxRedemptions` and `expiresAt` limit the ' +
-      'code; `planIds` the plans checkout applies it to. Codes are unique per vendor, case-insensitive. Nothing is kept when Stripe fails.',
+      'code; `planIds` the plans it applies to (DECISIONS §20: made with `applies_to` their Stripe products, so Stripe discounts no other ' +
+      'plan, whether the code is given as checkout\'s `promo` or typed at Stripe). Codes are unique per vendor, case-insensitive. Nothing is kept when Stripe fails.',
     requestBody: { examples: { percent: { code: 'LAUNCH20', percentOff: 20, duration: 'once', maxRedemptions: 100 } } },
     responses: { 201: { description: 'The coupon', body: Coupon, examples: { created: exampleCoupon } } },
     errors: {

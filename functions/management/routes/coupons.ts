@@ -1,14 +1,10 @@
 import * as z from 'zod/mini';
-import { createCoupon, deactivateCoupon, listCoupons } from '../../../shared/billing/coupons/coupons.js';
-import { COUPON_DURATIONS } from '../../../shared/platform/data/attribute-values.js';
-import { checkIdShape } from '../../../shared/platform/http/id-kind.js';
-import { created, ok } from '../../../shared/platform/http/responses.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import type { PaymentDeps } from '../../../shared/billing/payments/payment-deps.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
+import { createCoupon, deactivateCoupon, listCoupons, type PaymentDeps } from '../../../shared/billing/index.js';
+import { COUPON_DURATIONS } from '../../../shared/platform/data/index.js';
+import { checkIdShape, created, ok, type Route } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

@@ -1,12 +1,8 @@
 import * as z from 'zod/mini';
-import type { toPayment, toSubscription } from '../../../shared/billing/billing-views.js';
-import type { Customer as CustomerView } from '../../../shared/customers/customer-view.js';
-import type { CustomerExport as CustomerExportView } from '../../../shared/portal/customer-data/customer-export.js';
-import type { ErasedCustomer as ErasedCustomerView } from '../../../shared/portal/customer-data/erasure.js';
-import type { getCustomer } from '../../../shared/portal/customer-data/get-customer.js';
-import { idOf, jsonObject, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleActivation, exampleCustomer, exampleLicense, examplePage, examplePayment, exampleSubscription } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
+import type { toPayment, toSubscription } from '../../../shared/billing/index.js';
+import type { Customer as CustomerView } from '../../../shared/customers/index.js';
+import type { CustomerExport as CustomerExportView, ErasedCustomer as ErasedCustomerView, getCustomer } from '../../../shared/portal/index.js';
+import { assertDescribes, defineOperations, described, EX, exampleActivation, exampleCustomer, exampleLicense, examplePage, examplePayment, exampleSubscription, idOf, jsonObject, named, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 import { Activation } from './activations.openapi.js';
 import { exampleFeedback, Feedback } from './analytics.openapi.js';
 import { License } from './licenses.openapi.js';
@@ -23,8 +19,8 @@ const customerFields = {
   city: text,
   state: text,
   postalCode: text,
-  country: text,
-  timezone: text,
+  country: described(text, 'ISO 3166-1 alpha-2 code, upper-case (e.g. `NL`); another value is 400.'),
+  timezone: described(text, 'IANA time zone name (e.g. `Europe/Amsterdam`); another value is 400.'),
   metadata: z.nullable(jsonObject),
   createdAt: timestamp,
   updatedAt: timestamp,

@@ -1,16 +1,10 @@
 import * as z from 'zod/mini';
-import { createCustomer, deleteCustomer, listCustomers, updateCustomer } from '../../../shared/customers/customers.js';
-import { exportCustomer } from '../../../shared/portal/customer-data/customer-export.js';
-import { eraseCustomer } from '../../../shared/portal/customer-data/erasure.js';
-import { getCustomer } from '../../../shared/portal/customer-data/get-customer.js';
-import { metadataSchema } from '../../../shared/customers/metadata.js';
-import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
-import { email, paginationQuery } from '../../../shared/platform/http/schemas.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { createCustomer, deleteCustomer, listCustomers, metadataSchema, updateCustomer } from '../../../shared/customers/index.js';
+import { eraseCustomer, exportCustomer, getCustomer } from '../../../shared/portal/index.js';
+import { countryCode, created, email, noContent, ok, paginationQuery, type Route, timeZone } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {
@@ -25,8 +19,8 @@ const schemas = lazily(() => {
     city: text(100),
     state: text(100),
     postalCode: text(20),
-    country: text(100),
-    timezone: text(64),
+    country: z.nullish(countryCode),
+    timezone: z.nullish(timeZone),
     metadata: z.nullish(metadataSchema),
   };
 

@@ -1,9 +1,7 @@
 import * as z from 'zod/mini';
-import { EXPORT_FORMATS, EXPORT_STATUSES } from '../../../shared/platform/data/attribute-values.js';
-import type { ExportView } from '../../../shared/portability/exports/export-jobs.js';
-import { idOf, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleId } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
+import { EXPORT_FORMATS, EXPORT_STATUSES } from '../../../shared/platform/data/index.js';
+import type { ExportView } from '../../../shared/portability/index.js';
+import { assertDescribes, defineOperations, EX, exampleId, idOf, named, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const Export = named(
   'Export',

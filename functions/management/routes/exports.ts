@@ -1,10 +1,9 @@
 import * as z from 'zod/mini';
-import { EXPORT_FORMATS, getExport, requestExport, type ExportJobDeps } from '../../../shared/portability/exports/export-jobs.js';
-import { json, ok } from '../../../shared/platform/http/responses.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { EXPORT_FORMATS, type ExportJobDeps, getExport, requestExport } from '../../../shared/portability/index.js';
+import { json, ok, type Route } from '../../../shared/platform/http/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
+import { lazily } from '../../../shared/platform/index.js';
 
 /** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
 const exportBody = lazily(() => z.strictObject({ format: z.enum(EXPORT_FORMATS) }));
@@ -12,7 +11,7 @@ const exportBody = lazily(() => z.strictObject({ format: z.enum(EXPORT_FORMATS) 
 /** The account export (DECISIONS §16): started here, written by the export worker, fetched by a presigned link. */
 export function exportRoutes(deps: ExportJobDeps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('POST', '/api/exports', { body: exportBody, permission: 'data', audit: { action: 'export.create', target: 'exportJob', idField: 'exportId' } }, async ({ caller, body }) => json(202, await requestExport(deps, caller.tenantId, body.format))),
+    authed('POST', '/api/exports', { body: exportBody, verifiedOnly: true, permission: 'data', audit: { action: 'export.create', target: 'exportJob', idField: 'exportId' } }, async ({ caller, body }) => json(202, await requestExport(deps, caller.tenantId, body.format))),
     authed('GET', '/api/exports/{id}', { pathIds: { id: ID_KINDS.export }, permission: 'data' }, async ({ caller, params }) =>
       ok(await getExport(deps, caller.tenantId, params.id!), { headers: { 'cache-control': 'no-store' } }),
     ),

@@ -1,11 +1,7 @@
 import * as z from 'zod/mini';
-import { IMPORT_STATUSES } from '../../../shared/platform/data/attribute-values.js';
-import { IMPORT_FORMATS } from '../../../shared/portability/imports/format-names.js';
-import type { Import as ImportView } from '../../../shared/portability/imports/import-jobs.js';
-import type { createImportUploadUrl } from '../../../shared/portability/imports/start-import.js';
-import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleId } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
+import { IMPORT_STATUSES } from '../../../shared/platform/data/index.js';
+import { type createImportUploadUrl, type Import as ImportView, IMPORT_FORMATS } from '../../../shared/portability/index.js';
+import { assertDescribes, defineOperations, described, EX, exampleId, idOf, named, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const count = z.number().check(z.int(), z.gte(0));
 

@@ -1,19 +1,9 @@
 import * as z from 'zod/mini';
-import { PayloadTooLargeError, UnsupportedMediaTypeError } from '../../../shared/platform/errors.js';
-import { json, ok } from '../../../shared/platform/http/responses.js';
-import { header, rawBody } from '../../../shared/platform/http/request.js';
-import { paginationQuery } from '../../../shared/platform/http/schemas.js';
-import type { HttpEvent } from '../../../shared/platform/http/types.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import { IMPORT_FORMATS } from '../../../shared/portability/imports/format-names.js';
-import { isUploadId, MAX_IMPORT_BODY_BYTES, MAX_IMPORT_UPLOAD_BYTES } from '../../../shared/portability/imports/import-files.js';
-import { getImport, listImports } from '../../../shared/portability/imports/import-jobs.js';
-import { createImportUploadUrl, startImport, type ImportFile, type StartImportDeps } from '../../../shared/portability/imports/start-import.js';
-import { hasIdShape } from '../../../shared/platform/ids.js';
-import { NotFoundError } from '../../../shared/platform/errors.js';
+import { hasIdShape, lazily, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../../shared/platform/index.js';
+import { header, type HttpEvent, json, ok, paginationQuery, rawBody, type Route } from '../../../shared/platform/http/index.js';
+import { createImportUploadUrl, getImport, IMPORT_FORMATS, type ImportFile, isUploadId, listImports, MAX_IMPORT_BODY_BYTES, MAX_IMPORT_UPLOAD_BYTES, startImport, type StartImportDeps } from '../../../shared/portability/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** Content types of an import file: CSV for every format, and JSON Lines for `jsonl`. */
 export const IMPORT_CONTENT_TYPES = ['text/csv', 'application/x-ndjson', 'application/jsonl'];
@@ -51,7 +41,7 @@ async function readImportBody(event: HttpEvent): Promise<{ bytes: Uint8Array; co
 
 export function importRoutes(deps: StartImportDeps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('POST', '/api/imports', { readBody: readImportBody, query: () => schemas().startQuery, permission: 'data', audit: { action: 'import.create', target: 'importJob', idField: 'importId' } }, async ({ caller, query, body }) => {
+    authed('POST', '/api/imports', { readBody: readImportBody, query: () => schemas().startQuery, verifiedOnly: true, permission: 'data', audit: { action: 'import.create', target: 'importJob', idField: 'importId' } }, async ({ caller, query, body }) => {
       // An id of another shape names no product: answered as an unknown one, before any read.
       if (!hasIdShape('prd', query.productId)) throw new NotFoundError('Product not found');
       const file: ImportFile | undefined = query.uploadId ? { uploadId: query.uploadId } : body;
@@ -59,7 +49,7 @@ export function importRoutes(deps: StartImportDeps, { authed }: RouteBuilders): 
       const started = await startImport(deps, caller.tenantId, { productId: query.productId, format: query.format, dryRun: query.dryRun === 'true', file });
       return json(202, started);
     }),
-    authed('POST', '/api/imports/upload-url', { body: () => schemas().uploadUrlBody, permission: 'data', audit: false }, async ({ caller, body }) => ok(await createImportUploadUrl(deps, caller.tenantId, body.fileSize))),
+    authed('POST', '/api/imports/upload-url', { body: () => schemas().uploadUrlBody, verifiedOnly: true, permission: 'data', audit: false }, async ({ caller, body }) => ok(await createImportUploadUrl(deps, caller.tenantId, body.fileSize))),
     authed('GET', '/api/imports', { query: () => schemas().listQuery, permission: 'read' }, async ({ caller, query }) => ok(await listImports(deps, caller.tenantId, query.page, query.per_page))),
     authed('GET', '/api/imports/{id}', { pathIds: { id: ID_KINDS.import }, permission: 'read' }, async ({ caller, params }) => ok(await getImport(deps, caller.tenantId, params.id!))),
   ];

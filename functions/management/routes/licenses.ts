@@ -1,24 +1,12 @@
 import * as z from 'zod/mini';
-import { CHANNELS } from '../../../shared/catalog/releases/channels.js';
-import { liveLeases } from '../../../shared/licensing/leases/leases.js';
-import { MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from '../../../shared/licensing/leases/lease-view.js';
-import { LICENSE_STATUSES } from '../../../shared/platform/data/attribute-values.js';
-import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
-import { email, idFilter, paginationQuery } from '../../../shared/platform/http/schemas.js';
-import { createLicense } from '../../../shared/licensing/licenses/create-license.js';
-import { deleteLicense } from '../../../shared/licensing/licenses/delete-license.js';
-import { getLicense } from '../../../shared/licensing/licenses/get-license.js';
-import { MAX_SEATS } from '../../../shared/licensing/licenses/license-rules.js';
-import { listLicenses } from '../../../shared/licensing/licenses/list-licenses.js';
-import { regenerateLicenseKey } from '../../../shared/licensing/licenses/regenerate-license.js';
-import { revokeLicense } from '../../../shared/licensing/licenses/revoke-license.js';
-import { transferLicense } from '../../../shared/licensing/licenses/transfer-license.js';
-import { updateLicense } from '../../../shared/licensing/licenses/update-license.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { CHANNELS } from '../../../shared/catalog/index.js';
+import { createLicense, deleteLicense, getLicense, listLicenses, liveLeases, MAX_LEASE_SECONDS, MAX_SEATS, MIN_LEASE_SECONDS, regenerateLicenseKey, revokeLicense, transferLicense, updateLicense } from '../../../shared/licensing/index.js';
+import { LICENSE_STATUSES } from '../../../shared/platform/data/index.js';
+import { created, email, idFilter, noContent, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
+import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {
@@ -63,7 +51,7 @@ const schemas = lazily(() => {
   return { createBody, updateBody, transferBody, listQuery };
 });
 
-export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+export function licenseRoutes(deps: Deps, limits: RateLimiter, { authed }: RouteBuilders): Route[] {
   const byId = { pathIds: { id: ID_KINDS.license } };
   return [
     authed('GET', '/api/licenses', { query: () => schemas().listQuery, permission: 'read' }, async ({ caller, query }) =>
@@ -89,9 +77,11 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       await deleteLicense(deps, caller.tenantId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: () => schemas().transferBody, permission: 'licenseSupport', audit: { action: 'license.transfer', target: 'license' } }, async ({ caller, params, body }) =>
-      ok(await transferLicense(deps, caller.tenantId, params.id!, body)),
-    ),
+    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: () => schemas().transferBody, permission: 'licenseSupport', audit: { action: 'license.transfer', target: 'license' } }, async ({ caller, params, body }) => {
+      // Each transfer e-mails the license to the address given: limited per tenant, with the portal's (DECISIONS §15).
+      await limits.take(RATE_LIMITS.licenseTransferTenant, caller.tenantId);
+      return ok(await transferLicense(deps, caller.tenantId, params.id!, body));
+    }),
     authed('POST', '/api/licenses/{id}/revoke', { ...byId, permission: 'licenseSupport', audit: { action: 'license.revoke', target: 'license' } }, async ({ caller, params }) => ok(await revokeLicense(deps, caller.tenantId, params.id!))),
     authed('POST', '/api/licenses/{id}/regenerate', { ...byId, permission: 'licenseSupport', audit: { action: 'license.regenerate', target: 'license' } }, async ({ caller, params }) =>
       ok(await regenerateLicenseKey(deps, caller.tenantId, params.id!)),

@@ -1,16 +1,7 @@
-import { OAUTH_FAILURES, OAuthFailure, type OAuthFailureCode } from '../../../shared/identity/accounts/oauth-failure.js';
-import type { Config } from '../../../shared/platform/config.js';
-import { OAUTH_PROVIDERS, type OAuthProviderName, type OAuthProviders } from '../../../shared/identity/accounts/oauth-providers.js';
-import { completeOAuthSignIn, startOAuthSignIn } from '../../../shared/identity/accounts/oauth-sign-in.js';
-import { OAUTH_STATE_LIFETIME_SECONDS } from '../../../shared/identity/accounts/oauth-states.js';
-import { NotFoundError, ServiceUnavailableError } from '../../../shared/platform/errors.js';
-import { clearedOAuthStateCookie, OAUTH_STATE_COOKIE, oauthStateCookie, readCookie, sessionCookie } from '../../../shared/platform/http/cookies.js';
-import { clientNetwork } from '../../../shared/platform/http/client-address.js';
-import { json, ok, redirect } from '../../../shared/platform/http/responses.js';
-import { RATE_LIMITS } from '../../../shared/platform/rate-limits/limits.js';
-import type { RateLimiter } from '../../../shared/platform/rate-limits/rate-limiter.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
+import { completeOAuthSignIn, OAUTH_FAILURES, OAUTH_PROVIDERS, OAUTH_STATE_LIFETIME_SECONDS, OAuthFailure, type OAuthFailureCode, type OAuthProviderName, type OAuthProviders, startOAuthSignIn, type TakeoverHook } from '../../../shared/identity/index.js';
+import { type Config, type Deps, NotFoundError, ServiceUnavailableError } from '../../../shared/platform/index.js';
+import { clearedOAuthStateCookie, clientNetwork, DEVICE_COOKIE, deviceCookie, json, OAUTH_STATE_COOKIE, oauthStateCookie, ok, readCookie, redirect, type Route, sessionCookie } from '../../../shared/platform/http/index.js';
+import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 import type { RouteBuilders } from '../route.js';
 
 /**
@@ -18,7 +9,11 @@ import type { RouteBuilders } from '../route.js';
  * provider; the callback signs in and sends it to the dashboard with the session cookie, or with `?error=<code>` and
  * no session. A provider without a client id and secret answers both with 404; an unknown one is no route at all (404).
  */
-export function oauthRoutes(deps: Deps<Config<'dashboard'>> & { oauth: OAuthProviders }, limits: RateLimiter, { open }: RouteBuilders): Route[] {
+export function oauthRoutes(
+  deps: Deps<Config<'dashboard' | 'registration'>> & { oauth: OAuthProviders; onTakeover: TakeoverHook },
+  limits: RateLimiter,
+  { open }: RouteBuilders,
+): Route[] {
   const secure = deps.config.runtime === 'aws';
   const dashboardUrl = deps.config.dashboardUrl;
   const configured = (name: OAuthProviderName) => {
@@ -28,10 +23,13 @@ export function oauthRoutes(deps: Deps<Config<'dashboard'>> & { oauth: OAuthProv
   };
   const callbackUrl = (baseUrl: string, name: OAuthProviderName) => `${baseUrl}/api/oauth/${name}/callback`;
 
-  /** A failed sign-in: to the dashboard with the code, or 400 JSON when there is no dashboard; the state cookie goes. */
+  /**
+   * A failed sign-in: to the dashboard with the code, or JSON when there is no dashboard (400; a closed registration 403,
+   * as `POST /api/auth/register` answers it); the state cookie goes.
+   */
   const failed = (code: OAuthFailureCode) => {
     const cookies = [clearedOAuthStateCookie(secure)];
-    if (!dashboardUrl) return json(400, { error: OAUTH_FAILURES[code], code }, { cookies });
+    if (!dashboardUrl) return json(code === 'registration_closed' ? 403 : 400, { error: OAUTH_FAILURES[code], code }, { cookies });
     const location = new URL(dashboardUrl);
     location.searchParams.set('error', code);
     return redirect(302, location.href, { cookies });
@@ -48,13 +46,14 @@ export function oauthRoutes(deps: Deps<Config<'dashboard'>> & { oauth: OAuthProv
     open('GET', `/api/oauth/${name}/callback`, {}, async ({ event, baseUrl }) => {
       const provider = configured(name);
       try {
-        const { user, token } = await completeOAuthSignIn(deps, provider, {
+        const { user, token, device } = await completeOAuthSignIn(deps, provider, {
           // The raw query, not API Gateway's map: a repeated parameter stays visible (and is refused).
           query: new URLSearchParams(event.rawQueryString),
           browserKey: readCookie(event, OAUTH_STATE_COOKIE),
           redirectUri: callbackUrl(baseUrl, name),
+          device: readCookie(event, DEVICE_COOKIE),
         });
-        const cookies = [sessionCookie(token, secure), clearedOAuthStateCookie(secure)];
+        const cookies = [sessionCookie(token, secure), deviceCookie(device, secure), clearedOAuthStateCookie(secure)];
         // Without a dashboard to land on (a local run), the signed-in user as login answers it.
         return dashboardUrl ? redirect(302, dashboardUrl, { cookies }) : ok({ user }, { cookies });
       } catch (error) {

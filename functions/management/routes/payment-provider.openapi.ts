@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { EX } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
-import type { ProviderStatus as ProviderStatusView } from '../../../shared/billing/payments/payment-provider.js';
+import { assertDescribes, defineOperations, described, EX, named } from '../../../shared/platform/openapi/index.js';
+import type { ProviderStatus as ProviderStatusView } from '../../../shared/billing/index.js';
 
 const ProviderStatus = named(
   'PaymentProviderStatus',

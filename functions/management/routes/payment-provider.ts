@@ -1,13 +1,9 @@
 import * as z from 'zod/mini';
-import { PAYMENT_PROVIDERS } from '../../../shared/platform/data/attribute-values.js';
-import { noContent, ok } from '../../../shared/platform/http/responses.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import { email } from '../../../shared/platform/http/schemas.js';
-import type { PaymentDeps } from '../../../shared/billing/payments/payment-deps.js';
-import { connectProvider, disconnectProvider, providerStatus, updateTaxSettings } from '../../../shared/billing/payments/payment-provider.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
+import { PAYMENT_PROVIDERS } from '../../../shared/platform/data/index.js';
+import { email, noContent, ok, type Route } from '../../../shared/platform/http/index.js';
+import { connectProvider, disconnectProvider, type PaymentDeps, providerStatus, updateTaxSettings } from '../../../shared/billing/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {
@@ -31,7 +27,7 @@ export function paymentProviderRoutes(deps: Deps & PaymentDeps, { authed }: Rout
   const path = '/api/payment-provider';
   return [
     authed('GET', path, { permission: 'paymentProvider' }, async ({ caller, baseUrl }) => ok(await providerStatus(deps, caller.tenantId, baseUrl))),
-    authed('PUT', path, { body: () => schemas().connectBody, permission: 'paymentProvider', audit: { action: 'paymentProvider.connect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await connectProvider(deps, caller.tenantId, body, baseUrl))),
+    authed('PUT', path, { body: () => schemas().connectBody, sessionOnly: true, verifiedOnly: true, permission: 'paymentProvider', audit: { action: 'paymentProvider.connect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await connectProvider(deps, caller.tenantId, body, baseUrl))),
     authed('PATCH', path, { body: () => schemas().settingsBody, permission: 'paymentProvider', audit: { action: 'paymentProvider.update', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await updateTaxSettings(deps, caller.tenantId, body, baseUrl))),
     authed('DELETE', path, { permission: 'paymentProvider', audit: { action: 'paymentProvider.disconnect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller }) => {
       await disconnectProvider(deps, caller.tenantId);

@@ -1,10 +1,7 @@
 import * as z from 'zod/mini';
-import { CHANNELS } from '../../../shared/catalog/releases/channels.js';
-import { BILLING_CYCLES } from '../../../shared/platform/data/attribute-values.js';
-import { idOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { examplePlan } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
-import type { Plan as PlanView } from '../../../shared/catalog/plans/plans.js';
+import { CHANNELS, type Plan as PlanView } from '../../../shared/catalog/index.js';
+import { BILLING_CYCLES } from '../../../shared/platform/data/index.js';
+import { assertDescribes, defineOperations, described, examplePlan, idOf, named, timestamp } from '../../../shared/platform/openapi/index.js';
 
 export const Plan = named(
   'Plan',

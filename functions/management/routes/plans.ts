@@ -1,14 +1,10 @@
 import * as z from 'zod/mini';
-import { CHANNELS } from '../../../shared/catalog/releases/channels.js';
-import { BILLING_CYCLES } from '../../../shared/platform/data/attribute-values.js';
-import { createPlan, deletePlan, getPlan, listPlans, updatePlan } from '../../../shared/catalog/plans/plans.js';
-import { SLUG_PATTERN } from '../../../shared/catalog/products/slugs.js';
-import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { CHANNELS, createPlan, deletePlan, getPlan, listPlans, SLUG_PATTERN, updatePlan } from '../../../shared/catalog/index.js';
+import { BILLING_CYCLES } from '../../../shared/platform/data/index.js';
+import { created, noContent, ok, type Route } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

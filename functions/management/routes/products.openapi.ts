@@ -1,10 +1,7 @@
 import * as z from 'zod/mini';
-import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/platform/data/attribute-values.js';
-import { PLAN_CHANGE_PRORATIONS } from '../../../shared/platform/data/attribute-values.js';
-import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleId, examplePage, exampleProduct, exampleSigningKey } from '../../../shared/platform/openapi/examples.js';
-import { defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
-import { SigningKey } from '../../../shared/platform/openapi/signatures.js';
+import { PLAN_CHANGE_PRORATIONS, PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/platform/data/index.js';
+import { defineOperations, described, EX, exampleId, examplePage, exampleProduct, exampleSigningKey, idOf, named, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
+import { SigningKey } from '../../../shared/licensing/index.js';
 
 const text = z.nullable(z.string());
 

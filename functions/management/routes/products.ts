@@ -1,26 +1,12 @@
 import * as z from 'zod/mini';
-import { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/platform/data/attribute-values.js';
-import { PLAN_CHANGE_PRORATIONS } from '../../../shared/platform/data/attribute-values.js';
-import {
-  createProduct,
-  deleteProduct,
-  getProduct,
-  listProducts,
-  regeneratePublicKey,
-  rotateSigningKey,
-  updateProduct,
-} from '../../../shared/catalog/products/products.js';
-import { MAX_RETURN_ORIGIN_LENGTH, MAX_RETURN_ORIGINS, parseReturnOrigin } from '../../../shared/catalog/products/return-origins.js';
-import { SLUG_PATTERN } from '../../../shared/catalog/products/slugs.js';
-import { MAX_STAGING_ACTIVATION_LIMIT, MAX_STAGING_PATTERNS, stagingPatternProblem } from '../../../shared/licensing/operations/staging.js';
-import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
-import { httpUrl, paginationQuery } from '../../../shared/platform/http/schemas.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import type { SecretBox } from '../../../shared/platform/secrets/secret-box.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { PLAN_CHANGE_PRORATIONS, PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/platform/data/index.js';
+import { createProduct, deleteProduct, getProduct, listProducts, MAX_RETURN_ORIGIN_LENGTH, MAX_RETURN_ORIGINS, parseReturnOrigin, regeneratePublicKey, rotateSigningKey, SLUG_PATTERN, updateProduct } from '../../../shared/catalog/index.js';
+import { MAX_STAGING_ACTIVATION_LIMIT, MAX_STAGING_PATTERNS, stagingPatternProblem } from '../../../shared/licensing/index.js';
+import { created, httpUrl, noContent, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
+import type { SecretBox } from '../../../shared/platform/secrets/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

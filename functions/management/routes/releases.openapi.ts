@@ -1,11 +1,7 @@
 import * as z from 'zod/mini';
-import { RELEASE_STATUSES } from '../../../shared/platform/data/attribute-values.js';
-import { CHANNELS } from '../../../shared/catalog/releases/channels.js';
-import { idOf, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, exampleRelease } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, described, named } from '../../../shared/platform/openapi/operation.js';
-import type { Release as ReleaseView } from '../../../shared/catalog/releases/releases.js';
-import type { createUploadUrl, StoredFile as StoredFileView } from '../../../shared/catalog/releases/uploads.js';
+import { RELEASE_STATUSES } from '../../../shared/platform/data/index.js';
+import { CHANNELS, type createUploadUrl, type Release as ReleaseView, type StoredFile as StoredFileView } from '../../../shared/catalog/index.js';
+import { assertDescribes, defineOperations, described, EX, exampleRelease, idOf, named, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const text = z.nullable(z.string());
 

@@ -1,20 +1,11 @@
 import * as z from 'zod/mini';
-import { RELEASE_STATUSES } from '../../../shared/platform/data/attribute-values.js';
-import { CHANNELS } from '../../../shared/catalog/releases/channels.js';
-import { header, rawBody } from '../../../shared/platform/http/request.js';
-import { created, noContent, ok } from '../../../shared/platform/http/responses.js';
-import { MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES } from '../../../shared/catalog/releases/file-rules.js';
-import { createRelease, deleteRelease, getRelease, listReleases, updateRelease } from '../../../shared/catalog/releases/releases.js';
-import { parseUploadForm } from '../../../shared/catalog/releases/upload-form.js';
-import { createUploadUrl, storeUploadedFile } from '../../../shared/catalog/releases/uploads.js';
-import { VERSION_PATTERN } from '../../../shared/catalog/releases/versions.js';
-import type { HttpEvent } from '../../../shared/platform/http/types.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import type { StorageDeps } from '../../../shared/platform/storage/release-files.js';
-import type { Route } from '../../../shared/platform/http/route.js';
+import { RELEASE_STATUSES } from '../../../shared/platform/data/index.js';
+import { CHANNELS, createRelease, createUploadUrl, deleteRelease, getRelease, listReleases, MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES, parseUploadForm, storeUploadedFile, updateRelease, VERSION_PATTERN } from '../../../shared/catalog/index.js';
+import { created, header, type HttpEvent, noContent, ok, rawBody, type Route } from '../../../shared/platform/http/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
+import type { StorageDeps } from '../../../shared/platform/storage/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {

@@ -1,12 +1,9 @@
 import * as z from 'zod/mini';
-import { ok } from '../../../shared/platform/http/responses.js';
-import type { Route } from '../../../shared/platform/http/route.js';
-import type { PaymentDeps } from '../../../shared/billing/payments/payment-deps.js';
-import type { Deps } from '../../../shared/platform/runtime.js';
-import { changePlan } from '../../../shared/billing/subscriptions/change-plan.js';
+import { ok, type Route } from '../../../shared/platform/http/index.js';
+import { changePlan, type PaymentDeps } from '../../../shared/billing/index.js';
+import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
-import { lazily } from '../../../shared/platform/lazily.js';
 
 /** Built with the first request that reads it (functions/management/route.ts: `SchemaSource`). */
 const changePlanBody = lazily(() => z.strictObject({ planId: z.string().check(z.minLength(1), z.maxLength(64)) }));

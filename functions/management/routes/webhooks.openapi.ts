@@ -1,12 +1,7 @@
 import * as z from 'zod/mini';
-import { DELIVERY_STATUSES } from '../../../shared/platform/data/attribute-values.js';
-import { EVENT_TYPES } from '../../../shared/messaging/events/event-types.js';
-import { idOf, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/common.js';
-import { EX, examplePage, exampleWebhook } from '../../../shared/platform/openapi/examples.js';
-import { assertDescribes, defineOperations, named } from '../../../shared/platform/openapi/operation.js';
-import type { Delivery as DeliveryView } from '../../../shared/messaging/webhooks/deliveries.js';
-import type { SendResult } from '../../../shared/messaging/webhooks/send.js';
-import type { Webhook as WebhookView } from '../../../shared/messaging/webhooks/webhooks.js';
+import { DELIVERY_STATUSES } from '../../../shared/platform/data/index.js';
+import { type Delivery as DeliveryView, EVENT_TYPES, type SendResult, type Webhook as WebhookView } from '../../../shared/messaging/index.js';
+import { assertDescribes, defineOperations, EX, examplePage, exampleWebhook, idOf, named, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 
 export const Webhook = named(
   'Webhook',

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { writeItem } from '../../platform/data/writes.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type TransactionEntities, writeItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 
 type ClaimDeps = Pick<Deps, 'data' | 'clock'>;
 

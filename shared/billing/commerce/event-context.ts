@@ -1,7 +1,6 @@
 import type Stripe from 'stripe';
-import { ConflictError } from '../../platform/errors.js';
+import { ConflictError, type Deps } from '../../platform/index.js';
 import type { PaymentDeps } from '../payments/payment-deps.js';
-import type { Deps } from '../../platform/runtime.js';
 import type { EventClaim } from './event-claims.js';
 
 export type WebhookDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;

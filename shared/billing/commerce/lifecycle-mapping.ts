@@ -1,7 +1,6 @@
 import type Stripe from 'stripe';
-import type { EntityItem } from '../../platform/data/service.js';
-import { toMinorUnits } from '../../platform/minor-units.js';
-import { stripeInterval, type PlanChangeTiming } from '../subscriptions/plan-change-rules.js';
+import type { EntityItem } from '../../platform/data/index.js';
+import type { PlanChangeTiming } from '../subscriptions/plan-change-rules.js';
 import { soldPlanMetadata } from './sold-plan.js';
 
 /**
@@ -11,7 +10,6 @@ import { soldPlanMetadata } from './sold-plan.js';
 
 type PlanItem = EntityItem<'plan'>;
 const iso = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString();
-const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
 
 /**
  * The plan of ours a Stripe subscription is on: its price's `metadata.plan_id` (a price the vendor made in Stripe and
@@ -27,45 +25,35 @@ export function subscriptionTrialEnd(subscription: Pick<Stripe.Subscription, 'st
   return subscription.status === 'trialing' && subscription.trial_end ? iso(subscription.trial_end) : undefined;
 }
 
-/** The subscription's one item: the id a price change replaces, and the Stripe product its prices belong to. */
-export function subscriptionLine(subscription: Pick<Stripe.Subscription, 'items'>): { itemId: string; stripeProductId: string } | undefined {
-  const item = subscription.items?.data?.[0];
-  const stripeProductId = idOf(item?.price?.product as string | { id: string } | null | undefined);
-  return item && stripeProductId ? { itemId: item.id, stripeProductId } : undefined;
+/** The id of the subscription's one item, which a price change replaces. */
+export function subscriptionItemId(subscription: Pick<Stripe.Subscription, 'items'>): string | undefined {
+  return subscription.items?.data?.[0]?.id;
 }
 
 /**
- * The update that moves a Stripe subscription to `plan`: the item's price replaced by the plan's (on the same Stripe
- * product), the plan as sold in the metadata (what `customer.subscription.updated` reads back), and the proration.
- * A change on the same interval keeps the billing cycle (Stripe's default: the next invoice charges the new price); one
- * that shortens the interval would restart the cycle now, so the new cycle is set to start at the period's end
- * (`trial_end`: nothing is charged until then).
+ * The update that moves a Stripe subscription to `plan`: the item's price replaced by `priceId` (a price of the
+ * plan's own product, shared/billing/payments/plan-products.ts), the plan as sold in the metadata, and the proration.
+ * A change that applies now is paid first (`payment_behavior: pending_if_incomplete`, DECISIONS §20): Stripe applies it
+ * only once its invoice is paid, and holds it in `pending_update` while it is not. A change on the same interval keeps
+ * the billing cycle (Stripe's default: the next invoice charges the new price); one that shortens the interval would
+ * restart the cycle now, so the new cycle is set to start at the period's end (`trial_end`: nothing is charged until then).
  */
 export function planChangeParams(input: {
-  line: { itemId: string; stripeProductId: string };
+  itemId: string;
+  priceId: string;
   plan: Pick<PlanItem, 'planId' | 'name' | 'billingCycle' | 'price' | 'currency' | 'siteLimit' | 'channel'>;
   currentCycle: string | undefined;
   timing: PlanChangeTiming;
   periodEnd: string | undefined;
 }): Stripe.SubscriptionUpdateParams {
   const { plan, timing } = input;
-  const cycle = plan.billingCycle === 'monthly' ? 'monthly' : 'yearly';
   const intervalChanges = input.currentCycle !== plan.billingCycle;
   const deferred = timing.at === 'periodEnd' && intervalChanges && input.periodEnd;
   return {
-    items: [
-      {
-        id: input.line.itemId,
-        price_data: {
-          currency: plan.currency.toLowerCase(),
-          product: input.line.stripeProductId,
-          unit_amount: toMinorUnits(plan.price, plan.currency),
-          recurring: { interval: stripeInterval(cycle) },
-        },
-      },
-    ],
+    items: [{ id: input.itemId, price: input.priceId }],
     metadata: soldPlanMetadata(plan),
     proration_behavior: timing.prorationBehavior,
+    ...(timing.at === 'now' && { payment_behavior: 'pending_if_incomplete' as const }),
     ...(deferred && { trial_end: Math.floor(new Date(input.periodEnd!).getTime() / 1000) }),
   };
 }

@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
 import { toSubscription } from '../billing-views.js';
-import { transact } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { DEFAULT_GRACE_DAYS } from '../../licensing/licenses/lifecycle-defaults.js';
+import { transact } from '../../platform/data/index.js';
+import { ConflictError } from '../../platform/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { DEFAULT_GRACE_DAYS } from '../../catalog/index.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { failedPeriodEnd, graceEnd, invoiceSubscriptionId } from './stripe-mapping.js';
@@ -19,6 +19,8 @@ import { findSubscription, licenseExpiryChange, subscriptionPatch } from './subs
 export async function failSubscriptionPayment(ctx: EventContext, invoice: Stripe.Invoice): Promise<Applied> {
   const { deps, tenantId } = ctx;
   if (invoice.billing_reason === 'subscription_create') return ignored('first invoice: the checkout was not paid');
+  // A plan change's invoice: Stripe holds the change until it is paid (DECISIONS §20); the period itself is paid.
+  if (invoice.billing_reason === 'subscription_update') return ignored('plan change not paid: nothing changed');
   const stripeSubscriptionId = invoiceSubscriptionId(invoice);
   const periodEnd = failedPeriodEnd(invoice);
   if (!stripeSubscriptionId || !periodEnd) return ignored('invoice of no subscription period');

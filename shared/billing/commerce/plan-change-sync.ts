@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { EntityItem } from '../../platform/data/service.js';
+import type { EntityItem } from '../../platform/data/index.js';
 import type { EventContext } from './event-context.js';
 import { subscriptionPlanId } from './lifecycle-mapping.js';
 import type { SubscriptionItem } from './subscription-records.js';

@@ -1,22 +1,14 @@
 import type Stripe from 'stripe';
-import { customerLinkItems, resolveCustomerLink } from '../../customers/customer-link.js';
-import { normalizeEmail } from '../../customers/customer-view.js';
+import { customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
 import { toPayment, toSubscription } from '../billing-views.js';
-import { counterNames, counterUpdates } from '../../platform/data/counters.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { transact } from '../../platform/data/writes.js';
-import { AppError, ConflictError, NotFoundError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { newId } from '../../platform/ids.js';
-import { expiryItemChanges } from '../../licensing/licenses/expiry-items.js';
-import { generateLicenseKey } from '../../licensing/licenses/license-key.js';
-import { toLicense, type LicenseItem, type ProductSummary } from '../../licensing/licenses/license-view.js';
-import { licenseMailItem } from '../../messaging/mail/license-mail-item.js';
+import { counterNames, counterUpdates, transact, type TransactionEntities } from '../../platform/data/index.js';
+import { AppError, ConflictError, newId, NotFoundError } from '../../platform/index.js';
+import { licenseMailItem, outboxEvent } from '../../messaging/index.js';
+import { expiryItemChanges, generateLicenseKey, type LicenseItem, type ProductSummary, toLicense } from '../../licensing/index.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
-import { logger } from '../../platform/observability/logger.js';
-import { metrics } from '../../platform/observability/metrics.js';
-import { licenseCreatedChanges, overviewCountItems, paymentChanges, subscriptionChanges } from '../../insights/overview/counts.js';
-import { loadProduct } from '../../catalog/products/products.js';
+import { logger, metrics } from '../../platform/observability/index.js';
+import { licenseCreatedChanges, overviewCountItems, paymentChanges, subscriptionChanges } from '../../insights/index.js';
+import { loadProduct } from '../../catalog/index.js';
 import { processedMark } from './event-claims.js';
 import { soldPlan, type SoldPlan } from './sold-plan.js';
 import { subscriptionTrialEnd } from './lifecycle-mapping.js';
@@ -175,14 +167,14 @@ async function livePlan(ctx: EventContext, session: Stripe.Checkout.Session, pro
 function issuedLicenseItems(tx: TransactionEntities, input: { trial: OpenTrial | undefined; license: LicenseItem; summary: ProductSummary; now: Date }) {
   const { trial, license, summary, now } = input;
   if (trial) {
-    const continued = continuedTrialItems(tx, trial.license, license, summary, now);
+    const continued = continuedTrialItems(tx, trial, license, summary, now);
     return { license: continued.license, trial: continued.trial, ref: undefined, counters: undefined, licenseEvent: undefined, expiry: undefined };
   }
   return {
     license: tx.license.create(license).commit(),
     ref: tx.licenseRef.create({ licenseId: license.licenseId, licenseKey: license.licenseKey, tenantId: license.tenantId }).commit(),
     counters: counterUpdates(tx.counter, license.tenantId, counterNames.licenses(license.productId, 'active'), 1),
-    licenseEvent: outboxEvent(tx, { tenantId: license.tenantId, type: 'license.created', data: toLicense(license, summary), now }),
+    licenseEvent: outboxEvent(tx, { tenantId: license.tenantId, type: 'license.created', data: toLicense(license, summary, now), now }),
     expiry: expiryItemChanges(tx, license, undefined, license),
     trial: undefined,
   };

@@ -1,11 +1,11 @@
 import type Stripe from 'stripe';
 import { toPayment } from '../billing-views.js';
-import { transact } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { revokeLicense } from '../../licensing/licenses/revoke-license.js';
+import { transact } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { NotFoundError } from '../../platform/index.js';
+import { revokeLicense } from '../../licensing/index.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
-import { overviewCountItems, refundChanges } from '../../insights/overview/counts.js';
+import { overviewCountItems, refundChanges } from '../../insights/index.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { chargePaymentIds, chargePaymentIntentId, paidInvoiceIds } from './stripe-mapping.js';

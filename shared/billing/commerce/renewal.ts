@@ -1,10 +1,9 @@
 import type Stripe from 'stripe';
 import { toPayment, toSubscription } from '../billing-views.js';
-import { transact } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { newId } from '../../platform/ids.js';
-import { overviewCountItems, paymentChanges } from '../../insights/overview/counts.js';
+import { transact } from '../../platform/data/index.js';
+import { ConflictError, newId } from '../../platform/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { overviewCountItems, paymentChanges } from '../../insights/index.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { invoicePeriod, invoiceSubscriptionId, paymentRecord } from './stripe-mapping.js';

@@ -1,7 +1,6 @@
 import type Stripe from 'stripe';
-import { BILLING_CYCLES } from '../../platform/data/attribute-values.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import { CHANNELS, type Channel } from '../../catalog/releases/channels.js';
+import { BILLING_CYCLES, type EntityItem } from '../../platform/data/index.js';
+import { type Channel, CHANNELS } from '../../catalog/index.js';
 
 /**
  * The plan as checkout sold it: its id, name, term, price, seats and release channel. Checkout writes it into the Stripe session's

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
-import type { EntityItem } from '../../platform/data/service.js';
-import { fromMinorUnits } from '../../platform/minor-units.js';
+import type { EntityItem } from '../../platform/data/index.js';
+import { fromMinorUnits } from '../../platform/index.js';
 
 /**
  * Stripe objects → our records, as pure functions (each has a unit test). They read both the current API's

@@ -1,8 +1,7 @@
-import { withAudit } from '../../identity/audit/audit-scope.js';
+import { withAudit } from '../../identity/index.js';
 import type Stripe from 'stripe';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.js';
-import { logger } from '../../platform/observability/logger.js';
-import { metrics } from '../../platform/observability/metrics.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../platform/index.js';
+import { logger, metrics } from '../../platform/observability/index.js';
 import { claimEvent, markProcessed, releaseClaim } from './event-claims.js';
 import { claimLost, EVENT_IN_PROGRESS, ignored, type Applied, type EventContext, type WebhookDeps } from './event-context.js';
 import { failSubscriptionPayment } from './payment-failure.js';

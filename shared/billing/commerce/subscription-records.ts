@@ -1,10 +1,6 @@
-import type { EntityItem, TransactionEntities } from '../../platform/data/service.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { expiryItemChanges } from '../../licensing/licenses/expiry-items.js';
-import { indexFields } from '../../licensing/licenses/index-fields.js';
-import { licenseStatusMoves } from '../../licensing/licenses/license-counters.js';
-import type { LicenseItem } from '../../licensing/licenses/license-view.js';
-import { loadLicense } from '../../licensing/licenses/load-license.js';
+import type { EntityItem, TransactionEntities } from '../../platform/data/index.js';
+import { NotFoundError } from '../../platform/index.js';
+import { expiryItemChanges, indexFields, type LicenseItem, licenseStatusMoves, loadLicense } from '../../licensing/index.js';
 import type { EventContext } from './event-context.js';
 
 export type SubscriptionItem = EntityItem<'subscription'>;

@@ -1,15 +1,14 @@
 import type Stripe from 'stripe';
 import { toSubscription } from '../billing-views.js';
-import { transact } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { reminderItems } from '../../licensing/licenses/expiry-items.js';
-import { overviewCountItems, subscriptionChanges } from '../../insights/overview/counts.js';
+import { transact } from '../../platform/data/index.js';
+import { ConflictError } from '../../platform/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { productSummary, reminderItems } from '../../licensing/index.js';
+import { overviewCountItems, subscriptionChanges } from '../../insights/index.js';
 import { processedMark } from './event-claims.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import { subscriptionState } from './stripe-mapping.js';
 import { planMovedTo } from './plan-change-sync.js';
-import { productSummary } from '../../licensing/licenses/load-license.js';
 import { onPlan, planChangeItems } from '../subscriptions/plan-change-items.js';
 import { findSubscription, licenseExpiryChange, subscriptionPatch } from './subscription-records.js';
 

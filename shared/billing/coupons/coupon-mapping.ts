@@ -1,10 +1,26 @@
 import type Stripe from 'stripe';
-import { toMinorUnits } from '../../platform/minor-units.js';
-import type { CouponInput } from './coupons.js';
+import { toMinorUnits } from '../../platform/index.js';
+import type { COUPON_DURATIONS } from '../../platform/data/index.js';
 
-/** Our coupon → Stripe's coupon and promotion code (pure; unit-tested). Amounts go to Stripe in minor units. */
-export function couponParams(input: CouponInput, couponId: string): Stripe.CouponCreateParams {
+export type CouponInput = {
+  code: string;
+  percentOff?: number;
+  amountOff?: number;
+  currency?: string;
+  duration: (typeof COUPON_DURATIONS)[number];
+  durationInMonths?: number;
+  maxRedemptions?: number;
+  expiresAt?: string;
+  planIds?: string[];
+};
+
+/**
+ * Our coupon → Stripe's coupon and promotion code (pure; unit-tested). Amounts go to Stripe in minor units. A coupon
+ * restricted to plans applies, at Stripe, to their products only (`planProducts`: shared/billing/payments/plan-products.ts).
+ */
+export function couponParams(input: CouponInput, couponId: string, planProducts: string[] = []): Stripe.CouponCreateParams {
   return {
+    ...(planProducts.length > 0 && { applies_to: { products: planProducts } }),
     ...(input.percentOff !== undefined && { percent_off: input.percentOff }),
     ...(input.amountOff !== undefined && input.currency && { amount_off: toMinorUnits(input.amountOff, input.currency), currency: input.currency.toLowerCase() }),
     duration: input.duration,

@@ -1,29 +1,15 @@
 import type Stripe from 'stripe';
-import type { COUPON_DURATIONS } from '../../platform/data/attribute-values.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.js';
-import { newId } from '../../platform/ids.js';
+import { type EntityItem, transact, writeItem } from '../../platform/data/index.js';
+import { BadRequestError, ConflictError, type Deps, newId, NotFoundError } from '../../platform/index.js';
 import type { PaymentDeps } from '../payments/payment-deps.js';
 import { providerSecretKey } from '../payments/payment-provider.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
-import type { Deps } from '../../platform/runtime.js';
-import { couponParams, promotionCodeParams } from './coupon-mapping.js';
+import { ensurePlanProduct, planProductId } from '../payments/plan-products.js';
+import { loadProduct } from '../../catalog/index.js';
+import { couponParams, promotionCodeParams, type CouponInput } from './coupon-mapping.js';
 
 type CouponDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
 type CouponItem = EntityItem<'coupon'>;
-
-export type CouponInput = {
-  code: string;
-  percentOff?: number;
-  amountOff?: number;
-  currency?: string;
-  duration: (typeof COUPON_DURATIONS)[number];
-  durationInMonths?: number;
-  maxRedemptions?: number;
-  expiresAt?: string;
-  planIds?: string[];
-};
 
 export const COUPON_NOT_FOUND = 'Coupon not found';
 export const CODE_TAKEN = 'A coupon with this code already exists';
@@ -61,13 +47,12 @@ async function stripeOf(deps: CouponDeps, tenantId: string): Promise<Stripe> {
 /**
  * Makes a coupon (DECISIONS §15): the code is held first (409 when taken, nothing at Stripe), then Stripe makes the
  * coupon and its promotion code, then the coupon is written; a Stripe failure lets the code go again (502 or 400).
- * Plans named must be the tenant's (404 otherwise); checkout applies the coupon to them only.
+ * Plans named must be the tenant's (404 otherwise); the coupon applies to their Stripe products only (DECISIONS §20),
+ * which are made first where the account lacks them, so Stripe refuses the code for any other plan however it is
+ * entered (`promo`, or typed at Stripe's checkout); checkout's `promo` is refused here too.
  */
 export async function createCoupon(deps: CouponDeps, tenantId: string, input: CouponInput): Promise<Coupon> {
-  for (const planId of input.planIds ?? []) {
-    const { data: plan } = await deps.data.entities.plan.get({ planId }).go();
-    if (!plan || plan.tenantId !== tenantId) throw new NotFoundError('Plan not found');
-  }
+  const plans = await Promise.all((input.planIds ?? []).map((planId) => restrictedPlan(deps, tenantId, planId)));
   const stripe = await stripeOf(deps, tenantId);
   const couponId = newId('cpn');
   const held = await writeItem(() => deps.data.entities.couponCode.create({ tenantId, code: codeKey(input.code), couponId }).go({ response: 'none' }));
@@ -75,7 +60,8 @@ export async function createCoupon(deps: CouponDeps, tenantId: string, input: Co
   let stripeCoupon: Stripe.Coupon;
   let promotionCode: Stripe.PromotionCode;
   try {
-    stripeCoupon = await stripe.coupons.create(couponParams(input, couponId));
+    await Promise.all(plans.map(({ plan, productName }) => ensurePlanProduct(stripe, plan, productName)));
+    stripeCoupon = await stripe.coupons.create(couponParams(input, couponId, plans.map(({ plan }) => planProductId(plan.planId))));
     promotionCode = await stripe.promotionCodes.create(promotionCodeParams(input, stripeCoupon.id, couponId));
   } catch (error) {
     await deps.data.entities.couponCode.delete({ tenantId, code: codeKey(input.code) }).go();
@@ -103,6 +89,13 @@ export async function createCoupon(deps: CouponDeps, tenantId: string, input: Co
   const outcome = await transact(deps.data, (tx) => ({ coupon: tx.coupon.create(item).commit() }));
   if (!outcome.committed) throw outcome.unexpected();
   return toCoupon(item);
+}
+
+/** A plan a coupon is restricted to, with its product's name (its Stripe product's is made of both): the tenant's, else 404. */
+async function restrictedPlan(deps: CouponDeps, tenantId: string, planId: string) {
+  const { data: plan } = await deps.data.entities.plan.get({ planId }).go();
+  if (!plan || plan.tenantId !== tenantId) throw new NotFoundError('Plan not found');
+  return { plan, productName: (await loadProduct(deps, tenantId, plan.productId)).name };
 }
 
 /** The tenant's coupons, newest first (a vendor has few: not paginated). */

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { EntityItem } from '../../platform/data/service.js';
+import type { EntityItem } from '../../platform/data/index.js';
 import type { TaxSettings } from './payment-provider.js';
 
 /**

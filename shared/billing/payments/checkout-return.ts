@@ -1,5 +1,4 @@
-import { NotFoundError } from '../../platform/errors.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type Deps, NotFoundError } from '../../platform/index.js';
 
 export const SESSION_NOT_FOUND = 'Checkout session not found';
 

@@ -1,15 +1,14 @@
 import type Stripe from 'stripe';
 import { soldPlanMetadata } from '../commerce/sold-plan.js';
-import { BadRequestError } from '../../platform/errors.js';
-import type { ProductCatalog } from '../../licensing/operations/product-catalog.js';
-import { isReturnUrlAllowed, RETURN_URL_NOT_ALLOWED } from '../../catalog/products/return-origins.js';
-import type { Deps } from '../../platform/runtime.js';
-import { toMinorUnits } from '../../platform/minor-units.js';
+import { BadRequestError, type Deps, toMinorUnits } from '../../platform/index.js';
+import type { ProductCatalog } from '../../licensing/index.js';
+import { isReturnUrlAllowed, RETURN_URL_NOT_ALLOWED } from '../../catalog/index.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { checkoutProvider } from './payment-provider.js';
 import { checkoutExtras } from './checkout-extras.js';
 import { INVALID_PROMOTION_CODE, promotionCodeFor } from '../coupons/coupons.js';
 import { isInvalidRequest, providerFailure } from './provider-errors.js';
+import { planProductId, sellingPlan } from './plan-products.js';
 import { planOnSale, productOfPublicKey } from './public-plans.js';
 
 type CheckoutDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
@@ -35,7 +34,8 @@ type SessionParams = Stripe.Checkout.SessionCreateParams;
 /**
  * Opens a Stripe Checkout Session for a plan on sale, on the vendor's own Stripe account, and records it for the
  * return route; answers the hosted checkout's URL. Subscriptions for monthly and yearly plans, one payment for
- * lifetime ones; the price in the currency's minor units. `metadata` (DECISIONS §6, with the plan as sold) is what the
+ * lifetime ones; the price in the currency's minor units, on the plan's own Stripe product (plan-products.ts: what a
+ * coupon restricted to plans is checked against). `metadata` (DECISIONS §6, with the plan as sold) is what the
  * Stripe webhook issues the license from; subscriptions carry it too, for their renewals.
  */
 export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog, request: CheckoutRequest): Promise<string> {
@@ -66,7 +66,7 @@ export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog,
         price_data: {
           currency: plan.currency.toLowerCase(),
           unit_amount: toMinorUnits(plan.price, plan.currency),
-          product_data: { name: `${product.name} – ${plan.name}` },
+          product: planProductId(plan.planId),
           ...(recurring && { recurring }),
         },
       },
@@ -81,7 +81,8 @@ export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog,
 
   let session: Stripe.Checkout.Session;
   try {
-    session = await (await deps.payments.stripe(provider.secretKey)).checkout.sessions.create(params);
+    const stripe = await deps.payments.stripe(provider.secretKey);
+    session = await sellingPlan(stripe, plan, product.name, () => stripe.checkout.sessions.create(params));
   } catch (error) {
     // Stripe refuses a promotion code it no longer takes (used up meanwhile): the buyer's mistake to correct.
     if (promotionCode && isInvalidRequest(error)) throw new BadRequestError(INVALID_PROMOTION_CODE);

@@ -1,5 +1,5 @@
-import type { CoreConfig } from '../../platform/config.js';
-import type { SecretBox } from '../../platform/secrets/secret-box.js';
+import type { CoreConfig } from '../../platform/index.js';
+import type { SecretBox } from '../../platform/secrets/index.js';
 import { stripeClients, type StripeFor } from './stripe-client.js';
 
 /** What payment code uses besides the table: the secret box and Stripe clients, both built lazily, once per container. */

@@ -1,6 +1,5 @@
-import { transact } from '../../platform/data/writes.js';
-import { BadRequestError } from '../../platform/errors.js';
-import type { Deps } from '../../platform/runtime.js';
+import { transact } from '../../platform/data/index.js';
+import { BadRequestError, type Deps } from '../../platform/index.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { KEY_REFUSED, providerFailure } from './provider-errors.js';
 

@@ -1,21 +1,8 @@
-import type { EntityItem } from '../../platform/data/service.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { hasIdShape, hasPublicKeyShape } from '../../platform/ids.js';
-import type { ProductCatalog, ProductRef } from '../../licensing/operations/product-catalog.js';
-import { LICENSE_MESSAGES } from '../../licensing/operations/messages.js';
-import type { Deps } from '../../platform/runtime.js';
+import type { EntityItem } from '../../platform/data/index.js';
+import { type Deps, hasPublicKeyShape, NotFoundError } from '../../platform/index.js';
+import { checkoutUrl, PLAN_NOT_FOUND, planIdOf, publicPlanId } from '../../catalog/index.js';
+import { LICENSE_MESSAGES, type ProductCatalog, type ProductRef } from '../../licensing/index.js';
 
-export const PLAN_NOT_FOUND = 'Plan not found';
-
-/** A plan's public id (DECISIONS §10): `plan_` and the suffix of its `pln_` id. */
-export const publicPlanId = (planId: string) => `plan_${planId.slice('pln_'.length)}`;
-
-/** The `pln_` id a public (`plan_…`) or internal (`pln_…`) plan id names; anything else names no plan. */
-export function planIdOf(id: string): string {
-  const internal = /^plan_[a-z2-7]{24}$/.test(id) ? `pln_${id.slice('plan_'.length)}` : id;
-  if (!hasIdShape('pln', internal)) throw new NotFoundError(PLAN_NOT_FOUND);
-  return internal;
-}
 
 /** The live product a public key names; a key of another shape, unknown, replaced or of a deleted product is 404. */
 export async function productOfPublicKey(catalog: ProductCatalog, publicKey: string): Promise<ProductRef> {
@@ -26,9 +13,6 @@ export async function productOfPublicKey(catalog: ProductCatalog, publicKey: str
 
 /** A plan a buyer may see and buy: active and public. */
 export const isOnSale = (plan: EntityItem<'plan'>) => plan.isActive && plan.isPublic;
-
-export const checkoutUrl = (baseUrl: string, planId: string, publicKey: string) =>
-  `${baseUrl}/public/v1/checkout/${publicPlanId(planId)}?public_key=${encodeURIComponent(publicKey)}`;
 
 /** The product's plans (few), in creation order: one query of the product's index, which needs no plan-id key. */
 async function plansOf(deps: Pick<Deps, 'data'>, productId: string) {

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { CoreConfig } from '../../platform/config.js';
+import { type CoreConfig, withinDeadline } from '../../platform/index.js';
 
 export type StripeFor = (secretKey: string) => Promise<Stripe>;
 
@@ -9,7 +9,8 @@ const MAX_CLIENTS = 100;
 /**
  * How long one Stripe call may take: `timeoutMs` per attempt, one retry. Its worst case, the retry's pause included,
  * stays well under the timeout of every function that calls Stripe (test/infra/request-budgets.test.ts): a Stripe that
- * hangs is the service's own 502 `Payment provider unavailable`, never a Lambda timeout.
+ * hangs is the service's own 502 `Payment provider unavailable`. The request's calls together are held by its
+ * deadline (shared/platform/deadline.ts): one that runs out of time is a 503, never a Lambda timeout.
  */
 export const STRIPE_CALL_LIMITS = { maxNetworkRetries: 1, timeoutMs: 3000 } as const;
 
@@ -29,6 +30,7 @@ export function stripeClients(config: CoreConfig): StripeFor {
       client = new StripeClient(secretKey, {
         maxNetworkRetries: STRIPE_CALL_LIMITS.maxNetworkRetries,
         timeout: STRIPE_CALL_LIMITS.timeoutMs,
+        httpClient: deadlineBound(StripeClient.createNodeHttpClient()),
         telemetry: false,
         ...(target && {
           host: target.hostname,
@@ -41,4 +43,15 @@ export function stripeClients(config: CoreConfig): StripeFor {
     }
     return client;
   };
+}
+
+/**
+ * Stripe's own Node client, each attempt cut off at the call's timeout or at the invocation's deadline, whichever
+ * comes first; none is made once the deadline has passed (Stripe then gives up, as after its retries).
+ */
+function deadlineBound(inner: Stripe.HttpClient): Stripe.HttpClient {
+  return Object.assign(Object.create(inner) as Stripe.HttpClient, {
+    makeRequest: (...[host, port, path, method, headers, body, protocol, timeout]: Parameters<Stripe.HttpClient['makeRequest']>) =>
+      withinDeadline(timeout, (attemptTimeout) => inner.makeRequest(host, port, path, method, headers, body, protocol, attemptTimeout)),
+  });
 }

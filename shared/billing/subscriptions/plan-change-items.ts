@@ -1,7 +1,7 @@
 import { toSubscription } from '../billing-views.js';
-import type { EntityItem, TransactionEntities } from '../../platform/data/service.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { toLicense, type LicenseItem, type ProductSummary } from '../../licensing/licenses/license-view.js';
+import type { EntityItem, TransactionEntities } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { type LicenseItem, type ProductSummary, toLicense } from '../../licensing/index.js';
 import { subscriptionPatch, type SubscriptionItem } from '../commerce/subscription-records.js';
 
 type PlanItem = EntityItem<'plan'>;
@@ -16,7 +16,8 @@ export function onPlan(subscription: SubscriptionItem, plan: PlanItem, updatedAt
 /**
  * A plan change taking effect (DECISIONS §15), in one transaction with whatever else the caller commits: the
  * subscription as `next` (conditioned on being unchanged since read), the license's `planId` and `seats` (its key,
- * activations and expiry stay), and `subscription.updated` with `license.updated`. `seatsHeld`: the license is
+ * activations and expiry stay; a pending downgrade's `pendingSeats` go, its plan being applied or replaced), and
+ * `subscription.updated` with `license.updated`. `seatsHeld`: the license is
  * written only while its active sites fit the new seats (slot `license`; the subscription's is `subscription`) (a change asked for through the API); a change Stripe reports
  * has been paid for and applies regardless (new activations are refused until sites are deactivated).
  */
@@ -34,11 +35,12 @@ export function planChangeItems(
           tx.license
             .patch({ licenseKey: license.licenseKey })
             .set({ planId: plan.planId, seats: plan.siteLimit, updatedAt: nextLicense.updatedAt })
+            .remove(['pendingSeats'])
             .where(({ licenseId, activatedCount }, op) =>
               change.seatsHeld ? `${op.eq(licenseId, license.licenseId)} AND ${op.lte(activatedCount, plan.siteLimit)}` : op.eq(licenseId, license.licenseId),
             )
             .commit(),
-          ...outboxEvent(tx, { tenantId: current.tenantId, type: 'license.updated', data: toLicense(nextLicense, product), now }),
+          ...outboxEvent(tx, { tenantId: current.tenantId, type: 'license.updated', data: toLicense(nextLicense, product, now), now }),
         ]
         : [],
   };

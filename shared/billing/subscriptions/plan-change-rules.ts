@@ -1,8 +1,5 @@
-import type { PLAN_CHANGE_PRORATIONS } from '../../platform/data/attribute-values.js';
-import type { EntityItem } from '../../platform/data/service.js';
-
-export type PlanChangeProration = (typeof PLAN_CHANGE_PRORATIONS)[number];
-export const DEFAULT_PLAN_CHANGE_PRORATION: PlanChangeProration = 'upgradeNowDowngradeAtRenewal';
+import { DEFAULT_PLAN_CHANGE_PRORATION, type PlanChangeProration } from '../../catalog/index.js';
+import type { EntityItem } from '../../platform/data/index.js';
 
 type PlanTerms = Pick<EntityItem<'plan'>, 'billingCycle' | 'price'>;
 type RecurringCycle = 'monthly' | 'yearly';

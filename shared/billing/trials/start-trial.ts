@@ -1,17 +1,10 @@
-import { customerLinkItems, resolveCustomerLink } from '../../customers/customer-link.js';
-import { normalizeEmail } from '../../customers/customer-view.js';
-import { counterNames, counterUpdates } from '../../platform/data/counters.js';
-import { transact } from '../../platform/data/writes.js';
-import { BadRequestError, ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { newId } from '../../platform/ids.js';
-import { expiryItemChanges } from '../../licensing/licenses/expiry-items.js';
-import { generateLicenseKey } from '../../licensing/licenses/license-key.js';
-import { toLicense, type LicenseItem } from '../../licensing/licenses/license-view.js';
-import type { ProductCatalog } from '../../licensing/operations/product-catalog.js';
-import { licenseMailItem } from '../../messaging/mail/license-mail-item.js';
+import { customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
+import { counterNames, counterUpdates, transact } from '../../platform/data/index.js';
+import { BadRequestError, ConflictError, type Deps, newId } from '../../platform/index.js';
+import { licenseMailItem, outboxEvent } from '../../messaging/index.js';
+import { expiryItemChanges, generateLicenseKey, type LicenseItem, type ProductCatalog, toLicense } from '../../licensing/index.js';
 import { planOnSale, productOfPublicKey } from '../payments/public-plans.js';
-import type { Deps } from '../../platform/runtime.js';
+import { claimAddress } from './claim-address.js';
 
 export const TRIAL_TAKEN = 'A trial was already started for this e-mail';
 export const NO_TRIAL = 'This plan has no trial';
@@ -23,15 +16,17 @@ export type TrialRequest = { publicKey: string; plan: string; email: string };
 /**
  * A no-card trial (DECISIONS §15): a license of the plan's seats expiring after its `trialDays`, e-mailed to the
  * buyer. One per e-mail and product, held by the trial claim created in the license's own transaction (409 when
- * taken). A later paid checkout with the e-mail continues this license (shared/billing/trials/trial-continuation.ts).
+ * taken), keyed by the address's claim form (claim-address.ts: `j.doe+x@gmail.com` claims for `jdoe@gmail.com`).
+ * A later paid checkout with the e-mail continues this license (shared/billing/trials/trial-continuation.ts).
  */
 export async function startTrial(deps: Pick<Deps, 'data' | 'clock'>, catalog: ProductCatalog, request: TrialRequest): Promise<{ sent: true }> {
   const product = await productOfPublicKey(catalog, request.publicKey);
   const plan = await planOnSale(deps, product.productId, { slug: request.plan });
   if (!plan.trialDays) throw new BadRequestError(NO_TRIAL);
   const email = normalizeEmail(request.email);
+  const claimed = claimAddress(email);
   const [{ data: claim }, { data: provider }, { data: productItem }] = await Promise.all([
-    deps.data.entities.trialClaim.get({ productId: product.productId, email }).go({ consistent: true }),
+    deps.data.entities.trialClaim.get({ productId: product.productId, email: claimed }).go({ consistent: true }),
     deps.data.entities.paymentProvider.get({ tenantId: product.tenantId }).go(),
     deps.data.entities.product.get({ productId: product.productId }).go(),
   ]);
@@ -61,11 +56,11 @@ export async function startTrial(deps: Pick<Deps, 'data' | 'clock'>, catalog: Pr
       updatedAt: now.toISOString(),
     };
     const outcome = await transact(deps.data, (tx) => ({
-      trial: tx.trialClaim.create({ productId, email, tenantId, licenseId, planId: plan.planId, startedAt: now.toISOString() }).commit(),
+      trial: tx.trialClaim.create({ productId, email: claimed, tenantId, licenseId, planId: plan.planId, startedAt: now.toISOString() }).commit(),
       license: tx.license.create(license).commit(),
       ref: tx.licenseRef.create({ licenseId, licenseKey: license.licenseKey, tenantId }).commit(),
       counters: counterUpdates(tx.counter, tenantId, counterNames.licenses(productId, 'active'), 1),
-      event: outboxEvent(tx, { tenantId, type: 'license.created', data: toLicense(license, summary), now }),
+      event: outboxEvent(tx, { tenantId, type: 'license.created', data: toLicense(license, summary, now), now }),
       expiry: expiryItemChanges(tx, license, undefined, license),
       customer: customerLinkItems(tx, link, now),
       mail: licenseMailItem(tx, { license, productName: summary.name, renews: false, seller: { name: provider?.sellerName, replyTo: provider?.replyTo } }, now),

@@ -1,11 +1,7 @@
-import { ConflictError, NotFoundError } from '../../platform/errors.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import type { BILLING_CYCLES } from '../../platform/data/attribute-values.js';
-import { transact } from '../../platform/data/writes.js';
-import { newId } from '../../platform/ids.js';
+import { ConflictError, type Deps, newId, NotFoundError } from '../../platform/index.js';
+import { type BILLING_CYCLES, type EntityItem, transact } from '../../platform/data/index.js';
 import { loadLiveProduct } from '../products/products.js';
 import { slugCandidates, slugify } from '../products/slugs.js';
-import type { Deps } from '../../platform/runtime.js';
 import { DEFAULT_CHANNEL, type Channel } from '../releases/channels.js';
 
 type PlanDeps = Pick<Deps, 'data' | 'clock'>;

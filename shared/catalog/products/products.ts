@@ -1,18 +1,16 @@
-import { DEFAULT_PLAN_CHANGE_PRORATION, type PlanChangeProration } from '../../billing/subscriptions/plan-change-rules.js';
-import type { PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../platform/data/attribute-values.js';
+import { type ConditionOperations, type PRODUCT_STATUSES, type PRODUCT_TYPES, transact, type UPDATES_AFTER_EXPIRY } from '../../platform/data/index.js';
 
 type UpdatesAfterExpiry = (typeof UPDATES_AFTER_EXPIRY)[number];
-import type { ConditionOperations } from '../../platform/data/conditions.js';
-import { transact } from '../../platform/data/writes.js';
-import { ConflictError, NotFoundError } from '../../platform/errors.js';
-import { newId, newPublicKey } from '../../platform/ids.js';
-import { DEFAULT_STAGING_ACTIVATION_LIMIT } from '../../licensing/operations/staging.js';
-import { withoutNulls } from '../../platform/optional-fields.js';
-import { paginateInMemory, type Page } from '../../platform/pagination.js';
-import { OFFLINE_VALIDITY_DAYS } from '../../licensing/operations/product-catalog.js';
-import { DEFAULT_GRACE_DAYS, DEFAULT_RENEWAL_REMINDER_DAYS } from '../../licensing/licenses/lifecycle-defaults.js';
-import type { Deps } from '../../platform/runtime.js';
-import type { SecretBox } from '../../platform/secrets/secret-box.js';
+import { ConflictError, type Deps, newId, newPublicKey, NotFoundError, type Page, paginateInMemory, withoutNulls } from '../../platform/index.js';
+import type { SecretBox } from '../../platform/secrets/index.js';
+import {
+  DEFAULT_GRACE_DAYS,
+  DEFAULT_PLAN_CHANGE_PRORATION,
+  DEFAULT_RENEWAL_REMINDER_DAYS,
+  DEFAULT_STAGING_ACTIVATION_LIMIT,
+  OFFLINE_VALIDITY_DAYS,
+  type PlanChangeProration,
+} from './product-defaults.js';
 import { newSigningKey, publicSigningKeys, rotatedKeys } from './signing-keys.js';
 import { defaultLicensePrefix, slugCandidates, slugify } from './slugs.js';
 

@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { newId } from '../../platform/ids.js';
-import type { SealContext, SecretBox } from '../../platform/secrets/secret-box.js';
+import { newId } from '../../platform/index.js';
+import type { SealContext, SecretBox } from '../../platform/secrets/index.js';
 
 /**
  * A product's Ed25519 signing keys: one signs (the current key), the ones rotated out stay valid for verifiers

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { CHANNELS } from '../../platform/data/index.js';
+
+export { CHANNELS };
 
 /**
  * Release channels (DECISIONS §14), from the most to the least stable. A license (or plan) on a channel receives
  * releases of that channel and of every more stable one: `beta` gets beta and stable, `alpha` all three.
  */
-export const CHANNELS = ['stable', 'beta', 'alpha'] as const;
 export type Channel = (typeof CHANNELS)[number];
 export const DEFAULT_CHANNEL: Channel = 'stable';
 

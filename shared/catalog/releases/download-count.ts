@@ -1,5 +1,5 @@
-import { writeItem } from '../../platform/data/writes.js';
-import type { Deps } from '../../platform/runtime.js';
+import { writeItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 
 /**
  * Counts one download of a release, on condition that it is still published: false when it was unpublished or

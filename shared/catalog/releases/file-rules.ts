@@ -1,4 +1,5 @@
-import { randomBase32 } from '../../platform/ids.js';
+import { randomBase32 } from '../../platform/index.js';
+import { RELEASE_FILES_ROOT } from '../../platform/storage/index.js';
 
 /**
  * Largest release file accepted through the API itself; larger files go straight to storage by upload URL. A
@@ -39,9 +40,6 @@ export function sanitizeFileName(name: string): string {
     .slice(-120);
   return safe || 'release.zip';
 }
-
-/** The first segment of every release file's key: the front door serves `/releases/*` from the bucket as they are. */
-export const RELEASE_FILES_ROOT = 'releases';
 
 /** Every file of a product lives under this prefix, so a path names its tenant and product. */
 export function releaseFilePrefix(tenantId: string, productId: string): string {

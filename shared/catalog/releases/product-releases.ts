@@ -1,5 +1,5 @@
-import type { EntityItem } from '../../platform/data/service.js';
-import type { Deps } from '../../platform/runtime.js';
+import type { EntityItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 import { compareVersions } from './versions.js';
 
 type ReleaseItem = EntityItem<'release'>;

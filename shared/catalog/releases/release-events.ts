@@ -1,4 +1,4 @@
-import type { EventType } from '../../messaging/events/event-types.js';
+import type { EventType } from '../../messaging/index.js';
 
 type ReleaseState = { status: string; channel?: string; rolloutPercent?: number };
 

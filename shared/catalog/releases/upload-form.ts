@@ -1,5 +1,5 @@
 import type busboy from 'busboy';
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../platform/errors.js';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../../platform/index.js';
 
 export type UploadForm = { file: { name: string; bytes: Buffer }; version?: string };
 export type UploadLimits = { fileBytes: number; bodyBytes: number };

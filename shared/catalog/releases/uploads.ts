@@ -1,7 +1,6 @@
-import { BadRequestError } from '../../platform/errors.js';
+import { BadRequestError, type Deps } from '../../platform/index.js';
 import { loadLiveProduct } from '../products/products.js';
-import type { Deps } from '../../platform/runtime.js';
-import { presignUpload, putReleaseFile, type StorageDeps } from '../../platform/storage/release-files.js';
+import { presignUpload, putReleaseFile, type StorageDeps } from '../../platform/storage/index.js';
 import { isZipArchive, newReleaseFilePath, sanitizeFileName, UPLOAD_URL_TTL_SECONDS } from './file-rules.js';
 import type { UploadForm } from './upload-form.js';
 import { VERSION_PATTERN } from './versions.js';

@@ -1,10 +1,8 @@
-import { deleteItems, transact, writeItem } from '../../platform/data/writes.js';
+import { deleteItems, transact, writeItem } from '../../platform/data/index.js';
 import { roleAtMost, type AssignableRole } from '../teams/roles.js';
 import { roleIn } from '../teams/tenant-access.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { newId, randomBase32, sha256Hex } from '../../platform/ids.js';
-import { logger } from '../../platform/observability/logger.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type Deps, newId, NotFoundError, randomBase32, sha256Hex } from '../../platform/index.js';
+import { logger } from '../../platform/observability/index.js';
 
 type KeyDeps = Pick<Deps, 'data' | 'clock'>;
 

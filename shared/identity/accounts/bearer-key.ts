@@ -1,8 +1,6 @@
-import { UnauthorizedError } from '../../platform/errors.js';
-import { header } from '../../platform/http/request.js';
-import type { HttpEvent } from '../../platform/http/types.js';
+import { type Deps, UnauthorizedError } from '../../platform/index.js';
+import { header, type HttpEvent } from '../../platform/http/index.js';
 import { resolveApiKey, type KeyOwner } from './api-keys.js';
-import type { Deps } from '../../platform/runtime.js';
 
 /** DECISIONS §3: the answers to a bearer credential that is not a usable secret key. */
 export const API_KEY_MESSAGES = {

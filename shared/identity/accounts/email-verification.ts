@@ -1,9 +1,6 @@
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { BadRequestError, NotFoundError } from '../../platform/errors.js';
-import { randomBase32, sha256Hex } from '../../platform/ids.js';
-import { queuedMailItems } from '../../messaging/mail/queued-mail.js';
-import type { Deps } from '../../platform/runtime.js';
+import { transact, type TransactionEntities, writeItem } from '../../platform/data/index.js';
+import { BadRequestError, type Deps, NotFoundError, randomBase32, sha256Hex } from '../../platform/index.js';
+import { queuedMailItems } from '../../messaging/index.js';
 
 type VerificationDeps = Pick<Deps, 'data' | 'clock'>;
 

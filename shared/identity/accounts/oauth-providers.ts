@@ -1,10 +1,9 @@
 import type * as OAuth from 'oauth4webapi';
 import * as z from 'zod/mini';
-import { secretValue, type SecretValue } from '../../platform/aws/secret-value.js';
-import type { Config, CoreConfig, OAuthClientConfig } from '../../platform/config.js';
-import { email as emailRule, httpUrl } from '../../platform/http/schemas.js';
-import { lazily } from '../../platform/lazily.js';
-import { logger } from '../../platform/observability/logger.js';
+import { secretValue, type SecretValue } from '../../platform/aws/index.js';
+import { type Config, type CoreConfig, lazily, type OAuthClientConfig } from '../../platform/index.js';
+import { email as emailRule, httpUrl } from '../../platform/http/index.js';
+import { logger } from '../../platform/observability/index.js';
 import { OAuthFailure } from './oauth-failure.js';
 
 /**

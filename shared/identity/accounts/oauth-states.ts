@@ -1,6 +1,5 @@
-import { writeItem } from '../../platform/data/writes.js';
-import { sha256Hex } from '../../platform/ids.js';
-import type { Deps } from '../../platform/runtime.js';
+import { writeItem } from '../../platform/data/index.js';
+import { type Deps, sha256Hex } from '../../platform/index.js';
 import type { OAuthProviderName } from './oauth-providers.js';
 
 /** A started sign-in may be finished within 10 minutes (the `oauthState` item's TTL and the cookie's Max-Age). */

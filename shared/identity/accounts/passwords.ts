@@ -1,7 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { PASSWORD_HASH_COST } from '../../platform/index.js';
 
-/** OWASP's scrypt cost, N = 2^17 (with r=8, p=1): what every deployment hashes with. */
-export const PASSWORD_HASH_COST = 17;
 const BLOCK_SIZE = 8;
 const PARALLELISM = 1;
 const KEY_LENGTH = 32;

@@ -1,7 +1,5 @@
-import { deleteItems, transact, writeItem } from '../../platform/data/writes.js';
-import { UnauthorizedError } from '../../platform/errors.js';
-import { randomBase32, sha256Hex } from '../../platform/ids.js';
-import type { Deps } from '../../platform/runtime.js';
+import { deleteItems, transact, writeItem } from '../../platform/data/index.js';
+import { type Deps, randomBase32, sha256Hex, UnauthorizedError } from '../../platform/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;

@@ -29,7 +29,8 @@ export type AuditScope = AuditIntent & { recorded: boolean };
  */
 const scopes = new AsyncLocalStorage<AuditScope>();
 
-export function withAudit<T>(intent: AuditIntent, run: () => Promise<T>): Promise<T> {
+/** Runs `run` inside the scope of `intent`'s change (shared/identity/audit/audit-transaction.ts `withAudit`). */
+export function runInAuditScope<T>(intent: AuditIntent, run: () => Promise<T>): Promise<T> {
   return scopes.run({ ...intent, recorded: false }, run);
 }
 

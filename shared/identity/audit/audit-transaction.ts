@@ -1,7 +1,7 @@
-import type { DataService, TransactionEntities } from '../../platform/data/service.js';
+import { type DataService, entityOf, provideTransactionCompanion, type TransactionCompanion, type TransactionEntities, type TransactItem } from '../../platform/data/index.js';
 import { entryItem } from './audit-chain.js';
-import type { AuditScope } from './audit-scope.js';
-import { changesBetween, entityOf, itemAfter, keyOf, type TransactItem } from './item-changes.js';
+import { pendingAudit, runInAuditScope, type AuditIntent, type AuditScope } from './audit-scope.js';
+import { changesBetween, itemAfter, keyOf } from './item-changes.js';
 import { sealPersonalData } from './personal-data.js';
 
 /**
@@ -25,4 +25,26 @@ export async function auditAddition(
   const id = target.id ?? String(after?.[idField] ?? before?.[idField] ?? target.fallbackId ?? scope.tenantId);
   const changes = subject ? await sealPersonalData(data, scope.tenantId, target.type, { before, after }, changesBetween(before, after)) : {};
   return (tx) => [entryItem(tx, scope, { type: target.type, id }, changes, now)];
+}
+
+/** The request's pending entry as the data layer's transaction companion: written by the first transaction that makes the change. */
+function pendingEntry(): TransactionCompanion | undefined {
+  const scope = pendingAudit();
+  return (
+    scope && {
+      addition: (data, items) => auditAddition(data, scope, items, scope.now()),
+      committed: () => {
+        scope.recorded = true;
+      },
+    }
+  );
+}
+
+/**
+ * Runs a request that changes something: the first transaction that makes its declared change (shared/platform/data/
+ * writes.ts) also carries its audit entry.
+ */
+export function withAudit<T>(intent: AuditIntent, run: () => Promise<T>): Promise<T> {
+  provideTransactionCompanion(pendingEntry);
+  return runInAuditScope(intent, run);
 }

@@ -3,23 +3,13 @@
  * before, and its Put, Update or Delete as ElectroDB built it. Keys, index keys, ElectroDB's markers and bookkeeping
  * are no field of the resource; secrets show as `***`.
  */
+import type { TransactItem } from '../../platform/data/index.js';
+
 type Stored = Record<string, unknown>;
-export type TransactItem = {
-  Put?: { Item: Stored };
-  Update?: { Key: Stored; UpdateExpression: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Stored };
-  Delete?: { Key: Stored };
-  ConditionCheck?: { Key: Stored };
-};
 export type Changes = Record<string, [unknown, unknown]>;
 
 const INTERNAL = /^(pk|sk|gsi\d+(pk|sk)|__edb_[ev]__|ttl|updatedAt)$/;
 const SECRET = /secret|password|hash|token|privatekey|sealed|encrypted/i;
-
-/** The entity an item belongs to: ElectroDB's sort keys start `$<entity>_<version>`. */
-export function entityOf(item: TransactItem): string | undefined {
-  const key = item.Put?.Item ?? item.Update?.Key ?? item.Delete?.Key ?? item.ConditionCheck?.Key;
-  return /^\$([A-Za-z]+)_\d/.exec(String(key?.sk ?? ''))?.[1];
-}
 
 export const keyOf = (item: TransactItem) => item.Update?.Key ?? item.Delete?.Key ?? (item.Put && { pk: item.Put.Item.pk, sk: item.Put.Item.sk });
 
@@ -49,7 +39,18 @@ export function itemAfter(item: TransactItem, before: Stored | undefined): Store
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const shown = (field: string, value: unknown) => (value === undefined || value === null ? null : SECRET.test(field) ? '***' : value);
+
+/**
+ * A value as an entry may hold it: `***` for a secret field, and inside lists and maps every secret field likewise, at
+ * any depth (DECISIONS §20: a product's `signingKeys` are maps that each hold a sealed private key).
+ */
+function redacted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redacted);
+  // Only maps hold fields: a string set, or anything else, is shown as it is.
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([field, inner]) => [field, SECRET.test(field) ? '***' : redacted(inner)]));
+}
+const shown = (field: string, value: unknown) => (value === undefined || value === null ? null : SECRET.test(field) ? '***' : redacted(value));
 
 export function changesBetween(before: Stored | undefined, after: Stored | undefined): Changes {
   const changes: Changes = {};

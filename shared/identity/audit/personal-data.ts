@@ -1,7 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { CUSTOMER_TEXT_FIELDS } from '../../customers/customer-view.js';
-import type { DataService, TransactionEntities } from '../../platform/data/service.js';
-import { untilProcessed, writeItem } from '../../platform/data/writes.js';
+import { type DataService, PERSONAL_FIELDS, type TransactionEntities, untilProcessed, writeItem } from '../../platform/data/index.js';
 import type { Changes } from './item-changes.js';
 
 /**
@@ -10,14 +8,6 @@ import type { Changes } from './item-changes.js';
  * (AES-256-GCM), and erasure deletes the key. The entry, its ciphertext and its hash stay as they were; what the value
  * was can no longer be read by anyone. The API opens the values whose key exists and shows the others as `[erased]`.
  */
-
-/** The fields of each entity that are a customer's personal data (DECISIONS §16's erasure takes the same out). */
-const PERSONAL_FIELDS: Record<string, ReadonlySet<string>> = {
-  customer: new Set([...CUSTOMER_TEXT_FIELDS, 'email', 'metadata', 'nameSearch']),
-  license: new Set(['customerEmail', 'customerName']),
-  payment: new Set(['invoicePdfUrl']),
-  activation: new Set(['ipAddress', 'lastIpAddress']),
-};
 
 /** What a personal value without a known customer (an activation's address, a record older than its customer link) shows. */
 const UNSEALED = '***';

@@ -36,6 +36,8 @@ export const PERMISSIONS = {
   auditLog: 'Audit log: read, verify',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
+/** A route's declared permission (shared/platform/http/route.ts keeps it as a plain name). */
+export const isPermission = (name: string | undefined): name is Permission => name !== undefined && Object.hasOwn(PERMISSIONS, name);
 
 const everything = Object.keys(PERMISSIONS) as Permission[];
 const supportDesk: Permission[] = ['account', 'read', 'licenseSupport', 'activationSupport', 'customerSupport'];

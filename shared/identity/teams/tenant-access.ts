@@ -1,4 +1,4 @@
-import type { Deps } from '../../platform/runtime.js';
+import type { Deps } from '../../platform/index.js';
 import type { Role } from './roles.js';
 
 type AccessDeps = Pick<Deps, 'data'>;

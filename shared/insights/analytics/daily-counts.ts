@@ -1,7 +1,5 @@
-import type { DailyMetric } from '../../platform/data/entities/product-daily.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { writeItem } from '../../platform/data/writes.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type DailyMetric, type TransactionEntities, writeItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 import { addDays } from './days.js';
 
 export type DailyCount = { day: string; metric: DailyMetric; name: string; count: number };

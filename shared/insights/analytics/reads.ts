@@ -1,9 +1,6 @@
-import type { DailyMetric } from '../../platform/data/entities/product-daily.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import { BadRequestError } from '../../platform/errors.js';
-import { pageOf, type Page } from '../../platform/pagination.js';
-import { getProduct } from '../../catalog/products/products.js';
-import type { Deps } from '../../platform/runtime.js';
+import type { DailyMetric, EntityItem } from '../../platform/data/index.js';
+import { BadRequestError, type Deps, type Page, pageOf } from '../../platform/index.js';
+import { getProduct } from '../../catalog/index.js';
 import { readDailyCounts, type DailyCount } from './daily-counts.js';
 import { addDays, dayOf, dayStart, daysFrom } from './days.js';
 

@@ -1,5 +1,5 @@
-import { queueSender } from '../../platform/aws/queue-sender.js';
-import type { CoreConfig } from '../../platform/config.js';
+import { queueSender } from '../../platform/aws/index.js';
+import type { CoreConfig } from '../../platform/index.js';
 import type { UsageMessage } from './usage-message.js';
 
 /** The usage queue (SQS in AWS, the local stack's queue locally): one message per accepted event or install seen. */

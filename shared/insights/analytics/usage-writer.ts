@@ -1,11 +1,9 @@
-import type { DailyMetric } from '../../platform/data/entities/product-daily.js';
-import { readAll, untilProcessed } from '../../platform/data/writes.js';
-import { logger } from '../../platform/observability/logger.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type DailyMetric, readAll, untilProcessed } from '../../platform/data/index.js';
+import { logger } from '../../platform/observability/index.js';
+import type { Deps } from '../../platform/index.js';
 import { bumpDailyCount } from './daily-counts.js';
 import { dayOf } from './days.js';
-import { expiry } from './ingest.js';
-import { ownLicense } from './license-origin.js';
+import { expiry, ownLicense } from './license-origin.js';
 import { writeSightings } from '../overview/sightings.js';
 import { usageMessageSchema, type InstallSeenMessage, type UsageEventMessage, type UsageMessage } from './usage-message.js';
 

@@ -1,8 +1,6 @@
 import { dayOf } from '../analytics/days.js';
-import { ALL_PRODUCTS, GAUGE_DAY, type OverviewMetric } from '../../platform/data/attribute-values.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import type { LicenseItem } from '../../licensing/licenses/license-view.js';
-import { toMinorUnits } from '../../platform/minor-units.js';
+import { ALL_PRODUCTS, type EntityItem, GAUGE_DAY, type OverviewMetric, type TransactionEntities } from '../../platform/data/index.js';
+import { toMinorUnits } from '../../platform/index.js';
 
 /** One change to the overview: `by` added to `metric`/`name` of a day (or of the gauges, `GAUGE_DAY`). */
 export type OverviewChange = { day: string; metric: OverviewMetric; name: string; by: number };
@@ -41,7 +39,7 @@ export function refundChanges(payment: { amount: number; currency: string }, at:
 }
 
 /** A license created (issued, bought or made by hand). */
-export const licenseCreatedChanges = (license: Pick<LicenseItem, 'createdAt'>): OverviewChange[] => [
+export const licenseCreatedChanges = (license: Pick<EntityItem<'license'>, 'createdAt'>): OverviewChange[] => [
   { day: dayOf(new Date(license.createdAt)), metric: 'newLicenses', name: 'all', by: 1 },
 ];
 

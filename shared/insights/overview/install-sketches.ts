@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { jitteredBackoffMs, MAX_STORAGE_ATTEMPTS, writeItem } from '../../platform/data/writes.js';
-import { ServiceUnavailableError } from '../../platform/errors.js';
-import type { Deps } from '../../platform/runtime.js';
+import { jitteredBackoffMs, MAX_STORAGE_ATTEMPTS, writeItem } from '../../platform/data/index.js';
+import { type Deps, ServiceUnavailableError } from '../../platform/index.js';
 import { addSites, emptySketch } from './hyperloglog.js';
 
 type SketchKey = { tenantId: string; scope: string; day: string };

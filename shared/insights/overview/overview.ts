@@ -1,10 +1,8 @@
 import { addDays, dayOf, daysFrom } from '../analytics/days.js';
 import { MAX_RANGE_DAYS } from '../analytics/reads.js';
-import { ALL_PRODUCTS, GAUGE_DAY, type OverviewMetric } from '../../platform/data/attribute-values.js';
-import { BadRequestError } from '../../platform/errors.js';
-import { fromMinorUnits } from '../../platform/minor-units.js';
-import { loadProduct } from '../../catalog/products/products.js';
-import type { Deps } from '../../platform/runtime.js';
+import { ALL_PRODUCTS, GAUGE_DAY, type OverviewMetric } from '../../platform/data/index.js';
+import { BadRequestError, type Deps, fromMinorUnits } from '../../platform/index.js';
+import { loadProduct } from '../../catalog/index.js';
 import { estimate, mergeSketches } from './hyperloglog.js';
 import { readSketches } from './install-sketches.js';
 

@@ -1,8 +1,7 @@
-import { ALL_PRODUCTS, type OverviewMetric } from '../../platform/data/attribute-values.js';
-import { writeItem } from '../../platform/data/writes.js';
+import { ALL_PRODUCTS, type OverviewMetric, writeItem } from '../../platform/data/index.js';
 import type { InstallSeenMessage } from '../analytics/usage-message.js';
-import { logger } from '../../platform/observability/logger.js';
-import type { Deps } from '../../platform/runtime.js';
+import { logger } from '../../platform/observability/index.js';
+import type { Deps } from '../../platform/index.js';
 import { addSitesToSketch } from './install-sketches.js';
 
 type Sighting = { messageId: string; message: InstallSeenMessage & { tenantId: string; site: string } };

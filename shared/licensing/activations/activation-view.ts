@@ -1,4 +1,4 @@
-import type { EntityItem } from '../../platform/data/service.js';
+import type { EntityItem } from '../../platform/data/index.js';
 
 type ActivationItem = EntityItem<'activation'>;
 

@@ -1,10 +1,8 @@
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { transact } from '../../platform/data/writes.js';
-import { ServiceUnavailableError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
+import { transact, type TransactionEntities } from '../../platform/data/index.js';
+import { type Deps, ServiceUnavailableError } from '../../platform/index.js';
+import { outboxEvent } from '../../messaging/index.js';
 import { activationsDeactivated } from '../licenses/license-counters.js';
 import type { LicenseItem } from '../licenses/license-view.js';
-import type { Deps } from '../../platform/runtime.js';
 import { toActivationListItem, type ActivationItem } from './activation-view.js';
 import { lastCheckIn } from './last-check.js';
 import { readLicenseById } from './license-by-id.js';

@@ -1,6 +1,5 @@
-import type { EntityItem } from '../../platform/data/service.js';
-import { readAll } from '../../platform/data/writes.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type EntityItem, readAll } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 import type { ActivationItem } from './activation-view.js';
 
 /**

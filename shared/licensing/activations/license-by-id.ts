@@ -1,5 +1,4 @@
-import { ServiceUnavailableError } from '../../platform/errors.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type Deps, ServiceUnavailableError } from '../../platform/index.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import { readLicense } from '../operations/license-lookup.js';
 

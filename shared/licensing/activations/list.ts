@@ -1,8 +1,6 @@
-import type { ACTIVATION_STATUSES } from '../../platform/data/attribute-values.js';
-import { counterNames, readCounter } from '../../platform/data/counters.js';
-import { pageOf, type Page } from '../../platform/pagination.js';
+import { type ACTIVATION_STATUSES, counterNames, readCounter } from '../../platform/data/index.js';
+import { type Deps, type Page, pageOf } from '../../platform/index.js';
 import type { LicenseItem } from '../licenses/license-view.js';
-import type { Deps } from '../../platform/runtime.js';
 import { toActivationListItem, type ActivationItem } from './activation-view.js';
 import { withLastChecks } from './last-check.js';
 import { readLicenseById } from './license-by-id.js';

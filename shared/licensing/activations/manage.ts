@@ -1,6 +1,5 @@
-import { NotFoundError } from '../../platform/errors.js';
+import { type Deps, NotFoundError } from '../../platform/index.js';
 import { LICENSE_MESSAGES } from '../operations/messages.js';
-import type { Deps } from '../../platform/runtime.js';
 import { toActivation, type Activation } from './activation-view.js';
 import { deactivateActivation } from './deactivation.js';
 import { readLicenseById } from './license-by-id.js';

@@ -1,6 +1,6 @@
-import { transact } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import type { Deps } from '../../platform/runtime.js';
+import { transact } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import type { Deps } from '../../platform/index.js';
 import { LEASE_SHARDS, toLease } from './lease-view.js';
 
 /** One run handles at most this many expired leases per shard; the next run takes the rest. */

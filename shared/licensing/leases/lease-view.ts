@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EntityItem } from '../../platform/data/service.js';
+import type { EntityItem } from '../../platform/data/index.js';
 
 export type LeaseItem = EntityItem<'lease'>;
 export type LeaseSlotItem = EntityItem<'leaseSlot'>;

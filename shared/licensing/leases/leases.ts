@@ -1,15 +1,13 @@
-import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../platform/errors.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { transact } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { newId } from '../../platform/ids.js';
+import { BadRequestError, ConflictError, type Deps, newId, NotFoundError, ServiceUnavailableError } from '../../platform/index.js';
+import { transact, type TransactionEntities } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import { loadLicense } from '../licenses/load-license.js';
+import { seatLimit } from '../licenses/license-rules.js';
 import { assertUsable } from '../operations/license-state.js';
 import { resolveLicense, type LicenseClaim } from '../operations/license-lookup.js';
 import { LICENSE_MESSAGES } from '../operations/messages.js';
 import type { ProductCatalog } from '../operations/product-catalog.js';
-import type { Deps } from '../../platform/runtime.js';
 import { noticePoolFull } from './pool-fill.js';
 import { DEFAULT_LEASE_SECONDS, leaseShard, poolItemTtl, slotOrder, toLease, type LeaseItem, type LeaseSlotItem } from './lease-view.js';
 
@@ -57,7 +55,10 @@ export async function createLease(deps: LeaseDeps, catalog: ProductCatalog, inpu
       continue; // it expired or was released meanwhile: take a slot afresh
     }
     const held = new Set(live.map((slot) => slot.slot));
-    const free = slotOrder(input.machine, license.seats).find((slot) => !held.has(slot));
+    // A new lease takes a slot below the seat limit (fewer slots while a downgrade is pending: DECISIONS §20); leases
+    // held above it live on until they end.
+    const limit = seatLimit(license);
+    const free = slotOrder(input.machine, limit).find((slot) => !held.has(slot));
     if (free === undefined) {
       await noticePoolFull(deps, license, live.map((slot) => slot.leaseId));
       throw new ConflictError(LICENSE_MESSAGES.seatsInUse);
@@ -78,7 +79,7 @@ export async function createLease(deps: LeaseDeps, catalog: ProductCatalog, inpu
     lease.leaseShard = leaseShard(lease.leaseId);
     const outcome = await transact(deps.data, (tx) => leaseCreationWrites(tx, license, lease, now));
     if (outcome.committed) {
-      if (live.length + 1 >= license.seats) await noticePoolFull(deps, license, [...live.map((slot) => slot.leaseId), lease.leaseId]);
+      if (live.filter((slot) => slot.slot < limit).length + 1 >= limit) await noticePoolFull(deps, license, [...live.map((slot) => slot.leaseId), lease.leaseId]);
       return { leaseId: lease.leaseId, expiresAt: lease.expiresAt, created: true };
     }
     if (outcome.refused('slot') || outcome.refused('hold') || outcome.refused('license')) continue;
@@ -104,8 +105,8 @@ export function leaseCreationWrites(tx: TransactionEntities, license: LicenseIte
     lease: tx.lease.create(lease).commit(),
     license: tx.license
       .check({ licenseKey: license.licenseKey })
-      .where(({ licenseId: id, status, floating, seats }, { eq, gt }) =>
-        `${eq(id, licenseId)} AND ${eq(status, 'active')} AND ${eq(floating, true)} AND ${gt(seats, slot)}`,
+      .where(({ licenseId: id, status, floating, seats, pendingSeats }, { eq, gt, notExists }) =>
+        `${eq(id, licenseId)} AND ${eq(status, 'active')} AND ${eq(floating, true)} AND ${gt(seats, slot)} AND (${notExists(pendingSeats)} OR ${gt(pendingSeats, slot)})`,
       )
       .commit(),
     event: outboxEvent(tx, { tenantId: license.tenantId, type: 'lease.created', data: toLease(lease), now }),
@@ -175,7 +176,15 @@ export async function heartbeatLease(deps: LeaseDeps, catalog: ProductCatalog, i
  * holding them, with `lease.released`. Allowed whatever the license's state, as deactivation is.
  */
 export async function releaseLease(deps: LeaseDeps, catalog: ProductCatalog, input: LicenseClaim & { leaseId: string }): Promise<void> {
-  const { license, lease } = await liveLease(deps, catalog, input, input.leaseId);
+  const { lease } = await liveLease(deps, catalog, input, input.leaseId);
+  if (!(await release(deps, lease))) throw new NotFoundError(LICENSE_MESSAGES.leaseNotFound);
+}
+
+/**
+ * Ends a live lease: its slot, its machine's hold and its item go, conditioned on the lease still holding them and not
+ * having expired, with `lease.released`. False when it had ended meanwhile.
+ */
+async function release(deps: LeaseDeps, lease: LeaseItem): Promise<boolean> {
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const { licenseId, leaseId } = lease;
@@ -183,11 +192,26 @@ export async function releaseLease(deps: LeaseDeps, catalog: ProductCatalog, inp
     slot: tx.leaseSlot.delete({ licenseId, slot: lease.slot }).where((item, { eq }) => eq(item.leaseId, leaseId)).commit(),
     hold: tx.leaseHold.delete({ licenseId, machine: lease.machine }).where((item, { eq }) => eq(item.leaseId, leaseId)).commit(),
     lease: tx.lease.delete({ leaseId }).where((item, { gt }) => gt(item.expiresAt, nowIso)).commit(),
-    event: outboxEvent(tx, { tenantId: license.tenantId, type: 'lease.released', data: { ...toLease(lease), releasedAt: nowIso }, now }),
+    event: outboxEvent(tx, { tenantId: lease.tenantId, type: 'lease.released', data: { ...toLease(lease), releasedAt: nowIso }, now }),
   }));
-  if (outcome.committed) return;
-  if (outcome.refused('slot') || outcome.refused('hold') || outcome.refused('lease')) throw new NotFoundError(LICENSE_MESSAGES.leaseNotFound);
+  if (outcome.committed) return true;
+  if (outcome.refused('slot') || outcome.refused('hold') || outcome.refused('lease')) return false;
   throw outcome.unexpected();
+}
+
+/**
+ * Ends every live lease of a license at once, each as its release would (DECISIONS §20: a transfer that does not keep
+ * the sites frees the seats the old owner's machines held). A lease that ends meanwhile is left as it ended.
+ */
+export async function endLeases(deps: LeaseDeps, licenseId: string): Promise<void> {
+  const nowIso = deps.clock.now().toISOString();
+  const live = (await readSlots(deps, licenseId)).filter((slot) => slot.expiresAt > nowIso);
+  await Promise.all(
+    live.map(async (slot) => {
+      const { data: lease } = await deps.data.entities.lease.get({ leaseId: slot.leaseId }).go({ consistent: true });
+      if (lease) await release(deps, lease);
+    }),
+  );
 }
 
 /** The machine's live lease on a floating license, if any: one strongly consistent GetItem of its hold (validate). */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { transact } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
+import { transact } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
 import type { LicenseItem } from '../licenses/license-view.js';
-import type { Deps } from '../../platform/runtime.js';
+import type { Deps } from '../../platform/index.js';
 
 /**
  * Records `license.seats_exhausted` for a pool seen full with these live leases, once per fill: the event is written

@@ -1,13 +1,9 @@
-import { customerLinkItems, resolveCustomerLink } from '../../customers/customer-link.js';
-import { normalizeEmail } from '../../customers/customer-view.js';
-import { counterNames, counterUpdates } from '../../platform/data/counters.js';
-import { ConflictError, NotFoundError } from '../../platform/errors.js';
-import { licenseCreatedChanges, overviewCountItems } from '../../insights/overview/counts.js';
-import { transact } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { newId } from '../../platform/ids.js';
-import { DEFAULT_CHANNEL, type Channel } from '../../catalog/releases/channels.js';
-import { loadLiveProduct } from '../../catalog/products/products.js';
+import { customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
+import { counterNames, counterUpdates, transact } from '../../platform/data/index.js';
+import { ConflictError, newId, NotFoundError } from '../../platform/index.js';
+import { licenseCreatedChanges, overviewCountItems } from '../../insights/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { type Channel, DEFAULT_CHANNEL, loadLiveProduct } from '../../catalog/index.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { generateLicenseKey } from './license-key.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';
@@ -73,7 +69,7 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
     };
-    const license = toLicense(item, summary);
+    const license = toLicense(item, summary, now);
     const outcome = await transact(deps.data, (tx) => ({
       // Only if the drawn key is free.
       license: tx.license.create(item).commit(),

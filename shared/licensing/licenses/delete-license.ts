@@ -1,8 +1,6 @@
 import type { ActivationItem } from '../activations/activation-view.js';
-import { counterNames, counterUpdates } from '../../platform/data/counters.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { ConflictError, NotFoundError } from '../../platform/errors.js';
+import { counterNames, counterUpdates, transact, type TransactionEntities, writeItem } from '../../platform/data/index.js';
+import { ConflictError, NotFoundError } from '../../platform/index.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { activationsOf, activationsRead, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
 import type { LicenseItem } from './license-view.js';

@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '../../platform/errors.js';
+import { ServiceUnavailableError } from '../../platform/index.js';
 import { EXPIRY_SHARDS } from './expiry-items.js';
 
 /**

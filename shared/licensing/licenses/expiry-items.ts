@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TransactionEntities } from '../../platform/data/service.js';
+import type { TransactionEntities } from '../../platform/data/index.js';
 
 /** Expiry items are spread over this many partitions; the sweep queries each. */
 export const EXPIRY_SHARD_COUNT = 16;

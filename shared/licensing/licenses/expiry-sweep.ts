@@ -1,7 +1,6 @@
-import type { Entities } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type Entities, transact, writeItem } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import type { Deps } from '../../platform/index.js';
 import { settleDueItems } from './due-items.js';
 import { dueAt } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
@@ -23,7 +22,20 @@ export type SweepResult = { expired: number; cleared: number; retried: number };
  * Each license changes in its own transaction, conditioned on still being active with the same
  * expiry, so a concurrent edit wins and the item is looked at again by the next run.
  */
-export async function sweepExpiredLicenses(deps: SweepDeps): Promise<SweepResult> {
+export function sweepExpiredLicenses(deps: SweepDeps): Promise<SweepResult> {
+  return settleDue(deps, () => true);
+}
+
+/**
+ * What the sweep does, for one tenant's due licenses only: run before a list filtered by status, so that the index it
+ * reads and its count agree with the status each license reads at once (DECISIONS §22). It reads only due expiry items,
+ * which the sweep keeps few.
+ */
+export async function settleTenantExpiries(deps: SweepDeps, tenantId: string): Promise<void> {
+  await settleDue(deps, (item) => item.tenantId === tenantId);
+}
+
+async function settleDue(deps: SweepDeps, mine: (item: ExpiryItem) => boolean): Promise<SweepResult> {
   const now = deps.clock.now();
   const products = new Map<string, Promise<ProductSummary | undefined>>();
   const productOf = (productId: string) => {
@@ -32,7 +44,7 @@ export async function sweepExpiredLicenses(deps: SweepDeps): Promise<SweepResult
   };
   const result: SweepResult = { expired: 0, cleared: 0, retried: 0 };
   const due = async (shard: string) =>
-    (await deps.data.entities.licenseExpiry.query.byDue({ shard }).lte({ expiresAt: now.toISOString() }).go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' })).data;
+    (await deps.data.entities.licenseExpiry.query.byDue({ shard }).lte({ expiresAt: now.toISOString() }).go({ count: SWEEP_BATCH_PER_SHARD, pages: 'all' })).data.filter(mine);
   await settleDueItems(due, (item) => settle(deps, item, now, productOf), result);
   return result;
 }
@@ -85,7 +97,7 @@ async function settle(
       )
       .commit(),
     counters: licenseStatusMoves(tx.counter, tenantId, productId, 'active', 'expired'),
-    event: outboxEvent(tx, { tenantId, type: 'license.expired', data: toLicense(expired, product), now }),
+    event: outboxEvent(tx, { tenantId, type: 'license.expired', data: toLicense(expired, product, now), now }),
     expiry: tx.licenseExpiry.delete(expiryKey).commit(),
   }));
   // Refused: the license changed since it was read; the next run looks at it again.

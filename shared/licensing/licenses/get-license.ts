@@ -11,5 +11,5 @@ export async function getLicense(deps: LicenseDeps, tenantId: string, licenseId:
     productSummary(deps, item.productId),
     activationsOf(deps, licenseId).then((read) => withLastChecks(deps, read)),
   ]);
-  return { ...toLicense(item, product), activations: activations.reverse().map(toActivation) };
+  return { ...toLicense(item, product, deps.clock.now()), activations: activations.reverse().map(toActivation) };
 }

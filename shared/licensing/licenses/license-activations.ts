@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ActivationItem } from '../activations/activation-view.js';
 import { lastCheckIn, type DomainHold } from '../activations/last-check.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
+import type { TransactionEntities } from '../../platform/data/index.js';
 import type { LicenseItem } from './license-view.js';
 import type { LicenseDeps } from './load-license.js';
 

@@ -1,6 +1,4 @@
-import type { ConditionOperations } from '../../platform/data/conditions.js';
-import { counterNames, counterUpdates } from '../../platform/data/counters.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
+import { type ConditionOperations, counterNames, counterUpdates, type TransactionEntities } from '../../platform/data/index.js';
 
 type Counter = TransactionEntities['counter'];
 

@@ -1,7 +1,5 @@
 import { randomInt } from 'node:crypto';
-
-/** Key characters: A–Z and 2–9 without the look-alikes 0, O, 1 and I (DECISIONS §3). */
-export const KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+import { KEY_ALPHABET } from '../../platform/index.js';
 
 const GROUPS = 4;
 const GROUP_LENGTH = 4;

@@ -1,12 +1,22 @@
-import type { EntityItem } from '../../platform/data/service.js';
+import type { EntityItem } from '../../platform/data/index.js';
 import { DEFAULT_LEASE_SECONDS } from '../leases/lease-view.js';
-import { DEFAULT_CHANNEL } from '../../catalog/releases/channels.js';
+import { DEFAULT_CHANNEL } from '../../catalog/index.js';
+import { dueAt } from './expiry-items.js';
 
 export type LicenseItem = EntityItem<'license'>;
 export type ProductSummary = { id: string; name: string; slug: string };
 
-/** A license as the management API shows it; unset optionals are `null`. */
-export function toLicense(item: LicenseItem, product: ProductSummary) {
+/**
+ * A license's status as of `now` (DECISIONS §22): one past its expiry (or its grace) reads `expired` at once, before the
+ * expiry sweep has moved it.
+ */
+export function statusAt(item: Pick<LicenseItem, 'status' | 'expiresAt' | 'graceUntil'>, now: Date): LicenseItem['status'] {
+  const due = dueAt(item);
+  return due !== undefined && due <= now.toISOString() ? 'expired' : item.status;
+}
+
+/** A license as the management API shows it, as of `now`; unset optionals are `null`. */
+export function toLicense(item: LicenseItem, product: ProductSummary, now: Date) {
   return {
     id: item.licenseId,
     licenseKey: item.licenseKey,
@@ -15,7 +25,7 @@ export function toLicense(item: LicenseItem, product: ProductSummary) {
     customerId: item.customerId ?? null,
     customerEmail: item.customerEmail,
     customerName: item.customerName ?? null,
-    status: item.status,
+    status: statusAt(item, now),
     seats: item.seats,
     activatedCount: item.activatedCount,
     stagingCount: item.stagingCount ?? 0,

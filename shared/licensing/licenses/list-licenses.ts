@@ -1,9 +1,9 @@
-import { normalizeEmail } from '../../customers/customer-view.js';
-import { licenseFilterCounter, readCounter } from '../../platform/data/counters.js';
-import type { LICENSE_STATUSES } from '../../platform/data/attribute-values.js';
-import { pageOf, paginateInMemory, type Page } from '../../platform/pagination.js';
+import { normalizeEmail } from '../../customers/index.js';
+import { type LICENSE_STATUSES, licenseFilterCounter, readCounter } from '../../platform/data/index.js';
+import { type Page, pageOf, paginateInMemory } from '../../platform/index.js';
 import { couldBeLicenseKey, hasGeneratedKeyShape } from './license-key.js';
-import { toLicense, type License, type LicenseItem } from './license-view.js';
+import { settleTenantExpiries } from './expiry-sweep.js';
+import { statusAt, toLicense, type License, type LicenseItem } from './license-view.js';
 import { productSummaries, type LicenseDeps } from './load-license.js';
 
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
@@ -14,7 +14,7 @@ const SEARCH_MATCH_LIMIT = 1000;
 
 async function withProducts(deps: LicenseDeps, items: LicenseItem[]): Promise<License[]> {
   const products = await productSummaries(deps, items.map((item) => item.productId));
-  return items.map((item) => toLicense(item, products.get(item.productId) ?? { id: item.productId, name: '', slug: '' }));
+  return items.map((item) => toLicense(item, products.get(item.productId) ?? { id: item.productId, name: '', slug: '' }, deps.clock.now()));
 }
 
 /**
@@ -41,8 +41,8 @@ async function listByIndex(deps: LicenseDeps, tenantId: string, options: License
   return pageOf(await withProducts(deps, data.slice(skip)), page, perPage, total);
 }
 
-const matchesFilters = (item: LicenseItem, { status, productId }: LicenseListOptions) =>
-  (!status || item.status === status) && (!productId || item.productId === productId);
+const matchesFilters = (item: LicenseItem, { status, productId }: LicenseListOptions, now: Date) =>
+  (!status || statusAt(item, now) === status) && (!productId || item.productId === productId);
 
 const newestFirst = (a: LicenseItem, b: LicenseItem) =>
   b.createdAt.localeCompare(a.createdAt) || b.licenseId.localeCompare(a.licenseId);
@@ -73,12 +73,15 @@ async function search(deps: LicenseDeps, tenantId: string, needle: string, optio
     const [keyed, emailed] = await Promise.all([couldBeLicenseKey(needle) ? byKey(deps, tenantId, needle) : [], byEmailPrefix(deps, tenantId, needle)]);
     matches = [...keyed, ...emailed.filter((item) => !keyed.some((key) => key.licenseId === item.licenseId))];
   }
-  const found = matches.filter((item) => matchesFilters(item, options)).sort(newestFirst);
+  const now = deps.clock.now();
+  const found = matches.filter((item) => matchesFilters(item, options, now)).sort(newestFirst);
   const page = paginateInMemory(found, options.page, options.perPage);
   return { ...page, items: await withProducts(deps, page.items) };
 }
 
 export async function listLicenses(deps: LicenseDeps, tenantId: string, options: LicenseListOptions): Promise<Page<License>> {
   const needle = options.search?.trim();
+  // The status index must agree with the status licenses read: what is due of this tenant's is moved first.
+  if (options.status && !needle) await settleTenantExpiries(deps, tenantId);
   return needle ? search(deps, tenantId, needle, options) : listByIndex(deps, tenantId, options);
 }

@@ -1,5 +1,4 @@
-import { NotFoundError } from '../../platform/errors.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type Deps, NotFoundError } from '../../platform/index.js';
 import type { LicenseItem, ProductSummary } from './license-view.js';
 
 export type LicenseDeps = Pick<Deps, 'data' | 'clock'>;

@@ -1,5 +1,5 @@
-import { transact } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
+import { transact } from '../../platform/data/index.js';
+import { ConflictError } from '../../platform/index.js';
 import { generateLicenseKey } from './license-key.js';
 import { toLicense, type License } from './license-view.js';
 import { stagingCountIs } from './license-counters.js';
@@ -41,7 +41,7 @@ export async function regenerateLicenseKey(deps: LicenseDeps, tenantId: string, 
         .where(({ licenseKey }, { eq }) => eq(licenseKey, current.licenseKey))
         .commit(),
     }));
-    if (outcome.committed) return toLicense(moved, { id: product.productId, name: product.name, slug: product.slug });
+    if (outcome.committed) return toLicense(moved, { id: product.productId, name: product.name, slug: product.slug }, deps.clock.now());
     // A taken new key or a concurrent change (an activation, an edit, a delete): the next round reads
     // the license again (404 once it is gone) and draws another key.
   }

@@ -1,14 +1,9 @@
-import type { Config } from '../../platform/config.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { queuedMailItems } from '../../messaging/mail/queued-mail.js';
-import { checkoutUrl } from '../../billing/payments/public-plans.js';
-import { withoutNulls } from '../../platform/optional-fields.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type Config, type Deps, withoutNulls } from '../../platform/index.js';
+import { type EntityItem, transact, writeItem } from '../../platform/data/index.js';
+import { outboxEvent, queuedMailItems } from '../../messaging/index.js';
+import { checkoutUrl, DEFAULT_RENEWAL_REMINDER_DAYS } from '../../catalog/index.js';
 import { currentLicense } from './expiry-sweep.js';
 import { settleDueItems } from './due-items.js';
-import { DEFAULT_RENEWAL_REMINDER_DAYS } from './lifecycle-defaults.js';
 import { toLicense, type LicenseItem } from './license-view.js';
 
 export type ReminderDeps = Pick<Deps, 'data' | 'clock'> & { config: Pick<Config<'links'>, 'publicBaseUrl'> };
@@ -102,7 +97,7 @@ function reminderNotice(tx: Parameters<Parameters<typeof transact>[1]>[0], deps:
   const renewalUrl = license.planId && deps.config.publicBaseUrl ? checkoutUrl(deps.config.publicBaseUrl, license.planId, product.publicKey) : undefined;
   const daysLeft = Math.max(1, Math.ceil((Date.parse(license.expiresAt!) - now.getTime()) / DAY_MS));
   return [
-    ...outboxEvent(tx, { tenantId: license.tenantId, type: 'license.expiring', data: { ...toLicense(license, summary), reminderDay: day, renewalUrl: renewalUrl ?? null }, now }),
+    ...outboxEvent(tx, { tenantId: license.tenantId, type: 'license.expiring', data: { ...toLicense(license, summary, now), reminderDay: day, renewalUrl: renewalUrl ?? null }, now }),
     ...queuedMailItems(
       tx,
       {

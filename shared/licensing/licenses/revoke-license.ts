@@ -1,8 +1,8 @@
 import type { ActivationItem } from '../activations/activation-view.js';
 import { holdOf, readDomainHolds, type DomainHold } from '../activations/last-check.js';
-import { transact } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
+import { transact } from '../../platform/data/index.js';
+import { ConflictError } from '../../platform/index.js';
+import { outboxEvent } from '../../messaging/index.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { activationsRead, deactivationItems, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
@@ -28,7 +28,7 @@ export async function revokeLicense(deps: LicenseDeps, tenantId: string, license
     product ??= await productSummary(deps, current.productId);
     const active = (await activationsRead(deps, current)).filter((a) => a.status === 'active');
     const transition = current.status !== 'revoked';
-    if (!transition && active.length === 0) return toLicense(current, product);
+    if (!transition && active.length === 0) return toLicense(current, product, deps.clock.now());
     const chunk = active.slice(0, transition ? FIRST_CHUNK : LATER_CHUNK);
     const holds = chunk.length > 0 ? await readDomainHolds(deps, chunk, { consistent: true }) : new Map<string, DomainHold>();
     const outcome = await revokeStep(deps, current, product, chunk, holds, transition);
@@ -72,7 +72,7 @@ function revokeStep(
       .commit(),
     counters: transition && licenseStatusMoves(tx.counter, tenantId, productId, current.status, 'revoked'),
     expiry: transition && expiryItemChanges(tx, current, current, revoked),
-    event: transition && outboxEvent(tx, { tenantId, type: 'license.revoked', data: toLicense(revoked, product), now }),
+    event: transition && outboxEvent(tx, { tenantId, type: 'license.revoked', data: toLicense(revoked, product, now), now }),
     activationCounters: chunk.length > 0 && activationsDeactivated(tx.counter, tenantId, chunk.length),
     activations: chunk.flatMap((activation) => deactivationItems(tx, activation, at, holdOf(holds, activation))),
   }));

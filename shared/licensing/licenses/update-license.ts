@@ -1,11 +1,10 @@
-import { customerLinkItems, resolveCustomerLink, type CustomerLink } from '../../customers/customer-link.js';
-import { normalizeEmail } from '../../customers/customer-view.js';
-import { transact } from '../../platform/data/writes.js';
-import { BadRequestError, ConflictError } from '../../platform/errors.js';
+import { type CustomerLink, customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
+import { transact } from '../../platform/data/index.js';
+import { BadRequestError, ConflictError } from '../../platform/index.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { licenseStatusMoves } from './license-counters.js';
-import type { Channel } from '../../catalog/releases/channels.js';
+import type { Channel } from '../../catalog/index.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';
 import type { LicenseStatus } from './list-licenses.js';
 import { loadLicense, productSummary, type LicenseDeps } from './load-license.js';
@@ -90,7 +89,7 @@ export async function updateLicense(deps: LicenseDeps, tenantId: string, license
       expiry: expiryItemChanges(tx, next, current, next),
       customer: link && customerLinkItems(tx, link, now),
     }));
-    if (outcome.committed) return toLicense(next, await productSummary(deps, productId));
+    if (outcome.committed) return toLicense(next, await productSummary(deps, productId), now);
     if (outcome.refused('license') && changes.seats !== undefined) {
       const latest = await loadLicense(deps, tenantId, licenseId);
       if (latest.activatedCount > changes.seats) throw seatsBelowActivations(latest.activatedCount);

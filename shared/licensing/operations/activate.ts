@@ -1,19 +1,16 @@
-import { BadRequestError, NotFoundError, ServiceUnavailableError } from '../../platform/errors.js';
+import { BadRequestError, type Deps, newId, NotFoundError, ServiceUnavailableError, withoutNulls } from '../../platform/index.js';
 import { toActivationListItem, type ActivationItem } from '../activations/activation-view.js';
-import { counterNames, counterUpdates } from '../../platform/data/counters.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { transact } from '../../platform/data/writes.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { newId } from '../../platform/ids.js';
-import type { Deps } from '../../platform/runtime.js';
+import { counterNames, counterUpdates, transact, type TransactionEntities } from '../../platform/data/index.js';
+import { outboxEvent } from '../../messaging/index.js';
 import { assertUsable } from './license-state.js';
 import type { LicenseItem } from '../licenses/license-view.js';
+import { seatLimit } from '../licenses/license-rules.js';
 import { readLicense, resolveLicense, type LicenseClaim, type ResolvedLicense } from './license-lookup.js';
 import { LICENSE_MESSAGES } from './messages.js';
-import { withoutNulls } from '../../platform/optional-fields.js';
 import type { SeatHolder } from './seat-holder.js';
 import type { ProductRef } from './product-catalog.js';
-import { DEFAULT_STAGING_ACTIVATION_LIMIT, DEFAULT_STAGING_RULES, type Environment } from './staging.js';
+import { DEFAULT_STAGING_ACTIVATION_LIMIT } from '../../catalog/index.js';
+import { DEFAULT_STAGING_RULES, type Environment } from './staging.js';
 import type { LicenseContext } from './validate.js';
 
 export type ActivationResult = { activationId: string; activatedAt: string; created: boolean; environment: Environment };
@@ -78,7 +75,7 @@ export async function activateLicense(
       const current = await readLicense(deps, input.licenseKey);
       if (!current || current.licenseId !== license.licenseId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
       assertUsable(current, deps.clock.now());
-      if (environment === 'production' && current.activatedCount >= current.seats) throw new BadRequestError(LICENSE_MESSAGES.seatLimit);
+      if (environment === 'production' && current.activatedCount >= seatLimit(current)) throw new BadRequestError(LICENSE_MESSAGES.seatLimit);
       if (environment === 'staging' && (current.stagingCount ?? 0) >= staging.limit) throw new BadRequestError(LICENSE_MESSAGES.stagingLimit);
       continue;
     }
@@ -115,7 +112,8 @@ export function activationWrites(
         environment: activation.environment,
       })
       .commit({ response: 'all_old' }),
-    // The seat: the license is still this one, active, unexpired and not full.
+    // The seat: the license is still this one, active, unexpired and not full (nor as full as a pending downgrade's
+    // seats: DECISIONS §20).
     seat:
       !staging &&
       tx.license
@@ -123,8 +121,9 @@ export function activationWrites(
         .add({ activatedCount: 1 })
         .set({ updatedAt: nowIso })
         .where(
-          ({ licenseId, status, activatedCount, seats, expiresAt }, { eq, name, notExists, gt }) =>
-            `${eq(licenseId, license.licenseId)} AND ${eq(status, 'active')} AND ${name(activatedCount)} < ${name(seats)} AND (${notExists(expiresAt)} OR ${gt(expiresAt, nowIso)})`,
+          ({ licenseId, status, activatedCount, seats, pendingSeats, expiresAt }, { eq, name, notExists, gt }) =>
+            `${eq(licenseId, license.licenseId)} AND ${eq(status, 'active')} AND ${name(activatedCount)} < ${name(seats)} AND ` +
+            `(${notExists(pendingSeats)} OR ${name(activatedCount)} < ${name(pendingSeats)}) AND (${notExists(expiresAt)} OR ${gt(expiresAt, nowIso)})`,
         )
         .commit(),
     // A staging site: the license is still this one, active, unexpired, and holds fewer staging sites than the limit.

@@ -1,8 +1,7 @@
-import { dayOf } from '../../insights/analytics/days.js';
-import type { UsageQueue } from '../../insights/analytics/usage-queue.js';
-import { writeItem } from '../../platform/data/writes.js';
-import { logger } from '../../platform/observability/logger.js';
-import type { Deps } from '../../platform/runtime.js';
+import { dayOf, type UsageQueue } from '../../insights/index.js';
+import { writeItem } from '../../platform/data/index.js';
+import { logger } from '../../platform/observability/index.js';
+import type { Deps } from '../../platform/index.js';
 
 /** How often one container records the same domain's last check: often enough to see it, rarely enough to cost little. */
 export const ACTIVITY_INTERVAL_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { Deps } from '../../platform/runtime.js';
+import type { Deps } from '../../platform/index.js';
 import { assertUsable } from './license-state.js';
 import { resolveLicense, type LicenseClaim } from './license-lookup.js';
 import type { SeatHolder } from './seat-holder.js';

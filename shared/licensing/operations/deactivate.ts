@@ -1,6 +1,5 @@
-import { BadRequestError } from '../../platform/errors.js';
+import { BadRequestError, type Deps } from '../../platform/index.js';
 import { deactivateActivation } from '../activations/deactivation.js';
-import type { Deps } from '../../platform/runtime.js';
 import { resolveLicense, type LicenseClaim } from './license-lookup.js';
 import { LICENSE_MESSAGES } from './messages.js';
 import type { SeatHolder } from './seat-holder.js';

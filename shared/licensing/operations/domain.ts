@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../platform/errors.js';
+import { BadRequestError } from '../../platform/index.js';
 
 /** Longest input accepted as a domain: a full URL may carry a long path that is then dropped. */
 export const MAX_DOMAIN_INPUT_LENGTH = 2048;

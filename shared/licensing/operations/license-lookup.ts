@@ -1,6 +1,5 @@
-import { BadRequestError, NotFoundError } from '../../platform/errors.js';
+import { BadRequestError, type Deps, NotFoundError } from '../../platform/index.js';
 import type { LicenseItem } from '../licenses/license-view.js';
-import type { Deps } from '../../platform/runtime.js';
 import { LICENSE_MESSAGES } from './messages.js';
 import type { ProductCatalog, ProductRef } from './product-catalog.js';
 

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../platform/errors.js';
+import { BadRequestError } from '../../platform/index.js';
 import { LICENSE_MESSAGES } from './messages.js';
 
 type LicenseState = { status: 'active' | 'expired' | 'revoked' | 'suspended'; expiresAt?: string; graceUntil?: string };

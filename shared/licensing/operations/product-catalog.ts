@@ -1,10 +1,6 @@
-import type { Deps } from '../../platform/runtime.js';
-import { signingIdentityOf, type SigningKeyRef, type StoredSigningKey } from '../../catalog/products/signing-keys.js';
-import { TtlCache } from '../../platform/ttl-cache.js';
+import { type Deps, TtlCache } from '../../platform/index.js';
+import { OFFLINE_VALIDITY_DAYS, signingIdentityOf, type SigningKeyRef, type StoredSigningKey } from '../../catalog/index.js';
 import { stagingRules, type StagingRules } from './staging.js';
-
-/** Days an offline license file stays valid when the product does not say (docs/api.md, Offline license files). */
-export const OFFLINE_VALIDITY_DAYS = 30;
 
 /**
  * What license operations show and check of a product, and what signs its answers: its current signing key

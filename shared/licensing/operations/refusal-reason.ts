@@ -1,4 +1,4 @@
-import type { AppError } from '../../platform/errors.js';
+import type { AppError } from '../../platform/index.js';
 import { LICENSE_MESSAGES } from './messages.js';
 
 type LicenseMessage = keyof typeof LICENSE_MESSAGES;

@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../platform/errors.js';
+import { BadRequestError } from '../../platform/index.js';
 import { normalizeDomain } from './domain.js';
 
 /** Longest machine fingerprint (DECISIONS §18). */

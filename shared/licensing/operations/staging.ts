@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import type { ACTIVATION_ENVIRONMENTS } from '../../platform/data/attribute-values.js';
+import type { ACTIVATION_ENVIRONMENTS } from '../../platform/data/index.js';
+import { DEFAULT_STAGING_ACTIVATION_LIMIT } from '../../catalog/index.js';
 
 /**
  * Staging and local sites: a domain that matches one of its product's non-production patterns activates
@@ -32,8 +33,6 @@ export const DEFAULT_STAGING_PATTERNS: readonly string[] = Object.freeze([
   '*.dev.*',
 ]);
 
-/** Staging activations a license may hold at once, while the product sets no `stagingActivationLimit`. */
-export const DEFAULT_STAGING_ACTIVATION_LIMIT = 3;
 export const MAX_STAGING_ACTIVATION_LIMIT = 100;
 export const MAX_STAGING_PATTERNS = 50;
 const MAX_PATTERN_LENGTH = 253;

@@ -1,6 +1,5 @@
-import { DEFAULT_CHANNEL, type Channel } from '../../catalog/releases/channels.js';
-import type { Deps } from '../../platform/runtime.js';
-import { BadRequestError } from '../../platform/errors.js';
+import { type Channel, DEFAULT_CHANNEL } from '../../catalog/index.js';
+import { BadRequestError, type Deps } from '../../platform/index.js';
 import { machineLease } from '../leases/leases.js';
 import type { ActivityRecorder } from './activity.js';
 import { LICENSE_MESSAGES } from './messages.js';

@@ -1,8 +1,6 @@
-import { NotFoundError } from '../../platform/errors.js';
-import { hasPublicKeyShape } from '../../platform/ids.js';
+import { type Deps, hasPublicKeyShape, NotFoundError } from '../../platform/index.js';
 import { LICENSE_MESSAGES } from '../operations/messages.js';
-import type { Deps } from '../../platform/runtime.js';
-import { publicSigningKeys, type PublicSigningKey } from '../../catalog/products/signing-keys.js';
+import { type PublicSigningKey, publicSigningKeys } from '../../catalog/index.js';
 
 /**
  * The public halves of a product's valid signing keys (the current one first, then those in their grace period),

@@ -1,12 +1,11 @@
 import { sign } from 'node:crypto';
-import { BadRequestError, ServiceUnavailableError } from '../../platform/errors.js';
-import { logger } from '../../platform/observability/logger.js';
+import { BadRequestError, type Deps, ServiceUnavailableError } from '../../platform/index.js';
+import { logger } from '../../platform/observability/index.js';
 import { assertUsable } from '../operations/license-state.js';
 import { resolveLicense, type LicenseClaim } from '../operations/license-lookup.js';
 import { LICENSE_MESSAGES } from '../operations/messages.js';
 import type { ProductCatalog } from '../operations/product-catalog.js';
 import type { SeatHolder } from '../operations/seat-holder.js';
-import type { Deps } from '../../platform/runtime.js';
 import { formatLicenseFile, type LicenseFilePayload } from './license-file.js';
 import type { Keyring } from './response-signer.js';
 

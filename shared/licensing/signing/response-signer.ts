@@ -1,9 +1,9 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
-import type { HttpResult } from '../../platform/http/types.js';
-import { logger } from '../../platform/observability/logger.js';
-import type { SecretBox } from '../../platform/secrets/secret-box.js';
+import type { HttpResult } from '../../platform/http/index.js';
+import { logger } from '../../platform/observability/index.js';
+import type { SecretBox } from '../../platform/secrets/index.js';
 import { signatureHeaders, type AnsweredRequest } from './http-signatures.js';
-import { signingKeySealContext, type SigningIdentity } from '../../catalog/products/signing-keys.js';
+import { type SigningIdentity, signingKeySealContext } from '../../catalog/index.js';
 
 /** Private keys a container keeps opened (one per product it answers for; a rotation adds one). */
 const MAX_OPENED_KEYS = 1_000;

@@ -1,12 +1,8 @@
-import { AppError, BadRequestError } from '../../platform/errors.js';
-import { errorAnswer } from '../../platform/http/error-handler.js';
-import { header } from '../../platform/http/request.js';
-import type { Route } from '../../platform/http/route.js';
-import type { HttpEvent, HttpResult } from '../../platform/http/types.js';
-import type { Clock } from '../../platform/runtime.js';
+import { AppError, BadRequestError, type Clock } from '../../platform/index.js';
+import { errorAnswer, header, type HttpEvent, type HttpResult, type Route } from '../../platform/http/index.js';
 import { NONCE_HEADER, NONCE_PATTERN } from './http-signatures.js';
 import type { ResponseSigner } from './response-signer.js';
-import type { SigningIdentity } from '../../catalog/products/signing-keys.js';
+import type { SigningIdentity } from '../../catalog/index.js';
 
 /** What a signed route learns while it runs: the product it answers for, once it knows it. */
 export type AnswerScope = { product?: SigningIdentity };

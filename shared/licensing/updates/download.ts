@@ -1,10 +1,9 @@
-import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
-import { countDownload } from '../../catalog/releases/download-count.js';
+import { type Deps, ForbiddenError, NotFoundError } from '../../platform/index.js';
+import { countDownload } from '../../catalog/index.js';
 import { readLicense } from '../operations/license-lookup.js';
 import { LICENSE_MESSAGES } from '../operations/messages.js';
 import type { ProductCatalog } from '../operations/product-catalog.js';
-import type { Deps } from '../../platform/runtime.js';
-import type { DownloadLinks } from '../../platform/storage/download-links.js';
+import type { DownloadLinks } from '../../platform/storage/index.js';
 import { licenseAccess, mayReceive } from './license-access.js';
 
 /** Lifetime of the storage URL a download redirects to: long enough to start, too short to share. */

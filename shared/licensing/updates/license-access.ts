@@ -1,7 +1,7 @@
 import type { LicenseItem } from '../licenses/license-view.js';
 import { licenseProblem } from '../operations/license-state.js';
 import { LICENSE_MESSAGES } from '../operations/messages.js';
-import { channelAllows, DEFAULT_CHANNEL, type Channel } from '../../catalog/releases/channels.js';
+import { type Channel, channelAllows, DEFAULT_CHANNEL } from '../../catalog/index.js';
 
 type UpdatesAfterExpiry = 'none' | 'releasedBeforeExpiry';
 

@@ -1,5 +1,4 @@
-import { cappedChannel, channelAllows, DEFAULT_CHANNEL, inRollout, type Channel } from '../../catalog/releases/channels.js';
-import { compareVersions } from '../../catalog/releases/versions.js';
+import { cappedChannel, type Channel, channelAllows, compareVersions, DEFAULT_CHANNEL, inRollout } from '../../catalog/index.js';
 import { isExpired, mayReceive, type LicenseAccess } from './license-access.js';
 import type { ProductItem, ReleaseItem } from './release-catalog.js';
 

@@ -1,7 +1,6 @@
-import type { EntityItem } from '../../platform/data/service.js';
-import { publishedReleaseItems } from '../../catalog/releases/product-releases.js';
-import type { Deps } from '../../platform/runtime.js';
-import { TtlCache } from '../../platform/ttl-cache.js';
+import type { EntityItem } from '../../platform/data/index.js';
+import { publishedReleaseItems } from '../../catalog/index.js';
+import { type Deps, TtlCache } from '../../platform/index.js';
 
 export type ProductItem = EntityItem<'product'>;
 export type ReleaseItem = EntityItem<'release'>;

@@ -1,11 +1,8 @@
-import { NotFoundError } from '../../platform/errors.js';
+import { type Deps, NotFoundError } from '../../platform/index.js';
 import { couldBeLicenseKey } from '../licenses/license-key.js';
 import { readLicense } from '../operations/license-lookup.js';
 import type { ActivityRecorder } from '../operations/activity.js';
-import { checkoutUrl } from '../../billing/payments/public-plans.js';
-import type { Channel } from '../../catalog/releases/channels.js';
-import type { Deps } from '../../platform/runtime.js';
-import { signingIdentityOf, type SigningIdentity } from '../../catalog/products/signing-keys.js';
+import { type Channel, checkoutUrl, type SigningIdentity, signingIdentityOf } from '../../catalog/index.js';
 import { downloadUrl } from './download-url.js';
 import { licenseAccess } from './license-access.js';
 import { chooseOffer } from './offer.js';

@@ -1,9 +1,7 @@
-import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
+import { type Deps, ForbiddenError, NotFoundError } from '../../platform/index.js';
 import { couldBeLicenseKey } from '../licenses/license-key.js';
 import { readLicense } from '../operations/license-lookup.js';
-import { DEFAULT_CHANNEL } from '../../catalog/releases/channels.js';
-import type { Deps } from '../../platform/runtime.js';
-import { signingIdentityOf, type SigningIdentity } from '../../catalog/products/signing-keys.js';
+import { DEFAULT_CHANNEL, type SigningIdentity, signingIdentityOf } from '../../catalog/index.js';
 import { downloadUrl } from './download-url.js';
 import { licenseAccess, mayReceive } from './license-access.js';
 import type { ReleaseCatalog } from './release-catalog.js';

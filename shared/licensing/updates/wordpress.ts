@@ -1,6 +1,6 @@
-import type { EntityItem } from '../../platform/data/service.js';
-import { escapeHtml } from '../../platform/html.js';
-import { compareVersions } from '../../catalog/releases/versions.js';
+import type { EntityItem } from '../../platform/data/index.js';
+import { escapeHtml } from '../../platform/index.js';
+import { compareVersions } from '../../catalog/index.js';
 import type { Offer } from './offer.js';
 import type { ProductItem, ReleaseItem } from './release-catalog.js';
 

@@ -1,5 +1,5 @@
-import { newId } from '../../platform/ids.js';
-import type { TransactionEntities } from '../../platform/data/service.js';
+import { newId } from '../../platform/index.js';
+import type { TransactionEntities } from '../../platform/data/index.js';
 import { pendingMarker } from '../outbox/pending.js';
 import type { EventType } from './event-types.js';
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../platform/html.js';
+import { escapeHtml } from '../../platform/index.js';
 import { htmlMail, type RenderedMail } from './mail-layout.js';
 
 /** What the verification e-mail says: whose account, and the link that confirms its address. */

@@ -1,12 +1,11 @@
-import type { TransactionEntities } from '../../platform/data/service.js';
-import type { LicenseItem } from '../../licensing/licenses/license-view.js';
+import type { EntityItem, TransactionEntities } from '../../platform/data/index.js';
 import { pendingMarker } from '../outbox/pending.js';
 
 /** Long enough to trace a buyer's "I never got my key" after the sale. */
 const LICENSE_MAIL_RETENTION_SECONDS = 30 * 24 * 3600;
 
 export type LicenseMailContent = {
-  license: LicenseItem;
+  license: EntityItem<'license'>;
   productName: string;
   /** The license runs with a subscription: its expiry is a renewal date. */
   renews: boolean;

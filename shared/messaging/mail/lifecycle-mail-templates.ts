@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../platform/html.js';
+import { escapeHtml } from '../../platform/index.js';
 import { longDate } from './long-date.js';
 import { htmlMail, type RenderedMail } from './mail-layout.js';
 

@@ -1,4 +1,4 @@
-import { lazily } from '../../platform/lazily.js';
+import { lazily } from '../../platform/index.js';
 
 /**
  * Dates are written out in words, in UTC: "23 November 2026" reads the same in every locale. The formatter is made by

@@ -1,4 +1,4 @@
-import type { MAIL_KINDS } from '../../platform/data/entities/mail.js';
+import type { MAIL_KINDS } from '../../platform/data/index.js';
 import { renderEmailVerificationMail } from './email-verification-template.js';
 import { renderLicenseTransferredMail, renderRenewalReminderMail } from './lifecycle-mail-templates.js';
 import type { RenderedMail } from './mail-layout.js';

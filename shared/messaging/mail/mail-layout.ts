@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../platform/html.js';
+import { escapeHtml } from '../../platform/index.js';
 
 /** An e-mail's two parts and subject, as the mailer sends them. */
 export type RenderedMail = { subject: string; text: string; html: string };

@@ -1,5 +1,5 @@
-import { queueSender } from '../../platform/aws/queue-sender.js';
-import type { CoreConfig } from '../../platform/config.js';
+import { queueSender } from '../../platform/aws/index.js';
+import type { CoreConfig } from '../../platform/index.js';
 
 /** What a mail queue message says: which queued e-mail to send. Everything else is read from the table. */
 export type MailMessage = { licenseId: string } | { mailId: string };

@@ -1,11 +1,24 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { awsClientOptions } from '../../platform/clients.js';
-import type { Config } from '../../platform/config.js';
+import { awsClientOptions, type Config } from '../../platform/index.js';
 
 export type OutgoingMail = { fromName?: string; to: string; replyTo?: string; subject: string; text: string; html: string };
 
 /** Sends one e-mail; answers the provider's message id. */
 export type Mailer = { send(mail: OutgoingMail): Promise<{ messageId: string }> };
+
+/**
+ * SES's refusals of the message itself, which sending it again cannot change: `MessageRejected` (in the SES sandbox,
+ * every recipient that is not a verified identity) and `BadRequestException` (an address SES does not take). What
+ * concerns the account (sending paused, the sender's domain not verified) or SES's own state (throttled, failing)
+ * is not among them: it clears, or someone must act, so the message is tried again and pages if it keeps failing.
+ */
+const PERMANENT_REFUSALS = new Set(['MessageRejected', 'BadRequestException']);
+
+/** SES's name for a permanent refusal of `error`'s message, or undefined when sending it again may succeed. */
+export function permanentRefusal(error: unknown): string | undefined {
+  const name = (error as { name?: string } | undefined)?.name;
+  return name && PERMANENT_REFUSALS.has(name) ? name : undefined;
+}
 
 /**
  * The sender as SES takes it: the configured address (the verified identity) under the vendor's name.

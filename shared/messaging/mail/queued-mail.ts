@@ -1,5 +1,5 @@
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { newId } from '../../platform/ids.js';
+import type { TransactionEntities } from '../../platform/data/index.js';
+import { newId } from '../../platform/index.js';
 import { pendingMarker } from '../outbox/pending.js';
 import { MAIL_TEMPLATES, type MailContent, type MailKind } from './mail-kinds.js';
 import { sendOnce, type MailDeps, type MailOutcome } from './send-once.js';

@@ -1,7 +1,7 @@
-import type { ConditionOperations } from '../../platform/data/conditions.js';
-import { writeItem } from '../../platform/data/writes.js';
-import type { Deps } from '../../platform/runtime.js';
-import type { Mailer, OutgoingMail } from './mailer.js';
+import { type ConditionOperations, writeItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
+import { metrics } from '../../platform/observability/index.js';
+import { permanentRefusal, type Mailer, type OutgoingMail } from './mailer.js';
 
 export type MailDeps = Pick<Deps, 'data' | 'clock'> & { mailer: Mailer };
 
@@ -11,12 +11,15 @@ export type MailDeps = Pick<Deps, 'data' | 'clock'> & { mailer: Mailer };
  */
 export const SEND_LEASE_SECONDS = 60;
 
-/** What became of one queue message: sent now, or nothing to do (already sent, being sent, no such e-mail). */
-export type MailOutcome = 'sent' | 'sent-before' | 'in-progress' | 'missing';
+/**
+ * What became of one queue message: sent now, refused for good by SES now, or nothing to do (already sent or
+ * refused, being sent, no such e-mail).
+ */
+export type MailOutcome = 'sent' | 'sent-before' | 'refused' | 'refused-before' | 'in-progress' | 'missing';
 
 /** The send state every queued e-mail's item carries (MAIL_SEND_STATE in shared/platform/data/entities/mail.ts). */
-type SendState = { status: 'pending' | 'sending' | 'sent'; attempts: number; leaseUntil?: string };
-type SendStateChange = Partial<SendState> & { sentAt?: string; messageId?: string };
+type SendState = { status: 'pending' | 'sending' | 'sent' | 'refused'; attempts: number; leaseUntil?: string };
+type SendStateChange = Partial<SendState> & { sentAt?: string; messageId?: string; refusedAt?: string; refusal?: string };
 
 /** The part of an ElectroDB patch of a queued e-mail's item that sending uses: `set` first, then the rest. */
 interface MailPatch {
@@ -35,7 +38,9 @@ export type QueuedMail<Item extends SendState> = { read: () => Promise<Item | nu
 /**
  * Sends a queued e-mail once, however many copies of its queue message arrive. Each attempt is claimed by a
  * conditional write on the attempt count, so two copies handled at once make one send; a sent e-mail is never
- * sent again. A failed send lets the claim go and throws, and the queue brings the message back.
+ * sent again. A failed send lets the claim go and throws, and the queue brings the message back; one SES refuses
+ * for good (`permanentRefusal`) is recorded `refused` and counted (`MailRefused`), and never tried again: retried,
+ * it would only reach the dead-letter queue an hour later and page for what no one can fix.
  * The one window left is SES accepting the e-mail and the sender dying before it records that: the e-mail goes
  * again once the lease is over (docs/deploy.md).
  */
@@ -47,6 +52,7 @@ export async function sendOnce<Item extends SendState>(
   const mail = await queued.read();
   if (!mail) return 'missing';
   if (mail.status === 'sent') return 'sent-before';
+  if (mail.status === 'refused') return 'refused-before';
   const now = deps.clock.now();
   // Another sender holds it; should it fail, its own message comes back and carries the e-mail on.
   if (mail.status === 'sending' && mail.leaseUntil && Date.parse(mail.leaseUntil) > now.getTime()) return 'in-progress';
@@ -65,16 +71,19 @@ export async function sendOnce<Item extends SendState>(
   try {
     ({ messageId } = await deps.mailer.send(compose(mail)));
   } catch (error) {
-    // Let the claim go at once, so the message's next delivery need not wait out the lease.
+    const refusal = permanentRefusal(error);
+    // Let the claim go at once (so the message's next delivery need not wait out the lease), or record the refusal.
     await writeItem(() =>
       queued
         .patch()
-        .set({ status: 'pending' })
+        .set(refusal ? { status: 'refused', refusedAt: deps.clock.now().toISOString(), refusal } : { status: 'pending' })
         .remove(['leaseUntil'])
         .where(({ status, attempts }, { eq }) => `${eq(status, 'sending')} AND ${eq(attempts, attempt)}`)
         .go(),
     );
-    throw error;
+    if (!refusal) throw error;
+    metrics.mailRefused(refusal);
+    return 'refused';
   }
   await writeItem(() => queued.patch().set({ status: 'sent', sentAt: deps.clock.now().toISOString(), messageId }).remove(['leaseUntil']).go());
   return 'sent';

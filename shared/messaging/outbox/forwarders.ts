@@ -1,5 +1,5 @@
 import type { MailQueue } from '../mail/mail-queue.js';
-import type { Deps } from '../../platform/runtime.js';
+import type { Deps } from '../../platform/index.js';
 import type { DeliveryQueue } from '../webhooks/delivery-queue.js';
 import { fanOutEvent, type OutboxEvent } from '../webhooks/fan-out.js';
 import { OUTBOX_ITEM_KINDS, type OutboxItemKind, type OutboxItemRef } from './kinds.js';

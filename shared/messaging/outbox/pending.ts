@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { TransactionEntities } from '../../platform/data/service.js';
-import { writeItem } from '../../platform/data/writes.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type TransactionEntities, writeItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 import type { OutboxItemRef } from './kinds.js';
 
 /** Pending markers are spread over this many partitions; the sweep queries each. */

@@ -1,5 +1,4 @@
-import type { EntityItem } from '../../platform/data/service.js';
-import { writeItem } from '../../platform/data/writes.js';
+import { type EntityItem, writeItem } from '../../platform/data/index.js';
 import { forwardOutboxItem, type ForwardDeps } from './forwarders.js';
 import { OUTBOX_SHARDS, pendingKey } from './pending.js';
 

@@ -1,12 +1,7 @@
 import { createHash } from 'node:crypto';
 import { base32 } from '@scure/base';
-import { counterNames, counterUpdates, readCounter } from '../../platform/data/counters.js';
-import { transact } from '../../platform/data/writes.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { pageOf, type Page } from '../../platform/pagination.js';
-import { newId } from '../../platform/ids.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import type { Deps } from '../../platform/runtime.js';
+import { counterNames, counterUpdates, type EntityItem, readCounter, transact } from '../../platform/data/index.js';
+import { type Deps, newId, NotFoundError, type Page, pageOf } from '../../platform/index.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { loadWebhook } from './webhooks.js';
 

@@ -1,6 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { awsClientOptions } from '../../platform/clients.js';
-import type { CoreConfig } from '../../platform/config.js';
+import { loadSqsSdk, type SqsSdk } from '../../platform/aws/index.js';
+import { awsClientOptions, type CoreConfig } from '../../platform/index.js';
 import { MAX_ATTEMPTS } from './retry-schedule.js';
 
 /** What a queue message says: which delivery to attempt. Everything else is read from the table. */
@@ -28,9 +28,9 @@ const MAX_VISIBILITY_SECONDS = 12 * 3600 - 60;
  */
 export function createDeliveryQueue(config: CoreConfig): DeliveryQueue {
   const { queueUrl, deadLetterQueueUrl } = config.webhooks;
-  let sqs: Promise<{ client: SQSClient; sdk: typeof import('../../platform/aws/sqs-sdk.js') }> | undefined;
+  let sqs: Promise<{ client: SQSClient; sdk: SqsSdk }> | undefined;
   const load = async () => {
-    const sdk = await import('../../platform/aws/sqs-sdk.js');
+    const sdk = await loadSqsSdk();
     return { client: new sdk.SQSClient(awsClientOptions(config, config.endpoints.sqs)), sdk };
   };
   const required = (url: string | undefined, name: string) => {

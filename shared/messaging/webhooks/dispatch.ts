@@ -1,10 +1,10 @@
-import { writeItem } from '../../platform/data/writes.js';
-import { metrics, type DeliveryOutcome } from '../../platform/observability/metrics.js';
-import type { Deps } from '../../platform/runtime.js';
+import { writeItem } from '../../platform/data/index.js';
+import { type DeliveryOutcome, metrics } from '../../platform/observability/index.js';
+import type { Deps } from '../../platform/index.js';
 import { getDeliveryItem } from './deliveries.js';
 import { MAX_ATTEMPTS, retryDelaySeconds } from './retry-schedule.js';
 import { postJson, SEND_TIMEOUT_MS } from './send.js';
-import type { SecretBox } from '../../platform/secrets/secret-box.js';
+import type { SecretBox } from '../../platform/secrets/index.js';
 import { signatureHeaders } from './signing.js';
 import { webhookSecretOf } from './webhooks.js';
 

@@ -1,4 +1,4 @@
-import type { Deps } from '../../platform/runtime.js';
+import type { Deps } from '../../platform/index.js';
 import { firstDeliveryId, getDeliveryItem, recordDelivery, type EventEnvelope } from './deliveries.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { listWebhookItems } from './webhooks.js';

@@ -1,6 +1,5 @@
-import { newId } from '../../platform/ids.js';
-import type { Deps } from '../../platform/runtime.js';
-import type { SecretBox } from '../../platform/secrets/secret-box.js';
+import { type Deps, newId } from '../../platform/index.js';
+import type { SecretBox } from '../../platform/secrets/index.js';
 import { postJson, type SendResult } from './send.js';
 import { signatureHeaders } from './signing.js';
 import { loadWebhook, webhookSecretOf } from './webhooks.js';

@@ -2,6 +2,10 @@ import type { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { awsClientOptions } from '../clients.js';
 import type { CoreConfig } from '../config.js';
 
+export type SqsSdk = typeof import('./sqs-sdk.js');
+/** SQS's SDK, loaded by the first message a container sends: not at cold start (see `queueSender`). */
+export const loadSqsSdk = (): Promise<SqsSdk> => import('./sqs-sdk.js');
+
 /**
  * Sends JSON messages to one SQS queue (locally, the in-process queue's endpoint), with one client per container.
  * `variable` names the queue's setting, for the error when a function that sends has none. The SQS client is loaded
@@ -11,7 +15,7 @@ import type { CoreConfig } from '../config.js';
 export function queueSender<Message>(config: CoreConfig, queueUrl: string | undefined, variable: string): (message: Message) => Promise<void> {
   let sqs: Promise<{ client: SQSClient; Send: typeof SendMessageCommand }> | undefined;
   const load = async () => {
-    const { SQSClient, SendMessageCommand: Send } = await import('./sqs-sdk.js');
+    const { SQSClient, SendMessageCommand: Send } = await loadSqsSdk();
     return { client: new SQSClient(awsClientOptions(config, config.endpoints.sqs)), Send };
   };
   return async (message) => {

@@ -3,6 +3,18 @@
  * entities (shared/platform/data/entities/), so that reading them does not load ElectroDB (shared/platform/data/model.ts).
  */
 
+/** Release channels (DECISIONS §14), from the most to the least stable (shared/catalog/releases/channels.ts). */
+export const CHANNELS = ['stable', 'beta', 'alpha'] as const;
+
+/** The formats `POST /api/imports` reads (DECISIONS §16), by their `format` parameter. */
+export const IMPORT_FORMATS = ['jsonl', 'csv', 'edd', 'woocommerce', 'freemius', 'lemonsqueezy', 'gumroad'] as const;
+
+/** The kinds of outbox item (shared/messaging/outbox/kinds.ts). */
+export const OUTBOX_ITEM_KINDS = ['outboxEvent', 'licenseMail', 'mail'] as const;
+
+/** The readme.txt sections the update check shows (DECISIONS §14), by their key in `sections`. */
+export const README_SECTIONS = ['description', 'installation', 'faq', 'changelog', 'screenshots'] as const;
+
 export const ACTIVATION_STATUSES = ['active', 'deactivated'] as const;
 /** Production sites take a seat; staging and local sites do not (shared/licensing/operations/staging.ts). */
 export const ACTIVATION_ENVIRONMENTS = ['production', 'staging'] as const;

@@ -35,6 +35,7 @@ export const DIRECT_READ_SHAPES = {
       "status": "status",
       "seats": "seats",
       "activatedCount": "activatedCount",
+      "pendingSeats": "pendingSeats",
       "stagingCount": "stagingCount",
       "channel": "channel",
       "floating": "floating",

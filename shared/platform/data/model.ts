@@ -52,10 +52,11 @@ import { releaseEntity, releaseReadmeEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
 import { invitationEntity, membershipEntity } from './entities/team.js';
+import { knownDeviceEntity } from './entities/known-device.js';
 import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
 import { trialClaimEntity } from './entities/trial-claim.js';
 import { usageEventEntity } from './entities/usage-event.js';
-import { userEmailEntity, userEntity } from './entities/user.js';
+import { deploymentAccountsEntity, userEmailEntity, userEntity } from './entities/user.js';
 import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
 
 // In a bundle ElectroDB's requires of the SDK are answered by shared/platform/data/electrodb-sdk.cjs: filled here, before any entity exists,
@@ -70,7 +71,9 @@ electroDbSdk.provide(
 export const ENTITY_FACTORIES = {
   user: userEntity,
   userEmail: userEmailEntity,
+  deploymentAccounts: deploymentAccountsEntity,
   session: sessionEntity,
+  knownDevice: knownDeviceEntity,
   emailVerification: emailVerificationEntity,
   oauthState: oauthStateEntity,
   userIdentity: userIdentityEntity,

@@ -1,57 +1,26 @@
 /**
  * The one DynamoDB table: its key attributes, global secondary indexes and stream.
  * The CDK stack and the local runtime both create the table from this, so they cannot drift.
+ *
+ * Its shape is fixed as of 1.0.0 (DECISIONS §21; `infra/releases/table-shape.json` and test/infra/table-shape.test.ts
+ * hold it): CloudFormation cannot change an index's keys or projection, nor the stream's view, in place, so a deployed
+ * stage could not take the release that did. A new access pattern is a new index, added in one release while the
+ * old one is removed in a later one (docs/deploy.md, "Changing the table's shape").
  */
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk', timeToLive: 'ttl' } as const;
 
 /**
- * What an index copies of each item besides the keys (docs/data-model.md, "Index projections"): everything, or the
- * attributes its queries read. The table's and the index's own keys are always in it; other indexes' keys never are
- * unless `ALL`, and they are most of a license's size.
+ * What an index copies of each item besides the keys: everything, or nothing. Never a list of attributes: the list
+ * would grow with every new attribute of an entity, and each change of it would be a change of the table's shape.
  */
-export type IndexProjection = { type: 'ALL' } | { type: 'INCLUDE'; attributes: readonly string[] };
+export type IndexProjection = { type: 'ALL' } | { type: 'KEYS_ONLY' };
 
-/** Every attribute of a license item, and the two by which ElectroDB recognises one (test/unit/platform/table-schema.test.ts). */
-export const LICENSE_ATTRIBUTES = [
-  '__edb_e__',
-  '__edb_v__',
-  'licenseKey',
-  'licenseId',
-  'tenantId',
-  'productId',
-  'planId',
-  'customerId',
-  'customerEmail',
-  'customerName',
-  'status',
-  'seats',
-  'activatedCount',
-  'stagingCount',
-  'expiresAt',
-  'graceUntil',
-  'trialEndsAt',
-  'channel',
-  'floating',
-  'leaseSeconds',
-  'createdAt',
-  'updatedAt',
-] as const;
-
-/**
- * gsi1 to gsi3 serve several entities' lists, which read whole items (and DynamoDB allows 100 projected attributes over
- * all indexes); gsi4 and gsi5 serve licenses only, so they copy a license's own attributes and none of the other
- * indexes' keys, which keeps each entry under 1 KB: one write unit per license write each, not two.
- */
-const PROJECTIONS: Record<number, IndexProjection> = {
-  4: { type: 'INCLUDE', attributes: LICENSE_ATTRIBUTES },
-  5: { type: 'INCLUDE', attributes: LICENSE_ATTRIBUTES },
-};
-
+/** Every index serves lists that read whole items (docs/data-model.md, "Index projections"). */
 export const GLOBAL_INDEXES = [1, 2, 3, 4, 5].map((n) => ({
   indexName: `gsi${n}`,
   partitionKey: `gsi${n}pk`,
   sortKey: `gsi${n}sk`,
-  projection: PROJECTIONS[n] ?? ({ type: 'ALL' } as IndexProjection),
+  projection: { type: 'ALL' } as IndexProjection,
 }));
 
 /**

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorChain, ServiceUnavailableError } from '../errors.js';
-import { auditAddition } from '../../identity/audit/audit-transaction.js';
-import { pendingAudit } from '../../identity/audit/audit-scope.js';
-import { entityOf, type TransactItem } from '../../identity/audit/item-changes.js';
 import type { DataService, TransactionEntities } from './service.js';
+import { entityOf, type TransactItem } from './transact-item.js';
+import { transactionCompanion } from './transaction-companion.js';
 
 /**
  * Every write to the table goes through `transact` (transactions) or `writeItem` (single items), so that
@@ -66,19 +65,19 @@ function flatten<N extends string>(slots: Record<N, Slot>, layout: Layout<N>): T
 /**
  * Runs a write transaction whose items are grouped in named slots. Each attempt carries a fresh
  * `ClientRequestToken`, so an SDK retry of an attempt whose answer was lost (a timeout) cannot apply it twice.
- * Inside a request that changes something (shared/identity/audit/audit-scope.ts), the first transaction that makes the declared
- * change also carries its audit entry: the change and its entry commit together or not at all.
+ * Inside a request that changes something, the first transaction that makes the declared change also carries its audit
+ * entry (shared/platform/data/transaction-companion.ts): the change and its entry commit together or not at all.
  */
 export async function transact<N extends string>(
   data: DataService,
   build: (tx: TransactionEntities) => Record<N, Slot>,
 ): Promise<TransactionResult<N>> {
-  const audit = pendingAudit();
+  const companion = transactionCompanion();
   for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS; attempt++) {
     const layout: Layout<N> = [];
     let items: TransactionItem[] = [];
     let write = data.transaction.write((tx) => (items = flatten(build(tx), layout)));
-    const addition = audit && (await auditAddition(data, audit, items as unknown as TransactItem[], audit.now()));
+    const addition = companion && (await companion.addition(data, items as unknown as TransactItem[]));
     if (addition) {
       write = data.transaction.write((tx) => {
         // Named, so ElectroDB can read back the old items of the change's own slots.
@@ -88,7 +87,7 @@ export async function transact<N extends string>(
     }
     const outcome = await unlessThrottled(() => write.go({ token: randomUUID(), originalErr: true } as TransactionOptions));
     if (!outcome.canceled) {
-      if (addition) audit.recorded = true;
+      if (addition) companion.committed();
       return { committed: true };
     }
 

@@ -1,4 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
+import { deadlineExceededIn } from '../deadline.js';
 import { AppError, BadRequestError, ConflictError, errorChain, ServiceUnavailableError } from '../errors.js';
 import { logger } from '../observability/logger.js';
 import { json } from './responses.js';
@@ -52,10 +53,13 @@ export function errorHandler(): MiddlewareObj<HttpEvent, HttpResult> {
   return {
     onError: async (request) => {
       const error = request.error;
-      const stored = error instanceof AppError ? undefined : fromStorage(error);
+      // Calls cut off by the request's deadline, however the client that made them wrapped it.
+      const late = deadlineExceededIn(error);
+      if (late) logger.warn('Request ran out of time for its calls', { http: httpOf(request.event) });
+      const stored = error instanceof AppError || late ? undefined : fromStorage(error);
       // A refusal by the store means an input rule or a domain module missed a case: worth a look, not a 500.
       if (stored && stored.statusCode !== 503) logger.warn('Storage refused a request', { error, http: httpOf(request.event) });
-      const known = error instanceof AppError ? error : (fromRouter(error) ?? stored);
+      const known = late ?? (error instanceof AppError ? error : (fromRouter(error) ?? stored));
       if (known) {
         request.response = errorAnswer(known);
         return;

@@ -1,5 +1,4 @@
 import type { $ZodType } from 'zod/v4/core';
-import type { Permission } from '../../identity/teams/roles.js';
 import type { IdKind } from './id-kind.js';
 import type { HttpEvent, HttpResult } from './types.js';
 
@@ -16,10 +15,12 @@ export type RouteInput = {
   query?: $ZodType;
   /** The route takes an `Idempotency-Key` header (shared/platform/http/idempotency.ts). */
   idempotent?: boolean;
-  /** The route is the account's own credentials: a signed-in session only, never an API key (DECISIONS §13). */
+  /** A signed-in session only, never an API key (DECISIONS §13, §20). */
   sessionOnly?: boolean;
-  /** The permission a management route needs (shared/identity/teams/roles.ts): the route × role matrix is read from here. */
-  permission?: Permission;
+  /** The caller's address must be verified (DECISIONS §20). */
+  verifiedOnly?: boolean;
+  /** The permission a management route needs (its names are the team roles', shared/identity/teams/roles.ts): the route × role matrix is read from here. */
+  permission?: string;
   /** The audit entry a management write route leaves (`false`: none, it changes nothing of a tenant's). */
   audit?: { action: string; target: string; idField?: string } | false;
 };

@@ -37,6 +37,7 @@ export const METRIC_DIMENSIONS = {
   RateLimited: {},
   WebhookDeliveries: { outcome: ['succeeded', 'retried', 'failed'] satisfies DeliveryOutcome[] },
   StripeEvents: {},
+  MailRefused: {},
   PurchasesNotIssued: {},
   FrontDoorRefusals: {},
   WorkerFailures: {},
@@ -89,6 +90,8 @@ export function createMetricsRecorder(options: { namespace?: string; clock?: () 
     webhookDelivery: (outcome: DeliveryOutcome) => count('WebhookDeliveries', { outcome }),
     /** A Stripe event received, by its `type` (`checkout.session.completed`, …): for the Stripe webhook. */
     stripeEvent: (type: string) => count('StripeEvents', {}, { type }),
+    /** An e-mail SES refused for good (shared/messaging/mail/send-once.ts), by SES's name for the refusal: not tried again. */
+    mailRefused: (refusal: string) => count('MailRefused', {}, { refusal }),
     /** A paid checkout whose license could not be issued (shared/billing/commerce/purchase.ts): written at once. */
     purchaseNotIssued: () => count('PurchasesNotIssued', {}, {}, { urgent: true }),
     /** A request refused for coming around the front door (shared/platform/http/front-door.ts): alarmed, so written at once. */

@@ -1,4 +1,4 @@
-import { KEY_ALPHABET } from '../../licensing/licenses/license-key.js';
+import { KEY_ALPHABET } from '../ids.js';
 
 export const MASK = '****';
 

@@ -53,7 +53,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Unprocessable: the request cannot be what it says it is',
   429: 'Rate limited: retry after `Retry-After` seconds',
   502: 'The payment provider failed or could not be reached',
-  503: 'Storage throttled or unavailable: retry after `Retry-After` seconds',
+  503: 'Storage throttled or unavailable, or the request ran out of time for its calls: retry after `Retry-After` seconds',
 };
 
 /** Query parameters whose meaning is the same on every list route. */

@@ -1,7 +1,7 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { awsClientOptions } from '../clients.js';
 import type { CoreConfig } from '../config.js';
-import { encryptionContextOf, type KeyWrapper } from './secret-box.js';
+import { encryptionContextOf, type KeyWrapper } from './key-wrapper.js';
 
 /**
  * Data keys from KMS: GenerateDataKey gives the key in clear and wrapped; Decrypt unwraps a stored one. The seal

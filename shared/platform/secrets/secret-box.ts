@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { CoreConfig } from '../config.js';
+import type { Binding, KeyWrapper } from './key-wrapper.js';
 import type { SealedKind, SecretAccess } from './secret-access.js';
 
 /**
@@ -10,9 +11,6 @@ import type { SealedKind, SecretAccess } from './secret-access.js';
  * it) and the AES-GCM additional data, so a sealed value copied onto another item does not open.
  */
 export type SealContext = string | ({ tenant: string; kind: SealedKind } & Record<string, string>);
-
-/** What the data key and the ciphertext are bound to: an encryption context, or (values sealed first) a tenant id. */
-type Binding = string | Record<string, string>;
 
 const contextOf = (context: SealContext): { tenant: string; kind: SealedKind } & Record<string, string> =>
   typeof context === 'string' ? { tenant: context, kind: 'stripe-secret' } : context;
@@ -25,9 +23,6 @@ function legacyBinding(context: SealContext): Binding {
   const { kind: _kind, ...rest } = contextOf(context);
   return Object.keys(rest).length === 1 ? rest.tenant : rest;
 }
-
-/** The binding as KMS takes it: a string is the tenant. */
-export const encryptionContextOf = (binding: Binding): Record<string, string> => (typeof binding === 'string' ? { tenant: binding } : binding);
 
 /** The binding as additional data: a string as it is. */
 const additionalData = (binding: Binding): string =>
@@ -46,13 +41,6 @@ const additionalData = (binding: Binding): string =>
 export type SecretBox = {
   seal(plaintext: string, context: SealContext): Promise<string>;
   open(sealed: string, context: SealContext): Promise<string>;
-};
-
-/** Wraps and unwraps data keys: KMS in AWS, a local key otherwise. */
-export type KeyWrapper = {
-  /** A fresh 32-byte data key and the wrapped form that is stored beside the ciphertext. */
-  newDataKey(binding: Binding): Promise<{ plaintext: Buffer; wrapped: Buffer }>;
-  unwrap(wrapped: Buffer, binding: Binding): Promise<Buffer>;
 };
 
 /** `v2`: bound to the whole context, `kind` included; `v1`: sealed before kinds (see `legacyBinding`). */

@@ -1,11 +1,12 @@
 import { formatUrl } from '@aws-sdk/core/util';
-import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
+import type { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { HttpRequest } from '@smithy/core/protocols';
 import { Hash } from '@smithy/core/serde';
 import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import type { CoreConfig } from '../config.js';
-import { RELEASE_FILES_ROOT } from '../../catalog/releases/file-rules.js';
 
+/** The first segment of every release file's key: the front door serves `/releases/*` from the bucket as they are. */
+export const RELEASE_FILES_ROOT = 'releases';
 /** The front door's path of release files: `/<key>`, every key being under `releases/`. */
 export const RELEASE_FILES_PATH = `/${RELEASE_FILES_ROOT}`;
 
@@ -18,7 +19,7 @@ const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('
 /**
  * Signs download URLs with the official presigner, without an S3 client: the edge function only ever signs
  * (the file goes from S3 to the caller), so its bundle carries the signer and not S3's client. The signer is
- * built on the first download, as most containers never serve one. `credentials` are the function's own
+ * loaded and built on the first download, as most containers never serve one. `credentials` are the function's own
  * (the table client's provider), which its role lets read the bucket.
  *
  * With a front door (`releaseFilesUrl`), the URL is signed for the bucket as ever and handed out on the front door's
@@ -29,12 +30,12 @@ export function createDownloadLinks(
   config: Pick<CoreConfig, 'region' | 'bucketName' | 'endpoints' | 'downloadLinks'>,
   credentials: AwsCredentialIdentityProvider,
 ): DownloadLinks {
-  let presigner: S3RequestPresigner | undefined;
+  let presigner: Promise<S3RequestPresigner> | undefined;
   return {
     async presign(filePath, fileName, expiresInSeconds) {
       const bucket = config.bucketName;
       if (!bucket) throw new Error('BUCKET_NAME is not configured');
-      presigner ??= new S3RequestPresigner({ credentials, region: config.region, sha256: Hash.bind(null, 'sha256') });
+      presigner ??= import('../aws/s3-presigner.js').then((sdk) => new sdk.S3RequestPresigner({ credentials, region: config.region, sha256: Hash.bind(null, 'sha256') }));
       // Locally the S3 stand-in takes path-style addresses; in AWS, the bucket's own regional host.
       const local = config.endpoints.s3 ? new URL(config.endpoints.s3) : undefined;
       const request = new HttpRequest({
@@ -46,7 +47,7 @@ export function createDownloadLinks(
         query: { 'response-content-disposition': `attachment; filename="${fileName.replace(/["\\\r\n]/g, '_')}"` },
         headers: {},
       });
-      const url = formatUrl(await presigner.presign(request, { expiresIn: expiresInSeconds }));
+      const url = formatUrl(await (await presigner).presign(request, { expiresIn: expiresInSeconds }));
       const frontDoor = config.downloadLinks.releaseFilesUrl;
       // The query as signed, byte for byte: S3 recomputes the signature from it.
       return frontDoor ? `${frontDoor}/${encodeKey(filePath)}${url.slice(url.indexOf('?'))}` : url;

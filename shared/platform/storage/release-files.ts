@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { CoreConfig } from '../config.js';
-import { s3Presigner, type StorageClient } from './storage-client.js';
+import type { StorageClient } from '../s3/storage-client.js';
 
 /** What the release-file functions use: the bucket from config and the one S3 client of the container. */
 export type StorageDeps = { config: Pick<CoreConfig, 'bucketName'>; clients: { s3: StorageClient } };
@@ -29,9 +29,9 @@ export async function putReleaseFile(
 
 /** A URL that accepts one PUT of exactly `fileSize` bytes at `filePath` (the signature covers the length). */
 export async function presignUpload(deps: StorageDeps, filePath: string, fileSize: number, expiresInSeconds: number): Promise<string> {
-  const [{ s3, sdk }, { getSignedUrl }] = await Promise.all([deps.clients.s3(), s3Presigner()]);
+  const { s3, sdk } = await deps.clients.s3();
   const command = new sdk.PutObjectCommand({ Bucket: bucketOf(deps), Key: filePath, ContentLength: fileSize });
-  return getSignedUrl(s3, command, { expiresIn: expiresInSeconds });
+  return sdk.getSignedUrl(s3, command, { expiresIn: expiresInSeconds });
 }
 
 /** The stored file's size in bytes, or undefined when there is no such file. */

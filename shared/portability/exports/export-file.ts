@@ -1,6 +1,6 @@
-import type { Config } from '../../platform/config.js';
-import type { ExportFormat } from '../../platform/data/attribute-values.js';
-import { s3Presigner, type StorageClient } from '../../platform/storage/storage-client.js';
+import type { Config } from '../../platform/index.js';
+import type { ExportFormat } from '../../platform/data/index.js';
+import type { StorageClient } from '../../platform/s3/index.js';
 
 /** The export bucket and the container's S3 client. */
 export type ExportFileDeps = { config: Pick<Config, 'exports'>; s3: StorageClient };
@@ -73,7 +73,7 @@ export async function dropStash(deps: ExportFileDeps, fileKey: string): Promise<
 
 /** A GET of the finished file that saves it under `fileName`. */
 export async function presignDownload(deps: ExportFileDeps, fileKey: string, fileName: string, expiresInSeconds: number): Promise<string> {
-  const [{ s3, sdk }, { getSignedUrl }] = await Promise.all([deps.s3(), s3Presigner()]);
+  const { s3, sdk } = await deps.s3();
   const command = new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: fileKey, ResponseContentDisposition: `attachment; filename="${fileName}"` });
-  return getSignedUrl(s3, command, { expiresIn: expiresInSeconds });
+  return sdk.getSignedUrl(s3, command, { expiresIn: expiresInSeconds });
 }

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { ExportFormat } from '../../platform/data/attribute-values.js';
+import type { ExportFormat } from '../../platform/data/index.js';
 import {
   DOMAIN_SEPARATOR,
   LICENSE_CSV_COLUMNS,

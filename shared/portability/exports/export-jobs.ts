@@ -1,10 +1,6 @@
-import { EXPORT_FORMATS, type ExportFormat } from '../../platform/data/attribute-values.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { newId } from '../../platform/ids.js';
-import type { StorageClient } from '../../platform/storage/storage-client.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type EntityItem, EXPORT_FORMATS, type ExportFormat, transact, writeItem } from '../../platform/data/index.js';
+import { type Deps, newId, NotFoundError } from '../../platform/index.js';
+import type { StorageClient } from '../../platform/s3/index.js';
 import { EXPORT_FILE_EXTENSIONS, exportFileKey, presignDownload } from './export-file.js';
 import type { ExportQueue } from './export-queue.js';
 

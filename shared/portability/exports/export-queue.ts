@@ -1,5 +1,5 @@
-import { queueSender } from '../../platform/aws/queue-sender.js';
-import type { CoreConfig } from '../../platform/config.js';
+import { queueSender } from '../../platform/aws/index.js';
+import type { CoreConfig } from '../../platform/index.js';
 
 /** A message of the export queue: carry this job forward (start it, or continue where the last invocation stopped). */
 export type ExportMessage = { exportId: string };

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityItem } from '../../platform/data/service.js';
-import { writeItem } from '../../platform/data/writes.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type EntityItem, writeItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 import { ENCODERS } from './export-formats.js';
 import {
   abortUpload,

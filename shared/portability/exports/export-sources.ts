@@ -1,8 +1,7 @@
-import { readDomainHolds, holdOf } from '../../licensing/activations/last-check.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import { readAll } from '../../platform/data/writes.js';
+import { holdOf, readDomainHolds } from '../../licensing/index.js';
+import { type EntityItem, readAll } from '../../platform/data/index.js';
 import { recordOf, type PortableRecord, type RecordType } from '../records.js';
-import type { Deps } from '../../platform/runtime.js';
+import type { Deps } from '../../platform/index.js';
 
 /**
  * Items read per index query: one batch of the export. Records read per product (plans, releases) or customer

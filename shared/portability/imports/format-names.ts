@@ -1,3 +1,4 @@
-/** The formats `POST /api/imports` reads (DECISIONS §16), by their `format` parameter. */
-export const IMPORT_FORMATS = ['jsonl', 'csv', 'edd', 'woocommerce', 'freemius', 'lemonsqueezy', 'gumroad'] as const;
+import { IMPORT_FORMATS } from '../../platform/data/index.js';
+
+export { IMPORT_FORMATS };
 export type ImportFormatName = (typeof IMPORT_FORMATS)[number];

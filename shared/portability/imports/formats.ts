@@ -6,7 +6,7 @@ import { jsonlFormat } from './formats/jsonl.js';
 import { lemonSqueezyFormat } from './formats/lemonsqueezy.js';
 import { oursCsv } from './formats/ours.js';
 import { wooCommerceFormat } from './formats/woocommerce.js';
-import { MAX_SEATS } from '../../licensing/licenses/license-rules.js';
+import { MAX_SEATS } from '../../licensing/index.js';
 import type { ImportFormatName } from './format-names.js';
 
 

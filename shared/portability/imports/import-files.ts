@@ -1,6 +1,5 @@
-import { randomBase32 } from '../../platform/ids.js';
-import { bucketOf, isMissing, type StorageDeps } from '../../platform/storage/release-files.js';
-import { s3Presigner } from '../../platform/storage/storage-client.js';
+import { randomBase32 } from '../../platform/index.js';
+import { bucketOf, isMissing, type StorageDeps } from '../../platform/storage/index.js';
 
 /** Largest file through `POST /api/imports` itself (it must fit in Lambda's 6 MiB event, as release uploads do). */
 export const MAX_IMPORT_BODY_BYTES = 4 * 1024 * 1024;
@@ -22,9 +21,9 @@ export async function putImportFile(deps: StorageDeps, key: string, bytes: Uint8
 
 /** A URL that accepts one PUT of exactly `fileSize` bytes (the signature covers the length). */
 export async function presignImportUpload(deps: StorageDeps, key: string, fileSize: number): Promise<string> {
-  const [{ s3, sdk }, { getSignedUrl }] = await Promise.all([deps.clients.s3(), s3Presigner()]);
+  const { s3, sdk } = await deps.clients.s3();
   const command = new sdk.PutObjectCommand({ Bucket: bucketOf(deps), Key: key, ContentLength: fileSize });
-  return getSignedUrl(s3, command, { expiresIn: IMPORT_UPLOAD_URL_TTL_SECONDS });
+  return sdk.getSignedUrl(s3, command, { expiresIn: IMPORT_UPLOAD_URL_TTL_SECONDS });
 }
 
 /** The file's size, or undefined when nothing was uploaded under the key. */

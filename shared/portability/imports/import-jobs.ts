@@ -1,9 +1,5 @@
-import type { EntityItem } from '../../platform/data/service.js';
-import { transact } from '../../platform/data/writes.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { newId } from '../../platform/ids.js';
-import { pageOf, type Page } from '../../platform/pagination.js';
-import type { Deps } from '../../platform/runtime.js';
+import { type EntityItem, transact } from '../../platform/data/index.js';
+import { type Deps, newId, NotFoundError, type Page, pageOf } from '../../platform/index.js';
 import type { ImportFormatName } from './format-names.js';
 
 export type ImportJobItem = EntityItem<'importJob'>;

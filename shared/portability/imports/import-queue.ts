@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { queueSender } from '../../platform/aws/queue-sender.js';
-import type { CoreConfig } from '../../platform/config.js';
+import { queueSender } from '../../platform/aws/index.js';
+import type { CoreConfig } from '../../platform/index.js';
 
 /** A message of the import queue: the import to run (or to go on with, from where its cursor is). */
 export const importMessageSchema = z.object({ importId: z.string() });

@@ -1,14 +1,9 @@
 import * as z from 'zod/mini';
-import { normalizeEmail } from '../../customers/customer-view.js';
-import { AppError } from '../../platform/errors.js';
-import { email } from '../../platform/http/schemas.js';
-import { couldBeLicenseKey } from '../../licensing/licenses/license-key.js';
-import { MAX_SEATS } from '../../licensing/licenses/license-rules.js';
-import { normalizeDomain } from '../../licensing/operations/domain.js';
-import { isMachineFingerprint, MAX_MACHINE_LENGTH, MAX_MACHINE_NAME_LENGTH, MAX_PLATFORM_LENGTH, machineOfHoldKey } from '../../licensing/operations/seat-holder.js';
-import type { Environment } from '../../licensing/operations/staging.js';
-import { MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from '../../licensing/leases/lease-view.js';
-import type { Channel } from '../../catalog/releases/channels.js';
+import { normalizeEmail } from '../../customers/index.js';
+import { AppError } from '../../platform/index.js';
+import { email } from '../../platform/http/index.js';
+import { couldBeLicenseKey, type Environment, isMachineFingerprint, machineOfHoldKey, MAX_LEASE_SECONDS, MAX_MACHINE_LENGTH, MAX_MACHINE_NAME_LENGTH, MAX_PLATFORM_LENGTH, MAX_SEATS, MIN_LEASE_SECONDS, normalizeDomain } from '../../licensing/index.js';
+import type { Channel } from '../../catalog/index.js';
 import type { CustomerDetails, ImportedStatus, LicenseCandidate, MachineCandidate } from './rows.js';
 import type { ImportTarget } from './target.js';
 

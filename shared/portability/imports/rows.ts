@@ -1,5 +1,5 @@
-import type { LICENSE_STATUSES } from '../../platform/data/attribute-values.js';
-import type { Channel } from '../../catalog/releases/channels.js';
+import type { LICENSE_STATUSES } from '../../platform/data/index.js';
+import type { Channel } from '../../catalog/index.js';
 
 export type ImportedStatus = (typeof LICENSE_STATUSES)[number];
 

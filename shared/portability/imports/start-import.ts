@@ -1,7 +1,6 @@
-import { BadRequestError, PayloadTooLargeError } from '../../platform/errors.js';
-import { loadLiveProduct } from '../../catalog/products/products.js';
-import type { Deps } from '../../platform/runtime.js';
-import type { StorageDeps } from '../../platform/storage/release-files.js';
+import { BadRequestError, type Deps, PayloadTooLargeError } from '../../platform/index.js';
+import { loadLiveProduct } from '../../catalog/index.js';
+import type { StorageDeps } from '../../platform/storage/index.js';
 import type { ImportFormatName } from './format-names.js';
 import {
   IMPORT_UPLOAD_URL_TTL_SECONDS,

@@ -1,5 +1,5 @@
-import type { StagingRules } from '../../licensing/operations/staging.js';
-import type { Channel } from '../../catalog/releases/channels.js';
+import type { StagingRules } from '../../licensing/index.js';
+import type { Channel } from '../../catalog/index.js';
 
 /** What an import writes into: the product, its plans by slug, and its staging rules (which sites take a seat). */
 export type ImportTarget = {

@@ -1,7 +1,6 @@
-import { toActivation } from '../../licensing/activations/activation-view.js';
-import { holdOf, lastCheckIn, readDomainHolds } from '../../licensing/activations/last-check.js';
-import { toFeedback } from '../../insights/analytics/reads.js';
-import type { Deps } from '../../platform/runtime.js';
+import { holdOf, lastCheckIn, readDomainHolds, toActivation } from '../../licensing/index.js';
+import { toFeedback } from '../../insights/index.js';
+import type { Deps } from '../../platform/index.js';
 import { feedbackOf } from './customer-feedback.js';
 import { getCustomer } from './get-customer.js';
 

@@ -1,5 +1,5 @@
-import type { EntityItem } from '../../platform/data/service.js';
-import type { Deps } from '../../platform/runtime.js';
+import type { EntityItem } from '../../platform/data/index.js';
+import type { Deps } from '../../platform/index.js';
 
 /**
  * The feedback a customer sent: with their e-mail as its contact, or through one of their licenses. Feedback lives in

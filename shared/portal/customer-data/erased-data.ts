@@ -1,4 +1,4 @@
-import { CUSTOMER_TEXT_FIELDS } from '../../customers/customer-view.js';
+import { CUSTOMER_TEXT_FIELDS } from '../../platform/data/index.js';
 
 /** The address an erased customer, and its licenses, carry instead of theirs (DECISIONS §16). */
 export const erasedEmailOf = (customerId: string) => `erased-${customerId}@invalid`;
@@ -10,7 +10,7 @@ export type ErasureSubject = { email: string; erasedEmail: string; licenseIds: R
  * A copy of `value` (parsed JSON: a customer, a license, an activation list item, or anything holding them) with the
  * subject's personal data taken out the way erasure takes it out of the records themselves: an object with the
  * subject's `email` loses its name, address, phone and metadata, one with its `customerEmail` loses `customerName`,
- * and an activation of one of its licenses loses its IP addresses. Everything else is kept as it is.
+ * and an activation of one of its licenses loses its IP addresses and a device's name. Everything else is kept as it is.
  */
 export function erasedCopy(value: unknown, subject: ErasureSubject): unknown {
   if (Array.isArray(value)) return value.map((entry) => erasedCopy(entry, subject));
@@ -27,6 +27,7 @@ export function erasedCopy(value: unknown, subject: ErasureSubject): unknown {
   if (typeof copy.licenseId === 'string' && subject.licenseIds.has(copy.licenseId)) {
     if ('ipAddress' in copy) copy.ipAddress = '';
     delete copy.lastIpAddress;
+    if ('machine' in copy && 'name' in copy) copy.name = null;
   }
   return copy;
 }

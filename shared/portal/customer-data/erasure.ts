@@ -1,14 +1,12 @@
-import { forgetPersonalData } from '../../identity/audit/personal-data.js';
-import type { EntityItem } from '../../platform/data/service.js';
-import { transact, writeItem } from '../../platform/data/writes.js';
-import { ConflictError } from '../../platform/errors.js';
-import { outboxEvent } from '../../messaging/events/outbox.js';
-import { indexFields } from '../../licensing/licenses/index-fields.js';
-import type { Deps } from '../../platform/runtime.js';
-import { loadCustomer } from '../../customers/customers.js';
+import { forgetPersonalData } from '../../identity/index.js';
+import { CUSTOMER_TEXT_FIELDS, type EntityItem, transact, writeItem } from '../../platform/data/index.js';
+import { ConflictError, type Deps } from '../../platform/index.js';
+import { outboxEvent } from '../../messaging/index.js';
+import { indexFields } from '../../licensing/index.js';
+import { type Customer, type CustomerItem, loadCustomer, toCustomer } from '../../customers/index.js';
 import { feedbackOf } from './customer-feedback.js';
-import { CUSTOMER_TEXT_FIELDS, toCustomer, type Customer, type CustomerItem } from '../../customers/customer-view.js';
 import { erasedCopy, erasedEmailOf, type ErasureSubject } from './erased-data.js';
+import { eraseTrialClaims } from './trial-claim-erasure.js';
 
 type ErasureDeps = Pick<Deps, 'data' | 'clock'>;
 
@@ -19,8 +17,9 @@ const WRITE_ROUNDS = 5;
 export type ErasedCustomer = Customer & { erasedAt: string };
 
 /**
- * Erases a customer's personal data (DECISIONS §16) and keeps what the vendor's books and the customer's sites need:
- * licenses (same keys, still working), activations, payments and subscriptions stay, without personal data.
+ * Erases a customer's personal data (DECISIONS §16, §20) and keeps what the vendor's books and the customer's sites
+ * need: licenses (same keys, still working), activations (without addresses or device names), payments,
+ * subscriptions and trial claims (without the e-mail) stay, without personal data.
  *
  * Order matters for a retry: everything that is found by the customer's e-mail is erased first, while the customer
  * still holds the e-mail, and the customer last, in one transaction with its `customer.erased` event. A request cut
@@ -37,6 +36,7 @@ export async function eraseCustomer(deps: ErasureDeps, tenantId: string, custome
     licenseIds: new Set(licenses.map((license) => license.licenseId)),
   };
   await Promise.all(licenses.map((license) => eraseLicense(deps, license, subject)));
+  await eraseTrialClaims(deps, tenantId, subject);
   await erasePayments(deps, customerId);
   await eraseFeedback(deps, tenantId, subject);
   await eraseDeliveries(deps, tenantId, subject);
@@ -50,8 +50,9 @@ async function licensesOf(deps: ErasureDeps, tenantId: string, email: string) {
 
 /**
  * The license keeps its key, status, seats and activations; its e-mail becomes the erased address (so the erased
- * customer still lists it) and its name goes. The activations lose their IP addresses; the license e-mail of a
- * purchase (its `to` and name) is deleted, sent or not.
+ * customer still lists it) and its name goes. The activations lose their IP addresses and a device's name (its
+ * fingerprint and platform stay: they hold its seat); the license e-mail of a purchase (its `to` and name) is
+ * deleted, sent or not.
  */
 async function eraseLicense(deps: ErasureDeps, license: EntityItem<'license'>, subject: ErasureSubject): Promise<void> {
   const { license: licenses, activation, activeDomain, licenseMail } = deps.data.entities;
@@ -68,8 +69,8 @@ async function eraseLicense(deps: ErasureDeps, license: EntityItem<'license'>, s
   const { data: activations } = await activation.query.byLicense({ licenseId: license.licenseId }).go({ pages: 'all' });
   await Promise.all(
     activations.map(async (item) => {
-      if (item.ipAddress !== '' || item.lastIpAddress !== undefined) {
-        await writeItem(() => activation.patch({ activationId: item.activationId }).set({ ipAddress: '' }).remove(['lastIpAddress']).go());
+      if (item.ipAddress !== '' || item.lastIpAddress !== undefined || item.name !== undefined) {
+        await writeItem(() => activation.patch({ activationId: item.activationId }).set({ ipAddress: '' }).remove(['lastIpAddress', 'name']).go());
       }
       // An active site's last check lives on its domain item; gone already when the site was deactivated meanwhile.
       if (item.status === 'active') {

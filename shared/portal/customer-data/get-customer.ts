@@ -1,9 +1,7 @@
-import { toLicense } from '../../licensing/licenses/license-view.js';
-import { productSummaries } from '../../licensing/licenses/load-license.js';
-import type { Deps } from '../../platform/runtime.js';
-import { toPayment, toSubscription } from '../../billing/billing-views.js';
-import { loadCustomer } from '../../customers/customers.js';
-import { toCustomer } from '../../customers/customer-view.js';
+import { productSummaries, toLicense } from '../../licensing/index.js';
+import type { Deps } from '../../platform/index.js';
+import { toPayment, toSubscription } from '../../billing/index.js';
+import { loadCustomer, toCustomer } from '../../customers/index.js';
 
 /**
  * A customer with its licenses (the tenant's licenses carrying its e-mail, the rule the portal
@@ -20,7 +18,7 @@ export async function getCustomer(deps: Pick<Deps, 'data' | 'clock'>, tenantId: 
   const products = await productSummaries(deps, licenses.data.map((item) => item.productId));
   return {
     ...toCustomer(customer),
-    licenses: licenses.data.map((item) => toLicense(item, products.get(item.productId) ?? { id: item.productId, name: '', slug: '' })),
+    licenses: licenses.data.map((item) => toLicense(item, products.get(item.productId) ?? { id: item.productId, name: '', slug: '' }, deps.clock.now())),
     payments: payments.data.map(toPayment),
     subscriptions: subscriptions.data.map(toSubscription),
   };

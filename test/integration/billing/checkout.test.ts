@@ -81,7 +81,7 @@ describe('public plans', () => {
 
 describe('checkout', () => {
   it('opens a yearly subscription by slug with the exact metadata, price, e-mail and return addresses', async () => {
-    const { tenant, product, publicKey, plans } = await shop();
+    const { tenant, product, publicKey, plans, secretKey } = await shop();
     const returnUrl = 'https://app.example.com/welcome?from=pricing';
     const { res, location, params, sessionId } = await checkout(
       `/public/v1/checkout?${query({ public_key: publicKey, plan: 'pro', email: 'buyer@example.com', return_url: returnUrl })}`,
@@ -106,7 +106,7 @@ describe('checkout', () => {
     expect(params).toEqual({
       mode: 'subscription',
       line_items: [
-        { quantity: '1', price_data: { currency: 'usd', unit_amount: '4950', product_data: { name: 'Shop Plugin – Pro' }, recurring: { interval: 'year' } } },
+        { quantity: '1', price_data: { currency: 'usd', unit_amount: '4950', product: plans.pro.id, recurring: { interval: 'year' } } },
       ],
       customer_email: 'buyer@example.com',
       metadata,
@@ -116,6 +116,12 @@ describe('checkout', () => {
       success_url: `${base}/public/v1/checkout/return?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: returnUrl,
     });
+    // The plan's own Stripe product (DECISIONS §20), made on the account by its first checkout, named for buyers.
+    expect(await fake.product(secretKey, plans.pro.id)).toMatchObject({ id: plans.pro.id, name: 'Shop Plugin – Pro', active: true, metadata: { plan_id: plans.pro.id } });
+    // Renamed, the plan is sold under its new name.
+    expect((await tenant.put(`/api/products/${product.id}/plans/${plans.pro.id}`, { name: 'Pro Plus' })).status).toBe(200);
+    await checkout(`/public/v1/checkout?${query({ public_key: publicKey, plan: 'pro' })}`);
+    expect(await fake.product(secretKey, plans.pro.id)).toMatchObject({ name: 'Shop Plugin – Pro Plus' });
   });
 
   it('opens a monthly subscription by public plan id, and a one-time payment for a lifetime plan by pln_ id', async () => {
@@ -133,7 +139,7 @@ describe('checkout', () => {
       `/public/v1/checkout/${plans.lifetime.id}?${query({ public_key: publicKey, activate_param: 'key', pending_param: 'wait-1' })}`,
     );
     expect(lifetime.params.mode).toBe('payment');
-    expect(lifetime.params.line_items[0].price_data).toEqual({ currency: 'usd', unit_amount: '19900', product_data: { name: 'Shop Plugin – Forever' } });
+    expect(lifetime.params.line_items[0].price_data).toEqual({ currency: 'usd', unit_amount: '19900', product: plans.lifetime.id });
     expect(lifetime.params.subscription_data).toBeUndefined();
     expect(lifetime.params.metadata).toMatchObject({ plan_id: plans.lifetime.id, activate_param: 'key', pending_param: 'wait-1' });
 
@@ -221,6 +227,24 @@ describe('checkout', () => {
     await checkout(`/public/v1/checkout?public_key=${publicKey}&plan=pro`);
     expect((await tenant.delete('/api/payment-provider')).status).toBe(204);
     expect(await buyer.get(`/public/v1/checkout?public_key=${publicKey}&plan=pro`, { origin: null })).toMatchObject(unavailable);
+  });
+
+  it('answers a browser that cannot be sold to with a page in words, same status; other callers keep the JSON (DECISIONS §22)', async () => {
+    const browser = { origin: null, headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } };
+    const never = await shop({ connected: false });
+    const unconnected = await buyer.get(`/public/v1/checkout?public_key=${never.publicKey}&plan=pro`, browser);
+    expect(unconnected.status).toBe(400);
+    expect(unconnected.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(unconnected.text).toContain('<h1>This product cannot be bought online yet</h1>');
+    expect(unconnected.text).not.toContain('"error"');
+    const retired = await buyer.get(`/public/v1/checkout/${publicId(never.plans.retired.id)}?public_key=${never.publicKey}`, browser);
+    expect(retired.status).toBe(404);
+    expect(retired.text).toContain('<h1>This plan is not on sale</h1>');
+    const unknownKey = await buyer.get('/public/v1/checkout?public_key=pk_nothing&plan=pro', browser);
+    expect(unknownKey.status).toBe(404);
+    expect(unknownKey.text).toContain('<h1>This checkout link is not valid</h1>');
+    const json = await buyer.get(`/public/v1/checkout?public_key=${never.publicKey}&plan=pro`, { origin: null, headers: { accept: 'application/json' } });
+    expect(json).toMatchObject({ status: 400, body: { error: 'Checkout is not available for this product' } });
   });
 
   it('answers 502 when Stripe fails or cannot be reached, and 400 once Stripe refuses the vendor’s key', async () => {

@@ -1,73 +1,10 @@
-import type Stripe from 'stripe';
-import { describe, expect, inject, it } from 'vitest';
-import { Client, newTenant } from '../../support/client.js';
-import { fakeStripeClient, stripeTestKey } from '../../support/fake-stripe.js';
+import { describe, expect, it } from 'vitest';
 import { emailsOnceSettled } from '../../support/mail.js';
-import { deliver, stripeEvent } from '../../support/stripe-events.js';
+import { activate, body, buyer, DAY, fake, licenseOf, openCheckout, shop, subscribe } from '../../support/plan-shop.js';
+import { stripeEvent } from '../../support/stripe-events.js';
 import { renewedSubscription, repricedSubscription } from '../../support/stripe-lifecycle-objects.js';
-import { paidSession, stripeId, stripeInvoice, stripeSubscription, unixNow } from '../../support/stripe-objects.js';
-
-const fake = fakeStripeClient(inject('stripeUrl'));
-const buyer = new Client();
-const DAY = 24 * 3600;
-
-async function body(res: Promise<{ status: number; body: any; text: string }>, status = 200) {
-  const { status: actual, body: value, text } = await res;
-  expect(actual, text).toBe(status);
-  return value;
-}
-
-/** A vendor with a product, monthly plans of 3 and 10 seats, a yearly plan, and Stripe connected. */
-async function shop(planFields: Record<string, unknown> = {}) {
-  const tenant = await newTenant();
-  const product = await body(tenant.post('/api/products', { name: 'Tier Plugin', productType: 'plugin', slug: stripeId('tier').replace('_', '-') }), 201);
-  const plans = `/api/products/${product.id}/plans`;
-  const basic = await body(tenant.post(plans, { name: 'Basic', slug: 'basic', billingCycle: 'monthly', price: 10, currency: 'usd', siteLimit: 3, ...planFields }), 201);
-  const agency = await body(tenant.post(plans, { name: 'Agency', slug: 'agency', billingCycle: 'monthly', price: 30, currency: 'usd', siteLimit: 10 }), 201);
-  const yearly = await body(tenant.post(plans, { name: 'Basic yearly', slug: 'basic-yearly', billingCycle: 'yearly', price: 100, currency: 'usd', siteLimit: 3 }), 201);
-  const secretKey = stripeTestKey();
-  const webhookSecret = `whsec_${Buffer.from(stripeId('secret')).toString('base64')}`;
-  const connected = await body(tenant.put('/api/payment-provider', { provider: 'stripe', secretKey, webhookSecret }));
-  const path = new URL(connected.webhookUrl as string).pathname;
-  const send = async (event: Stripe.Event) => {
-    // Every event twice: Stripe redelivers, and the second changes nothing.
-    const first = await deliver(path, event, webhookSecret);
-    expect(first.status, first.text).toBe(200);
-    expect((await deliver(path, event, webhookSecret)).body).toMatchObject({ outcome: 'duplicate' });
-    return first.body;
-  };
-  return { tenant, product, plans: { basic, agency, yearly }, secretKey, send, publicKey: product.public_key as string };
-}
-type Shop = Awaited<ReturnType<typeof shop>>;
-
-/** Checkout of a plan through the public API, and its subscription put in place at the fake Stripe. */
-async function openCheckout(s: Shop, planId: string, query: Record<string, string> = {}) {
-  const res = await buyer.get(`/public/v1/checkout/${planId}?${new URLSearchParams({ public_key: s.publicKey, ...query })}`, { origin: null });
-  return { res, sessionId: /\/(cs_test_\w+)$/.exec(res.headers.get('location') ?? '')?.[1] };
-}
-
-async function subscribe(s: Shop, email: string, trialDays = 0) {
-  const { res, sessionId } = await openCheckout(s, s.plans.basic.id);
-  expect(res.status, res.text).toBe(303);
-  const opened = (await fake.session(sessionId!))!;
-  const start = unixNow();
-  const end = start + (trialDays || 30) * DAY;
-  const subscription: Stripe.Subscription = {
-    ...stripeSubscription({ start, end, amount: 1000, interval: 'month', metadata: opened.session.metadata ?? {}, status: trialDays ? 'trialing' : 'active' }),
-    ...(trialDays && { trial_start: start, trial_end: end }),
-  };
-  await fake.putSubscription(s.secretKey, subscription);
-  await s.send(stripeEvent('checkout.session.completed', paidSession(opened.session, { email, amountTotal: trialDays ? 0 : 1000, invoice: stripeId('in'), subscription: subscription.id })));
-  const licenses = (await body(s.tenant.get('/api/licenses'))).items as any[];
-  const customer = (await body(s.tenant.get(`/api/customers/${licenses[0].customerId}`)));
-  return { opened, subscription, license: licenses[0], subscriptionId: customer.subscriptions[0].id as string };
-}
-
-async function activate(licenseKey: string, domains: string[]) {
-  for (const domain of domains) await body(buyer.post('/v1/licenses/activate', { license_key: licenseKey, domain }, { origin: null }));
-}
-
-const licenseOf = async (s: Shop, id: string) => body(s.tenant.get(`/api/licenses/${id}`));
+import { stripeId, stripeInvoice } from '../../support/stripe-objects.js';
+import { Client } from '../../support/client.js';
 
 describe('plan changes', () => {
   it('upgrades at once with always_invoice and downgrades at period end, keeping key and activations; 409 with too many sites', async () => {
@@ -78,7 +15,9 @@ describe('plan changes', () => {
     const up = await body(s.tenant.post(`/api/subscriptions/${subscriptionId}/change-plan`, { planId: s.plans.agency.id }));
     expect(up.subscription).toMatchObject({ planId: s.plans.agency.id, planName: 'Agency', price: 30, pendingPlanId: null });
     const [upgrade] = await fake.subscriptionUpdates(subscription.id);
-    expect(upgrade!.params).toMatchObject({ proration_behavior: 'always_invoice', metadata: { plan_id: s.plans.agency.id }, items: [{ price_data: { unit_amount: '3000' } }] });
+    expect(upgrade!.params).toMatchObject({ proration_behavior: 'always_invoice', payment_behavior: 'pending_if_incomplete', metadata: { plan_id: s.plans.agency.id } });
+    // A price of the plan's own Stripe product, tagged with the plan (what Stripe's events name it by).
+    expect((await fake.subscription(subscription.id))!.items.data[0]!.price).toMatchObject({ unit_amount: 3000, product: s.plans.agency.id, metadata: { plan_id: s.plans.agency.id } });
     expect(await licenseOf(s, license.id)).toMatchObject({ licenseKey: license.licenseKey, planId: s.plans.agency.id, seats: 10, activatedCount: 2 });
 
     // Stripe's own event for the upgrade, twice: already applied, nothing changes.
@@ -152,7 +91,7 @@ describe('coupons and tax', () => {
 describe('trials', () => {
   it('a checkout trial issues one license to the trial end, and the first paid invoice moves it to the period end keeping the key', async () => {
     const s = await shop({ trialDays: 14 });
-    const { license, subscription, opened } = await subscribe(s, 'trial@example.com', 14);
+    const { license, subscription, opened } = await subscribe(s, 'trial@example.com', { trialDays: 14 });
     expect((opened.params as any).subscription_data.trial_period_days).toBe('14');
     const trialEnd = new Date(subscription.trial_end! * 1000).toISOString();
     expect(license).toMatchObject({ expiresAt: trialEnd, trialEndsAt: trialEnd, seats: 3 });

@@ -66,6 +66,10 @@ describe('customers', () => {
       [{ email: 'a@example.com', metadata: deep }, /metadata: must nest at most 8 levels/],
       [{ email: 'a@example.com', metadata: { blob: 'x'.repeat(9000) } }, /metadata: must be at most 8192 bytes/],
       [{ email: 'a@example.com', company: 'x'.repeat(201) }, /company/],
+      [{ email: 'a@example.com', country: 'Narnia' }, /^country: must be an ISO 3166-1 alpha-2 country code, e.g. US$/],
+      [{ email: 'a@example.com', country: 'EU' }, /^country: must be an ISO 3166-1 alpha-2 country code/],
+      [{ email: 'a@example.com', timezone: 'Mars/Phobos' }, /^timezone: must be an IANA time zone name, e.g. Europe\/Amsterdam$/],
+      [{ email: 'a@example.com', timezone: '+01:00' }, /^timezone: must be an IANA time zone name/],
     ];
     for (const [body, message] of cases) {
       const res = await tenant.post('/api/customers', body);
@@ -73,6 +77,14 @@ describe('customers', () => {
       expect(res.body.error).toMatch(message);
     }
     expect((await tenant.get('/api/customers')).body.pagination.total).toBe(0);
+  });
+
+  it('keeps a country as its ISO code, upper-cased, and a time zone as its IANA name (DECISIONS §22)', async () => {
+    const tenant = await newTenant();
+    const customer = await newCustomer(tenant, { email: 'where@example.com', country: 'nl', timezone: 'America/Argentina/Buenos_Aires' });
+    expect(customer).toMatchObject({ country: 'NL', timezone: 'America/Argentina/Buenos_Aires' });
+    const updated = await tenant.put(`/api/customers/${customer.id}`, { country: 'jp', timezone: 'UTC' });
+    expect(updated.body).toMatchObject({ country: 'JP', timezone: 'UTC' });
   });
 
   it('lists newest first with totals and pages, and searches name or e-mail prefixes', async () => {

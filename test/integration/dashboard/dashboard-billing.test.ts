@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client } from '../../support/client.js';
-import { button, byRole, CHROMIUM, desktopPage, launchChromium, link, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+import { signedInDashboard, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, byRole, link, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
 import { stripeEvent } from '../../support/stripe-events.js';
 import { created, paidCheckout, shop, type Shop } from '../../support/stripe-shop.js';
 
@@ -10,36 +9,23 @@ import { created, paidCheckout, shop, type Shop } from '../../support/stripe-sho
  * Plan changes and coupons in the dashboard (DECISIONS §15), in a real Chromium against the local stack and the fake
  * Stripe: what the forms do is what the service holds. Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
-const base = inject('baseUrl');
 const buyer = new Client();
-
-let browser: Browser | undefined;
-let page: Page;
 let s: Shop;
-let tenant: Shop['tenant'];
+const { page, tenant, go, click, waitFor } = signedInDashboard(async () => (s = await shop()).tenant);
 
-beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  s = await shop();
-  tenant = s.tenant;
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
-const click = (selector: string) => page.locator(selector).click();
-const waitFor = (selector: string) => page.waitForSelector(selector);
-
-/** A yearly subscription to the shop's Pro plan (5 seats) with two active sites, and plans above and below it. */
+/**
+ * A yearly subscription to the shop's Pro plan (5 seats) with two active sites, plans above and below it, a private
+ * one and a retired one.
+ */
 async function subscribedLicense() {
   const plan = (fields: Record<string, unknown>) => created(tenant.post(`/api/products/${s.product.id}/plans`, { billingCycle: 'yearly', currency: 'usd', ...fields }));
-  const plans = { pro: s.plans.yearly, agency: await plan({ name: 'Agency', price: 149, siteLimit: 10 }), solo: await plan({ name: 'Solo', price: 19, siteLimit: 1 }) };
+  const plans = {
+    pro: s.plans.yearly,
+    agency: await plan({ name: 'Agency', price: 149, siteLimit: 10 }),
+    solo: await plan({ name: 'Solo', price: 19, siteLimit: 1 }),
+    partner: await plan({ name: 'Partner', price: 0, siteLimit: 50, isPublic: false }),
+    legacy: await plan({ name: 'Legacy', price: 99, siteLimit: 20, isActive: false }),
+  };
   const { session, subscription } = await paidCheckout(s, 'yearly');
   expect((await s.send(stripeEvent('checkout.session.completed', session))).status).toBe(200);
   const [license] = (await tenant.get('/api/licenses')).body.items;
@@ -50,11 +36,14 @@ async function subscribedLicense() {
   return { license, plans, periodEnd: new Date(subscription!.items.data[0]!.current_period_end * 1000).toISOString() };
 }
 
-describe.skipIf(!available && !process.env.CI)('plan changes and coupons in the dashboard', () => {
+describe.skipIf(withoutChromium)('plan changes and coupons in the dashboard', () => {
   it("changes a customer's subscription plan: 409 with too many sites, an upgrade at once, a downgrade at period end", async () => {
     const { license, plans, periodEnd } = await subscribedLicense();
     await go(`/customers/${license.customerId}`);
     const plan = byRole('combobox', 'New plan');
+    // What the service takes (DECISIONS §20): active plans, private ones too, never a retired one nor the current one.
+    const offered = () => page.$eval(plan, (select) => Array.from((select as unknown as { options: ArrayLike<{ value: string }> }).options, (option) => option.value).sort());
+    await expect.poll(offered, { timeout: 10_000 }).toEqual([plans.agency.id, plans.solo.id, plans.partner.id].sort());
 
     await page.select(plan, plans.solo.id);
     await click(button('Change plan'));

@@ -1,10 +1,9 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newTenant } from '../../support/client.js';
-import { button, byRole, CHROMIUM, desktopPage, launchChromium, link, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signedInDashboard, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, byRole, link, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
 import { newLicense, zipBytes } from '../../support/licensing-fixtures.js';
 
 /**
@@ -12,30 +11,12 @@ import { newLicense, zipBytes } from '../../support/licensing-fixtures.js';
  * and edit (the slider says what share of sites gets the release), a plan's and a license's channel, and the product's
  * updates after expiry; what the forms save is what the service holds. Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
-const base = inject('baseUrl');
-
-let browser: Browser | undefined;
-let page: Page;
-let tenant: Awaited<ReturnType<typeof newTenant>>;
+const { page, tenant, go, click, waitFor } = signedInDashboard();
 let product: { id: string };
-
 beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  tenant = await newTenant();
   product = (await tenant.post('/api/products', { name: 'Channel Plugin', productType: 'plugin' })).body;
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
 });
 
-const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
-const click = (selector: string) => page.locator(selector).click();
-const waitFor = (selector: string) => page.waitForSelector(selector);
 const combobox = (name: string) => byRole('combobox', name);
 const releases = async () => (await tenant.get(`/api/products/${product.id}/releases`)).body.items as { version: string; channel: string; rolloutPercent: number }[];
 
@@ -46,7 +27,7 @@ async function slide(selector: string, steps: number) {
   for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowRight');
 }
 
-describe.skipIf(!available && !process.env.CI)('release channels in the dashboard', () => {
+describe.skipIf(withoutChromium)('release channels in the dashboard', () => {
   it('uploads a beta release to a quarter of sites, then widens it to all', async () => {
     await go(`/products/${product.id}`);
     await click(link('Releases'));

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { dashboardContentSecurityPolicy } from '../../../infra/dashboard-headers.js';
 import { uniqueEmail } from '../../support/client.js';
-import { button, CHROMIUM, launchChromium, link, text, textbox } from '../../support/dashboard-page.js';
+import { dashboardBrowser, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, link, text, textbox } from '../../support/dashboard-page.js';
 import { zipBytes } from '../../support/licensing-fixtures.js';
 
 /**
@@ -13,33 +13,20 @@ import { zipBytes } from '../../support/licensing-fixtures.js';
  * same): a vendor's journey through its pages, a release uploaded both ways (through the service, and straight to
  * storage by presigned PUT), and not one violation reported by Chromium. Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
 const base = inject('baseUrl');
 type Violation = { directive: string; blocked: string };
 
-let browser: Browser | undefined;
-let page: Page;
-
+const { page, click, fill } = dashboardBrowser();
 beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  browser = await launchChromium();
-  page = await browser.newPage();
-  page.setDefaultTimeout(15_000);
   // Registered before any page script runs, on every document: each violation Chromium reports is kept.
   await page.evaluateOnNewDocument(() => {
     const scope = globalThis as unknown as { violations: Violation[]; document: { addEventListener: (type: string, listener: (event: any) => void) => void } };
     scope.violations = [];
     scope.document.addEventListener('securitypolicyviolation', (event) => scope.violations.push({ directive: event.violatedDirective, blocked: event.blockedURI }));
   });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
 });
 
 const violations = () => page.evaluate(() => (globalThis as unknown as { violations: Violation[] }).violations);
-const click = (selector: string) => page.locator(selector).click();
-const fill = (selector: string, value: string) => page.locator(selector).fill(value);
 
 async function uploadRelease(version: string, size: number) {
   const zip = join(mkdtempSync(join(tmpdir(), 'csp-zip-')), `csp-plugin-${version}.zip`);
@@ -50,7 +37,7 @@ async function uploadRelease(version: string, size: number) {
   await page.waitForSelector(text(`Release ${version} added`));
 }
 
-describe.skipIf(!available && !process.env.CI)('the dashboard under its Content-Security-Policy', () => {
+describe.skipIf(withoutChromium)('the dashboard under its Content-Security-Policy', () => {
   it('is served with the policy, whose connect-src lets uploads reach storage', async () => {
     const res = await fetch(`${base}/sign-in`);
     const policy = res.headers.get('content-security-policy')!;

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newTenant } from '../../support/client.js';
-import { button, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text } from '../../support/dashboard-page.js';
+import { describe, expect, inject, it } from 'vitest';
+import { signedInDashboard, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, screenshot, seriousViolations, text } from '../../support/dashboard-page.js';
 import { newLicense, newProduct, plugin } from '../../support/licensing-fixtures.js';
 
 /**
@@ -10,26 +8,10 @@ import { newLicense, newProduct, plugin } from '../../support/licensing-fixtures
  * stack: the export runs to a download link that serves the file; erasing asks first, then leaves the customer with
  * the erased address and the license working. Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
 const base = inject('baseUrl');
+const { page, tenant } = signedInDashboard();
 
-let browser: Browser | undefined;
-let page: Page;
-let tenant: Awaited<ReturnType<typeof newTenant>>;
-
-beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  tenant = await newTenant();
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-describe.skipIf(!available && !process.env.CI)('exports and erasure in the dashboard', () => {
+describe.skipIf(withoutChromium)('exports and erasure in the dashboard', () => {
   it('exports the account as JSON Lines to a link that serves the file', async () => {
     const product = await newProduct(tenant);
     const license = await newLicense(tenant, product.id, { customerEmail: 'exported@example.com' });

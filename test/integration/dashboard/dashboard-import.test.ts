@@ -1,9 +1,7 @@
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newTenant } from '../../support/client.js';
-import { button, byRole, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text } from '../../support/dashboard-page.js';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { signedInDashboard, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, byRole, screenshot, seriousViolations, text } from '../../support/dashboard-page.js';
 import { plugin } from '../../support/licensing-fixtures.js';
 
 /**
@@ -11,33 +9,20 @@ import { plugin } from '../../support/licensing-fixtures.js';
  * read the dry run's counts and bad rows by row number (nothing written), then import the same file for real and find
  * its kept keys working. Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
 const base = inject('baseUrl');
 const BAD_ROWS = fileURLToPath(new URL('../../fixtures/imports/bad-rows.csv', import.meta.url));
 
-let browser: Browser | undefined;
-let page: Page;
-let tenant: Awaited<ReturnType<typeof newTenant>>;
+const { page, tenant } = signedInDashboard();
 let product: { id: string; name: string };
-
 beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  tenant = await newTenant();
   product = (await tenant.post('/api/products', { name: `Moved ${Date.now()}`, productType: 'plugin' })).body;
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
 });
 
 const combobox = (name: string) => byRole('combobox', name);
 const count = async (name: string) => page.$eval(`[data-count="${name}"]`, (cell) => Number(cell.textContent));
 const licenses = async () => (await tenant.get(`/api/licenses?product_id=${product.id}`)).body.pagination.total as number;
 
-describe.skipIf(!available && !process.env.CI)('the import page', () => {
+describe.skipIf(withoutChromium)('the import page', () => {
   it('shows a dry run with its bad rows, then imports the same file, keys kept', async () => {
     await page.goto(`${base}/imports`, { waitUntil: 'networkidle0' });
     await page.locator(byRole('link', 'Import')).click();

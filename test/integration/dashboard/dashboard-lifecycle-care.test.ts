@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newTenant, uniqueEmail } from '../../support/client.js';
-import { button, byRole, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../../support/client.js';
+import { signedInDashboard, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, byRole, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
 import { newLicense } from '../../support/licensing-fixtures.js';
 import { emailsOnceSettled } from '../../support/mail.js';
 
@@ -10,32 +9,13 @@ import { emailsOnceSettled } from '../../support/mail.js';
  * Renewal reminders, grace days and license transfers in the dashboard (DECISIONS §15), in a real Chromium against
  * the local stack: what the forms save is what the service holds. Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
-const base = inject('baseUrl');
-
-let browser: Browser | undefined;
-let page: Page;
-let tenant: Awaited<ReturnType<typeof newTenant>>;
+const { page, tenant, go, click, waitFor } = signedInDashboard();
 let product: { id: string };
-
 beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  tenant = await newTenant();
   product = (await tenant.post('/api/products', { name: 'Care Plugin', productType: 'plugin' })).body;
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
 });
 
-const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
-const click = (selector: string) => page.locator(selector).click();
-const waitFor = (selector: string) => page.waitForSelector(selector);
-
-describe.skipIf(!available && !process.env.CI)('renewals and transfers in the dashboard', () => {
+describe.skipIf(withoutChromium)('renewals and transfers in the dashboard', () => {
   it("sets a product's renewal reminder days and grace days", async () => {
     await go(`/products/${product.id}`);
     await page.locator(textbox('Renewal reminder days')).fill('7, 30');

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newTenant } from '../../support/client.js';
-import { button, byRole, CHROMIUM, desktopPage, launchChromium, text } from '../../support/dashboard-page.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signedInDashboard, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, byRole, text } from '../../support/dashboard-page.js';
 import { newLicense, newProduct, plugin } from '../../support/licensing-fixtures.js';
 
 /**
@@ -10,31 +8,15 @@ import { newLicense, newProduct, plugin } from '../../support/licensing-fixtures
  * their name and platform, the floating settings it saves, and a floating license's live leases. Needs Chromium:
  * skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
-const base = inject('baseUrl');
-
-let browser: Browser | undefined;
-let page: Page;
-let tenant: Awaited<ReturnType<typeof newTenant>>;
+const { page, tenant, go } = signedInDashboard();
 let productId: string;
-
 beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  tenant = await newTenant();
   productId = (await newProduct(tenant)).id;
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
 });
 
-const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
 const edge = (operation: string, body: unknown) => plugin().post(`/v1/licenses/${operation}`, body, { origin: null });
 
-describe.skipIf(!available && !process.env.CI)('machines and floating seats in the dashboard', () => {
+describe.skipIf(withoutChromium)('machines and floating seats in the dashboard', () => {
   it("shows a license's machines with their name and platform, and makes a license floating", async () => {
     const license = await newLicense(tenant, productId, { seats: 2 });
     expect((await edge('activate', { license_key: license.licenseKey, machine: 'fp-build-box', name: 'Build box', platform: 'linux-x64' })).status).toBe(200);

@@ -1,27 +1,20 @@
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { dayOf } from '../../../shared/insights/analytics/days.js';
-import { button, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text } from '../../support/dashboard-page.js';
+import { signedInDashboard, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, screenshot, seriousViolations, text } from '../../support/dashboard-page.js';
 import { eventually, newLicense, plugin } from '../../support/licensing-fixtures.js';
 import { stripeEvent } from '../../support/stripe-events.js';
-import { paidCheckout, shop, type Shop } from '../../support/stripe-shop.js';
+import { paidCheckout, shop } from '../../support/stripe-shop.js';
 
 /**
  * The overview, the dashboard's landing page, in a real Chromium against the local stack: after a purchase and two
  * sites' update checks, its tiles and charts show those figures, in the light and the dark theme, with no serious
  * accessibility violation. Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
 const base = inject('baseUrl');
 
-let browser: Browser | undefined;
-let page: Page;
-let s: Shop;
-
-beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  s = await shop();
+const { page } = signedInDashboard(async () => {
+  const s = await shop();
   const { session } = await paidCheckout(s, 'lifetime');
   expect((await s.send(stripeEvent('checkout.session.completed', session))).body).toMatchObject({ outcome: 'processed' });
   const license = await newLicense(s.tenant, s.product.id, { seats: 3 });
@@ -32,19 +25,13 @@ beforeAll(async () => {
   }
   // The sightings reach the overview through the usage queue.
   await eventually(() => s.tenant.get('/api/analytics/overview'), (res) => res.body.activeInstalls === 2);
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-  await page.setCookie({ name: 'session', value: s.tenant.cookie!, url: base, httpOnly: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
+  return s.tenant;
 });
 
 /** The text of the tile named `label`. */
 const tile = (label: string) => page.$eval(`::-p-xpath(//div[@class="tile"][dt[text()="${label}"]]//span[@class="tile-value"])`, (el) => (el as unknown as { textContent: string }).textContent);
 
-describe.skipIf(!available && !process.env.CI)('the overview in the dashboard', () => {
+describe.skipIf(withoutChromium)('the overview in the dashboard', () => {
   it('lands on the overview, whose tiles and charts show the seeded figures, readable in both themes', async () => {
     await page.goto(`${base}/`, { waitUntil: 'networkidle0' });
     await page.waitForSelector(text('Revenue per day (USD)'));

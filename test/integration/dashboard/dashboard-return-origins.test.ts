@@ -1,43 +1,23 @@
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Client, newTenant } from '../../support/client.js';
-import { button, CHROMIUM, desktopPage, launchChromium, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { Client } from '../../support/client.js';
+import { signedInDashboard, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
 
 /**
  * A product's return origins in the dashboard, in a real Chromium against the local stack: the form warns while the
  * list is empty, checks each origin before sending, and what it saves is what checkout holds `return_url` to.
  * Needs Chromium: skipped without it, except on CI.
  */
-const available = existsSync(CHROMIUM);
-const base = inject('baseUrl');
-const buyer = new Client(base);
+const buyer = new Client(inject('baseUrl'));
 const WARNING = 'No return origins.';
 
-let browser: Browser | undefined;
-let page: Page;
-let tenant: Awaited<ReturnType<typeof newTenant>>;
+const { page, tenant, go, fill, click, waitFor } = signedInDashboard();
 let product: { id: string; public_key: string };
-
 beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  tenant = await newTenant();
   product = (await tenant.post('/api/products', { name: 'Origins Plugin', productType: 'plugin' })).body;
   expect((await tenant.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49, currency: 'usd' })).status).toBe(201);
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-  // Signed in as the tenant the API made: its session cookie, on the stack's own origin (which serves the dashboard).
-  await page.setCookie({ name: 'session', value: tenant.cookie!, url: base, httpOnly: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
 });
 
-const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'networkidle0' });
-const fill = (selector: string, value: string) => page.locator(selector).fill(value);
-const click = (selector: string) => page.locator(selector).click();
-const waitFor = (selector: string) => page.waitForSelector(selector);
 const warning = `.banner-warning${text(WARNING)}`;
 const warningGone = () => page.waitForSelector(warning, { hidden: true });
 const saved = async () => (await tenant.get(`/api/products/${product.id}`)).body.returnOrigins as string[];
@@ -47,7 +27,7 @@ async function save() {
   await waitFor(text('Saved.'));
 }
 
-describe.skipIf(!available && !process.env.CI)('return origins in the dashboard', () => {
+describe.skipIf(withoutChromium)('return origins in the dashboard', () => {
   it('warns on a new product that checkout would send keys anywhere', async () => {
     await go('/products/new');
     await waitFor(warning);

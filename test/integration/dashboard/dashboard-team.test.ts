@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newTenant, uniqueEmail } from '../../support/client.js';
-import { button, CHROMIUM, desktopPage, launchChromium, link, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+import { dashboardBrowser, withoutChromium } from '../../support/dashboard-browser.js';
+import { button, link, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
 import { newLicense, newProduct } from '../../support/licensing-fixtures.js';
 import { invitationToken, verifiedUser } from '../../support/team.js';
 
@@ -12,32 +11,12 @@ import { invitationToken, verifiedUser } from '../../support/team.js';
  * desk (a license's revoke, an activation's deactivate, a customer's details and export), none of the others. Pages
  * are waited for by what they show, not by the network going quiet. Skipped without Chromium, except on CI.
  */
-const available = existsSync(CHROMIUM);
-const base = inject('baseUrl');
-
-let browser: Browser | undefined;
-let page: Page;
-
-beforeAll(async () => {
-  if (!available && !process.env.CI) return;
-  browser = await launchChromium();
-  page = await desktopPage(browser);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-const go = (path: string) => page.goto(`${base}${path}`, { waitUntil: 'domcontentloaded' });
+const dashboard = dashboardBrowser();
+const { page, signInAs } = dashboard;
+const go = (path: string) => dashboard.go(path, 'domcontentloaded');
 const shows = async (value: string) => (await page.$(value)) !== null;
 
-/** Signs the browser in as a client of the API (its session cookie), replacing whoever was signed in. */
-async function signInAs(cookie: string) {
-  await page.deleteCookie(...(await page.cookies(base)));
-  await page.setCookie({ name: 'session', value: cookie, url: base });
-}
-
-describe.skipIf(!available && !process.env.CI)('the team in the dashboard', () => {
+describe.skipIf(withoutChromium)('the team in the dashboard', () => {
   it('lets the owner invite, and shows a support member only what the role may use', async () => {
     const owner = await newTenant();
     const [product, member, customer] = await Promise.all([
@@ -50,7 +29,7 @@ describe.skipIf(!available && !process.env.CI)('the team in the dashboard', () =
     const activated = await owner.post('/v1/licenses/activate', { license_key: license.licenseKey, domain: 'example.com' }, { origin: null });
     expect(activated.status, activated.text).toBe(200);
 
-    await signInAs(owner.cookie!);
+    await signInAs(owner);
     await go('/team');
     await page.locator(textbox('E-mail')).fill(member.email);
     await page.select('select', 'support');
@@ -60,7 +39,7 @@ describe.skipIf(!available && !process.env.CI)('the team in the dashboard', () =
     expect(await seriousViolations(page), 'axe on the team page').toEqual([]);
 
     const token = await invitationToken(member.email);
-    await signInAs(member.cookie!);
+    await signInAs(member);
     await go(`/accept-invitation?token=${token}`);
     await page.locator(button('Accept the invitation')).click();
     await page.waitForFunction("location.pathname === '/products'");

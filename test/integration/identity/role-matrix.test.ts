@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../../shared/platform/http/route.js';
-import { roleAllows, type AssignableRole, type Role } from '../../../shared/identity/teams/roles.js';
+import { roleAllows, type AssignableRole, type Permission, type Role } from '../../../shared/identity/teams/roles.js';
 import { Client, newTenant } from '../../support/client.js';
 import { inBatches, itemsNaming, pathNaming, permissionRoutes, sendEmpty } from '../../support/management-routes.js';
 import { settledSnapshot, snapshotChanges } from '../../support/table-snapshot.js';
@@ -25,7 +25,7 @@ let userIds: string[];
 /** The 403 the permission table (or DECISIONS §13, for a key on the account's own credentials) gives the call, if any. */
 function refusal({ caller, route }: Call): object | undefined {
   if (caller.via === 'apiKey' && route.input!.sessionOnly) return SESSION_REQUIRED;
-  return roleAllows(caller.role, route.input!.permission!) ? undefined : ROLE_REFUSED;
+  return roleAllows(caller.role, route.input!.permission as Permission) ? undefined : ROLE_REFUSED;
 }
 
 const everyCall = () => callers.flatMap((caller) => permissionRoutes.map((route) => ({ caller, route })));
@@ -64,7 +64,7 @@ beforeAll(async () => {
 describe('every management route × role (DECISIONS §17)', () => {
   it('has routes each role but admin is refused, and routes each is allowed', () => {
     for (const role of MEMBER_ROLES) {
-      const allowed = permissionRoutes.filter((route) => roleAllows(role, route.input!.permission!)).length;
+      const allowed = permissionRoutes.filter((route) => roleAllows(role, route.input!.permission as Permission)).length;
       expect(allowed, role).toBeGreaterThan(0);
       if (role === 'admin') expect(allowed, role).toBe(permissionRoutes.length);
       else expect(allowed, role).toBeLessThan(permissionRoutes.length);

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { AlreadyBackfilledError, backfillOverview } from '../../../shared/platform/data/migrations/overview-aggregates.js';
+import { AlreadyBackfilledError, backfillOverview } from '../../../shared/insights/overview/backfill.js';
 import { readOverview } from '../../../shared/insights/overview/overview.js';
 import { localData, tableOfItsOwn } from '../../support/table.js';
 

@@ -339,4 +339,35 @@ describe('licenses', () => {
     await sweepExpiredLicenses({ data: localData('expirySweep'), clock: systemClock });
     expect(await total(tenant, '?status=expired')).toBe(1);
   });
+
+  it('reads a license past its expiry as expired everywhere at once, before any sweep (DECISIONS §22)', async () => {
+    const tenant = await newTenant();
+    const product = await newProduct(tenant);
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const lapsed = await newLicense(tenant, { productId: product.id, customerEmail: 'lapsed@example.com', expiresAt: past });
+    expect(lapsed.status).toBe('expired');
+    const current = await newLicense(tenant, { productId: product.id, customerEmail: 'lapsed@example.com', expiresAt: '2099-01-01T00:00:00Z' });
+    const soon = await newLicense(tenant, { productId: product.id, customerEmail: 'lapsed@example.com', expiresAt: new Date(Date.now() + 1500).toISOString() });
+
+    expect((await tenant.get(`/api/licenses/${lapsed.id}`)).body.status).toBe('expired');
+    const listed = (await tenant.get('/api/licenses')).body.items as { id: string; status: string }[];
+    expect(Object.fromEntries(listed.map(({ id, status }) => [id, status]))).toEqual({ [lapsed.id]: 'expired', [current.id]: 'active', [soon.id]: 'active' });
+    const byStatus = async (status: string) => ((await tenant.get(`/api/licenses?status=${status}`)).body.items as { id: string }[]).map(({ id }) => id).sort();
+    expect(await byStatus('expired')).toEqual([lapsed.id]);
+    expect(await byStatus('active')).toEqual([current.id, soon.id].sort());
+    expect(await total(tenant, `?product_id=${product.id}&status=active`)).toBe(2);
+    expect((await validate(tenant, lapsed.licenseKey)).body).toMatchObject({ valid: false, error: 'License has expired' });
+
+    // One that lapses while nothing sweeps: its next read says so, and so do the status filters and their totals.
+    await expect.poll(async () => (await tenant.get(`/api/licenses/${soon.id}`)).body.status, { timeout: 10_000 }).toBe('expired');
+    expect(await byStatus('expired')).toEqual([lapsed.id, soon.id].sort());
+    expect(await byStatus('active')).toEqual([current.id]);
+    expect(await total(tenant, '?status=expired')).toBe(2);
+
+    // The portal reads it so too.
+    const key = await tenant.post('/api/api-keys', { name: 'portal' });
+    const portal = await tenant.get('/v1/portal/licenses?email=lapsed%40example.com', { headers: { authorization: `Bearer ${key.body.key}` }, origin: null });
+    const statuses = Object.fromEntries((portal.body.data as { id: string; status: string }[]).map(({ id, status }) => [id, status]));
+    expect(statuses).toEqual({ [lapsed.id]: 'expired', [current.id]: 'active', [soon.id]: 'expired' });
+  });
 });

@@ -10,33 +10,45 @@ import { newId } from '../../../shared/platform/ids.js';
 import { generateLicenseKey } from '../../../shared/licensing/licenses/license-key.js';
 import { sendLicenseMail, SEND_LEASE_SECONDS, type LicenseMailDeps } from '../../../shared/messaging/mail/license-mail.js';
 import { createMailer } from '../../../shared/messaging/mail/mailer.js';
+import { metrics } from '../../../shared/platform/observability/metrics.js';
 import { localData, tableOfItsOwn } from '../../support/table.js';
 
 /**
  * The mail sender's domain function as its function runs it: the table through the sender's key-access role,
- * and SES through the SDK, pointed at the SES stand-in (or at an SES that refuses every e-mail). In a table of its own:
+ * and SES through the SDK, pointed at the SES stand-in (or at an SES that refuses every e-mail: for now, as when the
+ * account's sending is paused, or for good, as the sandbox refuses an unverified recipient). In a table of its own:
  * the stack's stream would forward the e-mails written here to its own sender, which then races this test's.
  */
 const data = localData('mailSender', await tableOfItsOwn());
 let ses: MailServer;
-let refusingSes: Server;
-let refusingSesUrl: string;
+const refusingSeses: Server[] = [];
+
+/** An SES that answers every e-mail with the refusal SES names `errorType`. */
+async function sesRefusing(errorType: string, message: string): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(400, { 'content-type': 'application/json', 'x-amzn-errortype': errorType });
+    res.end(JSON.stringify({ message }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  refusingSeses.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+let pausedSesUrl: string;
+let sandboxSesUrl: string;
 
 beforeAll(async () => {
   ses = await startMailServer({ port: await freePort() });
-  refusingSes = createServer((req, res) => {
-    req.resume();
-    res.writeHead(400, { 'content-type': 'application/json', 'x-amzn-errortype': 'MessageRejected' });
-    res.end(JSON.stringify({ message: 'Email address is not verified.' }));
-  });
-  await new Promise<void>((resolve) => refusingSes.listen(0, '127.0.0.1', resolve));
-  refusingSesUrl = `http://127.0.0.1:${(refusingSes.address() as AddressInfo).port}`;
+  pausedSesUrl = await sesRefusing('SendingPausedException', 'Sending is paused for this account.');
+  sandboxSesUrl = await sesRefusing('MessageRejected', 'Email address is not verified. The following identities failed the check in region US-EAST-1: buyer@example.com');
 });
 
 afterAll(async () => {
   await ses.stop();
-  refusingSes.closeAllConnections();
-  await new Promise((resolve) => refusingSes.close(resolve));
+  for (const server of refusingSeses) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 const mailerAt = (endpoint: string) => createMailer(loadConfig({ RUNTIME: 'local', TABLE_NAME: 'unused', SES_ENDPOINT: endpoint, MAIL_FROM: 'sales@vendor.example' }, ['mail']));
@@ -73,15 +85,32 @@ describe('license e-mail sender', () => {
     expect(await mailItem(licenseId)).toMatchObject({ status: 'sent', attempts: 1, messageId: expect.any(String) });
   });
 
-  it('lets the e-mail go when SES refuses it, so the next delivery of the message sends it once', async () => {
+  it('lets the e-mail go when SES cannot send it for now, so the next delivery of the message sends it once', async () => {
     const { licenseId, licenseKey } = await queuedMail();
-    await expect(sendLicenseMail(depsAt(refusingSesUrl), licenseId)).rejects.toMatchObject({ name: 'MessageRejected' });
+    await expect(sendLicenseMail(depsAt(pausedSesUrl), licenseId)).rejects.toMatchObject({ name: 'SendingPausedException' });
     expect(await mailItem(licenseId)).toMatchObject({ status: 'pending', attempts: 1 });
     expect(sentWith(licenseKey)).toEqual([]);
 
     expect(await sendLicenseMail(depsAt(ses.endpoint), licenseId)).toBe('sent');
     expect(sentWith(licenseKey)).toHaveLength(1);
     expect(await mailItem(licenseId)).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  it('records an e-mail SES refuses for good and counts it, and never tries it again', async () => {
+    const { licenseId, licenseKey } = await queuedMail();
+    const counted = vi.spyOn(metrics, 'mailRefused');
+    const at = new Date();
+    expect(await sendLicenseMail(depsAt(sandboxSesUrl, () => at), licenseId)).toBe('refused');
+    expect(counted.mock.calls).toEqual([['MessageRejected']]);
+    const item = await mailItem(licenseId);
+    expect(item).toMatchObject({ status: 'refused', attempts: 1, refusedAt: at.toISOString(), refusal: 'MessageRejected' });
+    expect(item.leaseUntil).toBeUndefined();
+
+    // Another copy of the message, even once SES would take it: nothing is sent, nothing counted again.
+    expect(await sendLicenseMail(depsAt(ses.endpoint), licenseId)).toBe('refused-before');
+    expect(sentWith(licenseKey)).toEqual([]);
+    expect(counted).toHaveBeenCalledTimes(1);
+    counted.mockRestore();
   });
 
   it('leaves an e-mail another sender holds, and takes it over once that sender\'s lease has run out', async () => {
@@ -103,7 +132,7 @@ describe('license e-mail sender', () => {
     const failing = await queuedMail();
     // The handler logs each message it fails or drops (the logger writes through the console in tests): expected here.
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const handler = createMailSenderHandler(depsAt(refusingSesUrl));
+    const handler = createMailSenderHandler(depsAt(pausedSesUrl));
     const record = (messageId: string, body: string) => ({ messageId, body }) as SQSEvent['Records'][number];
     const result = await handler(
       { Records: [record('m1', JSON.stringify({ licenseId: failing.licenseId })), record('m2', 'not json'), record('m3', JSON.stringify({ licenseId: newId('lic') }))] },
@@ -112,6 +141,16 @@ describe('license e-mail sender', () => {
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
     expect(logged).toHaveBeenCalledTimes(3);
     logged.mockRestore();
+  });
+
+  it('does not report a message whose e-mail SES refused for good: the queue does not bring it back', async () => {
+    const refused = await queuedMail();
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const handler = createMailSenderHandler(depsAt(sandboxSesUrl));
+    const result = await handler({ Records: [{ messageId: 'm1', body: JSON.stringify({ licenseId: refused.licenseId }) } as SQSEvent['Records'][number]] }, {} as Context);
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(warned.mock.calls.map(([line]) => String(line))).toEqual([expect.stringContaining('E-mail refused by SES for good')]);
+    warned.mockRestore();
   });
 
   it('encodes a seller name beyond ASCII as SES requires', async () => {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 
 /**
  * README's quickstart, run as written: the shell blocks after the `quickstart:` markers, in one bash, against this
- * run's local stack (its address in place of `http://localhost:3000`, the only change), so the quickstart cannot
+ * run's local stack (its port as `PORT`, as a reader who runs `PORT=… npm start` sets it), so the quickstart cannot
  * go stale. Needs bash, curl and jq (.ci/run installs them when missing).
  */
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
@@ -24,10 +24,11 @@ describe("README's quickstart", () => {
   it('takes a new account to a validated license key, then reads it through the portal with an API key', () => {
     const license = quickstartBlock('license');
     const portal = quickstartBlock('portal');
-    expect(license).toContain('BASE=http://localhost:3000\n');
+    expect(license).toContain('BASE=http://localhost:${PORT:-3000}\n');
     // A line between the blocks' outputs (curl prints no newline of its own).
-    const script = `set -euo pipefail\n${license}\necho; echo __PORTAL__\n${portal}`.replaceAll('http://localhost:3000', inject('baseUrl'));
-    const output = execFileSync('bash', ['-c', script], { cwd: workDir, encoding: 'utf8', timeout: 60_000 });
+    const script = `set -euo pipefail\n${license}\necho; echo __PORTAL__\n${portal}`;
+    const env = { ...process.env, PORT: new URL(inject('baseUrl')).port };
+    const output = execFileSync('bash', ['-c', script], { cwd: workDir, env, encoding: 'utf8', timeout: 60_000 });
     const [licenseOutput, portalOutput] = output.split('__PORTAL__');
 
     // register → {user}, activate → {success, activation_id, environment, license_key, domain} (example.com takes a seat), validate → {valid: true, …}

@@ -11,7 +11,7 @@ import { newTenant } from '../../support/client.js';
 import { finishedExport } from '../../support/exports.js';
 import { newLicense, newProduct, newRelease, plugin } from '../../support/licensing-fixtures.js';
 import { localData } from '../../support/table.js';
-import { createStorageClient } from '../../../shared/platform/storage/storage-client.js';
+import { createStorageClient } from '../../../shared/platform/s3/storage-client.js';
 
 /** An account with something of every record type. */
 async function populatedAccount() {

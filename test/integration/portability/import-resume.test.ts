@@ -12,7 +12,7 @@ import { enforceKeyAccess } from '../../../shared/platform/data/key-access-guard
 import { createDataService } from '../../../shared/platform/data/service.js';
 import { importFileKey, newUploadId, putImportFile } from '../../../shared/portability/imports/import-files.js';
 import { createImportJob } from '../../../shared/portability/imports/import-jobs.js';
-import { createStorageClient } from '../../../shared/platform/storage/storage-client.js';
+import { createStorageClient } from '../../../shared/platform/s3/storage-client.js';
 import { newTenant } from '../../support/client.js';
 import { importFile } from '../../support/imports.js';
 import { newProduct, plugin, type Tenant } from '../../support/licensing-fixtures.js';

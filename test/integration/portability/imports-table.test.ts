@@ -3,7 +3,7 @@ import { startLocalStack, type LocalStack } from '../../../infra/local/stack.js'
 import { freePort } from '../../../infra/local/ports.js';
 import { Client, DASHBOARD_ORIGIN } from '../../support/client.js';
 import { finishedImport, importFixture, startImport } from '../../support/imports.js';
-import type { SentEmail } from '../../support/mail.js';
+import { verifyAddress, type SentEmail } from '../../support/mail.js';
 import { settledSnapshot, snapshotChanges, snapshotTable, type TableSnapshot } from '../../support/table-snapshot.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 
@@ -52,6 +52,8 @@ beforeAll(async () => {
   });
   tenant = new Client(stack.url);
   expect((await tenant.post('/api/auth/register', { email: 'mover@example.com', password: 'correct horse battery' })).status).toBe(201);
+  // Imports and webhooks need a verified address (DECISIONS §20).
+  await verifyAddress('mover@example.com', stack.url);
   productId = (await tenant.post('/api/products', { name: 'Moved Plugin', productType: 'plugin' })).body.id;
   // Every event kind: only import.completed may arrive.
   const events = (await tenant.get('/api/webhooks')).body.events;

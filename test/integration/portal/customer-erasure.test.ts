@@ -88,6 +88,22 @@ async function customerWithHistory(tenant: Tenant) {
   return { email, lastName, product, customer, licenses: [first, second], paymentId };
 }
 
+/**
+ * What a customer's no-card trial and devices add (DECISIONS §20): a trial claim of their e-mail, and a machine
+ * activated under the name its client reports; the trial license's `license.created` and the `license.activated`.
+ */
+async function trialAndDevice(tenant: Tenant, product: { id: string; public_key: string }, email: string) {
+  const plan = await tenant.post(`/api/products/${product.id}/plans`, { name: 'Trial', billingCycle: 'monthly', price: 9, currency: 'usd', siteLimit: 2, trialDays: 7 });
+  expect(plan.status, plan.text).toBe(201);
+  const trial = await plugin().post('/public/v1/trials', { public_key: product.public_key, plan: plan.body.slug, email });
+  expect(trial.status, trial.text).toBe(201);
+  const trialLicense = (await tenant.get(`/api/licenses?search=${encodeURIComponent(email.toLowerCase())}`)).body.items.find((l: { trialEndsAt: string | null }) => l.trialEndsAt);
+  const deviceName = `Jane's MacBook ${randomUUID().slice(0, 8)}`;
+  const device = await plugin().post('/v1/licenses/activate', { license_key: trialLicense.licenseKey, machine: randomUUID(), name: deviceName, platform: 'macOS' });
+  expect(device.status, device.text).toBe(200);
+  return { deviceName, trialLicense };
+}
+
 describe('customer data export and erasure', () => {
   it('exports everything held on a customer', async () => {
     const tenant = await newTenant();
@@ -119,9 +135,10 @@ describe('customer data export and erasure', () => {
 
   it('erases the customer from every item that held them, keeps the licenses working, and records it', async () => {
     const tenant = await newTenant();
-    const { email, lastName, customer, licenses, paymentId } = await customerWithHistory(tenant);
+    const { email, lastName, product, customer, licenses, paymentId } = await customerWithHistory(tenant);
+    const { deviceName, trialLicense } = await trialAndDevice(tenant, product, email);
     // Every event so far reached the webhook: its deliveries hold the customer too.
-    const deliveriesBefore = 6; // customer.created, 2 × license.created, 2 × license.activated, license.deactivated
+    const deliveriesBefore = 8; // customer.created, 3 × license.created, 3 × license.activated, license.deactivated
     const webhookId = (await tenant.get('/api/webhooks')).body.items[0].id;
     const settled = await eventually(
       async () => (await tenant.get(`/api/webhooks/${webhookId}/deliveries`)).body.items,
@@ -145,18 +162,22 @@ describe('customer data export and erasure', () => {
     // No copy of the e-mail, the name or the metadata anywhere in the table.
     expect(await itemsHolding(email)).toEqual([]);
     expect(await itemsHolding(lastName)).toEqual([]);
+    expect(await itemsHolding(deviceName)).toEqual([]);
 
     // What stays: the customer (erased), its licenses under the erased address, their activations without addresses.
     const detail = (await tenant.get(`/api/customers/${customer.id}`)).body;
     expect(detail.licenses.map((l: { customerEmail: string; customerName: string | null }) => [l.customerEmail, l.customerName])).toEqual([
       [erasedEmail, null],
       [erasedEmail, null],
+      [erasedEmail, null],
     ]);
+    const devices = (await tenant.get(`/api/activations?license_id=${trialLicense.id}`)).body.items;
+    expect(devices).toEqual([expect.objectContaining({ name: null, platform: 'macOS', ipAddress: '' })]);
     expect(detail.payments).toEqual([expect.objectContaining({ id: paymentId, amount: 49, invoicePdfUrl: null })]);
     const activations = (await tenant.get(`/api/activations?license_id=${licenses[0]!.id}`)).body.items;
     expect(activations.map((a: { ipAddress: string }) => a.ipAddress)).toEqual(['', '']);
     const exported = (await tenant.get(`/api/customers/${customer.id}/export`)).body;
-    expect(exported.licenses.flatMap((l: { activations: { lastIpAddress: string | null }[] }) => l.activations.map((a) => a.lastIpAddress))).toEqual([null, null]);
+    expect(exported.licenses.flatMap((l: { activations: { lastIpAddress: string | null }[] }) => l.activations.map((a) => a.lastIpAddress))).toEqual([null, null, null]);
     expect(exported.feedback).toEqual([expect.objectContaining({ email: null, metadata: null, message: 'The sitemap skips drafts' })]);
 
     // The licenses keep working: validate, a new activation (a seat counted), search by the old e-mail finds nothing.

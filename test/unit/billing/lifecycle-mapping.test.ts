@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { couponParams, promotionCodeParams } from '../../../shared/billing/coupons/coupon-mapping.js';
-import { planChangeParams, subscriptionLine, subscriptionPlanId, subscriptionTrialEnd } from '../../../shared/billing/commerce/lifecycle-mapping.js';
+import { planChangeParams, subscriptionItemId, subscriptionPlanId, subscriptionTrialEnd } from '../../../shared/billing/commerce/lifecycle-mapping.js';
 import { checkoutExtras } from '../../../shared/billing/payments/checkout-extras.js';
 import { isUpgrade, planChangeTiming } from '../../../shared/billing/subscriptions/plan-change-rules.js';
 import { repricedSubscription } from '../../support/stripe-lifecycle-objects.js';
@@ -23,26 +23,27 @@ describe('Stripe subscription → our plan and trial', () => {
     expect(subscriptionTrialEnd({ status: 'active', trial_end: trialEnd })).toBeUndefined();
   });
 
-  it('finds the item a price change replaces and its Stripe product', () => {
-    const [item] = subscription.items.data;
-    expect(subscriptionLine(subscription)).toEqual({ itemId: item!.id, stripeProductId: item!.price.product });
+  it('finds the item a price change replaces', () => {
+    expect(subscriptionItemId(subscription)).toBe(subscription.items.data[0]!.id);
   });
 });
 
 describe('plan change → Stripe subscription update', () => {
-  const line = { itemId: 'si_1', stripeProductId: 'prod_1' };
-  it('replaces the price on the same product, writes the plan as sold, and prorates as timed', () => {
-    const params = planChangeParams({ line, plan: agency, currentCycle: 'monthly', timing: { at: 'now', prorationBehavior: 'always_invoice' }, periodEnd: '2026-12-01T00:00:00.000Z' });
+  const item = { itemId: 'si_1', priceId: 'price_agency' };
+  it('names the plan\'s price, writes the plan as sold, prorates as timed, and has a change that applies now paid first', () => {
+    const params = planChangeParams({ ...item, plan: agency, currentCycle: 'monthly', timing: { at: 'now', prorationBehavior: 'always_invoice' }, periodEnd: '2026-12-01T00:00:00.000Z' });
     expect(params).toEqual({
-      items: [{ id: 'si_1', price_data: { currency: 'usd', product: 'prod_1', unit_amount: 3000, recurring: { interval: 'month' } } }],
+      items: [{ id: 'si_1', price: 'price_agency' }],
       metadata: { plan_id: 'pln_agency', plan_name: 'Agency', billing_cycle: 'monthly', price: '30', currency: 'USD', seats: '10' },
       proration_behavior: 'always_invoice',
+      payment_behavior: 'pending_if_incomplete',
     });
   });
 
-  it('starts a shorter interval at the period end (a downgrade from yearly), not now', () => {
-    const params = planChangeParams({ line, plan: agency, currentCycle: 'yearly', timing: { at: 'periodEnd', prorationBehavior: 'none' }, periodEnd: '2026-12-01T00:00:00.000Z' });
+  it('starts a shorter interval at the period end (a downgrade from yearly), not now, with nothing to pay now', () => {
+    const params = planChangeParams({ ...item, plan: agency, currentCycle: 'yearly', timing: { at: 'periodEnd', prorationBehavior: 'none' }, periodEnd: '2026-12-01T00:00:00.000Z' });
     expect(params).toMatchObject({ proration_behavior: 'none', trial_end: at('2026-12-01T00:00:00Z') });
+    expect(params.payment_behavior).toBeUndefined();
   });
 
   it('times upgrades now and downgrades at period end by default; prorateAll and none apply both now', () => {
@@ -66,6 +67,11 @@ describe('coupon → Stripe coupon and promotion code; checkout extras', () => {
       promotion: { type: 'coupon', coupon: 'co_1' }, code: 'SAVE5', max_redemptions: 10, expires_at: at('2027-01-01T00:00:00Z'), metadata: { coupon_id: 'cpn_1' },
     });
     expect(couponParams({ code: 'P', percentOff: 20, duration: 'once' }, 'cpn_2')).toEqual({ percent_off: 20, duration: 'once', name: 'P', metadata: { coupon_id: 'cpn_2' } });
+  });
+
+  it('restricts a coupon for plans to their Stripe products', () => {
+    const input = { code: 'BASIC', percentOff: 50, duration: 'forever' as const, planIds: ['pln_basic', 'pln_pro'] };
+    expect(couponParams(input, 'cpn_3', ['pln_basic', 'pln_pro'])).toMatchObject({ applies_to: { products: ['pln_basic', 'pln_pro'] } });
   });
 
   it('passes tax settings always, and a promo as the discount instead of the promotion-code field', () => {

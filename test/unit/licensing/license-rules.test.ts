@@ -3,7 +3,8 @@ import { metadataSchema } from '../../../shared/customers/metadata.js';
 import { nameSearchOf, normalizeEmail } from '../../../shared/customers/customer-view.js';
 import { EXPIRY_SHARD_COUNT, expiryItemChanges, expiryShard } from '../../../shared/licensing/licenses/expiry-items.js';
 import { activationsDeactivated, licenseStatusMoves } from '../../../shared/licensing/licenses/license-counters.js';
-import { couldBeLicenseKey, generateLicenseKey, hasGeneratedKeyShape, KEY_ALPHABET } from '../../../shared/licensing/licenses/license-key.js';
+import { couldBeLicenseKey, generateLicenseKey, hasGeneratedKeyShape } from '../../../shared/licensing/licenses/license-key.js';
+import { KEY_ALPHABET } from '../../../shared/platform/ids.js';
 
 /** Stand-ins for ElectroDB transaction entities that record what each item would do. */
 const recordingCounter = {

@@ -1027,7 +1027,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Storage throttled or unavailable: retry after `Retry-After` seconds: `Service temporarily unavailable` */
+        /** @description Storage throttled or unavailable, or the request ran out of time for its calls: retry after `Retry-After` seconds: `Service temporarily unavailable` */
         E503ServiceTemporarilyUnavailable: {
             headers: {
                 /** @description Whole seconds to wait before retrying */
@@ -1038,7 +1038,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Storage throttled or unavailable: retry after `Retry-After` seconds: `Service temporarily unavailable` */
+        /** @description Storage throttled or unavailable, or the request ran out of time for its calls: retry after `Retry-After` seconds: `Service temporarily unavailable` */
         E503ServiceTemporarilyUnavailable2: {
             headers: {
                 /** @description Whole seconds to wait before retrying */
@@ -1049,7 +1049,7 @@ export interface components {
                 "application/json": components["schemas"]["BoundError"];
             };
         };
-        /** @description Storage throttled or unavailable: retry after `Retry-After` seconds: `Service temporarily unavailable` */
+        /** @description Storage throttled or unavailable, or the request ran out of time for its calls: retry after `Retry-After` seconds: `Service temporarily unavailable` */
         E503ServiceTemporarilyUnavailable3: {
             headers: {
                 /** @description Whole seconds to wait before retrying */

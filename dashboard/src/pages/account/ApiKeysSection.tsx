@@ -2,14 +2,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { useCan } from '../../auth/permissions';
 import { serverFieldErrors } from '../../api/errors';
-import { ConfirmButton } from '../../components/ConfirmButton';
+import type { ApiKeySummary } from '../../api/types';
+import { confirmColumn } from '../../components/confirm-column';
 import { CopyValue } from '../../components/CopyButton';
+import type { Column } from '../../components/DataTable';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
 import { formatDate } from '../../components/format';
-import { QueryView } from '../../components/QueryView';
-import { TableScroll } from '../../components/TableScroll';
+import { QueryTable } from '../../components/QueryTable';
 
 const KEYS = ['api-keys'] as const;
 
@@ -35,6 +36,13 @@ export function ApiKeysSection() {
     onSubmit: (values) => create.mutate(values.name.trim()),
   });
   const server = serverFieldErrors(create.error);
+  const columns: Column<ApiKeySummary>[] = [
+    { header: 'Name', cell: (key) => key.name },
+    { header: 'Key', cell: (key) => <code>{key.prefix}…</code> },
+    { header: 'Created', cell: (key) => formatDate(key.createdAt) },
+    { header: 'Last used', cell: (key) => formatDate(key.lastUsedAt) },
+    confirmColumn({ label: 'Revoke', title: (key) => `Revoke the key "${key.name}"?`, consequence: 'Servers using it are refused at once.', onConfirm: (key) => revoke.mutate(key.id) }),
+  ];
   return (
     <section className="card" aria-labelledby="keys-heading">
       <h2 id="keys-heading">API keys</h2>
@@ -58,42 +66,7 @@ export function ApiKeysSection() {
       </form>
       )}
       <ErrorBanner error={create.error ?? revoke.error} />
-      <QueryView query={keys} loading="Loading API keys…" isEmpty={(data) => data.items.length === 0} empty={<p>No API keys yet.</p>}>
-        {(data) => (
-          <TableScroll label="API keys">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((key) => (
-                  <tr key={key.id}>
-                    <td>{key.name}</td>
-                    <td>
-                      <code>{key.prefix}…</code>
-                    </td>
-                    <td>{formatDate(key.createdAt)}</td>
-                    <td>{formatDate(key.lastUsedAt)}</td>
-                    <td>
-                      <ConfirmButton label="Revoke" title={`Revoke the key "${key.name}"?`} onConfirm={() => revoke.mutate(key.id)}>
-                        <p>Servers using it are refused at once.</p>
-                      </ConfirmButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-      </QueryView>
+      <QueryTable query={keys} loading="Loading API keys…" label="API keys" columns={columns} empty={<p>No API keys yet.</p>} />
     </section>
   );
 }

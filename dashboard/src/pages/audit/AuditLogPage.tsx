@@ -1,13 +1,40 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import type { AuditEntry } from '../../api/types';
+import type { Column } from '../../components/DataTable';
 import { formatDate } from '../../components/format';
 import { useListFilters } from '../../components/list-filters';
-import { Pager } from '../../components/Pager';
-import { QueryView } from '../../components/QueryView';
-import { TableScroll } from '../../components/TableScroll';
+import { Filters, SearchFilter } from '../../components/ListHeader';
+import { QueryTable } from '../../components/QueryTable';
 
 const show = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+
+const COLUMNS: Column<AuditEntry>[] = [
+  { header: 'When', cell: (entry) => formatDate(entry.at) },
+  { header: 'Who', cell: (entry) => entry.actor.email ?? `${entry.actor.type} ${entry.actor.id}` },
+  { header: 'Action', cell: (entry) => <code>{entry.action}</code> },
+  {
+    header: 'Target',
+    cell: (entry) => (
+      <>
+        {entry.target.type} <code>{entry.target.id}</code>
+      </>
+    ),
+  },
+  {
+    header: 'Changes (before → after)',
+    cell: (entry) => (
+      <ul className="changes">
+        {Object.entries(entry.changes).map(([field, [before, after]]) => (
+          <li key={field}>
+            <strong>{field}</strong>: {show(before)} → {show(after)}
+          </li>
+        ))}
+      </ul>
+    ),
+  },
+];
 
 /** Every change of the tenant, newest first, each with its fields before and after; and the check of its hash chains. */
 export function AuditLogPage() {
@@ -40,63 +67,12 @@ export function AuditLogPage() {
         </p>
       )}
       <ErrorBanner error={verify.error} />
-      <div className="filters" role="search">
-        <label>
-          Action
-          <input type="search" value={action} placeholder="license.update" onChange={(e) => update({ action: e.target.value })} />
-        </label>
-        <label>
-          Target type
-          <input type="search" value={targetType} placeholder="license" onChange={(e) => update({ target_type: e.target.value })} />
-        </label>
-        <label>
-          Actor id
-          <input type="search" value={actorId} onChange={(e) => update({ actor_id: e.target.value })} />
-        </label>
-      </div>
-      <QueryView query={entries} loading="Loading the audit log…" isEmpty={(data) => data.items.length === 0} empty={<p>No entries match.</p>}>
-        {(data) => (
-          <>
-            <TableScroll label="Audit log">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Changes (before → after)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((entry) => (
-                    <tr key={entry.id}>
-                      <td>{formatDate(entry.at)}</td>
-                      <td>{entry.actor.email ?? `${entry.actor.type} ${entry.actor.id}`}</td>
-                      <td>
-                        <code>{entry.action}</code>
-                      </td>
-                      <td>
-                        {entry.target.type} <code>{entry.target.id}</code>
-                      </td>
-                      <td>
-                        <ul className="changes">
-                          {Object.entries(entry.changes).map(([field, [before, after]]) => (
-                            <li key={field}>
-                              <strong>{field}</strong>: {show(before)} → {show(after)}
-                            </li>
-                          ))}
-                        </ul>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-            <Pager pagination={data.pagination} onPage={(next) => update({ page: String(next) })} />
-          </>
-        )}
-      </QueryView>
+      <Filters>
+        <SearchFilter label="Action" value={action} placeholder="license.update" onChange={(value) => update({ action: value })} />
+        <SearchFilter label="Target type" value={targetType} placeholder="license" onChange={(value) => update({ target_type: value })} />
+        <SearchFilter label="Actor id" value={actorId} onChange={(value) => update({ actor_id: value })} />
+      </Filters>
+      <QueryTable query={entries} loading="Loading the audit log…" label="Audit log" columns={COLUMNS} empty={<p>No entries match.</p>} onPage={(next) => update({ page: String(next) })} />
     </>
   );
 }

@@ -11,12 +11,17 @@ type Subscription = components['schemas']['Subscription'];
 
 /**
  * Moves a subscription to another recurring plan of its product (DECISIONS §15): an upgrade applies now, a downgrade
- * at the period's end (the answer's `effectiveAt`); too many active sites for the new plan is the service's 409.
+ * at the period's end (the answer's `effectiveAt`); too many active sites for the new plan is the service's 409, an
+ * upgrade the buyer's card did not pay its 402. Offers what the service takes (DECISIONS §20): active plans (private
+ * ones too), and while a downgrade is pending the current plan, which takes it back, instead of the pending one.
  */
 export function ChangePlanForm({ subscription, productId }: { subscription: Subscription; productId: string }) {
   const queryClient = useQueryClient();
   const plans = usePlans(productId);
-  const choices = (plans.data?.items ?? []).filter((plan) => plan.billingCycle !== 'lifetime' && plan.id !== subscription.planId);
+  const pendingPlanId = subscription.pendingPlanId ?? undefined;
+  const choices = (plans.data?.items ?? []).filter(
+    (plan) => plan.billingCycle !== 'lifetime' && (pendingPlanId ? plan.id !== pendingPlanId : plan.id !== subscription.planId) && (plan.isActive || plan.id === subscription.planId),
+  );
   const [planId, setPlanId] = useState('');
   const change = useMutation({
     mutationFn: (body: { planId: string }) => unwrap(api.POST('/api/subscriptions/{id}/change-plan', { params: { path: { id: subscription.id } }, body })),
@@ -37,7 +42,7 @@ export function ChangePlanForm({ subscription, productId }: { subscription: Subs
         <select value={chosen} onChange={(e) => setPlanId(e.target.value)} disabled={choices.length === 0}>
           {choices.map((plan) => (
             <option key={plan.id} value={plan.id}>
-              {plan.name} · {formatMoney(plan.price, plan.currency)} {plan.billingCycle} · {plan.siteLimit} seats
+              {plan.id === subscription.planId ? `Keep ${plan.name} (cancel the scheduled downgrade)` : `${plan.name} · ${formatMoney(plan.price, plan.currency)} ${plan.billingCycle} · ${plan.siteLimit} seats`}
             </option>
           ))}
         </select>

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { RequireVerifiedAddress } from '../../auth/VerifyFirst';
 import { Field } from '../../components/Field';
 import { fieldError, problemsOf, useForm } from '../../components/form';
 import { formatBytes } from '../../components/format';
@@ -40,41 +41,43 @@ export function ImportPage() {
         Every key is kept exactly as issued and works at once; keys that exist already are skipped. Nothing is e-mailed to
         your customers.
       </p>
-      <form onSubmit={form.handleSubmit} noValidate className="grid-form">
-        <Field label="Product" error={errorOf('productId')}>
-          <select value={form.values.productId} onChange={(e) => form.set('productId')(e.target.value)}>
-            <option value="">Choose…</option>
-            {products.data?.map((product) => (
-              <option key={product.id} value={product.id}>
-                {product.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Format" error={errorOf('format')}>
-          <select value={form.values.format} onChange={(e) => form.set('format')(e.target.value as ImportFormat)}>
-            <option value="">Choose…</option>
-            {IMPORT_FORMATS.map((format) => (
-              <option key={format.value} value={format.value}>
-                {format.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Export file" error={errorOf('file')} hint={form.values.file ? formatBytes(form.values.file.size) : 'CSV, or jsonl for an account export'}>
-          <input ref={fileInput} type="file" accept=".csv,.jsonl,.ndjson,text/csv" onChange={(e) => form.set('file')(e.target.files?.[0] ?? null)} />
-        </Field>
-        <label className="checkbox">
-          <input type="checkbox" checked={form.values.dryRun} onChange={(e) => form.set('dryRun')(e.target.checked)} /> Dry run: report what the
-          import would do, change nothing
-        </label>
-        <ErrorBanner error={start.error ?? products.error} />
-        <div className="actions">
-          <button type="submit" className="button button-primary" disabled={start.isPending}>
-            {start.isPending ? 'Uploading…' : form.values.dryRun ? 'Start dry run' : 'Start import'}
-          </button>
-        </div>
-      </form>
+      <RequireVerifiedAddress to="import licenses">
+        <form onSubmit={form.handleSubmit} noValidate className="grid-form">
+          <Field label="Product" error={errorOf('productId')}>
+            <select value={form.values.productId} onChange={(e) => form.set('productId')(e.target.value)}>
+              <option value="">Choose…</option>
+              {products.data?.map((product) => (
+                <option key={product.id} value={product.id}>
+                  {product.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Format" error={errorOf('format')}>
+            <select value={form.values.format} onChange={(e) => form.set('format')(e.target.value as ImportFormat)}>
+              <option value="">Choose…</option>
+              {IMPORT_FORMATS.map((format) => (
+                <option key={format.value} value={format.value}>
+                  {format.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Export file" error={errorOf('file')} hint={form.values.file ? formatBytes(form.values.file.size) : 'CSV, or jsonl for an account export'}>
+            <input ref={fileInput} type="file" accept=".csv,.jsonl,.ndjson,text/csv" onChange={(e) => form.set('file')(e.target.files?.[0] ?? null)} />
+          </Field>
+          <label className="checkbox">
+            <input type="checkbox" checked={form.values.dryRun} onChange={(e) => form.set('dryRun')(e.target.checked)} /> Dry run: report what the
+            import would do, change nothing
+          </label>
+          <ErrorBanner error={start.error ?? products.error} />
+          <div className="actions">
+            <button type="submit" className="button button-primary" disabled={start.isPending}>
+              {start.isPending ? 'Uploading…' : form.values.dryRun ? 'Start dry run' : 'Start import'}
+            </button>
+          </div>
+        </form>
+      </RequireVerifiedAddress>
       {current && (
         <ImportProgress
           key={current.id}

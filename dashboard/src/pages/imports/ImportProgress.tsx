@@ -1,11 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { components } from '../../api/schema.gen';
+import { DataTable, type Column } from '../../components/DataTable';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { StatusBadge } from '../../components/StatusBadge';
-import { TableScroll } from '../../components/TableScroll';
 
 type Import = components['schemas']['Import'];
+
+const BAD_ROW_COLUMNS: Column<Import['errors'][number]>[] = [
+  { header: 'Row', cell: (error) => error.row },
+  { header: 'Problem', cell: (error) => error.message },
+];
 
 const finished = (job: Import | undefined) => job?.status === 'done' || job?.status === 'failed';
 
@@ -48,24 +53,7 @@ export function ImportProgress({ importId, onImportForReal }: { importId: string
       {job.errors.length > 0 && (
         <>
           <h3>Bad rows{job.errorCount > job.errors.length && ` (the first ${job.errors.length} of ${job.errorCount})`}</h3>
-          <TableScroll label="Bad rows">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Problem</th>
-                </tr>
-              </thead>
-              <tbody>
-                {job.errors.map((error) => (
-                  <tr key={error.row}>
-                    <td>{error.row}</td>
-                    <td>{error.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable label="Bad rows" columns={BAD_ROW_COLUMNS} rows={job.errors} rowKey={(error) => error.row} />
         </>
       )}
       {job.dryRun && job.status === 'done' && onImportForReal && (

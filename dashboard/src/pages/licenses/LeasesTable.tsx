@@ -1,8 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
+import type { components } from '../../api/schema.gen';
+import { DataTable, type Column } from '../../components/DataTable';
 import { formatDate } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
-import { TableScroll } from '../../components/TableScroll';
+
+/** A live lease as the license's page lists it. */
+type Lease = components['schemas']['LiveLeases']['data'][number];
+
+const COLUMNS: Column<Lease>[] = [
+  { header: 'Machine', cell: (lease) => <span title={lease.machine}>{lease.machine.length > 20 ? `${lease.machine.slice(0, 20)}…` : lease.machine}</span> },
+  { header: 'Seat', cell: (lease) => lease.slot + 1 },
+  { header: 'Held until', cell: (lease) => formatDate(lease.expiresAt) },
+];
 
 /** A floating license's live leases: which machines hold its seats now, refreshed while the page is open. */
 export function LeasesTable({ licenseId }: { licenseId: string }) {
@@ -13,29 +23,8 @@ export function LeasesTable({ licenseId }: { licenseId: string }) {
     refetchInterval: 15_000,
   });
   return (
-    <QueryView query={leases} loading="Loading the leases…" isEmpty={(data) => data.data.length === 0} empty={<p className="empty">No machine holds a seat now.</p>}>
-      {(data) => (
-        <TableScroll label="Live leases">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Machine</th>
-                <th scope="col">Seat</th>
-                <th scope="col">Held until</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((lease) => (
-                <tr key={lease.id}>
-                  <td title={lease.machine}>{lease.machine.length > 20 ? `${lease.machine.slice(0, 20)}…` : lease.machine}</td>
-                  <td>{lease.slot + 1}</td>
-                  <td>{formatDate(lease.expiresAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+    <QueryView query={leases} loading="Loading the leases…">
+      {(data) => <DataTable label="Live leases" columns={COLUMNS} rows={data.data} empty={<p>No machine holds a seat now.</p>} />}
     </QueryView>
   );
 }

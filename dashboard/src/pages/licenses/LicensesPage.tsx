@@ -1,17 +1,40 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import type { License, LicenseStatus } from '../../api/types';
+import type { Column } from '../../components/DataTable';
+import { formatDay, stagingSites } from '../../components/format';
 import { useListFilters } from '../../components/list-filters';
 import { ListHeader, SelectFilter } from '../../components/ListHeader';
-import type { LicenseStatus } from '../../api/types';
-import { formatDay, stagingSites } from '../../components/format';
-import { Pager } from '../../components/Pager';
-import { QueryView } from '../../components/QueryView';
+import { QueryTable } from '../../components/QueryTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useProductChoices } from '../products/productQueries';
-import { TableScroll } from '../../components/TableScroll';
 
 const STATUSES: LicenseStatus[] = ['active', 'suspended', 'expired', 'revoked'];
+
+const COLUMNS: Column<License>[] = [
+  {
+    header: 'Key',
+    cell: (license) => (
+      <Link to={`/licenses/${license.id}`}>
+        <code>{license.licenseKey}</code>
+      </Link>
+    ),
+  },
+  { header: 'Customer', cell: (license) => license.customerEmail },
+  { header: 'Product', cell: (license) => license.product.name },
+  { header: 'Status', cell: (license) => <StatusBadge status={license.status} /> },
+  {
+    header: 'Seats',
+    cell: (license) => (
+      <>
+        {license.activatedCount} / {license.seats}
+        {license.stagingCount > 0 && <span className="muted"> + {stagingSites(license.stagingCount)}</span>}
+      </>
+    ),
+  },
+  { header: 'Expires', cell: (license) => (license.expiresAt ? formatDay(license.expiresAt) : 'never') },
+];
 
 export function LicensesPage() {
   const { page, filter, update } = useListFilters();
@@ -37,53 +60,14 @@ export function LicensesPage() {
           onChange={(value) => update({ product: value })}
         />
       </ListHeader>
-      <QueryView
+      <QueryTable
         query={licenses}
         loading="Loading licenses…"
-        isEmpty={(data) => data.items.length === 0}
+        label="Licenses"
+        columns={COLUMNS}
         empty={filtered ? <p>No license matches.</p> : <p>No licenses yet. Create one by hand, or sell one through a plan’s checkout link.</p>}
-      >
-        {(data) => (
-          <>
-            <TableScroll label="Licenses">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Key</th>
-                    <th scope="col">Customer</th>
-                    <th scope="col">Product</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Seats</th>
-                    <th scope="col">Expires</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((license) => (
-                    <tr key={license.id}>
-                      <td>
-                        <Link to={`/licenses/${license.id}`}>
-                          <code>{license.licenseKey}</code>
-                        </Link>
-                      </td>
-                      <td>{license.customerEmail}</td>
-                      <td>{license.product.name}</td>
-                      <td>
-                        <StatusBadge status={license.status} />
-                      </td>
-                      <td>
-                        {license.activatedCount} / {license.seats}
-                        {license.stagingCount > 0 && <span className="muted"> + {stagingSites(license.stagingCount)}</span>}
-                      </td>
-                      <td>{license.expiresAt ? formatDay(license.expiresAt) : 'never'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-            <Pager pagination={data.pagination} onPage={(next) => update({ page: String(next) })} />
-          </>
-        )}
-      </QueryView>
+        onPage={(next) => update({ page: String(next) })}
+      />
     </>
   );
 }

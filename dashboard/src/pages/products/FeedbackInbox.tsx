@@ -2,8 +2,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { Feedback } from '../../api/types';
+import { CardList } from '../../components/CardList';
 import { formatDate } from '../../components/format';
-import { Pager } from '../../components/Pager';
+import { SelectFilter } from '../../components/ListHeader';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 
@@ -22,41 +23,32 @@ export function FeedbackInbox({ productId }: { productId: string }) {
     <section aria-labelledby="feedback-heading">
       <div className="page-head">
         <h2 id="feedback-heading">Feedback inbox</h2>
-        <label className="inline-label">
-          Type
-          <select
-            value={type}
-            onChange={(e) => {
-              setType(e.target.value as Feedback['type'] | '');
-              setPage(1);
-            }}
-          >
-            <option value="">All</option>
-            {TYPES.map((t) => (
-              <option key={t}>{t}</option>
-            ))}
-          </select>
-        </label>
+        <SelectFilter
+          className="inline-label"
+          label="Type"
+          anyLabel="All"
+          value={type}
+          options={TYPES.map((t) => ({ value: t, label: t }))}
+          onChange={(value) => {
+            setType(value as Feedback['type'] | '');
+            setPage(1);
+          }}
+        />
       </div>
-      <QueryView query={feedback} loading="Loading feedback…" isEmpty={(data) => data.items.length === 0} empty={<p>No feedback yet.</p>}>
+      <QueryView query={feedback} loading="Loading feedback…">
         {(data) => (
-          <>
-            <ul className="list">
-              {data.items.map((item) => (
-                <li key={item.id} className="card">
-                  <div className="row-head">
-                    <StatusBadge status={item.type} />
-                    <span className="muted small">{formatDate(item.createdAt)}</span>
-                  </div>
-                  <p className="prewrap">{item.message}</p>
-                  <p className="muted small">
-                    {[item.email, item.domain, item.licenseKey].filter(Boolean).join(' · ') || 'anonymous'}
-                  </p>
-                </li>
-              ))}
-            </ul>
-            <Pager pagination={data.pagination} onPage={setPage} />
-          </>
+          <CardList items={data.items} empty={<p>No feedback yet.</p>} pages={{ pagination: data.pagination, onPage: setPage }}>
+            {(item) => (
+              <>
+                <div className="row-head">
+                  <StatusBadge status={item.type} />
+                  <span className="muted small">{formatDate(item.createdAt)}</span>
+                </div>
+                <p className="prewrap">{item.message}</p>
+                <p className="muted small">{[item.email, item.domain, item.licenseKey].filter(Boolean).join(' · ') || 'anonymous'}</p>
+              </>
+            )}
+          </CardList>
         )}
       </QueryView>
     </section>

@@ -1,16 +1,34 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import type { Product } from '../../api/types';
+import type { Column } from '../../components/DataTable';
 import { useListFilters } from '../../components/list-filters';
 import { ListHeader, SelectFilter } from '../../components/ListHeader';
-import type { Product } from '../../api/types';
-import { Pager } from '../../components/Pager';
-import { QueryView } from '../../components/QueryView';
+import { QueryTable } from '../../components/QueryTable';
 import { StatusBadge } from '../../components/StatusBadge';
 import { productKeys } from './productQueries';
-import { TableScroll } from '../../components/TableScroll';
 
 const STATUSES = ['active', 'draft', 'archived'] as const;
+
+const COLUMNS: Column<Product>[] = [
+  {
+    header: 'Product',
+    cell: (product) => (
+      <>
+        <Link to={`/products/${product.id}`}>
+          {product.icon && <span aria-hidden="true">{product.icon} </span>}
+          {product.name}
+        </Link>
+        <div className="muted small">{product.slug}</div>
+      </>
+    ),
+  },
+  { header: 'Type', cell: (product) => product.productType },
+  { header: 'Status', cell: (product) => <StatusBadge status={product.status} /> },
+  { header: 'Latest version', cell: (product) => product.latestVersion ?? '—' },
+  { header: 'Plans', cell: (product) => product.plansCount },
+];
 
 export function ProductsPage() {
   const { page, filter, update } = useListFilters();
@@ -26,50 +44,14 @@ export function ProductsPage() {
       <ListHeader title="Products" newLink={{ to: '/products/new', label: 'New product', permission: 'catalog' }} search={{ value: search, placeholder: 'Name or slug', onChange: (value) => update({ search: value }) }}>
         <SelectFilter label="Status" value={status} options={STATUSES.map((s) => ({ value: s, label: s }))} onChange={(value) => update({ status: value })} />
       </ListHeader>
-      <QueryView
+      <QueryTable
         query={products}
         loading="Loading products…"
-        isEmpty={(data) => data.items.length === 0}
+        label="Products"
+        columns={COLUMNS}
         empty={search || status ? <p>No product matches.</p> : <p>No products yet. Create your first one to issue licenses and ship releases.</p>}
-      >
-        {(data) => (
-          <>
-            <TableScroll label="Products">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Product</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Latest version</th>
-                    <th scope="col">Plans</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((product) => (
-                    <tr key={product.id}>
-                      <td>
-                        <Link to={`/products/${product.id}`}>
-                          {product.icon && <span aria-hidden="true">{product.icon} </span>}
-                          {product.name}
-                        </Link>
-                        <div className="muted small">{product.slug}</div>
-                      </td>
-                      <td>{product.productType}</td>
-                      <td>
-                        <StatusBadge status={product.status} />
-                      </td>
-                      <td>{product.latestVersion ?? '—'}</td>
-                      <td>{product.plansCount}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-            <Pager pagination={data.pagination} onPage={(next) => update({ page: String(next) })} />
-          </>
-        )}
-      </QueryView>
+        onPage={(next) => update({ page: String(next) })}
+      />
     </>
   );
 }

@@ -1,10 +1,19 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import type { UsageEvent } from '../../api/types';
+import { CardList } from '../../components/CardList';
+import type { Column } from '../../components/DataTable';
 import { formatDate } from '../../components/format';
-import { Pager } from '../../components/Pager';
+import { QueryTable } from '../../components/QueryTable';
 import { QueryView } from '../../components/QueryView';
-import { TableScroll } from '../../components/TableScroll';
+
+const EVENT_COLUMNS: Column<UsageEvent>[] = [
+  { header: 'Event', cell: (event) => event.event },
+  { header: 'Site', cell: (event) => event.domain ?? '—' },
+  { header: 'Properties', cell: (event) => <code className="small">{event.properties ? JSON.stringify(event.properties) : '—'}</code> },
+  { header: 'When', cell: (event) => formatDate(event.createdAt) },
+];
 
 /** The latest usage events, one row each. */
 export function RecentEvents({ productId }: { productId: string }) {
@@ -17,37 +26,7 @@ export function RecentEvents({ productId }: { productId: string }) {
   return (
     <section aria-labelledby="events-heading">
       <h2 id="events-heading">Recent events</h2>
-      <QueryView query={events} loading="Loading events…" isEmpty={(data) => data.items.length === 0} empty={<p>No usage events yet.</p>}>
-        {(data) => (
-          <>
-            <TableScroll label="Recent events">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Event</th>
-                    <th scope="col">Site</th>
-                    <th scope="col">Properties</th>
-                    <th scope="col">When</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((event) => (
-                    <tr key={event.id}>
-                      <td>{event.event}</td>
-                      <td>{event.domain ?? '—'}</td>
-                      <td>
-                        <code className="small">{event.properties ? JSON.stringify(event.properties) : '—'}</code>
-                      </td>
-                      <td>{formatDate(event.createdAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-            <Pager pagination={data.pagination} onPage={setPage} />
-          </>
-        )}
-      </QueryView>
+      <QueryTable query={events} loading="Loading events…" label="Recent events" columns={EVENT_COLUMNS} empty={<p>No usage events yet.</p>} onPage={setPage} />
     </section>
   );
 }
@@ -63,20 +42,17 @@ export function RecentReasons({ productId }: { productId: string }) {
   return (
     <section aria-labelledby="reasons-heading">
       <h2 id="reasons-heading">Deactivation reasons</h2>
-      <QueryView query={reasons} loading="Loading deactivation reasons…" isEmpty={(data) => data.items.length === 0} empty={<p>No deactivation reasons yet.</p>}>
+      <QueryView query={reasons} loading="Loading deactivation reasons…">
         {(data) => (
-          <>
-            <ul className="list">
-              {data.items.map((reason) => (
-                <li key={reason.id} className="card">
-                  <strong>{reason.reason}</strong> <span className="muted small">{formatDate(reason.createdAt)}</span>
-                  {reason.details && <p className="prewrap">{reason.details}</p>}
-                  {reason.domain && <p className="muted small">{reason.domain}</p>}
-                </li>
-              ))}
-            </ul>
-            <Pager pagination={data.pagination} onPage={setPage} />
-          </>
+          <CardList items={data.items} empty={<p>No deactivation reasons yet.</p>} pages={{ pagination: data.pagination, onPage: setPage }}>
+            {(reason) => (
+              <>
+                <strong>{reason.reason}</strong> <span className="muted small">{formatDate(reason.createdAt)}</span>
+                {reason.details && <p className="prewrap">{reason.details}</p>}
+                {reason.domain && <p className="muted small">{reason.domain}</p>}
+              </>
+            )}
+          </CardList>
         )}
       </QueryView>
     </section>

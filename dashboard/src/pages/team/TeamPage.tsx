@@ -1,15 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
+import type { Invitation, Member } from '../../api/types';
 import { useCan } from '../../auth/permissions';
 import { useMe } from '../../auth/session';
-import { ConfirmButton } from '../../components/ConfirmButton';
+import { confirmColumn } from '../../components/confirm-column';
+import type { Column } from '../../components/DataTable';
+import { RequireVerifiedAddress } from '../../auth/VerifyFirst';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
 import { formatDate } from '../../components/format';
-import { QueryView } from '../../components/QueryView';
-import { TableScroll } from '../../components/TableScroll';
+import { QueryTable } from '../../components/QueryTable';
 
 const ROLES = ['admin', 'developer', 'support', 'viewer'] as const;
 type AssignableRole = (typeof ROLES)[number];
@@ -50,11 +52,40 @@ export function TeamPage() {
     onSubmit: (values) => invite.mutate({ email: values.email.trim(), role: values.role }),
   });
   const server = serverFieldErrors(invite.error);
-  const actions = manage && (
-    <th scope="col">
-      <span className="visually-hidden">Actions</span>
-    </th>
-  );
+  /** Another member than the owner and oneself, for a role that manages the team. */
+  const editable = (member: Member) => manage && member.role !== 'owner' && member.userId !== me.data?.id;
+  const memberColumns: (Column<Member> | false)[] = [
+    { header: 'Name', cell: (member) => member.name },
+    { header: 'E-mail', cell: (member) => member.email },
+    {
+      header: 'Role',
+      cell: (member) =>
+        editable(member) ? (
+          <select aria-label={`Role of ${member.email}`} value={member.role} onChange={(e) => changeRole.mutate({ userId: member.userId, role: e.target.value as AssignableRole })}>
+            {ROLES.map((role) => (
+              <option key={role}>{role}</option>
+            ))}
+          </select>
+        ) : (
+          member.role
+        ),
+    },
+    { header: 'Joined', cell: (member) => formatDate(member.joinedAt) },
+    manage &&
+      confirmColumn({
+        label: 'Remove',
+        title: (member) => `Remove ${member.email} from the team?`,
+        consequence: 'They lose access at once.',
+        when: editable,
+        onConfirm: (member) => remove.mutate(member.userId),
+      }),
+  ];
+  const invitationColumns: (Column<Invitation> | false)[] = [
+    { header: 'E-mail', cell: (invitation) => invitation.email },
+    { header: 'Role', cell: (invitation) => invitation.role },
+    { header: 'Expires', cell: (invitation) => formatDate(invitation.expiresAt) },
+    manage && confirmColumn({ label: 'Withdraw', title: (invitation) => `Withdraw the invitation to ${invitation.email}?`, onConfirm: (invitation) => withdraw.mutate(invitation.id) }),
+  ];
   return (
     <>
       <div className="page-head">
@@ -69,112 +100,33 @@ export function TeamPage() {
               Invitation sent to {invite.data.email}.
             </p>
           )}
-          <form onSubmit={form.handleSubmit} noValidate className="inline-form">
-            <Field label="E-mail" error={fieldError(form.problems, server, 'email')}>
-              <input type="email" value={form.values.email} onChange={(e) => form.set('email')(e.target.value)} />
-            </Field>
-            <Field label="Role">
-              <select value={form.values.role} onChange={(e) => form.set('role')(e.target.value as AssignableRole)}>
-                {ROLES.map((role) => (
-                  <option key={role}>{role}</option>
-                ))}
-              </select>
-            </Field>
-            <button type="submit" className="button button-primary" disabled={invite.isPending}>
-              Send invitation
-            </button>
-          </form>
+          <RequireVerifiedAddress to="invite people">
+            <form onSubmit={form.handleSubmit} noValidate className="inline-form">
+              <Field label="E-mail" error={fieldError(form.problems, server, 'email')}>
+                <input type="email" value={form.values.email} onChange={(e) => form.set('email')(e.target.value)} />
+              </Field>
+              <Field label="Role">
+                <select value={form.values.role} onChange={(e) => form.set('role')(e.target.value as AssignableRole)}>
+                  {ROLES.map((role) => (
+                    <option key={role}>{role}</option>
+                  ))}
+                </select>
+              </Field>
+              <button type="submit" className="button button-primary" disabled={invite.isPending}>
+                Send invitation
+              </button>
+            </form>
+          </RequireVerifiedAddress>
         </section>
       )}
       <ErrorBanner error={invite.error ?? changeRole.error ?? remove.error ?? withdraw.error} />
       <section className="card" aria-labelledby="members-heading">
         <h2 id="members-heading">Members</h2>
-        <QueryView query={members} loading="Loading the team…">
-          {(data) => (
-            <TableScroll label="Members">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Joined</th>
-                    {actions}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((member) => {
-                    const editable = manage && member.role !== 'owner' && member.userId !== me.data?.id;
-                    return (
-                      <tr key={member.userId}>
-                        <td>{member.name}</td>
-                        <td>{member.email}</td>
-                        <td>
-                          {editable ? (
-                            <select
-                              aria-label={`Role of ${member.email}`}
-                              value={member.role}
-                              onChange={(e) => changeRole.mutate({ userId: member.userId, role: e.target.value as AssignableRole })}
-                            >
-                              {ROLES.map((role) => (
-                                <option key={role}>{role}</option>
-                              ))}
-                            </select>
-                          ) : (
-                            member.role
-                          )}
-                        </td>
-                        <td>{formatDate(member.joinedAt)}</td>
-                        {manage && (
-                          <td>
-                            {editable && (
-                              <ConfirmButton label="Remove" title={`Remove ${member.email} from the team?`} onConfirm={() => remove.mutate(member.userId)}>
-                                <p>They lose access at once.</p>
-                              </ConfirmButton>
-                            )}
-                          </td>
-                        )}
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </TableScroll>
-          )}
-        </QueryView>
+        <QueryTable query={members} loading="Loading the team…" label="Members" columns={memberColumns} rowKey={(member) => member.userId} />
       </section>
       <section className="card" aria-labelledby="invitations-heading">
         <h2 id="invitations-heading">Open invitations</h2>
-        <QueryView query={invitations} loading="Loading invitations…" isEmpty={(data) => data.items.length === 0} empty={<p>No open invitations.</p>}>
-          {(data) => (
-            <TableScroll label="Open invitations">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Expires</th>
-                    {actions}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((invitation) => (
-                    <tr key={invitation.id}>
-                      <td>{invitation.email}</td>
-                      <td>{invitation.role}</td>
-                      <td>{formatDate(invitation.expiresAt)}</td>
-                      {manage && (
-                        <td>
-                          <ConfirmButton label="Withdraw" title={`Withdraw the invitation to ${invitation.email}?`} onConfirm={() => withdraw.mutate(invitation.id)} />
-                        </td>
-                      )}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          )}
-        </QueryView>
+        <QueryTable query={invitations} loading="Loading invitations…" label="Open invitations" columns={invitationColumns} empty={<p>No open invitations.</p>} />
       </section>
     </>
   );

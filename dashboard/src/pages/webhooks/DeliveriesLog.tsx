@@ -1,12 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import type { Delivery } from '../../api/types';
+import { actionsColumn, type Column } from '../../components/DataTable';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { formatDate } from '../../components/format';
-import { Pager } from '../../components/Pager';
-import { QueryView } from '../../components/QueryView';
+import { QueryTable } from '../../components/QueryTable';
 import { StatusBadge } from '../../components/StatusBadge';
-import { TableScroll } from '../../components/TableScroll';
 
 const IN_FLIGHT_REFRESH_MS = 2000;
 /** How long a redelivery is looked for in the log: the list is an index, which shows a new delivery within a second or so. */
@@ -46,6 +46,26 @@ export function DeliveriesLog({ webhookId }: { webhookId: string }) {
       return queryClient.invalidateQueries({ queryKey });
     },
   });
+  const columns: Column<Delivery>[] = [
+    { header: 'Event', cell: (delivery) => delivery.eventType },
+    {
+      header: 'Status',
+      cell: (delivery) => (
+        <>
+          <StatusBadge status={delivery.status} />
+          {delivery.nextAttemptAt && <div className="muted small">retry {formatDate(delivery.nextAttemptAt)}</div>}
+        </>
+      ),
+    },
+    { header: 'Attempts', cell: (delivery) => delivery.attempts },
+    { header: 'Answer', cell: (delivery) => (delivery.responseStatus ? `HTTP ${delivery.responseStatus}` : (delivery.lastError ?? '—')) },
+    { header: 'Last attempt', cell: (delivery) => formatDate(delivery.lastAttemptAt) },
+    actionsColumn((delivery) => (
+      <button type="button" className="button button-small" disabled={redeliver.isPending} onClick={() => redeliver.mutate(delivery.id)}>
+        Redeliver
+      </button>
+    )),
+  ];
   return (
     <section aria-labelledby="deliveries-heading">
       <div className="page-head">
@@ -55,48 +75,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: string }) {
         </button>
       </div>
       <ErrorBanner error={redeliver.error} />
-      <QueryView query={deliveries} loading="Loading deliveries…" isEmpty={(data) => data.items.length === 0} empty={<p>Nothing delivered yet. Test events are not logged.</p>}>
-        {(data) => (
-          <>
-            <TableScroll label="Deliveries">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Event</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">Answer</th>
-                    <th scope="col">Last attempt</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.items.map((delivery) => (
-                    <tr key={delivery.id}>
-                      <td>{delivery.eventType}</td>
-                      <td>
-                        <StatusBadge status={delivery.status} />
-                        {delivery.nextAttemptAt && <div className="muted small">retry {formatDate(delivery.nextAttemptAt)}</div>}
-                      </td>
-                      <td>{delivery.attempts}</td>
-                      <td>{delivery.responseStatus ? `HTTP ${delivery.responseStatus}` : (delivery.lastError ?? '—')}</td>
-                      <td>{formatDate(delivery.lastAttemptAt)}</td>
-                      <td>
-                        <button type="button" className="button button-small" disabled={redeliver.isPending} onClick={() => redeliver.mutate(delivery.id)}>
-                          Redeliver
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-            <Pager pagination={data.pagination} onPage={setPage} />
-          </>
-        )}
-      </QueryView>
+      <QueryTable query={deliveries} loading="Loading deliveries…" label="Deliveries" columns={columns} empty={<p>Nothing delivered yet. Test events are not logged.</p>} onPage={setPage} />
     </section>
   );
 }

@@ -1,3 +1,4 @@
-/** The readme.txt sections the update check shows (DECISIONS §14), by their key in `sections`. */
-export const README_SECTIONS = ['description', 'installation', 'faq', 'changelog', 'screenshots'] as const;
+import { README_SECTIONS } from '../../../platform/data/index.js';
+
+export { README_SECTIONS };
 export type ReadmeSection = (typeof README_SECTIONS)[number];

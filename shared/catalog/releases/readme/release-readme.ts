@@ -1,5 +1,5 @@
-import type { EntityItem } from '../../../platform/data/service.js';
-import { readReleaseFileRange, type StorageDeps } from '../../../platform/storage/release-files.js';
+import type { EntityItem } from '../../../platform/data/index.js';
+import { readReleaseFileRange, type StorageDeps } from '../../../platform/storage/index.js';
 import type { ParsedReadme } from './parse-readme.js';
 
 /**

@@ -1,6 +1,5 @@
 import { Entity } from 'electrodb';
-import { IMPORT_STATUSES } from '../attribute-values.js';
-import { IMPORT_FORMATS } from '../../../portability/imports/format-names.js';
+import { IMPORT_FORMATS, IMPORT_STATUSES } from '../attribute-values.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
 
 /**

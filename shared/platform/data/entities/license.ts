@@ -1,6 +1,5 @@
 import { Entity } from 'electrodb';
-import { LICENSE_STATUSES } from '../attribute-values.js';
-import { CHANNELS } from '../../../catalog/releases/channels.js';
+import { CHANNELS, LICENSE_STATUSES } from '../attribute-values.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
 
 /**
@@ -25,6 +24,13 @@ export const licenseEntity = () =>
       seats: { type: 'number', required: true },
       /** Active production activations: the seats taken. */
       activatedCount: { type: 'number', required: true, default: 0 },
+      /**
+       * The seats of a plan the license moves to at its subscription's renewal (a pending downgrade, DECISIONS §20):
+       * until then new activations and leases count against the smaller of `seats` and this, so the active sites fit
+       * the plan when it applies. Absent: no downgrade pending. Not copied into gsi4/gsi5 (table-schema.ts): only the
+       * seat checks read it, from the item itself.
+       */
+      pendingSeats: { type: 'number' },
       /**
        * Active staging activations (shared/licensing/operations/staging.ts), which take no seat; held below the product's
        * staging limit by the activation's condition. Absent on licenses that never had one: 0.

@@ -3,16 +3,20 @@ import { model, primaryKey } from '../keys.js';
 
 /**
  * Where a queued e-mail stands (shared/messaging/mail/send-once.ts): `pending` → `sending` (claimed by one sender, by a
- * conditional write on `attempts`) → `sent`. Every kind of queued e-mail carries these attributes.
+ * conditional write on `attempts`) → `sent`, or `refused` when SES refused it for good (never tried again). Every kind
+ * of queued e-mail carries these attributes.
  */
 export const MAIL_SEND_STATE = {
-  status: { type: ['pending', 'sending', 'sent'] as const, required: true },
+  status: { type: ['pending', 'sending', 'sent', 'refused'] as const, required: true },
   attempts: { type: 'number', required: true, default: 0 },
   /** While `sending`: another sender may take the e-mail over after this (the first one died mid-send). */
   leaseUntil: { type: 'string' },
   sentAt: { type: 'string' },
   /** SES's id of the sent message, for tracing a bounce or complaint back to the e-mail. */
   messageId: { type: 'string' },
+  refusedAt: { type: 'string' },
+  /** The name of SES's refusal (`MessageRejected`…), never its message, which quotes the address. */
+  refusal: { type: 'string' },
 } as const;
 
 /** The kinds of e-mail the `mail` item carries; each has its template in shared/messaging/mail/mail-kinds.ts. */

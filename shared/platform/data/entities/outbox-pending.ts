@@ -1,5 +1,5 @@
 import { Entity } from 'electrodb';
-import { OUTBOX_ITEM_KINDS } from '../../../messaging/outbox/kinds.js';
+import { OUTBOX_ITEM_KINDS } from '../attribute-values.js';
 import { model, primaryKey } from '../keys.js';
 
 /**

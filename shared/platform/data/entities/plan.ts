@@ -1,6 +1,5 @@
 import { Entity } from 'electrodb';
-import { BILLING_CYCLES } from '../attribute-values.js';
-import { CHANNELS } from '../../../catalog/releases/channels.js';
+import { BILLING_CYCLES, CHANNELS } from '../attribute-values.js';
 import { globalIndex, model, primaryKey } from '../keys.js';
 
 export const planEntity = () =>

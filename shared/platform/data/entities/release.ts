@@ -1,7 +1,6 @@
 import { Entity } from 'electrodb';
-import { RELEASE_STATUSES } from '../attribute-values.js';
-import { CHANNELS } from '../../../catalog/releases/channels.js';
-import { README_SECTIONS, type ReadmeSection } from '../../../catalog/releases/readme/readme-sections.js';
+import { CHANNELS, README_SECTIONS, RELEASE_STATUSES } from '../attribute-values.js';
+
 import { globalIndex, model, primaryKey } from '../keys.js';
 
 export const releaseEntity = () =>
@@ -52,7 +51,7 @@ export const releaseReadmeEntity = () =>
       sections: {
         type: 'map',
         required: true,
-        properties: Object.fromEntries(README_SECTIONS.map((name) => [name, { type: 'string' }])) as Record<ReadmeSection, { type: 'string' }>,
+        properties: Object.fromEntries(README_SECTIONS.map((name) => [name, { type: 'string' }])) as Record<(typeof README_SECTIONS)[number], { type: 'string' }>,
       },
       /** From `== Upgrade Notice ==`, as plain text. */
       upgradeNotices: {

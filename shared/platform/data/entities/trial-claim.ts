@@ -2,7 +2,8 @@ import { Entity } from 'electrodb';
 import { model, primaryKey } from '../keys.js';
 
 /**
- * The one no-card trial of an e-mail (lower-cased) for a product (DECISIONS §15): created only if absent, in the
+ * The one no-card trial of an e-mail for a product (DECISIONS §15), keyed by the address's claim form (DECISIONS §20:
+ * lower-cased, no `+tag`, no dots at Gmail; shared/billing/trials/claim-address.ts): created only if absent, in the
  * transaction that issues the trial's license. A later paid checkout with the e-mail continues that license
  * (`convertedAt` set in the purchase's transaction, on the condition it was not yet: one purchase continues it).
  */

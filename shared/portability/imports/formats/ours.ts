@@ -1,5 +1,5 @@
 import { DOMAIN_SEPARATOR } from '../../records.js';
-import { CHANNELS, type Channel } from '../../../catalog/releases/channels.js';
+import { type Channel, CHANNELS } from '../../../catalog/index.js';
 import { cell, csvRows } from '../csv-table.js';
 import { readRow } from '../rows.js';
 import { count, mapped, optional, required, timestamp } from '../values.js';

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { NONCE_PATTERN } from '../../licensing/signing/http-signatures.js';
-import { idOf, nullableTimestamp, timestamp } from './common.js';
-import { described, named, type OperationDoc, type ResponseDoc } from './operation.js';
+import { described, idOf, named, nullableTimestamp, type OperationDoc, type ResponseDoc, timestamp } from '../../platform/openapi/index.js';
+import { NONCE_PATTERN } from './http-signatures.js';
 
 /** What the OpenAPI document says of signed answers (docs/api.md, Signed answers). */
 

@@ -20,6 +20,3 @@ export function createStorageClient(config: CoreConfig): StorageClient {
       s3: new sdk.S3Client({ ...awsClientOptions(config, config.endpoints.s3), forcePathStyle: Boolean(config.endpoints.s3) }),
     })));
 }
-
-/** S3's presigner, loaded with the first link it signs. */
-export const s3Presigner = () => import('@aws-sdk/s3-request-presigner');

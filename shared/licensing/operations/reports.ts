@@ -1,16 +1,10 @@
-import { transact } from '../../platform/data/writes.js';
-import type { FEEDBACK_TYPES } from '../../platform/data/attribute-values.js';
-import { NotFoundError } from '../../platform/errors.js';
-import { hasPublicKeyShape, newId } from '../../platform/ids.js';
-import { couldBeLicenseKey } from '../../licensing/licenses/license-key.js';
-import { readLicense } from '../../licensing/operations/license-lookup.js';
-import { LICENSE_MESSAGES } from '../../licensing/operations/messages.js';
-import type { ProductCatalog, ProductRef } from '../../licensing/operations/product-catalog.js';
-import type { Deps } from '../../platform/runtime.js';
-import { dailyCountItem } from './daily-counts.js';
-import { dayOf } from './days.js';
-import { ownLicense } from './license-origin.js';
-import type { UsageQueue } from './usage-queue.js';
+import { type FEEDBACK_TYPES, transact } from '../../platform/data/index.js';
+import { type Deps, hasPublicKeyShape, newId, NotFoundError } from '../../platform/index.js';
+import { couldBeLicenseKey } from '../licenses/license-key.js';
+import { readLicense } from './license-lookup.js';
+import { LICENSE_MESSAGES } from './messages.js';
+import type { ProductCatalog, ProductRef } from './product-catalog.js';
+import { dailyCountItem, dayOf, expiry, ownLicense, type UsageQueue } from '../../insights/index.js';
 
 export type IngestDeps = Pick<Deps, 'data' | 'clock' | 'config'> & { catalog: ProductCatalog };
 
@@ -39,11 +33,6 @@ async function originOf(deps: IngestDeps, input: Origin): Promise<{ product: Pro
   const licenseKey = licenseKeyOf(input);
   const [product, license] = await Promise.all([productOf(deps, input.publicKey), licenseKey === undefined ? undefined : readLicense(deps, licenseKey)]);
   return { product, license: license && ownLicense(license, product.productId) };
-}
-
-/** Raw records expire after the configured retention (the table's TTL removes them); their daily counts stay. */
-export function expiry(deps: Pick<Deps, 'config'>, at: Date): number {
-  return Math.floor(at.getTime() / 1000) + deps.config.analytics.retentionDays * 86_400;
 }
 
 /** Feedback and its daily count by type, in one transaction: the inbox and its totals always agree. */

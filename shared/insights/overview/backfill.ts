@@ -1,10 +1,6 @@
 import { PutCommand, ScanCommand, type DynamoDBDocumentClient, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { ALL_PRODUCTS } from '../attribute-values.js';
-import { licenseCreatedChanges, paymentChanges, refundChanges, subscriptionChanges, type OverviewChange } from '../../../insights/overview/counts.js';
-import { createDataService } from '../service.js';
-import { SERVICE_NAME } from '../table-schema.js';
-import { writeItem } from '../writes.js';
-import * as dataModel from '../model.js';
+import { ALL_PRODUCTS, createDataService, SERVICE_NAME, writeItem } from '../../platform/data/index.js';
+import { licenseCreatedChanges, paymentChanges, refundChanges, subscriptionChanges, type OverviewChange } from './counts.js';
 
 /** The marker of a backfill done: a second run would count everything twice, so it refuses. */
 const MARKER_KEY = { pk: `$${SERVICE_NAME}#overviewBackfill`, sk: 'done' };
@@ -45,7 +41,8 @@ function changesOf(item: Scanned, before: string): OverviewChange[] {
  * from: they start with the upgrade. A one-off, so it scans; it refuses to run twice (a marker item).
  */
 export async function backfillOverview(client: DynamoDBDocumentClient, tableName: string, before: Date): Promise<OverviewBackfill> {
-  const data = createDataService(client, tableName, undefined, dataModel);
+  const data = createDataService(client, tableName);
+  await data.load();
   const cutoff = before.toISOString();
   const result: OverviewBackfill = { payments: 0, subscriptions: 0, licenses: 0, counts: 0 };
   const totals = new Map<string, { tenantId: string; scope: string; day: string; metric: OverviewChange['metric']; name: string; by: number }>();

@@ -1,0 +1,22 @@
+/** The public surface of the catalog context: what other contexts and the functions use of it (docs/architecture.md). */
+export { PLAN_NOT_FOUND, checkoutUrl, planIdOf, publicPlanId } from './plans/plan-links.js';
+export { createPlan, deletePlan, getPlan, listPlans, updatePlan } from './plans/plans.js';
+export type { Plan } from './plans/plans.js';
+export { DEFAULT_GRACE_DAYS, DEFAULT_PLAN_CHANGE_PRORATION, DEFAULT_RENEWAL_REMINDER_DAYS, DEFAULT_STAGING_ACTIVATION_LIMIT, OFFLINE_VALIDITY_DAYS } from './products/product-defaults.js';
+export type { PlanChangeProration } from './products/product-defaults.js';
+export { createProduct, deleteProduct, getProduct, listProducts, loadLiveProduct, loadProduct, regeneratePublicKey, rotateSigningKey, updateProduct } from './products/products.js';
+export { MAX_RETURN_ORIGINS, MAX_RETURN_ORIGIN_LENGTH, RETURN_URL_NOT_ALLOWED, isReturnUrlAllowed, parseReturnOrigin } from './products/return-origins.js';
+export { publicSigningKeys, signingIdentityOf, signingKeySealContext } from './products/signing-keys.js';
+export type { PublicSigningKey, SigningIdentity, SigningKeyRef, StoredSigningKey } from './products/signing-keys.js';
+export { SLUG_PATTERN } from './products/slugs.js';
+export { CHANNELS, DEFAULT_CHANNEL, cappedChannel, channelAllows, inRollout } from './releases/channels.js';
+export type { Channel } from './releases/channels.js';
+export { countDownload } from './releases/download-count.js';
+export { MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES } from './releases/file-rules.js';
+export { publishedReleaseItems } from './releases/product-releases.js';
+export { createRelease, deleteRelease, getRelease, listReleases, updateRelease } from './releases/releases.js';
+export type { Release } from './releases/releases.js';
+export { parseUploadForm } from './releases/upload-form.js';
+export { createUploadUrl, storeUploadedFile } from './releases/uploads.js';
+export type { StoredFile } from './releases/uploads.js';
+export { VERSION_PATTERN, compareVersions } from './releases/versions.js';

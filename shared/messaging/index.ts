@@ -1,0 +1,26 @@
+/** The public surface of the messaging context: what other contexts and the functions use of it (docs/architecture.md). */
+export { EVENT_TYPES } from './events/event-types.js';
+export type { EventType } from './events/event-types.js';
+export { outboxEvent } from './events/outbox.js';
+export { licenseMailItem } from './mail/license-mail-item.js';
+export { sendLicenseMail } from './mail/license-mail.js';
+export { createMailQueue } from './mail/mail-queue.js';
+export type { MailMessage } from './mail/mail-queue.js';
+export { createMailer } from './mail/mailer.js';
+export { queuedMailItems, sendQueuedMail } from './mail/queued-mail.js';
+export type { MailDeps, MailOutcome } from './mail/send-once.js';
+export { forwardOutboxItem, outboxItemOf } from './outbox/forwarders.js';
+export type { OutboxQueues } from './outbox/forwarders.js';
+export { OUTBOX_ITEM_KINDS } from './outbox/kinds.js';
+export { sweepOutbox } from './outbox/sweep.js';
+export { isForbiddenAddress } from './webhooks/address-guard.js';
+export { listDeliveries, redeliver } from './webhooks/deliveries.js';
+export type { Delivery } from './webhooks/deliveries.js';
+export { createDeliveryQueue } from './webhooks/delivery-queue.js';
+export type { DeliveryMessage, DeliveryQueue } from './webhooks/delivery-queue.js';
+export { attemptDelivery } from './webhooks/dispatch.js';
+export type { SendResult } from './webhooks/send.js';
+export { isValidSecret } from './webhooks/signing.js';
+export { sendTestEvent } from './webhooks/test-delivery.js';
+export { createWebhook, deleteAllWebhooks, deleteWebhook, getWebhook, listWebhooks, regenerateSecret, updateWebhook } from './webhooks/webhooks.js';
+export type { Webhook } from './webhooks/webhooks.js';
