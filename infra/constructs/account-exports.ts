@@ -45,8 +45,9 @@ export class AccountExports extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      // Like the other buckets, kept when the stack goes; its files expire within the week anyway.
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Like the other buckets, kept when the stack goes (but not by a failed first deployment's rollback); its files
+      // expire within the week anyway.
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       serverAccessLogsBucket: props.accessLogBucket,
       serverAccessLogsPrefix: 'exports/',
       lifecycleRules: [
@@ -71,7 +72,7 @@ export class AccountExports extends Construct {
     bindTable(this.worker, props.table, { access: 'readWrite', keys: 'exportWorker' });
     this.bindBucket(this.worker, 'readWrite');
     this.grantEnqueue(this.worker);
-    this.worker.addEventSource(new SqsEventSource(this.queue, { batchSize: EXPORT_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }));
+    this.worker.addEventSource(new SqsEventSource(this.queue, { batchSize: EXPORT_QUEUE_SETTINGS.batchSize, maxConcurrency: EXPORT_QUEUE_SETTINGS.maxConcurrency, reportBatchItemFailures: true }));
 
     this.deadLetterAlarm = deadLetterAlarm(this, this.deadLetterQueue, {
       name: 'export-dead-letters',

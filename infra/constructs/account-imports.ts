@@ -54,7 +54,7 @@ export class AccountImports extends Construct {
     bindTable(this.worker, props.table, { access: 'readWrite', keys: 'importWorker' });
     bindBucket(this.worker, props.bucket, 'read');
     this.grantEnqueue(this.worker);
-    this.worker.addEventSource(new SqsEventSource(this.queue, { batchSize: IMPORT_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }));
+    this.worker.addEventSource(new SqsEventSource(this.queue, { batchSize: IMPORT_QUEUE_SETTINGS.batchSize, maxConcurrency: IMPORT_QUEUE_SETTINGS.maxConcurrency, reportBatchItemFailures: true }));
 
     props.bucket.addLifecycleRule({ id: 'expire-import-files', prefix: 'imports/', expiration: Duration.days(IMPORT_QUEUE_SETTINGS.fileRetentionDays) });
 

@@ -63,7 +63,7 @@ export class ServiceDashboard extends Construct {
         [
           graph('Function errors', Object.entries(props.functions).map(([name, fn]) => functionMetrics(fn, name).errors)),
           graph('Lambda in this account and region', [lambda.invocations, lambda.throttles, lambda.concurrency]),
-          graph('Refused or failed', [count('FrontDoorRefusals'), count('WorkerFailures'), count('PurchasesNotIssued'), count('RateLimited'), count('Refusals')]),
+          graph('Refused or failed', [count('FrontDoorRefusals'), count('WorkerFailures'), count('PurchasesNotIssued'), count('MailRefused'), count('RateLimited'), count('Refusals')]),
         ],
         [
           graph(

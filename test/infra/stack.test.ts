@@ -99,13 +99,14 @@ describe('table', () => {
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep, the lease expiry job, the export and the import worker: nodejs22.x on arm64', () => {
+  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep, the lease expiry job, the export and the import worker, the health check: nodejs22.x on arm64', () => {
     const others = [
       stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer,
       stack.expirySweep.function,
       stack.leaseExpiry.function,
       stack.accountExports.worker,
       stack.accountImports.worker,
+      stack.healthCheck.function,
     ];
     // Besides the dashboard's deployment machinery: CDK's function that copies the build into its bucket and the one
     // that retires stale assets (test/infra/front-door.test.ts); and CDK's function behind the table's deletion protection.

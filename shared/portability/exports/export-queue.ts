@@ -23,4 +23,9 @@ export const EXPORT_QUEUE_SETTINGS = {
   handOverSeconds: 60,
   visibilityTimeoutSeconds: 960,
   maxReceiveCount: 5,
+  /**
+   * Workers at once at most (the SQS event source's `maxConcurrency`, whose least is 2): an export is rare, long and
+   * heavy on the table, and a new account may run only 10 functions at once; a third waits in the queue.
+   */
+  maxConcurrency: 2,
 };

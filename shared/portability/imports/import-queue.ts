@@ -27,6 +27,11 @@ export const IMPORT_QUEUE_SETTINGS = {
   handOverSeconds: 60,
   visibilityTimeoutSeconds: 1800,
   maxReceiveCount: 5,
+  /**
+   * Workers at once at most (the SQS event source's `maxConcurrency`, whose least is 2): an import writes the table as
+   * fast as it can, and a new account may run only 10 functions at once; a third import waits in the queue.
+   */
+  maxConcurrency: 2,
   /** Import files are kept this long in the bucket (`imports/`), then expire: the import's rows are in the table. */
   fileRetentionDays: 7,
 };
