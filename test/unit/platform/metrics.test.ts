@@ -108,6 +108,7 @@ describe('metrics', () => {
     metrics.rateLimited('public-reads');
     metrics.webhookDelivery('failed');
     metrics.stripeEvent('invoice.paid');
+    metrics.mailRefused('MessageRejected');
     metrics.purchaseNotIssued();
     metrics.frontDoorRefusal();
     metrics.workerFailure();
