@@ -82,6 +82,12 @@ describe('export infrastructure', () => {
     }
   });
 
+  it('runs at most two workers at a time in the deployment: reserved concurrency, and the event source never asks for more', () => {
+    expect(EXPORT_QUEUE_SETTINGS.maxConcurrency).toBe(2);
+    expect(resourceOf(exports.worker).Properties.ReservedConcurrentExecutions).toBe(2);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: queueArn, ScalingConfig: { MaximumConcurrency: 2 } });
+  });
+
   it('has the health check report the dead-letter queue as soon as it holds a message: its alarm, to the topic', () => {
     expectWatchedByHealthCheck(stack, template, exports.deadLetterQueue, exports.deadLetterAlarm, 'export-dead-letters');
   });

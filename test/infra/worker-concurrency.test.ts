@@ -79,8 +79,13 @@ describe('asynchronous workers', () => {
     }
   });
 
-  it('reserve no concurrency of their own: a new account has 10 and Lambda keeps them all unreserved', () => {
-    for (const fn of ofType('AWS::Lambda::Function')) expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+  it('reserve concurrency only where the event source caps it, and never more than it', () => {
+    for (const [name, fn] of workers) {
+      const reserved = resources[logicalIdOf(fn)]!.Properties.ReservedConcurrentExecutions;
+      if (reserved === undefined) continue;
+      const [mapping] = mappingsOf(logicalIdOf(fn));
+      expect([name, reserved]).toEqual([name, mapping?.Properties.ScalingConfig?.MaximumConcurrency]);
+    }
   });
 });
 

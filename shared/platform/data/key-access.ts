@@ -138,14 +138,14 @@ export const KEY_ACCESS = {
    * e-mails a batch finds taken (`licenseKey`, `tenantId`); what an imported license writes: the license, its ref,
    * expiry item, activations and domain holds (`licenseKey`, `licenseId`, `shard`, `activationId`), its customer and
    * the e-mail's holder (`customerId`, `tenantId#email`), the counters (`tenantId#shard`), and the `import.completed`
-   * event (`eventId`, `outboxShard`) with the import's audit entry (`auditLog`).
-   * It changes no product or plan.
+   * event (`eventId`, `outboxShard`) with the import's audit entry (`auditLog`), and the tenant's import slot it frees
+   * at the end (`importSlot`). It changes no product or plan.
    */
   importWorker: {
-    read: ['importId', 'productId', 'licenseKey', 'tenantId'],
+    read: ['importId', 'productId', 'licenseKey', 'tenantId', 'importSlot'],
     write: [
       'importId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard',
-      'auditLog',
+      'auditLog', 'importSlot',
     ],
   },
 } as const satisfies Record<string, { read: readonly string[]; write: readonly string[] }>;

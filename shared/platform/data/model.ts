@@ -34,7 +34,7 @@ import { emailVerificationEntity } from './entities/email-verification.js';
 import { exportJobEntity } from './entities/export-job.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
-import { importErrorEntity, importJobEntity } from './entities/import-job.js';
+import { importErrorEntity, importJobEntity, importSlotEntity, importWarningEntity } from './entities/import-job.js';
 import { leaseEntity, leaseHoldEntity, leasePoolFillEntity, leaseSlotEntity } from './entities/lease.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
@@ -121,6 +121,8 @@ export const ENTITY_FACTORIES = {
   exportJob: exportJobEntity,
   importJob: importJobEntity,
   importError: importErrorEntity,
+  importWarning: importWarningEntity,
+  importSlot: importSlotEntity,
   releaseReadme: releaseReadmeEntity,
   membership: membershipEntity,
   invitation: invitationEntity,
