@@ -46,8 +46,9 @@ export class AccountExports extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      // Like the other buckets, kept when the stack goes; its files expire within the week anyway.
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Like the other buckets, kept when the stack goes (but not by a failed first deployment's rollback); its files
+      // expire within the week anyway.
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       serverAccessLogsBucket: props.accessLogBucket,
       serverAccessLogsPrefix: 'exports/',
       lifecycleRules: [
