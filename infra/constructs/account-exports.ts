@@ -69,7 +69,6 @@ export class AccountExports extends Construct {
       timeout: Duration.seconds(EXPORT_QUEUE_SETTINGS.workerTimeoutSeconds),
       environment: props.environment,
       bundle: props.bundle,
-      reservedConcurrency: EXPORT_QUEUE_SETTINGS.maxConcurrency,
     });
     bindTable(this.worker, props.table, { access: 'readWrite', keys: 'exportWorker' });
     this.bindBucket(this.worker, 'readWrite');

@@ -38,9 +38,8 @@ describe('import infrastructure', () => {
     expect(MAX_RETRY_DELAY_MS).toBeLessThan(STALL_MS);
   });
 
-  it('runs at most two workers at a time in the deployment: reserved concurrency, and the event source never asks for more', () => {
+  it('runs at most two workers at a time in the deployment: the event source never asks for more', () => {
     expect(IMPORT_QUEUE_SETTINGS.maxConcurrency).toBe(2);
-    expect(resourceOf(imports.worker).ReservedConcurrentExecutions).toBe(2);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: queueArn, ScalingConfig: { MaximumConcurrency: 2 } });
   });
 

@@ -79,13 +79,9 @@ describe('asynchronous workers', () => {
     }
   });
 
-  it('reserve concurrency only where the event source caps it, and never more than it', () => {
-    for (const [name, fn] of workers) {
-      const reserved = resources[logicalIdOf(fn)]!.Properties.ReservedConcurrentExecutions;
-      if (reserved === undefined) continue;
-      const [mapping] = mappingsOf(logicalIdOf(fn));
-      expect([name, reserved]).toEqual([name, mapping?.Properties.ScalingConfig?.MaximumConcurrency]);
-    }
+  it("reserve no concurrency: a new account's limit of 10 leaves none to reserve (Lambda refuses the deploy), and the event sources cap the workers", () => {
+    const reserving = Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::Lambda::Function' && resource.Properties.ReservedConcurrentExecutions !== undefined);
+    expect(reserving.map(([id]) => id)).toEqual([]);
   });
 });
 
