@@ -19,4 +19,4 @@ export type { Release } from './releases/releases.js';
 export { parseUploadForm } from './releases/upload-form.js';
 export { createUploadUrl, storeUploadedFile } from './releases/uploads.js';
 export type { StoredFile } from './releases/uploads.js';
-export { VERSION_PATTERN, compareVersions } from './releases/versions.js';
+export { PLATFORM_VERSION_PATTERN, PLATFORM_VERSION_RULE, VERSION_PATTERN, VERSION_RULE, compareVersions } from './releases/versions.js';

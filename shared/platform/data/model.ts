@@ -48,7 +48,7 @@ import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
 import { productDailyEntity } from './entities/product-daily.js';
-import { releaseEntity, releaseReadmeEntity } from './entities/release.js';
+import { releaseEntity, releaseReadmeEntity, versionClaimEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
 import { invitationEntity, membershipEntity } from './entities/team.js';
@@ -119,6 +119,7 @@ export const ENTITY_FACTORIES = {
   importJob: importJobEntity,
   importError: importErrorEntity,
   releaseReadme: releaseReadmeEntity,
+  versionClaim: versionClaimEntity,
   membership: membershipEntity,
   invitation: invitationEntity,
   auditEntry: auditEntryEntity,
