@@ -50,7 +50,6 @@ export function RegisterPage() {
           {register.isPending ? 'Creating…' : 'Create account'}
         </button>
       </form>
-      <p className="divider">or</p>
       <OAuthButtons />
       <p>
         Already registered? <Link to="/sign-in">Sign in</Link>

@@ -47,7 +47,6 @@ export function SignInPage() {
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <p className="divider">or</p>
       <OAuthButtons />
       <p>
         No account yet? <Link to="/register">Create one</Link>
