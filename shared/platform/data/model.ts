@@ -33,6 +33,7 @@ import { deactivationReasonEntity } from './entities/deactivation-reason.js';
 import { emailVerificationEntity } from './entities/email-verification.js';
 import { exportJobEntity } from './entities/export-job.js';
 import { feedbackEntity } from './entities/feedback.js';
+import { productMilestoneEntity } from './entities/product-milestone.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { importErrorEntity, importJobEntity } from './entities/import-job.js';
 import { leaseEntity, leaseHoldEntity, leasePoolFillEntity, leaseSlotEntity } from './entities/lease.js';
@@ -112,6 +113,7 @@ export const ENTITY_FACTORIES = {
   deactivationReason: deactivationReasonEntity,
   usageEvent: usageEventEntity,
   productDaily: productDailyEntity,
+  productMilestone: productMilestoneEntity,
   overviewCount: overviewCountEntity,
   installSketch: installSketchEntity,
   idempotencyRecord: idempotencyRecordEntity,
