@@ -1,4 +1,4 @@
-import { strFromU8, unzip, type UnzipFileInfo } from 'fflate';
+import { strFromU8, unzipSync, type UnzipFileInfo } from 'fflate';
 
 /**
  * The version a release ZIP names, read in the browser before anything is uploaded, by the service's rule (DECISIONS
@@ -11,7 +11,9 @@ export async function zipVersion(file: File): Promise<string | undefined> {
   if (file.size > MAX_READ_BYTES) return undefined;
   let entries: Record<string, Uint8Array>;
   try {
-    entries = await unzipEntries(new Uint8Array(await file.arrayBuffer()));
+    // Synchronously: fflate's asynchronous unzip starts workers from blob: URLs, which the dashboard's
+    // Content-Security-Policy refuses. Only the few small files wanted are inflated, so it is quick.
+    entries = unzipSync(new Uint8Array(await file.arrayBuffer()), { filter: wanted });
   } catch {
     return undefined;
   }
@@ -42,9 +44,6 @@ const baseName = (name: string) => name.split('/').at(-1)!.toLowerCase();
 /** Only the files the rule reads, at most one folder down: the rest of the archive is never inflated. */
 const wanted = (entry: UnzipFileInfo) =>
   depthOf(entry.name) <= 1 && entry.originalSize <= MAX_ENTRY_BYTES && /(\.php|\/style\.css|^style\.css|readme\.txt)$/i.test(entry.name);
-
-const unzipEntries = (bytes: Uint8Array) =>
-  new Promise<Record<string, Uint8Array>>((resolve, reject) => unzip(bytes, { filter: wanted }, (error, data) => (error ? reject(error) : resolve(data))));
 
 function shallowest<T extends { name: string }>(found: T[]): T | undefined {
   return found.reduce<T | undefined>((best, entry) => (!best || depthOf(entry.name) < depthOf(best.name) ? entry : best), undefined);

@@ -81,7 +81,7 @@ export function ReleaseUpload({ productId, releases }: { productId: string; rele
     validate: (values) =>
       problemsOf({
         file: !values.file ? 'Choose a ZIP file' : /\.zip$/i.test(values.file.name) ? undefined : 'The file must be a ZIP archive (.zip)',
-        version: fromZip.state === 'reading' ? 'Reading the version from the ZIP…' : versionProblem(values),
+        version: !values.version.trim() && fromZip.state === 'reading' ? 'Reading the version from the ZIP…' : versionProblem(values),
       }),
     onSubmit: (values) => upload.mutate(values),
   });
