@@ -51,6 +51,7 @@ new LicensingStack(app, `LicensingService-${stage}`, {
   alarmEmail: settings.alarmEmail,
   customDomain: customDomain && edgeCertificate ? { ...customDomain, certificateArn: edgeCertificate.certificateArn } : customDomain,
   oauth: settings.oauth,
+  registration: settings.registration,
 });
 
 // AWS Solutions checks on every synthesis: a finding that is neither fixed nor acknowledged beside its construct,

@@ -14,6 +14,7 @@ import { publicOperations } from '../functions/public/openapi.js';
 import { stripeWebhookRoutes } from '../functions/stripe-webhook/app.js';
 import { stripeWebhookOperations } from '../functions/stripe-webhook/openapi.js';
 import { API_KEY_MESSAGES } from '../shared/identity/accounts/bearer-key.js';
+import { VERIFY_FIRST } from '../shared/identity/accounts/users.js';
 import { ALL_CONFIG_SECTIONS, loadConfig } from '../shared/platform/config.js';
 import { STATE_CHANGING_METHODS } from '../shared/platform/http/origin.js';
 import type { Route } from '../shared/platform/http/route.js';
@@ -82,6 +83,7 @@ function surfaces(): Record<Surface, SurfaceConfig> {
           needsCredential(security) ? { 401: [API_KEY_MESSAGES.missing, API_KEY_MESSAGES.invalid, API_KEY_MESSAGES.secretKeyRequired] } : {},
           STATE_CHANGING_METHODS.has(route.method) && needsCredential(security) ? { 403: ['Origin not allowed'] } : {},
           route.input?.sessionOnly ? { 403: [SESSION_REQUIRED] } : {},
+          route.input?.verifiedOnly ? { 403: [VERIFY_FIRST] } : {},
           route.method === 'GET' && route.path === '/health' ? {} : merge(baseErrors(route, doc, STATE_CHANGING_METHODS.has(route.method))),
         ]),
     },

@@ -1,3 +1,5 @@
+import { REGISTRATION_MODES, type RegistrationMode } from '../shared/platform/config.js';
+
 /**
  * The deployment's settings, read from CDK context only (`cdk.json` or `-c key=value`). Never from the
  * deploying shell's environment: a shell that exports the local runtime's values (`DASHBOARD_URL=http://localhost…`)
@@ -33,6 +35,11 @@ export interface DeploySettings {
   readonly customDomain?: CustomDomainSettings;
   /** Sign-in with Google and GitHub; a provider left out answers its routes with 404. */
   readonly oauth?: OAuthSettings;
+  /**
+   * Who may create an account (DECISIONS §20): `invite` (the stack's default), the deployment's first account and
+   * addresses holding a pending invitation; `open` (`-c registration=open`), anyone.
+   */
+  readonly registration?: RegistrationMode;
 }
 
 export interface OAuthSettings {
@@ -145,6 +152,11 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
     throw new Error(`priceClass must be one of ${FRONT_DOOR_PRICE_CLASSES.join(', ')}, got "${priceClass}"`);
   }
 
+  const registration = text('registration');
+  if (registration !== undefined && !(REGISTRATION_MODES as readonly string[]).includes(registration)) {
+    throw new Error(`registration must be one of ${REGISTRATION_MODES.join(', ')}, got "${registration}"`);
+  }
+
   const mailFrom = emailAddress('mailFrom');
   // A deployment aimed at an account is a real one: without a sender, every license e-mail would fail for an hour and
   // land in the dead-letter queue. `allowDefaultMailFrom=true` lets a trial deployment go without.
@@ -176,6 +188,7 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
     alarmEmail: emailAddress('alarmEmail'),
     customDomain,
     ...optional('oauth', readOAuth(text)),
+    ...optional('registration', registration as RegistrationMode | undefined),
   };
 }
 

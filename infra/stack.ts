@@ -6,7 +6,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { NagSuppressions } from 'cdk-nag';
-import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS, type ConfigSection } from '../shared/platform/config.js';
+import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS, type ConfigSection, type RegistrationMode } from '../shared/platform/config.js';
 import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
 import { AccountImports } from './constructs/account-imports.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
@@ -127,6 +127,11 @@ export interface LicensingStackProps extends StackProps {
   readonly mailFrom?: string;
   /** Subscribed by e-mail to the alarm topic, or `ssm:<parameter>`; unset: the topic has no subscription. */
   readonly alarmEmail?: string;
+  /**
+   * Who may create an account (`REGISTRATION`, the management function's alone; DECISIONS §20): `invite`, the
+   * deployment's first account and addresses holding a pending invitation; `open`, anyone. @default 'invite'
+   */
+  readonly registration?: RegistrationMode;
   /**
    * The vendor's own host name: on the front door (its certificate in us-east-1), or with `dashboard: false` on the
    * HTTP API (`CustomDomain`, its certificate in the stack's region). Unset: the default addresses.
@@ -372,6 +377,8 @@ export class LicensingStack extends Stack {
     this.setSettings({
       links: publicBaseUrl === undefined ? undefined : { PUBLIC_BASE_URL: publicBaseUrl },
       dashboard: dashboardUrl === undefined ? undefined : { DASHBOARD_URL: dashboardUrl },
+      // A deployment on the internet is the vendor's own: nobody else registers unless the vendor opens it.
+      registration: { REGISTRATION: props.registration ?? 'invite' },
     });
     // The renewal reminders' links: the service's address, the API's own without a front door (no request to take it from).
     this.expirySweep.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl ?? this.api.apiEndpoint);

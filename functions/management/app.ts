@@ -1,6 +1,6 @@
-import { createOAuthProviders, type OAuthProviders } from '../../shared/identity/index.js';
+import { createOAuthProviders, type OAuthProviders, type TakeoverHook } from '../../shared/identity/index.js';
 import { httpApp, ok, type Route } from '../../shared/platform/http/index.js';
-import { createPaymentDeps, type PaymentDeps } from '../../shared/billing/index.js';
+import { createPaymentDeps, disconnectProvider, type PaymentDeps } from '../../shared/billing/index.js';
 import { createRateLimiter } from '../../shared/platform/rate-limits/index.js';
 import { createExportQueue, createImportQueue, type ExportQueue, type ImportQueue } from '../../shared/portability/index.js';
 import { type Config, createDeps, type Deps } from '../../shared/platform/index.js';
@@ -29,17 +29,21 @@ import { couponRoutes } from './routes/coupons.js';
 
 /**
  * What the management API uses: the table, the release bucket's client, the payment provider's, the OAuth providers,
- * the secret box that seals payment-provider secrets and products' signing keys, and the export worker's queue.
+ * the secret box that seals payment-provider secrets and products' signing keys, the export worker's queue, and what an
+ * account's takeover ends beyond identity (DECISIONS §20: its payment provider's connection, which billing holds).
  */
-export type ManagementDeps = Deps<ManagementConfig> & StorageDeps & PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox; exportQueue: ExportQueue; imports: ImportQueue };
-/** Links (callbacks, webhook URLs), the dashboard's origin and the OAuth clients, beside the core. */
-export type ManagementConfig = Config<'links' | 'dashboard' | 'oauth'>;
+export type ManagementDeps = Deps<ManagementConfig> &
+  StorageDeps &
+  PaymentDeps & { oauth: OAuthProviders; secrets: SecretBox; exportQueue: ExportQueue; imports: ImportQueue; onTakeover: TakeoverHook };
+/** Links (callbacks, webhook URLs), the dashboard's origin, the OAuth clients and who may register, beside the core. */
+export type ManagementConfig = Config<'links' | 'dashboard' | 'oauth' | 'registration'>;
 
 export function createManagementDeps(config: ManagementConfig): ManagementDeps {
   const deps = createDeps(config, 'all');
   const secrets = createSecretBox(config, SECRET_ACCESS.management);
   return {
     ...deps,
+    onTakeover: (tenantId) => disconnectProvider(deps, tenantId),
     clients: { ...deps.clients, s3: createStorageClient(config) },
     payments: createPaymentDeps(config, secrets),
     oauth: createOAuthProviders(config),
@@ -59,7 +63,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...apiKeyRoutes(deps, builders),
     ...activationRoutes(deps, builders),
     ...productRoutes(deps, builders),
-    ...licenseRoutes(deps, builders),
+    ...licenseRoutes(deps, limits, builders),
     ...customerRoutes(deps, builders),
     ...webhookRoutes(deps, builders),
     ...planRoutes(deps, builders),
@@ -68,7 +72,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...analyticsRoutes(deps, builders),
     ...exportRoutes(deps, builders),
     ...importRoutes(deps, builders),
-    ...teamRoutes(deps, builders),
+    ...teamRoutes(deps, limits, builders),
     ...auditLogRoutes(deps, builders),
     ...subscriptionRoutes(deps, builders),
     ...couponRoutes(deps, builders),

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { type Config, type Deps, ForbiddenError } from '../../shared/platform/index.js';
 import { allowedOrigins, type AnswerKeeping, assertOrigin, checkIdShape, type HttpEvent, type HttpResult, type IdKind, jsonBody, lazyInput, type Method, parseInput, query, requestBaseUrl, type Route, runIdempotently, sessionCookie, STATE_CHANGING_METHODS } from '../../shared/platform/http/index.js';
-import { type Permission, ROLE_REFUSED, roleAllows } from '../../shared/identity/index.js';
+import { type Permission, requireVerifiedAddress, ROLE_REFUSED, roleAllows } from '../../shared/identity/index.js';
 import { audited, type AuditDeclaration } from './audited.js';
 import { authenticate, SESSION_REQUIRED, type Caller, type SessionCaller } from './authenticate.js';
 
@@ -34,8 +34,17 @@ type Schemas = {
   idempotent?: false;
   /** How the caller's answer is kept for replays when it holds a secret that can be read again (a webhook's). */
   keptAnswer?: (caller: Caller) => AnswerKeeping;
-  /** `true`: the account's own credentials, for a signed-in session only; an API key is 403 (DECISIONS §13). */
+  /**
+   * `true`: for a signed-in session only; an API key is 403 (DECISIONS §13: the account's own credentials; §20: the team
+   * and the payment provider, so that a leaked key cannot outlive its revocation through a member it invited).
+   */
   sessionOnly?: true;
+  /**
+   * `true`: the calling account's address must be verified, else 403 `Verify your e-mail address first` (DECISIONS §20):
+   * the routes that reach beyond the account (people invited, URLs sent data, a Stripe account paid, data carried out or in),
+   * which an account registered with someone else's address must not use before the address's owner can take it over.
+   */
+  verifiedOnly?: true;
 };
 
 /** What an authenticated route declares besides its input: the permission it needs, and the change it makes. */
@@ -98,6 +107,7 @@ export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
     const flags = {
       ...(idempotent ? { idempotent } : {}),
       ...(schemas.sessionOnly ? { sessionOnly: true } : {}),
+      ...(schemas.verifiedOnly ? { verifiedOnly: true } : {}),
       ...(schemas.permission ? { permission: schemas.permission } : {}),
       ...(schemas.audit !== undefined ? { audit: schemas.audit } : {}),
     };
@@ -118,7 +128,7 @@ export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
 
   /**
    * A route for an authenticated developer: session cookie (with the CSRF origin rule) or secret API key (not on a
-   * `sessionOnly` route: 403, before anything is read). A POST
+   * `sessionOnly` route: 403, before anything is read); then the role, then (`verifiedOnly`) the address. A POST
    * takes `Idempotency-Key` (unless `idempotent: false`), scoped to the caller's account: checked once the caller is
    * known, around the input's parsing and the route, so the refreshed session cookie is never part of a kept answer.
    */
@@ -139,6 +149,8 @@ export function routeBuilders(deps: Deps<Config<'links' | 'dashboard'>>) {
         if (schemas.sessionOnly && caller.via !== 'session') throw new ForbiddenError(SESSION_REQUIRED);
         if (caller.via === 'session') assertOrigin(event, origins(event), true);
         if (!roleAllows(caller.role, schemas.permission)) throw new ForbiddenError(ROLE_REFUSED);
+        // A key acts for its tenant's owner (`userId`): the owner's address is the one that counts then.
+        if (schemas.verifiedOnly) await requireVerifiedAddress(deps, caller.userId);
         const answer = async () => run({ ...(await parse(event, schemas)), caller: caller as Authenticated<S>['caller'] });
         // The caller's own account is their own tenant's, whichever tenant the session acts in.
         const auditTenant = schemas.permission === 'account' ? caller.userId : caller.tenantId;

@@ -153,8 +153,8 @@ export const portalOperations = defineOperations({
       'Body `{email, toEmail}`: the license of the customer with `email` moves, with the same key, to the customer with `toEmail` (created ' +
       'when new). Every active activation is deactivated (the new owner activates their own sites). Emits `license.transferred` and e-mails ' +
       'the new owner the key. A license that does not carry `email` is 404, as another vendor\'s; a revoked one is 400. The service trusts ' +
-      '`email`: check that the signed-in user owns it first.',
-    rateLimits: [RATE_LIMITS.portal],
+      '`email`: check that the signed-in user owns it first. At most 100 transfers a day per vendor, with those of the management API.',
+    rateLimits: [RATE_LIMITS.portal, RATE_LIMITS.licenseTransferTenant],
     requestBody: { examples: { transfer: { email: EX.email, toEmail: 'new.owner@example.com' } } },
     responses: {
       200: {

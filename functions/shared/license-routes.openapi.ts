@@ -116,8 +116,8 @@ export function licenseOperations(surface: LicenseSurface) {
         'Takes a seat for the domain (or the machine: `machine`, with optional `name` and `platform`; seats count both alike; a floating ' +
         'license takes leases instead, 400). The domain. An already active domain answers its existing activation (even when the license is full); a ' +
         'deactivated domain gets a new activation when a seat is free. A staging or local site (the domain matches one of the product\'s ' +
-        '`stagingPatterns`: by default `localhost`, IP literals, `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, ' +
-        '`dev.*`, `*.dev.*`) takes no seat: it is answered `environment: "staging"` and counts in the license\'s `stagingCount`, at most ' +
+        '`stagingPatterns`: by default `localhost`, `*.localhost`, IP literals, `*.local`, `*.test`, `*.dev`, `*.example`, ' +
+        '`*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`, `*.wpengine.com`, `staging-*.kinsta.cloud`, `staging-*.kinsta.com`) takes no seat: it is answered `environment: "staging"` and counts in the license\'s `stagingCount`, at most ' +
         'the product\'s `stagingActivationLimit` (default 3) at once, beyond which it is refused (`Staging activation limit reached`). ' +
         `Emits \`license.activated\`.${identified}\n\n${bodyRules('`license_key` and `domain` (or `site`), both required')}${BOUND_ANSWER_NOTE}`,
       headerParameters: NONCE_HEADER_PARAMETER,

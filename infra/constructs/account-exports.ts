@@ -27,7 +27,8 @@ export interface AccountExportsProps {
 
 /**
  * Account exports (DECISIONS §16): the management API records a job and queues it, the worker writes the file into
- * a bucket of its own, a part at a time, and queues the job again when its invocation nears its end. The bucket keeps
+ * a bucket of its own, a part at a time, and queues the job again when its invocation nears its end; at most two
+ * workers run at a time (DECISIONS §20: reserved concurrency, and the event source's maximum). The bucket keeps
  * files 7 days (they hold every customer's data) and is reached only through the presigned links the management API
  * hands the account's owner. A job whose worker keeps failing moves to a dead-letter queue that raises an alarm.
  */
@@ -67,11 +68,14 @@ export class AccountExports extends Construct {
       timeout: Duration.seconds(EXPORT_QUEUE_SETTINGS.workerTimeoutSeconds),
       environment: props.environment,
       bundle: props.bundle,
+      reservedConcurrency: EXPORT_QUEUE_SETTINGS.maxConcurrency,
     });
     bindTable(this.worker, props.table, { access: 'readWrite', keys: 'exportWorker' });
     this.bindBucket(this.worker, 'readWrite');
     this.grantEnqueue(this.worker);
-    this.worker.addEventSource(new SqsEventSource(this.queue, { batchSize: EXPORT_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }));
+    this.worker.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: EXPORT_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true, maxConcurrency: EXPORT_QUEUE_SETTINGS.maxConcurrency }),
+    );
 
     this.deadLetterAlarm = deadLetterAlarm(this, this.deadLetterQueue, {
       name: 'export-dead-letters',

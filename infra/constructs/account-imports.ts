@@ -5,8 +5,10 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { IMPORT_QUEUE_SETTINGS } from '../../shared/portability/imports/import-queue.js';
+import { logicalIdOf } from '../names.js';
 import { WORKER_ENTRIES } from '../worker-entries.js';
 import { deadLetterAlarm, queueWithDeadLetters } from './queue-with-dead-letters.js';
 import { bindBucket } from './release-bucket.js';
@@ -25,9 +27,11 @@ export interface AccountImportsProps {
 
 /**
  * Imports (DECISIONS §16): the management API stores the file under `imports/` in the release bucket, records the
- * import and queues it; the worker reads the file and writes it in batches, queueing the import again when its
- * invocation nears its end. Files expire after a week (the bucket's rule); an import whose worker keeps failing moves
- * to a dead-letter queue that raises an alarm.
+ * import and queues it; the worker reads the file once into prepared rows beside it (`imports/…/<upload>.rows/`) and
+ * writes them in batches, queueing the import again when its invocation nears its end. At most two workers run at a
+ * time (DECISIONS §20: reserved concurrency, and the event source's maximum concurrency so that SQS never finds it
+ * throttled). Files expire after a week (the bucket's rule); an import whose worker keeps failing moves to a
+ * dead-letter queue that raises an alarm.
  */
 export class AccountImports extends Construct {
   readonly queue: Queue;
@@ -43,18 +47,28 @@ export class AccountImports extends Construct {
       maxReceiveCount: IMPORT_QUEUE_SETTINGS.maxReceiveCount,
     }));
 
-    // Parsing a file of up to 160 MB and batching its rows: the memory, and the CPU that comes with it.
+    // Reading a file of up to 160 MB as it streams and batching its rows: the CPU that comes with the memory.
     this.worker = serviceFunction(this, 'Worker', {
       entry: WORKER_ENTRIES.importWorker,
       memorySize: 1024,
       timeout: Duration.seconds(IMPORT_QUEUE_SETTINGS.workerTimeoutSeconds),
       environment: props.environment,
       bundle: props.bundle,
+      reservedConcurrency: IMPORT_QUEUE_SETTINGS.maxConcurrency,
     });
     bindTable(this.worker, props.table, { access: 'readWrite', keys: 'importWorker' });
     bindBucket(this.worker, props.bucket, 'read');
+    // Its prepared rows, beside the files (and expiring with them); nothing else of the bucket.
+    props.bucket.grantPut(this.worker, 'imports/*');
+    NagSuppressions.addResourceSuppressions(
+      this.worker,
+      [{ id: 'AwsSolutions-IAM5', reason: 'The import worker writes prepared rows under imports/ only, keyed by tenant and upload', appliesTo: [`Resource::<${logicalIdOf(props.bucket)}.Arn>/imports/*`] }],
+      true,
+    );
     this.grantEnqueue(this.worker);
-    this.worker.addEventSource(new SqsEventSource(this.queue, { batchSize: IMPORT_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true }));
+    this.worker.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: IMPORT_QUEUE_SETTINGS.batchSize, reportBatchItemFailures: true, maxConcurrency: IMPORT_QUEUE_SETTINGS.maxConcurrency }),
+    );
 
     props.bucket.addLifecycleRule({ id: 'expire-import-files', prefix: 'imports/', expiration: Duration.days(IMPORT_QUEUE_SETTINGS.fileRetentionDays) });
 

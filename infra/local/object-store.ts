@@ -1,15 +1,16 @@
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // s3rver is CommonJS without types: a local S3 stand-in that honours presigned URLs.
-import S3rver from 's3rver';
+import S3rver, { type FilesystemStore } from 's3rver';
 
 // s3rver knows only its built-in `S3RVER` key; the functions sign with the key every local stand-in accepts.
 const s3rverAccounts = createRequire(import.meta.url)('s3rver/lib/models/account.js') as {
   DUMMY_ACCOUNT: { createKeyPair: (accessKeyId: string, secretAccessKey: string) => void };
 };
 s3rverAccounts.DUMMY_ACCOUNT.createKeyPair('local', 'local');
+const S3Error = createRequire(import.meta.url)('s3rver/lib/models/error.js') as new (code: string, message: string) => Error;
 
 export type ObjectStore = { endpoint: string; stop: () => Promise<void> };
 
@@ -34,6 +35,7 @@ export async function startObjectStore(options: { directory?: string; buckets: s
     directory,
     configureBuckets: options.buckets.map((name) => ({ name, configs: [CORS] })),
   });
+  completeUploadsAsS3Does(server.store);
   await server.run();
   return {
     endpoint: `http://127.0.0.1:${options.port}`,
@@ -41,5 +43,32 @@ export async function startObjectStore(options: { directory?: string; buckets: s
       await server.close();
       if (!options.directory) rmSync(directory, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * s3rver completes a multipart upload by streaming its part files with no error handler: a second completion of one
+ * upload (two workers racing) or a part never uploaded ends the whole process. S3 answers those NoSuchUpload and
+ * InvalidPart: so does this, one completion of an upload at a time.
+ */
+function completeUploadsAsS3Does(store: FilesystemStore): void {
+  const complete = store.putObjectMultipart.bind(store);
+  const running = new Map<string, Promise<unknown>>();
+  store.putObjectMultipart = async (bucket, uploadId, parts) => {
+    const before = running.get(uploadId) ?? Promise.resolve();
+    const completion = before.catch(() => undefined).then(() => {
+      const uploadDir = join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId);
+      if (!existsSync(join(uploadDir, 'key'))) throw new S3Error('NoSuchUpload', 'The specified upload does not exist.');
+      if (parts.some((part) => !existsSync(join(uploadDir, String(part.number))))) {
+        throw new S3Error('InvalidPart', 'One or more of the specified parts could not be found.');
+      }
+      return complete(bucket, uploadId, parts);
+    });
+    running.set(uploadId, completion);
+    try {
+      return await completion;
+    } finally {
+      if (running.get(uploadId) === completion) running.delete(uploadId);
+    }
   };
 }

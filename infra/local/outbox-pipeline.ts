@@ -74,18 +74,19 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
     visibilityTimeoutSeconds: EXPORT_QUEUE_SETTINGS.visibilityTimeoutSeconds,
     maxReceiveCount: EXPORT_QUEUE_SETTINGS.maxReceiveCount,
     batchSize: EXPORT_QUEUE_SETTINGS.batchSize,
-    concurrency: LOCAL_CONSUMER_CONCURRENCY,
+    // As the worker's reserved concurrency in AWS (DECISIONS §20).
+    concurrency: EXPORT_QUEUE_SETTINGS.maxConcurrency,
     stateFile: stateFile('export-queue'),
     sqsEndpoint,
   });
-  // Imports, one a batch (the worker hands the rest over a minute before its timeout, as in AWS).
+  // Imports, one a batch (the worker hands the rest over before its timeout, as in AWS), two at a time (DECISIONS §20).
   const imports = await startLocalQueue({
     name: 'imports',
     deadLetterName: 'imports-dlq',
     visibilityTimeoutSeconds: IMPORT_QUEUE_SETTINGS.visibilityTimeoutSeconds,
     maxReceiveCount: IMPORT_QUEUE_SETTINGS.maxReceiveCount,
     batchSize: IMPORT_QUEUE_SETTINGS.batchSize,
-    concurrency: LOCAL_CONSUMER_CONCURRENCY,
+    concurrency: IMPORT_QUEUE_SETTINGS.maxConcurrency,
     stateFile: stateFile('import-queue'),
     sqsEndpoint,
   });

@@ -3,6 +3,7 @@ export { createApiKey, listApiKeys, revokeApiKey } from './accounts/api-keys.js'
 export type { ApiKeySummary } from './accounts/api-keys.js';
 export { API_KEY_MESSAGES, bearerKeyOwner } from './accounts/bearer-key.js';
 export { ALREADY_VERIFIED, INVALID_TOKEN, resendVerification, verifyEmail } from './accounts/email-verification.js';
+export type { TakeoverHook } from './accounts/identities.js';
 export { OAUTH_FAILURES, OAuthFailure } from './accounts/oauth-failure.js';
 export type { OAuthFailureCode } from './accounts/oauth-failure.js';
 export { OAUTH_PROVIDERS, createOAuthProviders } from './accounts/oauth-providers.js';
@@ -10,11 +11,11 @@ export type { OAuthProviderName, OAuthProviders } from './accounts/oauth-provide
 export { completeOAuthSignIn, startOAuthSignIn } from './accounts/oauth-sign-in.js';
 export { OAUTH_STATE_LIFETIME_SECONDS } from './accounts/oauth-states.js';
 export { endSession, resumeSession, switchSessionTenant } from './accounts/sessions.js';
-export { changePassword, getUser, logIn, registerUser, updateProfile } from './accounts/users.js';
+export { changePassword, getUser, logIn, normalizeEmail, registerUser, requireVerifiedAddress, updateProfile } from './accounts/users.js';
 export type { PublicUser } from './accounts/users.js';
 export type { AuditEntry, StoredAuditEntry } from './audit/audit-chain.js';
 export { linkAuditEntries } from './audit/audit-linker.js';
-export { listAuditEntries, verifyAuditLog } from './audit/audit-log.js';
+export { CHAIN_BREAKS, listAuditEntries, verifyAuditLog } from './audit/audit-log.js';
 export { auditTakingBack } from './audit/audit-scope.js';
 export type { AuditActor } from './audit/audit-scope.js';
 export { withAudit } from './audit/audit-transaction.js';

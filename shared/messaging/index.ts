@@ -22,5 +22,5 @@ export { attemptDelivery } from './webhooks/dispatch.js';
 export type { SendResult } from './webhooks/send.js';
 export { isValidSecret } from './webhooks/signing.js';
 export { sendTestEvent } from './webhooks/test-delivery.js';
-export { createWebhook, deleteWebhook, getWebhook, listWebhooks, regenerateSecret, updateWebhook } from './webhooks/webhooks.js';
+export { createWebhook, deleteAllWebhooks, deleteWebhook, getWebhook, listWebhooks, regenerateSecret, updateWebhook } from './webhooks/webhooks.js';
 export type { Webhook } from './webhooks/webhooks.js';

@@ -7,6 +7,10 @@ z.config(en());
 /** OWASP's scrypt cost, N = 2^17 (with r=8, p=1): what every deployment hashes passwords with. */
 export const PASSWORD_HASH_COST = 17;
 
+/** Who may register on a deployment (DECISIONS §20). */
+export const REGISTRATION_MODES = ['open', 'invite'] as const;
+export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
+
 /** The sender when none is configured: fine locally; in AWS, SES refuses it until `mailFrom` names a verified identity. */
 export const DEFAULT_MAIL_FROM = 'no-reply@example.com';
 
@@ -94,6 +98,11 @@ const sectionSchemas = {
   links: () => z.object({ PUBLIC_BASE_URL: optionalUrl }),
   /** The dashboard's origin: allowed to send the session cookie and to receive credentialed CORS answers. */
   dashboard: () => z.object({ DASHBOARD_URL: optionalUrl }),
+  /**
+   * Who may create an account (DECISIONS §20): `open`, anyone; `invite`, the deployment's first account and addresses
+   * holding a pending invitation. Unset: `open` in the local runtime (`npm start`), `invite` in AWS (the stack sets it).
+   */
+  registration: () => z.object({ REGISTRATION: z.optional(z.enum(REGISTRATION_MODES)) }),
   /** Sender address of the service's e-mails: in AWS an SES identity (verified address or domain). */
   mail: () =>
     z.object({
@@ -150,6 +159,7 @@ export type CoreConfig = {
 type SectionConfigs = {
   links: { publicBaseUrl: string | undefined };
   dashboard: { dashboardUrl: string | undefined };
+  registration: { registration: RegistrationMode };
   mail: { mailFrom: string };
   oauth: { oauth: { google: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'userinfoUrl'>; github: OAuthClientConfig<'authUrl' | 'tokenUrl' | 'apiUrl'> } };
 };
@@ -183,6 +193,7 @@ function passwordHashCost(runtime: 'aws' | 'local', cost: number | undefined): n
 const sectionReaders: { [S in ConfigSection]: (env: NodeJS.ProcessEnv) => SectionConfigs[S] } = {
   links: (env) => ({ publicBaseUrl: withoutTrailingSlash(sectionSchemas.links().parse(env).PUBLIC_BASE_URL) }),
   dashboard: (env) => ({ dashboardUrl: withoutTrailingSlash(sectionSchemas.dashboard().parse(env).DASHBOARD_URL) }),
+  registration: (env) => ({ registration: sectionSchemas.registration().parse(env).REGISTRATION ?? (env.RUNTIME === 'local' ? 'open' : 'invite') }),
   mail: (env) => ({ mailFrom: sectionSchemas.mail().parse(env).MAIL_FROM }),
   oauth: (env) => {
     const parsed = sectionSchemas.oauth().parse(env);
@@ -251,7 +262,7 @@ export function loadConfig<S extends ConfigSection = never>(env: NodeJS.ProcessE
  * on it alone (test/infra/stack.test.ts holds the two together).
  */
 export const FUNCTION_CONFIG_SECTIONS = {
-  management: ['links', 'dashboard', 'oauth'],
+  management: ['links', 'dashboard', 'oauth', 'registration'],
   edge: ['links'],
   public: ['links'],
   portal: ['links'],

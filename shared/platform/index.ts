@@ -1,7 +1,7 @@
 /** The public surface of shared/platform: what the contexts and the functions use of it. */
 export { awsClientOptions } from './clients.js';
-export { FUNCTION_CONFIG_SECTIONS, PASSWORD_HASH_COST, loadConfig } from './config.js';
-export type { Config, CoreConfig, OAuthClientConfig } from './config.js';
+export { FUNCTION_CONFIG_SECTIONS, PASSWORD_HASH_COST, REGISTRATION_MODES, loadConfig } from './config.js';
+export type { Config, CoreConfig, OAuthClientConfig, RegistrationMode } from './config.js';
 export { deadlineExceededIn, withinDeadline } from './deadline.js';
 export type { DeadlineExceededError } from './deadline.js';
 export { AppError, BadGatewayError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, PaymentRequiredError, ServiceUnavailableError, TooManyRequestsError, UnauthorizedError, UnsupportedMediaTypeError } from './errors.js';

@@ -81,6 +81,12 @@ describe('export infrastructure', () => {
     }
   });
 
+  it('runs at most two workers at a time in the deployment: reserved concurrency, and the event source never asks for more', () => {
+    expect(EXPORT_QUEUE_SETTINGS.maxConcurrency).toBe(2);
+    expect(resourceOf(exports.worker).Properties.ReservedConcurrentExecutions).toBe(2);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: queueArn, ScalingConfig: { MaximumConcurrency: 2 } });
+  });
+
   it('raises an alarm to the topic as soon as the dead-letter queue holds a message', () => {
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: 'LicensingService-export-dead-letters',

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { actionsOn, statementsOf } from './support/policies.js';
 import { LicensingStack } from '../../infra/stack.js';
+import { MAX_RETRY_DELAY_MS, STALL_MS } from '../../shared/portability/imports/import-ends.js';
 import { IMPORT_QUEUE_SETTINGS } from '../../shared/portability/imports/import-queue.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'account-imports-test-'));
@@ -31,6 +32,15 @@ describe('import infrastructure', () => {
     expect(IMPORT_QUEUE_SETTINGS.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * IMPORT_QUEUE_SETTINGS.workerTimeoutSeconds);
     // The worker hands over before its timeout.
     expect(IMPORT_QUEUE_SETTINGS.handOverSeconds).toBeLessThan(IMPORT_QUEUE_SETTINGS.workerTimeoutSeconds);
+    // A crashed run's message comes back, and goes on, before the import counts as stalled (DECISIONS §20).
+    expect(IMPORT_QUEUE_SETTINGS.visibilityTimeoutSeconds * 1000).toBeLessThanOrEqual(MAX_RETRY_DELAY_MS);
+    expect(MAX_RETRY_DELAY_MS).toBeLessThan(STALL_MS);
+  });
+
+  it('runs at most two workers at a time in the deployment: reserved concurrency, and the event source never asks for more', () => {
+    expect(IMPORT_QUEUE_SETTINGS.maxConcurrency).toBe(2);
+    expect(resourceOf(imports.worker).ReservedConcurrentExecutions).toBe(2);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: queueArn, ScalingConfig: { MaximumConcurrency: 2 } });
   });
 
   it('feeds the worker one import a message, with partial batch failures, under its timeout', () => {
@@ -61,11 +71,15 @@ describe('import infrastructure', () => {
     for (const [name, fn] of others) expect([name, actionsOn(statementsOf(stack, template, fn), queueArn)]).toEqual([name, []]);
   });
 
-  it('lets the worker read import files but write nothing to the bucket', () => {
+  it('lets the worker read import files and write their prepared rows under imports/, nothing else of the bucket', () => {
     const objects = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] };
     const actions = actionsOn(statementsOf(stack, template, imports.worker), objects);
     expect(actions).toEqual(expect.arrayContaining(['s3:GetObject*']));
     expect(actions.filter((action) => /Put|Delete/.test(action))).toEqual([]);
+    const importFiles = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/imports/*']] };
+    const writes = statementsOf(stack, template, imports.worker).filter((statement) => [statement.Action].flat().some((action) => /^s3:(Put|Delete)/.test(action)));
+    expect(writes.map((statement) => statement.Resource)).toEqual([importFiles]);
+    expect(writes.flatMap((statement) => [statement.Action].flat()).filter((action) => /^s3:Delete/.test(action))).toEqual([]);
   });
 
   it('expires import files after a week', () => {

@@ -45,6 +45,12 @@ describe('deploy settings', () => {
     });
   });
 
+  it('take who may register, open or by invitation, and nothing else', () => {
+    expect(read({ registration: 'open' })).toEqual({ stage: 'prod', registration: 'open' });
+    expect(read({ registration: 'invite' })).toEqual({ stage: 'prod', registration: 'invite' });
+    expect(() => read({ registration: 'closed' })).toThrow(/registration must be one of open, invite, got "closed"/);
+  });
+
   it('leave CloudFront out with dashboard=false, which the edge firewall cannot do without', () => {
     expect(read({ dashboard: 'false' })).toEqual({ stage: 'prod', dashboard: false });
     expect(read({ dashboard: 'true' })).toEqual({ stage: 'prod' });

@@ -118,6 +118,7 @@ describe('functions', () => {
       IMPORT_QUEUE_URL: { Ref: logicalId(stack, stack.accountImports.queue) },
       PUBLIC_BASE_URL: 'https://licenses.example.com',
       DASHBOARD_URL: 'https://dashboard.example.com',
+      REGISTRATION: 'invite',
       PROVIDER_KEY_ID: { 'Fn::GetAtt': [logicalId(stack, stack.providerSecretsKey.key), 'Arn'] },
       ORIGIN_VERIFY_TOKEN: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: logicalId(stack, stack.originVerify!.secret) }, ':SecretString:::}}']] },
       POWERTOOLS_SERVICE_NAME: 'management',
@@ -142,7 +143,7 @@ describe('functions', () => {
     const variablesOf = (fn: { node: { defaultChild?: unknown } }) => (template.toJSON().Resources[logicalId(stack, fn)] as Resource).Properties.Environment.Variables as Record<string, unknown>;
     const readers = { ...stack.functions, mailSender: stack.mailDelivery.sender, expirySweep: stack.expirySweep.function };
     const given = Object.fromEntries(
-      Object.entries(stack.allFunctions).map(([name, fn]) => [name, ['MAIL_FROM', 'PUBLIC_BASE_URL', 'DASHBOARD_URL'].filter((variable) => variable in variablesOf(fn))]),
+      Object.entries(stack.allFunctions).map(([name, fn]) => [name, ['MAIL_FROM', 'PUBLIC_BASE_URL', 'DASHBOARD_URL', 'REGISTRATION'].filter((variable) => variable in variablesOf(fn))]),
     );
     const expected = Object.fromEntries(Object.keys(stack.allFunctions).map((name) => [name, [] as string[]]));
     for (const [name, sections] of Object.entries(FUNCTION_CONFIG_SECTIONS)) {
@@ -151,11 +152,19 @@ describe('functions', () => {
         ...(sections.some((section: string) => section === 'mail') ? ['MAIL_FROM'] : []),
         ...(sections.some((section: string) => section === 'links') ? ['PUBLIC_BASE_URL'] : []),
         ...(sections.some((section: string) => section === 'dashboard') ? ['DASHBOARD_URL'] : []),
+        ...(sections.some((section: string) => section === 'registration') ? ['REGISTRATION'] : []),
       ];
     }
     expect(given).toEqual(expected);
     expect(Object.keys(readers)).toEqual(expect.arrayContaining(Object.keys(FUNCTION_CONFIG_SECTIONS)));
     expect(variablesOf(stack.mailDelivery.sender).MAIL_FROM).toBe('licenses@example.com');
+  });
+
+  it('close registration to invitations unless the deployment opens it (DECISIONS §20)', () => {
+    const registrationOf = (synthesized: { stack: LicensingStack; template: Template }) =>
+      (synthesized.template.toJSON().Resources[logicalId(synthesized.stack, synthesized.stack.functions.management)] as Resource).Properties.Environment.Variables.REGISTRATION;
+    expect(registrationOf({ stack, template })).toBe('invite');
+    expect(registrationOf(synth({ registration: 'open' }))).toBe('open');
   });
 
   it('warn that SES refuses the default sender when mailFrom is not set', () => {

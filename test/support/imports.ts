@@ -20,7 +20,7 @@ export async function startImport(
 }
 
 /** The import once its worker has ended it (`done` or `failed`). */
-export async function finishedImport(tenant: Client, id: string, timeoutMs = 30_000) {
+export async function finishedImport(tenant: Client, id: string, timeoutMs = 90_000) {
   const job = await eventually(
     async () => (await tenant.get(`/api/imports/${id}`)).body,
     (body) => body?.status === 'done' || body?.status === 'failed',

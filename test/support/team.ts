@@ -9,7 +9,7 @@ const INVITATION_LINK = /\/accept-invitation\?token=([a-z2-7]{32})/;
 
 /** The token of the newest invitation e-mailed to `email`, waiting for it. */
 export async function invitationToken(email: string): Promise<string> {
-  const isInvitation = (sent: SentEmail) => sent.to.includes(email) && sent.subject.startsWith("You're invited to join");
+  const isInvitation = (sent: SentEmail) => sent.to.includes(email) && sent.subject.endsWith(' invited you to a team');
   return INVITATION_LINK.exec((await emailsSent(isInvitation)).at(-1)!.text)![1]!;
 }
 

@@ -1,8 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { api, unwrap } from '../api/client';
 import { ErrorBanner } from '../components/ErrorBanner';
 import { useMe } from './session';
+import { useResendVerification } from './VerifyFirst';
 
 /**
  * Where the account's address stands (DECISIONS §13): how a verification link went when the browser lands from it
@@ -12,7 +11,7 @@ import { useMe } from './session';
 export function VerificationNotice() {
   const me = useMe();
   const [search] = useSearchParams();
-  const resend = useMutation({ mutationFn: () => unwrap(api.POST('/api/auth/verify-email/resend')) });
+  const resend = useResendVerification();
   const user = me.data;
   if (!user) return null;
   const landed = search.get('verified') === '1' ? 'verified' : search.get('error') === 'invalid_token' ? 'invalid' : undefined;

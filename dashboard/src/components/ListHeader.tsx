@@ -4,13 +4,13 @@ import { useCan, type Permission } from '../auth/permissions';
 
 type NewLink = { to: string; label: string; permission: Permission };
 
-/** A list page's title and its "New …" link, for a role that may create. */
-export function PageHead({ title, newLink }: { title: string; newLink: NewLink }) {
+/** A list page's title and its "New …" link, for a role that may create (none while the page withholds it). */
+export function PageHead({ title, newLink }: { title: string; newLink?: NewLink }) {
   const can = useCan();
   return (
     <div className="page-head">
       <h1>{title}</h1>
-      {can(newLink.permission) && (
+      {newLink && can(newLink.permission) && (
         <Link className="button button-primary" to={newLink.to}>
           {newLink.label}
         </Link>

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { AuditEntry as AuditEntryView } from '../../../shared/identity/index.js';
+import { type AuditEntry as AuditEntryView, CHAIN_BREAKS } from '../../../shared/identity/index.js';
 import { assertDescribes, defineOperations, EX, exampleId, examplePage, named, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const AuditEntry = named(
@@ -40,13 +40,25 @@ export const auditLogOperations = defineOperations({
   'GET /api/audit-log/verify': {
     summary: "Check the log's hash chains",
     description:
-      'Recomputes every entry\'s `hash = SHA-256(previous hash + canonical JSON of the entry)` along each of the tenant\'s chains. `{ok: false, brokenAt}` names ' +
-      'the first entry that was changed, or whose predecessor was removed.',
+      'Recomputes every entry\'s `hash = SHA-256(previous hash + canonical JSON of the entry)` along each of the tenant\'s chains. `{ok: false, brokenAt, reason}` names ' +
+      'the first entry that was changed, or whose predecessor was removed, and says which. Entries expire after 400 days, so the oldest entry kept ' +
+      'may follow one that is gone; but not one younger than that (DECISIONS §20: `reason` is then ' +
+      `\`${CHAIN_BREAKS.missingBeforeOldest}\`). \`brokenAt\` is null when every entry is gone but the chain's end says there were some.`,
     responses: {
       200: {
         description: 'The outcome',
-        body: named('AuditVerification', z.union([z.object({ ok: z.literal(true), entries: z.number() }), z.object({ ok: z.literal(false), brokenAt: z.nullable(z.string()) })])),
-        examples: { intact: { ok: true, entries: 42 }, broken: { ok: false, brokenAt: exampleId('aud', 'a') } },
+        body: named(
+          'AuditVerification',
+          z.union([
+            z.object({ ok: z.literal(true), entries: z.number() }),
+            z.object({ ok: z.literal(false), brokenAt: z.nullable(z.string()), reason: z.enum(Object.values(CHAIN_BREAKS) as [string, ...string[]]) }),
+          ]),
+        ),
+        examples: {
+          intact: { ok: true, entries: 42 },
+          broken: { ok: false, brokenAt: exampleId('aud', 'a'), reason: CHAIN_BREAKS.changed },
+          truncated: { ok: false, brokenAt: exampleId('aud', 'b'), reason: CHAIN_BREAKS.missingBeforeOldest },
+        },
       },
     },
   },

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ALREADY_VERIFIED, INVALID_TOKEN, type Permission, PERMISSIONS, type PublicUser, ROLES, type TeamUser as TeamUserView } from '../../../shared/identity/index.js';
 import { assertDescribes, defineOperations, EX, exampleUser, idOf, named, timestamp } from '../../../shared/platform/openapi/index.js';
 import { RATE_LIMITS } from '../../../shared/platform/rate-limits/index.js';
+import { REGISTRATION_MODES } from '../../../shared/platform/index.js';
 import { SESSION_REQUIRED } from '../authenticate.js';
 
 export const User = named(
@@ -49,30 +50,58 @@ const sessionCookieHeader = {
   'set-cookie': { description: "`session=<token>; HttpOnly; Path=/; Max-Age=2592000`, with `Secure; SameSite=None` in AWS (`SameSite=Lax` over the local runtime's plain HTTP, where browsers drop a `None` cookie)", required: true },
 };
 
+const registrationClosed = 'Registration is closed on this deployment';
+/** A sign-in's cookies: the session, and the browser's `device` (DECISIONS §20). */
+const signInCookiesHeader = {
+  'set-cookie': {
+    description:
+      `${sessionCookieHeader['set-cookie'].description}; and \`device=<token>; HttpOnly; Path=/api; Max-Age=31536000\` (the same browser keeps its ` +
+      'token, Secure and SameSite as the session\'s): a browser known to the account, which failed logins from other addresses never lock out',
+    required: true,
+  },
+};
+
 export const authOperations = defineOperations({
+  'GET /api/auth/registration': {
+    summary: 'Who may register on this deployment',
+    description:
+      '`open`: anyone. `invite`: only the deployment\'s first account and addresses holding a pending invitation (DECISIONS §20); the dashboard ' +
+      'hides its sign-up form then. Set by `REGISTRATION` (`npm start`, default `open`) or `-c registration=…` (`cdk deploy`, default `invite`).',
+    security: [[]],
+    responses: {
+      200: {
+        description: 'The setting',
+        body: named('Registration', z.object({ registration: z.enum(REGISTRATION_MODES) })),
+        examples: { closed: { registration: 'invite' }, open: { registration: 'open' } },
+      },
+    },
+  },
   'POST /api/auth/register': {
     summary: 'Register a developer account',
     description:
       'Creates the account and starts a session (sets the `session` cookie). `name` defaults to the part of the e-mail before `@`; ' +
       'e-mails are compared lower-cased. A foreign `Origin` is refused when a browser sends one. Also e-mails a link that verifies the ' +
       'address (`GET /api/auth/verify-email`); until it is opened the account has `emailVerified: false`, and a Google or GitHub sign-in ' +
-      'with the address takes the account over (its password removed, its sessions and API keys ended).',
+      'with the address takes the account over (its password removed, its sessions and API keys ended). Under `registration=invite` only the ' +
+      "deployment's first account and an address holding a pending invitation register; anyone else is 403, before a taken address would be 409.",
     security: [[]],
     requestBody: { examples: { register: { email: EX.vendorEmail, password: 'correct horse battery', name: 'Vendor' } } },
     responses: {
-      201: { description: 'Registered and signed in', body: UserEnvelope, headers: sessionCookieHeader, examples: { registered: { user: { ...exampleUser, emailVerified: false } } } },
+      201: { description: 'Registered and signed in', body: UserEnvelope, headers: signInCookiesHeader, examples: { registered: { user: { ...exampleUser, emailVerified: false } } } },
     },
-    errors: { 400: ['password: must be at least 8 characters', 'email: must be a valid e-mail address'], 403: ['Origin not allowed'], 409: ['Email already registered'] },
+    errors: { 400: ['password: must be at least 8 characters', 'email: must be a valid e-mail address'], 403: ['Origin not allowed', registrationClosed], 409: ['Email already registered'] },
     rateLimits: [RATE_LIMITS.registerAddress],
   },
   'POST /api/auth/login': {
     summary: 'Sign in',
-    description: 'Starts a session (sets the `session` cookie). A wrong password and an unknown e-mail answer alike.',
+    description:
+      'Starts a session (sets the `session` cookie). A wrong password and an unknown e-mail answer alike. While the account\'s login bucket is empty, a ' +
+      'browser that signed in to it before (its `device` cookie) has a bucket of its own, which failures from elsewhere do not spend.',
     security: [[]],
     requestBody: { examples: { login: { email: EX.vendorEmail, password: 'correct horse battery' } } },
-    responses: { 200: { description: 'Signed in', body: UserEnvelope, headers: sessionCookieHeader, examples: { signedIn: { user: exampleUser } } } },
+    responses: { 200: { description: 'Signed in', body: UserEnvelope, headers: signInCookiesHeader, examples: { signedIn: { user: exampleUser } } } },
     errors: { 401: ['Invalid email or password'], 403: ['Origin not allowed'] },
-    rateLimits: [RATE_LIMITS.loginAddress, RATE_LIMITS.loginEmail, RATE_LIMITS.loginEmailAddress, RATE_LIMITS.loginEmailOverflow],
+    rateLimits: [RATE_LIMITS.loginAddress, RATE_LIMITS.loginEmail, RATE_LIMITS.loginDevice, RATE_LIMITS.loginEmailAddress, RATE_LIMITS.loginEmailOverflow],
   },
   'GET /api/auth/verify-email': {
     summary: "Verify the account's e-mail address",

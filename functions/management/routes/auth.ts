@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { BadRequestError, type Config, type Deps, ForbiddenError, lazily, NotFoundError } from '../../../shared/platform/index.js';
 import { bearerKeyOwner, changePassword, endSession, getUser, logIn, registerUser, resendVerification, roleIn, switchSessionTenant, teamUser, updateProfile, verifyEmail } from '../../../shared/identity/index.js';
-import { allowedOrigins, assertOrigin, clearedSessionCookie, clientNetwork, created, email, httpUrl, json, noContent, ok, password, readCookie, redirect, type Route, SESSION_COOKIE, sessionCookie } from '../../../shared/platform/http/index.js';
+import { allowedOrigins, assertOrigin, clearedSessionCookie, clientNetwork, created, DEVICE_COOKIE, deviceCookie, email, httpUrl, json, noContent, ok, password, readCookie, redirect, type Route, SESSION_COOKIE, sessionCookie } from '../../../shared/platform/http/index.js';
 import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 import { SESSION_REQUIRED } from '../authenticate.js';
 import type { RouteBuilders } from '../route.js';
@@ -20,7 +20,7 @@ const schemas = lazily(() => {
   return { registerBody, loginBody, verifyQuery, switchBody, profileBody, changePasswordBody };
 });
 
-export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
+export function authRoutes(deps: Deps<Config<'dashboard' | 'registration'>>, limits: RateLimiter, { open, authed }: RouteBuilders): Route[] {
   const secure = deps.config.runtime === 'aws';
   const dashboardUrl = deps.config.dashboardUrl;
   /** `DASHBOARD_URL` with one parameter added (its own query kept). */
@@ -30,10 +30,12 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
     return location.href;
   };
   return [
+    // DECISIONS §20: whether anyone may register here, so that the dashboard shows its sign-up form only where it works.
+    open('GET', '/api/auth/registration', {}, async () => ok({ registration: deps.config.registration })),
     open('POST', '/api/auth/register', { body: () => schemas().registerBody }, async ({ body, event, baseUrl }) => {
       await limits.take(RATE_LIMITS.registerAddress, clientNetwork(event, deps.config));
-      const { user, token } = await registerUser(deps, body, baseUrl);
-      return created({ user }, { cookies: [sessionCookie(token, secure)] });
+      const { user, token, device } = await registerUser(deps, body, baseUrl, readCookie(event, DEVICE_COOKIE));
+      return created({ user }, { cookies: [sessionCookie(token, secure), deviceCookie(device, secure)] });
     }),
     // The link of the verification e-mail, opened in a browser: to the dashboard, which says how it went (DECISIONS §13).
     open('GET', '/api/auth/verify-email', { query: () => schemas().verifyQuery }, async ({ query }) => {
@@ -54,8 +56,8 @@ export function authRoutes(deps: Deps<Config<'dashboard'>>, limits: RateLimiter,
       // The address first: a spray across many accounts from one place is refused before any account is touched.
       const network = clientNetwork(event, deps.config);
       await limits.take(RATE_LIMITS.loginAddress, network);
-      const { user, token } = await logIn({ ...deps, limits }, body, network);
-      return ok({ user }, { cookies: [sessionCookie(token, secure)] });
+      const { user, token, device } = await logIn({ ...deps, limits }, body, { network, device: readCookie(event, DEVICE_COOKIE) });
+      return ok({ user }, { cookies: [sessionCookie(token, secure), deviceCookie(device, secure)] });
     }),
     // Logout works with or without a live session and always clears the cookie; riding on a cookie, it needs an allowed origin.
     open('POST', '/api/auth/logout', {}, async ({ event, baseUrl }) => {

@@ -11,7 +11,7 @@ const exportBody = lazily(() => z.strictObject({ format: z.enum(EXPORT_FORMATS) 
 /** The account export (DECISIONS §16): started here, written by the export worker, fetched by a presigned link. */
 export function exportRoutes(deps: ExportJobDeps, { authed }: RouteBuilders): Route[] {
   return [
-    authed('POST', '/api/exports', { body: exportBody, permission: 'data', audit: { action: 'export.create', target: 'exportJob', idField: 'exportId' } }, async ({ caller, body }) => json(202, await requestExport(deps, caller.tenantId, body.format))),
+    authed('POST', '/api/exports', { body: exportBody, verifiedOnly: true, permission: 'data', audit: { action: 'export.create', target: 'exportJob', idField: 'exportId' } }, async ({ caller, body }) => json(202, await requestExport(deps, caller.tenantId, body.format))),
     authed('GET', '/api/exports/{id}', { pathIds: { id: ID_KINDS.export }, permission: 'data' }, async ({ caller, params }) =>
       ok(await getExport(deps, caller.tenantId, params.id!), { headers: { 'cache-control': 'no-store' } }),
     ),

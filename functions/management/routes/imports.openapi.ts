@@ -16,17 +16,22 @@ export const Import = named(
     counts: z.object({ licenses: count, customers: count, activations: count, skipped: count }),
     errors: z.array(z.object({ row: count, message: z.string() })),
     errorCount: count,
+    warnings: z.array(z.object({ row: count, message: z.string() })),
+    warningCount: count,
     rows: z.nullable(count),
     processedRows: count,
     failure: z.nullable(z.string()),
     createdAt: timestamp,
     finishedAt: nullableTimestamp,
   }),
-  'An import (DECISIONS §16). `counts`: licenses, customers and activations created (a dry run: that it would create), ' +
-    'and rows skipped because their key exists already (or came earlier in the file). `errors`: the first 100 bad rows ' +
-    '(row numbers as a spreadsheet shows them, the header being row 1; in `jsonl`, line numbers), `errorCount` all of them. ' +
-    '`rows` is the file\'s row count once the worker has read it, `processedRows` how many are done. `failure`: why a `failed` ' +
-    'import stopped (a file that cannot be read in its format, a deleted product).',
+  'An import (DECISIONS §16, §27). `counts`: licenses, customers and activations created (a dry run: that it would create), ' +
+    'and rows skipped: their key exists already (or came earlier in the file), or the format leaves them out for a reason ' +
+    '(a sandbox license, an unsold stock key), which `warnings` gives. `errors`: the first 100 bad rows (row numbers as a ' +
+    'spreadsheet shows them, the header being row 1; in `jsonl`, line numbers; in API JSON, the item\'s place in the file), ' +
+    '`errorCount` all of them. `warnings`: the first 100 rows imported with something to know (seats raised to the sites ' +
+    'the license holds, a placeholder e-mail) or left out for a reason, `warningCount` all of them. `rows` is the file\'s ' +
+    'row count once the worker has read it, `processedRows` how many are done. `failure`: why a `failed` import stopped ' +
+    '(a file that cannot be read in its format, a deleted product, no progress for 15 minutes).',
 );
 assertDescribes<typeof Import, ImportView>(true);
 
@@ -47,6 +52,8 @@ export const exampleImport = {
   counts: { licenses: 1480, customers: 1210, activations: 2304, skipped: 12 },
   errors: [{ row: 17, message: 'customer e-mail "jane(at)example.com" is not a valid e-mail address' }],
   errorCount: 1,
+  warnings: [{ row: 42, message: '3 active sites are more than its 2 seats: seats raised to 3, so every one keeps working' }],
+  warningCount: 1,
   rows: 1493,
   processedRows: 1493,
   failure: null,
@@ -59,13 +66,20 @@ export const importOperations = defineOperations({
     summary: 'Import licenses (keys kept)',
     description:
       'Starts a background import of the file in the body into the product (`productId`), read as `format` ' +
-      '(docs/import.md lists each format\'s columns): 202 `{id}`, then poll `GET /api/imports/{id}`. Keys are kept exactly ' +
+      '(docs/import.md lists each format\'s columns): 202 `{id}`, then poll `GET /api/imports/{id}`. One import of an account ' +
+      'is queued or running at a time (DECISIONS §20): another is 409 until it ends. Keys are kept exactly ' +
       '(8–128 printable characters without spaces) and work at once on every surface; a key that exists already is ' +
       'skipped and counted, so importing the same file again changes nothing. Imported activations take their seats. ' +
       'Nothing is e-mailed and no webhook fires, except one `import.completed` at the end. `dryRun=true` reads and checks ' +
       'everything and reports what it would do, writing nothing but the import\'s own record. A bad row is listed with its ' +
-      'row number; the good rows are imported. The body is the file (`text/csv`, or `application/x-ndjson` for `jsonl`), ' +
-      'at most 4 MiB; a larger file goes through `POST /api/imports/upload-url`, then here with `uploadId` and no body.',
+      'row number; the good rows are imported; no row of a real export loses its key (§27: a license with more sites than ' +
+      'its limit imports with all of them, its seats raised, with a warning). The body is the file (`text/csv`; ' +
+      '`application/x-ndjson` for `jsonl` and for API pages one per line; `application/json` for one API page), at most ' +
+      '4 MiB; a larger file goes through `POST /api/imports/upload-url`, then here with `uploadId` and no body. ' +
+      '`lemonsqueezy` and `freemius` take their APIs\' own JSON pages as well as CSV. Parameters of one format: `timezone` ' +
+      '(`edd`: the store\'s IANA time zone, in which EDD writes its dates; default UTC), `productName` (`edd`: the product ' +
+      'of an all-products export to import; without it, a file of several products is refused), `usersUploadId' +
+      '` (`woocommerce`: an upload of the WordPress users, `ID,user_email,display_name`, for the e-mails the export lacks).',
     requestBody: {
       contentType: 'text/csv',
       schema: described(z.string(), 'The export file, as its product wrote it.'),
@@ -74,10 +88,18 @@ export const importOperations = defineOperations({
     queryExamples: { productId: EX.productId, format: 'edd', dryRun: 'true' },
     responses: { 202: { description: 'Queued', body: named('ImportStarted', z.object({ id: idOf('imp') })), examples: { queued: { id: importId } } } },
     errors: {
-      400: [`format must be one of ${IMPORT_FORMATS.join(', ')}`, 'productId is required', 'uploadId names no uploaded file'],
+      400: [
+        `format must be one of ${IMPORT_FORMATS.join(', ')}`,
+        'productId is required',
+        'uploadId names no uploaded file',
+        'timezone must be an IANA time zone name, such as Europe/Berlin',
+        'timezone is read by the edd format only',
+        'usersUploadId names no uploaded file',
+      ],
       404: ['Product not found'],
+      409: ['An import is already running'],
       413: ['The file is larger than 4 MiB: send it through POST /api/imports/upload-url'],
-      415: ['Content-Type must be text/csv, application/x-ndjson, application/jsonl'],
+      415: ['Content-Type must be text/csv, application/x-ndjson, application/jsonl, application/json'],
     },
   },
   'POST /api/imports/upload-url': {
@@ -99,7 +121,7 @@ export const importOperations = defineOperations({
   },
   'GET /api/imports/{id}': {
     summary: 'Get an import',
-    description: 'Its status, counts and bad rows; poll it while `queued` or `running`.',
+    description: 'Its status, counts, bad rows and warnings; poll it while `queued` or `running`. One that has made no progress for 15 minutes is `failed` (DECISIONS §20).',
     responses: { 200: { description: 'The import', body: Import, examples: { done: exampleImport } } },
   },
 });

@@ -3,6 +3,7 @@ import { CHANNELS } from '../../../shared/catalog/index.js';
 import { LICENSE_STATUSES } from '../../../shared/platform/data/index.js';
 import type { getLicense, License as LicenseView } from '../../../shared/licensing/index.js';
 import { assertDescribes, defineOperations, described, EX, exampleActivation, exampleId, exampleLicense, examplePage, idOf, named, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
+import { RATE_LIMITS } from '../../../shared/platform/rate-limits/index.js';
 import { Activation } from './activations.openapi.js';
 
 export const licenseFields = {
@@ -114,8 +115,10 @@ export const licenseOperations = defineOperations({
     description:
       'Moves the license, with the same key, to the customer with `email` (created, with `customer.created`, when new); `name` becomes the ' +
       "license's `customerName` (absent: none). Without `keepActivations: true` every active activation is deactivated (seats and staging " +
-      'places given back). Emits `license.transferred` and e-mails the new owner the key. The subscription that bills the license, if any, ' +
-      'stays with the customer who pays for it.',
+      'places given back) and every live lease of a floating license ends (`lease.released`). Emits `license.transferred` and e-mails the ' +
+      'new owner the key. The subscription that bills the license, if any, stays with the customer who pays for it. At most 100 transfers ' +
+      'a day per account, with those of the portal API.',
+    rateLimits: [RATE_LIMITS.licenseTransferTenant],
     requestBody: {
       examples: {
         fresh: { email: 'new.owner@example.com', name: 'Sam Owner' },

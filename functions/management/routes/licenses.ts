@@ -6,6 +6,7 @@ import { created, email, idFilter, noContent, ok, paginationQuery, type Route } 
 import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {
@@ -50,7 +51,7 @@ const schemas = lazily(() => {
   return { createBody, updateBody, transferBody, listQuery };
 });
 
-export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
+export function licenseRoutes(deps: Deps, limits: RateLimiter, { authed }: RouteBuilders): Route[] {
   const byId = { pathIds: { id: ID_KINDS.license } };
   return [
     authed('GET', '/api/licenses', { query: () => schemas().listQuery, permission: 'read' }, async ({ caller, query }) =>
@@ -76,9 +77,11 @@ export function licenseRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       await deleteLicense(deps, caller.tenantId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: () => schemas().transferBody, permission: 'licenseSupport', audit: { action: 'license.transfer', target: 'license' } }, async ({ caller, params, body }) =>
-      ok(await transferLicense(deps, caller.tenantId, params.id!, body)),
-    ),
+    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: () => schemas().transferBody, permission: 'licenseSupport', audit: { action: 'license.transfer', target: 'license' } }, async ({ caller, params, body }) => {
+      // Each transfer e-mails the license to the address given: limited per tenant, with the portal's (DECISIONS §15).
+      await limits.take(RATE_LIMITS.licenseTransferTenant, caller.tenantId);
+      return ok(await transferLicense(deps, caller.tenantId, params.id!, body));
+    }),
     authed('POST', '/api/licenses/{id}/revoke', { ...byId, permission: 'licenseSupport', audit: { action: 'license.revoke', target: 'license' } }, async ({ caller, params }) => ok(await revokeLicense(deps, caller.tenantId, params.id!))),
     authed('POST', '/api/licenses/{id}/regenerate', { ...byId, permission: 'licenseSupport', audit: { action: 'license.regenerate', target: 'license' } }, async ({ caller, params }) =>
       ok(await regenerateLicenseKey(deps, caller.tenantId, params.id!)),

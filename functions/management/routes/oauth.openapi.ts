@@ -50,15 +50,21 @@ export const oauthOperations = defineOperations({
           description:
             'The provider adds `code` and `state` to the query (or `error`, e.g. `access_denied`). Checks the state (once, same browser), exchanges the code and signs in: the user linked to the provider account, else the user ' +
             'with its verified e-mail (linking it), else a new user. Success: 302 to `DASHBOARD_URL` with the session cookie. Failure: 302 ' +
-            `to \`DASHBOARD_URL?error=<code>\` and no session; codes: ${failureCodes}. Without \`DASHBOARD_URL\`: 200 \`{user}\`, or 400 \`{error, code}\`.`,
+            `to \`DASHBOARD_URL?error=<code>\` and no session; codes: ${failureCodes}. Without \`DASHBOARD_URL\`: 200 \`{user}\`, or 400 \`{error, code}\` ` +
+            '(403 for `registration_closed`: a first sign-in on a deployment whose `registration=invite` does not admit the address, DECISIONS §20). ' +
+            'Success also sets the `device` cookie of a sign-in (`POST /api/auth/login`).',
           security: [[]],
           responses: {
             302: {
               description: 'To the dashboard: signed in, or with `?error=<code>`',
-              headers: { location: { description: '`DASHBOARD_URL`, with `?error=<code>` on failure', required: true }, 'set-cookie': { description: 'The `session` cookie on success; the `oauth_state` cookie cleared' } },
+              headers: { location: { description: '`DASHBOARD_URL`, with `?error=<code>` on failure', required: true }, 'set-cookie': { description: 'The `session` and `device` cookies on success; the `oauth_state` cookie cleared' } },
             },
           },
-          errors: { 400: [...Object.values(OAUTH_FAILURES)], 404: [`${provider} login is not configured`] },
+          errors: {
+            400: Object.entries(OAUTH_FAILURES).flatMap(([code, message]) => (code === 'registration_closed' ? [] : [message])),
+            403: [OAUTH_FAILURES.registration_closed],
+            404: [`${provider} login is not configured`],
+          },
         },
       ],
     ]),

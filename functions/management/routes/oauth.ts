@@ -1,6 +1,6 @@
-import { completeOAuthSignIn, OAUTH_FAILURES, OAUTH_PROVIDERS, OAUTH_STATE_LIFETIME_SECONDS, OAuthFailure, type OAuthFailureCode, type OAuthProviderName, type OAuthProviders, startOAuthSignIn } from '../../../shared/identity/index.js';
+import { completeOAuthSignIn, OAUTH_FAILURES, OAUTH_PROVIDERS, OAUTH_STATE_LIFETIME_SECONDS, OAuthFailure, type OAuthFailureCode, type OAuthProviderName, type OAuthProviders, startOAuthSignIn, type TakeoverHook } from '../../../shared/identity/index.js';
 import { type Config, type Deps, NotFoundError, ServiceUnavailableError } from '../../../shared/platform/index.js';
-import { clearedOAuthStateCookie, clientNetwork, json, OAUTH_STATE_COOKIE, oauthStateCookie, ok, readCookie, redirect, type Route, sessionCookie } from '../../../shared/platform/http/index.js';
+import { clearedOAuthStateCookie, clientNetwork, DEVICE_COOKIE, deviceCookie, json, OAUTH_STATE_COOKIE, oauthStateCookie, ok, readCookie, redirect, type Route, sessionCookie } from '../../../shared/platform/http/index.js';
 import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 import type { RouteBuilders } from '../route.js';
 
@@ -10,7 +10,11 @@ import type { RouteBuilders } from '../route.js';
  * no session. A provider without a client id and secret answers both with 404; an unknown one is no route at all (404).
  * `GET /api/oauth/providers` lists the configured ones, so that the sign-in page offers only buttons that work.
  */
-export function oauthRoutes(deps: Deps<Config<'dashboard'>> & { oauth: OAuthProviders }, limits: RateLimiter, { open }: RouteBuilders): Route[] {
+export function oauthRoutes(
+  deps: Deps<Config<'dashboard' | 'registration'>> & { oauth: OAuthProviders; onTakeover: TakeoverHook },
+  limits: RateLimiter,
+  { open }: RouteBuilders,
+): Route[] {
   const secure = deps.config.runtime === 'aws';
   const dashboardUrl = deps.config.dashboardUrl;
   const configured = (name: OAuthProviderName) => {
@@ -20,10 +24,13 @@ export function oauthRoutes(deps: Deps<Config<'dashboard'>> & { oauth: OAuthProv
   };
   const callbackUrl = (baseUrl: string, name: OAuthProviderName) => `${baseUrl}/api/oauth/${name}/callback`;
 
-  /** A failed sign-in: to the dashboard with the code, or 400 JSON when there is no dashboard; the state cookie goes. */
+  /**
+   * A failed sign-in: to the dashboard with the code, or JSON when there is no dashboard (400; a closed registration 403,
+   * as `POST /api/auth/register` answers it); the state cookie goes.
+   */
   const failed = (code: OAuthFailureCode) => {
     const cookies = [clearedOAuthStateCookie(secure)];
-    if (!dashboardUrl) return json(400, { error: OAUTH_FAILURES[code], code }, { cookies });
+    if (!dashboardUrl) return json(code === 'registration_closed' ? 403 : 400, { error: OAUTH_FAILURES[code], code }, { cookies });
     const location = new URL(dashboardUrl);
     location.searchParams.set('error', code);
     return redirect(302, location.href, { cookies });
@@ -41,13 +48,14 @@ export function oauthRoutes(deps: Deps<Config<'dashboard'>> & { oauth: OAuthProv
     open('GET', `/api/oauth/${name}/callback`, {}, async ({ event, baseUrl }) => {
       const provider = configured(name);
       try {
-        const { user, token } = await completeOAuthSignIn(deps, provider, {
+        const { user, token, device } = await completeOAuthSignIn(deps, provider, {
           // The raw query, not API Gateway's map: a repeated parameter stays visible (and is refused).
           query: new URLSearchParams(event.rawQueryString),
           browserKey: readCookie(event, OAUTH_STATE_COOKIE),
           redirectUri: callbackUrl(baseUrl, name),
+          device: readCookie(event, DEVICE_COOKIE),
         });
-        const cookies = [sessionCookie(token, secure), clearedOAuthStateCookie(secure)];
+        const cookies = [sessionCookie(token, secure), deviceCookie(device, secure), clearedOAuthStateCookie(secure)];
         // Without a dashboard to land on (a local run), the signed-in user as login answers it.
         return dashboardUrl ? redirect(302, dashboardUrl, { cookies }) : ok({ user }, { cookies });
       } catch (error) {

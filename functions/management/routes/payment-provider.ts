@@ -27,7 +27,7 @@ export function paymentProviderRoutes(deps: Deps & PaymentDeps, { authed }: Rout
   const path = '/api/payment-provider';
   return [
     authed('GET', path, { permission: 'paymentProvider' }, async ({ caller, baseUrl }) => ok(await providerStatus(deps, caller.tenantId, baseUrl))),
-    authed('PUT', path, { body: () => schemas().connectBody, permission: 'paymentProvider', audit: { action: 'paymentProvider.connect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await connectProvider(deps, caller.tenantId, body, baseUrl))),
+    authed('PUT', path, { body: () => schemas().connectBody, sessionOnly: true, verifiedOnly: true, permission: 'paymentProvider', audit: { action: 'paymentProvider.connect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await connectProvider(deps, caller.tenantId, body, baseUrl))),
     authed('PATCH', path, { body: () => schemas().settingsBody, permission: 'paymentProvider', audit: { action: 'paymentProvider.update', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller, body, baseUrl }) => ok(await updateTaxSettings(deps, caller.tenantId, body, baseUrl))),
     authed('DELETE', path, { permission: 'paymentProvider', audit: { action: 'paymentProvider.disconnect', target: 'paymentProvider', idField: 'tenantId' } }, async ({ caller }) => {
       await disconnectProvider(deps, caller.tenantId);

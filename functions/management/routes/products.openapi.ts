@@ -29,8 +29,9 @@ export const Product = named(
     requiresPhp: text,
     stagingPatterns: described(
       z.nullable(z.array(z.string())),
-      'Domain patterns of staging and local sites, which activate without taking a seat. `null`: the defaults (`localhost`, `{ip}` ' +
-        '(any IP literal), `*.local`, `*.test`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`); `[]`: none.',
+      'Domain patterns of staging and local sites, which activate without taking a seat. `null`: the defaults (`localhost`, ' +
+        '`*.localhost`, `{ip}` (any IP literal), `*.local`, `*.test`, `*.dev`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, ' +
+        '`dev.*`, `*.dev.*`, `*.wpengine.com`, `staging-*.kinsta.cloud`, `staging-*.kinsta.com`); `[]`: none.',
     ),
     stagingActivationLimit: described(z.number(), 'Staging sites one license may hold at once (default 3).'),
     returnOrigins: described(
@@ -82,9 +83,12 @@ const STAGING_RULES =
   '**Staging and local sites**: a domain matching one of `stagingPatterns` activates without taking a seat (its activation is ' +
   '`environment: "staging"`, counted in the license\'s `stagingCount`), at most `stagingActivationLimit` (1–100, default 3) per ' +
   'license at once. A pattern is a host name, lower-case and in punycode, whose label `*` stands for one or more labels ' +
-  '(`*.local` matches `shop.local`, not `local`; `staging.*` matches `staging.shop.com`), or `{ip}` for any IP literal; it must name ' +
-  'a label besides `*`. At most 50; kept once each. `null`: the defaults (`localhost`, `{ip}`, `*.local`, `*.test`, `*.example`, ' +
-  '`*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`); `[]`: no staging sites.';
+  '(`*.local` matches `shop.local`, not `local`; `staging.*` matches `staging.shop.com`) and whose `*` within a label stands for ' +
+  'any characters of that label (`staging-*.kinsta.cloud` matches `staging-shop.kinsta.cloud`), or `{ip}` for any IP literal; it ' +
+  'must name a label besides `*`. At most 50; kept once each. `null`: the defaults (`localhost`, `*.localhost`, `{ip}`, `*.local`, ' +
+  '`*.test`, `*.dev`, `*.example`, `*.invalid`, `staging.*`, `*.staging.*`, `dev.*`, `*.dev.*`, `*.wpengine.com`, ' +
+  '`staging-*.kinsta.cloud`, `staging-*.kinsta.com`: local copies, and the hosts EDD Software Licensing counts as free local ' +
+  'copies); `[]`: no staging sites.';
 const RETURN_ORIGINS =
   '**Return origins**: `returnOrigins` lists the origins (at most 20) a checkout `return_url` may have: the buyer comes back there ' +
   'with the license key they bought, so another origin is refused (`400 return_url is not allowed for this product`). Each is ' +
@@ -96,7 +100,7 @@ const PRODUCT_ERRORS = [
   'returnOrigins.0: must be an origin alone, without a path, query or fragment',
   'returnOrigins: must hold at most 20 origins',
   'stagingPatterns.0: must name at least one label besides *',
-  'stagingPatterns.0: must be labels of a-z, 0-9, - or _ (or * for any labels) joined by dots, or {ip}',
+  'stagingPatterns.0: must be labels of a-z, 0-9, - or _ (or * for any labels, or for any characters within a label) joined by dots, or {ip}',
   'stagingPatterns: must hold at most 50 patterns',
   'stagingActivationLimit: Too small: expected number to be >=1',
 ];

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { assertDescribes, defineOperations, EX, exampleId, idOf, named, timestamp } from '../../../shared/platform/openapi/index.js';
 import { ASSIGNABLE_ROLES, type Invitation as InvitationView, type Member as MemberView, ROLE_REFUSED, ROLES, type Team } from '../../../shared/identity/index.js';
+import { RATE_LIMITS } from '../../../shared/platform/rate-limits/index.js';
 import { SESSION_REQUIRED } from '../authenticate.js';
 import { TeamMembership } from './auth.openapi.js';
 
@@ -55,8 +56,11 @@ export const teamOperations = defineOperations({
   'POST /api/team/invitations': {
     summary: 'Invite someone',
     description:
-      'E-mails the address a link `{DASHBOARD_URL}/accept-invitation?token=…`, valid 7 days, once. Owner and admin; nobody invites to a role above their own (403). ' +
-      "An address that is the owner's or a member's is 409.",
+      'E-mails the address a link `{DASHBOARD_URL}/accept-invitation?token=…`, valid 7 days, once, under the subject ' +
+      '`<your e-mail> invited you to a team`. Owner and admin; nobody invites to a role above their own (403). ' +
+      "An address that is the owner's or a member's is 409. A signed-in session only, with a verified address (DECISIONS §20); at most 20 " +
+      'invitations a day per account and 3 a day to one address.',
+    rateLimits: [RATE_LIMITS.invitationTenant, RATE_LIMITS.invitationAddress],
     requestBody: { examples: { invite: { email: 'support@example.com', role: 'support' } } },
     responses: { 201: { description: 'The invitation', body: Invitation, examples: { invited: exampleInvitation } } },
     errors: { 403: [ROLE_REFUSED], 409: ['This user is already a member of the team'] },

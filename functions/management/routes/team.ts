@@ -1,9 +1,10 @@
 import * as z from 'zod/mini';
 import { type Config, type Deps, ForbiddenError, lazily } from '../../../shared/platform/index.js';
 import { created, email, noContent, ok, type Route } from '../../../shared/platform/http/index.js';
-import { acceptInvitation, ASSIGNABLE_ROLES, changeMemberRole, inviteMember, listInvitations, listMembers, removeMember, revokeInvitation, ROLE_REFUSED, roleAtMost } from '../../../shared/identity/index.js';
+import { acceptInvitation, ASSIGNABLE_ROLES, changeMemberRole, inviteMember, listInvitations, listMembers, normalizeEmail, removeMember, revokeInvitation, ROLE_REFUSED, roleAtMost } from '../../../shared/identity/index.js';
 import { ID_KINDS } from '../id-kinds.js';
 import type { RouteBuilders } from '../route.js';
+import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {
@@ -12,8 +13,11 @@ const schemas = lazily(() => {
 });
 const byMember = { pathIds: { userId: ID_KINDS.member } };
 
-/** DECISIONS §17: the tenant's members and invitations. Nobody hands out a role above their own. */
-export function teamRoutes(deps: Deps<Config<'links' | 'dashboard'>>, { authed }: RouteBuilders): Route[] {
+/**
+ * DECISIONS §17: the tenant's members and invitations. Nobody hands out a role above their own. Changing the team takes a
+ * signed-in session, and inviting a verified address besides, with a daily limit per tenant and per invited address (§20).
+ */
+export function teamRoutes(deps: Deps<Config<'links' | 'dashboard'>>, limits: RateLimiter, { authed }: RouteBuilders): Route[] {
   const assignable = (callerRole: Parameters<typeof roleAtMost>[1], wanted: Parameters<typeof roleAtMost>[0]) => {
     if (!roleAtMost(wanted, callerRole)) throw new ForbiddenError(ROLE_REFUSED);
   };
@@ -22,7 +26,7 @@ export function teamRoutes(deps: Deps<Config<'links' | 'dashboard'>>, { authed }
     authed(
       'PUT',
       '/api/team/members/{userId}',
-      { ...byMember, body: () => schemas().roleBody, permission: 'team', audit: { action: 'member.update', target: 'membership', idField: 'userId' } },
+      { ...byMember, body: () => schemas().roleBody, sessionOnly: true, permission: 'team', audit: { action: 'member.update', target: 'membership', idField: 'userId' } },
       async ({ caller, params, body }) => {
         assignable(caller.role, body.role);
         return ok(await changeMemberRole(deps, caller.tenantId, params.userId!, body.role));
@@ -31,7 +35,7 @@ export function teamRoutes(deps: Deps<Config<'links' | 'dashboard'>>, { authed }
     authed(
       'DELETE',
       '/api/team/members/{userId}',
-      { ...byMember, permission: 'team', audit: { action: 'member.remove', target: 'membership', idField: 'userId' } },
+      { ...byMember, sessionOnly: true, permission: 'team', audit: { action: 'member.remove', target: 'membership', idField: 'userId' } },
       async ({ caller, params }) => {
         await removeMember(deps, caller.tenantId, params.userId!);
         return noContent();
@@ -41,16 +45,19 @@ export function teamRoutes(deps: Deps<Config<'links' | 'dashboard'>>, { authed }
     authed(
       'POST',
       '/api/team/invitations',
-      { body: () => schemas().inviteBody, permission: 'team', audit: { action: 'invitation.create', target: 'invitation' } },
+      { body: () => schemas().inviteBody, sessionOnly: true, verifiedOnly: true, permission: 'team', audit: { action: 'invitation.create', target: 'invitation' } },
       async ({ caller, body, baseUrl }) => {
         assignable(caller.role, body.role);
+        // The tenant's bucket first: a tenant over its limit spends nothing of the address's, whose room is the invitee's.
+        await limits.take(RATE_LIMITS.invitationTenant, caller.tenantId);
+        await limits.take(RATE_LIMITS.invitationAddress, normalizeEmail(body.email));
         return created(await inviteMember(deps, caller.tenantId, caller.userId, body, deps.config.dashboardUrl ?? baseUrl));
       },
     ),
     authed(
       'DELETE',
       '/api/team/invitations/{id}',
-      { pathIds: { id: ID_KINDS.invitation }, permission: 'team', audit: { action: 'invitation.delete', target: 'invitation' } },
+      { pathIds: { id: ID_KINDS.invitation }, sessionOnly: true, permission: 'team', audit: { action: 'invitation.delete', target: 'invitation' } },
       async ({ caller, params }) => {
         await revokeInvitation(deps, caller.tenantId, params.id!);
         return noContent();

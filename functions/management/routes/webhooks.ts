@@ -72,25 +72,25 @@ export function webhookRoutes(deps: WebhookRouteDeps, { authed }: RouteBuilders)
   const keptAnswer = (caller: Caller) => webhookAnswerKept(deps, caller);
   return [
     authed('GET', '/api/webhooks', { permission: 'read' }, async ({ caller }) => ok({ items: await listWebhooks(deps, caller.tenantId), events: EVENT_TYPES })),
-    authed('POST', '/api/webhooks', { body: () => schemas().create, keptAnswer, permission: 'webhooks', audit: { action: 'webhook.create', target: 'webhook' } }, async ({ caller, body }) =>
+    authed('POST', '/api/webhooks', { body: () => schemas().create, keptAnswer, verifiedOnly: true, permission: 'webhooks', audit: { action: 'webhook.create', target: 'webhook' } }, async ({ caller, body }) =>
       created(await createWebhook(deps, caller.tenantId, body)),
     ),
     authed('GET', '/api/webhooks/{id}', { ...byId, permission: 'readSecrets' }, async ({ caller, params }) => ok(await getWebhook(deps, caller.tenantId, params.id!))),
-    authed('PUT', '/api/webhooks/{id}', { ...byId, body: () => schemas().update, permission: 'webhooks', audit: { action: 'webhook.update', target: 'webhook' } }, async ({ caller, params, body }) =>
+    authed('PUT', '/api/webhooks/{id}', { ...byId, body: () => schemas().update, verifiedOnly: true, permission: 'webhooks', audit: { action: 'webhook.update', target: 'webhook' } }, async ({ caller, params, body }) =>
       ok(await updateWebhook(deps, caller.tenantId, params.id!, body)),
     ),
     authed('DELETE', '/api/webhooks/{id}', { ...byId, permission: 'webhooks', audit: { action: 'webhook.delete', target: 'webhook' } }, async ({ caller, params }) => {
       await deleteWebhook(deps, caller.tenantId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/webhooks/{id}/regenerate-secret', { ...byId, keptAnswer, permission: 'webhooks', audit: { action: 'webhook.regenerateSecret', target: 'webhook' } }, async ({ caller, params }) =>
+    authed('POST', '/api/webhooks/{id}/regenerate-secret', { ...byId, keptAnswer, verifiedOnly: true, permission: 'webhooks', audit: { action: 'webhook.regenerateSecret', target: 'webhook' } }, async ({ caller, params }) =>
       ok(await regenerateSecret(deps, caller.tenantId, params.id!)),
     ),
-    authed('POST', '/api/webhooks/{id}/test', { ...byId, permission: 'webhooks', audit: false }, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.tenantId, params.id!))),
+    authed('POST', '/api/webhooks/{id}/test', { ...byId, verifiedOnly: true, permission: 'webhooks', audit: false }, async ({ caller, params }) => ok(await sendTestEvent(deps, caller.tenantId, params.id!))),
     authed('GET', '/api/webhooks/{id}/deliveries', { ...byId, query: deliveriesQuery, permission: 'read' }, async ({ caller, params, query }) =>
       ok(await listDeliveries(deps, caller.tenantId, params.id!, { page: query.page, perPage: query.per_page })),
     ),
-    authed('POST', '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { pathIds: { id: ID_KINDS.webhook, deliveryId: ID_KINDS.delivery }, permission: 'webhooks', audit: { action: 'webhook.redeliver', target: 'delivery', idField: 'deliveryId' } }, async ({ caller, params }) =>
+    authed('POST', '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { pathIds: { id: ID_KINDS.webhook, deliveryId: ID_KINDS.delivery }, verifiedOnly: true, permission: 'webhooks', audit: { action: 'webhook.redeliver', target: 'delivery', idField: 'deliveryId' } }, async ({ caller, params }) =>
       json(202, await redeliver({ ...deps, queue }, caller.tenantId, params.id!, params.deliveryId!)),
     ),
   ];

@@ -1,12 +1,24 @@
 import { transact, writeItem } from '../../platform/data/index.js';
-import { type Deps, newId, ServiceUnavailableError } from '../../platform/index.js';
+import { type Deps, newId, type RegistrationMode, ServiceUnavailableError } from '../../platform/index.js';
+import { deleteAllWebhooks } from '../../messaging/index.js';
+import { withdrawAllInvitations } from '../teams/invitations.js';
+import { removeAllMembers } from '../teams/members.js';
 import { OAuthFailure } from './oauth-failure.js';
 import type { ProviderProfile } from './oauth-providers.js';
 import { revokeAllApiKeys } from './api-keys.js';
+import { admissionItems, admissionOf } from './registration.js';
 import { endOtherSessions } from './sessions.js';
 import { getUser, isEmailVerified, type UserItem } from './users.js';
 
-type IdentityDeps = Pick<Deps, 'data' | 'clock'>;
+/**
+ * What a takeover (DECISIONS §13, §20) ends in the account's tenant beyond what identity and messaging hold: given by the
+ * function that signs in, so that the contexts above (billing: the payment provider's connection) take part without
+ * identity knowing them.
+ */
+export type TakeoverHook = (tenantId: string) => Promise<void>;
+
+/** `registration`: who may create an account (a first sign-in makes one); `onTakeover`: see `TakeoverHook`. */
+export type IdentityDeps = Pick<Deps, 'data' | 'clock'> & { config: { registration: RegistrationMode }; onTakeover: TakeoverHook };
 
 /** Rounds of read-then-conditional-write before giving up on a provider account that keeps changing under us. */
 const MAX_ROUNDS = 3;
@@ -16,7 +28,8 @@ const MAX_ROUNDS = 3;
  * 1. the user the account is linked to (whatever e-mail the provider gives today);
  * 2. else, with a verified e-mail only, the user who holds that e-mail, linking the account to them; when that user's
  *    address is not verified, the account is taken over (DECISIONS §13, `linkAccount`);
- * 3. else, with a verified e-mail only, a new user with that e-mail, no password, and the account linked.
+ * 3. else, with a verified e-mail only, a new user with that e-mail, no password, and the account linked, as the
+ *    deployment's registration setting allows (DECISIONS §20; else `registration_closed`).
  * An account without a verified e-mail is refused (`email_not_verified`) unless already linked: an unverified
  * address never reaches an existing account, and never claims one for a new user (whose e-mail a later verified
  * sign-in, or the address's owner registering, would otherwise find taken by someone else).
@@ -46,10 +59,11 @@ export async function userForProviderAccount(deps: IdentityDeps, profile: Provid
 
 /**
  * Links the account to the user holding its verified e-mail; undefined when a concurrent write came first.
- * The takeover rule (DECISIONS §13): whoever registered an address they could not verify may not be its owner, who has
- * now proved it through the provider. So when the holder's address is not verified, its password is removed, then every
- * session and API key of the account ends, and only then is the account linked, marking the address verified. A holder
- * whose address is verified keeps its password, sessions and keys.
+ * The takeover rule (DECISIONS §13, §20): whoever registered an address they could not verify may not be its owner, who
+ * has now proved it through the provider. So when the holder's address is not verified, its password is removed, then
+ * every session and API key of the account ends, and everything through which the registrant could still act or be
+ * paid in the tenant (members, invitations, webhooks, the payment provider), and only then is the account linked,
+ * marking the address verified. A holder whose address is verified keeps its password, sessions, keys and tenant.
  */
 async function linkAccount(deps: IdentityDeps, profile: ProviderProfile, email: string, userId: string): Promise<UserItem | undefined> {
   const holder = await getUser(deps, userId);
@@ -73,8 +87,9 @@ async function linkAccount(deps: IdentityDeps, profile: ProviderProfile, email: 
 /**
  * Ends the access of whoever registered an unverified address: the password goes (on condition that the address is
  * still the user's and still not verified; false when it is not, and the sign-in reads again), then every session and
- * API key. In this order a password login checked just before cannot leave a session behind (startPasswordSession),
- * and a sign-in that fails before its link repeats all of it, as the address is still not verified.
+ * API key, then the tenant's members, invitations and webhooks, and what `onTakeover` ends. In this order a password
+ * login checked just before cannot leave a session behind (startPasswordSession), and a sign-in that fails before its
+ * link repeats all of it, as the address is still not verified.
  */
 async function endRegistrantsAccess(deps: IdentityDeps, userId: string, email: string): Promise<boolean> {
   const removed = await writeItem(() =>
@@ -88,12 +103,19 @@ async function endRegistrantsAccess(deps: IdentityDeps, userId: string, email: s
   if (!removed.written) return false;
   await endOtherSessions(deps, userId);
   await revokeAllApiKeys(deps, userId);
+  // The tenant is the user's own (its id is theirs): an accomplice let in stays no admin, no URL keeps receiving its data.
+  await Promise.all([removeAllMembers(deps, userId), withdrawAllInvitations(deps, userId), deleteAllWebhooks(deps, userId), deps.onTakeover(userId)]);
   return true;
 }
 
-/** A new user, without a password, with the account linked; undefined when a concurrent write came first. */
+/**
+ * A new user, without a password, with the account linked; undefined when a concurrent write came first. Refused
+ * (`registration_closed`) when the deployment's registration setting does not admit the address.
+ */
 async function createUser(deps: IdentityDeps, profile: ProviderProfile, email: string): Promise<UserItem | undefined> {
-  const now = deps.clock.now().toISOString();
+  const admission = await admissionOf(deps, deps.config.registration, email);
+  const at = deps.clock.now();
+  const now = at.toISOString();
   const user = {
     userId: newId('usr'),
     email,
@@ -110,9 +132,11 @@ async function createUser(deps: IdentityDeps, profile: ProviderProfile, email: s
     identity: tx.userIdentity.create({ provider: profile.provider, subject: profile.subject, userId: user.userId, email, linkedAt: now }).commit(),
     email: tx.userEmail.create({ email, userId: user.userId }).commit(),
     user: tx.user.create(user).commit(),
+    admission: admissionItems(tx, admission, at),
   }));
   if (!outcome.committed) {
     if (outcome.refused('identity') || outcome.refused('email')) return undefined;
+    if (outcome.refused('admission')) throw new OAuthFailure('registration_closed');
     throw outcome.unexpected();
   }
   return user;

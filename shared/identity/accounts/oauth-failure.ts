@@ -13,6 +13,8 @@ export const OAUTH_FAILURES = {
   provider_error: 'The provider could not complete the sign-in; try again',
   /** A provider account not yet linked, without a verified e-mail address to sign in or sign up with. */
   email_not_verified: 'The provider has no verified e-mail address for this account',
+  /** A first sign-in would make an account that the deployment's `registration=invite` does not admit (DECISIONS §20). */
+  registration_closed: 'Registration is closed on this deployment',
   /** The service's storage was throttled or unreachable. */
   temporarily_unavailable: 'Sign-in is temporarily unavailable; try again',
 } as const;

@@ -1,8 +1,9 @@
 import { type Deps, randomBase32 } from '../../platform/index.js';
-import { userForProviderAccount } from './identities.js';
+import { userForProviderAccount, type IdentityDeps } from './identities.js';
 import { OAuthFailure } from './oauth-failure.js';
 import { oauthLibrary, type OAuthProvider } from './oauth-providers.js';
 import { hasStateShape, saveOAuthState, takeOAuthState } from './oauth-states.js';
+import { rememberDevice } from './known-devices.js';
 import { startSession } from './sessions.js';
 import { toPublicUser, type PublicUser } from './users.js';
 
@@ -30,14 +31,15 @@ export async function startOAuthSignIn(
 /**
  * Finishes a sign-in on the provider's callback, in this order: the `state` present (else `invalid_request`) and taken
  * once by the browser that started it (else `invalid_state`); the provider's answer (denied consent, a missing code,
- * a failed exchange or profile read); then the user (shared/identity/accounts/identities.ts) and a new session. Any failure is an
+ * a failed exchange or profile read); then the user (shared/identity/accounts/identities.ts) and a new session, and the
+ * browser is known to the account (`device`: its cookie's token, answered for the cookie). Any failure is an
  * `OAuthFailure`, and nothing of a user or a session is written before the provider has answered well.
  */
 export async function completeOAuthSignIn(
-  deps: SignInDeps,
+  deps: IdentityDeps,
   provider: OAuthProvider,
-  callback: { query: URLSearchParams; browserKey: string | undefined; redirectUri: string },
-): Promise<{ user: PublicUser; token: string }> {
+  callback: { query: URLSearchParams; browserKey: string | undefined; redirectUri: string; device: string | undefined },
+): Promise<{ user: PublicUser; token: string; device: string }> {
   const states = callback.query.getAll('state');
   if (states.length !== 1 || !states[0]) throw new OAuthFailure('invalid_request');
   const state = states[0];
@@ -47,5 +49,6 @@ export async function completeOAuthSignIn(
   if (!started) throw new OAuthFailure('invalid_state');
   const profile = await provider.accountOf(callback.query, { state, redirectUri: callback.redirectUri, codeVerifier: started.codeVerifier });
   const user = await userForProviderAccount(deps, profile);
-  return { user: toPublicUser(user), token: await startSession(deps, user.userId) };
+  const token = await startSession(deps, user.userId);
+  return { user: toPublicUser(user), token, device: await rememberDevice(deps, callback.device, user.email) };
 }

@@ -5,7 +5,7 @@ import type { AuditActor, AuditScope } from './audit-scope.js';
 import type { Changes } from './item-changes.js';
 
 /** DECISIONS §17: entries are kept 400 days (DynamoDB's TTL removes them). */
-const RETENTION_SECONDS = 400 * 24 * 3600;
+export const RETENTION_SECONDS = 400 * 24 * 3600;
 /** The `prevHash` of a tenant's first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
 
@@ -37,6 +37,7 @@ export type StoredAuditEntry = {
   position?: number;
   prevHash?: string;
   hash?: string;
+  prevAt?: string;
 };
 
 export const toAuditEntry = (item: StoredAuditEntry): AuditEntry => ({

@@ -12,7 +12,8 @@ const byTime = (a: StoredAuditEntry, b: StoredAuditEntry) => (a.at === b.at ? (a
 
 /**
  * Links committed entries into the tenant's chain (docs/data-model.md, "Audit log"): each gets the next `position`,
- * the `prevHash` of the chain's end and its `hash`, and the head moves to the last of them, in one transaction, on
+ * the `prevHash` of the chain's end and its `hash` (and `prevAt`, the time of the entry before it), and the head moves to
+ * the last of them, in one transaction, on
  * condition that the head is still where it was read and that no entry is linked yet. The table stream's fan-out links
  * entries as they are written, and `verify` links what has not been yet, so two linkers may meet: the one refused
  * reads the head again and links what is still unlinked. No change of the tenant's data ever waits for this.
@@ -23,10 +24,10 @@ export async function linkAuditEntries(data: DataService, tenantId: string, entr
     if (round === LINK_ROUNDS) throw new ServiceUnavailableError();
     const { data: head } = await data.entities.auditHead.get({ tenantId }).go({ consistent: true });
     const batch = unlinked.slice(0, LINKS_PER_TRANSACTION);
-    let end = { position: head?.position ?? 0, hash: head?.hash ?? GENESIS_HASH };
+    let end: { position: number; hash: string; at?: string } = { position: head?.position ?? 0, hash: head?.hash ?? GENESIS_HASH, ...(head?.at && { at: head.at }) };
     const links = batch.map((entry) => {
-      const link = { position: end.position + 1, prevHash: end.hash, hash: entryHash(end.hash, toAuditEntry(entry)) };
-      end = link;
+      const link = { position: end.position + 1, prevHash: end.hash, hash: entryHash(end.hash, toAuditEntry(entry)), ...(end.at && { prevAt: end.at }) };
+      end = { position: link.position, hash: link.hash, at: entry.at };
       return link;
     });
     const result = await transact(data, (tx) => {

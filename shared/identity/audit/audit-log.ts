@@ -1,9 +1,9 @@
 import { type Deps, type Page, paginateInMemory } from '../../platform/index.js';
-import { entryHash, toAuditEntry, type AuditEntry } from './audit-chain.js';
+import { entryHash, RETENTION_SECONDS, toAuditEntry, type AuditEntry, type StoredAuditEntry } from './audit-chain.js';
 import { linkAuditEntries, storedAuditEntries } from './audit-linker.js';
 import { openPersonalData } from './personal-data.js';
 
-type AuditDeps = Pick<Deps, 'data'>;
+type AuditDeps = Pick<Deps, 'data' | 'clock'>;
 
 export type AuditFilter = {
   page: number;
@@ -44,14 +44,44 @@ export async function listAuditEntries(deps: AuditDeps, tenantId: string, filter
   return { ...page, items: await openPersonalData(deps.data, tenantId, page.items) };
 }
 
-export type Verification = { ok: true; entries: number } | { ok: false; brokenAt: string | null };
+/** Why a chain is broken, as `GET /api/audit-log/verify` says it. */
+export const CHAIN_BREAKS = {
+  changed: 'This entry was changed after it was written',
+  gap: 'Entries are missing between this entry and the one before it',
+  missingBeforeOldest: 'Entries younger than the 400-day retention are missing before the oldest one kept',
+  missingAtEnd: 'Entries are missing at the end of the chain, after this one',
+} as const;
+
+export type Verification = { ok: true; entries: number } | { ok: false; brokenAt: string | null; reason: string };
+type Head = { position: number; hash: string };
 
 /**
- * Links what is not linked yet (entries whose changes committed since the fan-out last ran), then walks the tenant's
- * chain in `position` order: each entry must follow the one before (position + 1, `prevHash` = its hash) and hash to
- * what it stores; the head, read first, must be an entry of the chain with its hash (entries removed from the end leave
- * it ahead). The first remaining entry anchors the walk: older ones expire after 400 days. The first entry that fails
- * is named.
+ * Walks a tenant's linked entries in `position` order: each must follow the one before (position + 1, `prevHash` = its
+ * hash) and hash to what it stores; the head must be an entry of the chain with its hash (entries removed from the end
+ * leave it ahead). The oldest entry kept anchors the walk, as older ones expire after 400 days; but one whose
+ * predecessor (`prevAt`) is younger than that lost it to a deletion (DECISIONS §20). The first entry that fails is named.
+ */
+export function checkChain(chain: StoredAuditEntry[], head: Head | undefined, now: Date): Verification {
+  let previous: { hash: string; position: number } | undefined;
+  for (const item of chain) {
+    if (!previous && item.position! > 1 && item.prevAt && Date.parse(item.prevAt) + RETENTION_SECONDS * 1000 > now.getTime()) {
+      return { ok: false, brokenAt: item.entryId, reason: CHAIN_BREAKS.missingBeforeOldest };
+    }
+    if (previous && !(item.prevHash === previous.hash && item.position === previous.position + 1)) {
+      return { ok: false, brokenAt: item.entryId, reason: CHAIN_BREAKS.gap };
+    }
+    if (!item.prevHash || entryHash(item.prevHash, toAuditEntry(item)) !== item.hash) return { ok: false, brokenAt: item.entryId, reason: CHAIN_BREAKS.changed };
+    previous = { hash: item.hash, position: item.position! };
+  }
+  if (head && (!previous || head.position > previous.position || chain.find((item) => item.position === head.position)?.hash !== head.hash)) {
+    return { ok: false, brokenAt: chain.at(-1)?.entryId ?? null, reason: CHAIN_BREAKS.missingAtEnd };
+  }
+  return { ok: true, entries: chain.length };
+}
+
+/**
+ * Links what is not linked yet (entries whose changes committed since the fan-out last ran), then checks the tenant's
+ * chain (`checkChain`) against its head, read before the entries.
  */
 export async function verifyAuditLog(deps: AuditDeps, tenantId: string): Promise<Verification> {
   const { data } = deps;
@@ -62,14 +92,5 @@ export async function verifyAuditLog(deps: AuditDeps, tenantId: string): Promise
   const stored = await storedAuditEntries(data, tenantId);
   // Entries written after the linking above are not the chain's yet; the next verify counts them.
   const chain = stored.filter((item) => item.position !== undefined).sort((a, b) => a.position! - b.position!);
-  let previous: { hash: string; position: number } | undefined;
-  for (const item of chain) {
-    const linked = !previous || (item.prevHash === previous.hash && item.position === previous.position + 1);
-    if (!linked || !item.prevHash || entryHash(item.prevHash, toAuditEntry(item)) !== item.hash) return { ok: false, brokenAt: item.entryId };
-    previous = { hash: item.hash, position: item.position! };
-  }
-  if (head && (!previous || head.position > previous.position || chain.find((item) => item.position === head.position)?.hash !== head.hash)) {
-    return { ok: false, brokenAt: chain.at(-1)?.entryId ?? null };
-  }
-  return { ok: true, entries: chain.length };
+  return checkChain(chain, head ?? undefined, deps.clock.now());
 }

@@ -39,7 +39,18 @@ export function itemAfter(item: TransactItem, before: Stored | undefined): Store
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-const shown = (field: string, value: unknown) => (value === undefined || value === null ? null : SECRET.test(field) ? '***' : value);
+
+/**
+ * A value as an entry may hold it: `***` for a secret field, and inside lists and maps every secret field likewise, at
+ * any depth (DECISIONS §20: a product's `signingKeys` are maps that each hold a sealed private key).
+ */
+function redacted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redacted);
+  // Only maps hold fields: a string set, or anything else, is shown as it is.
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([field, inner]) => [field, SECRET.test(field) ? '***' : redacted(inner)]));
+}
+const shown = (field: string, value: unknown) => (value === undefined || value === null ? null : SECRET.test(field) ? '***' : redacted(value));
 
 export function changesBetween(before: Stored | undefined, after: Stored | undefined): Changes {
   const changes: Changes = {};

@@ -1,6 +1,6 @@
 import { getUser, isEmailVerified, normalizeEmail } from '../accounts/users.js';
 import { retargetAudit } from '../audit/audit-scope.js';
-import { transact } from '../../platform/data/index.js';
+import { deleteItems, transact } from '../../platform/data/index.js';
 import { BadRequestError, ConflictError, type Deps, ForbiddenError, newId, NotFoundError, randomBase32, sha256Hex } from '../../platform/index.js';
 import { queuedMailItems } from '../../messaging/index.js';
 import { teamName, type Team } from './members.js';
@@ -29,7 +29,8 @@ const toInvitation = (item: InvitationItem): Invitation => ({
 
 /**
  * Invites an address to the tenant with a role: the invitation (its token's SHA-256 only) and the e-mail with the link
- * `{dashboardUrl}/accept-invitation?token=…` in one transaction. The owner's own address, or a member's, is 409.
+ * `{dashboardUrl}/accept-invitation?token=…` in one transaction; the e-mail names the inviting user by their address
+ * (`invitedBy`, whose address the route has checked is verified). The owner's own address, or a member's, is 409.
  */
 export async function inviteMember(
   deps: InvitationDeps,
@@ -39,7 +40,8 @@ export async function inviteMember(
   dashboardUrl: string,
 ): Promise<Invitation> {
   const email = normalizeEmail(input.email);
-  const owner = await getUser(deps, tenantId);
+  const [owner, inviter] = await Promise.all([getUser(deps, tenantId), getUser(deps, invitedBy)]);
+  if (!inviter) throw new NotFoundError('User not found');
   const { data: holder } = await deps.data.entities.userEmail.get({ email }).go();
   if (owner?.email === email) throw new ConflictError(ALREADY_MEMBER);
   if (holder) {
@@ -65,7 +67,7 @@ export async function inviteMember(
     invitation: tx.invitation.create(item).commit(),
     mail: queuedMailItems(
       tx,
-      { kind: 'teamInvitation', tenantId, to: email, content: { team: teamName(owner), role: input.role, link, expiresAt: item.expiresAt } },
+      { kind: 'teamInvitation', tenantId, to: email, content: { inviter: inviter.email, team: teamName(owner), role: input.role, link, expiresAt: item.expiresAt } },
       now,
     ),
   }));
@@ -92,6 +94,16 @@ export async function revokeInvitation(deps: InvitationDeps, tenantId: string, i
       .commit(),
   }));
   if (!outcome.committed) throw new NotFoundError(INVITATION_NOT_FOUND);
+}
+
+/** Withdraws every invitation of the tenant, expired or not: an account taken over keeps no invitation its registrant sent. */
+export async function withdrawAllInvitations(deps: InvitationDeps, tenantId: string): Promise<void> {
+  const { invitation } = deps.data.entities;
+  const { data } = await invitation.query.byTeam({ teamId: tenantId }).go({ pages: 'all', attributes: ['tokenHash'] });
+  await deleteItems(
+    data.map(({ tokenHash }) => ({ tokenHash })),
+    (keys) => invitation.delete(keys).go(),
+  );
 }
 
 /**

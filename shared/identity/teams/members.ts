@@ -1,5 +1,5 @@
 import { getUser, toPublicUser, type PublicUser, type UserItem } from '../accounts/users.js';
-import { transact } from '../../platform/data/index.js';
+import { deleteItems, transact } from '../../platform/data/index.js';
 import { BadRequestError, type Deps, NotFoundError } from '../../platform/index.js';
 import { ROLE_PERMISSIONS, type AssignableRole, type Permission, type Role } from './roles.js';
 import type { TenantAccess } from './tenant-access.js';
@@ -51,6 +51,16 @@ export async function removeMember(deps: TeamDeps, tenantId: string, userId: str
       .commit(),
   }));
   if (!outcome.committed) throw new NotFoundError(MEMBER_NOT_FOUND);
+}
+
+/** Removes every member of the tenant (its owner has no membership): an account taken over keeps no one its registrant let in. */
+export async function removeAllMembers(deps: TeamDeps, tenantId: string): Promise<void> {
+  const { membership } = deps.data.entities;
+  const { data } = await membership.query.byTeam({ teamId: tenantId }).go({ pages: 'all', attributes: ['teamId', 'userId'] });
+  await deleteItems(
+    data.map(({ teamId, userId }) => ({ teamId, userId })),
+    (keys) => membership.delete(keys).go(),
+  );
 }
 
 /** Every tenant a user belongs to: their own, then the teams they joined. */

@@ -176,7 +176,15 @@ export async function heartbeatLease(deps: LeaseDeps, catalog: ProductCatalog, i
  * holding them, with `lease.released`. Allowed whatever the license's state, as deactivation is.
  */
 export async function releaseLease(deps: LeaseDeps, catalog: ProductCatalog, input: LicenseClaim & { leaseId: string }): Promise<void> {
-  const { license, lease } = await liveLease(deps, catalog, input, input.leaseId);
+  const { lease } = await liveLease(deps, catalog, input, input.leaseId);
+  if (!(await release(deps, lease))) throw new NotFoundError(LICENSE_MESSAGES.leaseNotFound);
+}
+
+/**
+ * Ends a live lease: its slot, its machine's hold and its item go, conditioned on the lease still holding them and not
+ * having expired, with `lease.released`. False when it had ended meanwhile.
+ */
+async function release(deps: LeaseDeps, lease: LeaseItem): Promise<boolean> {
   const now = deps.clock.now();
   const nowIso = now.toISOString();
   const { licenseId, leaseId } = lease;
@@ -184,11 +192,26 @@ export async function releaseLease(deps: LeaseDeps, catalog: ProductCatalog, inp
     slot: tx.leaseSlot.delete({ licenseId, slot: lease.slot }).where((item, { eq }) => eq(item.leaseId, leaseId)).commit(),
     hold: tx.leaseHold.delete({ licenseId, machine: lease.machine }).where((item, { eq }) => eq(item.leaseId, leaseId)).commit(),
     lease: tx.lease.delete({ leaseId }).where((item, { gt }) => gt(item.expiresAt, nowIso)).commit(),
-    event: outboxEvent(tx, { tenantId: license.tenantId, type: 'lease.released', data: { ...toLease(lease), releasedAt: nowIso }, now }),
+    event: outboxEvent(tx, { tenantId: lease.tenantId, type: 'lease.released', data: { ...toLease(lease), releasedAt: nowIso }, now }),
   }));
-  if (outcome.committed) return;
-  if (outcome.refused('slot') || outcome.refused('hold') || outcome.refused('lease')) throw new NotFoundError(LICENSE_MESSAGES.leaseNotFound);
+  if (outcome.committed) return true;
+  if (outcome.refused('slot') || outcome.refused('hold') || outcome.refused('lease')) return false;
   throw outcome.unexpected();
+}
+
+/**
+ * Ends every live lease of a license at once, each as its release would (DECISIONS §20: a transfer that does not keep
+ * the sites frees the seats the old owner's machines held). A lease that ends meanwhile is left as it ended.
+ */
+export async function endLeases(deps: LeaseDeps, licenseId: string): Promise<void> {
+  const nowIso = deps.clock.now().toISOString();
+  const live = (await readSlots(deps, licenseId)).filter((slot) => slot.expiresAt > nowIso);
+  await Promise.all(
+    live.map(async (slot) => {
+      const { data: lease } = await deps.data.entities.lease.get({ leaseId: slot.leaseId }).go({ consistent: true });
+      if (lease) await release(deps, lease);
+    }),
+  );
 }
 
 /** The machine's live lease on a floating license, if any: one strongly consistent GetItem of its hold (validate). */

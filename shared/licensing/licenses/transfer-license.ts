@@ -4,6 +4,7 @@ import { type CustomerLink, customerLinkItems, normalizeEmail, resolveCustomerLi
 import { transact } from '../../platform/data/index.js';
 import { BadRequestError, ConflictError, NotFoundError, withoutNulls } from '../../platform/index.js';
 import { outboxEvent, queuedMailItems } from '../../messaging/index.js';
+import { endLeases } from '../leases/leases.js';
 import { indexFields } from './index-fields.js';
 import { activationsOf, activationsRead, deactivationItems, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
 import { activationsDeactivated, stagingCountIs } from './license-counters.js';
@@ -32,7 +33,8 @@ const MAX_FAILURES = 5;
  * (DECISIONS §15). The license's e-mail, customer and name change in one transaction with the new customer's link,
  * `license.transferred` and the new owner's e-mail; without `keepActivations` every active activation read is
  * deactivated, the first ones in that transaction (conditioned on the counts read, so none slipped in unseen) and the
- * rest in further ones of the same call, each giving back exactly the seats it frees. A revoked license is 400.
+ * rest in further ones of the same call, each giving back exactly the seats it frees, and every live lease of a floating
+ * license ends (DECISIONS §20). A revoked license is 400.
  */
 export async function transferLicense(deps: LicenseDeps, tenantId: string, licenseId: string, input: TransferInput): Promise<License> {
   const email = normalizeEmail(input.email);
@@ -58,6 +60,7 @@ export async function transferLicense(deps: LicenseDeps, tenantId: string, licen
     const outcome = await transferStep(deps, { current, next, product, link, first, holds, keepActivations: Boolean(input.keepActivations), now });
     if (!outcome.committed) continue;
     await deactivateRest(deps, next, active.slice(FIRST_CHUNK));
+    if (!input.keepActivations) await endLeases(deps, licenseId);
     return toLicense(await loadLicense(deps, tenantId, licenseId), product, now);
   }
   throw new ConflictError('License was changed concurrently; retry');

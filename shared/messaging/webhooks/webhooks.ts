@@ -1,4 +1,4 @@
-import { transact } from '../../platform/data/index.js';
+import { deleteItems, transact } from '../../platform/data/index.js';
 import { type Deps, newId, NotFoundError } from '../../platform/index.js';
 import type { EventType } from '../events/event-types.js';
 import type { SealContext, SecretBox } from '../../platform/secrets/index.js';
@@ -126,4 +126,13 @@ export async function regenerateSecret(deps: WebhookDeps, tenantId: string, webh
 export async function deleteWebhook(deps: Pick<Deps, 'data'>, tenantId: string, webhookId: string): Promise<void> {
   await loadWebhook(deps, tenantId, webhookId);
   await transact(deps.data, (tx) => ({ webhook: tx.webhook.delete({ webhookId }).commit() }));
+}
+
+/** Deletes every webhook of a tenant (an account taken over, DECISIONS §20); their pending deliveries fail at their next attempt. */
+export async function deleteAllWebhooks(deps: Pick<Deps, 'data'>, tenantId: string): Promise<void> {
+  const { webhook } = deps.data.entities;
+  await deleteItems(
+    (await listWebhookItems(deps, tenantId)).map(({ webhookId }) => ({ webhookId })),
+    (keys) => webhook.delete(keys).go(),
+  );
 }

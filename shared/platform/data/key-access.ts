@@ -58,16 +58,21 @@ export const KEY_ACCESS = {
    * their releases (`productId`, `releaseId`: `/dl` counts downloads), and its rate limits (`bucket`). It changes its
    * keys' `lastUsedAt`, download counts, a subscription's cancellation and its rate limits; and what a transfer writes:
    * the license (by key and id, with its activations and domain holds), the new owner's customer and e-mail lookup,
-   * counters, the event and the new owner's e-mail (with their markers).
+   * counters, the event and the new owner's e-mail (with their markers), and the end of a floating license's leases.
    */
   portal: {
     // `teamId`: the membership of a key's maker (a member's key lasts as long as they are a member).
-    read: ['keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'planId', 'licenseId', 'licenseKey', 'activationId', 'eventId', 'outboxShard', 'teamId'],
+    read: [
+      'keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'planId', 'licenseId', 'licenseKey', 'activationId',
+      'eventId', 'outboxShard', 'teamId', 'leasePool', 'leaseId',
+    ],
     // A transfer writes the license, its activations, the customer and their counters, events and the new owner's
-    // e-mail; a plan change (DECISIONS §15) the license's seats and plan, the subscription and their events.
+    // e-mail, and ends the leases of a floating license (its pool and leases); a plan change (DECISIONS §15) the
+    // license's seats and plan, the subscription and their events.
     write: [
       'keyHash', 'subscriptionId', 'releaseId', 'bucket',
       'licenseKey', 'licenseId#domain', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId',
+      'leasePool', 'leaseId',
     ],
   },
   /**
@@ -136,14 +141,14 @@ export const KEY_ACCESS = {
    * e-mails a batch finds taken (`licenseKey`, `tenantId`); what an imported license writes: the license, its ref,
    * expiry item, activations and domain holds (`licenseKey`, `licenseId`, `shard`, `activationId`), its customer and
    * the e-mail's holder (`customerId`, `tenantId#email`), the counters (`tenantId#shard`), and the `import.completed`
-   * event (`eventId`, `outboxShard`) with the import's audit entry (`auditLog`).
-   * It changes no product or plan.
+   * event (`eventId`, `outboxShard`) with the import's audit entry (`auditLog`), and the tenant's import slot it frees
+   * at the end (`importSlot`). It changes no product or plan.
    */
   importWorker: {
-    read: ['importId', 'productId', 'licenseKey', 'tenantId'],
+    read: ['importId', 'productId', 'licenseKey', 'tenantId', 'importSlot'],
     write: [
       'importId', 'licenseKey', 'licenseId', 'shard', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard',
-      'auditLog',
+      'auditLog', 'importSlot',
     ],
   },
 } as const satisfies Record<string, { read: readonly string[]; write: readonly string[] }>;

@@ -35,7 +35,7 @@ import { exportJobEntity } from './entities/export-job.js';
 import { feedbackEntity } from './entities/feedback.js';
 import { productMilestoneEntity } from './entities/product-milestone.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
-import { importErrorEntity, importJobEntity } from './entities/import-job.js';
+import { importErrorEntity, importJobEntity, importSlotEntity, importWarningEntity } from './entities/import-job.js';
 import { leaseEntity, leaseHoldEntity, leasePoolFillEntity, leaseSlotEntity } from './entities/lease.js';
 import { licenseEntity, licenseRefEntity } from './entities/license.js';
 import { licenseExpiryEntity } from './entities/license-expiry.js';
@@ -53,10 +53,11 @@ import { releaseEntity, releaseReadmeEntity, versionClaimEntity } from './entiti
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
 import { invitationEntity, membershipEntity } from './entities/team.js';
+import { knownDeviceEntity } from './entities/known-device.js';
 import { stripeEventEntity, stripeRefEntity } from './entities/stripe-event.js';
 import { trialClaimEntity } from './entities/trial-claim.js';
 import { usageEventEntity } from './entities/usage-event.js';
-import { userEmailEntity, userEntity } from './entities/user.js';
+import { deploymentAccountsEntity, userEmailEntity, userEntity } from './entities/user.js';
 import { deliveryEntity, outboxEventEntity, webhookEntity } from './entities/webhook.js';
 
 // In a bundle ElectroDB's requires of the SDK are answered by shared/platform/data/electrodb-sdk.cjs: filled here, before any entity exists,
@@ -71,7 +72,9 @@ electroDbSdk.provide(
 export const ENTITY_FACTORIES = {
   user: userEntity,
   userEmail: userEmailEntity,
+  deploymentAccounts: deploymentAccountsEntity,
   session: sessionEntity,
+  knownDevice: knownDeviceEntity,
   emailVerification: emailVerificationEntity,
   oauthState: oauthStateEntity,
   userIdentity: userIdentityEntity,
@@ -120,6 +123,8 @@ export const ENTITY_FACTORIES = {
   exportJob: exportJobEntity,
   importJob: importJobEntity,
   importError: importErrorEntity,
+  importWarning: importWarningEntity,
+  importSlot: importSlotEntity,
   releaseReadme: releaseReadmeEntity,
   versionClaim: versionClaimEntity,
   membership: membershipEntity,

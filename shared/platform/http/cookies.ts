@@ -46,3 +46,14 @@ export function oauthStateCookie(value: string, maxAgeSeconds: number, secure: b
 export function clearedOAuthStateCookie(secure: boolean): string {
   return serialize(OAUTH_STATE_COOKIE, '', { httpOnly: true, path: OAUTH_COOKIE_PATH, sameSite: 'lax', maxAge: 0, secure });
 }
+
+/**
+ * Marks a browser that signed in (shared/identity/accounts/known-devices.ts): HttpOnly, sent only to `/api` (login,
+ * registration and sign-in callbacks read it), for a year from its last sign-in; Secure and SameSite as the session's.
+ */
+export const DEVICE_COOKIE = 'device';
+export const DEVICE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+export function deviceCookie(token: string, secure: boolean): string {
+  return serialize(DEVICE_COOKIE, token, { httpOnly: true, path: '/api', sameSite: sameSite(secure), maxAge: DEVICE_MAX_AGE_SECONDS, secure });
+}

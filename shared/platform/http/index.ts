@@ -1,7 +1,7 @@
 /** The public surface of shared/platform/http: what the contexts and the functions use of it. */
 export { httpApp } from './app.js';
 export { addressNetwork, clientAddress, clientNetwork } from './client-address.js';
-export { OAUTH_STATE_COOKIE, SESSION_COOKIE, clearedOAuthStateCookie, clearedSessionCookie, oauthStateCookie, readCookie, sessionCookie } from './cookies.js';
+export { DEVICE_COOKIE, DEVICE_MAX_AGE_SECONDS, OAUTH_STATE_COOKIE, SESSION_COOKIE, clearedOAuthStateCookie, clearedSessionCookie, deviceCookie, oauthStateCookie, readCookie, sessionCookie } from './cookies.js';
 export { errorAnswer } from './error-handler.js';
 export { originVerifyTokenOf } from './front-door.js';
 export { checkIdShape } from './id-kind.js';

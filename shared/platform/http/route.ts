@@ -15,8 +15,10 @@ export type RouteInput = {
   query?: $ZodType;
   /** The route takes an `Idempotency-Key` header (shared/platform/http/idempotency.ts). */
   idempotent?: boolean;
-  /** The route is the account's own credentials: a signed-in session only, never an API key (DECISIONS §13). */
+  /** A signed-in session only, never an API key (DECISIONS §13, §20). */
   sessionOnly?: boolean;
+  /** The caller's address must be verified (DECISIONS §20). */
+  verifiedOnly?: boolean;
   /** The permission a management route needs (its names are the team roles', shared/identity/teams/roles.ts): the route × role matrix is read from here. */
   permission?: string;
   /** The audit entry a management write route leaves (`false`: none, it changes nothing of a tenant's). */

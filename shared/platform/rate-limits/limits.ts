@@ -13,6 +13,7 @@ export type RateLimit = {
 };
 
 const TOO_MANY = 'Too many requests';
+const DAY_SECONDS = 24 * 3600;
 const LOGIN_LIMIT_MESSAGE = 'Too many login attempts; try again later';
 
 export const RATE_LIMITS = {
@@ -31,6 +32,12 @@ export const RATE_LIMITS = {
    * from many addresses stay bounded; a successful login fills it again.
    */
   loginEmailOverflow: { name: 'login-email-overflow', capacity: 5, refillPerSecond: 1 / 60, store: 'table', message: LOGIN_LIMIT_MESSAGE },
+  /**
+   * Per account and browser that signed in to it before (its `device` cookie, DECISIONS §20), once the account's bucket
+   * is empty: the owner's own browser is never locked out by failures from elsewhere, and a stolen cookie guesses no
+   * faster than the account's bucket allows; a successful login fills it again.
+   */
+  loginDevice: { name: 'login-device', capacity: 5, refillPerSecond: 1 / 12, store: 'table', message: LOGIN_LIMIT_MESSAGE },
   /** Verification e-mails sent again for one account (each is an e-mail to the account's address). */
   verificationResend: {
     name: 'verification-resend',
@@ -38,6 +45,37 @@ export const RATE_LIMITS = {
     refillPerSecond: 1 / 300,
     store: 'table',
     message: 'Too many verification e-mails; try again later',
+  },
+  /**
+   * Team invitations sent by one tenant (DECISIONS §20): each is an e-mail from the operator's address to an address the
+   * tenant typed, so a day's room for a team's real growth and no more.
+   */
+  invitationTenant: {
+    name: 'invitation-tenant',
+    capacity: 20,
+    refillPerSecond: 20 / DAY_SECONDS,
+    store: 'table',
+    message: 'Too many invitations today; try again tomorrow',
+  },
+  /** Invitations to one address, from any tenant (DECISIONS §20): nobody's inbox is filled by invite, withdraw, invite again. */
+  invitationAddress: {
+    name: 'invitation-address',
+    capacity: 3,
+    refillPerSecond: 3 / DAY_SECONDS,
+    store: 'table',
+    message: 'Too many invitations to this address today; try again tomorrow',
+  },
+  /**
+   * License transfers made by one tenant, through the management API and the portal together: each e-mails the license
+   * to an address given in the request (DECISIONS §15). 100 a day is several times what a large vendor's support desk and
+   * its buyers' self-service make, and bounds what a compromised account can send from the operator's address.
+   */
+  licenseTransferTenant: {
+    name: 'license-transfer-tenant',
+    capacity: 100,
+    refillPerSecond: 100 / DAY_SECONDS,
+    store: 'table',
+    message: 'Too many license transfers today; try again tomorrow',
   },
   /** Sign-ins started (Google, GitHub) from one address: each keeps a state item for 10 minutes. */
   oauthStart: { name: 'oauth-start', capacity: 20, refillPerSecond: 1 / 15, store: 'table', message: 'Too many sign-in attempts; try again later' },

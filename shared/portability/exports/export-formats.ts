@@ -58,6 +58,13 @@ const columnsOf = (type: RecordType): string[] =>
 /** A value as a CSV cell: empty for null, JSON for lists and objects. */
 const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
+/**
+ * CSV lines of `rows`. A cell that begins with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a
+ * leading `'` (DECISIONS §20), so a spreadsheet shows a customer's `=HYPERLINK(…)` as text instead of running it;
+ * the `csv` import removes the quote again (shared/portability/imports/csv-table.ts).
+ */
+export const csvLines = (rows: unknown[][]) => Buffer.from(stringify(rows, { escape_formulas: true }));
+
 function licenseRow(record: LicenseRecord, batch: Batch): unknown[] {
   const extras = batch.licenseExtras?.get(record.id);
   const row: Record<(typeof LICENSE_CSV_COLUMNS)[number] | (typeof LICENSE_EXTRA_COLUMNS)[number], unknown> = {
@@ -89,9 +96,9 @@ const zipOf = (zip: ZipState | undefined) => {
 
 const csv: ExportEncoder = {
   types: RECORD_TYPES.filter((type) => type !== 'export'),
-  begin: (type, zip) => Buffer.concat([openEntry(zipOf(zip), `${type}s.csv`), writeEntry(zipOf(zip), Buffer.from(stringify([columnsOf(type)])))]),
+  begin: (type, zip) => Buffer.concat([openEntry(zipOf(zip), `${type}s.csv`), writeEntry(zipOf(zip), csvLines([columnsOf(type)]))]),
   batch: (type, batch, zip) =>
-    batch.records.length ? writeEntry(zipOf(zip), Buffer.from(stringify(batch.records.map((record) => rowOf(type, record, batch))))) : NOTHING,
+    batch.records.length ? writeEntry(zipOf(zip), csvLines(batch.records.map((record) => rowOf(type, record, batch)))) : NOTHING,
   end: (_type, zip) => closeEntry(zipOf(zip)),
   finish: (zip) => finishZip(zipOf(zip)),
   start: (at) => newZip(at),

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { randomBase32 } from '../../platform/index.js';
 import { bucketOf, isMissing, type StorageDeps } from '../../platform/storage/index.js';
 
@@ -38,8 +39,32 @@ export async function importFileSize(deps: StorageDeps, key: string): Promise<nu
   }
 }
 
-/** The whole file as text (UTF-8), or undefined when it is gone. */
-export async function readImportFile(deps: StorageDeps, key: string): Promise<string | undefined> {
+/** The file's bytes as they stream from the bucket (never the whole file in memory), or undefined when it is gone. */
+export async function openImportFile(deps: StorageDeps, key: string): Promise<AsyncIterable<Buffer> | undefined> {
+  const { s3, sdk } = await deps.clients.s3();
+  try {
+    const object = await s3.send(new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: key }));
+    return (object.Body ?? Readable.from([])) as Readable;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Where the prepared rows of an import are kept (beside its file, so they expire with it): chunk `n` holds the
+ * prepared rows from `n × PREPARED_CHUNK_ROWS` on, one JSON line each.
+ */
+export const preparedChunkKey = (fileKey: string, chunk: number) => `${fileKey}.rows/${String(chunk).padStart(6, '0')}`;
+export const PREPARED_CHUNK_ROWS = 2000;
+
+export async function putPreparedChunk(deps: StorageDeps, key: string, lines: string): Promise<void> {
+  const { s3, sdk } = await deps.clients.s3();
+  await s3.send(new sdk.PutObjectCommand({ Bucket: bucketOf(deps), Key: key, Body: lines, ContentType: 'application/x-ndjson' }));
+}
+
+/** A chunk of prepared rows as text, or undefined when it is gone. */
+export async function readPreparedChunk(deps: StorageDeps, key: string): Promise<string | undefined> {
   const { s3, sdk } = await deps.clients.s3();
   try {
     const object = await s3.send(new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: key }));

@@ -82,23 +82,31 @@ function checkedLeaseSeconds(leaseSeconds: number | undefined): number | undefin
   return leaseSeconds;
 }
 
-/** "2 active sites", "1 active site and 1 machine": what holds the seats, as a row's error names it. */
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** "2 active sites", "1 active site and 1 machine": what holds the seats, as a row's warning names it. */
 function holdersText(sites: number, machines: number): string {
-  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
-  if (machines === 0) return `${sites} active sites`;
-  return sites === 0 ? count(machines, 'active machine') : `${count(sites, 'active site')} and ${count(machines, 'machine')}`;
+  if (machines === 0) return plural(sites, 'active site');
+  return sites === 0 ? plural(machines, 'active machine') : `${plural(sites, 'active site')} and ${plural(machines, 'machine')}`;
 }
 
 class CheckFailure extends Error {}
 
+/** A checked row: the license to write, and what the vendor should know of how it was read (DECISIONS §27). */
+export type CheckedRow = { license: ImportLicense; warnings: string[] };
+
+
 /**
  * The checks every format's rows pass, whatever their source: the key's shape (DECISIONS §16), the e-mail, the
  * seats, the plan, the sites. A license past its expiry is imported as `expired` (no sweep event comes later); only an
- * active license's sites are activated, and they must fit its seats (staging sites, its product's staging limit),
- * since imported activations take seats as any other. Answers the license, or the row's error message.
+ * active license's sites are activated, and they take seats as any other activation (a staging site, by the product's
+ * staging patterns, none). No row of a real export loses its key (§27): a license with more sites than its limit
+ * imports with all of them, its seats raised to the sites it holds, and staging sites beyond the product's limit are
+ * kept too, each with a warning. Answers the license with its warnings (the format's first), or the row's error.
  */
-export function checkedLicense(row: number, candidate: LicenseCandidate, target: ImportTarget, now: Date): ImportLicense | string {
+export function checkedLicense(row: number, candidate: LicenseCandidate, target: ImportTarget, now: Date): CheckedRow | string {
   try {
+    const warnings = [...(candidate.warnings ?? [])];
     const licenseKey = candidate.licenseKey.trim();
     if (!couldBeLicenseKey(licenseKey)) throw new CheckFailure('license key must be 8 to 128 printable characters without spaces');
     const customerEmail = normalizeEmail(candidate.customerEmail);
@@ -106,7 +114,7 @@ export function checkedLicense(row: number, candidate: LicenseCandidate, target:
     const customerName = candidate.customerName?.trim().slice(0, MAX_NAME_LENGTH) || undefined;
     const plan = candidate.planSlug === undefined ? undefined : target.plansBySlug.get(candidate.planSlug);
     if (candidate.planSlug !== undefined && !plan) throw new CheckFailure(`plan "${candidate.planSlug}" is not a plan of this product`);
-    const seats = candidate.seats ?? plan?.siteLimit ?? 1;
+    let seats = candidate.seats ?? plan?.siteLimit ?? 1;
     if (!Number.isInteger(seats) || seats < 1 || seats > MAX_SEATS) throw new CheckFailure(`seats must be a whole number from 1 to ${MAX_SEATS}`);
     const expired = candidate.expiresAt !== undefined && Date.parse(candidate.expiresAt) <= now.getTime();
     const status = candidate.status === 'active' && expired ? 'expired' : candidate.status;
@@ -115,27 +123,35 @@ export function checkedLicense(row: number, candidate: LicenseCandidate, target:
     const leaseSeconds = checkedLeaseSeconds(candidate.leaseSeconds);
     const production = sites.filter((site) => site.environment === 'production').length;
     if (production + machines.length > seats) {
-      throw new CheckFailure(`${holdersText(production, machines.length)} do not fit in ${seats} seat${seats === 1 ? '' : 's'}`);
+      const held = production + machines.length;
+      if (held > MAX_SEATS) throw new CheckFailure(`${holdersText(production, machines.length)} are more than a license may have (${MAX_SEATS})`);
+      warnings.push(`${holdersText(production, machines.length)} are more than its ${plural(seats, 'seat')}: seats raised to ${held}, so every one keeps working`);
+      seats = held;
     }
     const staging = sites.length - production;
-    if (staging > target.staging.limit) throw new CheckFailure(`${staging} staging sites are more than the product allows (${target.staging.limit})`);
+    if (staging > target.staging.limit) {
+      warnings.push(`${plural(staging, 'staging site')} ${staging === 1 ? 'is' : 'are'} more than the product's staging limit (${target.staging.limit}): all are kept; no other staging site activates until some are deactivated`);
+    }
     return {
-      row,
-      licenseKey,
-      customerEmail,
-      customerName,
-      customer: candidate.customer,
-      status,
-      seats,
-      planId: plan?.planId,
-      expiresAt: candidate.expiresAt,
-      createdAt: candidate.createdAt,
-      // As a license made from the plan through the API: the plan's channel, unless the file names one.
-      channel: candidate.channel ?? plan?.channel,
-      floating: candidate.floating || undefined,
-      leaseSeconds,
-      sites,
-      machines,
+      warnings,
+      license: {
+        row,
+        licenseKey,
+        customerEmail,
+        customerName,
+        customer: candidate.customer,
+        status,
+        seats,
+        planId: plan?.planId,
+        expiresAt: candidate.expiresAt,
+        createdAt: candidate.createdAt,
+        // As a license made from the plan through the API: the plan's channel, unless the file names one.
+        channel: candidate.channel ?? plan?.channel,
+        floating: candidate.floating || undefined,
+        leaseSeconds,
+        sites,
+        machines,
+      },
     };
   } catch (error) {
     if (error instanceof CheckFailure) return error.message;

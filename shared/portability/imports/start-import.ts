@@ -19,28 +19,47 @@ export type StartImportDeps = Pick<Deps, 'data' | 'clock'> & StorageDeps & { imp
 /** The file of an import: sent as the request's body, or uploaded before through an upload URL. */
 export type ImportFile = { bytes: Uint8Array; contentType: string } | { uploadId: string };
 
-export type StartImport = { productId: string; format: ImportFormatName; dryRun: boolean; file: ImportFile };
+/** What some formats read besides the file (DECISIONS §27; the route allows each only with its format). */
+export type ImportParameters = { timezone?: string; productName?: string; usersUploadId?: string };
+
+export type StartImport = { productId: string; format: ImportFormatName; dryRun: boolean; file: ImportFile } & ImportParameters;
+
+/** The key and size of a file uploaded through an upload URL; `name`: the parameter that named it. */
+async function uploadedFile(deps: StorageDeps, tenantId: string, uploadId: string, name: string): Promise<{ key: string; size: number }> {
+  const key = importFileKey(tenantId, uploadId);
+  const size = await importFileSize(deps, key);
+  if (size === undefined) throw new BadRequestError(`${name} names no uploaded file`);
+  if (size > MAX_IMPORT_UPLOAD_BYTES) throw new PayloadTooLargeError('The uploaded file is too large');
+  return { key, size };
+}
 
 /**
  * Starts an import (`POST /api/imports`, DECISIONS §16): the product must be the caller's, the file is stored (or
- * found where its upload URL put it), the import recorded as `queued` and its message sent to the worker.
+ * found where its upload URL put it), the import recorded as `queued` (one at a time per tenant, §20) and its message
+ * sent to the worker.
  */
 export async function startImport(deps: StartImportDeps, tenantId: string, input: StartImport): Promise<{ id: string }> {
   await loadLiveProduct(deps, tenantId, input.productId);
+  const usersFileKey = input.usersUploadId === undefined ? undefined : (await uploadedFile(deps, tenantId, input.usersUploadId, 'usersUploadId')).key;
   let fileKey: string;
   let fileSize: number;
   if ('uploadId' in input.file) {
-    fileKey = importFileKey(tenantId, input.file.uploadId);
-    const size = await importFileSize(deps, fileKey);
-    if (size === undefined) throw new BadRequestError('uploadId names no uploaded file');
-    if (size > MAX_IMPORT_UPLOAD_BYTES) throw new PayloadTooLargeError('The uploaded file is too large');
-    fileSize = size;
+    ({ key: fileKey, size: fileSize } = await uploadedFile(deps, tenantId, input.file.uploadId, 'uploadId'));
   } else {
     fileKey = importFileKey(tenantId, newUploadId());
     fileSize = input.file.bytes.length;
     await putImportFile(deps, fileKey, input.file.bytes, input.file.contentType);
   }
-  const job = await createImportJob(deps, tenantId, { productId: input.productId, format: input.format, dryRun: input.dryRun, fileKey, fileSize });
+  const job = await createImportJob(deps, tenantId, {
+    productId: input.productId,
+    format: input.format,
+    dryRun: input.dryRun,
+    fileKey,
+    fileSize,
+    timezone: input.timezone,
+    productName: input.productName,
+    usersFileKey,
+  });
   await deps.imports.send(job.importId);
   return { id: job.importId };
 }

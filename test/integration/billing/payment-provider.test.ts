@@ -50,12 +50,13 @@ describe('payment provider', () => {
     expect(await stored()).toMatchObject({ sellerName: 'Acme Plugins', replyTo: 'help@acme.example' });
   });
 
-  it('accepts a restricted key and an API key caller', async () => {
+  it('accepts a restricted key; an API key reads the connection, but only a signed-in session makes it (DECISIONS §20)', async () => {
     const tenant = await newTenant();
     const apiKey = (await tenant.post('/api/api-keys', { name: 'ci' })).body.key;
     const server = new Client();
     server.bearer = apiKey;
-    const res = await connect(server, `rk_test_good${'x'.repeat(20)}`, {});
+    expect(await connect(server, stripeTestKey(), {})).toMatchObject({ status: 403, body: { error: 'This route needs a signed-in session' } });
+    const res = await connect(tenant, `rk_test_good${'x'.repeat(20)}`, {});
     expect(res.status, res.text).toBe(200);
     expect((await server.get('/api/payment-provider', { origin: null })).body.connected).toBe(true);
   });

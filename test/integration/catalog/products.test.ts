@@ -94,7 +94,7 @@ describe('products', () => {
 
     const cases: [unknown, string][] = [
       [{ stagingPatterns: ['*'] }, 'stagingPatterns.0: must name at least one label besides *'],
-      [{ stagingPatterns: ['ok.test', 'https://staging.shop.com'] }, 'stagingPatterns.1: must be labels of a-z, 0-9, - or _ (or * for any labels) joined by dots, or {ip}'],
+      [{ stagingPatterns: ['ok.test', 'https://staging.shop.com'] }, 'stagingPatterns.1: must be labels of a-z, 0-9, - or _ (or * for any labels, or for any characters within a label) joined by dots, or {ip}'],
       [{ stagingPatterns: 'staging.*' }, 'stagingPatterns: must be a list'],
       [{ stagingPatterns: Array.from({ length: 51 }, (_, i) => `s${i}.test`) }, 'stagingPatterns: must hold at most 50 patterns'],
       [{ stagingActivationLimit: 0 }, 'stagingActivationLimit: must be at least 1'],

@@ -8,6 +8,7 @@ import { Client, uniqueEmail } from '../../support/client.js';
 import { dashboardBrowser, withoutChromium } from '../../support/dashboard-browser.js';
 import { button, link, screenshot, seriousViolations, text, textbox, byRole } from '../../support/dashboard-page.js';
 import { zipBytes } from '../../support/licensing-fixtures.js';
+import { verifyAddress } from '../../support/mail.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
 
 /**
@@ -81,6 +82,8 @@ describe.skipIf(withoutChromium)('the dashboard in Chromium', () => {
     await waitFor(text('No products yet'));
     expect(new URL(page.url()).pathname).toBe('/products');
     await checkPage('products-empty');
+    // The vendor opens the link e-mailed to them: webhooks and the payment provider need it (DECISIONS §20).
+    await verifyAddress(email);
   });
 
   it('creates a product, checking its fields before sending', async () => {

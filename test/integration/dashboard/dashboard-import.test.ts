@@ -6,7 +6,7 @@ import { plugin } from '../../support/licensing-fixtures.js';
 
 /**
  * The import page in a real Chromium against the local stack: pick the product and the format, upload the export,
- * read the dry run's counts and bad rows by row number (nothing written), then import the same file for real and find
+ * read the dry run's counts, bad rows and warnings by row number (nothing written), then import the same file for real and find
  * its kept keys working. Needs Chromium: skipped without it, except on CI.
  */
 const base = inject('baseUrl');
@@ -38,20 +38,23 @@ describe.skipIf(withoutChromium)('the import page', () => {
     await page.locator(button('Start dry run')).click();
 
     await page.waitForSelector(text('Import these rows'));
-    expect([await count('licenses'), await count('customers'), await count('activations'), await count('skipped'), await count('errors')]).toEqual([2, 1, 1, 1, 7]);
-    const rows = await page.$$eval('[aria-label="Bad rows"] tbody tr', (trs) =>
-      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
-    );
+    const counts = ['licenses', 'customers', 'activations', 'skipped', 'errors', 'warnings'];
+    expect(await Promise.all(counts.map(count))).toEqual([3, 1, 3, 1, 6, 1]);
+    const table = (label: string) =>
+      page.$$eval(`[aria-label="${label}"] tbody tr`, (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const rows = await table('Bad rows');
     expect(rows[0]).toEqual(['3', 'license key must be 8 to 128 printable characters without spaces']);
-    expect(rows.map(([row]) => Number(row))).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    expect(rows.map(([row]) => Number(row))).toEqual([3, 4, 5, 6, 7, 9]);
+    // Two sites in one seat: imported with both, its seats raised (DECISIONS §27), and said so.
+    expect(await table('Warnings')).toEqual([['8', '2 active sites are more than its 1 seat: seats raised to 2, so every one keeps working']]);
     expect(await licenses()).toBe(0);
     await screenshot(page, 'import-dry-run');
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.locator(button('Import these rows')).click();
-    await page.waitForFunction("document.querySelector('#import-heading')?.textContent === 'Import done'", { timeout: 30_000 });
-    expect(await count('licenses')).toBe(2);
-    expect(await licenses()).toBe(2);
+    await page.waitForFunction("document.querySelector('#import-heading')?.textContent === 'Import done'", { timeout: 60_000 });
+    expect(await count('licenses')).toBe(3);
+    expect(await licenses()).toBe(3);
     const validate = await plugin().post('/v1/licenses/validate', { license_key: 'BAD-ROWS-GOOD-0001' }, { origin: null });
     expect(validate.body.valid, validate.text).toBe(true);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DASHBOARD_ORIGIN, uniqueEmail } from '../../support/client.js';
 import { dashboardBrowser, withoutChromium } from '../../support/dashboard-browser.js';
-import { button, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
+import { button, link, screenshot, seriousViolations, text, textbox } from '../../support/dashboard-page.js';
 import { verificationLinks } from '../../support/mail.js';
 
 /**
@@ -41,6 +41,31 @@ describe.skipIf(withoutChromium)('e-mail verification in the dashboard', () => {
     await checkPage('verification-invalid-link');
   });
 
+  it('says, where a feature waits for the address, why and how to confirm it, instead of a form the service would refuse', async () => {
+    const pages = [
+      { path: '/team', says: 'Confirm your e-mail address to invite people', form: button('Send invitation') },
+      { path: '/webhooks', says: 'Confirm your e-mail address to add or change webhooks', form: link('New webhook') },
+      { path: '/webhooks/new', says: 'Confirm your e-mail address to add or change webhooks', form: button('Create webhook') },
+      { path: '/payment-provider', says: 'Confirm your e-mail address to connect Stripe', form: button('Connect') },
+      { path: '/imports', says: 'Confirm your e-mail address to import licenses', form: button('Start import') },
+      { path: '/account', says: 'Confirm your e-mail address to export the account', form: button('Export as JSON Lines') },
+    ];
+    for (const { path, says, form } of pages) {
+      await go(path);
+      await waitFor(text(says));
+      expect(await page.$(form), path).toBeNull();
+      expect(await page.$$(button('Send the link again')), path).not.toHaveLength(0);
+    }
+    await checkPage('verify-first-account');
+    await go('/team');
+    await waitFor(text('Confirm your e-mail address to invite people'));
+    await checkPage('verify-first-team');
+    // Its button sends the link again, as the banner's does.
+    await page.locator(`.verify-first ${button('Send the link again')}`).click();
+    await waitFor(text(`A new link is on its way to ${email}.`));
+    expect(await verificationLinks(email, 3)).toHaveLength(3);
+  });
+
   it('lands from a working link on a verified account, whose notice is gone', async () => {
     const [, newest] = await verificationLinks(email, 2);
     const opened = await fetch(newest!, { redirect: 'manual' });
@@ -55,6 +80,10 @@ describe.skipIf(withoutChromium)('e-mail verification in the dashboard', () => {
     await go('/products');
     await waitFor(text('No products yet'));
     expect(await shows('is verified')).toBe(false);
+    // What waited for the address is there now.
+    await go('/team');
+    await waitFor(button('Send invitation'));
+    expect(await shows('Confirm your e-mail address to invite people')).toBe(false);
   });
 
   it('keeps the landing through signing in', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { linkAuditEntries, storedAuditEntries } from '../../../shared/identity/audit/audit-linker.js';
 import { verifyAuditLog } from '../../../shared/identity/audit/audit-log.js';
 import { newId } from '../../../shared/platform/ids.js';
+import { systemClock } from '../../../shared/platform/runtime.js';
 import { localData } from '../../support/table.js';
 
 describe('audit chain linker', () => {
@@ -33,6 +34,9 @@ describe('audit chain linker', () => {
 
     const stored = await storedAuditEntries(data, tenantId);
     expect(stored.map((entry) => entry.position).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
-    expect(await verifyAuditLog({ data }, tenantId)).toEqual({ ok: true, entries: 150 });
+    expect(await verifyAuditLog({ data, clock: systemClock }, tenantId)).toEqual({ ok: true, entries: 150 });
+    // Each links to the one before it in time.
+    const byPosition = stored.sort((a, b) => a.position! - b.position!);
+    expect(byPosition.slice(1).map((entry) => entry.prevAt)).toEqual(byPosition.slice(0, -1).map((entry) => entry.at));
   });
 });

@@ -246,6 +246,39 @@ describe('the audit log (DECISIONS §17)', () => {
     expect(JSON.stringify(connected.changes)).not.toMatch(/sk_test/);
   });
 
+  it("never holds secret material, not even a product's sealed private signing keys inside its list of keys (DECISIONS §20)", async () => {
+    const owner = await newTenant();
+    const p = await newProduct(owner);
+    expect((await owner.post(`/api/products/${p.id}/signing-key/rotate`)).status).toBe(200);
+    const { data: stored } = await localData().entities.product.get({ productId: p.id }).go();
+    const sealed = stored!.signingKeys!.map((key) => key.sealedPrivateKey);
+    expect(sealed).toHaveLength(2);
+    for (const action of ['product.create', 'product.rotateSigningKey']) {
+      const [entry] = (await owner.get(`/api/audit-log?action=${action}&target_id=${p.id}`)).body.items;
+      const shown = JSON.stringify(entry.changes);
+      for (const secret of sealed) expect(shown, action).not.toContain(secret);
+      const [, after] = entry.changes.signingKeys;
+      expect(after.map((key: { sealedPrivateKey: string }) => key.sealedPrivateKey), action).toEqual(after.map(() => '***'));
+      // What a verifier pins stays readable.
+      expect(after.map((key: { publicKey: string }) => key.publicKey), action).toEqual(expect.arrayContaining([stored!.signingKeys![0]!.publicKey]));
+    }
+  });
+
+  it('says so when entries younger than the 400-day retention are missing before the oldest one kept (DECISIONS §20)', async () => {
+    const tenant = await newTenant();
+    for (let n = 0; n < 4; n++) expect((await tenant.post('/api/customers', { email: uniqueEmail(`chain${n}`) })).status).toBe(201);
+    expect((await tenant.get('/api/audit-log/verify')).body).toEqual({ ok: true, entries: 4 });
+    // The two oldest entries deleted from the table, as only someone covering their tracks would: none is 400 days old.
+    const data = localData();
+    const chain = (await data.entities.auditEntry.query.byTenant({ tenantId: tenant.userId }).go({ pages: 'all', consistent: true })).data.sort((a, b) => a.position! - b.position!);
+    for (const entry of chain.slice(0, 2)) await data.entities.auditEntry.delete({ tenantId: tenant.userId, entryId: entry.entryId }).go();
+    expect((await tenant.get('/api/audit-log/verify')).body).toEqual({
+      ok: false,
+      brokenAt: chain[2]!.entryId,
+      reason: 'Entries younger than the 400-day retention are missing before the oldest one kept',
+    });
+  });
+
   it('leaves no entry for a request that changes nothing (erasing an erased customer)', async () => {
     const owner = await newTenant();
     const c = await customer(owner);
@@ -313,7 +346,7 @@ describe('the audit log (DECISIONS §17)', () => {
 
     const victim = (await tenant.get('/api/audit-log?per_page=1&page=50')).body.items[0];
     await data.entities.auditEntry.patch({ tenantId: tenant.userId, entryId: victim.id }).set({ action: 'customer.delete' }).go();
-    expect((await tenant.get('/api/audit-log/verify')).body).toEqual({ ok: false, brokenAt: victim.id });
+    expect((await tenant.get('/api/audit-log/verify')).body).toEqual({ ok: false, brokenAt: victim.id, reason: 'This entry was changed after it was written' });
   }, 120_000);
 
   it('records an import\'s changes as the system\'s', async () => {

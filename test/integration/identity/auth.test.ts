@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../shared/platform/ids.js';
-import { Client, newTenant, uniqueEmail } from '../../support/client.js';
+import { Client, newTenant, unverifiedTenant, uniqueEmail } from '../../support/client.js';
 import { localData } from '../../support/table.js';
 
 describe('registration', () => {
@@ -56,8 +56,8 @@ describe('registration', () => {
 });
 
 describe('login and sessions', () => {
-  it('sets the session cookie with its flags and a 32-character base32 token (20 bytes)', async () => {
-    const tenant = await newTenant();
+  it('sets the session cookie with its flags and a 32-character base32 token (20 bytes), and the device cookie', async () => {
+    const tenant = await unverifiedTenant();
     const client = new Client();
     const res = await client.post('/api/auth/login', { email: tenant.email, password: tenant.password });
     expect(res.status).toBe(200);
@@ -70,6 +70,12 @@ describe('login and sessions', () => {
     expect(flags).toEqual(expect.arrayContaining(['HttpOnly', 'Path=/', 'SameSite=Lax', 'Max-Age=2592000']));
     expect(flags).not.toContain('Secure'); // Secure, with SameSite=None, in AWS only: browsers drop None without Secure
     expect(client.cookie).not.toBe(tenant.cookie); // a new token at each login
+    // The browser is known to the account from now on (DECISIONS §20), for a year, and only /api reads it.
+    const [device, ...deviceFlags] = res.cookies.find((c) => c.startsWith('device='))!.split(';').map((p) => p.trim());
+    expect(device).toMatch(/^device=[a-z2-7]{32}$/);
+    expect(deviceFlags).toEqual(expect.arrayContaining(['HttpOnly', 'Path=/api', 'SameSite=Lax', 'Max-Age=31536000']));
+    // The same browser keeps its token from one sign-in to the next.
+    expect((await client.post('/api/auth/login', { email: tenant.email, password: tenant.password })).cookies.find((c) => c.startsWith('device='))).toContain(device);
   });
 
   it('answers an unknown e-mail and a wrong password alike', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../shared/platform/ids.js';
-import { Client, DASHBOARD_ORIGIN, newTenant, uniqueEmail } from '../../support/client.js';
+import { Client, DASHBOARD_ORIGIN, unverifiedTenant, uniqueEmail } from '../../support/client.js';
 import { emailsOnceSettled, sentEmails, verificationLinks } from '../../support/mail.js';
 import { startManagementGateway, type ManagementGateway } from '../../support/management-gateway.js';
 import { localData } from '../../support/table.js';
@@ -54,7 +54,7 @@ describe('registering', () => {
   });
 
   it('e-mails nothing when the registration is refused', async () => {
-    const tenant = await newTenant();
+    const tenant = await unverifiedTenant();
     expect((await new Client().post('/api/auth/register', { email: tenant.email.toUpperCase(), password: 'another password' })).status).toBe(409);
     // The refused registration's transaction held its e-mail too: once the queue is idle, only the first one's was sent.
     expect(await emailsOnceSettled((sent) => sent.to.includes(tenant.email), 1)).toHaveLength(1);
@@ -84,7 +84,7 @@ describe('the link', () => {
   });
 
   it('refuses a token past its 24 hours, though its item is still there', async () => {
-    const tenant = await newTenant();
+    const tenant = await unverifiedTenant();
     const [link] = await verificationLinks(tenant.email);
     const tokenHash = sha256Hex(tokenOf(link!));
     await localData().entities.emailVerification.patch({ tokenHash }).set({ ttl: Math.floor(Date.now() / 1000) - 1 }).go();
@@ -95,7 +95,7 @@ describe('the link', () => {
 
 describe('asking again', () => {
   it('sends a fresh link while the address is not verified, then refuses', async () => {
-    const tenant = await newTenant();
+    const tenant = await unverifiedTenant();
     await verificationLinks(tenant.email);
     expect(await tenant.post('/api/auth/verify-email/resend')).toMatchObject({ status: 202, body: { sent: true } });
     const [first, second] = await verificationLinks(tenant.email, 2);
@@ -107,7 +107,7 @@ describe('asking again', () => {
   });
 
   it('needs a signed-in session: not an API key, nor nobody', async () => {
-    const tenant = await newTenant();
+    const tenant = await unverifiedTenant();
     const server = new Client();
     server.bearer = (await tenant.post('/api/api-keys', { name: 'server' })).body.key;
     expect(await server.post('/api/auth/verify-email/resend', undefined, { origin: null })).toMatchObject({

@@ -6,7 +6,7 @@ import type { ProviderProfile } from '../../../shared/identity/accounts/oauth-pr
 import type { DataService } from '../../../shared/platform/data/service.js';
 import { ServiceUnavailableError } from '../../../shared/platform/errors.js';
 import { systemClock } from '../../../shared/platform/runtime.js';
-import { newTenant, uniqueEmail } from '../../support/client.js';
+import { newTenant, unverifiedTenant, uniqueEmail } from '../../support/client.js';
 import { localData } from '../../support/table.js';
 
 /**
@@ -34,6 +34,9 @@ function readingStale(data: DataService, stale: { userIdentity?: number; userEma
   return { ...data, entities };
 }
 
+/** A sign-in's dependencies on an open deployment; a takeover's hook beyond identity does nothing here. */
+const signInDeps = (data: DataService) => ({ data, clock: systemClock, config: { registration: 'open' as const }, onTakeover: async () => undefined });
+
 const profileOf = (email: string, provider: ProviderProfile['provider'] = 'google'): ProviderProfile => ({
   provider,
   subject: String(randomInt(1, 2 ** 47)),
@@ -50,8 +53,8 @@ describe('one user per provider account, one per e-mail, under concurrent sign-i
   it('a new account signing in twice at once makes one user: the late write is refused and the next read finds the first', async () => {
     const data = localData();
     const profile = profileOf(uniqueEmail('race'));
-    const first = await userForProviderAccount({ data, clock: systemClock }, profile);
-    const second = await userForProviderAccount({ data: readingStale(data, { userIdentity: 1, userEmail: 1 }), clock: systemClock }, profile);
+    const first = await userForProviderAccount(signInDeps(data), profile);
+    const second = await userForProviderAccount(signInDeps(readingStale(data, { userIdentity: 1, userEmail: 1 })), profile);
     expect(second.userId).toBe(first.userId);
     const { data: owner } = await data.entities.userEmail.get({ email: profile.verifiedEmail! }).go({ consistent: true });
     expect(owner?.userId).toBe(first.userId);
@@ -60,9 +63,9 @@ describe('one user per provider account, one per e-mail, under concurrent sign-i
   it('a link racing a sign-up of the same e-mail joins the user who got the e-mail', async () => {
     const data = localData();
     const email = uniqueEmail('race-link');
-    const google = await userForProviderAccount({ data, clock: systemClock }, profileOf(email, 'google'));
+    const google = await userForProviderAccount(signInDeps(data), profileOf(email, 'google'));
     // GitHub's sign-in read no owner of the e-mail (before Google's created the user): its new user is refused.
-    const github = await userForProviderAccount({ data: readingStale(data, { userEmail: 1 }), clock: systemClock }, profileOf(email, 'github'));
+    const github = await userForProviderAccount(signInDeps(readingStale(data, { userEmail: 1 })), profileOf(email, 'github'));
     expect(github.userId).toBe(google.userId);
     expect((await identitiesOf(google.userId))?.providers?.sort()).toEqual(['github', 'google']);
   });
@@ -71,9 +74,9 @@ describe('one user per provider account, one per e-mail, under concurrent sign-i
     const tenant = await newTenant();
     const data = localData();
     const profile = profileOf(tenant.email, 'github');
-    const first = await userForProviderAccount({ data, clock: systemClock }, profile);
+    const first = await userForProviderAccount(signInDeps(data), profile);
     expect(first.userId).toBe(tenant.userId);
-    const second = await userForProviderAccount({ data: readingStale(data, { userIdentity: 1 }), clock: systemClock }, profile);
+    const second = await userForProviderAccount(signInDeps(readingStale(data, { userIdentity: 1 })), profile);
     expect(second.userId).toBe(tenant.userId);
     expect((await identitiesOf(tenant.userId))?.providers).toEqual(['github']);
   });
@@ -81,15 +84,15 @@ describe('one user per provider account, one per e-mail, under concurrent sign-i
   it('gives up with 503 rather than looping when every read keeps missing what the writes find', async () => {
     const data = localData();
     const profile = profileOf(uniqueEmail('stuck'));
-    await userForProviderAccount({ data, clock: systemClock }, profile);
+    await userForProviderAccount(signInDeps(data), profile);
     const stuck = readingStale(data, { userIdentity: 99, userEmail: 99 });
-    await expect(userForProviderAccount({ data: stuck, clock: systemClock }, profile)).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(userForProviderAccount(signInDeps(stuck), profile)).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 
   it('a password login checked just before a takeover makes no session after it', async () => {
-    const [registrant, owner] = [await newTenant(), await newTenant()];
+    const [registrant, owner] = [await unverifiedTenant(), await newTenant()];
     const data = localData();
-    const deps = { data, clock: systemClock };
+    const deps = signInDeps(data);
     const passwordOf = async (userId: string) => (await data.entities.user.get({ userId }).go({ consistent: true })).data!.passwordHash!;
     // The registrant's login read the password; the takeover removes it before the login writes its session.
     const checked = await passwordOf(registrant.userId);

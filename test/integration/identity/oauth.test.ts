@@ -1,11 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sha256Hex } from '../../../shared/platform/ids.js';
 import { Browser, type BrowserResponse } from '../../support/browser.js';
-import { Client, DASHBOARD_ORIGIN, newTenant, uniqueEmail } from '../../support/client.js';
+import { Client, DASHBOARD_ORIGIN, newTenant, unverifiedTenant, uniqueEmail } from '../../support/client.js';
 import { startFakeOAuthProviders, type Failure } from '../../support/fake-oauth-providers.js';
 import { startFakeSecretsManager } from '../../support/fake-secrets-manager.js';
 import { startManagementGateway, type ManagementGateway } from '../../support/management-gateway.js';
+import { stripeTestKey } from '../../support/fake-stripe.js';
 import { verifyAddress } from '../../support/mail.js';
+import { joinedMember } from '../../support/team.js';
 import { localData } from '../../support/table.js';
 
 /**
@@ -262,7 +264,7 @@ describe('signing in', () => {
 
   it('takes over an account whose address was never verified: its password, sessions and keys end before the link', async () => {
     // Someone registers the owner's address with a password of theirs, signs in, and makes an API key.
-    const squatter = await newTenant();
+    const squatter = await unverifiedTenant();
     const key = (await squatter.post('/api/api-keys', { name: 'backdoor' })).body.key;
     const otherSession = new Client();
     expect((await otherSession.post('/api/auth/login', { email: squatter.email, password: squatter.password })).status).toBe(200);
@@ -288,6 +290,34 @@ describe('signing in', () => {
     expect((await client.get(`/api/products/${product.id}`)).status).toBe(200);
     expect((await client.post('/api/auth/change-password', { newPassword: 'the owner\'s own' })).status).toBe(200);
     expect((await new Client().post('/api/auth/login', { email: squatter.email, password: 'the owner\'s own' })).status).toBe(200);
+  });
+
+  it('takes over the tenant too: the registrant\'s members, invitations, webhooks and payment provider go (DECISIONS §20)', async () => {
+    // A registrant who set all of it up when an unverified address could (before DECISIONS §20): made with its address
+    // verified, then put back as the registrant had it, never verified.
+    const squatter = await newTenant();
+    const accomplice = await joinedMember(squatter, 'admin', squatter.userId);
+    expect((await squatter.post('/api/team/invitations', { email: uniqueEmail('pending'), role: 'admin' })).status).toBe(201);
+    const hook = await squatter.post('/api/webhooks', { name: 'Exfiltrate', url: 'http://127.0.0.1:9/hook', events: ['license.created'] });
+    expect(hook.status, hook.text).toBe(201);
+    const connected = await squatter.put('/api/payment-provider', { provider: 'stripe', secretKey: stripeTestKey(), webhookSecret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=' });
+    expect(connected.status, connected.text).toBe(200);
+    await data().entities.user.patch({ userId: squatter.userId }).set({ emailVerified: false }).go();
+    const product = (await squatter.post('/api/products', { name: 'Squatted', productType: 'plugin' })).body;
+
+    const owner = await signIn('google', fakes.google.addAccount({ email: squatter.email }));
+    expectSignedIn(owner.callback);
+    const client = sessionClient(owner.browser);
+    expect((await client.get('/api/team/members')).body.items.map((m: { userId: string }) => m.userId)).toEqual([squatter.userId]);
+    expect((await client.get('/api/team/invitations')).body.items).toEqual([]);
+    // No URL of the registrant's receives the owner's licenses and buyers, no Stripe account of theirs takes the sales.
+    expect((await client.get('/api/webhooks')).body.items).toEqual([]);
+    expect((await client.get('/api/payment-provider')).body).toMatchObject({ connected: false, provider: null });
+
+    // The accomplice is back in their own tenant: nothing of the owner's to mint keys for, no way back in.
+    expect((await accomplice.get('/api/auth/me')).body.user).toMatchObject({ tenantId: accomplice.userId, tenantRole: 'owner' });
+    expect((await accomplice.post('/api/auth/switch-tenant', { tenantId: squatter.userId })).status).toBe(404);
+    expect((await accomplice.get(`/api/products/${product.id}`)).status).toBe(404);
   });
 
   it('never links an unverified e-mail to the account that holds it', async () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Client, DASHBOARD_ORIGIN, newTenant } from '../../support/client.js';
+import { Client, DASHBOARD_ORIGIN, newTenant, uniqueEmail } from '../../support/client.js';
 import { newLicense, newProduct } from '../../support/licensing-fixtures.js';
-import { sentEmails, verifyAddress } from '../../support/mail.js';
+import { emailsSent, sentEmails, verifyAddress } from '../../support/mail.js';
 import { localData } from '../../support/table.js';
 import { invitationToken, joinedMember, verifiedUser } from '../../support/team.js';
 
@@ -24,7 +24,8 @@ describe('teams (DECISIONS §17)', () => {
     expect((await owner.get('/api/team/invitations')).body.items.map((i: { id: string }) => i.id)).toEqual([invited.body.id]);
 
     const token = await invitationToken(email);
-    const [mail] = await sentEmails((sent) => sent.to.includes(email) && sent.subject === "You're invited to join Dev");
+    // DECISIONS §20: the subject names the inviter by their verified address, and carries nothing they typed.
+    const [mail] = await sentEmails((sent) => sent.to.includes(email) && sent.subject === `${owner.email} invited you to a team`);
     expect(mail!.text).toContain(`${DASHBOARD_ORIGIN}/accept-invitation?token=${token}`);
     // Not verified yet: refused, and the invitation stays usable.
     expect(await invitee.post(`/api/team/invitations/${token}/accept`)).toMatchObject({ status: 403, body: { error: 'Verify your e-mail address to accept this invitation' } });
@@ -54,6 +55,19 @@ describe('teams (DECISIONS §17)', () => {
       { userId: owner.userId, email: owner.email, name: 'Dev', role: 'owner', joinedAt: expect.any(String) },
       { userId: me.id, email, name: 'Ivy', role: 'support', joinedAt: expect.any(String) },
     ]);
+  });
+
+  it("names the inviter in the subject by their verified address only: an account named as a lure puts no word of it there (DECISIONS §20)", async () => {
+    const owner = await newTenant();
+    const lure = 'Security alert: your account is suspended, verify at https://evil.example';
+    expect((await owner.put('/api/auth/me', { name: lure })).status).toBe(200);
+    const email = uniqueEmail('target');
+    expect((await owner.post('/api/team/invitations', { email, role: 'viewer' })).status).toBe(201);
+    const [mail] = await emailsSent((sent) => sent.to.includes(email));
+    expect(mail!.subject).toBe(`${owner.email} invited you to a team`);
+    // Nor the preview an inbox shows beside the subject (the HTML's hidden preheader), nor its title.
+    expect(/<div style="display:none[^"]*">([^<]*)<\/div>/.exec(mail!.html)?.[1]).toBe(`${owner.email} invited you as viewer`);
+    expect(/<title>([^<]*)<\/title>/.exec(mail!.html)?.[1]).toBe(`${owner.email} invited you to a team`);
   });
 
   it('a member acts in the tenant with their role, sees nothing of another tenant, and loses access at once when removed', async () => {

@@ -90,6 +90,31 @@ describe('license transfer (DECISIONS §15)', () => {
     expect((await tenant.get(`/api/licenses/${other.id}`)).body.customerEmail).toBe(owner);
   });
 
+  it("ends the floating leases the old owner's machines held, unless the sites are kept (DECISIONS §20)", async () => {
+    const tenant = await newTenant();
+    const product = (await tenant.post('/api/products', { name: 'Floating Plugin', productType: 'plugin' })).body;
+    const floating = async () => (await tenant.post('/api/licenses', { productId: product.id, customerEmail: uniqueEmail('owner'), seats: 1, floating: true })).body;
+    const edge = new Client();
+    const lease = (licenseKey: string, machine: string) => edge.post('/v1/licenses/leases', { license_key: licenseKey, machine }, { origin: null });
+    const heartbeat = (licenseKey: string, leaseId: string) => edge.post(`/v1/licenses/leases/${leaseId}/heartbeat`, { license_key: licenseKey }, { origin: null });
+    const validate = (licenseKey: string, machine: string) => edge.post('/v1/licenses/validate', { license_key: licenseKey, machine }, { origin: null });
+
+    const moved = await floating();
+    const held = await lease(moved.licenseKey, 'old-owners-laptop');
+    expect(held.status, held.text).toBe(201);
+    expect((await tenant.post(`/api/licenses/${moved.id}/transfer`, { email: uniqueEmail('next') })).status).toBe(200);
+    expect((await heartbeat(moved.licenseKey, held.body.lease_id)).status).toBe(404);
+    expect((await validate(moved.licenseKey, 'old-owners-laptop')).body.valid).toBe(false);
+    // The one seat is the new owner's.
+    expect((await lease(moved.licenseKey, 'new-owners-desktop')).status).toBe(201);
+
+    const kept = await floating();
+    const keptLease = await lease(kept.licenseKey, 'shared-workstation');
+    expect((await tenant.post(`/api/licenses/${kept.id}/transfer`, { email: uniqueEmail('next'), keepActivations: true })).status).toBe(200);
+    expect((await heartbeat(kept.licenseKey, keptLease.body.lease_id)).status).toBe(200);
+    expect((await validate(kept.licenseKey, 'shared-workstation')).body.valid).toBe(true);
+  });
+
   it('through the portal: the owner named by `email` moves it to `toEmail`; another e-mail finds no such license', async () => {
     const tenant = await newTenant();
     const owner = uniqueEmail('owner');

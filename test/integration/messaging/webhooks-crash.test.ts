@@ -8,6 +8,7 @@ import { freePort } from '../../../infra/local/ports.js';
 import { Client, DASHBOARD_ORIGIN } from '../../support/client.js';
 import { startServiceProcess, stopServiceProcess } from '../../support/service-process.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
+import { verifyAddress } from '../../support/mail.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-crash-'));
 const running = new Set<ChildProcess>();
@@ -44,6 +45,8 @@ describe('webhook delivery after the process is killed', () => {
     const first = await startService(servicePort);
     const client = new Client(first.url);
     expect((await client.post('/api/auth/register', { email: 'crash@example.com', password: 'correct horse battery' })).status).toBe(201);
+    // A webhook needs a verified address (DECISIONS §20).
+    await verifyAddress('crash@example.com', first.url);
     // Nobody listens at the receiver's port yet: nothing can be delivered before the kill.
     const { body: webhook } = await client.post('/api/webhooks', { name: 'Crash', url: `http://127.0.0.1:${receiverPort}/hook`, events: ['customer.created'] });
     const created = await client.post('/api/customers', { email: 'buyer@example.com', firstName: 'Ada' });

@@ -20,6 +20,7 @@ import { outboxEvent } from '../../../shared/messaging/events/outbox.js';
 import { firstDeliveryId } from '../../../shared/messaging/webhooks/deliveries.js';
 import { Client, DASHBOARD_ORIGIN } from '../../support/client.js';
 import { eventually, startReceiver, type Receiver } from '../../support/webhook-receiver.js';
+import { verifyAddress } from '../../support/mail.js';
 import * as dataModel from '../../../shared/platform/data/model.js';
 
 // A stack of this file's own, on a data directory, so that it can be stopped and started again.
@@ -42,6 +43,8 @@ describe('webhook delivery across a restart', () => {
     stack = await start();
     const client = new Client(stack.url);
     const { body: registered } = await client.post('/api/auth/register', { email: 'restart@example.com', password: 'correct horse battery' });
+    // A webhook needs a verified address (DECISIONS §20).
+    await verifyAddress('restart@example.com', stack.url);
     // The receiver is down until after the restart: whatever the stopping service got to, it could not deliver.
     const receiverPort = await freePort();
     const { body: webhook } = await client.post('/api/webhooks', {
@@ -79,6 +82,7 @@ describe('a copy of a delivery\'s message', () => {
     stack ??= await start();
     const client = new Client(stack.url);
     expect((await client.post('/api/auth/register', { email: 'copies@example.com', password: 'correct horse battery' })).status).toBe(201);
+    await verifyAddress('copies@example.com', stack.url);
     // A receiver that holds its answer: the stack's dispatcher has claimed the attempt and is still sending it.
     const received: string[] = [];
     const held: ServerResponse[] = [];

@@ -13,6 +13,7 @@ import type { Route } from '../../../shared/platform/http/route.js';
 import { newId } from '../../../shared/platform/ids.js';
 import { Client, DASHBOARD_ORIGIN } from '../../support/client.js';
 import { newRelease, type Tenant } from '../../support/licensing-fixtures.js';
+import { verifyAddress } from '../../support/mail.js';
 import {
   fillPath, malformedIds, pathParams, probesFor, realParams, workingQuery, type Probe, type SweepTargets,
 } from '../../support/malformed-probes.js';
@@ -93,6 +94,8 @@ beforeAll(async () => {
   tenant = new Client(stack.url);
   const registered = await tenant.post('/api/auth/register', { email: 'sweep@example.com', password: 'correct horse battery' });
   expect(registered.status, registered.text).toBe(201);
+  // Its webhook, and the routes that reach beyond the account, need a verified address (DECISIONS §20).
+  await verifyAddress('sweep@example.com', stack.url);
   targets = await createFixtures();
   const deps = createManagementDeps(loadConfig(process.env, ALL_CONFIG_SECTIONS));
   routes = (Object.keys(SURFACE_ROUTES) as Surface[]).flatMap((surface) => SURFACE_ROUTES[surface](deps).map((route) => ({ surface, route })));

@@ -70,6 +70,7 @@ describe('the OpenAPI document against real answers', () => {
     const email = uniqueEmail('vendor');
 
     // Accounts and keys.
+    expectStatus(await nobody.get('/api/auth/registration'), 200);
     expectStatus(await vendor.post('/api/auth/register', { email, password: 'short' }), 400);
     expectStatus(await vendor.post('/api/auth/register', { email, password: 'correct horse battery', name: 'Vendor' }), 201);
     expectStatus(await vendor.post('/api/auth/register', { email, password: 'correct horse battery' }), 409);
@@ -78,6 +79,8 @@ describe('the OpenAPI document against real answers', () => {
     const me = (await vendor.get('/api/auth/me')).body.user;
     expectStatus(await vendor.post('/api/auth/verify-email/resend'), 202);
     expectStatus(await nobody.get('/api/auth/verify-email?token=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa'), 302);
+    // DECISIONS §20: the routes that reach beyond the account wait for the address.
+    expectStatus(await vendor.post('/api/exports', { format: 'jsonl' }), 403);
     await verifyAddress(email);
     expectStatus(await vendor.post('/api/auth/verify-email/resend'), 400);
     expectStatus(await vendor.put('/api/auth/me', { name: 'Acme Software', avatarUrl: null }), 200);

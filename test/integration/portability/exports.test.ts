@@ -9,6 +9,7 @@ import { RECORD_TYPES, recordSchemas, type PortableRecord } from '../../../share
 import { systemClock } from '../../../shared/platform/runtime.js';
 import { newTenant } from '../../support/client.js';
 import { finishedExport } from '../../support/exports.js';
+import { importFile } from '../../support/imports.js';
 import { newLicense, newProduct, newRelease, plugin } from '../../support/licensing-fixtures.js';
 import { localData } from '../../support/table.js';
 import { createStorageClient } from '../../../shared/platform/s3/storage-client.js';
@@ -83,6 +84,43 @@ describe('account export', () => {
     expect(table('customers.csv').find((row) => row.email === 'ann@example.com')).toMatchObject({ firstName: 'Ann', metadata: '{"crm":7}' });
     expect(table('payments.csv')).toEqual([]);
     expect(strFromU8(files['payments.csv']!)).toMatch(/^id,customerId,/);
+  });
+
+  it("writes cells that a spreadsheet would run as a formula with a leading ', and the csv import reads them back as they were", async () => {
+    const tenant = await newTenant();
+    const product = await newProduct(tenant);
+    // What a buyer may type into a checkout's name fields, each a formula (or the start of one) in a spreadsheet. (A
+    // leading tab or carriage return never gets this far: the API trims names; test/unit/portability covers them.)
+    const names = ['=HYPERLINK("http://evil.example","Refund")', '+1 555 0100', '-2+3', '@SUM(A1:A9)'];
+    const keys: string[] = [];
+    for (const [i, name] of names.entries()) {
+      keys.push((await newLicense(tenant, product.id, { customerEmail: `formula${i}@example.com`, customerName: name })).licenseKey);
+    }
+    expect((await tenant.post('/api/customers', { email: 'company@example.com', company: '=cmd|"/c calc"!A1' })).status).toBe(201);
+    const files = unzipSync(new Uint8Array((await finishedExport(tenant, 'csv')).bytes));
+    const licenses = parse(strFromU8(files['licenses.csv']!), { columns: true }) as Record<string, string>[];
+    const written = keys.map((key) => licenses.find((row) => row.license_key === key)!.customer_name);
+    expect(written).toEqual(names.map((name) => `'${name}`));
+    const customers = parse(strFromU8(files['customers.csv']!), { columns: true }) as Record<string, string>[];
+    expect(customers.find((row) => row.email === 'company@example.com')!.company).toBe(`'=cmd|"/c calc"!A1`);
+    // No other cell starts with one of those characters unquoted.
+    for (const [name, data] of Object.entries(files)) {
+      for (const row of parse(strFromU8(data), { relax_column_count: true }) as string[][]) {
+        expect([name, row.filter((value) => /^[=+\-@\t\r]/.test(value))]).toEqual([name, []]);
+      }
+    }
+
+    // Imported back (into another account, as the keys exist once), each name is the one the API kept.
+    const other = await newTenant();
+    const target = await newProduct(other);
+    await Promise.all(keys.map(async (key) => expect((await tenant.delete(`/api/licenses/${licenses.find((row) => row.license_key === key)!.id}`)).status).toBe(204)));
+    const job = await importFile(other, { productId: target.id, format: 'csv' }, strFromU8(files['licenses.csv']!));
+    expect(job).toMatchObject({ status: 'done', counts: { licenses: names.length }, errorCount: 0 });
+    for (const [i, key] of keys.entries()) {
+      const kept = (await other.get(`/api/licenses?search=${encodeURIComponent(key)}`)).body.items[0];
+      expect([key, kept.customerName]).toEqual([key, names[i]]);
+      expect(kept.customerEmail).toBe(`formula${i}@example.com`);
+    }
   });
 
   it('refuses bad input with 400 and unknown exports with 404', async () => {

@@ -191,7 +191,7 @@ describe('an imported row with a plan', () => {
 });
 
 describe('imported devices (DECISIONS §18)', () => {
-  it('takes `machine:<fingerprint>` entries of the domains column as devices holding seats, and refuses those that do not fit', async () => {
+  it('takes `machine:<fingerprint>` entries of the domains column as devices holding seats, raising the seats they overfill', async () => {
     const tenant = (await newTenant()) as Tenant;
     const product = await newProduct(tenant);
     const tooLong = `machine:${'f'.repeat(129)}`;
@@ -204,12 +204,12 @@ describe('imported devices (DECISIONS §18)', () => {
     const job = await importFile(tenant, { productId: product.id, format: 'csv' }, `${rows.join('\n')}\n`, 'text/csv');
     expect(job).toMatchObject({
       status: 'done',
-      counts: { licenses: 1, activations: 2 },
-      errors: [
-        { row: 3, message: '2 active machines do not fit in 1 seat' },
-        { row: 4, message: `machine "${'f'.repeat(40)}" must be 1 to 128 printable characters` },
-      ],
+      counts: { licenses: 2, activations: 4 },
+      errors: [{ row: 4, message: `machine "${'f'.repeat(40)}" must be 1 to 128 printable characters` }],
+      // No key is lost (DECISIONS §27): the license keeps both devices, its seats raised to hold them.
+      warnings: [{ row: 3, message: '2 active machines are more than its 1 seat: seats raised to 2, so every one keeps working' }],
     });
+    expect((await tenant.get('/api/licenses?search=DEVS-kept-0002-full')).body.items[0]).toMatchObject({ seats: 2, activatedCount: 2 });
     const license = (await tenant.get('/api/licenses?search=DEVS-kept-0001-both')).body.items[0];
     const { body } = await tenant.get(`/api/licenses/${license.id}`);
     expect(body.activatedCount).toBe(2);

@@ -7,8 +7,8 @@ import { PERMISSIONS, ROLE_PERMISSIONS } from '../../../shared/identity/teams/ro
 
 const routes = managementRoutes(createManagementDeps(loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, ALL_CONFIG_SECTIONS)));
 const label = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
-/** The routes anyone may call: signing up and in, the verification link, OAuth, health. */
-const OPEN = /^(POST \/api\/auth\/(register|login|logout)|GET \/api\/auth\/verify-email|GET \/api\/oauth\/|GET \/health)/;
+/** The routes anyone may call: signing up (and whether one may) and in, the verification link, OAuth, health. */
+const OPEN = /^(POST \/api\/auth\/(register|login|logout)|GET \/api\/auth\/(verify-email|registration)|GET \/api\/oauth\/|GET \/health)/;
 
 describe('the permission table (DECISIONS §17)', () => {
   it('gives every management route a permission', () => {

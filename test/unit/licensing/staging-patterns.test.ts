@@ -22,6 +22,13 @@ describe('default staging patterns', () => {
     'shop.staging.example.com',
     'dev.shop.com',
     'shop.dev.example.com',
+    // What EDD Software Licensing counts as free local copies (DECISIONS §27), and Kinsta's staging sites.
+    'shop.dev',
+    'shop.localhost',
+    'myshop.wpengine.com',
+    'myshopstg.wpengine.com',
+    'staging-myshop.kinsta.cloud',
+    'staging-myshop.kinsta.com',
   ])('%s is a staging site', (domain) => {
     expect(environmentOf(domain)).toBe('staging');
   });
@@ -39,6 +46,9 @@ describe('default staging patterns', () => {
     'localhost.shop.com',
     'www.dev', // `www.` is dropped: the domain is `dev`
     '1.2.3.4.example.com',
+    'myshop.kinsta.cloud',
+    'staging-myshop.kinsta.cloud.example.com',
+    'wpengine.com',
   ])('%s is a production site', (domain) => {
     expect(environmentOf(domain)).toBe('production');
   });
@@ -74,15 +84,21 @@ describe("a product's own patterns", () => {
   it.each([
     ['*', 'must name at least one label besides *'],
     ['*.*', 'must name at least one label besides *'],
-    ['shop..com', 'must be labels of a-z, 0-9, - or _ (or * for any labels) joined by dots, or {ip}'],
-    ['staging-*.shop.com', 'must be labels of a-z, 0-9, - or _ (or * for any labels) joined by dots, or {ip}'],
-    ['https://shop.com', 'must be labels of a-z, 0-9, - or _ (or * for any labels) joined by dots, or {ip}'],
+    ['shop..com', 'must be labels of a-z, 0-9, - or _ (or * for any labels, or for any characters within a label) joined by dots, or {ip}'],
+    ['https://shop.com', 'must be labels of a-z, 0-9, - or _ (or * for any labels, or for any characters within a label) joined by dots, or {ip}'],
+    ['**.*', 'must name at least one label besides *'],
     ['', 'must be 1 to 253 characters'],
   ])('refuse %j', (pattern, problem) => {
     expect(stagingPatternProblem(pattern)).toBe(problem);
   });
 
-  it.each(['localhost', '{ip}', '*.local', 'staging.*', '*.dev.*', 'xn--bcher-kva.test', 'my_box'])('accept %j', (pattern) => {
+  it.each(['localhost', '{ip}', '*.local', 'staging.*', '*.dev.*', 'xn--bcher-kva.test', 'my_box', 'staging-*.shop.com', '*-qa.*'])('accept %j', (pattern) => {
     expect(stagingPatternProblem(pattern)).toBeUndefined();
+  });
+
+  it('match a * within a label against that one label only', () => {
+    const rules = stagingRules(['staging-*.shop.com', '*-qa.*'], 1);
+    expect(['staging-1.shop.com', 'staging-.shop.com', 'eu-qa.shop.com', 'a.eu-qa.shop.com'].map((d) => environmentOf(d, rules))).toEqual(['staging', 'staging', 'staging', 'production']);
+    expect(['staging.shop.com', 'staging-1.eu.shop.com', 'staging-1.shop.com.evil.com'].map((d) => environmentOf(d, rules))).toEqual(['production', 'production', 'production']);
   });
 });

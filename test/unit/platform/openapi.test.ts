@@ -80,12 +80,15 @@ describe('the OpenAPI document', () => {
     expect(() => buildDocument(input([], operations))).toThrow(/GET \/api\/gone: documented under Test, but no such route/);
   });
 
-  /** Registering, signing in and out, and OAuth sign-in are open routes. */
-  const OPEN_AUTH_PATHS = ['/api/auth/register', '/api/auth/login', '/api/auth/logout', '/api/auth/verify-email'];
+  /** Registering (and whether one may), signing in and out, and OAuth sign-in are open routes. */
+  const OPEN_AUTH_PATHS = ['/api/auth/registration', '/api/auth/register', '/api/auth/login', '/api/auth/logout', '/api/auth/verify-email'];
   const SESSION_ONLY = [
     'POST /api/api-keys', 'DELETE /api/api-keys/{id}', 'POST /api/auth/change-password', 'PUT /api/auth/me', 'POST /api/auth/verify-email/resend',
     // A person's own steps between tenants (DECISIONS §17): a key acts for one tenant, not a person.
     'POST /api/auth/switch-tenant', 'POST /api/team/invitations/{token}/accept',
+    // Changing the team and connecting a payment provider (DECISIONS §20): a leaked key must not outlive its revocation.
+    'POST /api/team/invitations', 'DELETE /api/team/invitations/{id}', 'PUT /api/team/members/{userId}', 'DELETE /api/team/members/{userId}',
+    'PUT /api/payment-provider',
   ];
 
   it('documents every operation with a summary, a success answer, its errors and its security', () => {

@@ -33,7 +33,7 @@ function managementHandlerFailingWith(error: () => Error) {
   const client = { send: async () => Promise.reject(error()) };
   const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local' }, ALL_CONFIG_SECTIONS);
   const payments = createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.management));
-  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table', undefined, dataModel), clock: systemClock, payments, oauth: {}, secrets: payments.secrets, exportQueue: createExportQueue(config), imports: { send: async () => undefined } };
+  const deps = { config, clients: {} as ManagementDeps['clients'], data: createDataService(client as never, 'table', undefined, dataModel), clock: systemClock, payments, oauth: {}, secrets: payments.secrets, exportQueue: createExportQueue(config), imports: { send: async () => undefined }, onTakeover: async () => undefined };
   return createManagementHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 }
 

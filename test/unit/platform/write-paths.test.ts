@@ -40,14 +40,17 @@ type Case = {
 };
 
 const secrets = envelopeBox(localKeyWrapper(randomBytes(32)));
+/** A sign-in's dependencies on an open deployment, whose takeovers end nothing beyond identity's. */
+const signIn = <D extends object>(deps: D) => ({ ...deps, config: { registration: 'open' as const }, onTakeover: async () => undefined });
 
 const cases: Case[] = [
   {
     name: 'register',
     seed: () => undefined,
-    run: (deps) => registerUser({ ...deps, config: { passwordHashCost: PASSWORD_HASH_COST } }, { email: 'New@Example.com', password: 'correct horse battery' }, 'https://licensing.example'),
+    run: (deps) => registerUser({ ...deps, config: { passwordHashCost: PASSWORD_HASH_COST, registration: 'open' } }, { email: 'New@Example.com', password: 'correct horse battery' }, 'https://licensing.example'),
     answers: (result) => expect(result).toMatchObject({ user: { email: 'new@example.com' }, token: expect.any(String) }),
-    writesAfter: ['PutCommand'],
+    // The session, then the browser's device.
+    writesAfter: ['PutCommand', 'PutCommand'],
   },
   {
     name: 'a fresh verification link',
@@ -58,7 +61,7 @@ const cases: Case[] = [
   {
     name: 'OAuth sign-up (new user with the provider account)',
     seed: () => undefined,
-    run: (deps) => userForProviderAccount(deps, { provider: 'google', subject: '1234567890', verifiedEmail: 'new@example.com', name: 'New' }),
+    run: (deps) => userForProviderAccount(signIn(deps), { provider: 'google', subject: '1234567890', verifiedEmail: 'new@example.com', name: 'New' }),
     answers: (result) => expect(result).toMatchObject({ email: 'new@example.com', providers: ['google'] }),
   },
   {
@@ -67,7 +70,7 @@ const cases: Case[] = [
       table.seed('user', { ...userItem, emailVerified: true });
       table.seed('userEmail', { email: 'dev@example.com', userId: TENANT });
     },
-    run: (deps) => userForProviderAccount(deps, { provider: 'github', subject: '42', verifiedEmail: 'dev@example.com' }),
+    run: (deps) => userForProviderAccount(signIn(deps), { provider: 'github', subject: '42', verifiedEmail: 'dev@example.com' }),
     answers: (result) => expect(result).toMatchObject({ userId: TENANT }),
   },
   {
@@ -77,7 +80,7 @@ const cases: Case[] = [
       table.seed('user', { ...userItem, passwordHash: 'scrypt$registrant' });
       table.seed('userEmail', { email: 'dev@example.com', userId: TENANT });
     },
-    run: (deps) => userForProviderAccount(deps, { provider: 'github', subject: '42', verifiedEmail: 'dev@example.com' }),
+    run: (deps) => userForProviderAccount(signIn(deps), { provider: 'github', subject: '42', verifiedEmail: 'dev@example.com' }),
     answers: (result) => expect(result).toMatchObject({ userId: TENANT }),
     writesBefore: ['UpdateCommand'],
   },

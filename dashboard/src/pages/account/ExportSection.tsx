@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, unwrap } from '../../api/client';
+import { RequireVerifiedAddress } from '../../auth/VerifyFirst';
 import type { components } from '../../api/schema.gen';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { formatBytes } from '../../components/format';
@@ -29,14 +30,16 @@ export function ExportSection() {
         Products, plans, releases (without their files), customers, licenses, activations, payments, subscriptions and webhooks (without secrets). The
         JSON Lines file imports into another account.
       </p>
-      <div className="actions">
-        <button type="button" className="button" disabled={start.isPending} onClick={() => start.mutate('jsonl')}>
-          Export as JSON Lines
-        </button>
-        <button type="button" className="button" disabled={start.isPending} onClick={() => start.mutate('csv')}>
-          Export as CSV (zip)
-        </button>
-      </div>
+      <RequireVerifiedAddress to="export the account">
+        <div className="actions">
+          <button type="button" className="button" disabled={start.isPending} onClick={() => start.mutate('jsonl')}>
+            Export as JSON Lines
+          </button>
+          <button type="button" className="button" disabled={start.isPending} onClick={() => start.mutate('csv')}>
+            Export as CSV (zip)
+          </button>
+        </div>
+      </RequireVerifiedAddress>
       <ErrorBanner error={start.error ?? job.error} />
       {current && (
         <p role="status">

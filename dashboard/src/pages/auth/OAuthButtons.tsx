@@ -50,5 +50,6 @@ export const OAUTH_ERRORS: Record<string, string> = {
   invalid_state: 'That sign-in expired or was started in another browser. Please try again.',
   provider_error: 'The provider could not confirm who you are. Please try again.',
   email_not_verified: 'Your account at the provider has no verified e-mail address.',
+  registration_closed: 'Accounts on this service are by invitation, and this address has none: ask the team for an invitation.',
   temporarily_unavailable: 'The service is busy. Please try again in a moment.',
 };

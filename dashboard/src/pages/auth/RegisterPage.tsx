@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
-import { ME_KEY } from '../../auth/session';
+import { cameFromInvitation, keepingNext, useRegistration } from '../../auth/registration';
+import { afterSignIn, ME_KEY } from '../../auth/session';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
@@ -11,7 +12,32 @@ import { OAuthButtons } from './OAuthButtons';
 /** The service's own minimum (SERVICE-SPEC §8). */
 const MIN_PASSWORD = 8;
 
+/**
+ * Sign-up. Where registration is by invitation (DECISIONS §20) the form shows only to someone who came from an
+ * invitation's link; anyone else is told how accounts are made here.
+ */
 export function RegisterPage() {
+  const [search] = useSearchParams();
+  const registration = useRegistration();
+  if (registration.isPending) return <main id="main" className="auth-page" aria-busy="true" />;
+  if (registration.data === 'invite' && !cameFromInvitation(search)) return <ByInvitationOnly />;
+  return <RegisterForm />;
+}
+
+function ByInvitationOnly() {
+  return (
+    <main id="main" className="auth-page">
+      <h1>Accounts are by invitation</h1>
+      <p>This service makes accounts only for people its team invites. If you were invited, open the link in the invitation e-mail: it brings you back here to create your account with the invited address.</p>
+      <p>
+        Already registered? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </main>
+  );
+}
+
+function RegisterForm() {
+  const [search] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const register = useMutation({
@@ -19,7 +45,7 @@ export function RegisterPage() {
     onSuccess: () => {
       // The session's user as `GET /api/auth/me` gives it, with the role and permissions in its tenant: read afresh.
       queryClient.removeQueries({ queryKey: ME_KEY });
-      void navigate('/products', { replace: true });
+      void navigate(search.get('next') ? afterSignIn(search) : '/products', { replace: true });
     },
   });
   const form = useForm({
@@ -52,7 +78,7 @@ export function RegisterPage() {
       </form>
       <OAuthButtons />
       <p>
-        Already registered? <Link to="/sign-in">Sign in</Link>
+        Already registered? <Link to={keepingNext('/sign-in', search)}>Sign in</Link>
       </p>
     </main>
   );

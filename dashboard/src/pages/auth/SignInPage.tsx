@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
+import { cameFromInvitation, keepingNext, useRegistration } from '../../auth/registration';
 import { afterSignIn, ME_KEY } from '../../auth/session';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
@@ -10,6 +11,7 @@ import { OAUTH_ERRORS, OAuthButtons } from './OAuthButtons';
 
 export function SignInPage() {
   const [search] = useSearchParams();
+  const registration = useRegistration();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const signIn = useMutation({
@@ -48,9 +50,13 @@ export function SignInPage() {
         </button>
       </form>
       <OAuthButtons />
-      <p>
-        No account yet? <Link to="/register">Create one</Link>
-      </p>
+      {registration.data === 'invite' && !cameFromInvitation(search) ? (
+        <p>No account yet? Accounts here are by invitation: open the link in your invitation e-mail.</p>
+      ) : (
+        <p>
+          No account yet? <Link to={keepingNext('/register', search)}>Create one</Link>
+        </p>
+      )}
     </main>
   );
 }

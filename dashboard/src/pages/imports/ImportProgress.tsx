@@ -7,14 +7,29 @@ import { StatusBadge } from '../../components/StatusBadge';
 
 type Import = components['schemas']['Import'];
 
-const BAD_ROW_COLUMNS: Column<Import['errors'][number]>[] = [
-  { header: 'Row', cell: (error) => error.row },
-  { header: 'Problem', cell: (error) => error.message },
-];
-
 const finished = (job: Import | undefined) => job?.status === 'done' || job?.status === 'failed';
 
-/** One import, polled every second until it ends: its progress, what it wrote (or would write) and its bad rows. */
+type RowNote = { row: number; message: string };
+const noteColumns = (what: string): Column<RowNote>[] => [
+  { header: 'Row', cell: (note) => note.row },
+  { header: what, cell: (note) => note.message },
+];
+
+/** A list of rows with what is said of each: the import's bad rows, or its warnings. */
+function RowNotes({ title, label, what, notes, count }: { title: string; label: string; what: string; notes: RowNote[]; count: number }) {
+  if (notes.length === 0) return null;
+  return (
+    <>
+      <h3>
+        {title}
+        {count > notes.length && ` (the first ${notes.length} of ${count})`}
+      </h3>
+      <DataTable label={label} columns={noteColumns(what)} rows={notes} rowKey={(note) => note.row} />
+    </>
+  );
+}
+
+/** One import, polled every second until it ends: its progress, what it wrote (or would write), its bad rows and warnings. */
 export function ImportProgress({ importId, onImportForReal }: { importId: string; onImportForReal?: () => void }) {
   const query = useQuery({
     queryKey: ['imports', importId],
@@ -45,17 +60,15 @@ export function ImportProgress({ importId, onImportForReal }: { importId: string
         <dd data-count="customers">{job.counts.customers}</dd>
         <dt>Activations {would}carried over</dt>
         <dd data-count="activations">{job.counts.activations}</dd>
-        <dt>Keys that exist already (skipped)</dt>
+        <dt>Rows skipped (the key exists already, or left out)</dt>
         <dd data-count="skipped">{job.counts.skipped}</dd>
         <dt>Bad rows</dt>
         <dd data-count="errors">{job.errorCount}</dd>
+        <dt>Rows with a warning</dt>
+        <dd data-count="warnings">{job.warningCount}</dd>
       </dl>
-      {job.errors.length > 0 && (
-        <>
-          <h3>Bad rows{job.errorCount > job.errors.length && ` (the first ${job.errors.length} of ${job.errorCount})`}</h3>
-          <DataTable label="Bad rows" columns={BAD_ROW_COLUMNS} rows={job.errors} rowKey={(error) => error.row} />
-        </>
-      )}
+      <RowNotes title="Bad rows" label="Bad rows" what="Problem" notes={job.errors} count={job.errorCount} />
+      <RowNotes title="Rows to know about" label="Warnings" what="What happened" notes={job.warnings} count={job.warningCount} />
       {job.dryRun && job.status === 'done' && onImportForReal && (
         <div className="actions">
           <button type="button" className="button button-primary" onClick={onImportForReal}>

@@ -3,6 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
 import { GETTING_STARTED_KEY } from '../../api/getting-started';
 import { PAYMENT_PROVIDER_KEY, usePaymentProvider } from '../../api/service-base';
+import { RequireVerifiedAddress } from '../../auth/VerifyFirst';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyValue } from '../../components/CopyButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -89,27 +90,29 @@ export function PaymentProviderPage() {
             {status.connected && <TaxSection status={status} />}
             <section className="card" aria-labelledby="connect-heading">
               <h2 id="connect-heading">{status.connected ? 'Replace the connection' : 'Connect Stripe'}</h2>
-              <p className="muted">Both secrets are stored encrypted and never shown again.</p>
-              <form onSubmit={form.handleSubmit} noValidate className="grid-form">
-                <Field label="Secret key" error={errorOf('secretKey')}>
-                  <input type="password" autoComplete="off" value={form.values.secretKey} onChange={(e) => form.set('secretKey')(e.target.value)} />
-                </Field>
-                <Field label="Webhook signing secret" error={errorOf('webhookSecret')}>
-                  <input type="password" autoComplete="off" value={form.values.webhookSecret} onChange={(e) => form.set('webhookSecret')(e.target.value)} />
-                </Field>
-                <Field label="Seller name" hint="Optional: how license e-mails name you (default: your name)" error={errorOf('sellerName')}>
-                  <input value={form.values.sellerName} onChange={(e) => form.set('sellerName')(e.target.value)} />
-                </Field>
-                <Field label="Reply-to address" hint="Optional: where buyers' replies go (default: your e-mail)" error={errorOf('replyTo')}>
-                  <input type="email" value={form.values.replyTo} onChange={(e) => form.set('replyTo')(e.target.value)} />
-                </Field>
-                <ErrorBanner error={connect.error} />
-                <div className="actions">
-                  <button type="submit" className="button button-primary" disabled={connect.isPending}>
-                    {connect.isPending ? 'Checking with Stripe…' : 'Connect'}
-                  </button>
-                </div>
-              </form>
+              <RequireVerifiedAddress to="connect Stripe">
+                <p className="muted">Both secrets are stored encrypted and never shown again.</p>
+                <form onSubmit={form.handleSubmit} noValidate className="grid-form">
+                  <Field label="Secret key" error={errorOf('secretKey')}>
+                    <input type="password" autoComplete="off" value={form.values.secretKey} onChange={(e) => form.set('secretKey')(e.target.value)} />
+                  </Field>
+                  <Field label="Webhook signing secret" error={errorOf('webhookSecret')}>
+                    <input type="password" autoComplete="off" value={form.values.webhookSecret} onChange={(e) => form.set('webhookSecret')(e.target.value)} />
+                  </Field>
+                  <Field label="Seller name" hint="Optional: how license e-mails name you (default: your name)" error={errorOf('sellerName')}>
+                    <input value={form.values.sellerName} onChange={(e) => form.set('sellerName')(e.target.value)} />
+                  </Field>
+                  <Field label="Reply-to address" hint="Optional: where buyers' replies go (default: your e-mail)" error={errorOf('replyTo')}>
+                    <input type="email" value={form.values.replyTo} onChange={(e) => form.set('replyTo')(e.target.value)} />
+                  </Field>
+                  <ErrorBanner error={connect.error} />
+                  <div className="actions">
+                    <button type="submit" className="button button-primary" disabled={connect.isPending}>
+                      {connect.isPending ? 'Checking with Stripe…' : 'Connect'}
+                    </button>
+                  </div>
+                </form>
+              </RequireVerifiedAddress>
             </section>
           </>
         )}

@@ -6,6 +6,7 @@ import { useCan } from '../../auth/permissions';
 import { useMe } from '../../auth/session';
 import { confirmColumn } from '../../components/confirm-column';
 import type { Column } from '../../components/DataTable';
+import { RequireVerifiedAddress } from '../../auth/VerifyFirst';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
@@ -99,21 +100,23 @@ export function TeamPage() {
               Invitation sent to {invite.data.email}.
             </p>
           )}
-          <form onSubmit={form.handleSubmit} noValidate className="inline-form">
-            <Field label="E-mail" error={fieldError(form.problems, server, 'email')}>
-              <input type="email" value={form.values.email} onChange={(e) => form.set('email')(e.target.value)} />
-            </Field>
-            <Field label="Role">
-              <select value={form.values.role} onChange={(e) => form.set('role')(e.target.value as AssignableRole)}>
-                {ROLES.map((role) => (
-                  <option key={role}>{role}</option>
-                ))}
-              </select>
-            </Field>
-            <button type="submit" className="button button-primary" disabled={invite.isPending}>
-              Send invitation
-            </button>
-          </form>
+          <RequireVerifiedAddress to="invite people">
+            <form onSubmit={form.handleSubmit} noValidate className="inline-form">
+              <Field label="E-mail" error={fieldError(form.problems, server, 'email')}>
+                <input type="email" value={form.values.email} onChange={(e) => form.set('email')(e.target.value)} />
+              </Field>
+              <Field label="Role">
+                <select value={form.values.role} onChange={(e) => form.set('role')(e.target.value as AssignableRole)}>
+                  {ROLES.map((role) => (
+                    <option key={role}>{role}</option>
+                  ))}
+                </select>
+              </Field>
+              <button type="submit" className="button button-primary" disabled={invite.isPending}>
+                Send invitation
+              </button>
+            </form>
+          </RequireVerifiedAddress>
         </section>
       )}
       <ErrorBanner error={invite.error ?? changeRole.error ?? remove.error ?? withdraw.error} />

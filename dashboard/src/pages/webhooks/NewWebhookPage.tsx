@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { RequireVerifiedAddress } from '../../auth/VerifyFirst';
 import { QueryView } from '../../components/QueryView';
 import { WebhookForm, type WebhookBody } from './WebhookForm';
 import { useWebhooks, WEBHOOKS_KEY } from './webhookQueries';
@@ -19,9 +20,11 @@ export function NewWebhookPage() {
   return (
     <>
       <h1>New webhook</h1>
-      <QueryView query={webhooks} loading="Loading event kinds…">
-        {(data) => <WebhookForm eventKinds={data.events} submitLabel="Create webhook" pending={create.isPending} error={create.error} onSubmit={(body) => create.mutate(body)} />}
-      </QueryView>
+      <RequireVerifiedAddress to="add or change webhooks">
+        <QueryView query={webhooks} loading="Loading event kinds…">
+          {(data) => <WebhookForm eventKinds={data.events} submitLabel="Create webhook" pending={create.isPending} error={create.error} onSubmit={(body) => create.mutate(body)} />}
+        </QueryView>
+      </RequireVerifiedAddress>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import type { Webhook } from '../../api/types';
+import { RequireVerifiedAddress, useVerifiedAddress } from '../../auth/VerifyFirst';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { QueryView } from '../../components/QueryView';
@@ -29,6 +30,7 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const kinds = useWebhooks();
+  const verified = useVerifiedAddress();
   const path = { params: { path: { id: webhook.id } } };
   const refresh = () => queryClient.invalidateQueries({ queryKey: WEBHOOKS_KEY });
   const save = useMutation({ mutationFn: (body: WebhookBody) => unwrap(api.PUT('/api/webhooks/{id}', { ...path, body })), onSuccess: refresh });
@@ -44,9 +46,11 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
     <>
       <div className="page-head">
         <h1>{webhook.name}</h1>
-        <button type="button" className="button" disabled={test.isPending} onClick={() => test.mutate()}>
-          {test.isPending ? 'Sending…' : 'Send test event'}
-        </button>
+        {verified && (
+          <button type="button" className="button" disabled={test.isPending} onClick={() => test.mutate()}>
+            {test.isPending ? 'Sending…' : 'Send test event'}
+          </button>
+        )}
       </div>
       {test.data && (
         <div className={`banner ${test.data.success ? 'banner-success' : 'banner-error'}`} role="status">
@@ -58,19 +62,21 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
       <SigningSecret webhook={webhook} />
       <section className="card" aria-labelledby="webhook-edit-heading">
         <h2 id="webhook-edit-heading">Settings</h2>
-        <QueryView query={kinds} loading="Loading event kinds…">
-          {(data) => (
-            <WebhookForm
-              key={webhook.updatedAt}
-              webhook={webhook}
-              eventKinds={data.events}
-              submitLabel="Save webhook"
-              pending={save.isPending}
-              error={save.error}
-              onSubmit={(body) => save.mutate(body)}
-            />
-          )}
-        </QueryView>
+        <RequireVerifiedAddress to="add or change webhooks">
+          <QueryView query={kinds} loading="Loading event kinds…">
+            {(data) => (
+              <WebhookForm
+                key={webhook.updatedAt}
+                webhook={webhook}
+                eventKinds={data.events}
+                submitLabel="Save webhook"
+                pending={save.isPending}
+                error={save.error}
+                onSubmit={(body) => save.mutate(body)}
+              />
+            )}
+          </QueryView>
+        </RequireVerifiedAddress>
         {save.isSuccess && <p role="status">Saved.</p>}
       </section>
       <DeliveriesLog webhookId={webhook.id} />

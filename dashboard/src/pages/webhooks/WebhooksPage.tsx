@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { Webhook } from '../../api/types';
 import { useCan } from '../../auth/permissions';
 import type { Column } from '../../components/DataTable';
+import { useVerifiedAddress, VerifyFirstNotice } from '../../auth/VerifyFirst';
 import { formatDate } from '../../components/format';
 import { PageHead } from '../../components/ListHeader';
 import { QueryTable } from '../../components/QueryTable';
@@ -10,6 +11,7 @@ import { useWebhooks } from './webhookQueries';
 
 export function WebhooksPage() {
   const can = useCan();
+  const verified = useVerifiedAddress();
   const webhooks = useWebhooks();
   const columns: Column<Webhook>[] = [
     { header: 'Name', cell: (webhook) => (can('readSecrets') ? <Link to={`/webhooks/${webhook.id}`}>{webhook.name}</Link> : webhook.name) },
@@ -20,7 +22,8 @@ export function WebhooksPage() {
   ];
   return (
     <>
-      <PageHead title="Webhooks" newLink={{ to: '/webhooks/new', label: 'New webhook', permission: 'webhooks' }} />
+      <PageHead title="Webhooks" newLink={verified ? { to: '/webhooks/new', label: 'New webhook', permission: 'webhooks' } : undefined} />
+      {can('webhooks') && !verified && <VerifyFirstNotice to="add or change webhooks" />}
       <QueryTable query={webhooks} loading="Loading webhooks…" label="Webhooks" columns={columns} empty={<p>No webhooks yet. Add one to hear about licenses, customers and payments as they happen.</p>} />
     </>
   );

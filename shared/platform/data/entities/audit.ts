@@ -33,6 +33,11 @@ export const auditEntryEntity = () =>
       position: { type: 'number' },
       prevHash: { type: 'string' },
       hash: { type: 'string' },
+      /**
+       * The `at` of the entry before it in the chain, set with its link (absent on the first, and on entries linked before
+       * it existed): tells a predecessor that expired (400 days) from one that was deleted (DECISIONS §20).
+       */
+      prevAt: { type: 'string' },
       /** Epoch seconds: entries are kept 400 days. */
       ttl: { type: 'number', required: true },
     },
@@ -43,7 +48,7 @@ export const auditEntryEntity = () =>
   });
 
 /**
- * The end of a tenant's chain: the last linked entry's `position` and `hash`. Only the linker moves it, on condition
+ * The end of a tenant's chain: the last linked entry's `position`, `hash` and `at`. Only the linker moves it, on condition
  * that it is still where the linker read it; no change of the tenant's data writes it.
  */
 export const auditHeadEntity = () =>
@@ -53,6 +58,8 @@ export const auditHeadEntity = () =>
       tenantId: { type: 'string', required: true },
       position: { type: 'number', required: true },
       hash: { type: 'string', required: true },
+      /** The last linked entry's `at`, for the next one's `prevAt` (absent on heads moved before it existed). */
+      at: { type: 'string' },
     },
     indexes: { byTenant: auditLogKey([]) },
   });

@@ -21,7 +21,10 @@ export const membershipEntity = () =>
     },
   });
 
-/** An invitation to a team, keyed by its token's SHA-256 (the token itself is only in the e-mail); listed by team. */
+/**
+ * An invitation to a team, keyed by its token's SHA-256 (the token itself is only in the e-mail); listed by team, and by
+ * the invited address (an invite-only deployment lets an address with a pending invitation register, DECISIONS §20).
+ */
 export const invitationEntity = () =>
   new Entity({
     model: model('invitation'),
@@ -40,5 +43,6 @@ export const invitationEntity = () =>
     indexes: {
       byToken: primaryKey(['tokenHash']),
       byTeam: globalIndex(1, ['teamId'], ['invitationId']),
+      byEmail: globalIndex(2, ['email'], ['invitationId']),
     },
   });

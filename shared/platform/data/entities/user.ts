@@ -1,5 +1,6 @@
 import { Entity } from 'electrodb';
 import { model, primaryKey } from '../keys.js';
+import { SERVICE_NAME } from '../table-schema.js';
 
 export const userEntity = () =>
   new Entity({
@@ -34,4 +35,18 @@ export const userEmailEntity = () =>
       userId: { type: 'string', required: true },
     },
     indexes: { byEmail: primaryKey(['email']) },
+  });
+
+/**
+ * The deployment's accounts (DECISIONS §20): one item, `$licensing#accounts`, whose `accounts` every account's creation
+ * adds one to in its own transaction. Under `registration=invite` an address without an invitation registers only by
+ * creating it, on condition that it is absent: so only as the deployment's first account.
+ */
+export const deploymentAccountsEntity = () =>
+  new Entity({
+    model: model('deploymentAccounts'),
+    attributes: {
+      accounts: { type: 'number', required: true, default: 0 },
+    },
+    indexes: { singleton: { pk: { field: 'pk', composite: [], casing: 'none', template: `$${SERVICE_NAME}#accounts` }, sk: { field: 'sk', composite: [], casing: 'none' } } },
   });

@@ -1,3 +1,5 @@
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { EXPORT_FORMAT_VERSION, recordSchemas, type CustomerRecord } from '../../records.js';
 import { FileProblem } from '../file-problem.js';
 import type { CustomerDetails, LicenseCandidate, RowResult } from '../rows.js';
@@ -31,16 +33,24 @@ function firstIssue(issues: readonly { path: PropertyKey[]; message: string }[])
  * Our account export (shared/portability/records.ts): one typed record per line, row numbers are line numbers.
  * Licenses are imported with their customers' details, their plan (by its slug in the target product), whether they
  * float, and the sites and machines of their active activations; the other records (products, plans, releases,
- * payments, subscriptions, webhooks) inform the licenses or are not carried over (docs/import.md).
+ * payments, subscriptions, webhooks) inform the licenses or are not carried over (docs/import.md). A license's
+ * activations come after it, so the file's licenses are gathered as its lines stream in, and answered at its end.
  */
 export const jsonlFormat: ImportFormat = {
-  read(text) {
+  async *read(input) {
     const results: RowResult[] = [];
     const customers = new Map<string, CustomerRecord>();
     const planSlugs = new Map<string, string>();
     const licenses = new Map<string, LicenseCandidate>();
-    text.split(/\r?\n/).forEach((line, index) => {
-      const row = index + 1;
+    const source = Readable.from(input);
+    let row = 0;
+    for await (const line of createInterface({ input: source, crlfDelay: Infinity })) {
+      row++;
+      readLine(line, row);
+    }
+    yield* results.sort((a, b) => a.row - b.row);
+
+    function readLine(line: string, row: number): void {
       if (!line.trim()) return;
       let json: unknown;
       try {
@@ -102,9 +112,8 @@ export const jsonlFormat: ImportFormat = {
           return;
         }
         default:
-          results.push({ row, ignored: true });
+        // Not carried over (docs/import.md): not a row of the import.
       }
-    });
-    return results.sort((a, b) => a.row - b.row);
+    }
   },
 };

@@ -14,9 +14,9 @@ const CHANNEL_NAMES = Object.fromEntries(CHANNELS.map((channel) => [channel, cha
  * and `channel`, read too (empty or absent: the plan's channel, else `stable`).
  */
 export const oursCsv: ImportFormat = {
-  read: (text) =>
-    csvRows(text, ['license_key']).map((row) =>
-      readRow(row.row, () => ({
+  async *read(input) {
+    for await (const row of csvRows(input, ['license_key'])) {
+      yield readRow(row.row, () => ({
         licenseKey: required('license_key', cell(row, 'license_key')),
         customerEmail: required('customer_email', cell(row, 'customer_email')),
         customerName: optional(cell(row, 'customer_name')),
@@ -27,6 +27,7 @@ export const oursCsv: ImportFormat = {
         domains: (cell(row, 'domains') ?? '').split(DOMAIN_SEPARATOR),
         planSlug: optional(cell(row, 'plan_slug')),
         channel: optional(cell(row, 'channel')) === undefined ? undefined : mapped('channel', cell(row, 'channel'), CHANNEL_NAMES),
-      })),
-    ),
+      }));
+    }
+  },
 };
