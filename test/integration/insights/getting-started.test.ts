@@ -1,7 +1,11 @@
 import { describe, expect, inject, it } from 'vitest';
+import { dayOf } from '../../../shared/insights/analytics/days.js';
+import { writeUsage } from '../../../shared/insights/analytics/usage-writer.js';
+import type { Config } from '../../../shared/platform/config.js';
 import { Client, newTenant } from '../../support/client.js';
 import { stripeTestKey } from '../../support/fake-stripe.js';
 import { newLicense, newProduct, newRelease, plugin } from '../../support/licensing-fixtures.js';
+import { localData } from '../../support/table.js';
 
 /**
  * A new account's first steps (DECISIONS §22), each ticked from what the account holds as it happens, and a product's
@@ -63,5 +67,21 @@ describe('the first steps of an account', () => {
     const stranger = await newTenant();
     expect((await stranger.get(`/api/products/${product.id}/first-activation`)).status).toBe(404);
     expect((await stranger.get('/api/getting-started')).body.steps.every((step: { done: boolean }) => !step.done)).toBe(true);
+  });
+
+  it('takes a product’s first site from the sites seen checking in, for sites that activated before it was recorded', async () => {
+    const tenant = await newTenant();
+    const product = await newProduct(tenant);
+    // What the usage writer receives for a site's first check of a day (an activation older than the milestone, or imported).
+    const writer = { data: localData('usageWriter'), config: { analytics: { retentionDays: 90 } } as Config, clock: { now: () => new Date() } };
+    const seen = (site: string, n: number) => ({
+      messageId: `seen-${n}`,
+      receiveCount: 1,
+      body: JSON.stringify({ kind: 'install', productId: product.id, tenantId: tenant.userId, day: dayOf(new Date()), site }),
+    });
+    expect(await writeUsage(writer, [seen('old-site.example.com', 1)])).toEqual([]);
+    expect(await writeUsage(writer, [seen('machine:0123456789abcdef', 2), seen('later.example.com', 3)])).toEqual([]);
+    expect((await tenant.get(`/api/products/${product.id}/first-activation`)).body.firstActivation).toMatchObject({ site: 'old-site.example.com', licenseId: null });
+    expect((await stepsDone(tenant)).connectPlugin).toBe(true);
   });
 });
