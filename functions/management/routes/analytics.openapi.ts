@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { GETTING_STARTED_STEPS } from '../../../shared/insights/index.js';
 import { defineOperations, EX, exampleId, examplePage, idOf, jsonObject, named, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const origin = {
@@ -67,6 +68,26 @@ const Overview = named(
     'and those days\' sites by the product, PHP and WordPress versions they reported.',
 );
 
+const FirstActivation = named(
+  'FirstActivation',
+  z.object({
+    firstActivation: z.nullable(
+      z.object({ site: z.string(), licenseId: z.nullable(idOf('lic')), activatedAt: timestamp }),
+    ),
+  }),
+  "A product's first activation: the site's domain or the machine's name (else its fingerprint), or null while none has activated.",
+);
+const GettingStarted = named(
+  'GettingStarted',
+  z.object({
+    steps: z.array(z.object({ step: z.enum(GETTING_STARTED_STEPS), done: z.boolean() })),
+    productId: z.nullable(idOf('prd')),
+  }),
+  'A new account\'s first steps (DECISIONS §22), in order, each `done` from the account\'s state: `createProduct` a live product; ' +
+    '`uploadRelease` a published release of one; `connectPlugin` a first activation of one; `connectStripe` a connected payment provider; ' +
+    '`shareCheckoutLink` a checkout a buyer opened. `productId`: the oldest live product, which the later steps are about.',
+);
+
 const record = { licenseId: EX.licenseId, licenseKey: EX.licenseKey, domain: EX.domain, createdAt: EX.created };
 export const exampleFeedback = { id: exampleId('fbk', 'feedback'), productId: EX.productId, type: 'bug', message: 'The sitemap skips drafts.', email: EX.email, ...record, metadata: { wp: '6.7' } };
 const exampleEvent = { id: exampleId('uev', 'event'), productId: EX.productId, event: 'settings_saved', properties: { tab: 'sitemap' }, ...record };
@@ -120,6 +141,47 @@ export const analyticsOperations = defineOperations({
       },
     },
     errors: { 400: [...rangeErrors, 'The range may span at most 366 days'], ...notFound },
+  },
+  'GET /api/products/{id}/first-activation': {
+    summary: "A product's first activation",
+    description:
+      'The first site or machine that activated a license of the product, recorded once, as it happened (the dashboard\'s "waiting for ' +
+      'the first activation" polls it). Null until then; a later deactivation does not change it.',
+    responses: {
+      200: {
+        description: 'The first activation, or null',
+        body: FirstActivation,
+        examples: {
+          activated: { firstActivation: { site: EX.domain, licenseId: EX.licenseId, activatedAt: EX.created } },
+          waiting: { firstActivation: null },
+        },
+      },
+    },
+    errors: notFound,
+  },
+  'GET /api/getting-started': {
+    summary: "The account's first steps",
+    description:
+      'The checklist the dashboard\'s overview shows a new account: create a product, upload a release, connect a plugin, connect Stripe, ' +
+      'share a checkout link, each ticked from what the account holds.',
+    responses: {
+      200: {
+        description: 'The steps, in order',
+        body: GettingStarted,
+        examples: {
+          halfway: {
+            steps: [
+              { step: 'createProduct', done: true },
+              { step: 'uploadRelease', done: true },
+              { step: 'connectPlugin', done: false },
+              { step: 'connectStripe', done: false },
+              { step: 'shareCheckoutLink', done: false },
+            ],
+            productId: EX.productId,
+          },
+        },
+      },
+    },
   },
   'GET /api/analytics/overview': {
     summary: "The account's overview",

@@ -116,7 +116,7 @@ describe('GET /api/analytics/overview', () => {
   it('counts 10,000 distinct sites within the sketch\'s stated error, whichever batches and days saw them', async () => {
     const tenant = await newTenant();
     const product = await newProduct(tenant);
-    const writer = { data: localData('usageWriter'), config: { analytics: { retentionDays: 90 } } as Config };
+    const writer = { data: localData('usageWriter'), config: { analytics: { retentionDays: 90 } } as Config, clock: { now: () => new Date() } };
     const today = dayOf(new Date());
     // 10,000 sites over three days of the last seven, a thousand of them seen on two days (counted once).
     const sites = Array.from({ length: 10_000 }, (_, i) => `site-${i}.${tenant.userId}.example`);
