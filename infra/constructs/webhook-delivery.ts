@@ -119,7 +119,7 @@ export class WebhookDelivery extends Construct {
     this.streamDeadLetterAlarm = deadLetterAlarm(stream, this.streamDeadLetterQueue, {
       name: 'outbox-stream-dead-letters',
       description:
-        'The outbox fan-out gave up stream records (retries or age): the outbox sweep forwards their items within minutes. See the fan-out\'s log for why, then docs/deploy.md (Outbox)',
+        'The outbox fan-out gave up stream records (retries or age): the outbox sweep forwards their items within minutes. See the fan-out\'s log for why, then docs/architecture.md (The outbox)',
     });
 
     this.sweep = new OutboxSweep(this, 'OutboxSweep', { table, deliveryQueue: this.queue, environment: props.environment, bundle: props.bundle });
