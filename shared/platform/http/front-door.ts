@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { CoreConfig } from '../config.js';
-import { awsClientOptions } from '../clients.js';
 import { ForbiddenError } from '../errors.js';
 import { metrics } from '../observability/metrics.js';
 import { header } from './request.js';
@@ -95,19 +94,11 @@ function fromConfig(config: OriginSecretConfig): OriginSecret | undefined {
     return { knows, accepts: async (presented) => knows(presented) };
   }
   if (!secretId) return undefined;
-  let client: InstanceType<Awaited<typeof import('../aws/secrets-manager-sdk.js')>['SecretsManagerClient']> | undefined;
+  let reader: ReturnType<typeof import('./origin-secret-reader.js')['secretVersionReader']> | undefined;
   const read = async (stage: 'AWSCURRENT' | 'AWSPREVIOUS'): Promise<string | undefined> => {
-    // Imported on the first request, so the module costs a cold start nothing.
-    const { SecretsManagerClient, GetSecretValueCommand } = await import('../aws/secrets-manager-sdk.js');
-    client ??= new SecretsManagerClient(awsClientOptions({ region: config.region ?? 'us-east-1' }, config.endpoints?.secretsManager));
-    try {
-      const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: secretId, VersionStage: stage }));
-      return SecretString?.trim() || undefined;
-    } catch (error) {
-      // A secret never rotated has no AWSPREVIOUS version.
-      if (stage === 'AWSPREVIOUS' && (error as { name?: string }).name === 'ResourceNotFoundException') return undefined;
-      throw error;
-    }
+    // Imported on the first request, so the SDK costs a cold start nothing.
+    reader ??= (await import('./origin-secret-reader.js')).secretVersionReader({ region: config.region, endpoint: config.endpoints?.secretsManager, secretId });
+    return reader(stage);
   };
   return originSecret({
     current: async () => {
