@@ -11,6 +11,7 @@ import {
   OFFLINE_VALIDITY_DAYS,
   type PlanChangeProration,
 } from './product-defaults.js';
+import type { Feature } from './features.js';
 import { newSigningKey, publicSigningKeys, rotatedKeys } from './signing-keys.js';
 import { defaultLicensePrefix, slugCandidates, slugify } from './slugs.js';
 
@@ -51,6 +52,8 @@ export type ProductInput = {
   updatesAfterExpiry?: UpdatesAfterExpiry;
   /** How a subscription's plan change is timed and prorated (DECISIONS §15). */
   planChangeProration?: PlanChangeProration;
+  /** What plans may switch on (DECISIONS §23); keys unique. */
+  features?: Feature[];
 } & { [K in OptionalText]?: string | null };
 
 /** Fields that `null` clears in an update (back to their defaults). */
@@ -85,6 +88,7 @@ export function toProduct(item: ProductItem, now: Date = new Date()) {
     renewalReminderDays: item.renewalReminderDays ?? DEFAULT_RENEWAL_REMINDER_DAYS,
     graceDays: item.graceDays ?? DEFAULT_GRACE_DAYS,
     planChangeProration: item.planChangeProration ?? DEFAULT_PLAN_CHANGE_PRORATION,
+    features: item.features ?? [],
     signingKeys: publicSigningKeys(item, now),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

@@ -13,7 +13,7 @@ export type LicenseContext = { catalog: ProductCatalog; activity: ActivityRecord
 export type Validation = {
   /** A floating license validated for a machine: the live lease it holds. */
   lease?: { leaseId: string; expiresAt: string };
-  license: { key: string; status: string; seats: number; activatedCount: number; stagingCount: number; expiresAt: string | null; channel: Channel; inGrace: boolean };
+  license: { key: string; status: string; seats: number; activatedCount: number; stagingCount: number; expiresAt: string | null; channel: Channel; inGrace: boolean; features: string[] };
   product: { id: string; name: string; slug: string };
 };
 
@@ -51,6 +51,8 @@ export async function validateLicense(
       channel: license.channel ?? DEFAULT_CHANNEL,
       // Always present: `true` while a failed payment's grace keeps the license valid.
       inGrace: inGrace(license, now),
+      // From the item already read: features cost validate no request (DECISIONS §23).
+      features: license.features ?? [],
     },
     product: { id: product.productId, name: product.name, slug: product.slug },
   };

@@ -70,6 +70,7 @@ export const exampleLicense = {
   channel: 'stable',
   floating: false,
   leaseSeconds: 900,
+  features: ['reports'],
   createdAt: EX.created,
   updatedAt: EX.updated,
   product: exampleProductSummary,
@@ -173,6 +174,7 @@ export const exampleProduct = {
   renewalReminderDays: [7],
   graceDays: 7,
   planChangeProration: 'upgradeNowDowngradeAtRenewal',
+  features: [{ key: 'reports', name: 'Reports' }, { key: 'white-label', name: 'White label' }],
   signingKeys: [exampleSigningKey],
   createdAt: EX.created,
   updatedAt: EX.updated,
@@ -194,6 +196,7 @@ export const examplePlan = {
   channel: 'stable',
   trialDays: 0,
   allowPromotionCodes: false,
+  features: ['reports'],
   createdAt: EX.created,
   updatedAt: EX.updated,
 };

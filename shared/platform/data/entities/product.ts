@@ -80,6 +80,11 @@ export const productEntity = () =>
       renewalReminderDays: { type: 'list', items: { type: 'number' } },
       /** Days after a failed renewal payment's period end that its license stays valid (DECISIONS §15); absent: 7. */
       graceDays: { type: 'number' },
+      /** What plans may switch on inside the software (DECISIONS §23), keys unique; absent: none. */
+      features: {
+        type: 'list',
+        items: { type: 'map', properties: { key: { type: 'string', required: true }, name: { type: 'string', required: true } } },
+      },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
       deletedAt: { type: 'string' },
