@@ -16,7 +16,7 @@ describe('the plan as sold, in a Checkout Session\'s metadata', () => {
   });
 
   it('is missing when an entry is missing or not what checkout writes', () => {
-    const metadata = soldPlanMetadata(pro);
+    const metadata: Record<string, string> = soldPlanMetadata(pro);
     expect(soldPlan(stripeCheckoutSession({ id: 'cs_test_1', metadata: null }))).toBeUndefined();
     // A session opened before plans had features sells none.
     const { features: _features, ...beforeFeatures } = metadata;

@@ -373,7 +373,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an offline license file
-         * @description A signed license file (Ed25519) bound to one active activation of the license, for sites that cannot reach the service: it holds the product, the license (key, status, seats, expiry), the activation and its domain, when it was issued and until when it is valid (the product's `offlineValidityDays`, default 30, never past the license's `expiresAt`). Verify it with the product's keys (`GET /public/v1/signing-key`) and nothing but Ed25519: the format, the verification steps and test vectors are in docs/api.md. Nothing is written; a product made before signing keys has none until its vendor rotates one in. The product is identified by `public_key` in the body; another product's license is `License key not found`.
+         * @description A signed license file (Ed25519) bound to one active activation of the license, for sites that cannot reach the service: it holds the product, the license (key, status, seats, expiry, features), the activation and its domain, when it was issued and until when it is valid (the product's `offlineValidityDays`, default 30, never past the license's `expiresAt`). Verify it with the product's keys (`GET /public/v1/signing-key`) and nothing but Ed25519: the format, the verification steps and test vectors are in docs/api.md. Nothing is written; a product made before signing keys has none until its vendor rotates one in. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
          *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
@@ -435,7 +435,7 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by slug)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's promotion code as the session's discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's promotion code as the session's discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored. A refusal answers a request whose `Accept` names `text/html` (a buyer's browser) as a small HTML page in words with the same status (DECISIONS §22).
          */
         get: operations["getPublicV1Checkout"];
         put?: never;
@@ -475,7 +475,7 @@ export interface paths {
         };
         /**
          * Start a checkout (plan by id)
-         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's promotion code as the session's discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored.
+         * @description Opens a Stripe Checkout Session on the vendor's connected account (mode `subscription` for monthly and yearly plans, `payment` for lifetime) and sends the buyer there. After payment the license is issued and e-mailed; with `return_url` the buyer comes back to it with `?<activate_param>=<license key>` (or `?<pending_param>=1` while the license is being issued). `return_url` must have one of the product's `returnOrigins` when it lists any (else 400 `return_url is not allowed for this product`). `promo` applies a coupon's promotion code as the session's discount (unknown, inactive, expired or not for this plan: 400 `Invalid promotion code`); without it, a plan's `allowPromotionCodes` lets buyers type one at Stripe. A plan's `trialDays` start the subscription with that trial, and the payment provider's `automaticTax` and `taxIdCollection` are passed to every session (DECISIONS §15). Unknown query parameters are ignored. A refusal answers a request whose `Accept` names `text/html` (a buyer's browser) as a small HTML page in words with the same status (DECISIONS §22).
          */
         get: operations["getPublicV1CheckoutByPlanId"];
         put?: never;
@@ -497,7 +497,7 @@ export interface paths {
         put?: never;
         /**
          * Start a no-card trial
-         * @description Issues a license of the plan (by slug; active and public) with the plan's seats, expiring after its `trialDays` (`trialEndsAt` the same), and e-mails it (DECISIONS §15). One trial per e-mail and product. A later paid checkout with the same e-mail for the product continues this license: the same key, with the paid plan's seats and expiry. Open to any origin; unknown fields are ignored.
+         * @description Issues a license of the plan (by slug; active and public) with the plan's seats, expiring after its `trialDays` (`trialEndsAt` the same), and e-mails it (DECISIONS §15). One trial per e-mail and product, addresses compared lower-cased, without a `+tag`, and at gmail.com without dots (DECISIONS §20). A later paid checkout with the same e-mail for the product continues this license while it is still the payer's: the same key, with the paid plan's seats and expiry. Open to any origin; unknown fields are ignored.
          */
         post: operations["postPublicV1Trials"];
         delete?: never;
@@ -580,6 +580,11 @@ export interface components {
              * @enum {string}
              */
             environment: "production" | "staging";
+            /** @description The license the key names. */
+            license: {
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
@@ -592,6 +597,11 @@ export interface components {
             /** @constant */
             activated: true;
             activation_id: string;
+            /** @description The license the key names. */
+            license: {
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
@@ -602,6 +612,11 @@ export interface components {
             /** @constant */
             activated: false;
             activation_id: null;
+            /** @description The license the key names. */
+            license: {
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
@@ -692,6 +707,11 @@ export interface components {
              * @enum {string}
              */
             environment: "production" | "staging";
+            /** @description The license the key names. */
+            license: {
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
@@ -797,6 +817,8 @@ export interface components {
                 channel: "stable" | "beta" | "alpha";
                 /** @description Always present. `true` while a failed subscription payment's grace keeps the license valid though `expiresAt` has passed (until the failed period's end + the product's `graceDays`): a plugin may ask the customer to update their card. */
                 inGrace: boolean;
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
             };
             product: {
                 id: string;
