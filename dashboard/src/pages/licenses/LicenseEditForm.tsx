@@ -4,6 +4,7 @@ import { serverFieldErrors } from '../../api/errors';
 import type { License } from '../../api/types';
 import { ChannelField, type Channel } from '../../components/ChannelFields';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { FeatureCheckboxes } from '../../components/FeatureCheckboxes';
 import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 import { dayFromExpiry, expiryFromDay } from './expiry';
@@ -16,9 +17,11 @@ type LicenseChanges = {
   channel: Channel;
   floating: boolean;
   leaseSeconds: number;
+  features: string[];
 };
 
-export function LicenseEditForm({ license }: { license: License }) {
+/** `features`: the license's product's, which the license may carry. */
+export function LicenseEditForm({ license, features }: { license: License; features: { key: string; name: string }[] }) {
   const queryClient = useQueryClient();
   const save = useMutation({
     mutationFn: (body: LicenseChanges) => unwrap(api.PUT('/api/licenses/{id}', { params: { path: { id: license.id } }, body })),
@@ -33,6 +36,7 @@ export function LicenseEditForm({ license }: { license: License }) {
       channel: license.channel,
       floating: license.floating,
       leaseMinutes: String(license.leaseSeconds / 60),
+      features: license.features,
     },
     validate: (values) =>
       problemsOf({
@@ -52,6 +56,7 @@ export function LicenseEditForm({ license }: { license: License }) {
         channel: values.channel,
         floating: values.floating,
         leaseSeconds: Number(values.leaseMinutes) * 60,
+        features: values.features,
       }),
   });
   const server = serverFieldErrors(save.error);
@@ -77,6 +82,7 @@ export function LicenseEditForm({ license }: { license: License }) {
       <Field label="Customer name" error={errorOf('customerName')}>
         <input value={form.values.customerName} onChange={(e) => form.set('customerName')(e.target.value)} />
       </Field>
+      <FeatureCheckboxes features={features} value={form.values.features} onChange={form.set('features')} hint="What the software switches on for this license (hasFeature)" />
       <ErrorBanner error={save.error} />
       <div className="actions">
         <button type="submit" className="button button-primary" disabled={save.isPending}>

@@ -8,6 +8,7 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { ProductForm, type ProductBody } from './ProductForm';
 import { useCurrentProduct } from './ProductPage';
 import { productKeys } from './productQueries';
+import { FeaturesSection } from './FeaturesSection';
 import { SigningKeysSection } from './SigningKeysSection';
 
 /** The product's keys, its fields, and deletion (changes only for a role that may change the catalog). */
@@ -43,6 +44,7 @@ export function ProductSettingsTab() {
       <SigningKeysSection product={product} canRotate={canEdit} />
       {canEdit && (
         <>
+          <FeaturesSection product={product} />
           <section className="card" aria-labelledby="details-heading">
             <h2 id="details-heading">Details</h2>
             {/* Keyed by updatedAt: the form starts again from what the service saved. */}
