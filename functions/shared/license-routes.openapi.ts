@@ -31,7 +31,16 @@ export const ValidLicense = named(
       ),
       features: described(z.array(z.string()), featuresDoc),
     }),
-    product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
+    product: described(
+      z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
+      "The product the call is about: for a bundle's license, the included product named (`product_slug`, or the public key's), else the bundle. Its key signs the answer.",
+    ),
+    products: z.optional(
+      described(
+        z.array(z.object({ id: idOf('prd'), slug: z.string(), name: z.string() })),
+        "A bundle's license (`productType: \"bundle\"`): every product the key validates, activates and updates, one seat per site across them all.",
+      ),
+    ),
     lease: z.optional(
       described(
         z.object({ leaseId: idOf('lse'), expiresAt: timestamp }),
@@ -111,7 +120,7 @@ export function licenseOperations(surface: LicenseSurface) {
           examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires, channel: 'stable', inGrace: false, features: ['reports'] }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
         },
       },
-      errors: { 400: [...required, 'Send either domain or machine', M.noLease, M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'Send either domain or machine', M.noLease, M.wrongProduct, ...licenseStates], 403: [M.notCovered], 404: keyErrors },
       errorBody: 'validation',
       boundAnswers: true,
       rateLimits: reads,
@@ -133,7 +142,7 @@ export function licenseOperations(surface: LicenseSurface) {
           ? { description: 'Activated', body: PublicActivated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated, environment: 'production', license: { features: ['reports'] }, license_key: EX.licenseKey, domain: EX.domain } } }
           : { description: 'Activated', body: Activated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, environment: 'production', license: { features: ['reports'] }, license_key: EX.licenseKey, domain: EX.domain } } },
       },
-      errors: { 400: [...required, 'Send either domain or machine', 'domain is not a valid domain or URL', M.seatLimit, M.stagingLimit, M.floating, M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'Send either domain or machine', 'domain is not a valid domain or URL', M.seatLimit, M.stagingLimit, M.floating, M.wrongProduct, ...licenseStates], 403: [M.notCovered], 404: keyErrors },
       rateLimits: writes,
       boundAnswers: true,
     },
@@ -146,7 +155,7 @@ export function licenseOperations(surface: LicenseSurface) {
       headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { byDomain: { ...key, domain: EX.domain }, byId: { ...key, activation_id: EX.activationId } } },
       responses: { 200: { description: 'Deactivated', body: Deactivated, headers: BOUND_ANSWER_HEADERS, examples: { deactivated: { success: true, license_key: EX.licenseKey, domain: EX.domain } } } },
-      errors: { 400: [...required, 'domain, machine or activation_id is required', 'Send either domain or machine', M.activationNotFound], 404: keyErrors },
+      errors: { 400: [...required, 'domain, machine or activation_id is required', 'Send either domain or machine', M.activationNotFound], 403: [M.notCovered], 404: keyErrors },
       rateLimits: writes,
       boundAnswers: true,
     },
@@ -168,7 +177,7 @@ export function licenseOperations(surface: LicenseSurface) {
           },
         },
       },
-      errors: { 400: [...required, 'Send either domain or machine', M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'Send either domain or machine', M.wrongProduct, ...licenseStates], 403: [M.notCovered], 404: keyErrors },
       rateLimits: reads,
       boundAnswers: true,
     };
@@ -200,6 +209,7 @@ export function licenseOperations(surface: LicenseSurface) {
       },
       errors: {
         400: [...required, 'Send either domain or machine', 'domain is not a valid domain or URL', M.activationNotFound, ...licenseStates, 'Offline license files are not available for this product'],
+        403: [M.notCovered],
         404: keyErrors,
       },
       rateLimits: reads,

@@ -62,6 +62,10 @@ export const Product = named(
       "How a subscription's plan change is timed and prorated (DECISIONS §15): `upgradeNowDowngradeAtRenewal` (the default: an upgrade at once, " +
         'charged now; a downgrade at the period end), `prorateAll` (both at once, prorated) or `none` (both at once, no proration).',
     ),
+    includes: described(
+      z.array(idOf('prd')),
+      'A bundle\'s (`productType: "bundle"`) included products: 2–100 live products of the account, none a bundle. A license of the bundle is one key for each (validate, activate, check, offline files), one seat per site across them. `[]` for any other product.',
+    ),
     features: described(
       z.array(z.object({ key: z.string(), name: z.string() })),
       'What plans may switch on inside the software (`hasFeature(key)` in the clients): `key` is 1–64 lower-case letters, digits or `-`, unique; ' +
@@ -110,6 +114,11 @@ const PRODUCT_ERRORS = [
   'stagingActivationLimit: Too small: expected number to be >=1',
   'features.0.key: must be 1–64 lower-case letters, digits or -',
   'features: reports is given twice',
+  'A bundle includes 2 to 100 products',
+  'A bundle cannot include itself',
+  'A bundle cannot include another bundle',
+  `includes: ${EX.productId} is not a product of this account`,
+  'includes is only for a product of type bundle',
 ];
 
 export const productOperations = defineOperations({
@@ -131,6 +140,7 @@ export const productOperations = defineOperations({
       examples: {
         minimal: { name: 'Acme SEO', productType: 'plugin' },
         full: { name: 'Acme SEO', productType: 'plugin', slug: 'acme-seo', description: 'Search engine tools for WordPress sites.', color: '#3366ff', homepage: 'https://acme.example.com/seo' },
+        bundle: { name: 'Acme All Access', productType: 'bundle', includes: [EX.productId, exampleId('prd', 'forms')] },
       },
     },
     responses: { 201: { description: 'The product', body: Product, examples: { created: { ...exampleProduct, latestVersion: null, plansCount: 0 } } } },

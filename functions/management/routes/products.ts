@@ -109,6 +109,8 @@ const schemas = lazily(() => {
     graceDays: z.optional(productFields.graceDays),
     planChangeProration: z.optional(z.enum(PLAN_CHANGE_PRORATIONS)),
     features: z.optional(features),
+    /** A bundle's products (shared/catalog/products/bundles.ts checks them). */
+    includes: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(1000))),
   });
   const updateBody = z.partial(createBody);
   const listQuery = z.strictObject({

@@ -103,6 +103,7 @@ export const DIRECT_READ_SHAPES = {
       "offlineValidityDays": "offlineValidityDays",
       "renewalReminderDays": "renewalReminderDays",
       "graceDays": "graceDays",
+      "includes": "includes",
       "features": "features",
       "createdAt": "createdAt",
       "updatedAt": "updatedAt",

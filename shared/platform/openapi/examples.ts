@@ -174,6 +174,7 @@ export const exampleProduct = {
   renewalReminderDays: [7],
   graceDays: 7,
   planChangeProration: 'upgradeNowDowngradeAtRenewal',
+  includes: [],
   features: [{ key: 'reports', name: 'Reports' }, { key: 'white-label', name: 'White label' }],
   signingKeys: [exampleSigningKey],
   createdAt: EX.created,

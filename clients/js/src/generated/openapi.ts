@@ -820,11 +820,18 @@ export interface components {
                 /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
                 features: string[];
             };
+            /** @description The product the call is about: for a bundle's license, the included product named (`product_slug`, or the public key's), else the bundle. Its key signs the answer. */
             product: {
                 id: string;
                 name: string;
                 slug: string;
             };
+            /** @description A bundle's license (`productType: "bundle"`): every product the key validates, activates and updates, one seat per site across them all. */
+            products?: {
+                id: string;
+                slug: string;
+                name: string;
+            }[];
             /** @description A floating license validated with `machine`: the live lease that machine holds. */
             lease?: {
                 leaseId: string;
@@ -868,6 +875,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not allowed: `License does not cover this product` */
+        E403LicenseDoesNotCover: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundValidationRefusal"];
+            };
+        };
+        /** @description Not allowed: `License does not cover this product` */
+        E403LicenseDoesNotCover2: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Unknown, or not yours: `Invalid public_key` */
@@ -1304,6 +1329,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover"];
             /** @description Unknown, or not yours: `License key not found` */
             404: {
                 headers: {
@@ -1379,6 +1405,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404LicenseKeyNotFound"];
             409: components["responses"]["E409ARequestWithThis2"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -1449,6 +1476,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404LicenseKeyNotFound"];
             409: components["responses"]["E409ARequestWithThis2"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -1841,6 +1869,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover"];
             /** @description Unknown, or not yours: `Invalid public_key`, `License key not found` */
             404: {
                 headers: {
@@ -1916,6 +1945,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             409: components["responses"]["E409ARequestWithThis2"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -1986,6 +2016,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             409: components["responses"]["E409ARequestWithThis2"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -2048,6 +2079,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
             415: components["responses"]["E415ContentTypeMustBe2"];
@@ -2097,6 +2129,15 @@ export interface operations {
             };
             /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `domain is not a valid domain or URL`, `Activation not found`, `License has been revoked`, `License is suspended`, `License has expired`, `Offline license files are not available for this product` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `License does not cover this product` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
