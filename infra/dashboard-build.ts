@@ -8,8 +8,11 @@ import { fileURLToPath } from 'node:url';
 export const DASHBOARD_DIR = fileURLToPath(new URL('../dashboard', import.meta.url));
 export const DASHBOARD_DIST = join(DASHBOARD_DIR, 'dist');
 
-/** What the build is made from: a change to any of these makes the build stale. */
-const SOURCES = ['src', 'index.html', 'vite.config.ts', 'package.json'];
+/**
+ * What the build is made from: a change to any of these makes the build stale. The service's version ordering is
+ * shared with the release upload form, which tells a duplicate version as the service does.
+ */
+const SOURCES = ['src', 'index.html', 'vite.config.ts', 'package.json', '../shared/catalog/releases/versions.ts'];
 
 function newestChange(path: string): number {
   const stats = statSync(path);

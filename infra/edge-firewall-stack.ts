@@ -1,7 +1,7 @@
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
-import { SERVICE_PATH_PREFIXES } from './routes.js';
+import { ROUTES, type Surface } from './routes.js';
 
 /** WAF counts a rate-based rule's requests over this window and allows no limit below 10 in it. */
 const RATE_WINDOW_SECONDS = 300;
@@ -17,9 +17,8 @@ export interface EdgeFirewallStackProps extends StackProps {
 /**
  * The edge firewall's web ACL. A CloudFront web ACL must live in us-east-1, so it has a stack of its
  * own there; the service's stack puts it on its front door (an HTTP API cannot carry a web ACL itself),
- * reading its ARN through a cross-region reference. The rate rule counts the service's paths only
- * (`SERVICE_PATH_PREFIXES`, the ones the front door sends to the API): the dashboard's page and its
- * dozen files per visit are cached static files, which no limit needs to count.
+ * reading its ARN through a cross-region reference. The rate rule counts the plugin-facing paths only
+ * (`rateLimitedPaths`): not Stripe's shared addresses, vendors' portal servers or the dashboard.
  */
 export class EdgeFirewallStack extends Stack {
   readonly webAcl: CfnWebACL;
@@ -36,7 +35,7 @@ export class EdgeFirewallStack extends Stack {
     const metrics = (metricName: string) => ({ cloudWatchMetricsEnabled: true, sampledRequestsEnabled: true, metricName });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       scope: 'CLOUDFRONT',
-      description: 'Licensing service edge: per-IP rate limit on the service paths of the front door',
+      description: 'Licensing service edge: per-IP rate limit on the plugin-facing paths of the front door',
       defaultAction: { allow: {} },
       visibilityConfig: metrics('licensing-edge'),
       // The service's own error shape (DECISIONS §12), so plugins read WAF's refusal as they read the service's.
@@ -45,7 +44,7 @@ export class EdgeFirewallStack extends Stack {
         {
           name: 'rate-limit-per-ip',
           priority: 0,
-          statement: { rateBasedStatement: { limit, aggregateKeyType: 'IP', evaluationWindowSec: RATE_WINDOW_SECONDS, scopeDownStatement: servicePaths() } },
+          statement: { rateBasedStatement: { limit, aggregateKeyType: 'IP', evaluationWindowSec: RATE_WINDOW_SECONDS, scopeDownStatement: pluginPaths() } },
           action: {
             block: {
               customResponse: {
@@ -64,10 +63,39 @@ export class EdgeFirewallStack extends Stack {
   }
 }
 
-/** A request to one of the service's paths (`/api…`, `/v1…`, …) rather than the dashboard's. */
-function servicePaths(): CfnWebACL.StatementProperty {
+/** The surfaces plugins call: the licensing API (`/v1`) and the public API (`/public/v1`). */
+const PLUGIN_SURFACES: readonly Surface[] = ['edge', 'public'];
+
+/** A route's fixed part: `/v1/{proxy+}` → `/v1/`, `/v1/webhooks/stripe/{userId}` → `/v1/webhooks/stripe/`. */
+const fixedPart = (path: string) => (path.includes('{') ? path.slice(0, path.indexOf('{')) : path);
+
+/**
+ * The paths the rate rule counts, from `ROUTES`: those of the plugin-facing surfaces, less the more specific routes of
+ * other surfaces under them. Stripe delivers every vendor's events from a few shared addresses (`/v1/webhooks/stripe/…`)
+ * and a vendor's portal server calls for all its customers from one (`/v1/portal/…`): counted per address, either would
+ * be refused as one busy caller. The dashboard's files are not counted either (a visit loads a dozen cached files).
+ */
+export function rateLimitedPaths(): { prefix: string; except: string[] }[] {
+  const counted = [...new Set(ROUTES.filter((route) => PLUGIN_SURFACES.includes(route.surface)).map((route) => fixedPart(route.path)))];
+  return counted.map((prefix) => ({
+    prefix,
+    except: [
+      ...new Set(ROUTES.filter((route) => !PLUGIN_SURFACES.includes(route.surface) && route.path.startsWith(prefix)).map((route) => fixedPart(route.path))),
+    ],
+  }));
+}
+
+/** A request to one of `rateLimitedPaths` and to none of its exceptions. */
+function pluginPaths(): CfnWebACL.StatementProperty {
   const startsWith = (prefix: string): CfnWebACL.StatementProperty => ({
     byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'STARTS_WITH', searchString: prefix, textTransformations: [{ priority: 0, type: 'NONE' }] },
   });
-  return { orStatement: { statements: SERVICE_PATH_PREFIXES.map(startsWith) } };
+  // WAF's OR takes two statements at least.
+  const anyOf = (statements: CfnWebACL.StatementProperty[]): CfnWebACL.StatementProperty =>
+    statements.length === 1 ? statements[0]! : { orStatement: { statements } };
+  return anyOf(
+    rateLimitedPaths().map(({ prefix, except }) =>
+      except.length === 0 ? startsWith(prefix) : { andStatement: { statements: [startsWith(prefix), { notStatement: { statement: anyOf(except.map(startsWith)) } }] } },
+    ),
+  );
 }

@@ -22,14 +22,21 @@ export interface DeploySettings {
    * brand-new account needs until AWS lets it create CloudFront resources (docs/deploy.md). Unset: both.
    */
   readonly dashboard?: false;
+  /**
+   * A label of the origin secret's latest rotation (a date, say): changing it redeploys the front door, which makes
+   * CloudFront read the secret's new value (docs/deploy.md, "Rotating the origin secret").
+   */
+  readonly originSecretRotation?: string;
   /** The front door's CloudFront price class. Unset: `PriceClass_100` (North America and Europe). */
   readonly priceClass?: FrontDoorPriceClass;
   /** Base of generated links (ssm). */
   readonly publicBaseUrl?: string;
   /** The dashboard's origin: used at synthesis for the bucket's CORS rule, so never an SSM reference. */
   readonly dashboardUrl?: string;
-  /** Sender address of outgoing mail (ssm). */
+  /** Sender address of outgoing mail (ssm); unset, the deployment asks for it (the stack's `MailFrom` parameter). */
   readonly mailFrom?: string;
+  /** `-c allowDefaultMailFrom=true`: a trial deployment without a sender (`no-reply@example.com`, which SES refuses). */
+  readonly allowDefaultMailFrom?: true;
   /** Where alarms are e-mailed (ssm); unset, the alarm topic has no subscription. */
   readonly alarmEmail?: string;
   readonly customDomain?: CustomDomainSettings;
@@ -147,6 +154,11 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
         'in a stack in us-east-1 that the service stack references across regions',
     );
   }
+  const originSecretRotation = text('originSecretRotation');
+  if (originSecretRotation !== undefined && !/^[\w.:-]{1,40}$/.test(originSecretRotation)) {
+    throw new Error(`originSecretRotation must be 1–40 letters, digits or . : _ - (a date, say), got "${originSecretRotation}"`);
+  }
+  if (originSecretRotation !== undefined && !frontDoor) throw new Error('originSecretRotation rotates the front door’s secret, which dashboard=false leaves out');
   const priceClass = text('priceClass');
   if (priceClass !== undefined && !(FRONT_DOOR_PRICE_CLASSES as readonly string[]).includes(priceClass)) {
     throw new Error(`priceClass must be one of ${FRONT_DOOR_PRICE_CLASSES.join(', ')}, got "${priceClass}"`);
@@ -158,14 +170,10 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
   }
 
   const mailFrom = emailAddress('mailFrom');
-  // A deployment aimed at an account is a real one: without a sender, every license e-mail would fail for an hour and
-  // land in the dead-letter queue. `allowDefaultMailFrom=true` lets a trial deployment go without.
-  if (mailFrom === undefined && (account || region) && flag('allowDefaultMailFrom') !== true) {
-    throw new Error(
-      'mailFrom is required for a deployment to an account (-c mailFrom=licenses@example.com, an address or domain SES has verified; ' +
-        'docs/deploy.md). To try the stack without sending mail, add -c allowDefaultMailFrom=true',
-    );
-  }
+  // Without a sender every license e-mail would fail for an hour and land in the dead-letter queue: the stack then asks
+  // for one at deployment (a `MailFrom` parameter without a default), whether or not account and region are given.
+  // `allowDefaultMailFrom=true` lets a trial deployment go without.
+  const allowDefaultMailFrom = mailFrom === undefined && flag('allowDefaultMailFrom') === true;
 
   const customDomain = readCustomDomain(text, { frontDoor });
   if (frontDoor && customDomain?.hostedZone && !customDomain.certificateArn && region !== 'us-east-1' && !(account && region)) {
@@ -181,10 +189,12 @@ export function readDeploySettings(context: ContextReader): DeploySettings {
     region,
     edgeRateLimit,
     ...optional('dashboard', frontDoor ? undefined : (false as const)),
+    ...optional('originSecretRotation', originSecretRotation),
     ...optional('priceClass', priceClass as FrontDoorPriceClass | undefined),
     publicBaseUrl: url('publicBaseUrl', { ssm: true }),
     dashboardUrl: url('dashboardUrl', { ssm: false }),
     mailFrom,
+    ...optional('allowDefaultMailFrom', allowDefaultMailFrom ? (true as const) : undefined),
     alarmEmail: emailAddress('alarmEmail'),
     customDomain,
     ...optional('oauth', readOAuth(text)),

@@ -2,6 +2,8 @@ import { Annotations, CfnOutput, CrossStackReferences, Duration, ReferenceStreng
 import { PriceClass } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpApi, HttpMethod, HttpStage, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
@@ -11,10 +13,13 @@ import { BUNDLED_ASSETS_DIR, DOCS_ASSETS } from '../functions/docs/assets.js';
 import { AccountImports } from './constructs/account-imports.js';
 import { AlarmTopic } from './constructs/alarm-topic.js';
 import { ServiceAlarms } from './constructs/alarms.js';
+import { HealthCheck } from './constructs/health-check.js';
 import { AccountExports } from './constructs/account-exports.js';
 import { ApiAccessLogs } from './constructs/api-access-logs.js';
 import { CustomDomain } from './constructs/custom-domain.js';
+import { ServiceRecords } from './constructs/service-records.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
+import { TableDeletionProtection } from './constructs/table-deletion-protection.js';
 import { serviceTable } from './constructs/service-table.js';
 import { bindTable, type TableBinding } from './constructs/table-access.js';
 import { FrontDoor } from './constructs/front-door.js';
@@ -27,11 +32,11 @@ import { UsageEvents } from './constructs/usage-events.js';
 import { acknowledgeFunctionFindings } from './constructs/function-findings.js';
 import { bindBucket, ReleaseBucket, type BucketAccess } from './constructs/release-bucket.js';
 import { serviceFunction } from './constructs/service-function.js';
-import { settingValue } from './constructs/setting-value.js';
+import { requiredMailFrom, settingValue } from './constructs/setting-value.js';
 import { WebhookDelivery } from './constructs/webhook-delivery.js';
 import { ProviderSecretsKey } from './constructs/provider-secrets-key.js';
 import { SECRET_ACCESS, type SecretAccess } from '../shared/platform/secrets/secret-access.js';
-import { DownloadLinkSecret } from './constructs/download-link-secret.js';
+import { DownloadLinkKey } from './constructs/download-link-key.js';
 import { OAuthClients } from './constructs/oauth-clients.js';
 import { pascalCase } from './names.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACE_TIMEOUT_SECONDS, SURFACES, type Surface } from './routes.js';
@@ -54,7 +59,7 @@ type SurfaceSettings = {
   bucket?: BucketAccess;
   /** Sealed secrets (the KMS key), by kind: the function's entry in `SECRET_ACCESS`; absent: none. */
   providerSecrets?: SecretAccess;
-  /** Signs and checks portal download links (the Secrets Manager secret); absent: no access. */
+  /** Signs and checks portal download links (the key's SSM parameter); absent: no access. */
   downloadLinks?: true;
   /** Signs vendors in with Google and GitHub: the OAuth client ids and read access to their secrets; absent: none. */
   oauthClients?: true;
@@ -121,10 +126,12 @@ export interface LicensingStackProps extends StackProps {
   readonly dashboardUrl?: string;
   /**
    * Sender address of the service's e-mails (`MAIL_FROM`, the mail sender's alone), or `ssm:<parameter>`: an address SES has
-   * verified, or one at a verified domain; the mail sender may send as this address only. Unset: `no-reply@example.com`,
-   * which SES refuses (synthesis warns; `bin/app.ts` refuses it for a deployment to an account).
+   * verified, or one at a verified domain; the mail sender may send as this address only. Unset: the template asks for
+   * it (a `MailFrom` parameter without a default), so a deployment cannot go without one by mistake.
    */
   readonly mailFrom?: string;
+  /** With no `mailFrom`: send from `no-reply@example.com`, which SES refuses (a trial; synthesis warns), rather than ask. */
+  readonly allowDefaultMailFrom?: boolean;
   /** Subscribed by e-mail to the alarm topic, or `ssm:<parameter>`; unset: the topic has no subscription. */
   readonly alarmEmail?: string;
   /**
@@ -142,6 +149,8 @@ export interface LicensingStackProps extends StackProps {
    * CloudFront: the HTTP API alone, callers reach it directly. @default true
    */
   readonly dashboard?: boolean;
+  /** The label of the origin secret's latest rotation: a new one makes CloudFront read the secret's new value. */
+  readonly originSecretRotation?: string;
   /** The front door's price class. @default PriceClass.PRICE_CLASS_100 (North America and Europe) */
   readonly priceClass?: PriceClass;
   /**
@@ -164,6 +173,20 @@ export interface LicensingStackProps extends StackProps {
   readonly bundle?: boolean;
 }
 
+/**
+ * The origins whose pages upload to the release bucket by presigned PUT: the dashboard's. With a front door it serves
+ * the dashboard itself, so `dashboardUrl` (a dashboard hosted elsewhere) joins its origin rather than replacing it. The
+ * front door's own address is known at synthesis only as a custom domain: the distribution's `*.cloudfront.net` name
+ * depends on the bucket (its origin), so the bucket cannot name it; any origin is allowed then, safely, since only a
+ * presigned URL grants access.
+ */
+function uploadOrigins(props: LicensingStackProps, withFrontDoor: boolean): string[] | undefined {
+  if (!props.dashboardUrl) return undefined;
+  const dashboard = new URL(props.dashboardUrl).origin;
+  if (!withFrontDoor) return [dashboard];
+  return props.customDomain ? [...new Set([dashboard, `https://${props.customDomain.domainName}`])] : undefined;
+}
+
 export class LicensingStack extends Stack {
   readonly table: Table;
   readonly api: HttpApi;
@@ -175,7 +198,7 @@ export class LicensingStack extends Stack {
   /** The KMS key of payment-provider secrets. */
   readonly providerSecretsKey: ProviderSecretsKey;
   /** The key of portal download links. */
-  readonly downloadLinkSecret: DownloadLinkSecret;
+  readonly downloadLinkKey: DownloadLinkKey;
   /** The OAuth clients (ids and references to their secrets) of sign-in with Google and GitHub. */
   readonly oauthClients: OAuthClients;
   /** Outbound webhooks: delivery queue, dead-letter queue and alarm, fan-out and dispatcher functions. */
@@ -200,9 +223,13 @@ export class LicensingStack extends Stack {
   readonly accessLogs: ApiAccessLogs;
   readonly alarmTopic: AlarmTopic;
   readonly alarms: ServiceAlarms;
+  /** Looks at the front door from the outside and at every dead-letter queue every 5 minutes; its alarm is theirs. */
+  readonly healthCheck: HealthCheck;
   readonly dashboard: ServiceDashboard;
   /** The custom domain on the HTTP API: only with `customDomain` and `dashboard: false`. */
   readonly customDomain?: CustomDomain;
+  /** The custom domain's alias records, to the front door or the API's domain: only with its hosted zone. */
+  readonly serviceRecords?: ServiceRecords;
 
   constructor(scope: Construct, id: string, props: LicensingStackProps = {}) {
     super(scope, id, props);
@@ -221,20 +248,26 @@ export class LicensingStack extends Stack {
     if (props.crossRegionReferences) CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
 
     this.table = serviceTable(this);
+    new TableDeletionProtection(this, 'TableDeletionProtection', this.table);
 
-    if (!props.mailFrom) {
+    if (!props.mailFrom && props.allowDefaultMailFrom) {
       Annotations.of(this).addWarningV2('licensing:mailFrom', `mailFrom is not set: e-mails (licenses, address verification) go from ${DEFAULT_MAIL_FROM}, which SES refuses (docs/deploy.md)`);
     }
-    const mailFrom = props.mailFrom ? settingValue(this, props.mailFrom) : DEFAULT_MAIL_FROM;
+    const mailFrom = props.mailFrom ? settingValue(this, props.mailFrom) : props.allowDefaultMailFrom ? DEFAULT_MAIL_FROM : requiredMailFrom(this);
     // What every function gets; each reads its own settings beside it (FUNCTION_CONFIG_SECTIONS, set further down).
     const environment: Record<string, string> = { RUNTIME: 'aws' };
 
-    this.releaseBucket = new ReleaseBucket(this, 'ReleaseBucket', {
-      corsOrigin: props.dashboardUrl ? new URL(props.dashboardUrl).origin : undefined,
-    });
+    this.releaseBucket = new ReleaseBucket(this, 'ReleaseBucket', { corsOrigins: uploadOrigins(props, withFrontDoor) });
+    if (props.dashboardUrl && withFrontDoor) {
+      Annotations.of(this).addWarningV2(
+        'licensing:dashboardUrl',
+        `dashboardUrl ${props.dashboardUrl} is where sign-ins land and the one origin given credentialed CORS, while the front door serves ` +
+          'the dashboard at its own address: set it only for a dashboard you host there yourself (docs/deploy.md, Settings)',
+      );
+    }
 
     this.providerSecretsKey = new ProviderSecretsKey(this, 'ProviderSecretsKey');
-    this.downloadLinkSecret = new DownloadLinkSecret(this, 'DownloadLinkSecret');
+    this.downloadLinkKey = new DownloadLinkKey(this, 'DownloadLinkKey');
     this.oauthClients = new OAuthClients(this, 'OAuthClients', props.oauth);
 
     // STRIPE_API_URL and the OAuth providers' addresses are never set here: the functions use the providers' own.
@@ -252,11 +285,13 @@ export class LicensingStack extends Stack {
       if (settings.table) bindTable(fn, this.table, settings.table);
       if (settings.bucket) bindBucket(fn, this.releaseBucket.bucket, settings.bucket);
       if (settings.providerSecrets) this.providerSecretsKey.bind(fn, settings.providerSecrets);
-      if (settings.downloadLinks) this.downloadLinkSecret.bind(fn);
+      if (settings.downloadLinks) this.downloadLinkKey.bind(fn);
       if (settings.oauthClients) this.oauthClients.bind(fn);
       functions[surface] = fn;
     }
     this.functions = functions;
+    // Before anything with a dead-letter queue: each registers its queue with it (`deadLetterAlarm`).
+    this.healthCheck = new HealthCheck(this, { environment, bundle: props.bundle ?? true });
     this.webhookDelivery = new WebhookDelivery(this, 'WebhookDelivery', {
       table: this.table,
       management: functions.management,
@@ -304,6 +339,7 @@ export class LicensingStack extends Stack {
       'outbox-sweep': this.webhookDelivery.sweep.function,
       'export-worker': this.accountExports.worker,
       'import-worker': this.accountImports.worker,
+      'health-check': this.healthCheck.function,
     };
     for (const [name, fn] of Object.entries(this.allFunctions)) {
       // Read by Powertools Logger and Metrics in the handlers. The namespace is the stack's name, so the stages
@@ -365,12 +401,24 @@ export class LicensingStack extends Stack {
         releaseBucket: this.releaseBucket.bucket,
         accessLogBucket: this.releaseBucket.accessLogBucket,
         webAclArn: props.edgeFirewall?.webAclArn,
+        originSecretRotation: props.originSecretRotation,
         priceClass: props.priceClass ?? PriceClass.PRICE_CLASS_100,
         domain: props.customDomain && frontDoorDomain(this, props.customDomain),
         bundle: props.bundle ?? true,
       });
       // Downloads are presigned for the bucket and handed out on the front door, which passes them to it.
       for (const surface of ['edge', 'portal'] as const) functions[surface].addEnvironment('RELEASE_FILES_URL', this.frontDoor.url);
+    }
+    const hostedZone = props.customDomain?.hostedZone;
+    const recordTarget = this.frontDoor ? RecordTarget.fromAlias(new CloudFrontTarget(this.frontDoor.distribution)) : this.customDomain?.aliasTarget;
+    if (props.customDomain && hostedZone && recordTarget) {
+      this.serviceRecords = new ServiceRecords(this, 'ServiceRecords', { domainName: props.customDomain.domainName, hostedZone, target: recordTarget, ipv6: withFrontDoor });
+    }
+    if (this.frontDoor) {
+      // The functions refuse what does not come through the front door from their update on: they wait until the name
+      // points at it (or, without a zone here, until it is deployed), so that moving from dashboard=false refuses only
+      // the calls of resolvers still holding the old answer, for the minute of its TTL (docs/deploy.md, "New accounts").
+      for (const fn of Object.values(functions)) fn.node.addDependency(...(this.serviceRecords?.records ?? [this.frontDoor.distribution]));
     }
     const publicBaseUrl = props.publicBaseUrl ? settingValue(this, props.publicBaseUrl) : (this.frontDoor?.url ?? this.customDomain?.url);
     const dashboardUrl = props.dashboardUrl ?? this.frontDoor?.url;
@@ -383,28 +431,27 @@ export class LicensingStack extends Stack {
     // The renewal reminders' links: the service's address, the API's own without a front door (no request to take it from).
     this.expirySweep.function.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl ?? this.api.apiEndpoint);
 
+    if (this.frontDoor) this.healthCheck.watchFrontDoor({ url: this.frontDoor.url, releaseBucket: this.releaseBucket.bucket });
+
     this.alarmTopic = new AlarmTopic(this, 'AlarmTopic', { topicName: `${this.stackName}-alarms`, email: props.alarmEmail });
     this.alarms = new ServiceAlarms(this, 'Alarms', {
       namePrefix: this.stackName,
       metricsNamespace: this.stackName,
       topic: this.alarmTopic,
       api: this.api,
-      functions: this.allFunctions,
-      edgeFunction: functions.edge,
-      streamConsumer: this.webhookDelivery.fanOut,
+      frontDoor: withFrontDoor,
     });
-    this.alarmTopic.notify(this.webhookDelivery.deadLetterAlarm);
-    this.alarmTopic.notify(this.webhookDelivery.streamDeadLetterAlarm);
-    this.alarmTopic.notify(this.mailDelivery.deadLetterAlarm);
-    this.alarmTopic.notify(this.usageEvents.deadLetterAlarm);
-    this.alarmTopic.notify(this.accountExports.deadLetterAlarm);
-    this.alarmTopic.notify(this.accountImports.deadLetterAlarm);
+    // Every dead-letter queue's alarm is the health check's (infra/constructs/queue-with-dead-letters.ts).
+    this.alarmTopic.notify(this.healthCheck.alarm);
     this.dashboard = new ServiceDashboard(this, 'Dashboard', {
-      dashboardName: this.stackName,
+      // Dashboards are the account's, not the region's: the same stage in a second region needs a name of its own.
+      dashboardName: `${this.stackName}-${this.region}`,
+      metricsNamespace: this.stackName,
       api: this.api,
       functions: this.allFunctions,
       edgeFunction: functions.edge,
       streamConsumer: this.webhookDelivery.fanOut,
+      distribution: this.frontDoor?.distribution,
       deadLetterQueues: {
         Webhook: this.webhookDelivery.deadLetterQueue,
         'Outbox stream': this.webhookDelivery.streamDeadLetterQueue,
@@ -413,15 +460,7 @@ export class LicensingStack extends Stack {
         Export: this.accountExports.deadLetterQueue,
         Import: this.accountImports.deadLetterQueue,
       },
-      alarms: [
-        ...this.alarms.alarms,
-        this.webhookDelivery.deadLetterAlarm,
-        this.webhookDelivery.streamDeadLetterAlarm,
-        this.mailDelivery.deadLetterAlarm,
-        this.usageEvents.deadLetterAlarm,
-        this.accountExports.deadLetterAlarm,
-        this.accountImports.deadLetterAlarm,
-      ],
+      alarms: [this.healthCheck.alarm, ...this.alarms.alarms],
     });
 
     this.outputs({ publicBaseUrl, dashboardUrl, cnameForFrontDoor: Boolean(props.customDomain && !props.customDomain.hostedZone) });
@@ -453,7 +492,7 @@ export class LicensingStack extends Stack {
       ? props.cnameForFrontDoor
         ? this.frontDoor.distribution.distributionDomainName
         : undefined
-      : this.customDomain && !this.customDomain.aliasRecord
+      : this.customDomain && !this.serviceRecords
         ? this.customDomain.target
         : undefined;
     if (cnameTarget) new CfnOutput(this, 'CustomDomainTarget', { value: cnameTarget, description: 'Point the custom domain here (CNAME) in your DNS' });
@@ -465,6 +504,9 @@ export class LicensingStack extends Stack {
     });
     new CfnOutput(this, 'ReleaseBucketName', { value: this.releaseBucket.bucket.bucketName, description: 'Release ZIP files (retained with the stack)' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The DynamoDB table' });
+    if (this.originVerify) {
+      new CfnOutput(this, 'OriginSecretArn', { value: this.originVerify.secret.secretArn, description: 'The secret CloudFront sends to the API: rotate it as docs/deploy.md says' });
+    }
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'Every alarm reports here: subscribe more addresses or a chat hook' });
     new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName, description: 'The CloudWatch dashboard' });
   }

@@ -11,6 +11,7 @@ export const WORKER_ENTRIES = {
   expirySweep: 'functions/jobs/expiry-sweep.ts',
   outboxSweep: 'functions/jobs/outbox-sweep.ts',
   leaseExpiry: 'functions/jobs/lease-expiry.ts',
+  healthCheck: 'functions/jobs/health-check.ts',
   exportWorker: 'functions/export-worker/handler.ts',
   importWorker: 'functions/import-worker/handler.ts',
 } as const;

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { NotFoundError } from '../../shared/platform/index.js';
-import { header, httpApp, type HttpEvent, type HttpResult, type Route } from '../../shared/platform/http/index.js';
+import { header, httpApp, type HttpEvent, type HttpResult, type OriginSecret, type Route } from '../../shared/platform/http/index.js';
 import type { AssetReader, DocsAssetName } from './assets.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -103,7 +103,7 @@ export function docsRoutes(read: AssetReader): Route[] {
 }
 
 /** The reference docs: no credentials, no table; open to any origin like the document itself. */
-export function createDocsHandler(read: AssetReader, originVerifyToken: string | undefined) {
-  return httpApp(docsRoutes(read), { cors: { kind: 'open' }, originVerifyToken });
+export function createDocsHandler(read: AssetReader, originSecret: OriginSecret | undefined) {
+  return httpApp(docsRoutes(read), { cors: { kind: 'open' }, originSecret });
 }
 

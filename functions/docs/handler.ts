@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { originVerifyTokenOf } from '../../shared/platform/http/index.js';
+import { originSecretConfigOf, originSecretOf } from '../../shared/platform/http/index.js';
 import { assetReader, BUNDLED_ASSETS_DIR } from './assets.js';
 import { createDocsHandler } from './app.js';
 
@@ -8,4 +8,4 @@ import { createDocsHandler } from './app.js';
 const bundledDir = fileURLToPath(new URL(`./${BUNDLED_ASSETS_DIR}/`, import.meta.url));
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-export const handler = createDocsHandler(assetReader({ bundledDir, projectRoot, bundled: existsSync(bundledDir) }), originVerifyTokenOf());
+export const handler = createDocsHandler(assetReader({ bundledDir, projectRoot, bundled: existsSync(bundledDir) }), originSecretOf(originSecretConfigOf()));

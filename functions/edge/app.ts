@@ -1,5 +1,5 @@
 import { createUsageQueue } from '../../shared/insights/index.js';
-import { httpApp, type Route } from '../../shared/platform/http/index.js';
+import { httpApp, originSecretOf, type Route } from '../../shared/platform/http/index.js';
 import { createActivityRecorder, createKeyring, createProductCatalog, createReleaseCatalog, createResponseSigner } from '../../shared/licensing/index.js';
 import { createRateLimiter } from '../../shared/platform/rate-limits/index.js';
 import type { Config, Deps } from '../../shared/platform/index.js';
@@ -33,5 +33,5 @@ export function edgeRoutes(deps: EdgeDeps): Route[] {
 
 /** The edge API (`/v1`): unauthenticated, high-volume calls from installed plugins. */
 export function createEdgeHandler(deps: EdgeDeps) {
-  return httpApp(edgeRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(edgeRoutes(deps), { cors: { kind: 'open' }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

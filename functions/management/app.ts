@@ -1,5 +1,5 @@
 import { createOAuthProviders, type OAuthProviders, type TakeoverHook } from '../../shared/identity/index.js';
-import { httpApp, ok, type Route } from '../../shared/platform/http/index.js';
+import { httpApp, ok, originSecretOf, type Route } from '../../shared/platform/http/index.js';
 import { createPaymentDeps, disconnectProvider, type PaymentDeps } from '../../shared/billing/index.js';
 import { createRateLimiter } from '../../shared/platform/rate-limits/index.js';
 import { createExportQueue, createImportQueue, type ExportQueue, type ImportQueue } from '../../shared/portability/index.js';
@@ -83,5 +83,5 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
 /** The management API (`/api`): session cookie or secret API key. */
 export function createManagementHandler(deps: ManagementDeps) {
   const dashboardOrigin = deps.config.dashboardUrl ? new URL(deps.config.dashboardUrl).origin : undefined;
-  return httpApp(managementRoutes(deps), { cors: { kind: 'credentialed', origin: dashboardOrigin }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(managementRoutes(deps), { cors: { kind: 'credentialed', origin: dashboardOrigin }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

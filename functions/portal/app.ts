@@ -1,5 +1,5 @@
 import { type Config, createDeps, type Deps } from '../../shared/platform/index.js';
-import { httpApp, type Route } from '../../shared/platform/http/index.js';
+import { httpApp, originSecretOf, type Route } from '../../shared/platform/http/index.js';
 import { createPaymentDeps, type PaymentDeps } from '../../shared/billing/index.js';
 import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
 import { createLinkSecret } from '../../shared/portal/index.js';
@@ -28,5 +28,5 @@ export function createPortalRoutes(deps: PortalDeps): Route[] {
  * so no origin gets CORS headers (a credentialed policy with no allowed origin).
  */
 export function createPortalHandler(deps: PortalDeps) {
-  return httpApp(createPortalRoutes(deps), { cors: { kind: 'credentialed', origin: undefined }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(createPortalRoutes(deps), { cors: { kind: 'credentialed', origin: undefined }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

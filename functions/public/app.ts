@@ -1,5 +1,5 @@
 import { createUsageQueue } from '../../shared/insights/index.js';
-import { httpApp, type Route } from '../../shared/platform/http/index.js';
+import { httpApp, originSecretOf, type Route } from '../../shared/platform/http/index.js';
 import { createActivityRecorder, createKeyring, createProductCatalog, createResponseSigner } from '../../shared/licensing/index.js';
 import { createRateLimiter } from '../../shared/platform/rate-limits/index.js';
 import { type Config, createDeps, type Deps } from '../../shared/platform/index.js';
@@ -36,5 +36,5 @@ export function publicRoutes(deps: PublicDeps): Route[] {
 
 /** The public API (`/public/v1`): the product's public key identifies it; open to any origin. */
 export function createPublicHandler(deps: PublicDeps) {
-  return httpApp(publicRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(publicRoutes(deps), { cors: { kind: 'open' }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

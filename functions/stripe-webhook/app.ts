@@ -1,6 +1,6 @@
 import { type CoreConfig, createDeps, type Deps, NotFoundError, PayloadTooLargeError } from '../../shared/platform/index.js';
 import { createPaymentDeps, type PaymentDeps, receiveStripeEvent, UNKNOWN_VENDOR } from '../../shared/billing/index.js';
-import { checkIdShape, header, httpApp, type IdKind, ok, rawBody, type Route } from '../../shared/platform/http/index.js';
+import { checkIdShape, header, httpApp, type IdKind, ok, originSecretOf, rawBody, type Route } from '../../shared/platform/http/index.js';
 import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
 
 /** What the Stripe webhook uses: its part of the table, the sealed provider secrets and the vendor's Stripe client. */
@@ -36,5 +36,5 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps): Route[] {
 
 /** Stripe's calls to a vendor's webhook URL; servers, not browsers, so CORS is the public surfaces'. */
 export function createStripeWebhookHandler(deps: StripeWebhookDeps) {
-  return httpApp(stripeWebhookRoutes(deps), { cors: { kind: 'open' }, originVerifyToken: deps.config.originVerifyToken, data: deps.data });
+  return httpApp(stripeWebhookRoutes(deps), { cors: { kind: 'open' }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

@@ -46,8 +46,9 @@ export class AccountExports extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      // Like the other buckets, kept when the stack goes; its files expire within the week anyway.
-      removalPolicy: RemovalPolicy.RETAIN,
+      // Like the other buckets, kept when the stack goes (but not by a failed first deployment's rollback); its files
+      // expire within the week anyway.
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       serverAccessLogsBucket: props.accessLogBucket,
       serverAccessLogsPrefix: 'exports/',
       lifecycleRules: [
@@ -68,7 +69,6 @@ export class AccountExports extends Construct {
       timeout: Duration.seconds(EXPORT_QUEUE_SETTINGS.workerTimeoutSeconds),
       environment: props.environment,
       bundle: props.bundle,
-      reservedConcurrency: EXPORT_QUEUE_SETTINGS.maxConcurrency,
     });
     bindTable(this.worker, props.table, { access: 'readWrite', keys: 'exportWorker' });
     this.bindBucket(this.worker, 'readWrite');

@@ -54,7 +54,6 @@ export class AccountImports extends Construct {
       timeout: Duration.seconds(IMPORT_QUEUE_SETTINGS.workerTimeoutSeconds),
       environment: props.environment,
       bundle: props.bundle,
-      reservedConcurrency: IMPORT_QUEUE_SETTINGS.maxConcurrency,
     });
     bindTable(this.worker, props.table, { access: 'readWrite', keys: 'importWorker' });
     bindBucket(this.worker, props.bucket, 'read');

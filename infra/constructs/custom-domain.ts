@@ -1,6 +1,6 @@
 import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { ApiMapping, DomainName, type HttpApi, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayv2DomainProperties } from 'aws-cdk-lib/aws-route53-targets';
 import { Construct } from 'constructs';
 import type { CustomDomainSettings } from '../settings.js';
@@ -14,8 +14,8 @@ export interface CustomDomainProps extends CustomDomainSettings {
 /**
  * The API under the vendor's own host name: a regional API Gateway domain name mapped to the stage. The certificate
  * is an existing one (`certificateArn`) or, given the Route 53 zone, a new one validated by DNS in that zone; with
- * the zone the stack also adds the alias record (A: the regional endpoint is IPv4), without it the vendor points a
- * CNAME at `target`.
+ * the zone the stack also adds the alias record (`ServiceRecords`; A: the regional endpoint is IPv4), without it the
+ * vendor points a CNAME at `target`.
  */
 export class CustomDomain extends Construct {
   readonly domainName: DomainName;
@@ -23,8 +23,8 @@ export class CustomDomain extends Construct {
   readonly url: string;
   /** Where the name must point (CNAME) when the stack does not manage its zone. */
   readonly target: string;
-  /** The alias record, when the stack manages the zone. */
-  readonly aliasRecord?: ARecord;
+  /** The alias target of the name (`ServiceRecords` adds the record when the stack manages the zone). */
+  readonly aliasTarget: RecordTarget;
 
   constructor(scope: Construct, id: string, props: CustomDomainProps) {
     super(scope, id);
@@ -39,13 +39,6 @@ export class CustomDomain extends Construct {
     new ApiMapping(this, 'Mapping', { api: props.api, domainName: this.domainName, stage: props.stage });
     this.url = `https://${props.domainName}`;
     this.target = this.domainName.regionalDomainName;
-
-    if (zone) {
-      this.aliasRecord = new ARecord(this, 'AliasRecord', {
-        zone,
-        recordName: props.domainName,
-        target: RecordTarget.fromAlias(new ApiGatewayv2DomainProperties(this.domainName.regionalDomainName, this.domainName.regionalHostedZoneId)),
-      });
-    }
+    this.aliasTarget = RecordTarget.fromAlias(new ApiGatewayv2DomainProperties(this.domainName.regionalDomainName, this.domainName.regionalHostedZoneId));
   }
 }

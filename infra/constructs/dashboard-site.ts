@@ -5,6 +5,7 @@ import {
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
+  S3OriginAccessControl,
   ViewerProtocolPolicy,
   type BehaviorOptions,
   type Distribution,
@@ -18,6 +19,7 @@ import type { Construct } from 'constructs';
 import { buildDashboard, DASHBOARD_DIR } from '../dashboard-build.js';
 import { DASHBOARD_ASSETS_DIR, IMMUTABLE_CACHE_CONTROL, RETIRED_TAG, REVALIDATE_CACHE_CONTROL } from '../dashboard-headers.js';
 import { DashboardAssetRetirement } from './dashboard-asset-retirement.js';
+import { accountWideName } from '../names.js';
 
 /** How long a hashed asset stays once a deployment no longer names it: an open tab may still load it. */
 export const RETIRED_ASSET_DAYS = 30;
@@ -52,9 +54,9 @@ export function dashboardBucket(scope: Construct, accessLogBucket: IBucket): { b
     objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
     serverAccessLogsBucket: accessLogBucket,
     serverAccessLogsPrefix: 'dashboard/',
-    // Retained like the stack's other buckets: deleting a bucket needs it emptied first, which would take one more
-    // custom resource function (CDK's auto-delete) for a few hundred KB of files.
-    removalPolicy: RemovalPolicy.RETAIN,
+    // Retained like the stack's other buckets (deleting a bucket needs it emptied first, which would take one more
+    // custom resource function, CDK's auto-delete, for a few hundred KB of files), except by a failed create's rollback.
+    removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     lifecycleRules: [
       {
         id: 'expire-retired-assets',
@@ -71,7 +73,10 @@ export function dashboardBucket(scope: Construct, accessLogBucket: IBucket): { b
 export function dashboardBehavior(scope: Construct, bucket: IBucket, responseHeadersPolicy: IResponseHeadersPolicy): BehaviorOptions {
   const spaRouting = new CloudFrontFunction(scope, 'SpaRouting', { code: FunctionCode.fromInline(SPA_ROUTING), runtime: FunctionRuntime.JS_2_0 });
   return {
-    origin: S3BucketOrigin.withOriginAccessControl(bucket),
+    origin: S3BucketOrigin.withOriginAccessControl(bucket, {
+      // Named by region: CloudFront's names are the account's, and a stage may be deployed in two regions.
+      originAccessControl: new S3OriginAccessControl(scope, 'OriginAccessControl', { originAccessControlName: accountWideName(scope, 'OriginAccessControl', 64) }),
+    }),
     viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
     // Honours each file's Cache-Control: a year for hashed assets, a revalidation for index.html.
     cachePolicy: CachePolicy.CACHING_OPTIMIZED,

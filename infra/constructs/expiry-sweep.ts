@@ -30,8 +30,7 @@ export class ExpirySweep extends Construct {
       memorySize: 512,
       rate: Duration.minutes(5),
       description: 'Runs the license expiry sweep',
-      table: props.table,
-      keys: 'expirySweep',
+      table: { table: props.table, keys: 'expirySweep' },
       environment: props.environment,
       bundle: props.bundle,
     }));

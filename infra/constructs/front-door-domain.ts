@@ -1,8 +1,6 @@
 import { Stack } from 'aws-cdk-lib';
 import { Certificate, CertificateValidation, type ICertificate } from 'aws-cdk-lib/aws-certificatemanager';
-import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
-import { AaaaRecord, ARecord, HostedZone, RecordTarget, type IHostedZone } from 'aws-cdk-lib/aws-route53';
-import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
+import { HostedZone, type IHostedZone } from 'aws-cdk-lib/aws-route53';
 import type { Construct } from 'constructs';
 import type { CustomDomainSettings } from '../settings.js';
 import { settingValue } from './setting-value.js';
@@ -28,12 +26,4 @@ export function frontDoorDomain(scope: Construct, settings: CustomDomainSettings
     `The custom domain ${settings.domainName} is on the front door (CloudFront), which needs a certificate in us-east-1: give certificateArn, ` +
       'or deploy with an explicit account and region so that the app makes one there (bin/app.ts)',
   );
-}
-
-/** With the zone, the name's alias records (IPv4 and IPv6, as the distribution answers both) to the distribution. */
-export function frontDoorRecords(scope: Construct, domain: FrontDoorDomain, distribution: Distribution): void {
-  if (!domain.zone) return;
-  const target = RecordTarget.fromAlias(new CloudFrontTarget(distribution));
-  new ARecord(scope, 'AliasRecord', { zone: domain.zone, recordName: domain.domainName, target });
-  new AaaaRecord(scope, 'AliasRecordIpv6', { zone: domain.zone, recordName: domain.domainName, target });
 }

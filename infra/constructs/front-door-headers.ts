@@ -2,6 +2,10 @@ import { Duration } from 'aws-cdk-lib';
 import { HeadersFrameOption, HeadersReferrerPolicy, ResponseHeadersPolicy, type ResponseSecurityHeadersBehavior } from 'aws-cdk-lib/aws-cloudfront';
 import type { Construct } from 'constructs';
 import { dashboardContentSecurityPolicy } from '../dashboard-headers.js';
+import { accountWideName } from '../names.js';
+
+/** CloudFront's limit on a policy's name. */
+export const POLICY_NAME_LENGTH = 128;
 
 /** Browsers keep to HTTPS for two years, on every subdomain (the front door answers HTTPS only). */
 const HSTS = { accessControlMaxAge: Duration.days(730), includeSubdomains: true, override: true };
@@ -13,6 +17,7 @@ const HSTS = { accessControlMaxAge: Duration.days(730), includeSubdomains: true,
  */
 export function apiResponseHeaders(scope: Construct, id: string): ResponseHeadersPolicy {
   return new ResponseHeadersPolicy(scope, id, {
+    responseHeadersPolicyName: accountWideName(scope, id, POLICY_NAME_LENGTH),
     comment: 'Licensing service: security headers of the API and release files',
     securityHeadersBehavior: {
       strictTransportSecurity: HSTS,
@@ -32,5 +37,9 @@ export function dashboardResponseHeaders(scope: Construct, id: string, props: { 
     referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
     contentSecurityPolicy: { contentSecurityPolicy: dashboardContentSecurityPolicy(props.uploadOrigin), override: true },
   };
-  return new ResponseHeadersPolicy(scope, id, { comment: 'Licensing service: security headers and CSP of the dashboard', securityHeadersBehavior });
+  return new ResponseHeadersPolicy(scope, id, {
+    responseHeadersPolicyName: accountWideName(scope, id, POLICY_NAME_LENGTH),
+    comment: 'Licensing service: security headers and CSP of the dashboard',
+    securityHeadersBehavior,
+  });
 }

@@ -19,8 +19,9 @@ import { SERVICE_PATH_PREFIXES } from '../routes.js';
 import { RELEASE_FILES_PATH } from '../../shared/platform/storage/download-links.js';
 import { apiOrigin } from './api-origin.js';
 import { dashboardBehavior, dashboardBucket, deployDashboard, type DashboardFiles } from './dashboard-site.js';
-import { frontDoorRecords, type FrontDoorDomain } from './front-door-domain.js';
-import { apiResponseHeaders, dashboardResponseHeaders } from './front-door-headers.js';
+import type { FrontDoorDomain } from './front-door-domain.js';
+import { apiResponseHeaders, dashboardResponseHeaders, POLICY_NAME_LENGTH } from './front-door-headers.js';
+import { accountWideName } from '../names.js';
 import type { OriginVerify } from './origin-verify.js';
 
 export interface FrontDoorProps {
@@ -33,6 +34,12 @@ export interface FrontDoorProps {
   readonly accessLogBucket: IBucket;
   /** The edge firewall's web ACL (CLOUDFRONT scope, us-east-1), when it is on. */
   readonly webAclArn?: string;
+  /**
+   * The origin secret's latest rotation, named in the distribution's comment: a new label changes the distribution, so
+   * CloudFormation updates it and resolves the secret afresh (it reads a dynamic reference only when the resource it
+   * is in changes).
+   */
+  readonly originSecretRotation?: string;
   readonly priceClass: PriceClass;
   /** The vendor's own host name, when set: the distribution answers it instead of only `*.cloudfront.net`. */
   readonly domain?: FrontDoorDomain;
@@ -82,13 +89,14 @@ export class FrontDoor extends Construct {
       // cached file out without a signature.
       cachePolicy: CachePolicy.CACHING_DISABLED,
       originRequestPolicy: new OriginRequestPolicy(this, 'PresignedQuery', {
+        originRequestPolicyName: accountWideName(this, 'PresignedQuery', POLICY_NAME_LENGTH),
         comment: 'Licensing service: presigned release-file URLs, query as signed, no viewer header',
         queryStringBehavior: OriginRequestQueryStringBehavior.all(),
       }),
       responseHeadersPolicy: apiHeaders,
     };
     this.distribution = new Distribution(this, 'Distribution', {
-      comment: 'Licensing service: the dashboard, the API and release files',
+      comment: `Licensing service: the dashboard, the API and release files${props.originSecretRotation ? ` (origin secret: ${props.originSecretRotation})` : ''}`,
       ...(props.webAclArn && { webAclId: props.webAclArn }),
       priceClass: props.priceClass,
       ...(props.domain && {
@@ -104,7 +112,6 @@ export class FrontDoor extends Construct {
       },
     });
     this.url = `https://${props.domain?.domainName ?? this.distribution.distributionDomainName}`;
-    if (props.domain) frontDoorRecords(this, props.domain, this.distribution);
     this.dashboard = deployDashboard(this, { ...dashboard, distribution: this.distribution, bundle: props.bundle });
     this.acknowledgeFindings(props);
   }

@@ -29,9 +29,10 @@ export class LeaseExpiry extends Construct {
       entry: WORKER_ENTRIES.leaseExpiry,
       memorySize: 256,
       rate: Duration.minutes(1),
+      // Below the rate: a minute's expired leases are a few queries and writes.
+      timeout: Duration.seconds(50),
       description: 'Sends lease.expired for floating leases that ended without a release',
-      table: props.table,
-      keys: 'leaseExpiry',
+      table: { table: props.table, keys: 'leaseExpiry' },
       environment: props.environment,
       bundle: props.bundle,
     }));

@@ -33,8 +33,7 @@ export class OutboxSweep extends Construct {
       memorySize: 256,
       rate: Duration.minutes(5),
       description: 'Runs the outbox sweep',
-      table: props.table,
-      keys: 'outboxSweep',
+      table: { table: props.table, keys: 'outboxSweep' },
       environment: props.environment,
       bundle: props.bundle,
     }));

@@ -1,4 +1,4 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
@@ -19,9 +19,18 @@ const LEGACY_CONDITIONS: Partial<Record<SealedKind, Record<string, string>>> = {
 };
 
 /**
+ * How often KMS rotates the key: its longest period. Each of a key's first two rotations adds $1 a month to its $1 for
+ * good (docs/cost.md), so a yearly rotation would triple the key's price from its third year, for little: the key never
+ * leaves KMS, old material stays to open what it sealed, and a key wrapping a few thousand data keys is far from wearing
+ * out. Rotate sooner by hand when a policy asks for it (`aws kms rotate-key-on-demand`, docs/deploy.md).
+ */
+export const KEY_ROTATION_PERIOD = Duration.days(2560);
+
+/**
  * The KMS key that wraps the data keys of sealed secrets (shared/platform/secrets/secret-box.ts): vendors' payment-provider
  * secrets, products' signing keys and webhooks' signing secrets (one key for all; the encryption context's `kind`
- * tells them apart). Rotated yearly by KMS; retained with the table, whose sealed secrets would not open without it.
+ * tells them apart). A customer key, the one the stack keeps: only with one can each function be let to open only the kinds it
+ * needs (`kms:EncryptionContext:kind`). Retained with the table, whose sealed secrets would not open without it.
  * The construct keeps the name it had when it sealed payment-provider secrets alone: a new logical id would be a new
  * key, and every sealed value lost.
  */
@@ -33,7 +42,8 @@ export class ProviderSecretsKey extends Construct {
     this.key = new Key(this, 'Key', {
       description: "Wraps the data keys of sealed secrets: payment-provider secrets, products' signing keys, webhooks' secrets",
       enableKeyRotation: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      rotationPeriod: KEY_ROTATION_PERIOD,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
     });
   }
 

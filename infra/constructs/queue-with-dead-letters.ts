@@ -1,7 +1,8 @@
-import { Duration, Stack } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Duration } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { HealthCheck } from './health-check.js';
 
 /** An encrypted, TLS-only dead-letter queue, `DeadLetterQueue` in `scope`, that keeps messages 14 days (for inspection and redrive). */
 export function deadLetterQueue(scope: Construct): Queue {
@@ -25,15 +26,11 @@ export function queueWithDeadLetters(scope: Construct, props: { visibilityTimeou
   return { queue, deadLetterQueue: deadLetters };
 }
 
-/** An alarm, `<stack>-<name>`, as soon as the dead-letter queue holds a message; a period without data is OK. */
+/**
+ * The alarm of a dead-letter queue: the stack's health check (`<stack>-health-check`), which looks at every dead-letter
+ * queue registered here each run and reports each one that holds a message by `name`, with `description` for what it
+ * means. One alarm for every queue, where one each cost $0.10 a month apiece (docs/cost.md).
+ */
 export function deadLetterAlarm(scope: Construct, deadLetterQueue: Queue, props: { name: string; description: string }): Alarm {
-  return new Alarm(scope, 'DeadLetterAlarm', {
-    alarmName: `${Stack.of(scope).stackName}-${props.name}`,
-    alarmDescription: props.description,
-    metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
-    threshold: 1,
-    evaluationPeriods: 1,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
+  return HealthCheck.of(scope).watchDeadLetters(deadLetterQueue, props);
 }

@@ -10,10 +10,10 @@ export type BucketAccess = 'read' | 'readWrite';
 
 export interface ReleaseBucketProps {
   /**
-   * Origins whose pages may PUT to presigned upload URLs and GET presigned downloads (the dashboard).
-   * Unset: any origin, which is safe because only a presigned URL grants access and no credentials are sent.
+   * Origins whose pages may PUT to presigned upload URLs and GET presigned downloads (the dashboard's, wherever it is
+   * served). Unset: any origin, which is safe because only a presigned URL grants access and no credentials are sent.
    */
-  readonly corsOrigin?: string;
+  readonly corsOrigins?: string[];
 }
 
 /** A replaced or deleted release file can be restored for this long. */
@@ -38,7 +38,7 @@ export class ReleaseBucket extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(ACCESS_LOG_DAYS) }],
     });
     NagSuppressions.addResourceSuppressions(this.accessLogBucket, [
@@ -51,14 +51,14 @@ export class ReleaseBucket extends Construct {
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       // Vendors' releases are their data: the bucket outlives the stack.
-      removalPolicy: RemovalPolicy.RETAIN,
+      removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
       versioned: true,
       serverAccessLogsBucket: this.accessLogBucket,
       serverAccessLogsPrefix: 'release-files/',
       cors: [
         {
           allowedMethods: [HttpMethods.PUT, HttpMethods.GET, HttpMethods.HEAD],
-          allowedOrigins: [props.corsOrigin ?? '*'],
+          allowedOrigins: props.corsOrigins ?? ['*'],
           allowedHeaders: ['*'],
           exposedHeaders: ['ETag'],
           maxAge: 3600,

@@ -22,8 +22,6 @@ export interface ServiceFunctionProps {
    * `name` from `source`, a path relative to the project root.
    */
   readonly assets?: { readonly directory: string; readonly files: Readonly<Record<string, string>> };
-  /** Invocations that may run at once, taken from the account's pool (unset: no reservation, no cap). */
-  readonly reservedConcurrency?: number;
 }
 
 /**
@@ -42,7 +40,6 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     timeout: props.timeout,
     environment: { ...props.environment, ...(sourceMap ? { NODE_OPTIONS: '--enable-source-maps' } : {}) },
     logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
-    reservedConcurrentExecutions: props.reservedConcurrency,
   };
   if (!props.bundle) {
     return new LambdaFunction(scope, id, { ...common, handler: 'index.handler', code: Code.fromInline('exports.handler = async () => ({ statusCode: 503 });') });

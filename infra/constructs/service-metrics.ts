@@ -1,49 +1,42 @@
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { Distribution } from 'aws-cdk-lib/aws-cloudfront';
 import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import type { Surface } from '../routes.js';
+import { METRICS_SERVICE, type MetricName } from '../../shared/platform/observability/metrics.js';
 
 /**
  * The metrics the alarms watch and the dashboard draws, defined once so the two always show the same thing.
- * All but `purchasesNotIssued` are AWS's own metrics; that one is the functions' own count (shared/platform/observability/metrics.ts).
+ * Most are AWS's own; `serviceCount` reads the functions' own counts (shared/platform/observability/metrics.ts).
  */
 export const METRIC_PERIOD = Duration.minutes(5);
 
 export function apiMetrics(api: HttpApi) {
-  const requests = api.metricCount({ period: METRIC_PERIOD, statistic: 'Sum', label: 'Requests' });
-  const serverErrors = api.metricServerError({ period: METRIC_PERIOD, statistic: 'Sum', label: '5xx' });
   return {
-    requests,
-    serverErrors,
+    requests: api.metricCount({ period: METRIC_PERIOD, statistic: 'Sum', label: 'Requests' }),
+    serverErrors: api.metricServerError({ period: METRIC_PERIOD, statistic: 'Sum', label: '5xx' }),
     clientErrors: api.metricClientError({ period: METRIC_PERIOD, statistic: 'Sum', label: '4xx' }),
-    // A period without requests has no rate rather than a division by zero.
-    serverErrorRate: new MathExpression({
-      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
-      usingMetrics: { requests, errors: serverErrors },
-      period: METRIC_PERIOD,
-      label: '5xx (% of requests)',
-    }),
     latencyP99: api.metricLatency({ period: METRIC_PERIOD, statistic: 'p99', label: 'API latency p99' }),
   };
 }
 
-export function functionMetrics(fn: LambdaFunction, name: string, throttling = { minimum: 1 }) {
-  const invocations = fn.metricInvocations({ period: METRIC_PERIOD, statistic: 'Sum', label: name });
-  const throttles = fn.metricThrottles({ period: METRIC_PERIOD, statistic: 'Sum', label: name });
+export function functionMetrics(fn: LambdaFunction, name: string) {
   return {
-    invocations,
     errors: fn.metricErrors({ period: METRIC_PERIOD, statistic: 'Sum', label: name }),
-    throttles,
-    // Invocations do not count throttled attempts: the share is of both. A period with fewer throttles than
-    // `minimum` reads 0, so a handful refused in a burst is not a rate.
-    throttledPercent: new MathExpression({
-      expression: `IF(throttles >= ${throttling.minimum}, 100 * throttles / (invocations + throttles), 0)`,
-      usingMetrics: { invocations, throttles },
-      period: METRIC_PERIOD,
-      label: `${name} throttled (% of attempts)`,
-    }),
     durationP99: fn.metricDuration({ period: METRIC_PERIOD, statistic: 'p99', label: `${name} duration p99` }),
+  };
+}
+
+/**
+ * Lambda's counts over every function of the account in this region (every stage's): one metric each where one per
+ * function would be sixteen, and what the account's concurrency quota is about.
+ */
+export function accountLambdaMetrics() {
+  const lambda = (metricName: string, statistic: string, label: string) => new Metric({ namespace: 'AWS/Lambda', metricName, period: METRIC_PERIOD, statistic, label });
+  return {
+    invocations: lambda('Invocations', 'Sum', 'Invocations'),
+    throttles: lambda('Throttles', 'Sum', 'Throttles'),
+    concurrency: lambda('ConcurrentExecutions', 'Maximum', 'Concurrent executions (max)'),
   };
 }
 
@@ -59,23 +52,41 @@ export function iteratorAge(fn: LambdaFunction): Metric {
 export function sesReputation() {
   const reputation = (metricName: string, label: string) =>
     new Metric({ namespace: 'AWS/SES', metricName, period: Duration.hours(1), statistic: 'Maximum', label });
-  return { bounceRate: reputation('Reputation.BounceRate', 'Bounce rate'), complaintRate: reputation('Reputation.ComplaintRate', 'Complaint rate') };
+  const bounceRate = reputation('Reputation.BounceRate', 'Bounce rate');
+  const complaintRate = reputation('Reputation.ComplaintRate', 'Complaint rate');
+  return {
+    bounceRate,
+    complaintRate,
+    /** The larger of the two rates as a share of its own limit: 1 when either reaches it. One alarm for both. */
+    reviewShare: (bounceLimit: number, complaintLimit: number) =>
+      new MathExpression({
+        expression: `MAX([bounces / ${bounceLimit}, complaints / ${complaintLimit}])`,
+        usingMetrics: { bounces: bounceRate, complaints: complaintRate },
+        period: Duration.hours(1),
+        label: 'SES rates (share of the alarm limits)',
+      }),
+  };
 }
 
-/** The function that issues purchases: its service name is the `service` dimension of what it counts. */
-const PURCHASE_SERVICE: Surface = 'stripeWebhook';
-
-/**
- * Paid checkouts whose license could not be issued (shared/billing/commerce/purchase.ts), as the Stripe webhook counts them
- * in embedded metric format: in the stack's metrics namespace, with its service name as the `service` dimension.
- */
-export function purchasesNotIssued(namespace: string): Metric {
+/** One of the functions' own counts: its one series (the `service` dimension has one value). */
+export function serviceCount(namespace: string, metricName: MetricName, dimensions: Record<string, string> = {}): Metric {
   return new Metric({
     namespace,
-    metricName: 'PurchasesNotIssued',
-    dimensionsMap: { service: PURCHASE_SERVICE },
+    metricName,
+    dimensionsMap: { service: METRICS_SERVICE, ...dimensions },
     period: METRIC_PERIOD,
     statistic: 'Sum',
-    label: 'Paid checkouts not issued',
+    label: Object.values(dimensions).join(' ') || metricName,
   });
+}
+
+/** The front door's own counts, which CloudFront keeps in us-east-1 whatever the stack's region (graphs only). */
+export function frontDoorMetrics(distribution: Distribution) {
+  const cloudFront = (metricName: string, statistic: string, label: string) =>
+    new Metric({ namespace: 'AWS/CloudFront', metricName, region: 'us-east-1', dimensionsMap: { DistributionId: distribution.distributionId, Region: 'Global' }, period: METRIC_PERIOD, statistic, label });
+  return {
+    requests: cloudFront('Requests', 'Sum', 'Requests'),
+    serverErrorRate: cloudFront('5xxErrorRate', 'Average', '5xx (%)'),
+    clientErrorRate: cloudFront('4xxErrorRate', 'Average', '4xx (%)'),
+  };
 }

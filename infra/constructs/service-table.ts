@@ -14,10 +14,10 @@ export function serviceTable(stack: Stack): Table {
     billingMode: BillingMode.PAY_PER_REQUEST,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     stream: StreamViewType[TABLE_STREAM_VIEW],
-    // Vendors' licenses and customers: the table outlives the stack, and DynamoDB refuses to delete it
-    // until someone turns protection off on purpose (docs/deploy.md).
-    removalPolicy: RemovalPolicy.RETAIN,
-    deletionProtection: true,
+    // Vendors' licenses and customers: the table outlives the stack (but not a failed first deployment's rollback),
+    // and once created DynamoDB refuses to delete it until someone turns protection off on purpose (docs/deploy.md):
+    // that protection is `TableDeletionProtection`'s, which a create's rollback undoes first.
+    removalPolicy: RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE,
   });
   for (const index of GLOBAL_INDEXES) {
     table.addGlobalSecondaryIndex({

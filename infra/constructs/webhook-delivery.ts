@@ -97,6 +97,9 @@ export class WebhookDelivery extends Construct {
         maxRecordAge: Duration.seconds(OUTBOX_STREAM_SETTINGS.maxRecordAgeSeconds),
         onFailure: new SqsDlq(this.streamDeadLetterQueue),
         filters: FAN_OUT_FILTERS.map((filter) => FilterCriteria.filter(filter)),
+        // One batch at a time per shard of the stream, in order: the fan-out runs at most once per shard (a table of
+        // this size has one to a few); DynamoDB streams have no cap of their own beside this one.
+        parallelizationFactor: 1,
       }),
     );
     NagSuppressions.addResourceSuppressions(
@@ -116,7 +119,7 @@ export class WebhookDelivery extends Construct {
     this.streamDeadLetterAlarm = deadLetterAlarm(stream, this.streamDeadLetterQueue, {
       name: 'outbox-stream-dead-letters',
       description:
-        'The outbox fan-out gave up stream records (retries or age): the outbox sweep forwards their items within minutes. See the fan-out\'s log for why, then docs/deploy.md (Outbox)',
+        'The outbox fan-out gave up stream records (retries or age): the outbox sweep forwards their items within minutes. See the fan-out\'s log for why, then docs/architecture.md (The outbox)',
     });
 
     this.sweep = new OutboxSweep(this, 'OutboxSweep', { table, deliveryQueue: this.queue, environment: props.environment, bundle: props.bundle });

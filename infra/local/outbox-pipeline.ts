@@ -101,6 +101,15 @@ export async function startOutboxPipeline(options: { dataDir?: string; dynamoEnd
       EXPORT_QUEUE_URL: exports.queueUrl,
       IMPORT_QUEUE_URL: imports.queueUrl,
       SQS_ENDPOINT: sqsEndpoint.url,
+      // As the stack sets it (infra/constructs/health-check.ts); locally the stream's give-ups go to the log instead.
+      HEALTH_CHECK_DEAD_LETTER_QUEUES: JSON.stringify(
+        Object.fromEntries(
+          Object.entries({ webhook: deliveries, mail, 'usage-event': usage, export: exports, import: imports }).map(([name, queue]) => [
+            `${name}-dead-letters`,
+            { url: queue.deadLetterQueueUrl, about: 'See the local stack’s log.' },
+          ]),
+        ),
+      ),
     },
     /** Starts the consumers; call once `env` is in the process environment, as the functions read it. */
     run: async () => {

@@ -37,7 +37,7 @@ export type LocalQueueOptions = {
 };
 
 export type LocalQueue = {
-  /** Base address of the SQS-compatible endpoint (JSON protocol): SendMessage and ChangeMessageVisibility. */
+  /** Base address of the SQS-compatible endpoint (JSON protocol): SendMessage, ChangeMessageVisibility, GetQueueAttributes. */
   endpoint: string;
   queueUrl: string;
   deadLetterQueueUrl: string;
@@ -52,9 +52,11 @@ export type LocalQueue = {
 type QueueActions = {
   send: (queueUrl: string, body: string, delaySeconds?: number) => StoredMessage;
   changeVisibility: (queueUrl: string, receiptHandle: string, seconds: number) => void;
+  /** The messages available to receive, as `ApproximateNumberOfMessages` (the health check reads dead-letter queues'). */
+  visibleMessages: (queueUrl: string) => number;
 };
 
-/** An SQS-compatible endpoint (JSON protocol: SendMessage and ChangeMessageVisibility) for several local queues. */
+/** An SQS-compatible endpoint (JSON protocol: SendMessage, ChangeMessageVisibility, GetQueueAttributes) for several local queues. */
 export type SqsEndpoint = {
   url: string;
   register: (queueUrls: string[], actions: QueueActions) => void;
@@ -94,6 +96,9 @@ export async function startSqsEndpoint(): Promise<SqsEndpoint> {
       if (action === 'SendMessage') {
         const message = queueNamed(queueUrl).send(queueUrl, String(input.MessageBody), Number(input.DelaySeconds ?? 0));
         return reply(200, { MessageId: message.messageId, MD5OfMessageBody: md5(message.body) });
+      }
+      if (action === 'GetQueueAttributes') {
+        return reply(200, { Attributes: { ApproximateNumberOfMessages: String(queueNamed(queueUrl).visibleMessages(queueUrl)) } });
       }
       if (action === 'ChangeMessageVisibility') {
         queueNamed(queueUrl).changeVisibility(queueUrl, String(input.ReceiptHandle), Number(input.VisibilityTimeout));
@@ -160,7 +165,10 @@ export async function startLocalQueue(options: LocalQueueOptions): Promise<Local
     save();
   }
 
-  sqsEndpoint.register([queueUrl, deadLetterQueueUrl], { send, changeVisibility });
+  const visibleMessages = (queue: string) =>
+    queue === deadLetterQueueUrl ? deadLetters.length : [...messages.values()].filter((m) => m.visibleAt <= Date.now()).length;
+
+  sqsEndpoint.register([queueUrl, deadLetterQueueUrl], { send, changeVisibility, visibleMessages });
 
   function toRecord(message: StoredMessage): SQSRecord {
     return {

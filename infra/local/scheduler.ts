@@ -18,6 +18,12 @@ const JOBS = [
     intervalMs: (env: NodeJS.ProcessEnv) => Number(env.LEASE_EXPIRY_INTERVAL_MS ?? 60_000),
   },
   {
+    name: 'healthCheck',
+    entry: WORKER_ENTRIES.healthCheck,
+    /** `HEALTH_CHECK_INTERVAL_MS`; unset or 0, off: tests leave dead letters behind on purpose, which it would report. */
+    intervalMs: (env: NodeJS.ProcessEnv) => Number(env.HEALTH_CHECK_INTERVAL_MS ?? 0),
+  },
+  {
     name: 'outboxSweep',
     entry: WORKER_ENTRIES.outboxSweep,
     /** `OUTBOX_SWEEP_INTERVAL_MS` (default one minute); 0 turns the local timer off. */

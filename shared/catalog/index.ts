@@ -6,6 +6,8 @@ export { DEFAULT_GRACE_DAYS, DEFAULT_PLAN_CHANGE_PRORATION, DEFAULT_RENEWAL_REMI
 export type { PlanChangeProration } from './products/product-defaults.js';
 export { FEATURE_KEY_PATTERN, MAX_FEATURES, checkFeatureKeys, grantedFeatures } from './products/features.js';
 export type { Feature } from './products/features.js';
+export { milestonesOf, reachMilestone } from './products/milestones.js';
+export type { ProductMilestone } from './products/milestones.js';
 export { createProduct, deleteProduct, getProduct, listProducts, loadLiveProduct, loadProduct, regeneratePublicKey, rotateSigningKey, updateProduct } from './products/products.js';
 export { MAX_RETURN_ORIGINS, MAX_RETURN_ORIGIN_LENGTH, RETURN_URL_NOT_ALLOWED, isReturnUrlAllowed, parseReturnOrigin } from './products/return-origins.js';
 export { publicSigningKeys, signingIdentityOf, signingKeySealContext } from './products/signing-keys.js';
@@ -21,4 +23,4 @@ export type { Release } from './releases/releases.js';
 export { parseUploadForm } from './releases/upload-form.js';
 export { createUploadUrl, storeUploadedFile } from './releases/uploads.js';
 export type { StoredFile } from './releases/uploads.js';
-export { VERSION_PATTERN, compareVersions } from './releases/versions.js';
+export { PLATFORM_VERSION_PATTERN, PLATFORM_VERSION_RULE, VERSION_PATTERN, VERSION_RULE, compareVersions } from './releases/versions.js';

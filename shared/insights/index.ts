@@ -8,4 +8,6 @@ export type { UsageQueue } from './analytics/usage-queue.js';
 export { writeUsage } from './analytics/usage-writer.js';
 export type { UsageWriterDeps } from './analytics/usage-writer.js';
 export { licenseCreatedChanges, overviewCountItems, paymentChanges, refundChanges, subscriptionChanges } from './overview/counts.js';
+export { firstActivation, gettingStarted, GETTING_STARTED_STEPS } from './overview/getting-started.js';
+export type { FirstActivation, GettingStarted } from './overview/getting-started.js';
 export { readOverview } from './overview/overview.js';

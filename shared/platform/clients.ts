@@ -21,7 +21,7 @@ export const AWS_CALL_LIMITS = { maxAttempts: 2, connectionTimeoutMs: 1000, requ
  * credentials when config has one. `throwOnRequestTimeout`: without it the SDK only logs a warning when
  * `requestTimeout` passes and waits on, for as long as the socket stays open.
  */
-export function awsClientOptions(config: CoreConfig, endpoint: string | undefined) {
+export function awsClientOptions(config: Pick<CoreConfig, 'region'>, endpoint: string | undefined) {
   return {
     region: config.region,
     maxAttempts: AWS_CALL_LIMITS.maxAttempts,

@@ -46,17 +46,24 @@ const coreSchema = z.object({
   QUEUE_URL: optionalUrl,
   DEAD_LETTER_QUEUE_URL: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
-  /** Tests only: a stand-in for Secrets Manager (the OAuth client secrets' reads). */
+  /** Tests only: a stand-in for Secrets Manager (the OAuth client secrets' and the origin secret's reads). */
   SECRETS_MANAGER_ENDPOINT: optionalUrl,
+  /** Tests only: a stand-in for SSM (the download-link key's parameter). */
+  SSM_ENDPOINT: optionalUrl,
   /** Multiplies every webhook retry delay; 0.0001 runs the whole schedule in seconds (tests). */
   WEBHOOK_RETRY_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number)), 1),
   /** `on` refuses private, loopback and metadata webhook targets outside AWS too (always on in AWS). */
   WEBHOOK_ADDRESS_GUARD: z.optional(z.enum(['on', 'off'])),
   /**
-   * The secret the front door (CloudFront) sends as `x-origin-verify`: set, the HTTP functions refuse a request
-   * without it (`shared/platform/http/front-door.ts`) and trust CloudFront's `cloudfront-viewer-address` on one with it.
+   * The secret the front door sends as `x-origin-verify` (locally: the gateway): set, the HTTP functions refuse a
+   * request without it (`shared/platform/http/front-door.ts`) and trust `cloudfront-viewer-address` on one with it.
    */
   ORIGIN_VERIFY_TOKEN: optionalName,
+  /**
+   * In AWS, the Secrets Manager secret that holds it instead (its current and, during a rotation, previous value), read
+   * at run time: the value itself is in no function's configuration.
+   */
+  ORIGIN_VERIFY_SECRET_ARN: optionalName,
   /** Multiplies every rate limit's size and refill rate (DECISIONS §12); 0 turns the limits off. */
   RATE_LIMIT_SCALE: z._default(z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/, 'must be a number ≥ 0')), z.transform(Number)), 1),
   /**
@@ -76,8 +83,8 @@ const coreSchema = z.object({
   PROVIDER_KEY_ID: optionalName,
   /** Local runtime only: base64 of the 32-byte key that seals payment-provider secrets in place of KMS. */
   LOCAL_PROVIDER_KEY: optionalKey,
-  /** The Secrets Manager secret that signs portal download links (`/dl`), read once per container (AWS). */
-  DOWNLOAD_LINK_SECRET_ARN: optionalName,
+  /** The SSM parameter of the key that signs portal download links (`/dl`), made on first use, read once per container (AWS). */
+  DOWNLOAD_LINK_PARAMETER: optionalName,
   /** Local runtime only: base64 of the 32-byte key that signs portal download links. */
   LOCAL_DOWNLOAD_LINK_KEY: optionalKey,
   /**
@@ -142,17 +149,19 @@ export type CoreConfig = {
   bucketName?: string;
   exports: { bucketName?: string; queueUrl?: string };
   mail: { queueUrl?: string };
-  endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string; secretsManager?: string };
+  endpoints: { dynamodb?: string; s3?: string; ses?: string; sqs?: string; secretsManager?: string; ssm?: string };
   webhooks: { queueUrl?: string; deadLetterQueueUrl?: string; retryScale: number; addressGuard: boolean };
   /** Set when the API is reached through the front door only (`shared/platform/http/front-door.ts`, `shared/platform/http/client-address.ts`). */
   originVerifyToken?: string;
+  /** The same, kept in Secrets Manager (AWS). */
+  originVerifySecretArn?: string;
   rateLimitScale: number;
   /** log2 of scrypt's N for new password hashes (shared/identity/accounts/passwords.ts). */
   passwordHashCost: number;
   analytics: { retentionDays: number; queueUrl?: string };
   imports: { queueUrl?: string };
   payments: { stripeApiUrl?: string; providerKeyId?: string; localProviderKey?: string };
-  downloadLinks: { secretArn?: string; localKey?: string; releaseFilesUrl?: string };
+  downloadLinks: { parameterName?: string; localKey?: string; releaseFilesUrl?: string };
 };
 
 /** Each field is present (`undefined` when unset), so a function that did not read its section cannot pass for one that did. */
@@ -235,6 +244,7 @@ export function loadConfig<S extends ConfigSection = never>(env: NodeJS.ProcessE
       ses: parsed.SES_ENDPOINT,
       sqs: parsed.SQS_ENDPOINT,
       secretsManager: parsed.SECRETS_MANAGER_ENDPOINT,
+      ssm: parsed.SSM_ENDPOINT,
     },
     webhooks: {
       queueUrl: parsed.QUEUE_URL,
@@ -243,13 +253,14 @@ export function loadConfig<S extends ConfigSection = never>(env: NodeJS.ProcessE
       addressGuard: parsed.RUNTIME === 'aws' || parsed.WEBHOOK_ADDRESS_GUARD === 'on',
     },
     originVerifyToken: parsed.ORIGIN_VERIFY_TOKEN,
+    originVerifySecretArn: parsed.ORIGIN_VERIFY_SECRET_ARN,
     rateLimitScale: parsed.RATE_LIMIT_SCALE,
     passwordHashCost: passwordHashCost(parsed.RUNTIME, parsed.PASSWORD_HASH_COST),
     analytics: { retentionDays: parsed.ANALYTICS_RETENTION_DAYS, queueUrl: parsed.USAGE_QUEUE_URL },
     imports: { queueUrl: parsed.IMPORT_QUEUE_URL },
     payments: { stripeApiUrl: parsed.STRIPE_API_URL, providerKeyId: parsed.PROVIDER_KEY_ID, localProviderKey: parsed.LOCAL_PROVIDER_KEY },
     downloadLinks: {
-      secretArn: parsed.DOWNLOAD_LINK_SECRET_ARN,
+      parameterName: parsed.DOWNLOAD_LINK_PARAMETER,
       localKey: parsed.LOCAL_DOWNLOAD_LINK_KEY,
       releaseFilesUrl: withoutTrailingSlash(parsed.RELEASE_FILES_URL),
     },

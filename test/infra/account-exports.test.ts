@@ -5,6 +5,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { expectWatchedByHealthCheck } from './support/health-check.js';
 import { actionsOn, statementsOf } from './support/policies.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { EXPORT_RETENTION_DAYS } from '../../shared/portability/exports/export-jobs.js';
@@ -32,7 +33,7 @@ describe('export infrastructure', () => {
       LifecycleConfiguration: { Rules: expect.arrayContaining([{ Id: 'expire-exports', ExpirationInDays: EXPORT_RETENTION_DAYS, Status: 'Enabled' }]) },
       LoggingConfiguration: { DestinationBucketName: { Ref: id(stack, stack.releaseBucket.accessLogBucket) }, LogFilePrefix: 'exports/' },
     });
-    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect([bucket.DeletionPolicy, bucket.UpdateReplacePolicy]).toEqual(['RetainExceptOnCreate', 'Retain']);
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucketId },
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
@@ -81,20 +82,12 @@ describe('export infrastructure', () => {
     }
   });
 
-  it('runs at most two workers at a time in the deployment: reserved concurrency, and the event source never asks for more', () => {
+  it('runs at most two workers at a time in the deployment: the event source never asks for more', () => {
     expect(EXPORT_QUEUE_SETTINGS.maxConcurrency).toBe(2);
-    expect(resourceOf(exports.worker).Properties.ReservedConcurrentExecutions).toBe(2);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: queueArn, ScalingConfig: { MaximumConcurrency: 2 } });
   });
 
-  it('raises an alarm to the topic as soon as the dead-letter queue holds a message', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      AlarmName: 'LicensingService-export-dead-letters',
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id(stack, exports.deadLetterQueue), 'QueueName'] } }],
-      Threshold: 1,
-      AlarmActions: [{ Ref: id(stack, stack.alarmTopic.topic) }],
-    });
+  it('has the health check report the dead-letter queue as soon as it holds a message: its alarm, to the topic', () => {
+    expectWatchedByHealthCheck(stack, template, exports.deadLetterQueue, exports.deadLetterAlarm, 'export-dead-letters');
   });
 });

@@ -5,6 +5,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { expectWatchedByHealthCheck } from './support/health-check.js';
 import { actionsOn, statementsOf } from './support/policies.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { MAX_RETRY_DELAY_MS, STALL_MS } from '../../shared/portability/imports/import-ends.js';
@@ -37,9 +38,8 @@ describe('import infrastructure', () => {
     expect(MAX_RETRY_DELAY_MS).toBeLessThan(STALL_MS);
   });
 
-  it('runs at most two workers at a time in the deployment: reserved concurrency, and the event source never asks for more', () => {
+  it('runs at most two workers at a time in the deployment: the event source never asks for more', () => {
     expect(IMPORT_QUEUE_SETTINGS.maxConcurrency).toBe(2);
-    expect(resourceOf(imports.worker).ReservedConcurrentExecutions).toBe(2);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: queueArn, ScalingConfig: { MaximumConcurrency: 2 } });
   });
 
@@ -90,14 +90,7 @@ describe('import infrastructure', () => {
     });
   });
 
-  it('raises an alarm to the topic as soon as the dead-letter queue holds a message', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      AlarmName: 'LicensingService-import-dead-letters',
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id(stack, imports.deadLetterQueue), 'QueueName'] } }],
-      Threshold: 1,
-      AlarmActions: [{ Ref: id(stack, stack.alarmTopic.topic) }],
-    });
+  it('has the health check report the dead-letter queue as soon as it holds a message: its alarm, to the topic', () => {
+    expectWatchedByHealthCheck(stack, template, imports.deadLetterQueue, imports.deadLetterAlarm, 'import-dead-letters');
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALARM_THRESHOLDS } from '../../infra/constructs/alarms.js';
+import { METRICS_SERVICE } from '../../shared/platform/observability/metrics.js';
 import { logicalIdOf } from '../../infra/names.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { cdkApp } from './support/app.js';
@@ -22,6 +23,7 @@ const { stack, template } = synth({ alarmEmail: 'ops@example.com' });
 // Synthesized here rather than in the tests, whose timeout a busy machine can exceed.
 const withoutEmail = synth().template;
 const emailFromSsm = synth({ alarmEmail: 'ssm:/licensing/alarm-email' }).template;
+const apiOnly = synth({ dashboard: false }).template;
 const topicRef = { Ref: logicalIdOf(stack.alarmTopic.topic) };
 const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[];
 const alarmNamed = (name: string) => {
@@ -79,127 +81,77 @@ describe('alarm topic', () => {
 });
 
 describe('alarms', () => {
-  it('all report to the topic when they go off and when they are OK again, and treat no data as OK', () => {
-    // 2 API/edge + 2 per function + iterator age + purchases not issued + 2 SES + the webhook, outbox stream, mail and usage event dead-letter alarms
-    // + the export and import dead-letter alarms.
-    expect(alarms).toHaveLength(2 + 2 * Object.keys(stack.allFunctions).length + 1 + 1 + 2 + 4 + 2);
+  it('are few, each on one or two metrics, all report to the topic when they go off and when they are OK again', () => {
+    expect(alarms.map((alarm) => alarm.Properties.AlarmName).sort()).toEqual(
+      ['api-5xx', 'front-door-refusals', 'health-check', 'ses-reputation', 'worker-failures'].map((name) => `LicensingService-test-${name}`),
+    );
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([topicRef]);
       expect(alarm.Properties.OKActions).toEqual([topicRef]);
-      expect(alarm.Properties.TreatMissingData).toBe('notBreaching');
-      expect(alarm.Properties.AlarmName).toMatch(/^LicensingService-test-/);
     }
+    // No period without data is a fault, but the health check's: one without a run is a check that did not happen.
+    expect(alarms.filter((alarm) => alarm.Properties.TreatMissingData !== 'notBreaching').map((alarm) => alarm.Properties.AlarmName)).toEqual([
+      'LicensingService-test-health-check',
+    ]);
   });
 
-  it('watch the API 5xx rate as metric math over 5xx and requests', () => {
-    const alarm = alarmNamed('api-5xx-rate');
-    expect(alarm).toMatchObject({ Threshold: ALARM_THRESHOLDS.serverErrorPercent, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1 });
-    const [expression, ...inputs] = alarm.Metrics as { Id: string; Expression?: string; ReturnData?: boolean; MetricStat?: any }[];
-    expect(expression).toMatchObject({ Expression: 'IF(requests > 0, 100 * errors / requests, 0)' });
-    const metricOf = (id: string) => inputs.find((m) => m.Id === id)!.MetricStat;
-    const apiDimension = [{ Name: 'ApiId', Value: { Ref: logicalIdOf(stack.api) } }];
-    expect(metricOf('requests')).toMatchObject({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: 'Count', Dimensions: apiDimension }, Stat: 'Sum', Period: 300 });
-    expect(metricOf('errors')).toMatchObject({ Metric: { Namespace: 'AWS/ApiGateway', MetricName: '5xx', Dimensions: apiDimension }, Stat: 'Sum', Period: 300 });
+  it('watch any 5xx the HTTP API answers', () => {
+    const alarm = alarmNamed('api-5xx');
+    expect(watched(alarm)).toEqual({ Namespace: 'AWS/ApiGateway', MetricName: '5xx', Stat: 'Sum', Period: 300, Dimensions: [{ Name: 'ApiId', Value: { Ref: logicalIdOf(stack.api) } }] });
+    expect(alarm).toMatchObject({ Threshold: ALARM_THRESHOLDS.serverErrors, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
+    // A paid checkout the Stripe webhook could not issue is one of them: the alarm says where to look.
+    expect(alarm.AlarmDescription).toContain('Paid checkout not issued');
   });
 
-  it("watch the edge function's p99 duration over 15 minutes", () => {
-    const alarm = alarmNamed('edge-duration-p99');
+  it('watch the health check: two failed or missing runs of the last three', () => {
+    const alarm = alarmNamed('health-check');
     expect(watched(alarm)).toEqual({
       Namespace: 'AWS/Lambda',
-      MetricName: 'Duration',
-      Stat: 'p99',
-      Period: 300,
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(stack.functions.edge) } }],
-    });
-    expect(alarm).toMatchObject({ Threshold: ALARM_THRESHOLDS.edgeDurationP99Ms, EvaluationPeriods: 3 });
-  });
-
-  it('watch errors of every function', () => {
-    for (const [name, fn] of Object.entries(stack.allFunctions)) {
-      const alarm = alarmNamed(`${name}-errors`);
-      expect(watched(alarm)).toEqual({
-        Namespace: 'AWS/Lambda',
-        MetricName: 'Errors',
-        Stat: 'Sum',
-        Period: 300,
-        Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }],
-      });
-      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
-    }
-  });
-
-  it('page on throttling only when it lasts: over 1% of attempts, at least 10, in each of three 5-minute periods', () => {
-    for (const [name, fn] of Object.entries(stack.allFunctions)) {
-      const alarm = alarmNamed(`${name}-throttles`);
-      const metric = (id: string, metricName: string) =>
-        expect.objectContaining({
-          Id: id,
-          ReturnData: false,
-          MetricStat: { Metric: { Namespace: 'AWS/Lambda', MetricName: metricName, Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(fn) } }] }, Period: 300, Stat: 'Sum' },
-        });
-      expect(alarm.Metrics).toEqual(
-        expect.arrayContaining([
-          expect.objectContaining({ Expression: 'IF(throttles >= 10, 100 * throttles / (invocations + throttles), 0)' }),
-          metric('invocations', 'Invocations'),
-          metric('throttles', 'Throttles'),
-        ]),
-      );
-      expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 3, TreatMissingData: 'notBreaching' });
-    }
-  });
-
-  it("watch the webhook and outbox stream dead-letter queues and the fan-out's stream iterator age", () => {
-    expect(watched(alarmNamed('webhook-dead-letters'))).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible' });
-    expect(watched(alarmNamed('outbox-stream-dead-letters'))).toMatchObject({
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalIdOf(stack.webhookDelivery.streamDeadLetterQueue), 'QueueName'] } }],
-    });
-    const iteratorAge = alarmNamed('webhook-stream-iterator-age');
-    expect(watched(iteratorAge)).toEqual({
-      Namespace: 'AWS/Lambda',
-      MetricName: 'IteratorAge',
-      Stat: 'Maximum',
-      Period: 300,
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(stack.webhookDelivery.fanOut) } }],
-    });
-    expect(iteratorAge.Threshold).toBe(ALARM_THRESHOLDS.streamIteratorAgeMs);
-  });
-
-  it('watch paid checkouts the Stripe webhook could not issue: the count its function writes, in the stack\'s namespace', () => {
-    const alarm = alarmNamed('purchases-not-issued');
-    expect(watched(alarm)).toEqual({
-      Namespace: 'LicensingService-test',
-      MetricName: 'PurchasesNotIssued',
+      MetricName: 'Errors',
       Stat: 'Sum',
       Period: 300,
-      Dimensions: [{ Name: 'service', Value: 'stripeWebhook' }],
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalIdOf(stack.healthCheck.function) } }],
     });
-    expect(alarm).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
-    // The dimension is the service name the function counts under.
-    const variables = (template.toJSON().Resources[logicalIdOf(stack.functions.stripeWebhook)] as Resource).Properties.Environment.Variables;
-    expect(variables).toMatchObject({ POWERTOOLS_SERVICE_NAME: 'stripeWebhook', POWERTOOLS_METRICS_NAMESPACE: 'LicensingService-test' });
+    expect(alarm).toMatchObject({ Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 2, TreatMissingData: 'breaching' });
+    // It is the alarm of every dead-letter queue (the check looks at each: test/integration/platform/health-check.test.ts).
+    for (const queueAlarm of [stack.webhookDelivery.deadLetterAlarm, stack.webhookDelivery.streamDeadLetterAlarm, stack.mailDelivery.deadLetterAlarm, stack.usageEvents.deadLetterAlarm, stack.accountExports.deadLetterAlarm, stack.accountImports.deadLetterAlarm]) {
+      expect(queueAlarm).toBe(stack.healthCheck.alarm);
+    }
   });
 
-  it('watch the SES bounce and complaint rates of the account', () => {
-    const bounces = alarmNamed('ses-bounce-rate');
-    expect(watched(bounces)).toEqual({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Stat: 'Maximum', Period: 3600 });
-    expect(bounces.Threshold).toBe(ALARM_THRESHOLDS.sesBounceRate);
-    const complaints = alarmNamed('ses-complaint-rate');
-    expect(watched(complaints)).toEqual({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Stat: 'Maximum', Period: 3600 });
-    expect(complaints.Threshold).toBe(ALARM_THRESHOLDS.sesComplaintRate);
+  it('watch the counts the functions write, each one series in the stack’s namespace: refusals around the front door, failed workers', () => {
+    for (const [name, metric, threshold] of [['front-door-refusals', 'FrontDoorRefusals', ALARM_THRESHOLDS.frontDoorRefusals], ['worker-failures', 'WorkerFailures', ALARM_THRESHOLDS.workerFailures]] as const) {
+      const alarm = alarmNamed(name);
+      expect(watched(alarm)).toEqual({ Namespace: 'LicensingService-test', MetricName: metric, Stat: 'Sum', Period: 300, Dimensions: [{ Name: 'service', Value: METRICS_SERVICE }] });
+      expect(alarm).toMatchObject({ Threshold: threshold, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    }
+    const variables = (template.toJSON().Resources[logicalIdOf(stack.functions.edge)] as Resource).Properties.Environment.Variables;
+    expect(variables).toMatchObject({ POWERTOOLS_METRICS_NAMESPACE: 'LicensingService-test' });
+    // Without a front door nothing is refused for lacking its secret.
+    expect((Object.values(apiOnly.findResources('AWS::CloudWatch::Alarm')) as Resource[]).map((alarm) => alarm.Properties.AlarmName)).not.toContain('LicensingService-test-front-door-refusals');
+  });
+
+  it('watch the SES bounce and complaint rates of the account in one alarm, each against its own limit', () => {
+    const alarm = alarmNamed('ses-reputation');
+    const [expression, ...inputs] = alarm.Metrics as { Id: string; Expression?: string; MetricStat?: any }[];
+    expect(expression).toMatchObject({ Expression: `MAX([bounces / ${ALARM_THRESHOLDS.sesBounceRate}, complaints / ${ALARM_THRESHOLDS.sesComplaintRate}])` });
+    expect(inputs.map((input) => [input.Id, input.MetricStat])).toEqual([
+      ['bounces', { Metric: { Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate' }, Stat: 'Maximum', Period: 3600 }],
+      ['complaints', { Metric: { Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate' }, Stat: 'Maximum', Period: 3600 }],
+    ]);
+    expect(alarm.Threshold).toBe(1);
   });
 });
 
 describe('dashboard', () => {
-  it('is named after the stack and draws the alarms and their metrics', () => {
+  it('is named after the stack and its region and draws the alarms and their metrics', () => {
     const [dashboard] = Object.values(template.findResources('AWS::CloudWatch::Dashboard')) as Resource[];
-    expect(dashboard!.Properties.DashboardName).toBe('LicensingService-test');
+    expect(dashboard!.Properties.DashboardName).toEqual({ 'Fn::Join': ['', ['LicensingService-test-', { Ref: 'AWS::Region' }]] });
     const body = JSON.stringify(dashboard!.Properties.DashboardBody);
-    for (const text of ['Alarms', '5xx', 'Count', 'Latency', 'p99', 'Errors', 'Throttles', 'ApproximateNumberOfMessagesVisible', 'IteratorAge', 'Reputation.BounceRate']) {
+    for (const text of ['Alarms', '5xx', 'Count', 'Latency', 'p99', 'Errors', 'Throttles', 'ApproximateNumberOfMessagesVisible', 'IteratorAge', 'Reputation.BounceRate', '5xxErrorRate', 'FrontDoorRefusals']) {
       expect(body).toContain(text);
     }
-    for (const alarm of [...stack.alarms.alarms, stack.webhookDelivery.deadLetterAlarm, stack.webhookDelivery.streamDeadLetterAlarm]) expect(body).toContain(logicalIdOf(alarm));
+    for (const alarm of [...stack.alarms.alarms, stack.healthCheck.alarm]) expect(body).toContain(logicalIdOf(alarm));
   });
 });
 

@@ -39,11 +39,11 @@ const fromSsm = synth('LicensingService-prod', {
 });
 
 describe('stages', () => {
-  it('name the API, topic, dashboard and alarms after the stack, so stages share an account', () => {
+  it('name the API, topic, dashboard and alarms after the stack, so stages share an account (and the dashboard after the region too)', () => {
     const { template } = staging;
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'LicensingService-staging' });
     template.hasResourceProperties('AWS::SNS::Topic', { TopicName: 'LicensingService-staging-alarms' });
-    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'LicensingService-staging' });
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: { 'Fn::Join': ['', ['LicensingService-staging-', { Ref: 'AWS::Region' }]] } });
     for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Resource[]) {
       expect(alarm.Properties.AlarmName).toMatch(/^LicensingService-staging-/);
     }
@@ -51,10 +51,10 @@ describe('stages', () => {
 });
 
 describe('outputs', () => {
-  it('give what a vendor needs: the service and Stripe webhook URLs (the front door), bucket, table, alarm topic and dashboard', () => {
+  it('give what a vendor needs: the service and Stripe webhook URLs (the front door), bucket, table, alarm topic, dashboard and origin secret', () => {
     const { stack, outputs } = staging;
     const frontDoor = { 'Fn::GetAtt': [logicalIdOf(stack.frontDoor!.distribution), 'DomainName'] };
-    expect(Object.keys(outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'DashboardUrl', 'ReleaseBucketName', 'StripeWebhookUrl', 'TableName']);
+    expect(Object.keys(outputs).sort()).toEqual(['AlarmTopicArn', 'ApiUrl', 'DashboardName', 'DashboardUrl', 'OriginSecretArn', 'ReleaseBucketName', 'StripeWebhookUrl', 'TableName']);
     expect(outputs.DashboardUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', frontDoor, '/']] });
     expect(outputs.ApiUrl!.Value).toEqual(outputs.DashboardUrl!.Value);
     expect(outputs.StripeWebhookUrl!.Value).toEqual({ 'Fn::Join': ['', ['https://', frontDoor, '/v1/webhooks/stripe/{userId}']] });

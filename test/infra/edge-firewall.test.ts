@@ -5,8 +5,8 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
-import { EdgeFirewallStack } from '../../infra/edge-firewall-stack.js';
-import { SERVICE_PATH_PREFIXES } from '../../infra/routes.js';
+import { EdgeFirewallStack, rateLimitedPaths } from '../../infra/edge-firewall-stack.js';
+import { ROUTES } from '../../infra/routes.js';
 import { LicensingStack } from '../../infra/stack.js';
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -50,7 +50,7 @@ describe('edge firewall on', () => {
   const { firewall, service, firewallTemplate, template } = synthWithFirewall(2000);
   const config = (template.toJSON().Resources[logicalId(service, service.frontDoor!.distribution)] as Resource).Properties.DistributionConfig;
 
-  it('has a CLOUDFRONT web ACL in us-east-1 that blocks an IP over the limit in 5 minutes with 429, counting the service’s paths only', () => {
+  it('has a CLOUDFRONT web ACL in us-east-1 that blocks an IP over the limit in 5 minutes with 429, counting the plugin-facing paths only', () => {
     expect(firewall.region).toBe('us-east-1');
     firewallTemplate.resourceCountIs('AWS::WAFv2::WebACL', 1);
     const startsWith = (prefix: string) => ({
@@ -66,8 +66,15 @@ describe('edge firewall on', () => {
               Limit: 2000,
               AggregateKeyType: 'IP',
               EvaluationWindowSec: 300,
-              // The dashboard's page and files are not counted: only what the front door sends to the API.
-              ScopeDownStatement: { OrStatement: { Statements: SERVICE_PATH_PREFIXES.map(startsWith) } },
+              // Plugins' calls only: not Stripe's shared webhook addresses, vendors' portal servers, or the dashboard.
+              ScopeDownStatement: {
+                OrStatement: {
+                  Statements: [
+                    { AndStatement: { Statements: [startsWith('/v1/'), { NotStatement: { Statement: { OrStatement: { Statements: [startsWith('/v1/portal/'), startsWith('/v1/webhooks/stripe/')] } } } }] } },
+                    startsWith('/public/v1/'),
+                  ],
+                },
+              },
             },
           },
           Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429, CustomResponseBodyKey: 'too-many-requests' }) } },
@@ -76,6 +83,18 @@ describe('edge firewall on', () => {
       CustomResponseBodies: { 'too-many-requests': { ContentType: 'APPLICATION_JSON', Content: '{"error":"Too many requests"}' } },
     });
     template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+  });
+
+  it('counts what plugins call and nothing that shares a few addresses among many callers', () => {
+    const counted = (path: string) => rateLimitedPaths().some(({ prefix, except }) => path.startsWith(prefix) && !except.some((excluded) => path.startsWith(excluded)));
+    for (const path of ['/v1/licenses/validate', '/v1/licenses/activate', '/v1/updates/check', '/v1/download/rel_1', '/public/v1/validate']) expect(counted(path), path).toBe(true);
+    for (const path of ['/v1/webhooks/stripe/usr_1', '/v1/portal/licenses', '/api/auth/login', '/dl/rel_1', '/health', '/docs', '/', '/assets/index.js']) {
+      expect(counted(path), path).toBe(false);
+    }
+    // Every route is either counted or not, by the routes' own table: a new surface under /v1 is left out by itself.
+    expect(ROUTES.filter((route) => counted(route.path.replace(/\{[^}]+\}/g, 'x'))).map((route) => route.surface)).toEqual(
+      ROUTES.filter((route) => route.surface === 'edge' || route.surface === 'public').map((route) => route.surface),
+    );
   });
 
   it('puts that web ACL on the front door, the one distribution, through a cross-region reference', () => {

@@ -11,6 +11,8 @@ import { SERVICE_PATH_PREFIXES } from '../../infra/routes.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { FUNCTION_CONFIG_SECTIONS } from '../../shared/platform/config.js';
 import { cdkApp } from './support/app.js';
+import { statementsOf } from './support/policies.js';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 
 type Resource = { Type: string; Properties: Record<string, any>; DependsOn?: string[] };
 
@@ -67,7 +69,8 @@ describe('the front door', () => {
     expect(api.OriginCustomHeaders).toEqual([{ HeaderName: 'x-origin-verify', HeaderValue: originSecret }]);
     expect(policy(template, behaviorFor('/v1/*').ResponseHeadersPolicyId)).toEqual({
       Comment: expect.any(String),
-      Name: expect.any(String),
+      // CloudFront's names are the account's: the region is in it (test/infra/regions.test.ts).
+      Name: { 'Fn::Join': ['', [{ Ref: 'AWS::Region' }, expect.stringMatching(/^-LicensingService-DashboardSite-[0-9A-F]{8}-ApiHeaders$/)]] },
       SecurityHeadersConfig: {
         StrictTransportSecurity: { AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true },
         ContentTypeOptions: { Override: true },
@@ -173,11 +176,20 @@ describe('the front door', () => {
     expect(outputs.StripeWebhookUrl.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [logicalIdOf(frontDoor.distribution), 'DomainName'] }, '/v1/webhooks/stripe/{userId}']] });
   });
 
-  it('gives the HTTP functions alone the origin secret, which they insist on', () => {
-    for (const fn of Object.values(stack.functions)) expect(variables(fn).ORIGIN_VERIFY_TOKEN).toEqual(originSecret);
-    for (const fn of [stack.webhookDelivery.fanOut, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.expirySweep.function]) {
-      expect(variables(fn)).not.toHaveProperty('ORIGIN_VERIFY_TOKEN');
+  it('gives the HTTP functions alone the origin secret, which they insist on: where it is and a read of it, never its value', () => {
+    const secretId = logicalIdOf(stack.originVerify!.secret);
+    const grantedTheSecret = (fn: LambdaFunction) => statementsOf(stack, template, fn).some((statement) => JSON.stringify(statement.Resource) === JSON.stringify({ Ref: secretId }));
+    for (const fn of Object.values(stack.functions)) {
+      expect(variables(fn).ORIGIN_VERIFY_SECRET_ARN).toEqual({ Ref: secretId });
+      expect(grantedTheSecret(fn)).toBe(true);
     }
+    for (const fn of Object.values(stack.allFunctions).filter((fn) => !Object.values(stack.functions).includes(fn))) {
+      expect(variables(fn)).not.toHaveProperty('ORIGIN_VERIFY_SECRET_ARN');
+      expect(grantedTheSecret(fn)).toBe(false);
+    }
+    // No function's configuration holds the value (CloudFront's alone does, as a dynamic reference in the template).
+    for (const fn of Object.values(stack.allFunctions)) expect(JSON.stringify(variables(fn))).not.toContain('resolve:secretsmanager');
+    expect(JSON.stringify(template.toJSON()).split('{{resolve:secretsmanager:').length - 1).toBe(1);
     // The execute-api address stays on: it is the front door's origin.
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', Match.not(Match.objectLike({ DisableExecuteApiEndpoint: true })));
   });
@@ -222,13 +234,23 @@ describe('the custom domain on the front door', () => {
   });
 });
 
+describe('rotating the origin secret', () => {
+  it('redeploys the distribution when its label changes, so CloudFormation reads the secret’s new value; nothing else changes', () => {
+    const comment = (t: Template, s: LicensingStack) => (t.toJSON().Resources[logicalIdOf(s.frontDoor!.distribution)] as Resource).Properties.DistributionConfig.Comment;
+    const rotated = synth({ originSecretRotation: '2026-12-01' });
+    expect(comment(template, stack)).toBe('Licensing service: the dashboard, the API and release files');
+    expect(comment(rotated.template, rotated.stack)).toBe('Licensing service: the dashboard, the API and release files (origin secret: 2026-12-01)');
+    expect(rotated.template.toJSON().Outputs.OriginSecretArn.Value).toEqual({ Ref: logicalIdOf(rotated.stack.originVerify!.secret) });
+  });
+});
+
 describe('dashboard: false (a new account without CloudFront yet)', () => {
   it('has no CloudFront and no origin secret: the HTTP API alone, answering directly', () => {
     const { stack: s, template: t, variables: v } = apiOnly;
     for (const type of ['AWS::CloudFront::Distribution', 'AWS::CloudFront::Function', 'AWS::CloudFront::ResponseHeadersPolicy', 'Custom::CDKBucketDeployment']) t.resourceCountIs(type, 0);
     expect(s.frontDoor).toBeUndefined();
     for (const fn of Object.values(s.functions)) {
-      expect(v(fn)).not.toHaveProperty('ORIGIN_VERIFY_TOKEN');
+      expect(v(fn)).not.toHaveProperty('ORIGIN_VERIFY_SECRET_ARN');
       expect(v(fn)).not.toHaveProperty('RELEASE_FILES_URL');
       expect(v(fn)).not.toHaveProperty('DASHBOARD_URL');
       expect(v(fn)).not.toHaveProperty('PUBLIC_BASE_URL');

@@ -5,6 +5,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { expectWatchedByHealthCheck } from './support/health-check.js';
 import { actionsOn, statementsOf, type Statement } from './support/policies.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { MAIL_QUEUE_SETTINGS } from '../../shared/messaging/mail/mail-queue.js';
@@ -90,14 +91,7 @@ describe('license e-mail infrastructure', () => {
     for (const fn of Object.values(stack.functions)) expect(actionsOn(statementsOf(stack, template, fn), queueArn)).toEqual([]);
   });
 
-  it('raises an alarm to the topic as soon as the dead-letter queue holds an e-mail', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      AlarmName: 'LicensingService-mail-dead-letters',
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id(stack, mail.deadLetterQueue), 'QueueName'] } }],
-      Threshold: 1,
-      AlarmActions: [{ Ref: id(stack, stack.alarmTopic.topic) }],
-    });
+  it('has the health check report the dead-letter queue as soon as it holds an e-mail: its alarm, to the topic', () => {
+    expectWatchedByHealthCheck(stack, template, mail.deadLetterQueue, mail.deadLetterAlarm, 'mail-dead-letters');
   });
 });

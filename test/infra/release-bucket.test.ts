@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
 const outRoot = mkdtempSync(join(tmpdir(), 'licensing-bucket-test-'));
 afterAll(() => rmSync(outRoot, { recursive: true, force: true }));
@@ -42,7 +42,8 @@ describe('release bucket', () => {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
     });
-    expect(bucket.DeletionPolicy).toBe('Retain');
+    // Retained on the stack's deletion and on a replacement, not by a failed first deployment's rollback.
+    expect([bucket.DeletionPolicy, bucket.UpdateReplacePolicy]).toEqual(['RetainExceptOnCreate', 'Retain']);
   });
 
   it('refuses any request without TLS', () => {
@@ -56,14 +57,27 @@ describe('release bucket', () => {
     });
   });
 
-  it("allows presigned PUT and GET from the dashboard's origin only", () => {
+  it("allows presigned PUT and GET from the dashboard's origins: dashboardUrl's and the front door's, which serves one too", () => {
+    const origins = (props: LicensingStackProps) => synth(props).bucket.Properties.CorsConfiguration.CorsRules[0].AllowedOrigins;
     expect(bucket.Properties.CorsConfiguration.CorsRules).toEqual([
-      expect.objectContaining({ AllowedMethods: ['PUT', 'GET', 'HEAD'], AllowedOrigins: ['https://dashboard.example.com'], AllowedHeaders: ['*'] }),
+      // The front door's *.cloudfront.net name depends on the bucket (its origin), so the bucket cannot name it.
+      expect.objectContaining({ AllowedMethods: ['PUT', 'GET', 'HEAD'], AllowedOrigins: ['*'], AllowedHeaders: ['*'] }),
     ]);
+    const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/abc';
+    expect(origins({ dashboardUrl: 'https://app.example.com', customDomain: { domainName: 'licenses.example.com', certificateArn } })).toEqual([
+      'https://app.example.com',
+      'https://licenses.example.com',
+    ]);
+    expect(origins({ dashboardUrl: 'https://app.example.com/', dashboard: false })).toEqual(['https://app.example.com']);
   });
 
   it('allows any origin without a dashboard, since only a presigned URL grants access', () => {
     expect(bare.bucket.Properties.CorsConfiguration.CorsRules[0].AllowedOrigins).toEqual(['*']);
+  });
+
+  it('warns that dashboardUrl beside the front door is for a dashboard hosted elsewhere', () => {
+    Annotations.fromStack(stack).hasWarning('*', Match.stringLikeRegexp('dashboardUrl https://dashboard.example.com/app is where sign-ins land'));
+    Annotations.fromStack(bare.stack).hasNoWarning('*', Match.stringLikeRegexp('dashboardUrl'));
   });
 
   it('aborts incomplete multipart uploads after a day', () => {
@@ -91,7 +105,7 @@ describe('release bucket', () => {
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       LifecycleConfiguration: { Rules: [expect.objectContaining({ Status: 'Enabled', ExpirationInDays: 90 })] },
     });
-    expect(logBucket.DeletionPolicy).toBe('Retain');
+    expect([logBucket.DeletionPolicy, logBucket.UpdateReplacePolicy]).toEqual(['RetainExceptOnCreate', 'Retain']);
     // The S3 logging service writes by bucket policy (no ACLs), over TLS only.
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: logBucketId },

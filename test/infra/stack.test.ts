@@ -5,12 +5,13 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { statementsOf } from './support/policies.js';
 import { LicensingStack, type LicensingStackProps } from '../../infra/stack.js';
 import { HANDLER_ENTRIES, ROUTES, SURFACES } from '../../infra/routes.js';
 import { DEFAULT_MAIL_FROM, FUNCTION_CONFIG_SECTIONS } from '../../shared/platform/config.js';
 import { GLOBAL_INDEXES, TABLE_KEYS } from '../../shared/platform/data/table-schema.js';
 
-type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
 // Every App synthesizes into a directory of its own; keep them all under one that is removed at the end.
 const outRoot = mkdtempSync(join(tmpdir(), 'licensing-stack-test-'));
@@ -31,6 +32,7 @@ const { stack, template } = synth({
 
 // Synthesized up front: a busy machine can take longer than a test's timeout per synthesis.
 const bare = synth();
+const pinned = synth({ env: { account: '123456789012', region: 'eu-west-1' } });
 
 const logicalId = (s: Stack, construct: { node: { defaultChild?: unknown } }) =>
   s.getLogicalId(construct.node.defaultChild as CfnElement);
@@ -68,32 +70,49 @@ describe('table', () => {
     );
   });
 
-  it('is on-demand, with TTL, point-in-time recovery and a stream of new images, and is retained and protected from deletion', () => {
+  it('is on-demand, with TTL, point-in-time recovery and a stream of new images', () => {
     const [, table] = only('AWS::DynamoDB::Table');
     expect(table.Properties).toMatchObject({
       BillingMode: 'PAY_PER_REQUEST',
-      DeletionProtectionEnabled: true,
       TimeToLiveSpecification: { AttributeName: TABLE_KEYS.timeToLive, Enabled: true },
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
     });
-    expect(table.DeletionPolicy).toBe('Retain');
+  });
+
+  it('outlives the stack, protected from deletion, but not a failed first deployment, whose rollback deletes it', () => {
+    const [tableId, table] = only('AWS::DynamoDB::Table');
+    // Retained on the stack's deletion and on a replacement; deleted by a create's rollback, so a retry starts clean.
+    expect([table.DeletionPolicy, table.UpdateReplacePolicy]).toEqual(['RetainExceptOnCreate', 'Retain']);
+    // A protected table refuses that rollback's delete: protection comes on just after the table, from a resource the
+    // rollback deletes first (which turns it off) and the stack's deletion keeps (so the table stays protected).
+    expect(table.Properties).not.toHaveProperty('DeletionProtectionEnabled');
+    const [, protection] = only('Custom::AWS');
+    expect(protection.DeletionPolicy).toBe('RetainExceptOnCreate');
+    // Each call is JSON joined around the table's name: read with the name as its Ref.
+    const call = (event: 'Create' | 'Update' | 'Delete') =>
+      JSON.parse((protection.Properties[event]['Fn::Join'][1] as unknown[]).map((part) => (typeof part === 'string' ? part : JSON.stringify(part).replace(/"/g, ''))).join(''));
+    for (const [event, enabled] of [['Create', true], ['Update', true], ['Delete', false]] as const) {
+      expect(call(event), event).toMatchObject({ service: 'DynamoDB', action: 'updateTable', parameters: { TableName: `{Ref:${tableId}}`, DeletionProtectionEnabled: enabled } });
+    }
   });
 });
 
 describe('functions', () => {
-  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep, the lease expiry job, the export and the import worker: nodejs22.x on arm64', () => {
+  it('exist once per surface, plus the outbox fan-out and sweep, the webhook dispatcher, the mail sender, the usage event writer, the expiry sweep, the lease expiry job, the export and the import worker, the health check: nodejs22.x on arm64', () => {
     const others = [
       stack.webhookDelivery.fanOut, stack.webhookDelivery.sweep.function, stack.webhookDelivery.dispatcher, stack.mailDelivery.sender, stack.usageEvents.writer,
       stack.expirySweep.function,
       stack.leaseExpiry.function,
       stack.accountExports.worker,
       stack.accountImports.worker,
+      stack.healthCheck.function,
     ];
     // Besides the dashboard's deployment machinery: CDK's function that copies the build into its bucket and the one
-    // that retires stale assets (test/infra/front-door.test.ts).
+    // that retires stale assets (test/infra/front-door.test.ts); and CDK's function behind the table's deletion protection.
     const machinery = [logicalId(stack, stack.frontDoor!.dashboard.retirement.function)];
-    const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment') && !machinery.includes(id));
+    const cdkOwn = (id: string) => id.startsWith('CustomCDKBucketDeployment') || id.startsWith('AWS679f53fac002430cb0da5b7982bd2287');
+    const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !cdkOwn(id) && !machinery.includes(id));
     expect(ours).toHaveLength(SURFACES.length + others.length);
     for (const surface of SURFACES) {
       const fn = template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource;
@@ -120,7 +139,7 @@ describe('functions', () => {
       DASHBOARD_URL: 'https://dashboard.example.com',
       REGISTRATION: 'invite',
       PROVIDER_KEY_ID: { 'Fn::GetAtt': [logicalId(stack, stack.providerSecretsKey.key), 'Arn'] },
-      ORIGIN_VERIFY_TOKEN: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: logicalId(stack, stack.originVerify!.secret) }, ':SecretString:::}}']] },
+      ORIGIN_VERIFY_SECRET_ARN: { Ref: logicalId(stack, stack.originVerify!.secret) },
       POWERTOOLS_SERVICE_NAME: 'management',
       POWERTOOLS_METRICS_NAMESPACE: 'LicensingService',
     });
@@ -130,7 +149,7 @@ describe('functions', () => {
     const fn = template.toJSON().Resources[logicalId(stack, stack.functions.stripeWebhook)] as Resource;
     expect(fn.Properties.MemorySize).toBe(512);
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
-      'ORIGIN_VERIFY_TOKEN',
+      'ORIGIN_VERIFY_SECRET_ARN',
       'POWERTOOLS_METRICS_NAMESPACE',
       'POWERTOOLS_SERVICE_NAME',
       'PROVIDER_KEY_ID',
@@ -167,35 +186,51 @@ describe('functions', () => {
     expect(registrationOf(synth({ registration: 'open' }))).toBe('open');
   });
 
-  it('warn that SES refuses the default sender when mailFrom is not set', () => {
-    expect((bare.template.toJSON().Resources[logicalId(bare.stack, bare.stack.mailDelivery.sender)] as Resource).Properties.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
-    Annotations.fromStack(bare.stack).hasWarning('*', Match.stringLikeRegexp('mailFrom is not set'));
+  it('ask for the sender at deployment when mailFrom is not set, with or without an account and region', () => {
+    const senderOf = (s: typeof bare) => (s.template.toJSON().Resources[logicalId(s.stack, s.stack.mailDelivery.sender)] as Resource).Properties.Environment.Variables.MAIL_FROM;
+    for (const unset of [bare, pinned]) {
+      // A parameter without a default: `cdk deploy` stops before changing anything until it has a value.
+      expect(senderOf(unset)).toEqual({ Ref: 'MailFrom' });
+      expect(unset.template.toJSON().Parameters.MailFrom).toMatchObject({ Type: 'String', AllowedPattern: expect.any(String) });
+      expect(unset.template.toJSON().Parameters.MailFrom).not.toHaveProperty('Default');
+    }
+    expect(template.toJSON().Parameters ?? {}).not.toHaveProperty('MailFrom');
     Annotations.fromStack(stack).hasNoWarning('*', Match.stringLikeRegexp('mailFrom'));
+  });
+
+  it('send from the default a trial deployment asks for, and warn that SES refuses it', () => {
+    const trial = synth({ allowDefaultMailFrom: true });
+    expect((trial.template.toJSON().Resources[logicalId(trial.stack, trial.stack.mailDelivery.sender)] as Resource).Properties.Environment.Variables.MAIL_FROM).toBe(DEFAULT_MAIL_FROM);
+    expect(trial.template.toJSON().Parameters ?? {}).not.toHaveProperty('MailFrom');
+    Annotations.fromStack(trial.stack).hasWarning('*', Match.stringLikeRegexp('mailFrom is not set'));
   });
 
   it('may touch the table and its indexes, and beyond them only what each surface needs', () => {
     // Services other than DynamoDB that each surface may use; their resources are checked in their own tests.
+    // Every one reads the front door's secret (secretsmanager; test/infra/front-door.test.ts).
     const otherServices: Record<string, string[]> = {
-      management: ['kms', 's3', 'sqs'],
-      edge: ['kms', 's3', 'sqs'],
-      public: ['kms', 'sqs'],
-      portal: ['kms', 's3', 'secretsmanager'],
-      stripeWebhook: ['kms'],
+      management: ['kms', 's3', 'secretsmanager', 'sqs'],
+      edge: ['kms', 's3', 'secretsmanager', 'sqs'],
+      public: ['kms', 'secretsmanager', 'sqs'],
+      portal: ['kms', 's3', 'secretsmanager', 'ssm'],
+      stripeWebhook: ['kms', 'secretsmanager'],
+      docs: ['secretsmanager'],
     };
     for (const surface of SURFACES) {
       const roleId = logicalId(stack, stack.functions[surface].role!);
       const policies = Object.values(
         template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }),
       ) as Resource[];
-      // The reference docs serve files from their own bundle: no grant at all, so no policy.
-      if (surface === 'docs') {
-        expect(policies).toEqual([]);
-        continue;
-      }
       expect(policies).toHaveLength(1);
       const statements = policies[0]!.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[];
       const actionsOf = (statement: { Action: string | string[] }) => [statement.Action].flat();
       const dynamo = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('dynamodb:')));
+      // The reference docs serve files from their own bundle: no table either.
+      if (surface === 'docs') {
+        expect(dynamo).toEqual([]);
+        expect([...new Set(statements.flatMap(actionsOf).map((action) => action.split(':')[0]))]).toEqual(otherServices.docs);
+        continue;
+      }
       for (const statement of dynamo) {
         expect(actionsOf(statement).every((action) => action.startsWith('dynamodb:'))).toBe(true);
         expect(statement.Resource).toEqual([tableArn, indexArn]);
@@ -212,7 +247,7 @@ describe('functions', () => {
   it('seal secrets with one rotated, retained KMS key: management seals and opens, public, portal, the Stripe webhook and the edge open (which kinds: secret-grants.test.ts)', () => {
     const [keyId, key] = only('AWS::KMS::Key');
     expect(key.Properties.EnableKeyRotation).toBe(true);
-    expect(key.DeletionPolicy).toBe('Retain');
+    expect([key.DeletionPolicy, key.UpdateReplacePolicy]).toEqual(['RetainExceptOnCreate', 'Retain']);
     const keyArn = { 'Fn::GetAtt': [keyId, 'Arn'] };
     const kmsActions: Record<string, string[]> = {
       management: ['kms:Decrypt', 'kms:GenerateDataKey'],
@@ -236,26 +271,20 @@ describe('functions', () => {
     }
   });
 
-  it('give the portal alone the download-link secret: read, by the ARN in DOWNLOAD_LINK_SECRET_ARN', () => {
-    const secretId = logicalId(stack, stack.downloadLinkSecret.secret);
-    const secret = template.toJSON().Resources[secretId] as Resource;
-    expect(secret.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });
+  it('give the portal alone the download-link key: its SSM parameter, named after the stack, which it reads or makes', () => {
+    const parameterArn = { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':ssm:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':parameter/LicensingService/download-link-key']] };
     for (const surface of SURFACES) {
-      const roleId = logicalId(stack, stack.functions[surface].role!);
-      const policy = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roleId }] } }))[0] as Resource | undefined;
-      const statements = ((policy?.Properties.PolicyDocument.Statement ?? []) as { Action: string | string[]; Resource: unknown }[]).filter((statement) =>
-        [statement.Action].flat().some((action) => action.startsWith('secretsmanager:')),
-      );
+      const statements = statementsOf(stack, template, stack.functions[surface]).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ssm:')));
       const variables = (template.toJSON().Resources[logicalId(stack, stack.functions[surface])] as Resource).Properties.Environment.Variables;
       if (surface !== 'portal') {
-        expect([surface, statements, variables.DOWNLOAD_LINK_SECRET_ARN]).toEqual([surface, [], undefined]);
+        expect([surface, statements, variables.DOWNLOAD_LINK_PARAMETER]).toEqual([surface, [], undefined]);
         continue;
       }
-      expect(statements.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
-      for (const statement of statements) expect(statement.Resource).toEqual({ Ref: secretId });
-      expect(variables.DOWNLOAD_LINK_SECRET_ARN).toEqual({ Ref: secretId });
-      expect(variables.BUCKET_NAME).toBeDefined();
+      expect(statements).toEqual([{ Effect: 'Allow', Action: ['ssm:GetParameter', 'ssm:PutParameter'], Resource: parameterArn }]);
+      expect(variables.DOWNLOAD_LINK_PARAMETER).toBe('/LicensingService/download-link-key');
     }
+    // No secret of Secrets Manager but the front door's: $0.40 a month each (docs/cost.md).
+    expect(Object.keys(template.findResources('AWS::SecretsManager::Secret'))).toEqual([logicalId(stack, stack.originVerify!.secret)]);
   });
 
   it('fail synthesis when a handler entry is missing', () => {

@@ -45,6 +45,9 @@ const tableArn = { 'Fn::GetAtt': [logicalId(stack.table), 'Arn'] };
 const indexArn = { 'Fn::Join': ['', [tableArn, '/index/*']] };
 
 /** Every function of the stack with the table (all but the reference docs): its entry file and the key access it must have. */
+/** CDK's one function behind the stack's `AwsCustomResource`s (infra/constructs/table-deletion-protection.ts). */
+const CUSTOM_RESOURCE_FUNCTION = 'AWS679f53fac002430cb0da5b7982bd2287';
+
 const FUNCTIONS: [name: string, fn: LambdaFunction, entry: string, keys: TableKeyAccess][] = [
   ['management', stack.functions.management, HANDLER_ENTRIES.management, 'all'],
   ['edge', stack.functions.edge, HANDLER_ENTRIES.edge, 'edge'],
@@ -67,6 +70,7 @@ const ITEM_ACTIONS = {
   write: ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 };
 
+type Resource = { Properties: Record<string, any> };
 type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
 const actionsOf = (statement: Statement) => [statement.Action].flat();
 
@@ -103,10 +107,19 @@ function roleOf(fn: LambdaFunction): TableKeyAccess | undefined {
 
 describe('table grants', () => {
   it('cover every function of the stack', () => {
-    // The docs function has no table; the dashboard's deployment machinery (CDK's copy function, the asset retirement) neither.
+    // The docs function and the health check have no table; the dashboard's deployment machinery (CDK's copy function, the asset retirement)
+    // neither; CDK's custom resource function turns the table's deletion protection on and nothing else (below).
     const retirement = stack.getLogicalId(stack.frontDoor!.dashboard.retirement.function.node.defaultChild as CfnElement);
-    const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('CustomCDKBucketDeployment') && id !== retirement);
-    expect(ours).toHaveLength(FUNCTIONS.length + 1);
+    const machinery = (id: string) => id.startsWith('CustomCDKBucketDeployment') || id.startsWith(CUSTOM_RESOURCE_FUNCTION) || id === retirement;
+    const ours = Object.keys(template.findResources('AWS::Lambda::Function')).filter((id) => !machinery(id));
+    expect(ours).toHaveLength(FUNCTIONS.length + 2);
+  });
+
+  it('let the table’s deletion protection change that setting of the table, and nothing else', () => {
+    const role = Object.keys(template.findResources('AWS::IAM::Role')).find((id) => id.startsWith(`${CUSTOM_RESOURCE_FUNCTION}ServiceRole`));
+    const policies = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: role }] } })) as Resource[];
+    const statements = policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+    expect(statements).toEqual([{ Action: 'dynamodb:UpdateTable', Effect: 'Allow', Resource: tableArn }]);
   });
 
   it('give the reference docs nothing of the table: its handler creates no deps', async () => {

@@ -5,6 +5,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { expectWatchedByHealthCheck } from './support/health-check.js';
 import { actionsOn, statementsOf } from './support/policies.js';
 import { LicensingStack } from '../../infra/stack.js';
 import { USAGE_QUEUE_SETTINGS } from '../../shared/insights/analytics/usage-queue.js';
@@ -71,14 +72,7 @@ describe('usage event infrastructure', () => {
     for (const [name, fn] of others) expect([name, actionsOn(statementsOf(stack, template, fn), queueArn)]).toEqual([name, []]);
   });
 
-  it('raises an alarm to the topic as soon as the dead-letter queue holds a message', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      AlarmName: 'LicensingService-usage-event-dead-letters',
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id(stack, usage.deadLetterQueue), 'QueueName'] } }],
-      Threshold: 1,
-      AlarmActions: [{ Ref: id(stack, stack.alarmTopic.topic) }],
-    });
+  it('has the health check report the dead-letter queue as soon as it holds a message: its alarm, to the topic', () => {
+    expectWatchedByHealthCheck(stack, template, usage.deadLetterQueue, usage.deadLetterAlarm, 'usage-event-dead-letters');
   });
 });

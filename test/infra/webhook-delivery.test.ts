@@ -5,6 +5,7 @@ import type { CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cdkApp } from './support/app.js';
+import { expectWatchedByHealthCheck } from './support/health-check.js';
 import { actionsOn, statementsOf as policyStatements } from './support/policies.js';
 import { Match } from 'aws-cdk-lib/assertions';
 import { OUTBOX_STREAM_SETTINGS } from '../../functions/outbox-fanout/stream-settings.js';
@@ -90,12 +91,7 @@ describe('webhook delivery infrastructure', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
     expect(template.toJSON().Resources[streamDlqId].Type).toBe('AWS::SQS::Queue');
     expect(actionsOn(statementsOf(delivery.fanOut), streamDlqArn)).toContain('sqs:SendMessage');
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      AlarmName: 'LicensingService-outbox-stream-dead-letters',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [streamDlqId, 'QueueName'] } }],
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-    });
+    expectWatchedByHealthCheck(stack, template, delivery.streamDeadLetterQueue, delivery.streamDeadLetterAlarm, 'outbox-stream-dead-letters');
   });
 
   it('runs the outbox sweep every 5 minutes, retried by neither EventBridge nor Lambda, with the delivery and mail queues to send to', () => {
@@ -142,16 +138,8 @@ describe('webhook delivery infrastructure', () => {
     expect(fn.Properties.Environment.Variables.QUEUE_URL).toEqual({ Ref: queueId });
   });
 
-  it('raises an alarm as soon as the dead-letter queue holds a message', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
-      Threshold: 1,
-      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      EvaluationPeriods: 1,
-      TreatMissingData: 'notBreaching',
-    });
+  it('has the health check report the dead-letter queue as soon as it holds a message: its alarm, to the topic', () => {
+    expectWatchedByHealthCheck(stack, template, delivery.deadLetterQueue, delivery.deadLetterAlarm, 'webhook-dead-letters');
   });
 
   it('keeps the queues private to TLS callers', () => {

@@ -25,6 +25,8 @@ declare module 'vitest' {
     /** The S3 stand-in and the export bucket: a test runs the export worker's domain function itself. */
     s3Endpoint: string;
     exportBucket: string;
+    /** The release bucket: the health check presigns a URL for it as the edge does. */
+    releaseBucket: string;
   }
 }
 
@@ -52,6 +54,7 @@ export default async function setup(project: TestProject) {
   project.provide('originVerifyToken', originVerifyToken);
   project.provide('s3Endpoint', process.env.S3_ENDPOINT!);
   project.provide('exportBucket', process.env.EXPORT_BUCKET_NAME!);
+  project.provide('releaseBucket', process.env.BUCKET_NAME!);
   return async () => {
     await stack.stop();
     await stripe.close();

@@ -21,7 +21,8 @@ const at = NOW.toISOString();
 const productItem = {
   productId: ids.product, tenantId: TENANT, name: 'Widget', slug: 'widget', productType: 'plugin', status: 'active',
   isPremium: false, requiresLicense: true, managesReleases: true, licensePrefix: 'WIDGET-', publicKey: PUBLIC_KEY,
-  plansCount: 1, createdAt: at, updatedAt: at,
+  // A product made under DECISIONS §22's one-release-per-version rule: its published versions are claimed as they go.
+  plansCount: 1, versionsClaimed: true, createdAt: at, updatedAt: at,
 };
 
 export const licenseItem = {

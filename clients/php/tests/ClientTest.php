@@ -246,6 +246,7 @@ final class ClientTest extends TestCase
         $url = $client->checkoutUrl(['plan' => 'pro', 'email' => 'buyer@example.com', 'return_url' => 'https://app.test/thanks?from=app', 'activate_param' => 'key']);
         $this->assertSame('https://app.test/thanks?from=app', self::query($url)['return_url']);
         $this->assertSame(400, self::status($url));
+        $stack->verifyAddress();
         $stack->call('PUT', '/api/payment-provider', ['provider' => 'stripe', 'secretKey' => 'sk_test_good' . bin2hex(random_bytes(12)), 'webhookSecret' => 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ='], 200);
         $this->assertSame(303, self::status($url));
         $this->assertInstanceOf(InvalidPublicKeyException::class, Thrown::by(function () {

@@ -31,3 +31,5 @@ export type ReleaseStatus = Release['status'];
 export type BillingCycle = Plan['billingCycle'];
 export type ProductType = Product['productType'];
 export type WebhookEvent = Schemas['WebhookList']['events'][number];
+export type GettingStarted = Schemas['GettingStarted'];
+export type FirstActivation = Schemas['FirstActivation']['firstActivation'];

@@ -34,10 +34,10 @@ function refusal(status: number, text: string): ApiError {
 }
 
 /** Stores a release file of the product, by whichever way suits its size, reporting progress from 0 to 1. */
-export async function uploadReleaseFile(productId: string, file: File, version: string, onProgress: Progress): Promise<StoredFile> {
+export async function uploadReleaseFile(productId: string, file: File, version: string | undefined, onProgress: Progress): Promise<StoredFile> {
   if (file.size <= DIRECT_UPLOAD_LIMIT) {
     const form = new FormData();
-    form.append('version', version);
+    if (version) form.append('version', version);
     form.append('file', file);
     const { status, text } = await send('POST', `/api/products/${encodeURIComponent(productId)}/releases/upload`, form, onProgress);
     if (status !== 201) throw refusal(status, text);

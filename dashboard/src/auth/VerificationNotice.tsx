@@ -6,7 +6,8 @@ import { useResendVerification } from './VerifyFirst';
 /**
  * Where the account's address stands (DECISIONS §13): how a verification link went when the browser lands from it
  * (`?verified=1`, `?error=invalid_token`), and, while the address is not verified, a notice with a button that sends the
- * link again. Until it is verified, a Google or GitHub sign-in with the address takes the account over.
+ * link again. Its copy says what confirming gives, calmly: until then, a Google or GitHub sign-in that proves the address
+ * replaces the account's password (the takeover rule), and the verified-only actions wait.
  */
 export function VerificationNotice() {
   const me = useMe();
@@ -32,8 +33,7 @@ export function VerificationNotice() {
         </p>
       )}
       <p>
-        Confirm your e-mail address: we sent a link to <strong>{user.email}</strong>. Until it is confirmed, anyone who signs in with Google or
-        GitHub as {user.email} takes over this account.
+        Confirm your e-mail address: we sent a link to <strong>{user.email}</strong>.
       </p>
       {resend.isSuccess ? (
         <p role="status">A new link is on its way to {user.email}.</p>
@@ -42,6 +42,10 @@ export function VerificationNotice() {
           {resend.isPending ? 'Sending…' : 'Send the link again'}
         </button>
       )}
+      <p className="small verification-why">
+        Confirming shows the address is yours. It lets you invite your team, add webhooks, connect payments and move data in or out, and
+        it keeps your password with this account: until then, a Google or GitHub sign-in that proves this address would replace it.
+      </p>
       <ErrorBanner error={resend.error} />
     </section>
   );

@@ -33,14 +33,19 @@ export function Field({ label, error, hint, children }: FieldProps) {
   );
 }
 
-/** A checkbox with its label beside it. */
+/** A checkbox with its label beside it, and its hint tied to it for assistive technology. */
 export function CheckboxField({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (checked: boolean) => void; hint?: string }) {
+  const hintId = useId();
   return (
     <div className="field field-checkbox">
       <label>
-        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} /> {label}
+        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} aria-describedby={hint ? hintId : undefined} /> {label}
       </label>
-      {hint && <small className="muted">{hint}</small>}
+      {hint && (
+        <small id={hintId} className="muted">
+          {hint}
+        </small>
+      )}
     </div>
   );
 }

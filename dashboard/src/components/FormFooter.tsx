@@ -1,7 +1,28 @@
+import type { ReactNode } from 'react';
 import { ErrorBanner } from './ErrorBanner';
 
-/** The end of an edit form: the service's refusal, if any, and the submit button, which waits while saving. */
-export function FormFooter({ error, pending, submitLabel }: { error: unknown; pending: boolean; submitLabel: string }) {
+/**
+ * "Saved." once a change went through, in a live region that is there before it, so a screen reader announces it.
+ * Every form that saves in place shows it by this (through `FormFooter`, or beside a control that saves at once).
+ */
+export function SavedStatus({ saved, children = 'Saved.' }: { saved: boolean; children?: ReactNode }) {
+  return (
+    <span role="status" className="saved-status">
+      {saved && children}
+    </span>
+  );
+}
+
+type FormFooterProps = {
+  error: unknown;
+  pending: boolean;
+  submitLabel: string;
+  /** For a form that saves in place: the last save went through (the mutation's `isSuccess`). */
+  saved?: boolean;
+};
+
+/** The end of an edit form: the service's refusal, if any, the submit button, which waits while saving, and "Saved.". */
+export function FormFooter({ error, pending, submitLabel, saved }: FormFooterProps) {
   return (
     <>
       <ErrorBanner error={error} />
@@ -9,6 +30,7 @@ export function FormFooter({ error, pending, submitLabel }: { error: unknown; pe
         <button type="submit" className="button button-primary" disabled={pending}>
           {pending ? 'Saving…' : submitLabel}
         </button>
+        {saved !== undefined && <SavedStatus saved={saved && !pending} />}
       </div>
     </>
   );

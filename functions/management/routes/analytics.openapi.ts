@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { GETTING_STARTED_STEPS } from '../../../shared/insights/index.js';
 import { defineOperations, EX, exampleId, examplePage, idOf, jsonObject, named, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const origin = {
@@ -47,6 +48,7 @@ const Overview = named(
   z.object({
     currency: z.string(),
     revenue: z.object({ total: z.number(), byDay: z.array(z.object({ date: z.string(), amount: z.number() })) }),
+    revenueByCurrency: z.array(z.object({ currency: z.string(), total: z.number(), byDay: z.array(z.object({ date: z.string(), amount: z.number() })) })),
     refunds: z.object({ total: z.number(), count: z.number() }),
     mrr: z.number(),
     activeSubscriptions: z.number(),
@@ -62,7 +64,28 @@ const Overview = named(
     'refunds counted apart on their day, new licenses and churned subscriptions of the range; `mrr` and `activeSubscriptions` as of now; ' +
     'distinct sites seen in the 7 days that end the range (`activeInstalls`, a HyperLogLog estimate: ±1.6% standard error), ' +
     'the sites seen each day of the range (`installsByDay`, beside DECISIONS §19\'s fields, for the chart), ' +
+    'gross revenue in every currency sold in over the range (`revenueByCurrency`, the main currency first and always there, for the chart), ' +
     'and those days\' sites by the product, PHP and WordPress versions they reported.',
+);
+
+const FirstActivation = named(
+  'FirstActivation',
+  z.object({
+    firstActivation: z.nullable(
+      z.object({ site: z.string(), licenseId: z.nullable(idOf('lic')), activatedAt: timestamp }),
+    ),
+  }),
+  "A product's first activation: the site's domain or the machine's name (else its fingerprint), or null while none has activated.",
+);
+const GettingStarted = named(
+  'GettingStarted',
+  z.object({
+    steps: z.array(z.object({ step: z.enum(GETTING_STARTED_STEPS), done: z.boolean() })),
+    productId: z.nullable(idOf('prd')),
+  }),
+  'A new account\'s first steps (DECISIONS §22), in order, each `done` from the account\'s state: `createProduct` a live product; ' +
+    '`uploadRelease` a published release of one; `connectPlugin` a first activation of one; `connectStripe` a connected payment provider; ' +
+    '`shareCheckoutLink` a checkout a buyer opened. `productId`: the oldest live product, which the later steps are about.',
 );
 
 const record = { licenseId: EX.licenseId, licenseKey: EX.licenseKey, domain: EX.domain, createdAt: EX.created };
@@ -119,6 +142,47 @@ export const analyticsOperations = defineOperations({
     },
     errors: { 400: [...rangeErrors, 'The range may span at most 366 days'], ...notFound },
   },
+  'GET /api/products/{id}/first-activation': {
+    summary: "A product's first activation",
+    description:
+      'The first site or machine that activated a license of the product, recorded once, as it happened (the dashboard\'s "waiting for ' +
+      'the first activation" polls it). Null until then; a later deactivation does not change it.',
+    responses: {
+      200: {
+        description: 'The first activation, or null',
+        body: FirstActivation,
+        examples: {
+          activated: { firstActivation: { site: EX.domain, licenseId: EX.licenseId, activatedAt: EX.created } },
+          waiting: { firstActivation: null },
+        },
+      },
+    },
+    errors: notFound,
+  },
+  'GET /api/getting-started': {
+    summary: "The account's first steps",
+    description:
+      'The checklist the dashboard\'s overview shows a new account: create a product, upload a release, connect a plugin, connect Stripe, ' +
+      'share a checkout link, each ticked from what the account holds.',
+    responses: {
+      200: {
+        description: 'The steps, in order',
+        body: GettingStarted,
+        examples: {
+          halfway: {
+            steps: [
+              { step: 'createProduct', done: true },
+              { step: 'uploadRelease', done: true },
+              { step: 'connectPlugin', done: false },
+              { step: 'connectStripe', done: false },
+              { step: 'shareCheckoutLink', done: false },
+            ],
+            productId: EX.productId,
+          },
+        },
+      },
+    },
+  },
   'GET /api/analytics/overview': {
     summary: "The account's overview",
     description:
@@ -133,6 +197,10 @@ export const analyticsOperations = defineOperations({
           twoDays: {
             currency: 'USD',
             revenue: { total: 128, byDay: [{ date: '2026-01-30', amount: 49 }, { date: '2026-01-31', amount: 79 }] },
+            revenueByCurrency: [
+              { currency: 'USD', total: 128, byDay: [{ date: '2026-01-30', amount: 49 }, { date: '2026-01-31', amount: 79 }] },
+              { currency: 'EUR', total: 45, byDay: [{ date: '2026-01-30', amount: 0 }, { date: '2026-01-31', amount: 45 }] },
+            ],
             refunds: { total: 49, count: 1 },
             mrr: 6.58,
             activeSubscriptions: 1,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { isDay, listDeactivationReasons, listFeedback, listUsageEvents, productAnalytics, readOverview } from '../../../shared/insights/index.js';
+import { firstActivation, gettingStarted, isDay, listDeactivationReasons, listFeedback, listUsageEvents, productAnalytics, readOverview } from '../../../shared/insights/index.js';
 import { FEEDBACK_TYPES } from '../../../shared/platform/data/index.js';
 import { idFilter, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
 import { type Deps, lazily } from '../../../shared/platform/index.js';
@@ -19,7 +19,10 @@ const schemas = lazily(() => {
   return { feedbackQuery, eventsQuery, reasonsQuery, analyticsQuery, overviewQuery };
 });
 
-/** What installed products sent about a product, its daily analytics, and the account's overview: the owner only. */
+/**
+ * What installed products sent about a product, its daily analytics and first activation, and the account's overview
+ * and first steps: the owner only.
+ */
 export function analyticsRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
   const byId = { pathIds: { id: ID_KINDS.product } };
   const listOptions = (query: { page: number; per_page: number; from?: string; to?: string }) => ({
@@ -41,6 +44,10 @@ export function analyticsRoutes(deps: Deps, { authed }: RouteBuilders): Route[] 
     authed('GET', '/api/products/{id}/analytics', { ...byId, query: () => schemas().analyticsQuery, permission: 'read' }, async ({ caller, params, query }) =>
       ok(await productAnalytics(deps, caller.tenantId, params.id!, query)),
     ),
+    authed('GET', '/api/products/{id}/first-activation', { ...byId, permission: 'read' }, async ({ caller, params }) =>
+      ok({ firstActivation: await firstActivation(deps, caller.tenantId, params.id!) }),
+    ),
+    authed('GET', '/api/getting-started', { permission: 'read' }, async ({ caller }) => ok(await gettingStarted(deps, caller.tenantId))),
     authed('GET', '/api/analytics/overview', { query: () => schemas().overviewQuery, permission: 'read' }, async ({ caller, query }) =>
       ok(await readOverview(deps, caller.tenantId, { from: query.from, to: query.to, productId: query.product_id })),
     ),

@@ -1,5 +1,6 @@
 import { OAUTH_FAILURES, OAUTH_PROVIDERS } from '../../../shared/identity/index.js';
-import { defineOperations, type OperationDocs } from '../../../shared/platform/openapi/index.js';
+import * as z from 'zod/mini';
+import { defineOperations, named, type OperationDocs } from '../../../shared/platform/openapi/index.js';
 import { RATE_LIMITS } from '../../../shared/platform/rate-limits/index.js';
 
 const failureCodes = Object.entries(OAUTH_FAILURES)
@@ -7,8 +8,22 @@ const failureCodes = Object.entries(OAUTH_FAILURES)
   .join(', ');
 
 /** Sign-in with Google and GitHub (DECISIONS §11): a start route and a callback per provider. */
-export const oauthOperations = defineOperations(
-  Object.fromEntries(
+export const oauthOperations = defineOperations({
+  'GET /api/oauth/providers': {
+    summary: 'List the configured sign-in providers',
+    description:
+      'The providers whose client id and secret the service has (`GOOGLE_CLIENT_ID`/`GOOGLE_CLIENT_SECRET`, `GITHUB_CLIENT_ID`/' +
+      '`GITHUB_CLIENT_SECRET`), in that order: the others answer their start route with 404. The sign-in page shows a button for each.',
+    security: [[]],
+    responses: {
+      200: {
+        description: 'The configured providers',
+        body: named('OAuthProviderList', z.object({ providers: z.array(z.enum(OAUTH_PROVIDERS)) }), 'Sign-in providers that are configured.'),
+        examples: { both: { providers: ['google', 'github'] }, none: { providers: [] } },
+      },
+    },
+  },
+  ...Object.fromEntries(
     OAUTH_PROVIDERS.flatMap((provider) => [
       [
         `GET /api/oauth/${provider}`,
@@ -54,4 +69,4 @@ export const oauthOperations = defineOperations(
       ],
     ]),
   ) as OperationDocs,
-);
+});

@@ -8,6 +8,7 @@ import type { RouteBuilders } from '../route.js';
  * Sign-in with Google and GitHub (DECISIONS §11): open routes, as login is. The start route sends the browser to the
  * provider; the callback signs in and sends it to the dashboard with the session cookie, or with `?error=<code>` and
  * no session. A provider without a client id and secret answers both with 404; an unknown one is no route at all (404).
+ * `GET /api/oauth/providers` lists the configured ones, so that the sign-in page offers only buttons that work.
  */
 export function oauthRoutes(
   deps: Deps<Config<'dashboard' | 'registration'>> & { oauth: OAuthProviders; onTakeover: TakeoverHook },
@@ -35,7 +36,8 @@ export function oauthRoutes(
     return redirect(302, location.href, { cookies });
   };
 
-  return OAUTH_PROVIDERS.flatMap((name) => [
+  const listed = open('GET', '/api/oauth/providers', {}, async () => ok({ providers: OAUTH_PROVIDERS.filter((name) => deps.oauth[name]) }));
+  return [listed, ...OAUTH_PROVIDERS.flatMap((name) => [
     open('GET', `/api/oauth/${name}`, {}, async ({ event, baseUrl }) => {
       const provider = configured(name);
       // Each start keeps a state item for 10 minutes: limited per address before anything is written.
@@ -62,5 +64,5 @@ export function oauthRoutes(
         throw error;
       }
     }),
-  ]);
+  ])];
 }

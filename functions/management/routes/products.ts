@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PLAN_CHANGE_PRORATIONS, PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/platform/data/index.js';
-import { createProduct, deleteProduct, FEATURE_KEY_PATTERN, MAX_FEATURES, getProduct, listProducts, MAX_RETURN_ORIGIN_LENGTH, MAX_RETURN_ORIGINS, parseReturnOrigin, regeneratePublicKey, rotateSigningKey, SLUG_PATTERN, updateProduct } from '../../../shared/catalog/index.js';
+import { createProduct, deleteProduct, FEATURE_KEY_PATTERN, MAX_FEATURES, getProduct, listProducts, MAX_RETURN_ORIGIN_LENGTH, MAX_RETURN_ORIGINS, parseReturnOrigin, PLATFORM_VERSION_PATTERN, PLATFORM_VERSION_RULE, regeneratePublicKey, rotateSigningKey, SLUG_PATTERN, updateProduct } from '../../../shared/catalog/index.js';
 import { MAX_STAGING_ACTIVATION_LIMIT, MAX_STAGING_PATTERNS, stagingPatternProblem } from '../../../shared/licensing/index.js';
 import { created, httpUrl, noContent, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
 import { type Deps, lazily } from '../../../shared/platform/index.js';
@@ -11,6 +11,8 @@ import type { RouteBuilders } from '../route.js';
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {
   const text = (max: number) => z.nullish(z.string().check(z.maxLength(max)));
+  /** What the update check's `tested`, `requires` and `requires_php` say: a version number, or null to clear it. */
+  const platformVersion = z.nullish(z.string().check(z.regex(PLATFORM_VERSION_PATTERN, PLATFORM_VERSION_RULE)));
   /** A domain pattern of staging sites, trimmed and lower-cased (domains are compared lower-case). */
   const stagingPattern = z.pipe(
     z.string().check(z.maxLength(253)),
@@ -67,9 +69,9 @@ const schemas = lazily(() => {
     homepage: z.nullish(httpUrl),
     icon: text(32),
     color: z.nullish(z.string().check(z.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex color such as #3366ff'))),
-    tested: text(32),
-    requires: text(32),
-    requiresPhp: text(32),
+    tested: platformVersion,
+    requires: platformVersion,
+    requiresPhp: platformVersion,
     /** null: the default patterns; `[]`: none. Kept once each, in the order given. */
     stagingPatterns: z.nullish(
       z.pipe(

@@ -69,15 +69,27 @@ export const releaseOperations = defineOperations({
       'From a file uploaded for this product (`filePath` of an upload or upload URL). `status` defaults to `published`; ' +
       "the product's `latestVersion` follows in the same transaction. `channel` defaults to `stable`, `rolloutPercent` to 100. " +
       "A readme.txt in the ZIP (at its root or one folder down) is read now: it fills `tested`, `requires` and `requiresPhp` where " +
-      "the body does not set them, and gives the update check its sections and upgrade notice. A published release emits `release.published`.",
+      "the body does not set them, and gives the update check its sections and upgrade notice. A published release emits `release.published`. " +
+      '`version` may be left out when the ZIP names it (DECISIONS §22): the `Version:` header of the plugin\'s main PHP file, else of a ' +
+      "theme's style.css, else readme.txt's `Stable tag`. A second published release of an equal version (compared as versions: " +
+      '`1.2` = `1.2.0`) is 409; drafts may share a version until one of them is published. `tested`, `requires` and `requiresPhp` are ' +
+      'version numbers such as 6.7 or 8.2.1.',
     requestBody: {
       examples: {
         publish: { version: '2.0.0', filePath: EX.filePath, releaseNotes: 'Faster sitemaps.', tested: '6.7' },
         beta: { version: '2.1.0-beta.1', filePath: EX.filePath, channel: 'beta', rolloutPercent: 20 },
+        versionFromZip: { filePath: EX.filePath, releaseNotes: 'Faster sitemaps.' },
       },
     },
     responses: { 201: { description: 'The release', body: Release, examples: { created: { ...exampleRelease, downloadCount: 0 } } } },
-    errors: { 400: ['version is required', ...fileProblems] },
+    errors: {
+      400: [
+        'version is required: the ZIP names none (no plugin header Version:, theme style.css Version: or readme.txt Stable tag)',
+        'tested: must be a version number such as 6.7 or 8.2.1',
+        ...fileProblems,
+      ],
+      409: ['Release 2.0.0 already exists'],
+    },
   },
   'POST /api/products/{id}/releases/upload': {
     summary: 'Upload a release file (≤ 4 MiB)',
@@ -122,10 +134,11 @@ export const releaseOperations = defineOperations({
     description:
       'Partial; `null` clears `releaseNotes`, `tested`, `requires`, `requiresPhp`. A new `filePath` reads the new ZIP\'s readme.txt ' +
       "(filling the metadata this body does not set). Publishing a release emits `release.published`; changing a published release's " +
-      '`channel` or `rolloutPercent` emits `release.updated`, and the update check offers it as changed at once.',
+      '`channel` or `rolloutPercent` emits `release.updated`, and the update check offers it as changed at once. Publishing a release, ' +
+      'or giving a published one a new `version`, is 409 when another published release has that version.',
     requestBody: { examples: { archive: { status: 'archived' }, widen: { rolloutPercent: 50 } } },
     responses: { 200: { description: 'The release', body: Release, examples: { updated: { ...exampleRelease, status: 'archived' } } } },
-    errors: { 400: fileProblems, 404: productGone, 409: ['Release was changed concurrently; retry'] },
+    errors: { 400: fileProblems, 404: productGone, 409: ['Release 2.0.0 already exists', 'Release was changed concurrently; retry'] },
   },
   'DELETE /api/products/{id}/releases/{releaseId}': {
     summary: 'Delete a release',

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { RELEASE_STATUSES } from '../../../shared/platform/data/index.js';
-import { CHANNELS, createRelease, createUploadUrl, deleteRelease, getRelease, listReleases, MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES, parseUploadForm, storeUploadedFile, updateRelease, VERSION_PATTERN } from '../../../shared/catalog/index.js';
+import { CHANNELS, createRelease, createUploadUrl, deleteRelease, getRelease, listReleases, MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES, parseUploadForm, storeUploadedFile, updateRelease, PLATFORM_VERSION_PATTERN, PLATFORM_VERSION_RULE, VERSION_PATTERN, VERSION_RULE } from '../../../shared/catalog/index.js';
 import { created, header, type HttpEvent, noContent, ok, rawBody, type Route } from '../../../shared/platform/http/index.js';
 import { type Deps, lazily } from '../../../shared/platform/index.js';
 import type { StorageDeps } from '../../../shared/platform/storage/index.js';
@@ -10,24 +10,27 @@ import type { RouteBuilders } from '../route.js';
 /** The routes' schemas, built with the first request that reads one (functions/management/route.ts: `SchemaSource`). */
 const schemas = lazily(() => {
   const text = (max: number) => z.nullish(z.string().check(z.maxLength(max)));
+  const platformVersion = z.nullish(z.string().check(z.regex(PLATFORM_VERSION_PATTERN, PLATFORM_VERSION_RULE)));
   const fileName = z.string().check(z.minLength(1), z.maxLength(255));
 
   const releaseFields = {
-    version: z.string().check(z.regex(VERSION_PATTERN, 'must be 1-50 letters, digits, dots, hyphens, underscores or plus signs')),
+    version: z.string().check(z.regex(VERSION_PATTERN, VERSION_RULE)),
     releaseNotes: text(50_000),
     filePath: z.string().check(z.minLength(1), z.maxLength(1024)),
     fileName,
     fileSize: z.number().check(z.int(), z.gte(0)),
     status: z.enum(RELEASE_STATUSES),
-    tested: text(32),
-    requires: text(32),
-    requiresPhp: text(32),
+    tested: platformVersion,
+    requires: platformVersion,
+    requiresPhp: platformVersion,
     channel: z.enum(CHANNELS),
     rolloutPercent: z.number().check(z.int(), z.gte(1), z.lte(100)),
   };
 
   const createBody = z.strictObject({
     ...releaseFields,
+    // Left out: the version the ZIP names (DECISIONS §22).
+    version: z.optional(releaseFields.version),
     fileName: z.optional(releaseFields.fileName),
     fileSize: z.optional(releaseFields.fileSize),
     status: z.optional(releaseFields.status),

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import { soldPlanMetadata } from '../commerce/sold-plan.js';
 import { BadRequestError, type Deps, toMinorUnits } from '../../platform/index.js';
 import type { ProductCatalog } from '../../licensing/index.js';
-import { isReturnUrlAllowed, RETURN_URL_NOT_ALLOWED } from '../../catalog/index.js';
+import { isReturnUrlAllowed, reachMilestone, RETURN_URL_NOT_ALLOWED } from '../../catalog/index.js';
 import type { PaymentDeps } from './payment-deps.js';
 import { checkoutProvider } from './payment-provider.js';
 import { checkoutExtras } from './checkout-extras.js';
@@ -104,5 +104,7 @@ export async function startCheckout(deps: CheckoutDeps, catalog: ProductCatalog,
       ttl: Math.floor(now.getTime() / 1000) + SESSION_ITEM_TTL_SECONDS,
     })
     .go();
+  // A buyer opened a checkout link of the product: the dashboard's last first step (DECISIONS §22).
+  await reachMilestone(deps, { productId: product.productId, tenantId: product.tenantId, milestone: 'firstCheckout', at: now.toISOString() });
   return session.url;
 }

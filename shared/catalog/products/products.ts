@@ -152,6 +152,8 @@ export async function createProduct(deps: SigningDeps, tenantId: string, input: 
       licensePrefix: input.licensePrefix ?? defaultLicensePrefix(slug),
       publicKey,
       plansCount: 0,
+      // No release yet: each published one claims its version as it is published.
+      versionsClaimed: true,
       signingKeys: [signingKey],
       signingKeyId: signingKey.keyId,
       createdAt: now,

@@ -7,8 +7,10 @@ import { outboxEvent } from '../../messaging/index.js';
 import { DEFAULT_CHANNEL, DEFAULT_ROLLOUT_PERCENT, type Channel } from './channels.js';
 import { latestVersionChange, recomputeLatest } from './latest-version.js';
 import { productReleases } from './product-releases.js';
-import { README_FIELDS, readmeItem, readReleaseReadme } from './readme/release-readme.js';
+import { README_FIELDS, readmeItem, readReleaseZipFile } from './readme/release-readme.js';
 import { releaseEvent } from './release-events.js';
+import { claimItems, claimPublishedVersions, claimWrites, versionTaken } from './version-claims.js';
+import { VERSION_PATTERN, VERSION_RULE } from './versions.js';
 
 type ReleaseDeps = Pick<Deps, 'data' | 'clock'> & StorageDeps;
 type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
@@ -17,7 +19,8 @@ type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 const OPTIONAL_TEXT = ['releaseNotes', 'tested', 'requires', 'requiresPhp'] as const;
 
 export type ReleaseInput = {
-  version: string;
+  /** Left out: the version the ZIP names (DECISIONS §22). */
+  version?: string;
   filePath: string;
   fileName?: string;
   fileSize?: number;
@@ -108,10 +111,12 @@ const latestVersionHolds =
 
 /**
  * Writes one release change together with the product's `latestVersion` and `releasesChangedAt` (the
- * stamp by which every container's update check knows its cached releases are stale), in one transaction
- * whose conditions hold the product's `latestVersion` (and that it is not deleted) as it was read. A
- * concurrent change to either refuses the transaction, and the change is prepared again from fresh reads. Only removing the current latest consults the product's other releases, through an
- * index that can lag a just-committed write by a moment; every other case needs no index read.
+ * stamp by which every container's update check knows its cached releases are stale), and the version claims the change
+ * makes or frees (shared/catalog/releases/version-claims.ts), in one transaction whose conditions hold the product's
+ * `latestVersion` (and that it is not deleted) as it was read. A refused claim is 409: another published release has
+ * the version. A concurrent change to anything else refuses the transaction, and the change is prepared again from fresh
+ * reads. Only removing the current latest, or freeing a claim, consults the product's other releases, through an index
+ * that can lag a just-committed write by a moment; every other case needs no index read.
  */
 async function writeWithLatestVersion(
   deps: ReleaseDeps,
@@ -120,8 +125,11 @@ async function writeWithLatestVersion(
   prepare: () => Promise<PreparedWrite>,
 ): Promise<ReleaseItem | undefined> {
   for (let round = 0; round < WRITE_ROUNDS; round++) {
-    const current = (await loadLiveProduct(deps, tenantId, productId)).latestVersion;
+    const product = await loadLiveProduct(deps, tenantId, productId);
+    const current = product.latestVersion;
     const { before, after, write, readme } = await prepare();
+    if (after?.status === 'published') await claimPublishedVersions(deps, product);
+    const claims = await claimWrites(deps, before, after);
     const change = latestVersionChange(current, before, after);
     const next =
       change.kind === 'keep'
@@ -132,11 +140,13 @@ async function writeWithLatestVersion(
     const now = deps.clock.now();
     const releasesChangedAt = now.toISOString();
     const event = releaseEvent(before, after);
+    const releaseId = (before ?? after)!.releaseId;
     const outcome = await transact(deps.data, (tx) => ({
       release: write(tx.release),
+      ...claimItems(tx, productId, releaseId, claims, releasesChangedAt),
       readme:
         readme === null
-          ? tx.releaseReadme.delete({ releaseId: (before ?? after)!.releaseId }).commit()
+          ? tx.releaseReadme.delete({ releaseId }).commit()
           : readme && tx.releaseReadme.put(readme).commit(),
       event: event && outboxEvent(tx, { tenantId, type: event, data: toRelease(after!), now }),
       product: tx.product
@@ -147,7 +157,8 @@ async function writeWithLatestVersion(
         .commit(),
     }));
     if (outcome.committed) return after;
-    // Refused: the release or the product changed since they were read; the next round reads them again.
+    if (outcome.refused('claim')) throw versionTaken(after!.version);
+    // Refused: the release, a claim or the product changed since they were read; the next round reads them again.
   }
   throw new ConflictError('Release was changed concurrently; retry');
 }
@@ -166,7 +177,12 @@ export async function getRelease(deps: ReleaseDeps, tenantId: string, productId:
 export async function createRelease(deps: ReleaseDeps, tenantId: string, productId: string, input: ReleaseInput): Promise<Release> {
   await loadLiveProduct(deps, tenantId, productId);
   const file = await resolveFile(deps, tenantId, productId, input);
-  const readme = await readReleaseReadme(deps, file);
+  const { readme, version: zipVersion } = await readReleaseZipFile(deps, file, { findVersion: input.version === undefined });
+  const version = input.version ?? zipVersion;
+  if (version === undefined) {
+    throw new BadRequestError('version is required: the ZIP names none (no plugin header Version:, theme style.css Version: or readme.txt Stable tag)');
+  }
+  if (!VERSION_PATTERN.test(version)) throw new BadRequestError(`version: the ZIP names "${version.slice(0, 60)}", which ${VERSION_RULE}`);
   const now = deps.clock.now().toISOString();
   const status = input.status ?? 'published';
   const releaseId = newId('rel');
@@ -181,7 +197,7 @@ export async function createRelease(deps: ReleaseDeps, tenantId: string, product
     releaseId,
     tenantId,
     productId,
-    version: input.version,
+    version,
     ...file,
     status,
     channel: input.channel ?? DEFAULT_CHANNEL,
@@ -216,7 +232,7 @@ export async function updateRelease(
     throw new BadRequestError('fileSize: does not match the uploaded file');
   }
   // A new file brings its own readme: it fills the metadata this change does not set, and replaces the old readme.
-  const readme = file && (await readReleaseReadme(deps, file));
+  const readme = file && (await readReleaseZipFile(deps, file, { findVersion: false })).readme;
   const readmeRecord = file && (readmeItem(readme, release, deps.clock.now().toISOString()) ?? null);
   const fromReadme = Object.fromEntries(README_FIELDS.filter((field) => changes[field] === undefined).map((field) => [field, readme?.[field]]));
   const cleared = OPTIONAL_TEXT.filter((field) => changes[field] === null);

@@ -3,7 +3,7 @@ import { loadLiveProduct } from '../products/products.js';
 import { presignUpload, putReleaseFile, type StorageDeps } from '../../platform/storage/index.js';
 import { isZipArchive, newReleaseFilePath, sanitizeFileName, UPLOAD_URL_TTL_SECONDS } from './file-rules.js';
 import type { UploadForm } from './upload-form.js';
-import { VERSION_PATTERN } from './versions.js';
+import { VERSION_PATTERN, VERSION_RULE } from './versions.js';
 
 type UploadDeps = Pick<Deps, 'data' | 'clock'> & StorageDeps;
 
@@ -13,7 +13,7 @@ export type StoredFile = { filePath: string; fileName: string; fileSize: number 
 export async function storeUploadedFile(deps: UploadDeps, tenantId: string, productId: string, form: UploadForm): Promise<StoredFile> {
   await loadLiveProduct(deps, tenantId, productId);
   if (form.version !== undefined && !VERSION_PATTERN.test(form.version)) {
-    throw new BadRequestError('version: must be 1-50 letters, digits, dots, hyphens, underscores or plus signs');
+    throw new BadRequestError(`version: ${VERSION_RULE}`);
   }
   if (!isZipArchive(form.file.bytes)) throw new BadRequestError('file: must be a ZIP archive');
   const fileName = sanitizeFileName(form.file.name);

@@ -59,5 +59,27 @@ export function highestVersion(versions: Iterable<string>): string | undefined {
   return highest;
 }
 
+/**
+ * One spelling of each version as `compareVersions` tells them apart: equal versions give the same key ("1.2",
+ * "1.2.0", "v1.2" and "1.2+build.7" give "1.2"; "4.0RC1" and "4.0-rc.1" give "4.rc.1"), others different ones. It names
+ * the version-claim item that holds a published version once per product.
+ */
+export function versionKey(version: string): string {
+  const tokens = parts(version).map((part) => (part.kind === 'number' ? part.digits : part.word));
+  // Trailing zeros are missing parts (1.2.0 = 1.2); a zero before a word is not (1.0-beta ≠ 1-beta).
+  while (tokens.length > 1 && tokens.at(-1) === '0') tokens.pop();
+  return tokens.join('.') || '0';
+}
+
+/**
+ * What a release's and a product's `tested`, `requires` and `requiresPhp` may be: a version number such as 6.7,
+ * 7.4 or 8.2.1 (one to four numbers separated by dots), as WordPress compares them.
+ */
+export const PLATFORM_VERSION_PATTERN = /^\d{1,5}(\.\d{1,5}){0,3}$/;
+/** `PLATFORM_VERSION_PATTERN` in words. */
+export const PLATFORM_VERSION_RULE = 'must be a version number such as 6.7 or 8.2.1';
+
 /** What a release's version may look like: "1.2", "2.0.0-beta.1", "3.1+build.7". */
 export const VERSION_PATTERN = /^[0-9A-Za-z][0-9A-Za-z._+-]{0,49}$/;
+/** `VERSION_PATTERN` in words, for whoever sent a version (or made a ZIP) that does not match it. */
+export const VERSION_RULE = 'must be 1-50 letters, digits, dots, hyphens, underscores or plus signs';

@@ -26,10 +26,19 @@ function newSession(deps: SessionDeps, userId: string) {
 // 160 random bits: a token that is already taken means something is badly wrong, not bad luck.
 const collision = () => new Error('session token collision');
 
+/**
+ * Whether a session whose create was refused is our own: the SDK retries a write whose answer was lost (a timeout),
+ * and the retry of a create that had landed finds its own item.
+ */
+async function landedBefore(deps: SessionDeps, item: ReturnType<typeof newSession>['item']): Promise<boolean> {
+  const { data } = await deps.data.entities.session.get({ tokenHash: item.tokenHash }).go({ consistent: true });
+  return data?.userId === item.userId && data.createdAt === item.createdAt;
+}
+
 export async function startSession(deps: SessionDeps, userId: string): Promise<string> {
   const { token, item } = newSession(deps, userId);
   const written = await writeItem(() => deps.data.entities.session.create(item).go());
-  if (!written.written) throw collision();
+  if (!written.written && !(await landedBefore(deps, item))) throw collision();
   return token;
 }
 
@@ -49,6 +58,7 @@ export async function startPasswordSession(deps: SessionDeps, userId: string, pa
   }));
   if (outcome.committed) return token;
   if (outcome.refused('password')) return undefined;
+  if (outcome.refused('session') && (await landedBefore(deps, item))) return token;
   throw outcome.refused('session') ? collision() : outcome.unexpected();
 }
 

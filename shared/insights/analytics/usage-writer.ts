@@ -1,3 +1,4 @@
+import { reachMilestone } from '../../catalog/index.js';
 import { type DailyMetric, readAll, untilProcessed } from '../../platform/data/index.js';
 import { logger } from '../../platform/observability/index.js';
 import type { Deps } from '../../platform/index.js';
@@ -7,7 +8,7 @@ import { expiry, ownLicense } from './license-origin.js';
 import { writeSightings } from '../overview/sightings.js';
 import { usageMessageSchema, type InstallSeenMessage, type UsageEventMessage, type UsageMessage } from './usage-message.js';
 
-export type UsageWriterDeps = Pick<Deps, 'data' | 'config'>;
+export type UsageWriterDeps = Pick<Deps, 'data' | 'config' | 'clock'>;
 
 /** A message as the writer receives it: its queue id (to report it failed), its body, and how often it was received. */
 export type ReceivedMessage = { messageId: string; body: string; receiveCount: number };
@@ -116,9 +117,28 @@ async function putEvents(deps: UsageWriterDeps, events: Parsed<UsageEventMessage
 }
 
 /**
+ * A product's first site, from the sites seen checking in: those that activated before first activations were recorded,
+ * or came with an import, never activate again, yet their product's first steps should tick (DECISIONS §22). Each
+ * product once per container (shared/catalog/products/milestones.ts); a machine's hold key names it by its fingerprint.
+ */
+async function recordSitesSeen(deps: UsageWriterDeps, installs: Parsed<InstallSeenMessage>[]): Promise<void> {
+  const firstSeen = new Map<string, { tenantId: string; site: string }>();
+  for (const { message } of installs) {
+    if (message.tenantId && message.site && !firstSeen.has(message.productId)) firstSeen.set(message.productId, { tenantId: message.tenantId, site: message.site });
+  }
+  const at = deps.clock.now().toISOString();
+  await Promise.all(
+    [...firstSeen].map(([productId, { tenantId, site }]) =>
+      reachMilestone(deps, { productId, tenantId, milestone: 'firstActivation', at, site: site.replace(/^machine:/, '') }),
+    ),
+  );
+}
+
+/**
  * Writes a batch of the usage queue: the events (1 write unit each, under 1 KB) and each daily count once, with
  * `ADD n` for the n events or installs of the batch it counts; the installs' sites and counts in their tenant's
- * overview (shared/insights/overview/sightings.ts); a `license_key` is kept only when it is the
+ * overview (shared/insights/overview/sightings.ts), and a product's first site when it has none on record; a
+ * `license_key` is kept only when it is the
  * product's (one batch read of the distinct keys). Answers the messages to receive again.
  * Counts go first and an event is stored after its count, so on a later receive a stored event is skipped
  * whole. A count is bumped twice only when its events were not all stored (the table refused them through
@@ -131,6 +151,7 @@ export async function writeUsage(deps: UsageWriterDeps, received: ReceivedMessag
   const licenses = await licensesNamed(deps, fresh.filter(isEvent));
   const installs = fresh.filter((m): m is Parsed<InstallSeenMessage> => m.message.kind === 'install');
   const [countsFailed, sightingsFailed] = await Promise.all([bumpCounts(deps, countsOf(fresh)), writeSightings(deps, installs)]);
+  await recordSitesSeen(deps, installs);
   const failed = new Set([...countsFailed, ...sightingsFailed]);
   for (const messageId of await putEvents(deps, fresh.filter(isEvent).filter((m) => !failed.has(m.messageId)), licenses)) failed.add(messageId);
   return [...failed];

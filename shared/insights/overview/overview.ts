@@ -57,6 +57,25 @@ function installsBy(counts: Count[], metric: 'version' | 'php' | 'wp') {
   return [...largest].map(([version, count]) => ({ version, count })).sort((a, b) => b.count - a.count || a.version.localeCompare(b.version, undefined, { numeric: true }));
 }
 
+/**
+ * Gross revenue by day in each currency sold in over the range, in major units: the main currency first (there even
+ * with no sale), the others by code. Each currency is its own series: amounts in different currencies are never added.
+ */
+function revenueIn(inRange: Count[], days: string[], main: string) {
+  const byCurrency = new Map<string, Map<string, number>>([[main, new Map()]]);
+  for (const c of inRange) {
+    if (c.metric !== 'revenue' || c.count === 0) continue;
+    const byDay = byCurrency.get(c.name) ?? byCurrency.set(c.name, new Map()).get(c.name)!;
+    byDay.set(c.day, (byDay.get(c.day) ?? 0) + c.count);
+  }
+  const currencies = [main, ...[...byCurrency.keys()].filter((code) => code !== main).sort()];
+  return currencies.map((code) => {
+    const byDay = byCurrency.get(code)!;
+    const total = [...byDay.values()].reduce((sum, minor) => sum + minor, 0);
+    return { currency: code, total: fromMinorUnits(total, code), byDay: days.map((date) => ({ date, amount: fromMinorUnits(byDay.get(date) ?? 0, code) })) };
+  });
+}
+
 /** The range asked for, checked: days, both included, default the last 30, at most MAX_RANGE_DAYS. */
 function rangeOf(deps: OverviewDeps, range: { from?: string; to?: string }) {
   const to = range.to ?? dayOf(deps.clock.now());
@@ -87,15 +106,14 @@ export async function readOverview(deps: OverviewDeps, tenantId: string, query: 
   const money = (minor: number) => fromMinorUnits(minor, currency);
   const inRange = counts.filter((c) => c.day >= from);
   const active = counts.filter((c) => c.day >= activeFrom);
-  const revenueByDay = new Map(daysFrom(from, to).map((date) => [date, 0]));
-  const sitesByDay = new Map(revenueByDay);
-  for (const c of inRange) {
-    if (c.metric === 'revenue' && c.name === currency) revenueByDay.set(c.day, revenueByDay.get(c.day)! + c.count);
-    if (c.metric === 'sightings') sitesByDay.set(c.day, sitesByDay.get(c.day)! + c.count);
-  }
+  const days = daysFrom(from, to);
+  const sitesByDay = new Map(days.map((date) => [date, 0]));
+  for (const c of inRange) if (c.metric === 'sightings') sitesByDay.set(c.day, sitesByDay.get(c.day)! + c.count);
+  const revenueByCurrency = revenueIn(inRange, days, currency);
   return {
     currency,
-    revenue: { total: money(sumOf(inRange, 'revenue', currency)), byDay: [...revenueByDay].map(([date, minor]) => ({ date, amount: money(minor) })) },
+    revenue: { total: revenueByCurrency[0]!.total, byDay: revenueByCurrency[0]!.byDay },
+    revenueByCurrency,
     refunds: { total: money(sumOf(inRange, 'refunds', currency)), count: sumOf(inRange, 'refundCount', currency) },
     mrr: money(Math.round(sumOf(gauges, 'arr', currency) / 12)),
     activeSubscriptions: sumOf(gauges, 'activeSubscriptions'),

@@ -9,7 +9,7 @@ import { readLicense, resolveLicense, type LicenseClaim, type ResolvedLicense } 
 import { LICENSE_MESSAGES } from './messages.js';
 import type { SeatHolder } from './seat-holder.js';
 import type { ProductRef } from './product-catalog.js';
-import { DEFAULT_STAGING_ACTIVATION_LIMIT } from '../../catalog/index.js';
+import { DEFAULT_STAGING_ACTIVATION_LIMIT, reachMilestone } from '../../catalog/index.js';
 import { DEFAULT_STAGING_RULES, type Environment } from './staging.js';
 import type { LicenseContext } from './validate.js';
 
@@ -59,7 +59,12 @@ export async function activateLicense(
     };
     const outcome = await transact(deps.data, (tx) => activationWrites(tx, license, product, activation, now, staging.limit));
     const features = license.features ?? [];
-    if (outcome.committed) return { activationId: activation.activationId, activatedAt: activation.activatedAt, created: true, environment, features };
+    if (outcome.committed) {
+      // The product's first site or machine, which its dashboard page waits for (DECISIONS §22).
+      const site = holder.kind === 'domain' ? holder.domain : (holder.name ?? holder.machine);
+      await reachMilestone(deps, { productId: license.productId, tenantId: license.tenantId, milestone: 'firstActivation', at: activation.activatedAt, site, licenseId: license.licenseId });
+      return { activationId: activation.activationId, activatedAt: activation.activatedAt, created: true, environment, features };
+    }
 
     if (outcome.refused('domain')) {
       const existing =

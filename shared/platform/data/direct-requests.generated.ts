@@ -93,6 +93,7 @@ export const DIRECT_READ_SHAPES = {
       "publicKey": "publicKey",
       "plansCount": "plansCount",
       "latestVersion": "latestVersion",
+      "versionsClaimed": "versionsClaimed",
       "releasesChangedAt": "releasesChangedAt",
       "stagingPatterns": "stagingPatterns",
       "stagingActivationLimit": "stagingActivationLimit",

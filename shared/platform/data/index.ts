@@ -5,6 +5,7 @@ export type { ConditionOperations } from './conditions.js';
 export { counterNames, counterUpdates, licenseFilterCounter, readCounter } from './counters.js';
 export type { MAIL_KINDS } from './entities/mail.js';
 export type { DailyMetric } from './entities/product-daily.js';
+export type { ProductMilestoneName } from './entities/product-milestone.js';
 export { CUSTOMER_TEXT_FIELDS, PERSONAL_FIELDS } from './personal-fields.js';
 export { createDataService } from './service.js';
 export type { DataService, Entities, EntityItem, TransactionEntities } from './service.js';

@@ -36,8 +36,11 @@ const LICENSE_OPERATION_WRITES = [
 ] as const;
 
 export const KEY_ACCESS = {
-  /** Edge: license operations, update checks and downloads (a release's download count). */
-  edge: { read: LICENSING_READS, write: [...LICENSE_OPERATION_WRITES, 'releaseId'] },
+  /**
+   * Edge: license operations, update checks and downloads (a release's download count), and a product's first
+   * activation, in its records partition (`productRecords`), never the product item itself.
+   */
+  edge: { read: LICENSING_READS, write: [...LICENSE_OPERATION_WRITES, 'releaseId', 'productRecords'] },
   /**
    * Public API: license operations, checkout (it reads the payment provider, writes only the sessions it opens), and
    * feedback and deactivation reasons with their daily counts, in their product's records partition (`productRecords`),

@@ -33,6 +33,7 @@ import { deactivationReasonEntity } from './entities/deactivation-reason.js';
 import { emailVerificationEntity } from './entities/email-verification.js';
 import { exportJobEntity } from './entities/export-job.js';
 import { feedbackEntity } from './entities/feedback.js';
+import { productMilestoneEntity } from './entities/product-milestone.js';
 import { idempotencyRecordEntity } from './entities/idempotency-record.js';
 import { importErrorEntity, importJobEntity, importSlotEntity, importWarningEntity } from './entities/import-job.js';
 import { leaseEntity, leaseHoldEntity, leasePoolFillEntity, leaseSlotEntity } from './entities/lease.js';
@@ -48,7 +49,7 @@ import { paymentProviderEntity } from './entities/payment-provider.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
 import { productDailyEntity } from './entities/product-daily.js';
-import { releaseEntity, releaseReadmeEntity } from './entities/release.js';
+import { releaseEntity, releaseReadmeEntity, versionClaimEntity } from './entities/release.js';
 import { sessionEntity } from './entities/session.js';
 import { rateLimitEntity } from './entities/rate-limit.js';
 import { invitationEntity, membershipEntity } from './entities/team.js';
@@ -115,6 +116,7 @@ export const ENTITY_FACTORIES = {
   deactivationReason: deactivationReasonEntity,
   usageEvent: usageEventEntity,
   productDaily: productDailyEntity,
+  productMilestone: productMilestoneEntity,
   overviewCount: overviewCountEntity,
   installSketch: installSketchEntity,
   idempotencyRecord: idempotencyRecordEntity,
@@ -124,6 +126,7 @@ export const ENTITY_FACTORIES = {
   importWarning: importWarningEntity,
   importSlot: importSlotEntity,
   releaseReadme: releaseReadmeEntity,
+  versionClaim: versionClaimEntity,
   membership: membershipEntity,
   invitation: invitationEntity,
   auditEntry: auditEntryEntity,

@@ -5,7 +5,7 @@ import { withDeadline } from '../deadline.js';
 import { httpObservability } from '../observability/middleware.js';
 import { cors, type CorsPolicy } from './cors.js';
 import { errorHandler } from './error-handler.js';
-import { frontDoorOnly } from './front-door.js';
+import { frontDoorOnly, type OriginSecret } from './front-door.js';
 import { headWithoutBody, withHeadRoutes } from './head.js';
 import type { Route } from './route.js';
 import type { HttpEvent, HttpResult } from './types.js';
@@ -14,7 +14,7 @@ import type { HttpEvent, HttpResult } from './types.js';
  * How a surface answers across its routes: its CORS policy, the front door's secret when it has one, and its data
  * service when it has one (each route but a `direct` one loads its model first).
  */
-export type HttpAppOptions = { cors: CorsPolicy; originVerifyToken: string | undefined; data?: Pick<DataService, 'load' | 'loaded'> };
+export type HttpAppOptions = { cors: CorsPolicy; originSecret: OriginSecret | undefined; data?: Pick<DataService, 'load' | 'loaded'> };
 
 /** The route, loading the data model before its first request unless it needs none. */
 function withDataModel(route: Route, data: HttpAppOptions['data']): Route {
@@ -37,7 +37,7 @@ export function httpApp(routes: Route[], options: HttpAppOptions) {
     .use(headWithoutBody())
     .use(cors(options.cors))
     .use(errorHandler())
-    .use(frontDoorOnly(options.originVerifyToken))
+    .use(frontDoorOnly(options.originSecret))
     .handler(httpRouterHandler(withHeadRoutes(routes.map((route) => withDataModel(route, options.data)))) as unknown as (event: HttpEvent) => Promise<HttpResult>);
   return withDeadline<HttpEvent, HttpResult>((event, context) => app(event, context));
 }

@@ -1,6 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { CoreConfig } from '../config.js';
+import { ORIGIN_VERIFY_HEADER, originSecretOf, type OriginSecretConfig } from './front-door.js';
 import { header } from './request.js';
 import type { HttpEvent } from './types.js';
 
@@ -8,11 +7,12 @@ import type { HttpEvent } from './types.js';
  * The caller's IP address, for per-address limits and records. Behind the front door (the stack's CloudFront
  * distribution) API Gateway sees CloudFront's address, so the viewer's comes from CloudFront's
  * `cloudfront-viewer-address` header, trusted only on a request that carries CloudFront's secret
- * `x-origin-verify` header. Anything else (no front door, a forged header) gets the connection's own `sourceIp`.
+ * `x-origin-verify` header (as the front-door middleware read it: `shared/platform/http/front-door.ts`). Anything else
+ * (no front door, a forged header) gets the connection's own `sourceIp`.
  */
-export function clientAddress(event: HttpEvent, config: Pick<CoreConfig, 'originVerifyToken'>): string {
-  const token = config.originVerifyToken;
-  const fromCloudFront = token && hasOriginSecret(event, token) ? viewerAddress(header(event, 'cloudfront-viewer-address')) : undefined;
+export function clientAddress(event: HttpEvent, config: OriginSecretConfig): string {
+  const throughFrontDoor = originSecretOf(config)?.knows(header(event, ORIGIN_VERIFY_HEADER)) ?? false;
+  const fromCloudFront = throughFrontDoor ? viewerAddress(header(event, 'cloudfront-viewer-address')) : undefined;
   return fromCloudFront ?? event.requestContext.http.sourceIp;
 }
 
@@ -21,7 +21,7 @@ export function clientAddress(event: HttpEvent, config: Pick<CoreConfig, 'origin
  * /64, the network one subscriber is given and picks addresses from at will (2^64 of them: keyed on the full address,
  * each would be a fresh caller). An IPv4-mapped IPv6 address (`::ffff:198.51.100.10`) is the IPv4 client it names.
  */
-export function clientNetwork(event: HttpEvent, config: Pick<CoreConfig, 'originVerifyToken'>): string {
+export function clientNetwork(event: HttpEvent, config: OriginSecretConfig): string {
   return addressNetwork(clientAddress(event, config));
 }
 
@@ -52,16 +52,6 @@ function ipv6Groups(address: string): number[] {
   const right = groups(tail);
   return tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
-
-/** Whether the request carries the front door's secret `x-origin-verify` header (CloudFront adds it to every request). */
-export function hasOriginSecret(event: HttpEvent, token: string): boolean {
-  const presented = header(event, 'x-origin-verify');
-  if (presented === undefined) return false;
-  // Digests are of equal length, so the comparison takes the same time whatever was presented.
-  return timingSafeEqual(sha256(presented), sha256(token));
-}
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
 /**
  * The address in CloudFront's `address:port` value: `198.51.100.10:46532`, or IPv6 with the port after the

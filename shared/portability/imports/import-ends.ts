@@ -1,5 +1,6 @@
 import { type EntityItem, transact, type TransactionEntities } from '../../platform/data/index.js';
 import type { Deps } from '../../platform/index.js';
+import { readable } from './readable.js';
 
 type Job = EntityItem<'importJob'>;
 
@@ -30,7 +31,7 @@ export async function failImport(deps: Pick<Deps, 'data' | 'clock'>, job: Job, f
   const outcome = await transact(deps.data, (tx) => ({
     job: tx.importJob
       .patch({ importId: job.importId })
-      .set({ status: 'failed', failure, finishedAt: now, updatedAt: now })
+      .set({ status: 'failed', failure: readable(failure), finishedAt: now, updatedAt: now })
       .where(({ status, updatedAt }, { eq }) => {
         const open = `(${eq(status, 'queued')} OR ${eq(status, 'running')})`;
         return unmovedSince === undefined ? open : `${open} AND ${eq(updatedAt, unmovedSince)}`;

@@ -5,6 +5,7 @@ import { FileProblem } from './file-problem.js';
 import { importFormat } from './formats.js';
 import { readUsersFile } from './formats/woocommerce.js';
 import { openImportFile, PREPARED_CHUNK_ROWS, preparedChunkKey, putPreparedChunk, readPreparedChunk } from './import-files.js';
+import { textOnly } from './readable.js';
 import type { LicenseCandidate } from './rows.js';
 
 /**
@@ -68,7 +69,7 @@ export async function prepareImport(deps: StorageDeps & Pick<Deps, 'clock'>, job
     const format = importFormat(job.format, { now: () => deps.clock.now(), timezone: job.timezone, productName: job.productName, users });
     const writer = chunkWriter(deps, job.fileKey);
     const keys = new Set<string>();
-    for await (const result of format.read(input)) {
+    for await (const result of format.read(textOnly(input))) {
       if ('ignored' in result) continue;
       if ('license' in result) {
         const key = result.license.licenseKey.trim();

@@ -6,6 +6,7 @@ import { type Deps, newId } from '../../platform/index.js';
 import { type Environment, expiryItemChanges, type LicenseItem, machineHoldKey, stagingRules } from '../../licensing/index.js';
 import type { StorageDeps } from '../../platform/storage/index.js';
 import { failImport, hasStalled, slotRelease, stallFailure } from './import-ends.js';
+import { readable } from './readable.js';
 import { importNotes, LISTED_ERRORS, readImportJob, toImport, type ImportJobItem } from './import-jobs.js';
 import type { ImportQueue } from './import-queue.js';
 import { prepareImport, preparedRows, PreparedRowsGone, type PreparedRow } from './prepare-import.js';
@@ -465,7 +466,7 @@ function batchWrites(run: Run, steps: Step[], newCustomers: Set<string>, now: Da
   const errors: Note[] = [];
   const warnings: Note[] = [];
   const note = (list: Note[], listed: number, row: number, message: string) => {
-    if (listed < LISTED_ERRORS) list.push({ row, message });
+    if (listed < LISTED_ERRORS) list.push({ row, message: readable(message) });
   };
   const licenses: { item: LicenseItem; holders: Holder[]; customer?: CustomerItem; checkOwner: boolean }[] = [];
   for (const step of steps) {

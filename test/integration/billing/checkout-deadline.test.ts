@@ -4,6 +4,7 @@ import { SURFACE_TIMEOUT_SECONDS } from '../../../infra/routes.js';
 import { Client, uniqueEmail } from '../../support/client.js';
 import { fakeStripeClient, startFakeStripe, stripeTestKey } from '../../support/fake-stripe.js';
 import { DASHBOARD_URL, TEST_PASSWORD_HASH_COST } from '../../support/global-setup.js';
+import { verifyAddress } from '../../support/mail.js';
 
 /**
  * A Stripe that never answers, on a stack of this file's own whose functions have half their AWS time
@@ -37,7 +38,10 @@ async function created(res: Promise<{ status: number; body: any; text: string }>
 describe('a checkout while Stripe does not answer', () => {
   it('ends in the service’s own 503 with CORS headers within the function’s time', async () => {
     const vendor = new Client(stack.url);
-    expect((await vendor.post('/api/auth/register', { email: uniqueEmail(), password: 'correct horse battery', name: 'Dev' })).status).toBe(201);
+    const email = uniqueEmail();
+    expect((await vendor.post('/api/auth/register', { email, password: 'correct horse battery', name: 'Dev' })).status).toBe(201);
+    // Connecting a payment provider needs the address verified (DECISIONS §20).
+    await verifyAddress(email, stack.url);
     const product = await created(vendor.post('/api/products', { name: 'Slow Plugin', productType: 'plugin' }));
     await created(vendor.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 49, currency: 'usd', siteLimit: 1 }));
     const secretKey = stripeTestKey();

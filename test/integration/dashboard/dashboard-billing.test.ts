@@ -66,6 +66,7 @@ describe.skipIf(withoutChromium)('plan changes and coupons in the dashboard', ()
 
   it('creates a coupon from the navigation and deactivates it', async () => {
     await go('/overview');
+    await click(button('Sales'));
     await click(link('Coupons'));
     await waitFor(text('No coupons yet.'));
     await page.locator(textbox('Code')).fill('LAUNCH20');

@@ -59,7 +59,9 @@ describe.skipIf(withoutChromium)('the dashboard under its Content-Security-Polic
     await click(link('Releases'));
     await uploadRelease('1.0.0', 100_000);
     await uploadRelease('1.1.0', 5 * 1024 * 1024);
-    for (const name of ['Licenses', 'Customers', 'Webhooks', 'Account']) {
+    // Webhooks and Account sit in the header's Settings menu.
+    for (const [menu, name] of [[undefined, 'Licenses'], [undefined, 'Customers'], ['Settings', 'Webhooks'], ['Settings', 'Account']] as const) {
+      if (menu) await click(button(menu));
       await click(link(name));
       await page.waitForNetworkIdle();
     }

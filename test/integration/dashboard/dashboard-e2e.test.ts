@@ -142,7 +142,7 @@ describe.skipIf(withoutChromium)('the dashboard in Chromium', () => {
     await waitFor('::-p-text(e2e-plugin-1.1.0.zip · 5.0 MB)');
   });
 
-  it('creates a plan and copies its checkout link', async () => {
+  it('creates a plan, whose checkout link waits for a payment provider', async () => {
     await click(link('Plans'));
     await waitFor(text('No plans yet'));
     await fill(textbox('Plan name'), 'Pro');
@@ -150,12 +150,9 @@ describe.skipIf(withoutChromium)('the dashboard in Chromium', () => {
     await fill(textbox('Seats'), '3');
     await click(button('Create plan'));
     await waitFor(text('slug pro'));
-    await page.bringToFront(); // the clipboard is written only by the focused page
-    await click(button('Copy checkout link'));
-    await page.waitForFunction("[...document.querySelectorAll('button')].some((b) => b.textContent !== 'Copy checkout link' && /Cop|Select/.test(b.textContent))");
-    expect(await page.$$eval('button', (buttons) => buttons.map((b) => b.textContent))).toContain('Copied');
-    const copied = await page.evaluate('navigator.clipboard.readText()');
-    expect(copied).toMatch(new RegExp(`^${base}/public/v1/checkout/plan_[a-z2-7]{24}\\?public_key=pk_`));
+    // No Stripe yet: a buyer could not pay, so no link to copy (dashboard-first-hour.test.ts copies one once connected).
+    await waitFor(text('Checkout links appear here once a payment provider is connected'));
+    expect(await page.$(button('Copy checkout link'))).toBeNull();
     await checkPage('plans');
   });
 
@@ -316,15 +313,16 @@ describe.skipIf(withoutChromium)('the dashboard in Chromium', () => {
     await page.setViewport({ width: 1280, height: 900 });
   });
 
-  it('signs out, then explains a wrong password and a provider that is not configured', async () => {
+  it('signs out, then explains a wrong password and offers no provider that is not configured', async () => {
     await click(button('Sign out'));
-    await waitFor(button('Continue with Google'));
+    await waitFor(byRole('button', 'Sign in'));
     await fill(textbox('E-mail'), email);
     await fill(textbox('Password'), 'wrong password');
     await click(byRole('button', 'Sign in'));
     await waitFor(text('Invalid email or password'));
-    await click(button('Continue with GitHub'));
-    await waitFor(text('github login is not configured'));
+    // The local stack configures neither Google nor GitHub (GET /api/oauth/providers answers []): no button, no "or".
+    // The page asked for the providers as it opened, before the sign-in just refused: that answer is in.
+    expect(await page.$$eval('button, .divider', (nodes) => nodes.map((node) => node.textContent).filter((label) => /Continue with|^or$/.test(label ?? '')))).toEqual([]);
     await checkPage('sign-in');
     // Where a failed provider sign-in lands (DASHBOARD_URL?error=<code>): said in words on the sign-in page.
     await go('/?error=access_denied');
@@ -333,7 +331,7 @@ describe.skipIf(withoutChromium)('the dashboard in Chromium', () => {
     await fill(textbox('Password'), password);
     await click(byRole('button', 'Sign in'));
     // Signing in lands on the overview.
-    await waitFor(text('Revenue per day'));
+    await waitFor(byRole('heading', 'Overview'));
     expect(new URL(page.url()).pathname).toBe('/overview');
   });
 });

@@ -25,6 +25,7 @@ const licenses = async () => (await tenant.get(`/api/licenses?product_id=${produ
 describe.skipIf(withoutChromium)('the import page', () => {
   it('shows a dry run with its bad rows, then imports the same file, keys kept', async () => {
     await page.goto(`${base}/imports`, { waitUntil: 'networkidle0' });
+    await page.locator(button('Settings')).click();
     await page.locator(byRole('link', 'Import')).click();
     await page.waitForSelector(text('Import licenses'));
     // Nothing chosen: the form says what is missing and sends nothing.

@@ -42,7 +42,7 @@ describe.skipIf(withoutChromium)('the overview in the dashboard', () => {
     expect(await tile('Active installs')).toBe('2');
     // Each chart's numbers, as its data table and bars give them.
     const today = dayOf(new Date());
-    const revenueRow = await page.$eval(`::-p-xpath(//table[.//th[text()="Revenue"]]//tr[th[text()="${today}"]]/td)`, (el) => (el as unknown as { textContent: string }).textContent);
+    const revenueRow = await page.$eval(`::-p-xpath(//table[.//th[text()="USD"]]//tr[th[text()="${today}"]]/td)`, (el) => (el as unknown as { textContent: string }).textContent);
     expect(revenueRow).toBe('199');
     const sitesRow = await page.$eval(`::-p-xpath(//table[.//th[text()="Sites"]]//tr[th[text()="${today}"]]/td)`, (el) => (el as unknown as { textContent: string }).textContent);
     expect(sitesRow).toBe('2');

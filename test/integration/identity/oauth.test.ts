@@ -168,6 +168,18 @@ describe('starting a sign-in', () => {
       expect(await new Client(service.url).get(path)).toMatchObject({ status: 404, body: { error: 'Not found' } });
     }
   });
+
+  it('lists the configured providers, so that the sign-in page offers only buttons that work', async () => {
+    expect(await new Client().get('/api/oauth/providers')).toMatchObject({ status: 200, body: { providers: [] } });
+    expect((await new Client(service.url).get('/api/oauth/providers')).body).toEqual({ providers: ['google', 'github'] });
+    const githubOnly = await startManagementGateway(Object.fromEntries(Object.entries(fakes.env).filter(([name]) => !name.startsWith('GOOGLE_CLIENT'))));
+    try {
+      expect((await new Client(githubOnly.url).get('/api/oauth/providers')).body).toEqual({ providers: ['github'] });
+      expect((await new Client(githubOnly.url).get('/api/oauth/google')).status).toBe(404);
+    } finally {
+      await githubOnly.close();
+    }
+  });
 });
 
 describe('signing in', () => {

@@ -54,6 +54,8 @@ describe('GET /api/analytics/overview', () => {
     expect(all).toEqual({
       currency: 'USD',
       revenue: { total: 2 * 49.5 + 2 * 199, byDay: expect.arrayContaining([{ date: today, amount: 497 }]) },
+      // One currency sold in: its series is the revenue's (test/integration/dashboard/dashboard-polish.test.ts has two).
+      revenueByCurrency: [{ currency: 'USD', total: 497, byDay: expect.arrayContaining([{ date: today, amount: 497 }]) }],
       refunds: { total: 199, count: 1 },
       // One yearly subscription left: 49.50 / 12 = 4.125, to the cent.
       mrr: 4.13,
@@ -72,6 +74,7 @@ describe('GET /api/analytics/overview', () => {
     expect(await overview(s.tenant, { product_id: other.id })).toEqual({
       currency: 'USD',
       revenue: { total: 0, byDay: expect.any(Array) },
+      revenueByCurrency: [{ currency: 'USD', total: 0, byDay: expect.any(Array) }],
       refunds: { total: 0, count: 0 },
       mrr: 0,
       activeSubscriptions: 0,
@@ -113,7 +116,7 @@ describe('GET /api/analytics/overview', () => {
   it('counts 10,000 distinct sites within the sketch\'s stated error, whichever batches and days saw them', async () => {
     const tenant = await newTenant();
     const product = await newProduct(tenant);
-    const writer = { data: localData('usageWriter'), config: { analytics: { retentionDays: 90 } } as Config };
+    const writer = { data: localData('usageWriter'), config: { analytics: { retentionDays: 90 } } as Config, clock: { now: () => new Date() } };
     const today = dayOf(new Date());
     // 10,000 sites over three days of the last seven, a thousand of them seen on two days (counted once).
     const sites = Array.from({ length: 10_000 }, (_, i) => `site-${i}.${tenant.userId}.example`);

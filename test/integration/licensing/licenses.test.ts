@@ -348,7 +348,7 @@ describe('licenses', () => {
     const lapsed = await newLicense(tenant, { productId: product.id, customerEmail: 'lapsed@example.com', expiresAt: past });
     expect(lapsed.status).toBe('expired');
     const current = await newLicense(tenant, { productId: product.id, customerEmail: 'lapsed@example.com', expiresAt: '2099-01-01T00:00:00Z' });
-    const soon = await newLicense(tenant, { productId: product.id, customerEmail: 'lapsed@example.com', expiresAt: new Date(Date.now() + 1500).toISOString() });
+    const soon = await newLicense(tenant, { productId: product.id, customerEmail: 'lapsed@example.com', expiresAt: new Date(Date.now() + 6000).toISOString() });
 
     expect((await tenant.get(`/api/licenses/${lapsed.id}`)).body.status).toBe('expired');
     const listed = (await tenant.get('/api/licenses')).body.items as { id: string; status: string }[];
@@ -360,7 +360,7 @@ describe('licenses', () => {
     expect((await validate(tenant, lapsed.licenseKey)).body).toMatchObject({ valid: false, error: 'License has expired' });
 
     // One that lapses while nothing sweeps: its next read says so, and so do the status filters and their totals.
-    await expect.poll(async () => (await tenant.get(`/api/licenses/${soon.id}`)).body.status, { timeout: 10_000 }).toBe('expired');
+    await expect.poll(async () => (await tenant.get(`/api/licenses/${soon.id}`)).body.status, { timeout: 20_000, interval: 500 }).toBe('expired');
     expect(await byStatus('expired')).toEqual([lapsed.id, soon.id].sort());
     expect(await byStatus('active')).toEqual([current.id]);
     expect(await total(tenant, '?status=expired')).toBe(2);

@@ -4,6 +4,7 @@ import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../../shared/platform/c
 import { NOT_THROUGH_FRONT_DOOR } from '../../../shared/platform/http/front-door.js';
 import type { HttpEvent, HttpResult } from '../../../shared/platform/http/types.js';
 import { createDeps } from '../../../shared/platform/runtime.js';
+import { startFakeSecretsManager } from '../../support/fake-secrets-manager.js';
 import { licensedProduct, newRelease, plugin, zipBytes } from '../../support/licensing-fixtures.js';
 
 /**
@@ -12,12 +13,12 @@ import { licensedProduct, newRelease, plugin, zipBytes } from '../../support/lic
  */
 const baseUrl = inject('baseUrl');
 
-/** An edge function of this test's own on the shared table, with the front door's secret, called as API Gateway would. */
-function edgeFunction() {
-  const config = loadConfig(
-    { RUNTIME: 'local', TABLE_NAME: inject('tableName'), DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), ORIGIN_VERIFY_TOKEN: inject('originVerifyToken') },
-    FUNCTION_CONFIG_SECTIONS.edge,
-  );
+/**
+ * An edge function of this test's own on the shared table, called as API Gateway would: with the front door's secret
+ * as the local stack gives it (`ORIGIN_VERIFY_TOKEN`), or as the stack does in AWS (a Secrets Manager secret).
+ */
+function edgeFunction(secret: Record<string, string> = { ORIGIN_VERIFY_TOKEN: inject('originVerifyToken') }) {
+  const config = loadConfig({ RUNTIME: 'local', TABLE_NAME: inject('tableName'), DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), ...secret }, FUNCTION_CONFIG_SECTIONS.edge);
   const handler = createEdgeHandler(createDeps(config, 'edge')) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
   return (headers: Record<string, string>) =>
     handler(
@@ -48,6 +49,31 @@ describe('the front door', () => {
     }
     const through = await call({ 'x-origin-verify': inject('originVerifyToken') });
     expect([through.statusCode, JSON.parse(through.body!)]).toEqual([404, { valid: false, error: 'License key not found' }]);
+  });
+
+  it('takes the current and the previous value of its Secrets Manager secret, so rotating it refuses no request', async () => {
+    const secrets = await startFakeSecretsManager();
+    try {
+      const SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:LicensingService-prod/OriginVerify-AbCdEf';
+      const inAws = { ORIGIN_VERIFY_SECRET_ARN: SECRET_ARN, SECRETS_MANAGER_ENDPOINT: secrets.url };
+      const passes = async (call: ReturnType<typeof edgeFunction>, value?: string) => (await call(value === undefined ? {} : { 'x-origin-verify': value })).statusCode !== 403;
+      secrets.put(SECRET_ARN, 'first-value');
+      const warm = edgeFunction(inAws);
+      expect([await passes(warm, 'first-value'), await passes(warm)]).toEqual([true, false]);
+
+      // The rotation (docs/deploy.md): a new value is put while CloudFront still sends the first; then its edges move
+      // to the new one over a few minutes. Every request passes, on a warm container and on one started meanwhile.
+      secrets.put(SECRET_ARN, 'second-value');
+      const started = edgeFunction(inAws);
+      for (const call of [warm, started]) expect([await passes(call, 'first-value'), await passes(call, 'second-value')]).toEqual([true, true]);
+
+      // Once CloudFront sends only the new value the previous is dropped: new containers refuse it at once.
+      secrets.dropPrevious(SECRET_ARN);
+      const later = edgeFunction(inAws);
+      expect([await passes(later, 'first-value'), await passes(later, 'second-value')]).toEqual([false, true]);
+    } finally {
+      await secrets.close();
+    }
   });
 
   it('replaces what a caller sends as its secret and its viewer address, as CloudFront does', async () => {

@@ -75,6 +75,13 @@ describe('readme.txt parsing', () => {
     expect(parseReadme('=== X ===\nRequires PHP: latest\n').requiresPhp).toBeUndefined();
   });
 
+  it('reads the Stable tag as the version it names, but not trunk (DECISIONS §22)', () => {
+    expect(parseReadme('=== A ===\nStable tag: 1.4.2\n\nShort.').stableTag).toBe('1.4.2');
+    expect(parseReadme('=== A ===\n**Stable tag:** v2.0 \n').stableTag).toBe('v2.0');
+    expect(parseReadme('=== A ===\nStable tag: trunk\n').stableTag).toBeUndefined();
+    expect(parseReadme('=== A ===\nStable tag:\n').stableTag).toBeUndefined();
+  });
+
   it('keeps a huge section to its first characters', () => {
     const huge = `=== Big ===\n\n== Changelog ==\n${'* A line of changes.\n'.repeat(5000)}`;
     const html = parseReadme(huge).sections.changelog!;

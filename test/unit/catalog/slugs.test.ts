@@ -14,6 +14,10 @@ describe('slugs', () => {
     const candidates = [...slugCandidates('widget')];
     expect(candidates.slice(0, 3)).toEqual(['widget', 'widget-2', 'widget-3']);
     expect(new Set(candidates).size).toBe(candidates.length);
+    // Past -20, random suffixes: a generated slug is not refused on a deployment where many accounts chose the name.
+    expect(candidates.slice(19, 21)).toEqual(['widget-20', expect.stringMatching(/^widget-[a-z2-7]{8}$/)]);
+    const long = [...slugCandidates('a'.repeat(60))];
+    expect(long.every((slug) => slug.length <= 64 && SLUG_PATTERN.test(slug))).toBe(true);
   });
 
   it('derives the license prefix from the slug: upper-cased, 8 characters, then a hyphen', () => {

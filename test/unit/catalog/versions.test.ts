@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { latestVersionChange, recomputeLatest } from '../../../shared/catalog/releases/latest-version.js';
-import { compareVersions, highestVersion, VERSION_PATTERN } from '../../../shared/catalog/releases/versions.js';
+import { compareVersions, highestVersion, PLATFORM_VERSION_PATTERN, VERSION_PATTERN, versionKey } from '../../../shared/catalog/releases/versions.js';
 
 describe('compareVersions', () => {
   it.each([
@@ -24,6 +24,17 @@ describe('compareVersions', () => {
   ] as const)('%s vs %s is %i', (a, b, expected) => {
     expect(compareVersions(a, b)).toBe(expected);
     expect(compareVersions(b, a)).toBe(-expected || 0);
+    // The key of a version claim (DECISIONS §22) is one for equal versions, and only for them.
+    expect(versionKey(a) === versionKey(b)).toBe(expected === 0);
+  });
+
+  it('gives equal versions one claim key, and unequal ones different keys', () => {
+    const versions = ['1', '1.0', '1.0.0', 'v1', '1+7', '1.0-beta', '1-beta', '1.0beta', '1.0.0.1', '1.00.0', '0', '0.0', '1.2-rc.1', '1.2RC1', '1.2-a', '1.2-alpha', '01.2'];
+    for (const a of versions) {
+      for (const b of versions) expect(versionKey(a) === versionKey(b), `${a} ${b}`).toBe(compareVersions(a, b) === 0);
+    }
+    expect(versionKey('1.2.0')).toBe('1.2');
+    expect(versionKey('0.0')).toBe('0');
   });
 
   it('picks the highest of several versions, or none', () => {
@@ -34,6 +45,11 @@ describe('compareVersions', () => {
   it('accepts plugin version strings and refuses others', () => {
     for (const ok of ['1', '1.2.3', '2.0.0-beta.1', '3.1+build.7', 'v1.0']) expect(VERSION_PATTERN.test(ok), ok).toBe(true);
     for (const bad of ['', ' 1.0', '1.0 beta', '-1', '.1', 'x'.repeat(51), '1/2']) expect(VERSION_PATTERN.test(bad), bad).toBe(false);
+  });
+
+  it("accepts platform versions (tested, requires, requiresPhp) and refuses words", () => {
+    for (const ok of ['6', '6.7', '7.4', '8.2.1', '6.7.1.2']) expect(PLATFORM_VERSION_PATTERN.test(ok), ok).toBe(true);
+    for (const bad of ['latest', 'seven', '6.x', '7.4+', ' 6.7', '6.7.1.2.3', '']) expect(PLATFORM_VERSION_PATTERN.test(bad), bad).toBe(false);
   });
 });
 

@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { MAX_README_BYTES, readmeFromZip, type ByteRanges } from '../../../shared/catalog/releases/readme/zip-readme.js';
+import { fileHeader } from '../../../shared/catalog/releases/readme/file-headers.js';
+import { MAX_README_BYTES, readReleaseZip, type ByteRanges } from '../../../shared/catalog/releases/readme/zip-readme.js';
 import { pluginZip } from '../../support/plugin-zip.js';
+
+/** The readme.txt text of a ZIP, as the release reads it. */
+const readmeFromZip = async (size: number, ranges: ByteRanges) => (await readReleaseZip(size, ranges, { headerVersion: false })).readme;
+/** The version the ZIP's plugin or theme header names. */
+const headerVersionOf = async (zip: Buffer) => (await readReleaseZip(zip.length, rangesOf(zip).ranges, { headerVersion: true })).headerVersion;
 
 /** Ranges of an archive held in memory, as storage would serve them, counting the bytes asked for. */
 function rangesOf(bytes: Buffer) {
@@ -41,5 +47,44 @@ describe('readme.txt in a release ZIP', () => {
     const zip = await pluginZip({ 'readme.txt': 'text' });
     const failure = Object.assign(new Error('Service Unavailable'), { name: 'ServiceUnavailable' });
     await expect(readmeFromZip(zip.length, async () => Promise.reject(failure))).rejects.toBe(failure);
+  });
+});
+
+describe('the version a release ZIP names in its headers (DECISIONS §22)', () => {
+  const header = (lines: string[]) => `<?php\n/**\n${lines.map((line) => ` * ${line}`).join('\n')}\n */\n`;
+
+  it("reads the plugin's main PHP file, at the root or one folder down, the one named after its folder first", async () => {
+    const nested = await pluginZip({
+      'my-plugin/includes.php': '<?php // helpers',
+      'my-plugin/other.php': header(['Plugin Name: Other', 'Version: 9.9.9']),
+      'my-plugin/my-plugin.php': header(['Plugin Name: My Plugin', 'Version: 1.4.2', 'Requires PHP: 7.4']),
+    });
+    expect(await headerVersionOf(nested)).toBe('1.4.2');
+    const root = await pluginZip({ 'main.php': header(['Plugin Name: Root', 'Version: 2.0.0-beta.1']), 'readme.txt': 'Stable tag: 1.0' });
+    expect(await headerVersionOf(root)).toBe('2.0.0-beta.1');
+    const deep = await pluginZip({ 'a/b/deep.php': header(['Plugin Name: Deep', 'Version: 3.0']) });
+    expect(await headerVersionOf(deep)).toBeUndefined();
+  });
+
+  it("reads a theme's style.css when no PHP file is a plugin's", async () => {
+    const theme = await pluginZip({
+      'my-theme/functions.php': '<?php // no header',
+      'my-theme/style.css': '/*\nTheme Name: My Theme\nVersion: 0.9.1\n*/\nbody {}',
+    });
+    expect(await headerVersionOf(theme)).toBe('0.9.1');
+    const notTheme = await pluginZip({ 'assets/style.css': '/* Version: 5.0 */' });
+    expect(await headerVersionOf(notTheme)).toBeUndefined();
+  });
+
+  it('does not look for it unless asked', async () => {
+    const zip = await pluginZip({ 'p/p.php': header(['Plugin Name: P', 'Version: 1.0']) });
+    expect(await readReleaseZip(zip.length, rangesOf(zip).ranges, { headerVersion: false })).toEqual({});
+  });
+
+  it('reads headers as WordPress does: comment marks, closing marks and case', () => {
+    expect(fileHeader('<?php\n/*\nPlugin Name: A\n  * version:   1.2.3 */', 'Version')).toBe('1.2.3');
+    expect(fileHeader('<?php # Plugin Name: Hashed ?>', 'Plugin Name')).toBe('Hashed');
+    expect(fileHeader('<?php\n// Version:\n', 'Version')).toBeUndefined();
+    expect(fileHeader(`${'x'.repeat(9000)}\nVersion: 1`, 'Version')).toBeUndefined();
   });
 });

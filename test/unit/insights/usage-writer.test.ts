@@ -23,7 +23,7 @@ function setUp() {
   table = mockTable();
   table.seed('license', licenseItem);
   table.seed('license', { ...licenseItem, licenseKey: OTHER_KEY, licenseId: 'lic_bbbbbbbbbbbbbbbbbbbbbbbb', productId: OTHER_PRODUCT });
-  return { data: table.data, config: { analytics: { retentionDays: 90 } } as Config };
+  return { data: table.data, config: { analytics: { retentionDays: 90 } } as Config, clock: { now: () => NOW } };
 }
 
 const eventId = (n: number) => `uev_${String(n).padStart(24, 'a')}`;

@@ -1,5 +1,5 @@
-import { createServer, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { hangingServer } from '../../support/hanging-server.js';
 import { createEdgeHandler } from '../../../functions/edge/app.js';
 import { lambdaContext } from '../../../infra/local/lambda-context.js';
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../../shared/platform/config.js';
@@ -78,19 +78,10 @@ describe('an attempt within the deadline', () => {
  * clients' own limits alone would take two attempts of 2 s each.
  */
 describe('a request whose calls run out of time', () => {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-  });
-  beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
-  afterAll(() => {
-    for (const socket of sockets) socket.destroy();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  const table = hangingServer();
 
   it('answers the deadline’s 503 with CORS headers before the function’s time is up', async () => {
-    const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const endpoint = table.endpoint();
     const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local', DYNAMODB_ENDPOINT: endpoint }, FUNCTION_CONFIG_SECTIONS.edge);
     const handler = createEdgeHandler(createDeps(config, 'edge')) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
     const context = { ...lambdaContext('edge'), getRemainingTimeInMillis: () => 2_500 };

@@ -11,7 +11,7 @@ const app = httpApp(
     { method: 'GET', path: '/missing', handler: async () => Promise.reject(new NotFoundError('Thing not found')) },
     { method: 'POST', path: '/things', handler: async () => ok({ made: true }) },
   ],
-  { cors: { kind: 'open' }, originVerifyToken: undefined },
+  { cors: { kind: 'open' }, originSecret: undefined },
 ) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
 
 function request(method: string, path: string): HttpEvent {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMetricsRecorder, PUBLISH_INTERVAL_MS } from '../../../shared/platform/observability/metrics.js';
+import { createMetricsRecorder, METRIC_DIMENSIONS, METRICS_SERVICE, PUBLISH_INTERVAL_MS } from '../../../shared/platform/observability/metrics.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -16,7 +16,7 @@ function publishedBy(publish: () => void): Record<string, any>[] {
 }
 
 describe('metrics', () => {
-  it('publishes one EMF record per metric and set of dimension values', () => {
+  it('publishes one EMF record per metric and set of dimension values and details, a series per dimension value only', () => {
     vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
     vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'edge');
     let now = 0;
@@ -25,15 +25,17 @@ describe('metrics', () => {
     metrics.validation('valid');
     metrics.validation('invalid');
     metrics.refusal('validate', 'expired');
+    metrics.refusal('activate', 'seat_limit');
 
     const records = publishedBy(() => metrics.publish());
+    const validations = [{ Namespace: 'LicensingService', Dimensions: [['service', 'result']], Metrics: [{ Name: 'Validations', Unit: 'Count' }] }];
+    // A refusal's operation and reason are fields of the record (Logs Insights reads them), not dimensions: one series.
+    const refusals = [{ Namespace: 'LicensingService', Dimensions: [['service']], Metrics: [{ Name: 'Refusals', Unit: 'Count' }] }];
     expect(records.map(({ _aws, ...fields }) => [_aws.CloudWatchMetrics, fields])).toEqual([
-      [[{ Namespace: 'LicensingService', Dimensions: [['service', 'result']], Metrics: [{ Name: 'Validations', Unit: 'Count' }] }], { service: 'edge', result: 'valid', Validations: 2 }],
-      [[{ Namespace: 'LicensingService', Dimensions: [['service', 'result']], Metrics: [{ Name: 'Validations', Unit: 'Count' }] }], { service: 'edge', result: 'invalid', Validations: 1 }],
-      [
-        [{ Namespace: 'LicensingService', Dimensions: [['service', 'operation', 'reason']], Metrics: [{ Name: 'Refusals', Unit: 'Count' }] }],
-        { service: 'edge', operation: 'validate', reason: 'expired', Refusals: 1 },
-      ],
+      [validations, { function: 'edge', service: METRICS_SERVICE, result: 'valid', Validations: 2 }],
+      [validations, { function: 'edge', service: METRICS_SERVICE, result: 'invalid', Validations: 1 }],
+      [refusals, { function: 'edge', service: METRICS_SERVICE, operation: 'validate', reason: 'expired', Refusals: 1 }],
+      [refusals, { function: 'edge', service: METRICS_SERVICE, operation: 'activate', reason: 'seat_limit', Refusals: 1 }],
     ]);
     // What was written is not written again, and an invocation that counted nothing writes nothing.
     now += PUBLISH_INTERVAL_MS;
@@ -72,8 +74,8 @@ describe('metrics', () => {
     metrics.purchaseNotIssued();
     const records = publishedBy(() => metrics.publish());
     expect(records.map(({ _aws, ...fields }) => [_aws.CloudWatchMetrics[0].Dimensions, fields])).toEqual([
-      [[['service', 'type']], { service: 'stripeWebhook', type: 'checkout.session.completed', StripeEvents: 1 }],
-      [[['service']], { service: 'stripeWebhook', PurchasesNotIssued: 1 }],
+      [[['service']], { function: 'stripeWebhook', service: METRICS_SERVICE, type: 'checkout.session.completed', StripeEvents: 1 }],
+      [[['service']], { function: 'stripeWebhook', service: METRICS_SERVICE, PurchasesNotIssued: 1 }],
     ]);
     // Back to the minute's rhythm after it.
     now += 1000;
@@ -90,11 +92,30 @@ describe('metrics', () => {
     metrics.stripeEvent('checkout.session.completed');
     const records = publishedBy(() => metrics.publish());
     expect(records.map((r) => r._aws.CloudWatchMetrics[0].Namespace)).toEqual(['Licensing/Test', 'Licensing/Test', 'Licensing/Test']);
-    expect(records.map(({ _aws, service, ...fields }) => fields)).toEqual([
+    expect(records.map(({ _aws, service, function: _, ...fields }) => fields)).toEqual([
       { Activations: 1 },
       { limit: 'activation-key', RateLimited: 1 },
       { type: 'checkout.session.completed', StripeEvents: 1 },
     ]);
+  });
+
+  it('counts every metric of METRIC_DIMENSIONS, each with the dimensions it declares and no other', () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    const metrics = createMetricsRecorder();
+    metrics.validation('valid');
+    metrics.activation();
+    metrics.refusal('check', 'revoked');
+    metrics.rateLimited('public-reads');
+    metrics.webhookDelivery('failed');
+    metrics.stripeEvent('invoice.paid');
+    metrics.mailRefused('MessageRejected');
+    metrics.purchaseNotIssued();
+    metrics.frontDoorRefusal();
+    metrics.workerFailure();
+    const records = publishedBy(() => metrics.publish());
+    expect(Object.fromEntries(records.map((r) => [r._aws.CloudWatchMetrics[0].Metrics[0].Name, r._aws.CloudWatchMetrics[0].Dimensions[0]]))).toEqual(
+      Object.fromEntries(Object.entries(METRIC_DIMENSIONS).map(([name, dimensions]) => [name, ['service', ...Object.keys(dimensions)]])),
+    );
   });
 
   it('counts nothing when metrics are off (the local runtime and tests)', () => {

@@ -1,5 +1,5 @@
-import { createServer, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { hangingServer } from '../../support/hanging-server.js';
 import { createEdgeHandler } from '../../../functions/edge/app.js';
 import { AWS_CALL_LIMITS } from '../../../shared/platform/clients.js';
 import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../../shared/platform/config.js';
@@ -67,19 +67,10 @@ describe('storage failures at the edge', () => {
  * API Gateway would answer for it, bare.
  */
 describe('a table that hangs', () => {
-  const sockets = new Set<Socket>();
-  const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-  });
-  beforeAll(() => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve)));
-  afterAll(() => {
-    for (const socket of sockets) socket.destroy();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
+  const table = hangingServer();
 
   it('answers 503 with CORS headers once the SDK gives up, well within the function timeout', async () => {
-    const endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const endpoint = table.endpoint();
     const config = loadConfig({ TABLE_NAME: 'table', RUNTIME: 'local', DYNAMODB_ENDPOINT: endpoint }, FUNCTION_CONFIG_SECTIONS.edge);
     const handler = createEdgeHandler(createDeps(config, 'edge')) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
     const started = Date.now();
@@ -88,7 +79,7 @@ describe('a table that hangs', () => {
     expect([result.statusCode, JSON.parse(result.body!)]).toEqual([503, { error: 'Service temporarily unavailable' }]);
     expect(result.headers).toMatchObject({ 'access-control-allow-origin': '*', 'retry-after': '1' });
     // Every attempt reached the table and was cut off (not refused): the timeouts, not a connection error, ended it.
-    expect(sockets.size).toBe(AWS_CALL_LIMITS.maxAttempts);
+    expect(table.connections()).toBe(AWS_CALL_LIMITS.maxAttempts);
     expect(elapsed).toBeGreaterThanOrEqual(AWS_CALL_LIMITS.maxAttempts * AWS_CALL_LIMITS.requestTimeoutMs - 100);
     expect(elapsed).toBeLessThan(10_000);
   }, 20_000);

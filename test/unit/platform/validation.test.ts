@@ -32,9 +32,35 @@ describe('input validation messages', () => {
     expect(messageOf({ name: 'x', kind: 'a', nested: { n: '1' } })).toMatch(/^nested\.n: /);
   });
 
-  it("words zod's own messages in English (zod/mini loads no locale by itself)", () => {
-    expect(messageOf({ name: 5, kind: 'a' })).toBe('name: Invalid input: expected string, received number');
-    expect(messageOf({ name: 'x', kind: 'c' })).toBe('kind: Invalid option: expected one of "a"|"b"');
+  it("words zod's own problems as sentences, never in its notation (issue 48)", () => {
+    expect(messageOf({ name: 5, kind: 'a' })).toBe('name: must be text');
+    expect(messageOf({ name: 'x', kind: 'c' })).toBe('kind: must be one of "a", "b"');
+    const sized = z.strictObject({
+      name: z.string().check(z.minLength(1), z.maxLength(200)),
+      seats: z.optional(z.number().check(z.int(), z.gte(1), z.lte(1000))),
+      tags: z.optional(z.array(z.string()).check(z.maxLength(3))),
+      price: z.optional(z.number().check(z.gt(0))),
+      email: z.optional(z.email()),
+      code: z.optional(z.string().check(z.regex(/^[A-Z]+$/))),
+    });
+    const problem = (input: unknown) => {
+      try {
+        parseInput(sized, input);
+      } catch (error) {
+        return (error as BadRequestError).message;
+      }
+      throw new Error('expected a failure');
+    };
+    expect(problem({ name: 'x'.repeat(201) })).toBe('name: must be at most 200 characters');
+    expect(problem({ name: '' })).toBe('name: must not be empty');
+    expect(problem({ name: 'x', seats: 0 })).toBe('seats: must be at least 1');
+    expect(problem({ name: 'x', seats: 1.5 })).toBe('seats: must be a whole number');
+    expect(problem({ name: 'x', seats: 1001 })).toBe('seats: must be at most 1000');
+    expect(problem({ name: 'x', tags: ['a', 'b', 'c', 'd'] })).toBe('tags: must hold at most 3 items');
+    expect(problem({ name: 'x', tags: 'a' })).toBe('tags: must be a list');
+    expect(problem({ name: 'x', price: 0 })).toBe('price: must be more than 0');
+    expect(problem({ name: 'x', email: 'nope' })).toBe('email: must be an e-mail address');
+    expect(problem({ name: 'x', code: 'abc' })).toBe('code: is not in the expected form');
   });
 
   it('returns the parsed value when valid', () => {

@@ -12,6 +12,8 @@ final class Stack
     public $baseUrl;
     /** @var string */
     private $cookie = '';
+    /** @var string */
+    private $email = '';
 
     private function __construct(string $baseUrl)
     {
@@ -34,7 +36,27 @@ final class Stack
         $stack = new self($base);
         $email = 'php-' . bin2hex(random_bytes(6)) . '@example.com';
         $stack->call('POST', '/api/auth/register', ['email' => $email, 'password' => 'correct horse battery', 'name' => 'PHP'], 201);
+        $stack->email = $email;
         return $stack;
+    }
+
+    /**
+     * Opens the verification link the stack e-mailed at registration (read from `GET /_local/mail`), as the vendor
+     * would: connecting a payment provider needs the address verified (DECISIONS §20).
+     */
+    public function verifyAddress(): void
+    {
+        for ($attempt = 0; $attempt < 150; $attempt++) {
+            $mail = json_decode((string) file_get_contents($this->baseUrl . '/_local/mail'), true);
+            foreach (array_reverse($mail['emails'] ?? []) as $sent) {
+                if (in_array($this->email, $sent['to'], true) && preg_match('~https?://\S+/api/auth/verify-email\?token=[a-z2-7]{32}~', $sent['text'], $link)) {
+                    $this->call('GET', (string) parse_url($link[0], PHP_URL_PATH) . '?' . parse_url($link[0], PHP_URL_QUERY));
+                    return;
+                }
+            }
+            usleep(100000);
+        }
+        throw new \RuntimeException("No verification e-mail reached {$this->email}");
     }
 
     /**

@@ -4,6 +4,7 @@ import { serverFieldErrors } from '../../api/errors';
 import { ME_KEY } from '../../auth/session';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
+import { SavedStatus } from '../../components/FormFooter';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
 
 /** Change the password; an account made by Google or GitHub sign-in sets its first one without a current one. */
@@ -43,7 +44,7 @@ export function PasswordSection({ hasPassword }: { hasPassword: boolean }) {
           <button type="submit" className="button button-primary" disabled={change.isPending}>
             {hasPassword ? 'Change password' : 'Set password'}
           </button>
-          {change.isSuccess && <span role="status">Password saved.</span>}
+          <SavedStatus saved={change.isSuccess}>Password saved.</SavedStatus>
         </div>
       </form>
     </section>

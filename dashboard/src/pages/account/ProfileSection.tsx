@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
 import type { TeamUser, User } from '../../api/types';
 import { ME_KEY } from '../../auth/session';
-import { ErrorBanner } from '../../components/ErrorBanner';
+import { FormFooter } from '../../components/FormFooter';
 import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 
@@ -35,13 +35,7 @@ export function ProfileSection({ user }: { user: User }) {
         <Field label="Avatar URL" error={fieldError(form.problems, server, 'avatarUrl')}>
           <input type="url" value={form.values.avatarUrl} onChange={(e) => form.set('avatarUrl')(e.target.value)} />
         </Field>
-        <ErrorBanner error={save.error} />
-        <div className="actions">
-          <button type="submit" className="button button-primary" disabled={save.isPending}>
-            Save profile
-          </button>
-          {save.isSuccess && <span role="status">Saved.</span>}
-        </div>
+        <FormFooter error={save.error} pending={save.isPending} submitLabel="Save profile" saved={save.isSuccess} />
       </form>
     </section>
   );

@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api, unwrap } from '../../api/client';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import type { AuditEntry } from '../../api/types';
@@ -7,36 +8,38 @@ import { formatDate } from '../../components/format';
 import { useListFilters } from '../../components/list-filters';
 import { Filters, SearchFilter } from '../../components/ListHeader';
 import { QueryTable } from '../../components/QueryTable';
+import { AuditSentence, type People } from './AuditSentence';
 
-const show = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+/** The members' names and the API keys' names, for the sentences' actors (owners and admins, who read the log, may read both). */
+function usePeople(): People {
+  const members = useQuery({ queryKey: ['team', 'members'], queryFn: () => unwrap(api.GET('/api/team/members')) });
+  const apiKeys = useQuery({ queryKey: ['api-keys'], queryFn: () => unwrap(api.GET('/api/api-keys')) });
+  return useMemo(
+    () => ({
+      members: new Map(members.data?.items.map((member) => [member.userId, member.name]) ?? []),
+      apiKeys: new Map(apiKeys.data?.items.map((key) => [key.id, key.name]) ?? []),
+    }),
+    [members.data, apiKeys.data],
+  );
+}
 
-const COLUMNS: Column<AuditEntry>[] = [
-  { header: 'When', cell: (entry) => formatDate(entry.at) },
-  { header: 'Who', cell: (entry) => entry.actor.email ?? `${entry.actor.type} ${entry.actor.id}` },
-  { header: 'Action', cell: (entry) => <code>{entry.action}</code> },
-  {
-    header: 'Target',
-    cell: (entry) => (
-      <>
-        {entry.target.type} <code>{entry.target.id}</code>
-      </>
-    ),
-  },
-  {
-    header: 'Changes (before → after)',
-    cell: (entry) => (
-      <ul className="changes">
-        {Object.entries(entry.changes).map(([field, [before, after]]) => (
-          <li key={field}>
-            <strong>{field}</strong>: {show(before)} → {show(after)}
-          </li>
-        ))}
-      </ul>
-    ),
-  },
-];
+function columns(people: People): Column<AuditEntry>[] {
+  return [
+    {
+      header: 'When',
+      className: 'audit-when',
+      cell: (entry) => (
+        <>
+          {formatDate(entry.at)}
+          {entry.ip && <span className="muted small"> from {entry.ip}</span>}
+        </>
+      ),
+    },
+    { header: 'What happened', cell: (entry) => <AuditSentence entry={entry} people={people} /> },
+  ];
+}
 
-/** Every change of the tenant, newest first, each with its fields before and after; and the check of its hash chains. */
+/** Every change of the tenant, newest first, each as a sentence (who did what to which thing, from what to what); and the check of its hash chains. */
 export function AuditLogPage() {
   const { page, filter, update } = useListFilters();
   const action = filter('action');
@@ -52,6 +55,7 @@ export function AuditLogPage() {
       ),
     placeholderData: keepPreviousData,
   });
+  const people = usePeople();
   const verify = useMutation({ mutationFn: () => unwrap(api.GET('/api/audit-log/verify')) });
   return (
     <>
@@ -72,7 +76,7 @@ export function AuditLogPage() {
         <SearchFilter label="Target type" value={targetType} placeholder="license" onChange={(value) => update({ target_type: value })} />
         <SearchFilter label="Actor id" value={actorId} onChange={(value) => update({ actor_id: value })} />
       </Filters>
-      <QueryTable query={entries} loading="Loading the audit log…" label="Audit log" columns={COLUMNS} empty={<p>No entries match.</p>} onPage={(next) => update({ page: String(next) })} />
+      <QueryTable query={entries} loading="Loading the audit log…" label="Audit log" columns={columns(people)} empty={<p>No entries match.</p>} onPage={(next) => update({ page: String(next) })} />
     </>
   );
 }

@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { api, unwrap } from '../../api/client';
 import { ErrorBanner } from '../../components/ErrorBanner';
 
 const PROVIDERS = [
@@ -7,10 +9,12 @@ const PROVIDERS = [
 ] as const;
 
 /**
- * Sign-in with Google or GitHub. The service answers a provider that this deployment has not configured with
- * 404 `<provider> login is not configured`: asked first, so that message shows here instead of a bare JSON page.
+ * Sign-in with Google or GitHub, a button for each provider this deployment has configured (`GET /api/oauth/providers`)
+ * and nothing, not even the "or", when none is. The start route is asked first, so that a refusal (a rate limit)
+ * shows here in words instead of as a bare JSON page.
  */
 export function OAuthButtons() {
+  const configured = useQuery({ queryKey: ['oauth-providers'], queryFn: () => unwrap(api.GET('/api/oauth/providers')), staleTime: Infinity });
   const [error, setError] = useState<Error>();
   const start = async (provider: string) => {
     setError(undefined);
@@ -24,9 +28,12 @@ export function OAuthButtons() {
       setError(new Error('The service could not be reached. Check your connection and try again.'));
     }
   };
+  const offered = PROVIDERS.filter((provider) => configured.data?.providers.includes(provider.id));
+  if (offered.length === 0) return null;
   return (
     <div className="oauth">
-      {PROVIDERS.map((provider) => (
+      <p className="divider">or</p>
+      {offered.map((provider) => (
         <button key={provider.id} type="button" className="button button-wide" onClick={() => void start(provider.id)}>
           {provider.label}
         </button>

@@ -76,7 +76,6 @@ function RegisterForm() {
           {register.isPending ? 'Creating…' : 'Create account'}
         </button>
       </form>
-      <p className="divider">or</p>
       <OAuthButtons />
       <p>
         Already registered? <Link to={keepingNext('/sign-in', search)}>Sign in</Link>

@@ -49,7 +49,6 @@ export function SignInPage() {
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
-      <p className="divider">or</p>
       <OAuthButtons />
       {registration.data === 'invite' && !cameFromInvitation(search) ? (
         <p>No account yet? Accounts here are by invitation: open the link in your invitation e-mail.</p>

@@ -1,5 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { usePaymentConnected } from '../../api/getting-started';
 import type { Coupon } from '../../api/types';
 import { useCan } from '../../auth/permissions';
 import { confirmColumn } from '../../components/confirm-column';
@@ -20,6 +22,7 @@ const durationOf = (coupon: Coupon) => (coupon.duration === 'repeating' ? `for $
 export function CouponsPage() {
   const canBill = useCan()('billing');
   const coupons = useCoupons();
+  const selling = usePaymentConnected();
   const queryClient = useQueryClient();
   const deactivate = useMutation({
     mutationFn: (id: string) => unwrap(api.DELETE('/api/coupons/{id}', { params: { path: { id } } })),
@@ -48,7 +51,14 @@ export function CouponsPage() {
       {canBill && (
         <section className="card" aria-labelledby="new-coupon-heading">
           <h2 id="new-coupon-heading">New coupon</h2>
-          <CouponForm />
+          {/* A coupon is made at Stripe (a coupon and its promotion code): said before the form, not after it is filled in. */}
+          {selling === false ? (
+            <p className="banner" role="note">
+              Coupons are Stripe promotion codes: <Link to="/payment-provider">connect Stripe</Link> first, then create them here.
+            </p>
+          ) : (
+            <CouponForm />
+          )}
         </section>
       )}
     </>

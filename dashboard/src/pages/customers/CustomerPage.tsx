@@ -125,8 +125,15 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
         <>
           <section className="card" aria-labelledby="customer-edit-heading">
             <h2 id="customer-edit-heading">Details</h2>
-            <CustomerForm key={customer.updatedAt} customer={customer} submitLabel="Save customer" pending={save.isPending} error={save.error} onSubmit={(body) => save.mutate(body)} />
-            {save.isSuccess && <p role="status">Saved.</p>}
+            <CustomerForm
+              key={customer.updatedAt}
+              customer={customer}
+              submitLabel="Save customer"
+              pending={save.isPending}
+              error={save.error}
+              saved={save.isSuccess}
+              onSubmit={(body) => save.mutate(body)}
+            />
           </section>
           <CustomerPrivacySection customer={customer} canErase={can('customers')} />
         </>

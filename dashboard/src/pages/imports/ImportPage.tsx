@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useMe } from '../../auth/session';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { RequireVerifiedAddress } from '../../auth/VerifyFirst';
 import { Field } from '../../components/Field';
@@ -8,6 +9,8 @@ import { formatBytes } from '../../components/format';
 import { useProductChoices } from '../products/productQueries';
 import { IMPORT_FORMATS, startImport, type ImportFormat, type StartImport } from './importFile';
 import { ImportProgress } from './ImportProgress';
+import { KeptFileInput } from './KeptFileInput';
+import { keepImport, keptInMemory, readKeptImport, type KeptImport } from './keptImport';
 
 type Values = {
   productId: string;
@@ -21,18 +24,31 @@ type Values = {
 
 /**
  * Import licenses from another store, keys kept (docs/import.md): pick the product and the format, upload the export,
- * and (by default) see a dry run's counts and bad rows first; then import the same file for real.
+ * and (by default) see a dry run's counts and bad rows first; then import the same file for real. The page keeps its
+ * work (`keptImport`): leaving it and coming back shows the same choices and the last import, still polled.
  */
 export function ImportPage() {
   const products = useProductChoices();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [current, setCurrent] = useState<{ id: string; request: StartImport }>();
+  const tenantId = useMe().data?.tenantId ?? '';
+  const [kept] = useState(() => readKeptImport(tenantId));
+  const [current, setCurrent] = useState<KeptImport['current']>(kept.current);
   const start = useMutation({
     mutationFn: async (request: StartImport) => ({ id: await startImport(request), request }),
-    onSuccess: setCurrent,
+    onSuccess: ({ id, request }) => {
+      keptInMemory.started = request;
+      setCurrent({ id, dryRun: request.dryRun });
+    },
   });
   const form = useForm<Values>({
-    initial: { productId: '', format: '', file: null, dryRun: true, timezone: '', productName: '', usersFile: null },
+    initial: {
+      productId: kept.productId,
+      format: kept.format,
+      dryRun: kept.dryRun,
+      timezone: kept.timezone,
+      productName: kept.productName,
+      file: keptInMemory.file,
+      usersFile: keptInMemory.usersFile,
+    },
     validate: (values) =>
       problemsOf({
         productId: values.productId ? undefined : 'Choose the product the licenses belong to',
@@ -54,6 +70,13 @@ export function ImportPage() {
               : {},
       }),
   });
+  const { productId, format, dryRun, timezone, productName, file, usersFile } = form.values;
+  useEffect(() => {
+    Object.assign(keptInMemory, { file, usersFile });
+    keepImport(tenantId, { productId, format, dryRun, timezone, productName, current });
+  }, [tenantId, productId, format, dryRun, timezone, productName, file, usersFile, current]);
+  // The request that started the import shown, if it is still at hand (not after a reload).
+  const started = current && keptInMemory.started;
   const errorOf = (field: string) => fieldError(form.problems, {}, field);
   return (
     <>
@@ -89,7 +112,7 @@ export function ImportPage() {
             error={errorOf('file')}
             hint={form.values.file ? formatBytes(form.values.file.size) : 'CSV; jsonl for an account export; the API pages as JSON for Freemius and Lemon Squeezy'}
           >
-            <input ref={fileInput} type="file" accept=".csv,.jsonl,.ndjson,.json,text/csv,application/json" onChange={(e) => form.set('file')(e.target.files?.[0] ?? null)} />
+            <KeptFileInput kept={keptInMemory.file} accept=".csv,.jsonl,.ndjson,.json,text/csv,application/json" onChange={(e) => form.set('file')(e.target.files?.[0] ?? null)} />
           </Field>
           {form.values.format === 'edd' && (
             <>
@@ -103,7 +126,7 @@ export function ImportPage() {
           )}
           {form.values.format === 'woocommerce' && (
             <Field label="Users file (optional)" hint="CSV of the site's users (ID, user_email, display_name) for the customers' e-mails: wp user list --fields=ID,user_email,display_name --format=csv">
-              <input type="file" accept=".csv,text/csv" onChange={(e) => form.set('usersFile')(e.target.files?.[0] ?? null)} />
+              <KeptFileInput kept={keptInMemory.usersFile} accept=".csv,text/csv" onChange={(e) => form.set('usersFile')(e.target.files?.[0] ?? null)} />
             </Field>
           )}
           <label className="checkbox">
@@ -122,7 +145,8 @@ export function ImportPage() {
         <ImportProgress
           key={current.id}
           importId={current.id}
-          onImportForReal={current.request.dryRun ? () => start.mutate({ ...current.request, dryRun: false }) : undefined}
+          onImportForReal={current.dryRun && started ? () => start.mutate({ ...started, dryRun: false }) : undefined}
+          fileGone={current.dryRun && !started}
         />
       )}
     </>

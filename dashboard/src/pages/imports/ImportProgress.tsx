@@ -29,8 +29,25 @@ function RowNotes({ title, label, what, notes, count }: { title: string; label: 
   );
 }
 
-/** One import, polled every second until it ends: its progress, what it wrote (or would write), its bad rows and warnings. */
-export function ImportProgress({ importId, onImportForReal }: { importId: string; onImportForReal?: () => void }) {
+/** Where the job stands, in words: a job that failed before it counted the rows says so, rather than "Reading…". */
+function progressText(job: Import): string {
+  if (job.rows !== null) return `${job.processedRows} of ${job.rows} rows`;
+  return job.status === 'failed' ? 'Stopped: no row was read' : 'Reading the file…';
+}
+
+type ImportProgressProps = {
+  importId: string;
+  /** Starts the same file for real, after a dry run. */
+  onImportForReal?: () => void;
+  /** The dry run's file is no longer at hand (the page was reloaded): it must be chosen again. */
+  fileGone?: boolean;
+};
+
+/**
+ * One import, polled every second until it ends: its progress, what it wrote (or would write), its bad rows and
+ * warnings. Polled by its id alone, so coming back to the page picks up a running import where it stands.
+ */
+export function ImportProgress({ importId, onImportForReal, fileGone = false }: ImportProgressProps) {
   const query = useQuery({
     queryKey: ['imports', importId],
     queryFn: () => unwrap(api.GET('/api/imports/{id}', { params: { path: { id: importId } } })),
@@ -45,8 +62,9 @@ export function ImportProgress({ importId, onImportForReal }: { importId: string
         {job.dryRun ? 'Dry run' : 'Import'} <StatusBadge status={job.status} />
       </h2>
       <div className="progress">
-        <label htmlFor="import-progress">{job.rows === null ? 'Reading the file…' : `${job.processedRows} of ${job.rows} rows`}</label>
-        <progress id="import-progress" max={job.rows ?? 1} value={job.rows === null ? undefined : job.processedRows} />
+        <label htmlFor="import-progress">{progressText(job)}</label>
+        {/* Indeterminate only while the file is being read; a job that ended shows where it stopped. */}
+        <progress id="import-progress" max={job.rows ?? 1} value={job.rows !== null ? job.processedRows : finished(job) ? 0 : undefined} />
       </div>
       {job.failure && (
         <div className="banner banner-error" role="alert">
@@ -77,6 +95,7 @@ export function ImportProgress({ importId, onImportForReal }: { importId: string
           <span className="muted">Nothing has been written yet.</span>
         </div>
       )}
+      {job.dryRun && job.status === 'done' && fileGone && <p className="muted">Nothing has been written yet. To import these rows, choose the file again and start the import.</p>}
     </section>
   );
 }

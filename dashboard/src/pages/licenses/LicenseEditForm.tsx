@@ -3,8 +3,8 @@ import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
 import type { License } from '../../api/types';
 import { ChannelField, type Channel } from '../../components/ChannelFields';
-import { ErrorBanner } from '../../components/ErrorBanner';
 import { FeatureCheckboxes } from '../../components/FeatureCheckboxes';
+import { FormFooter } from '../../components/FormFooter';
 import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 import { dayFromExpiry, expiryFromDay } from './expiry';
@@ -20,13 +20,20 @@ type LicenseChanges = {
   features: string[];
 };
 
-/** `features`: the license's product's, which the license may carry. */
-export function LicenseEditForm({ license, features }: { license: License; features: { key: string; name: string }[] }) {
+/**
+ * Saving the license's details. It lives in the page, not in the form: the form is made anew from each saved license
+ * (keyed by its `updatedAt`), and "Saved." must outlive that.
+ */
+export function useLicenseSave(license: License) {
   const queryClient = useQueryClient();
-  const save = useMutation({
+  return useMutation({
     mutationFn: (body: LicenseChanges) => unwrap(api.PUT('/api/licenses/{id}', { params: { path: { id: license.id } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['licenses'] }),
   });
+}
+
+/** `features`: the license's product's, which the license may carry. */
+export function LicenseEditForm({ license, save, features }: { license: License; save: ReturnType<typeof useLicenseSave>; features: { key: string; name: string }[] }) {
   const form = useForm({
     initial: {
       seats: String(license.seats),
@@ -83,13 +90,7 @@ export function LicenseEditForm({ license, features }: { license: License; featu
         <input value={form.values.customerName} onChange={(e) => form.set('customerName')(e.target.value)} />
       </Field>
       <FeatureCheckboxes features={features} value={form.values.features} onChange={form.set('features')} hint="What the software switches on for this license (hasFeature)" />
-      <ErrorBanner error={save.error} />
-      <div className="actions">
-        <button type="submit" className="button button-primary" disabled={save.isPending}>
-          Save changes
-        </button>
-        {save.isSuccess && <span role="status">Saved.</span>}
-      </div>
+      <FormFooter error={save.error} pending={save.isPending} submitLabel="Save changes" saved={save.isSuccess} />
     </form>
   );
 }

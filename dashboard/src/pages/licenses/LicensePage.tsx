@@ -12,7 +12,7 @@ import { StatusBadge } from '../../components/StatusBadge';
 import { ActivationsTable } from './ActivationsTable';
 import { LeasesTable } from './LeasesTable';
 import { useProduct } from '../products/productQueries';
-import { LicenseEditForm } from './LicenseEditForm';
+import { LicenseEditForm, useLicenseSave } from './LicenseEditForm';
 import { TransferLicenseForm } from './TransferLicenseForm';
 
 export const licenseKey = (id: string) => ['licenses', id] as const;
@@ -40,6 +40,7 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
   const path = { params: { path: { id: license.id } } };
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['licenses'] });
   const setStatus = useMutation({ mutationFn: (status: LicenseStatus) => unwrap(api.PUT('/api/licenses/{id}', { ...path, body: { status } })), onSuccess: refresh });
+  const save = useLicenseSave(license);
   const revoke = useMutation({ mutationFn: () => unwrap(api.POST('/api/licenses/{id}/revoke', path)), onSuccess: refresh });
   const regenerate = useMutation({ mutationFn: () => unwrap(api.POST('/api/licenses/{id}/regenerate', path)), onSuccess: refresh });
   const remove = useMutation({
@@ -118,7 +119,7 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
       {support && (
         <section className="card" aria-labelledby="edit-heading">
           <h2 id="edit-heading">Seats, expiry and customer</h2>
-          <LicenseEditForm key={license.updatedAt} license={license} features={product.data?.features ?? []} />
+          <LicenseEditForm key={license.updatedAt} license={license} save={save} features={product.data?.features ?? []} />
         </section>
       )}
       {support && !revoked && (

@@ -7,11 +7,22 @@ import { CsvDownload } from '../../components/charts/CsvDownload';
 import { LineChart } from '../../components/charts/LineChart';
 import { formatMoney } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
+import { RevenueChart } from './RevenueChart';
+import { GettingStartedChecklist } from './GettingStartedChecklist';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const daysBefore = (day: string, days: number) => isoDay(new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000));
 
 type Share = Overview['installsByVersion'];
+
+/** Nothing to chart: no money, licenses, subscriptions or sites in the range (the checklist says what to do instead). */
+const isEmptyOverview = (data: Overview) =>
+  data.revenue.total === 0 &&
+  data.refunds.count === 0 &&
+  data.newLicenses === 0 &&
+  data.activeSubscriptions === 0 &&
+  data.churnedSubscriptions === 0 &&
+  data.installsByDay.every((day) => day.count === 0);
 const tally = (shares: Share) => Object.fromEntries(shares.map(({ version, count }) => [version, count]));
 
 /** The KPI tiles: what the vendor reads first. */
@@ -69,6 +80,7 @@ export function OverviewPage() {
   return (
     <>
       <h1>Overview</h1>
+      <GettingStartedChecklist />
       <div className="filters">
         <label>
           Product
@@ -90,17 +102,14 @@ export function OverviewPage() {
           <input type="date" value={range.to} min={range.from} onChange={(e) => e.target.value && setRange({ ...range, to: e.target.value })} />
         </label>
       </div>
-      <QueryView query={overview} loading="Loading the overview…">
+      <QueryView query={overview} loading="Loading the overview…" isEmpty={isEmptyOverview} empty={<p>No sales, licenses or sites in this period yet.</p>}>
         {(data) => {
           const labels = data.revenue.byDay.map((day) => day.date);
           return (
             <>
               <Tiles data={data} />
               <div className="charts charts-wide">
-                <div>
-                  <LineChart title={`Revenue per day (${data.currency})`} labels={labels} series={[{ name: 'Revenue', values: data.revenue.byDay.map((day) => day.amount) }]} />
-                  <CsvDownload label="Download revenue as CSV" filename="revenue.csv" header={['date', `revenue_${data.currency}`]} rows={data.revenue.byDay.map((d) => [d.date, d.amount])} />
-                </div>
+                <RevenueChart data={data} />
                 <div>
                   <LineChart title="Sites seen per day" labels={labels} series={[{ name: 'Sites', values: data.installsByDay.map((day) => day.count) }]} />
                   <CsvDownload label="Download installs as CSV" filename="installs.csv" header={['date', 'sites']} rows={data.installsByDay.map((d) => [d.date, d.count])} />

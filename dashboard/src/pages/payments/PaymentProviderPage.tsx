@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
+import { GETTING_STARTED_KEY } from '../../api/getting-started';
 import { PAYMENT_PROVIDER_KEY, usePaymentProvider } from '../../api/service-base';
 import { RequireVerifiedAddress } from '../../auth/VerifyFirst';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -26,11 +27,13 @@ type ConnectBody = { provider: 'stripe'; secretKey: string; webhookSecret: strin
 export function PaymentProviderPage() {
   const provider = usePaymentProvider();
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: PAYMENT_PROVIDER_KEY });
+  // The first steps (and the pages that offer checkout links by them) follow the connection.
+  const refresh = () => Promise.all([PAYMENT_PROVIDER_KEY, GETTING_STARTED_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
   const connect = useMutation({
     mutationFn: (body: ConnectBody) => unwrap(api.PUT('/api/payment-provider', { body })),
     onSuccess: (status) => {
       queryClient.setQueryData(PAYMENT_PROVIDER_KEY, status);
+      void queryClient.invalidateQueries({ queryKey: GETTING_STARTED_KEY });
       form.setValues({ secretKey: '', webhookSecret: '', sellerName: '', replyTo: '' });
     },
   });

@@ -4,6 +4,7 @@ import { PAYMENT_PROVIDER_KEY } from '../../api/service-base';
 import type { components } from '../../api/schema.gen';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { CheckboxField } from '../../components/Field';
+import { SavedStatus } from '../../components/FormFooter';
 
 type TaxSettings = { automaticTax: boolean; taxIdCollection: boolean };
 
@@ -32,6 +33,7 @@ export function TaxSection({ status }: { status: components['schemas']['PaymentP
           onChange={(taxIdCollection) => save.mutate({ taxIdCollection })}
         />
       </fieldset>
+      <SavedStatus saved={save.isSuccess && !save.isPending} />
       <ErrorBanner error={save.error} />
     </section>
   );

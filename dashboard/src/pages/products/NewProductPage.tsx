@@ -4,6 +4,7 @@ import { api, unwrap } from '../../api/client';
 import { ProductForm, type ProductBody } from './ProductForm';
 import { productKeys } from './productQueries';
 
+/** A new product: the few fields it needs to start, the rest under "Advanced" (ProductForm). */
 export function NewProductPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -11,7 +12,8 @@ export function NewProductPage() {
     mutationFn: (body: ProductBody) => unwrap(api.POST('/api/products', { body })),
     onSuccess: (product) => {
       void queryClient.invalidateQueries({ queryKey: productKeys.all });
-      void navigate(`/products/${product.id}`);
+      // The product's page says it was created, and shows how to connect a plugin to it first.
+      void navigate(`/products/${product.id}`, { state: { created: product.name } });
     },
   });
   return (

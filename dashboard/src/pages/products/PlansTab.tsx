@@ -1,5 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { usePaymentConnected } from '../../api/getting-started';
 import { useCan } from '../../auth/permissions';
 import type { Plan, Product } from '../../api/types';
 import { useServiceBaseUrl } from '../../api/service-base';
@@ -18,6 +20,7 @@ export function PlansTab() {
   const queryClient = useQueryClient();
   const plans = usePlans(product.id);
   const canEdit = useCan()('catalog');
+  const selling = usePaymentConnected();
   const create = useMutation({
     mutationFn: (body: PlanBody) => unwrap(api.POST('/api/products/{id}/plans', { params: { path: { id: product.id } }, body })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: productKeys.one(product.id) }),
@@ -33,11 +36,16 @@ export function PlansTab() {
       )}
       <section aria-labelledby="plans-heading">
         <h2 id="plans-heading">Plans</h2>
+        {selling === false && (
+          <p className="banner" role="note">
+            Checkout links appear here once a payment provider is connected: <Link to="/payment-provider">connect Stripe</Link> to sell these plans.
+          </p>
+        )}
         <QueryView query={plans} loading="Loading plans…" isEmpty={(data) => data.items.length === 0} empty={<p>No plans yet: buyers need one to check out.</p>}>
           {(data) => (
             <ul className="list">
               {data.items.map((plan) => (
-                <PlanItem key={plan.id} plan={plan} publicKey={product.public_key} features={product.features} />
+                <PlanItem key={plan.id} plan={plan} publicKey={product.public_key} selling={selling === true} features={product.features} />
               ))}
             </ul>
           )}
@@ -51,7 +59,8 @@ export function PlansTab() {
 const checkoutLink = (base: string, plan: Plan, publicKey: string) =>
   `${base}/public/v1/checkout/${plan.id.replace(/^pln_/, 'plan_')}?public_key=${encodeURIComponent(publicKey)}`;
 
-function PlanItem({ plan, publicKey, features }: { plan: Plan; publicKey: string; features: Product['features'] }) {
+/** A plan; its checkout link only while a payment provider is connected (`selling`): before, a buyer could not pay. */
+function PlanItem({ plan, publicKey, selling, features }: { plan: Plan; publicKey: string; selling: boolean; features: Product['features'] }) {
   const queryClient = useQueryClient();
   const base = useServiceBaseUrl();
   const canEdit = useCan()('catalog');
@@ -66,7 +75,7 @@ function PlanItem({ plan, publicKey, features }: { plan: Plan; publicKey: string
           {plan.name} <StatusBadge status={plan.isActive ? 'active' : 'disabled'} /> {!plan.isPublic && <StatusBadge status="private" />}
         </h3>
         <div className="actions">
-          {base && <CopyButton value={checkoutLink(base, plan, publicKey)} label="Copy checkout link" />}
+          {base && selling && <CopyButton value={checkoutLink(base, plan, publicKey)} label="Copy checkout link" />}
           {canEdit && (
             <ConfirmButton label="Delete" title={`Delete the plan ${plan.name}?`} onConfirm={() => remove.mutate()}>
               <p>Licenses already issued from it keep their seats and expiry.</p>

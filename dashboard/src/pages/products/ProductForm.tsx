@@ -27,6 +27,12 @@ const TEXT_FIELDS = [
 ] as const;
 type TextKey = (typeof TEXT_FIELDS)[number]['key'];
 
+/**
+ * What the form shows before "Advanced": the few fields a product needs to start (name, type, slug and these, and
+ * whether it needs a license); everything else keeps the service's defaults until changed.
+ */
+const FIRST_VIEW_FIELDS: ReadonlySet<string> = new Set(['name', 'productType', 'slug', 'description', 'homepage', 'requiresLicense']);
+
 export type ProductBody = {
   name: string;
   productType: ProductType;
@@ -50,15 +56,15 @@ export type ProductBody = {
 type PlanChangeProration = Product['planChangeProration'];
 /** DECISIONS §15: how a subscription's plan change is billed. */
 const PRORATIONS: { value: PlanChangeProration; label: string }[] = [
-  { value: 'upgradeNowDowngradeAtRenewal', label: 'Upgrades now with a prorated invoice, downgrades at renewal' },
-  { value: 'prorateAll', label: 'Every change now, prorated on the next invoice' },
-  { value: 'none', label: 'Every change now, no proration' },
+  { value: 'upgradeNowDowngradeAtRenewal', label: 'Upgrades now (prorated), downgrades at renewal' },
+  { value: 'prorateAll', label: 'Every change now, prorated' },
+  { value: 'none', label: 'Every change now, not prorated' },
 ];
 
 type UpdatesAfterExpiry = Product['updatesAfterExpiry'];
 const AFTER_EXPIRY: { value: UpdatesAfterExpiry; label: string }[] = [
-  { value: 'none', label: 'Nothing: expired licenses get no downloads' },
-  { value: 'releasedBeforeExpiry', label: 'Releases published before the license expired' },
+  { value: 'none', label: 'None: no downloads once expired' },
+  { value: 'releasedBeforeExpiry', label: 'Releases from before the expiry' },
 ];
 
 type Values = {
@@ -164,6 +170,17 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
   });
   const server = serverFieldErrors(error);
   const errorOf = (field: string) => fieldError(form.problems, server, field);
+  const textField = (field: (typeof TEXT_FIELDS)[number]) => (
+    <Field key={field.key} label={field.label} hint={'hint' in field ? field.hint : undefined} error={errorOf(field.key)}>
+      {'multiline' in field ? (
+        <textarea rows={3} value={form.values[field.key]} onChange={(e) => form.set(field.key)(e.target.value)} />
+      ) : (
+        <input type={'url' in field ? 'url' : 'text'} value={form.values[field.key]} onChange={(e) => form.set(field.key)(e.target.value)} />
+      )}
+    </Field>
+  );
+  // A problem the form or the service found in an advanced field opens the section, so that it shows.
+  const advancedProblem = Object.keys({ ...form.problems, ...server }).some((field) => !FIRST_VIEW_FIELDS.has(field));
   return (
     <form onSubmit={form.handleSubmit} noValidate className="grid-form">
       <Field label="Name" error={errorOf('name')}>
@@ -179,82 +196,84 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
       <Field label="Slug" hint={product ? 'Plugins find the product by it' : 'Blank: made from the name'} error={errorOf('slug')}>
         <input value={form.values.slug} onChange={(e) => form.set('slug')(e.target.value)} />
       </Field>
-      <Field label="License key prefix" hint="Blank: from the slug" error={errorOf('licensePrefix')}>
-        <input value={form.values.licensePrefix} onChange={(e) => form.set('licensePrefix')(e.target.value)} />
-      </Field>
-      <Field label="Status" error={errorOf('status')}>
-        <select value={form.values.status} onChange={(e) => form.set('status')(e.target.value as Product['status'])}>
-          {STATUSES.map((status) => (
-            <option key={status}>{status}</option>
-          ))}
-        </select>
-      </Field>
-      {TEXT_FIELDS.map((field) => (
-        <Field key={field.key} label={field.label} hint={'hint' in field ? field.hint : undefined} error={errorOf(field.key)}>
-          {'multiline' in field ? (
-            <textarea rows={3} value={form.values[field.key]} onChange={(e) => form.set(field.key)(e.target.value)} />
-          ) : (
-            <input type={'url' in field ? 'url' : 'text'} value={form.values[field.key]} onChange={(e) => form.set(field.key)(e.target.value)} />
-          )}
-        </Field>
-      ))}
-      <ReturnOriginsField value={form.values.returnOrigins} error={errorOf('returnOrigins')} onChange={form.set('returnOrigins')} />
-      <fieldset className="checkboxes">
-        <legend>Staging and local sites</legend>
-        <p className="muted">Sites whose domain matches a pattern activate without taking a seat, up to a limit per license.</p>
-        <CheckboxField
-          label="Default patterns"
-          hint="localhost, IP addresses, *.local, *.test, *.example, *.invalid, staging.*, *.staging.*, dev.*, *.dev.*"
-          checked={form.values.defaultStagingPatterns}
-          onChange={form.set('defaultStagingPatterns')}
-        />
-        {!form.values.defaultStagingPatterns && (
-          <Field label="Staging patterns" hint="One a line: * stands for one or more labels, {ip} for any IP address; none: every site takes a seat" error={errorOf('stagingPatterns')}>
-            <textarea rows={4} value={form.values.stagingPatterns} onChange={(e) => form.set('stagingPatterns')(e.target.value)} />
-          </Field>
-        )}
-        <Field label="Staging sites per license" hint="1 to 100" error={errorOf('stagingActivationLimit')}>
-          <input type="number" min={1} max={100} value={form.values.stagingActivationLimit} onChange={(e) => form.set('stagingActivationLimit')(e.target.value)} />
-        </Field>
-      </fieldset>
-      <Field label="Offline license files valid for (days)" hint="1 to 365" error={errorOf('offlineValidityDays')}>
-        <input type="number" min={1} max={365} value={form.values.offlineValidityDays} onChange={(e) => form.set('offlineValidityDays')(e.target.value)} />
-      </Field>
-      <Field
-        label="Updates after expiry"
-        hint="What an expired license may still install; either way its sites are told to renew for newer releases"
-        error={errorOf('updatesAfterExpiry')}
-      >
-        <select value={form.values.updatesAfterExpiry} onChange={(e) => form.set('updatesAfterExpiry')(e.target.value as UpdatesAfterExpiry)}>
-          {AFTER_EXPIRY.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <RenewalFields
-        reminderDays={form.values.renewalReminderDays}
-        graceDays={form.values.graceDays}
-        onReminderDays={form.set('renewalReminderDays')}
-        onGraceDays={form.set('graceDays')}
-        errorOf={errorOf}
-      />
-      <Field label="Plan changes" hint="How a subscription moving to another plan is billed" error={errorOf('planChangeProration')}>
-        <select value={form.values.planChangeProration} onChange={(e) => form.set('planChangeProration')(e.target.value as PlanChangeProration)}>
-          {PRORATIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      </Field>
+      {TEXT_FIELDS.filter((field) => FIRST_VIEW_FIELDS.has(field.key)).map(textField)}
       <fieldset className="checkboxes">
         <legend>Options</legend>
-        <CheckboxField label="Premium" checked={form.values.isPremium} onChange={form.set('isPremium')} />
         <CheckboxField label="Requires a license" checked={form.values.requiresLicense} onChange={form.set('requiresLicense')} />
-        <CheckboxField label="Releases managed here" checked={form.values.managesReleases} onChange={form.set('managesReleases')} />
       </fieldset>
+      {/* Everything a product can start without, with the service's defaults: open when editing a saved product. */}
+      <details className="advanced" open={Boolean(product) || advancedProblem}>
+        <summary>Advanced</summary>
+        <div className="grid-form">
+          <Field label="License key prefix" hint="Blank: from the slug" error={errorOf('licensePrefix')}>
+            <input value={form.values.licensePrefix} onChange={(e) => form.set('licensePrefix')(e.target.value)} />
+          </Field>
+          <Field label="Status" error={errorOf('status')}>
+            <select value={form.values.status} onChange={(e) => form.set('status')(e.target.value as Product['status'])}>
+              {STATUSES.map((status) => (
+                <option key={status}>{status}</option>
+              ))}
+            </select>
+          </Field>
+          {TEXT_FIELDS.filter((field) => !FIRST_VIEW_FIELDS.has(field.key)).map(textField)}
+          <ReturnOriginsField value={form.values.returnOrigins} error={errorOf('returnOrigins')} onChange={form.set('returnOrigins')} warnWhenEmpty={Boolean(product)} />
+          <fieldset className="checkboxes">
+            <legend>Staging and local sites</legend>
+            <p className="muted">Sites whose domain matches a pattern activate without taking a seat, up to a limit per license.</p>
+            <CheckboxField
+              label="Default patterns"
+              hint="localhost, IP addresses, *.local, *.test, *.example, *.invalid, staging.*, *.staging.*, dev.*, *.dev.*"
+              checked={form.values.defaultStagingPatterns}
+              onChange={form.set('defaultStagingPatterns')}
+            />
+            {!form.values.defaultStagingPatterns && (
+              <Field label="Staging patterns" hint="One a line: * stands for one or more labels, {ip} for any IP address; none: every site takes a seat" error={errorOf('stagingPatterns')}>
+                <textarea rows={4} value={form.values.stagingPatterns} onChange={(e) => form.set('stagingPatterns')(e.target.value)} />
+              </Field>
+            )}
+            <Field label="Staging sites per license" hint="1 to 100" error={errorOf('stagingActivationLimit')}>
+              <input type="number" min={1} max={100} value={form.values.stagingActivationLimit} onChange={(e) => form.set('stagingActivationLimit')(e.target.value)} />
+            </Field>
+          </fieldset>
+          <Field label="Offline license files valid for (days)" hint="1 to 365" error={errorOf('offlineValidityDays')}>
+            <input type="number" min={1} max={365} value={form.values.offlineValidityDays} onChange={(e) => form.set('offlineValidityDays')(e.target.value)} />
+          </Field>
+          <Field
+            label="Updates after expiry"
+            hint="What an expired license may still install; either way its sites are told to renew for newer releases"
+            error={errorOf('updatesAfterExpiry')}
+          >
+            <select className="select-long" value={form.values.updatesAfterExpiry} onChange={(e) => form.set('updatesAfterExpiry')(e.target.value as UpdatesAfterExpiry)}>
+              {AFTER_EXPIRY.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <RenewalFields
+            reminderDays={form.values.renewalReminderDays}
+            graceDays={form.values.graceDays}
+            onReminderDays={form.set('renewalReminderDays')}
+            onGraceDays={form.set('graceDays')}
+            errorOf={errorOf}
+          />
+          <Field label="Plan changes" hint="How a subscription moving to another plan is billed" error={errorOf('planChangeProration')}>
+            <select className="select-long" value={form.values.planChangeProration} onChange={(e) => form.set('planChangeProration')(e.target.value as PlanChangeProration)}>
+              {PRORATIONS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <fieldset className="checkboxes">
+            <legend>More options</legend>
+            <CheckboxField label="Premium" checked={form.values.isPremium} onChange={form.set('isPremium')} />
+            <CheckboxField label="Releases managed here" checked={form.values.managesReleases} onChange={form.set('managesReleases')} />
+          </fieldset>
+        </div>
+      </details>
       <FormFooter error={error} pending={pending} submitLabel={submitLabel} />
     </form>
   );

@@ -1,22 +1,27 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { useCan } from '../../auth/permissions';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyValue } from '../../components/CopyButton';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { ConnectSection } from './ConnectSection';
 import { ProductForm, type ProductBody } from './ProductForm';
 import { useCurrentProduct } from './ProductPage';
 import { productKeys } from './productQueries';
 import { FeaturesSection } from './FeaturesSection';
 import { SigningKeysSection } from './SigningKeysSection';
 
-/** The product's keys, its fields, and deletion (changes only for a role that may change the catalog). */
+/**
+ * How to connect a plugin to the product, its keys, its fields, and deletion (changes only for a role that may change
+ * the catalog).
+ */
 export function ProductSettingsTab() {
   const product = useCurrentProduct();
   const canEdit = useCan()('catalog');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const created = (useLocation().state as { created?: string } | null)?.created;
   const path = { params: { path: { id: product.id } } };
   const refresh = () => queryClient.invalidateQueries({ queryKey: productKeys.all });
   const save = useMutation({ mutationFn: (body: ProductBody) => unwrap(api.PUT('/api/products/{id}', { ...path, body })), onSuccess: refresh });
@@ -30,6 +35,12 @@ export function ProductSettingsTab() {
   });
   return (
     <>
+      {created && (
+        <p className="banner banner-success" role="status">
+          {created} is created. Connect your plugin or app with one of the snippets below; add releases and plans in their tabs.
+        </p>
+      )}
+      <ConnectSection product={product} />
       <section className="card" aria-labelledby="keys-heading">
         <h2 id="keys-heading">Keys</h2>
         <p className="muted">The public key identifies the product to the public API: safe to ship inside your plugin.</p>

@@ -1,22 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
 import { useCan } from '../../auth/permissions';
 import { QueryView } from '../../components/QueryView';
 import { ReleaseRow } from './ReleaseRow';
 import { ReleaseUpload } from './ReleaseUpload';
 import { useCurrentProduct } from './ProductPage';
-import { productKeys } from './productQueries';
+import { useReleases } from './productQueries';
 
 export function ReleasesTab() {
   const product = useCurrentProduct();
   const canUpload = useCan()('catalog');
-  const releases = useQuery({
-    queryKey: productKeys.releases(product.id),
-    queryFn: () => unwrap(api.GET('/api/products/{id}/releases', { params: { path: { id: product.id } } })),
-  });
+  const releases = useReleases(product.id);
   return (
     <>
-      {canUpload && <ReleaseUpload productId={product.id} />}
+      {canUpload && <ReleaseUpload productId={product.id} releases={releases.data?.items ?? []} />}
       <section aria-labelledby="releases-heading">
         <h2 id="releases-heading">Releases</h2>
         <QueryView

@@ -26,19 +26,21 @@ export function returnOriginsProblem(origins: string[]): string | undefined {
   return bad === undefined ? undefined : `Return origin ${bad} is not an origin such as https://shop.example.com (http only for localhost)`;
 }
 
-type ReturnOriginsFieldProps = { value: string; error?: string; onChange: (value: string) => void };
+/** `warnWhenEmpty`: say what an empty list allows (a saved product's form; a new one has nothing to warn about yet). */
+type ReturnOriginsFieldProps = { value: string; error?: string; onChange: (value: string) => void; warnWhenEmpty: boolean };
 
 /**
  * Where checkout may send a buyer back with their license key. Without a list any `return_url` is accepted, so
- * anyone can make a checkout link that sends a bought key to their own site: the form says so while it is empty.
+ * anyone can make a checkout link that sends a bought key to their own site: a saved product's form says so while it
+ * is empty.
  */
-export function ReturnOriginsField({ value, error, onChange }: ReturnOriginsFieldProps) {
+export function ReturnOriginsField({ value, error, onChange, warnWhenEmpty }: ReturnOriginsFieldProps) {
   return (
     <>
       <Field label="Return origins" hint="One a line, such as https://shop.example.com: checkout sends buyers back with their key only to these" error={error}>
         <textarea rows={3} value={value} onChange={(event) => onChange(event.target.value)} />
       </Field>
-      {originLines(value).length === 0 && (
+      {warnWhenEmpty && originLines(value).length === 0 && (
         <p className="banner banner-warning" role="note">
           <strong>No return origins.</strong> Checkout accepts any <code>return_url</code>, so a checkout link made by anyone can send a
           buyer&rsquo;s new license key to a site of theirs. List the sites your buyers return to.

@@ -12,6 +12,12 @@ export const productKeys = {
 export const useProduct = (id: string) =>
   useQuery({ queryKey: productKeys.one(id), queryFn: () => unwrap(api.GET('/api/products/{id}', { params: { path: { id } } })) });
 
+export const useReleases = (productId: string) =>
+  useQuery({
+    queryKey: productKeys.releases(productId),
+    queryFn: () => unwrap(api.GET('/api/products/{id}/releases', { params: { path: { id: productId } } })),
+  });
+
 export const usePlans = (productId: string) =>
   useQuery({
     queryKey: productKeys.plans(productId),

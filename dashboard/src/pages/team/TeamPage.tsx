@@ -11,10 +11,10 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
 import { formatDate } from '../../components/format';
+import { SavedStatus } from '../../components/FormFooter';
 import { QueryTable } from '../../components/QueryTable';
+import { ROLE_ABILITIES, ROLES, roleName, type AssignableRole } from './roles';
 
-const ROLES = ['admin', 'developer', 'support', 'viewer'] as const;
-type AssignableRole = (typeof ROLES)[number];
 const TEAM = ['team'] as const;
 
 /** The tenant's members and open invitations; inviting, changing roles and removing only for a role that may. */
@@ -61,13 +61,20 @@ export function TeamPage() {
       header: 'Role',
       cell: (member) =>
         editable(member) ? (
-          <select aria-label={`Role of ${member.email}`} value={member.role} onChange={(e) => changeRole.mutate({ userId: member.userId, role: e.target.value as AssignableRole })}>
+          <select
+            aria-label={`Role of ${member.email}`}
+            aria-describedby="role-abilities"
+            value={member.role}
+            onChange={(e) => changeRole.mutate({ userId: member.userId, role: e.target.value as AssignableRole })}
+          >
             {ROLES.map((role) => (
-              <option key={role}>{role}</option>
+              <option key={role} value={role}>
+                {roleName(role)}
+              </option>
             ))}
           </select>
         ) : (
-          member.role
+          roleName(member.role)
         ),
     },
     { header: 'Joined', cell: (member) => formatDate(member.joinedAt) },
@@ -82,7 +89,7 @@ export function TeamPage() {
   ];
   const invitationColumns: (Column<Invitation> | false)[] = [
     { header: 'E-mail', cell: (invitation) => invitation.email },
-    { header: 'Role', cell: (invitation) => invitation.role },
+    { header: 'Role', cell: (invitation) => roleName(invitation.role) },
     { header: 'Expires', cell: (invitation) => formatDate(invitation.expiresAt) },
     manage && confirmColumn({ label: 'Withdraw', title: (invitation) => `Withdraw the invitation to ${invitation.email}?`, onConfirm: (invitation) => withdraw.mutate(invitation.id) }),
   ];
@@ -105,10 +112,12 @@ export function TeamPage() {
               <Field label="E-mail" error={fieldError(form.problems, server, 'email')}>
                 <input type="email" value={form.values.email} onChange={(e) => form.set('email')(e.target.value)} />
               </Field>
-              <Field label="Role">
+              <Field label="Role" hint={ROLE_ABILITIES[form.values.role]}>
                 <select value={form.values.role} onChange={(e) => form.set('role')(e.target.value as AssignableRole)}>
                   {ROLES.map((role) => (
-                    <option key={role}>{role}</option>
+                    <option key={role} value={role}>
+                      {roleName(role)}
+                    </option>
                   ))}
                 </select>
               </Field>
@@ -123,6 +132,20 @@ export function TeamPage() {
       <section className="card" aria-labelledby="members-heading">
         <h2 id="members-heading">Members</h2>
         <QueryTable query={members} loading="Loading the team…" label="Members" columns={memberColumns} rowKey={(member) => member.userId} />
+        <SavedStatus saved={changeRole.isSuccess && !changeRole.isPending}>Role saved.</SavedStatus>
+      </section>
+      <section className="card" aria-labelledby="roles-heading">
+        <h2 id="roles-heading">What each role may do</h2>
+        <dl className="facts" id="role-abilities">
+          <dt>Owner</dt>
+          <dd>Everything, the account itself included; there is one owner.</dd>
+          {ROLES.map((role) => (
+            <div key={role} className="facts-row">
+              <dt>{roleName(role)}</dt>
+              <dd>{ROLE_ABILITIES[role]}</dd>
+            </div>
+          ))}
+        </dl>
       </section>
       <section className="card" aria-labelledby="invitations-heading">
         <h2 id="invitations-heading">Open invitations</h2>

@@ -3,13 +3,22 @@ import type { Webhook, WebhookEvent } from '../../api/types';
 import { FormFooter } from '../../components/FormFooter';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, problemsOf, useForm } from '../../components/form';
+import { EVENT_GROUPS, EVENT_KINDS, EVENT_ORDER } from './eventKinds';
 
 export type WebhookBody = { name: string; url: string; events: WebhookEvent[]; enabled: boolean };
 
-type WebhookFormProps = { webhook?: Webhook; eventKinds: WebhookEvent[]; submitLabel: string; pending: boolean; error: unknown; onSubmit: (body: WebhookBody) => void };
+type WebhookFormProps = {
+  webhook?: Webhook;
+  eventKinds: WebhookEvent[];
+  submitLabel: string;
+  pending: boolean;
+  error: unknown;
+  saved?: boolean;
+  onSubmit: (body: WebhookBody) => void;
+};
 
-/** Name, target URL, enabled, and the events to send, picked from every kind the service emits. */
-export function WebhookForm({ webhook, eventKinds, submitLabel, pending, error, onSubmit }: WebhookFormProps) {
+/** Name, target URL, enabled, and the events to send, picked by group from every kind the service emits, each described. */
+export function WebhookForm({ webhook, eventKinds, submitLabel, pending, error, saved, onSubmit }: WebhookFormProps) {
   const form = useForm({
     initial: { name: webhook?.name ?? '', url: webhook?.url ?? '', events: (webhook?.events ?? []) as WebhookEvent[], enabled: webhook?.enabled ?? true },
     validate: (values) =>
@@ -28,7 +37,7 @@ export function WebhookForm({ webhook, eventKinds, submitLabel, pending, error, 
       <Field label="URL" hint="Where signed deliveries are POSTed" error={fieldError(form.problems, server, 'url')}>
         <input type="url" value={form.values.url} placeholder="https://example.com/hooks/licensing" onChange={(e) => form.set('url')(e.target.value)} />
       </Field>
-      <fieldset className="checkboxes event-picker" aria-invalid={eventsError ? true : undefined} aria-describedby={eventsError ? 'events-error' : undefined}>
+      <fieldset className="event-picker" aria-invalid={eventsError ? true : undefined} aria-describedby={eventsError ? 'events-error' : undefined}>
         <legend>Events</legend>
         <div className="actions">
           <button type="button" className="button button-small" onClick={() => form.set('events')(eventKinds)}>
@@ -38,9 +47,18 @@ export function WebhookForm({ webhook, eventKinds, submitLabel, pending, error, 
             None
           </button>
         </div>
-        {eventKinds.map((kind) => (
-          <CheckboxField key={kind} label={kind} checked={form.values.events.includes(kind)} onChange={(on) => toggle(kind, on)} />
-        ))}
+        {EVENT_GROUPS.map((group) => {
+          const kinds = EVENT_ORDER.filter((kind) => eventKinds.includes(kind) && EVENT_KINDS[kind].group === group);
+          if (kinds.length === 0) return null;
+          return (
+            <fieldset key={group} className="event-group">
+              <legend>{group}</legend>
+              {kinds.map((kind) => (
+                <CheckboxField key={kind} label={kind} hint={EVENT_KINDS[kind].description} checked={form.values.events.includes(kind)} onChange={(on) => toggle(kind, on)} />
+              ))}
+            </fieldset>
+          );
+        })}
         {eventsError && (
           <small id="events-error" className="field-error">
             {eventsError}
@@ -48,7 +66,7 @@ export function WebhookForm({ webhook, eventKinds, submitLabel, pending, error, 
         )}
       </fieldset>
       <CheckboxField label="Enabled" checked={form.values.enabled} onChange={form.set('enabled')} />
-      <FormFooter error={error} pending={pending} submitLabel={submitLabel} />
+      <FormFooter error={error} pending={pending} submitLabel={submitLabel} saved={saved} />
     </form>
   );
 }

@@ -72,12 +72,12 @@ function WebhookView({ webhook }: { webhook: Webhook }) {
                 submitLabel="Save webhook"
                 pending={save.isPending}
                 error={save.error}
+                saved={save.isSuccess}
                 onSubmit={(body) => save.mutate(body)}
               />
             )}
           </QueryView>
         </RequireVerifiedAddress>
-        {save.isSuccess && <p role="status">Saved.</p>}
       </section>
       <DeliveriesLog webhookId={webhook.id} />
       <section className="card card-danger" aria-labelledby="webhook-delete-heading">

@@ -13,6 +13,8 @@ export type ParsedReadme = {
   tested?: string;
   requires?: string;
   requiresPhp?: string;
+  /** "Stable tag": the version the readme says is current; absent when it names none (`trunk`). */
+  stableTag?: string;
   sections: Partial<Record<ReadmeSection, string>>;
   /** `== Upgrade Notice ==`: per version, plain text of at most UPGRADE_NOTICE_LENGTH characters. */
   upgradeNotices: { version: string; notice: string }[];
@@ -60,6 +62,12 @@ const firstOf = (match: RegExpMatchArray) => (match[1] ?? match[2] ?? '').trim()
 
 /** The version a header names ("5.8", "WordPress 6.4.2", "7.4 or higher" → "7.4"), if it names one. */
 const versionIn = (value: string) => value.match(/\d+(?:\.\d+)*/)?.[0];
+
+/** A stable tag as written ("1.4.2", "v2.0"), unless it names no version ("trunk", empty). */
+function stableTagIn(value: string): string | undefined {
+  const tag = value.replace(/[*\s]+$/, '').trim();
+  return tag && tag.toLowerCase() !== 'trunk' && /\d/.test(tag) ? tag : undefined;
+}
 
 /** Markdown to safe HTML, `= Subheading =` lines as `<h4>`. */
 function toHtml(source: string): string {
@@ -112,9 +120,12 @@ export function parseReadme(text: string): ParsedReadme {
     if (current === 'headers') {
       const header = line.match(HEADER);
       if (header) {
-        const field = HEADERS[header[1]!.trim().toLowerCase()];
+        const name = header[1]!.trim().toLowerCase();
+        const field = HEADERS[name];
         const version = field && versionIn(header[2]!);
         if (field && version) readme[field] = version;
+        const tag = name === 'stable tag' && stableTagIn(header[2]!);
+        if (tag) readme.stableTag = tag;
         continue;
       }
       if (line.trim() === '') continue;

@@ -33,6 +33,11 @@ export const productEntity = () =>
       plansCount: { type: 'number', required: true, default: 0 },
       /** Kept by release writes: the newest published release's version. */
       latestVersion: { type: 'string' },
+      /**
+       * Every published release holds a `versionClaim` (DECISIONS §22). Set at creation, or once the releases published
+       * before claims existed have claimed theirs (shared/catalog/releases/version-claims.ts); absent: not yet.
+       */
+      versionsClaimed: { type: 'boolean' },
       /** Set by every release write: an update check whose cached releases are older reads them again. */
       releasesChangedAt: { type: 'string' },
       /**

@@ -63,3 +63,24 @@ export const releaseReadmeEntity = () =>
     },
     indexes: { byRelease: primaryKey(['releaseId']) },
   });
+
+/**
+ * Holds one published version of a product (DECISIONS §22): keyed by the version as compared (`versionKey`, shared/catalog/
+ * releases/versions.ts: `1.2` and `1.2.0` are one key), created only if absent in the transaction that publishes a
+ * release, deleted (on condition it is that release's) in the one that unpublishes, deletes or renumbers it. So two
+ * published releases of one product never share a version, whatever the timing.
+ */
+export const versionClaimEntity = () =>
+  new Entity({
+    model: model('versionClaim'),
+    attributes: {
+      productId: { type: 'string', required: true },
+      versionKey: { type: 'string', required: true },
+      tenantId: { type: 'string', required: true },
+      /** The release that holds the version, and the version as it spells it. */
+      releaseId: { type: 'string', required: true },
+      version: { type: 'string', required: true },
+      claimedAt: { type: 'string', required: true },
+    },
+    indexes: { byVersion: primaryKey(['productId', 'versionKey']) },
+  });
