@@ -1,5 +1,11 @@
 /** Bundles (DECISIONS §23): one key for every product a bundle includes, one seat per site across them. */
-import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { describe, expect, inject, it } from 'vitest';
+import { edgeEvent } from '../../../bench/support/fixtures.js';
+import { createEdgeHandler } from '../../../functions/edge/app.js';
+import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../../shared/platform/config.js';
+import type { HttpEvent, HttpResult } from '../../../shared/platform/http/types.js';
+import { createLoadedDeps } from '../../../shared/platform/runtime.js';
 import { newTenant } from '../../support/client.js';
 import { newLicense, newProduct, type Tenant } from '../../support/licensing-fixtures.js';
 import { rawCall, verifyAnswer, type PublicKeyEntry } from '../../support/signature-verifier.js';
@@ -93,5 +99,22 @@ describe('bundles', () => {
     expect(answer.status).toBeLessThan(500);
     // The bundle still answers for itself, its products without the deleted one once the cache has it.
     expect((await tenant.get(`/api/products/${bundle.id}`)).body.includes).toEqual([first.id, second.id]);
+  });
+
+  it('a warm validate of a bundle key named with an included product is one DynamoDB request: the bundle comes from the cached catalog', async () => {
+    const { tenant, first, bundle } = await bundleShop();
+    const license = await newLicense(tenant, bundle.id);
+    const env = { RUNTIME: 'local', TABLE_NAME: inject('tableName'), DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), LOCAL_PROVIDER_KEY: randomBytes(32).toString('base64') };
+    const deps = await createLoadedDeps(loadConfig(env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
+    let requests = 0;
+    for (const client of [deps.clients.table, deps.clients.documents]) client.middlewareStack.add((next) => (args) => (requests++, next(args)), { step: 'initialize', name: 'countRequests' });
+    const handler = createEdgeHandler(deps) as unknown as (event: HttpEvent, context: unknown) => Promise<HttpResult>;
+    const validate = async () => {
+      requests = 0;
+      const result = await handler(edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: license.licenseKey, product_slug: first.slug } }), {});
+      return { status: result.statusCode, requests };
+    };
+    expect((await validate()).status).toBe(200); // cold: the catalog loads the bundle and its products
+    expect(await validate()).toEqual({ status: 200, requests: 1 });
   });
 });
