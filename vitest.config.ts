@@ -5,21 +5,26 @@ const env = { POWERTOOLS_DEV: 'true', POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_M
 
 /** Test files that start a stack or a service process of their own (which sets the process's environment). */
 const OWN_STACK_FILES = [
-  'test/integration/platform/rate-limits.test.ts',
   'test/integration/messaging/webhooks-restart.test.ts',
-  'test/integration/messaging/webhooks-crash.test.ts',
-  'test/integration/platform/smoke.test.ts',
   'test/integration/portability/imports-table.test.ts',
   'test/integration/billing/checkout-deadline.test.ts',
   'test/integration/platform/upgrade-rehearsal.test.ts',
 ];
 
 /**
- * Tests too slow for `npm test`, run by `npm run test:slow` (and `.ci/run`), each about a tenth of the whole suite's CPU
- * on its own: the stack bundled as `cdk deploy` builds it (esbuild for every function and Vite for the dashboard,
- * twice), and the malformed-input sweep (over 3,000 requests to every route, on a stack of its own).
+ * Tests too slow for `npm test` (which must stay within 8 minutes on CI's two cores), run by `npm run test:slow` (and
+ * `.ci/run`): the stack bundled as `cdk deploy` builds it (esbuild for every function and Vite for the dashboard,
+ * twice), the malformed-input sweep (over 3,000 requests to every route, on a stack of its own), and three files that
+ * each start a whole stack of their own and run it for a minute: the smoke test, the rate limits at scale 1, and the
+ * webhook deliveries across a crashed dispatcher.
  */
-const SLOW_FILES = ['test/infra/bundling.test.ts', 'test/integration/platform/malformed-input.test.ts'];
+const SLOW_FILES = [
+  'test/infra/bundling.test.ts',
+  'test/integration/platform/malformed-input.test.ts',
+  'test/integration/platform/smoke.test.ts',
+  'test/integration/platform/rate-limits.test.ts',
+  'test/integration/messaging/webhooks-crash.test.ts',
+];
 
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 

@@ -218,7 +218,7 @@ describe('release channels, requirements and rollouts', () => {
     expect((await download(after.id, license.licenseKey)).body).toEqual({ error: 'License has expired' });
 
     // Renewed: no notice. Suspended or revoked: nothing kept, no notice.
-    await tenant.put(`/api/licenses/${license.id}`, { expiresAt: null });
+    expect((await tenant.put(`/api/licenses/${license.id}`, { expiresAt: null })).body.status).toBe('active');
     const renewed = await check();
     expect([renewed.new_version, renewed.upgrade_notice, renewed.renewal_url]).toEqual(['2.0.0', undefined, undefined]);
     await tenant.put(`/api/licenses/${license.id}`, { expiresAt: expired.body.expiresAt, status: 'suspended' });
