@@ -151,7 +151,7 @@ async function inProcess(keys: string[]): Promise<Verdict> {
 }
 
 /** DynamoDB requests per operation, counted by a middleware on a fresh edge handler's own clients (direct and ElectroDB's). */
-async function requestsPerOperation(keys: string[], slug: string) {
+async function requestsPerOperation(keys: string[], slug: string, bundleKey: string) {
   const deps = await createLoadedDeps(loadConfig(process.env, FUNCTION_CONFIG_SECTIONS.edge), 'edge');
   let requests = 0;
   for (const client of [deps.clients.table, deps.clients.documents]) {
@@ -167,6 +167,10 @@ async function requestsPerOperation(keys: string[], slug: string) {
   // This handler's product cache is its own, as a new container's: warm it first.
   await count('validate (cold)', edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: key } }), 'any');
   await count('validate', edgeEvent('POST', '/v1/licenses/validate', { body: { license_key: key } }), 'exactly 1');
+  // A bundle's key named with an included product: the bundle and its products come from the cached catalog.
+  const bundleValidate = { license_key: bundleKey, product_slug: slug };
+  await count('validate bundle key (cold)', edgeEvent('POST', '/v1/licenses/validate', { body: bundleValidate }), 'any');
+  await count('validate bundle key', edgeEvent('POST', '/v1/licenses/validate', { body: bundleValidate }), 'exactly 1');
   // Two rate-limit writes (the key's bucket and the address's), the license read, the transaction.
   await count('activate (new domain)', edgeEvent('POST', '/v1/licenses/activate', { body: { license_key: key, domain: `count-${Date.now()}.example.com` } }), '≤ 4');
   const updateQuery = { slug, license_key: key, version: '0.9' };
@@ -181,7 +185,7 @@ async function main() {
   const stack = await startLocalStack({ port: 0, dataDir: ':memory:', env: { EXPIRY_SWEEP_INTERVAL_MS: '0', RATE_LIMIT_SCALE: '1000000' } });
   const verdicts: Verdict[] = [];
   try {
-    const { keys, slug } = await seedTenant(stack.url, { licenses: LICENSES, seats: 1_000_000 });
+    const { keys, slug, bundleKey } = await seedTenant(stack.url, { licenses: LICENSES, seats: 1_000_000, bundle: true });
     console.log(`loaded ${keys.length} licenses; ${CONNECTIONS} connections, ${DURATION_SECONDS} s per HTTP run\n`);
     const tableName = process.env.TABLE_NAME!;
     const data = (await createLoadedDeps(loadConfig(), 'edge')).data;
@@ -213,7 +217,7 @@ async function main() {
     const bare = print(await bareServer());
     console.log(`validate / bare HTTP: ${(median(validates).rps / bare.rps).toFixed(2)}\n`);
     floor.client.destroy();
-    await requestsPerOperation(keys, slug);
+    await requestsPerOperation(keys, slug, bundleKey!);
   } finally {
     await stack.stop();
     printLoad('end');

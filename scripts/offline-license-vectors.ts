@@ -27,6 +27,7 @@ const payload: LicenseFilePayload = {
   status: 'active',
   seats: 3,
   expiresAt: '2027-01-15T00:00:00.000Z',
+  features: ['reports'],
   activationId: 'act_testvectorsactivationaaa',
   domain: 'shop.example.com',
   issuedAt: '2026-03-01T12:00:00.000Z',

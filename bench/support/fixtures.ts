@@ -11,7 +11,7 @@ export const NONCE = { 'signature-nonce': 'bench-nonce-0123456789' };
  * `licenseFields`, e.g. floating) and one
  * published release, made through the management API as a vendor would.
  */
-export async function seedTenant(baseUrl: string, options: { licenses: number; seats: number; licenseFields?: Record<string, unknown> }) {
+export async function seedTenant(baseUrl: string, options: { licenses: number; seats: number; licenseFields?: Record<string, unknown>; bundle?: boolean }) {
   const call = async (path: string, body: unknown, cookie?: string) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method: 'POST',
@@ -33,7 +33,14 @@ export async function seedTenant(baseUrl: string, options: { licenses: number; s
   form.set('file', new Blob([new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)])], { type: 'application/zip' }), 'bench.zip');
   const upload = await fetch(`${baseUrl}/api/products/${product.id}/releases/upload`, { method: 'POST', headers: { cookie: cookie!, origin: baseUrl }, body: form });
   const release = (await call(`/api/products/${product.id}/releases`, { ...((await upload.json()) as object), version: '1.0.0' }, cookie)).body;
-  return { keys, productId: product.id as string, slug: product.slug as string, publicKey: product.public_key as string, releaseId: release.id as string };
+  // `bundle`: a bundle of the product and one more (DECISIONS §23), and one key of it.
+  let bundleKey: string | undefined;
+  if (options.bundle) {
+    const other = (await call('/api/products', { name: `Bench other ${Date.now()}`, productType: 'plugin' }, cookie)).body;
+    const bundle = (await call('/api/products', { name: `Bench bundle ${Date.now()}`, productType: 'bundle', includes: [product.id, other.id] }, cookie)).body;
+    bundleKey = (await call('/api/licenses', { productId: bundle.id, customerEmail: 'bundle@example.com', seats: options.seats }, cookie)).body.licenseKey;
+  }
+  return { keys, productId: product.id as string, slug: product.slug as string, publicKey: product.public_key as string, releaseId: release.id as string, bundleKey };
 }
 
 /** A payload-2.0 event as the gateway builds it, from `sourceIp`, for calling an edge handler directly. */

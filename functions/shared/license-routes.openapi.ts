@@ -7,6 +7,11 @@ import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
 import type { LicenseSurface } from './license-routes.js';
 import { leaseOperations } from './lease-routes.openapi.js';
 
+const featuresDoc =
+  "Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature.";
+/** What activate and check say of the license: its features. */
+const licenseFeatures = described(z.object({ features: described(z.array(z.string()), featuresDoc) }), 'The license the key names.');
+
 export const ValidLicense = named(
   'ValidLicense',
   z.object({
@@ -24,8 +29,18 @@ export const ValidLicense = named(
         'Always present. `true` while a failed subscription payment\'s grace keeps the license valid though `expiresAt` has passed (until the ' +
           "failed period's end + the product's `graceDays`): a plugin may ask the customer to update their card.",
       ),
+      features: described(z.array(z.string()), featuresDoc),
     }),
-    product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
+    product: described(
+      z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
+      "The product the call is about: for a bundle's license, the included product named (`product_slug`, or the public key's), else the bundle. Its key signs the answer.",
+    ),
+    products: z.optional(
+      described(
+        z.array(z.object({ id: idOf('prd'), slug: z.string(), name: z.string() })),
+        "A bundle's license (`productType: \"bundle\"`): every product the key validates, activates and updates, one seat per site across them all.",
+      ),
+    ),
     lease: z.optional(
       described(
         z.object({ leaseId: idOf('lse'), expiresAt: timestamp }),
@@ -44,12 +59,12 @@ const environment = described(
 );
 const Activated = named(
   'Activated',
-  z.object({ success: z.literal(true), activation_id: idOf('act'), environment, ...BOUND_FIELDS }),
+  z.object({ success: z.literal(true), activation_id: idOf('act'), environment, license: licenseFeatures, ...BOUND_FIELDS }),
   'The activation of the domain (a new one, or the one it already had).',
 );
 const PublicActivated = named(
   'PublicActivated',
-  z.object({ success: z.literal(true), activation_id: idOf('act'), activated_at: timestamp, environment, ...BOUND_FIELDS }),
+  z.object({ success: z.literal(true), activation_id: idOf('act'), activated_at: timestamp, environment, license: licenseFeatures, ...BOUND_FIELDS }),
   'The activation of the domain (a new one, or the one it already had) and when it was made.',
 );
 const Deactivated = named('Deactivated', z.object({ success: z.literal(true), ...BOUND_FIELDS }));
@@ -66,8 +81,8 @@ const OfflineLicense = named(
 const CheckResult = named(
   'ActivationCheck',
   z.union([
-    z.object({ activated: z.literal(true), activation_id: idOf('act'), ...BOUND_FIELDS }),
-    z.object({ activated: z.literal(false), activation_id: z.null(), ...BOUND_FIELDS }),
+    z.object({ activated: z.literal(true), activation_id: idOf('act'), license: licenseFeatures, ...BOUND_FIELDS }),
+    z.object({ activated: z.literal(false), activation_id: z.null(), license: licenseFeatures, ...BOUND_FIELDS }),
   ]),
   'Whether the domain holds an active activation of the license.',
 );
@@ -102,10 +117,10 @@ export function licenseOperations(surface: LicenseSurface) {
           description: 'The key is usable',
           body: ValidLicense,
           headers: BOUND_ANSWER_HEADERS,
-          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires, channel: 'stable', inGrace: false }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
+          examples: { valid: { valid: true, license: { key: EX.licenseKey, status: 'active', seats: 3, activatedCount: 1, stagingCount: 1, expiresAt: EX.expires, channel: 'stable', inGrace: false, features: ['reports'] }, product: exampleProductSummary, license_key: EX.licenseKey, domain: EX.domain } },
         },
       },
-      errors: { 400: [...required, 'Send either domain or machine', M.noLease, M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'Send either domain or machine', M.noLease, M.wrongProduct, ...licenseStates], 403: [M.notCovered], 404: keyErrors },
       errorBody: 'validation',
       boundAnswers: true,
       rateLimits: reads,
@@ -124,10 +139,10 @@ export function licenseOperations(surface: LicenseSurface) {
       requestBody: { examples: { activate: { ...key, domain: `https://www.${EX.domain}/shop` } } },
       responses: {
         200: publicKey
-          ? { description: 'Activated', body: PublicActivated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated, environment: 'production', license_key: EX.licenseKey, domain: EX.domain } } }
-          : { description: 'Activated', body: Activated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, environment: 'production', license_key: EX.licenseKey, domain: EX.domain } } },
+          ? { description: 'Activated', body: PublicActivated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, activated_at: EX.updated, environment: 'production', license: { features: ['reports'] }, license_key: EX.licenseKey, domain: EX.domain } } }
+          : { description: 'Activated', body: Activated, headers: BOUND_ANSWER_HEADERS, examples: { activated: { success: true, activation_id: EX.activationId, environment: 'production', license: { features: ['reports'] }, license_key: EX.licenseKey, domain: EX.domain } } },
       },
-      errors: { 400: [...required, 'Send either domain or machine', 'domain is not a valid domain or URL', M.seatLimit, M.stagingLimit, M.floating, M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'Send either domain or machine', 'domain is not a valid domain or URL', M.seatLimit, M.stagingLimit, M.floating, M.wrongProduct, ...licenseStates], 403: [M.notCovered], 404: keyErrors },
       rateLimits: writes,
       boundAnswers: true,
     },
@@ -140,7 +155,7 @@ export function licenseOperations(surface: LicenseSurface) {
       headerParameters: NONCE_HEADER_PARAMETER,
       requestBody: { examples: { byDomain: { ...key, domain: EX.domain }, byId: { ...key, activation_id: EX.activationId } } },
       responses: { 200: { description: 'Deactivated', body: Deactivated, headers: BOUND_ANSWER_HEADERS, examples: { deactivated: { success: true, license_key: EX.licenseKey, domain: EX.domain } } } },
-      errors: { 400: [...required, 'domain, machine or activation_id is required', 'Send either domain or machine', M.activationNotFound], 404: keyErrors },
+      errors: { 400: [...required, 'domain, machine or activation_id is required', 'Send either domain or machine', M.activationNotFound], 403: [M.notCovered], 404: keyErrors },
       rateLimits: writes,
       boundAnswers: true,
     },
@@ -157,12 +172,12 @@ export function licenseOperations(surface: LicenseSurface) {
           body: CheckResult,
           headers: BOUND_ANSWER_HEADERS,
           examples: {
-            activated: { activated: true, activation_id: EX.activationId, license_key: EX.licenseKey, domain: EX.domain },
-            notActivated: { activated: false, activation_id: null, license_key: EX.licenseKey, domain: EX.domain },
+            activated: { activated: true, activation_id: EX.activationId, license: { features: ['reports'] }, license_key: EX.licenseKey, domain: EX.domain },
+            notActivated: { activated: false, activation_id: null, license: { features: ['reports'] }, license_key: EX.licenseKey, domain: EX.domain },
           },
         },
       },
-      errors: { 400: [...required, 'Send either domain or machine', M.wrongProduct, ...licenseStates], 404: keyErrors },
+      errors: { 400: [...required, 'Send either domain or machine', M.wrongProduct, ...licenseStates], 403: [M.notCovered], 404: keyErrors },
       rateLimits: reads,
       boundAnswers: true,
     };
@@ -170,7 +185,7 @@ export function licenseOperations(surface: LicenseSurface) {
       summary: 'Issue an offline license file',
       description:
         'A signed license file (Ed25519) bound to one active activation of the license, for sites that cannot reach the service: ' +
-        "it holds the product, the license (key, status, seats, expiry), the activation and its domain, when it was issued and until " +
+        "it holds the product, the license (key, status, seats, expiry, features), the activation and its domain, when it was issued and until " +
         "when it is valid (the product's `offlineValidityDays`, default 30, never past the license's `expiresAt`). Verify it with the " +
         "product's keys (`GET /public/v1/signing-key`) and nothing but Ed25519: the format, the verification steps and test vectors " +
         `are in docs/api.md. Nothing is written; a product made before signing keys has none until its vendor rotates one in.${identified}\n\n` +
@@ -194,6 +209,7 @@ export function licenseOperations(surface: LicenseSurface) {
       },
       errors: {
         400: [...required, 'Send either domain or machine', 'domain is not a valid domain or URL', M.activationNotFound, ...licenseStates, 'Offline license files are not available for this product'],
+        403: [M.notCovered],
         404: keyErrors,
       },
       rateLimits: reads,

@@ -231,6 +231,7 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
           ...(surface.publicKey ? { activated_at: activation.activatedAt } : {}),
           // `staging`: a staging or local site, which took no seat.
           environment: activation.environment,
+          license: { features: activation.features },
         });
       }),
     }),
@@ -263,8 +264,8 @@ export function licenseRoutes(deps: Deps, context: LicenseRouteContext, surface:
         const claim = claimOf(surface, body);
         const address = clientAddress(event, deps.config);
         await limitRead(claim, address);
-        const { activationId } = await checkActivation(deps, context, { ...claim, holder, ipAddress: address, version: body.version });
-        return ok({ activated: activationId !== null, activation_id: activationId });
+        const { activationId, features } = await checkActivation(deps, context, { ...claim, holder, ipAddress: address, version: body.version });
+        return ok({ activated: activationId !== null, activation_id: activationId, license: { features } });
       }),
     });
     routes.push({

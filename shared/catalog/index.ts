@@ -4,6 +4,8 @@ export { createPlan, deletePlan, getPlan, listPlans, updatePlan } from './plans/
 export type { Plan } from './plans/plans.js';
 export { DEFAULT_GRACE_DAYS, DEFAULT_PLAN_CHANGE_PRORATION, DEFAULT_RENEWAL_REMINDER_DAYS, DEFAULT_STAGING_ACTIVATION_LIMIT, OFFLINE_VALIDITY_DAYS } from './products/product-defaults.js';
 export type { PlanChangeProration } from './products/product-defaults.js';
+export { FEATURE_KEY_PATTERN, MAX_FEATURES, checkFeatureKeys, grantedFeatures } from './products/features.js';
+export type { Feature } from './products/features.js';
 export { milestonesOf, reachMilestone } from './products/milestones.js';
 export type { ProductMilestone } from './products/milestones.js';
 export { createProduct, deleteProduct, getProduct, listProducts, loadLiveProduct, loadProduct, regeneratePublicKey, rotateSigningKey, updateProduct } from './products/products.js';

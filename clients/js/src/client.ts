@@ -2,6 +2,7 @@ import { ValidationCache, type CacheOptions } from './cache.js';
 import { LicenseExpiredError, OfflineLicenseError, UnavailableError, errorFromAnswer } from './errors.js';
 import { Transport, randomUuid, type TransportOptions } from './http.js';
 import { FloatingLease, type FloatingLeaseOptions } from './floating-lease.js';
+import { withFeatureCheck } from './features.js';
 import { checkLicenseFile } from './license-file.js';
 import { offlineValidation, type OfflineOptions } from './offline.js';
 import { SignedAnswerVerifier } from './signed-answers.js';
@@ -9,6 +10,9 @@ import { SigningKeys, type PublicSigningKey, type SigningOptions } from './signi
 import type {
   ActivateResult,
   CheckResult,
+  FeatureCheck,
+  InvalidResult,
+  OfflineValidResult,
   CheckoutReturn,
   Environment,
   FeedbackType,
@@ -21,6 +25,7 @@ import type {
   UpdateCheckResult,
   UpdateInfo,
   ValidateResult,
+  ValidResult,
 } from './types.js';
 import type { ResponseVerifier } from './verify.js';
 import { compareVersions } from './version.js';
@@ -202,8 +207,15 @@ export class LicensingClient {
     return key;
   }
 
-  /** Is this key usable? Definite refusals resolve to `{valid: false, error}`; an unreachable service throws, unless the cache or an offline file stands in. */
+  /**
+   * Is this key usable? Definite refusals resolve to `{valid: false, error}`; an unreachable service throws, unless the
+   * cache or an offline file stands in. `result.hasFeature(key)` says whether the license carries a feature.
+   */
   async validate(licenseKey: string, options: ValidateOptions = {}): Promise<ValidateResult> {
+    return withFeatureCheck(await this.validateAnswer(licenseKey, options));
+  }
+
+  private async validateAnswer(licenseKey: string, options: ValidateOptions): Promise<ValidResult | InvalidResult> {
     const publicKey = this.publicKey();
     let answer;
     try {
@@ -240,7 +252,7 @@ export class LicensingClient {
   }
 
   /** The cached answer (within its grace period), else a valid offline file, else the original error. */
-  private async fallback(publicKey: string, licenseKey: string, options: ValidateOptions, unavailable: UnavailableError): Promise<ValidateResult> {
+  private async fallback(publicKey: string, licenseKey: string, options: ValidateOptions, unavailable: UnavailableError): Promise<ValidResult | InvalidResult> {
     const now = this.now();
     if (this.cache) {
       const found = await this.cache.lookup(publicKey, licenseKey, now);
@@ -263,12 +275,13 @@ export class LicensingClient {
    * signing keys, without asking the service. Throws `OfflineLicenseError` (with its `reason`) when there is no
    * usable file for this key and site.
    */
-  validateOffline(licenseKey: string, options: { domain?: string; productSlug?: string } = {}) {
-    return offlineValidation(
+  async validateOffline(licenseKey: string, options: { domain?: string; productSlug?: string } = {}): Promise<OfflineValidResult & FeatureCheck> {
+    const result = await offlineValidation(
       licenseKey,
       { domain: options.domain, productSlug: options.productSlug ?? this.options.productSlug },
       { offline: this.options.offline, keys: this.signingKeys, now: this.now() },
     );
+    return withFeatureCheck(result);
   }
 
   /**

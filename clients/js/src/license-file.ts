@@ -28,6 +28,8 @@ export type LicenseFilePayload = {
   seats: number;
   /** The license's own end; null: lifetime. */
   expiresAt: string | null;
+  /** The license's feature keys (absent from files issued before features existed). */
+  features?: string[];
   activationId: string;
   domain: string;
   issuedAt: string;

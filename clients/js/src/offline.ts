@@ -43,7 +43,14 @@ export async function offlineValidation(
   if (context.now + CLOCK_SKEW_MS < Date.parse(payload.issuedAt)) throw new OfflineLicenseError('clock', 'The clock is earlier than the offline license file was issued');
   return {
     valid: true,
-    license: { key: payload.licenseKey, status: payload.status as OfflineValidResult['license']['status'], seats: payload.seats, expiresAt: payload.expiresAt },
+    license: {
+      key: payload.licenseKey,
+      status: payload.status as OfflineValidResult['license']['status'],
+      seats: payload.seats,
+      expiresAt: payload.expiresAt,
+      // Files issued before features existed carry none.
+      features: payload.features ?? [],
+    },
     product: { id: payload.productId, slug: payload.productSlug },
     source: 'offline',
     checkedAt: new Date(payload.issuedAt),

@@ -45,7 +45,7 @@ export type ServiceValidResult = {
 export type OfflineValidResult = {
   valid: true;
   /** What the file says of the license (it holds no activation counts). */
-  license: Pick<LicenseInfo, 'key' | 'status' | 'seats' | 'expiresAt'>;
+  license: Pick<LicenseInfo, 'key' | 'status' | 'seats' | 'expiresAt' | 'features'>;
   product: Pick<ProductInfo, 'id' | 'slug'>;
   source: 'offline';
   /** When the service issued the file. */
@@ -66,7 +66,10 @@ export type InvalidResult = {
   source: ValidationSource;
 };
 
-export type ValidateResult = ValidResult | InvalidResult;
+/** Every validate result answers `hasFeature(key)`: whether the valid license carries the feature (false when not valid). */
+export type FeatureCheck = { hasFeature(key: string): boolean };
+
+export type ValidateResult = (ValidResult | InvalidResult) & FeatureCheck;
 
 export type ActivateResult = {
   activationId: string;

@@ -10,7 +10,7 @@ final class ValidationResult
 {
     /** @var bool */
     public $valid;
-    /** @var array<string, mixed>|null `key, status, seats, activatedCount, stagingCount, expiresAt, channel` (null `expiresAt`: lifetime; an offline file holds no counts) */
+    /** @var array<string, mixed>|null `key, status, seats, activatedCount, stagingCount, expiresAt, channel, inGrace, features` (null `expiresAt`: lifetime; an offline file holds `key, status, seats, expiresAt, features`) */
     public $license;
     /** @var array<string, mixed>|null `id, name, slug` (an offline file: `id, slug`) */
     public $product;
@@ -57,7 +57,9 @@ final class ValidationResult
     /** @param array<string, mixed> $payload A valid offline license file's payload. */
     public static function offline(array $payload): self
     {
-        $license = ['key' => $payload['licenseKey'], 'status' => $payload['status'], 'seats' => $payload['seats'], 'expiresAt' => $payload['expiresAt']];
+        // Files issued before features existed carry none.
+        $features = isset($payload['features']) && is_array($payload['features']) ? array_values($payload['features']) : [];
+        $license = ['key' => $payload['licenseKey'], 'status' => $payload['status'], 'seats' => $payload['seats'], 'expiresAt' => $payload['expiresAt'], 'features' => $features];
         $result = new self(true, $license, ['id' => $payload['productId'], 'slug' => $payload['productSlug']], 'offline', (int) LicenseFile::seconds($payload['issuedAt']), null, null, null);
         $result->validUntil = (int) LicenseFile::seconds($payload['validUntil']);
         $result->offlineLicense = $payload;
@@ -72,5 +74,15 @@ final class ValidationResult
     public function isValid(): bool
     {
         return $this->valid;
+    }
+
+    /**
+     * Whether the valid license carries the feature `$key` (its plan's, or as its vendor set them): from the service's
+     * verified answer, the cached one or an offline file, all signed. False when the license is not valid.
+     */
+    public function hasFeature(string $key): bool
+    {
+        $features = $this->valid && is_array($this->license['features'] ?? null) ? $this->license['features'] : [];
+        return in_array($key, $features, true);
     }
 }

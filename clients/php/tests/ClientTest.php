@@ -60,7 +60,7 @@ final class ClientTest extends TestCase
         $result = $client->validate($license['licenseKey'], ['domain' => 'https://www.example.com/', 'version' => '1.0.0']);
         $this->assertTrue($result->valid);
         $this->assertSame('service', $result->source);
-        $this->assertSame(['key' => $license['licenseKey'], 'status' => 'active', 'seats' => 3, 'activatedCount' => 0, 'stagingCount' => 0, 'expiresAt' => null, 'channel' => 'stable', 'inGrace' => false], $result->license);
+        $this->assertSame(['key' => $license['licenseKey'], 'status' => 'active', 'seats' => 3, 'activatedCount' => 0, 'stagingCount' => 0, 'expiresAt' => null, 'channel' => 'stable', 'inGrace' => false, 'features' => []], $result->license);
         $this->assertSame(['id' => $product['id'], 'name' => $product['name'], 'slug' => $product['slug']], $result->product);
         $this->assertNull($result->error);
     }

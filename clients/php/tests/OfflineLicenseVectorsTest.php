@@ -52,7 +52,8 @@ final class OfflineLicenseVectorsTest extends TestCase
             $this->assertSame('valid', $vector['expected']);
             $this->assertTrue($result->valid);
             $this->assertSame('offline', $result->source);
-            $this->assertSame(['key' => OfflineVectors::LICENSE_KEY, 'status' => 'active', 'seats' => 3, 'expiresAt' => '2027-01-15T00:00:00.000Z'], $result->license);
+            $this->assertSame(['key' => OfflineVectors::LICENSE_KEY, 'status' => 'active', 'seats' => 3, 'expiresAt' => '2027-01-15T00:00:00.000Z', 'features' => ['reports']], $result->license);
+            $this->assertSame([true, false], [$result->hasFeature('reports'), $result->hasFeature('exports')]);
             $this->assertSame('acme-seo', $result->product['slug']);
             $this->assertSame(strtotime('2026-03-01T12:00:00Z'), $result->checkedAt);
             $this->assertSame(strtotime('2026-03-31T12:00:00Z'), $result->validUntil);

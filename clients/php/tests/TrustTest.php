@@ -213,7 +213,7 @@ final class TrustTest extends TestCase
         $result = $unreachable->validate($key, ['domain' => 'shop.example.com']);
         $this->assertTrue($result->valid);
         $this->assertSame('offline', $result->source);
-        $this->assertSame(['key' => $key, 'status' => 'active', 'seats' => 2, 'expiresAt' => null], $result->license);
+        $this->assertSame(['key' => $key, 'status' => 'active', 'seats' => 2, 'expiresAt' => null, 'features' => []], $result->license);
         $this->assertSame(['id' => $product['id'], 'slug' => $product['slug']], $result->product);
         $this->assertSame(strtotime($issued['valid_until']), $result->validUntil);
         $this->assertInstanceOf(NetworkException::class, $result->unavailable);

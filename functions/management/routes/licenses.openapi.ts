@@ -27,6 +27,10 @@ export const licenseFields = {
   channel: described(z.enum(CHANNELS), 'The release channel the license receives: `stable`; `beta` (and stable); `alpha` (all three).'),
   floating: described(z.boolean(), 'Seats are borrowed by leases (`POST /v1/licenses/leases`), not held by activations.'),
   leaseSeconds: described(z.number(), 'How long a lease lives without a heartbeat (60–86400, default 900).'),
+  features: described(
+    z.array(z.string()),
+    "Keys of the product's features the license carries: its plan's when issued from a plan or moved to one (a plan change), then as set by `PUT`. Returned by validate, activate and check, and in offline license files.",
+  ),
   createdAt: timestamp,
   updatedAt: timestamp,
   product: z.object({ id: idOf('prd'), name: z.string(), slug: z.string() }),
@@ -61,17 +65,18 @@ export const licenseOperations = defineOperations({
   'POST /api/licenses': {
     summary: 'Create a license',
     description:
-      "Initial status `active`; `seats` defaults to the plan's `siteLimit`, else 1; `channel` to the plan's, else `stable`; `expiresAt` absent or null is lifetime. Links (or creates, " +
+      "Initial status `active`; `seats` defaults to the plan's `siteLimit`, else 1; `channel` to the plan's, else `stable`; `features` to the plan's, else none; `expiresAt` absent or null is lifetime. Links (or creates, " +
       'with `customer.created`) the customer with that e-mail, and emits `license.created`.',
     requestBody: {
       examples: {
         minimal: { productId: EX.productId, customerEmail: EX.email },
         fromPlan: { productId: EX.productId, planId: EX.planId, customerEmail: EX.email, customerName: 'Jane Doe', seats: 3, expiresAt: EX.expires },
+        withFeatures: { productId: EX.productId, customerEmail: EX.email, features: ['reports', 'white-label'] },
       },
     },
     responses: { 201: { description: 'The license', body: License, examples: { created: { ...exampleLicense, activatedCount: 0, stagingCount: 0 } } } },
     errors: {
-      400: ['productId is required', 'customerEmail: must be a valid e-mail address', 'seats: must be a whole number'],
+      400: ['productId is required', 'customerEmail: must be a valid e-mail address', 'seats: must be a whole number', 'Unknown feature: exports'],
       404: ['Product not found', 'Plan not found'],
       409: ['License could not be created because of concurrent changes; retry'],
     },
@@ -93,10 +98,14 @@ export const licenseOperations = defineOperations({
   },
   'PUT /api/licenses/{id}': {
     summary: 'Update a license',
-    description: 'Partial; `null` clears `customerName` and `expiresAt` (lifetime). A status change only changes the status: revoke also deactivates.',
-    requestBody: { examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null }, beta: { channel: 'beta' }, floating: { floating: true, leaseSeconds: 600 } } },
+    description:
+      'Partial; `null` clears `customerName` and `expiresAt` (lifetime). A status change only changes the status: revoke also deactivates. ' +
+      "`features` replaces the license's feature keys; each must be a feature of its product (400 `Unknown feature: <key>`).",
+    requestBody: {
+      examples: { suspend: { status: 'suspended' }, moreSeats: { seats: 5, expiresAt: null }, beta: { channel: 'beta' }, floating: { floating: true, leaseSeconds: 600 }, features: { features: ['reports', 'white-label'] } },
+    },
     responses: { 200: { description: 'The license', body: License, examples: { updated: { ...exampleLicense, status: 'suspended' } } } },
-    errors: { 400: ["seats cannot be below the license's 2 active activations", "Deactivate the license's activations before making it floating"], 409: [concurrent] },
+    errors: { 400: ["seats cannot be below the license's 2 active activations", "Deactivate the license's activations before making it floating", 'Unknown feature: exports'], 409: [concurrent] },
   },
   'DELETE /api/licenses/{id}': {
     summary: 'Delete a license',

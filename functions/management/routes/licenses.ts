@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHANNELS } from '../../../shared/catalog/index.js';
+import { CHANNELS, MAX_FEATURES } from '../../../shared/catalog/index.js';
 import { createLicense, deleteLicense, getLicense, listLicenses, liveLeases, MAX_LEASE_SECONDS, MAX_SEATS, MIN_LEASE_SECONDS, regenerateLicenseKey, revokeLicense, transferLicense, updateLicense } from '../../../shared/licensing/index.js';
 import { LICENSE_STATUSES } from '../../../shared/platform/data/index.js';
 import { created, email, idFilter, noContent, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
@@ -23,6 +23,8 @@ const schemas = lazily(() => {
     channel: z.enum(CHANNELS),
     floating: z.boolean(),
     leaseSeconds: z.number().check(z.int('must be a whole number'), z.gte(MIN_LEASE_SECONDS), z.lte(MAX_LEASE_SECONDS)),
+    /** Keys of the product's features; one it does not define is 400 naming it. */
+    features: z.array(z.string().check(z.maxLength(64))).check(z.maxLength(MAX_FEATURES)),
   };
 
   const createBody = z.strictObject({
@@ -35,6 +37,7 @@ const schemas = lazily(() => {
     channel: z.optional(licenseFields.channel),
     floating: z.optional(licenseFields.floating),
     leaseSeconds: z.optional(licenseFields.leaseSeconds),
+    features: z.optional(licenseFields.features),
   });
   const updateBody = z.partial(z.strictObject(licenseFields));
   const transferBody = z.strictObject({

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHANNELS, createPlan, deletePlan, getPlan, listPlans, SLUG_PATTERN, updatePlan } from '../../../shared/catalog/index.js';
+import { CHANNELS, createPlan, MAX_FEATURES, deletePlan, getPlan, listPlans, SLUG_PATTERN, updatePlan } from '../../../shared/catalog/index.js';
 import { BILLING_CYCLES } from '../../../shared/platform/data/index.js';
 import { created, noContent, ok, type Route } from '../../../shared/platform/http/index.js';
 import { type Deps, lazily } from '../../../shared/platform/index.js';
@@ -29,6 +29,8 @@ const schemas = lazily(() => {
     channel: z.enum(CHANNELS),
     trialDays: z.number().check(z.int(), z.gte(0), z.lte(90)),
     allowPromotionCodes: z.boolean(),
+    /** Keys of the product's features; one it does not define is 400 naming it (shared/catalog/products/features.ts). */
+    features: z.array(z.string().check(z.maxLength(64))).check(z.maxLength(MAX_FEATURES)),
   };
 
   const createBody = z.strictObject({
@@ -40,6 +42,7 @@ const schemas = lazily(() => {
     channel: z.optional(planFields.channel),
     trialDays: z.optional(planFields.trialDays),
     allowPromotionCodes: z.optional(planFields.allowPromotionCodes),
+    features: z.optional(planFields.features),
   });
   const updateBody = z.partial(createBody);
   return { createBody, updateBody };

@@ -62,6 +62,15 @@ export const Product = named(
       "How a subscription's plan change is timed and prorated (DECISIONS §15): `upgradeNowDowngradeAtRenewal` (the default: an upgrade at once, " +
         'charged now; a downgrade at the period end), `prorateAll` (both at once, prorated) or `none` (both at once, no proration).',
     ),
+    includes: described(
+      z.array(idOf('prd')),
+      'A bundle\'s (`productType: "bundle"`) included products: 2–100 live products of the account, none a bundle. A license of the bundle is one key for each (validate, activate, check, offline files), one seat per site across them. `[]` for any other product.',
+    ),
+    features: described(
+      z.array(z.object({ key: z.string(), name: z.string() })),
+      'What plans may switch on inside the software (`hasFeature(key)` in the clients): `key` is 1–64 lower-case letters, digits or `-`, unique; ' +
+        '`name` is shown to people. At most 100. Plans grant keys of it; licenses carry them.',
+    ),
     signingKeys: described(
       z.array(SigningKey),
       'The keys that verify its signed answers and offline license files: the current one first, then those rotated out less than 7 days ago. Empty for a product made before signing keys, until a rotation.',
@@ -103,6 +112,13 @@ const PRODUCT_ERRORS = [
   'stagingPatterns.0: must be labels of a-z, 0-9, - or _ (or * for any labels, or for any characters within a label) joined by dots, or {ip}',
   'stagingPatterns: must hold at most 50 patterns',
   'stagingActivationLimit: Too small: expected number to be >=1',
+  'features.0.key: must be 1–64 lower-case letters, digits or -',
+  'features: reports is given twice',
+  'A bundle includes 2 to 100 products',
+  'A bundle cannot include itself',
+  'A bundle cannot include another bundle',
+  `includes: ${EX.productId} is not a product of this account`,
+  'includes is only for a product of type bundle',
 ];
 
 export const productOperations = defineOperations({
@@ -124,6 +140,7 @@ export const productOperations = defineOperations({
       examples: {
         minimal: { name: 'Acme SEO', productType: 'plugin' },
         full: { name: 'Acme SEO', productType: 'plugin', slug: 'acme-seo', description: 'Search engine tools for WordPress sites.', color: '#3366ff', homepage: 'https://acme.example.com/seo' },
+        bundle: { name: 'Acme All Access', productType: 'bundle', includes: [EX.productId, exampleId('prd', 'forms')] },
       },
     },
     responses: { 201: { description: 'The product', body: Product, examples: { created: { ...exampleProduct, latestVersion: null, plansCount: 0 } } } },
@@ -151,6 +168,7 @@ export const productOperations = defineOperations({
         stagingSites: { stagingPatterns: ['localhost', '{ip}', '*.local', 'staging.*', '*.preview.acme.example.com'], stagingActivationLimit: 5 },
         noStagingSites: { stagingPatterns: [] },
         returnOrigins: { returnOrigins: ['https://acme.example.com', 'https://shop.acme.example.com:8443', 'http://localhost:5173'] },
+        features: { features: [{ key: 'reports', name: 'Reports' }, { key: 'white-label', name: 'White label' }] },
       },
     },
     responses: { 200: { description: 'The product', body: Product, examples: { updated: { ...exampleProduct, name: 'Acme SEO Pro', description: null } } } },

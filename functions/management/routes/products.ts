@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PLAN_CHANGE_PRORATIONS, PRODUCT_STATUSES, PRODUCT_TYPES, UPDATES_AFTER_EXPIRY } from '../../../shared/platform/data/index.js';
-import { createProduct, deleteProduct, getProduct, listProducts, MAX_RETURN_ORIGIN_LENGTH, MAX_RETURN_ORIGINS, parseReturnOrigin, PLATFORM_VERSION_PATTERN, PLATFORM_VERSION_RULE, regeneratePublicKey, rotateSigningKey, SLUG_PATTERN, updateProduct } from '../../../shared/catalog/index.js';
+import { createProduct, deleteProduct, FEATURE_KEY_PATTERN, MAX_FEATURES, getProduct, listProducts, MAX_RETURN_ORIGIN_LENGTH, MAX_RETURN_ORIGINS, parseReturnOrigin, PLATFORM_VERSION_PATTERN, PLATFORM_VERSION_RULE, regeneratePublicKey, rotateSigningKey, SLUG_PATTERN, updateProduct } from '../../../shared/catalog/index.js';
 import { MAX_STAGING_ACTIVATION_LIMIT, MAX_STAGING_PATTERNS, stagingPatternProblem } from '../../../shared/licensing/index.js';
 import { created, httpUrl, noContent, ok, paginationQuery, type Route } from '../../../shared/platform/http/index.js';
 import { type Deps, lazily } from '../../../shared/platform/index.js';
@@ -33,6 +33,25 @@ const schemas = lazily(() => {
       return 'origin' in parsed ? parsed.origin : value;
     }),
   );
+
+  /** Keys unique: a product answers one name per key. */
+  const features = z
+    .array(
+      z.strictObject({
+        key: z.string().check(z.regex(FEATURE_KEY_PATTERN, 'must be 1–64 lower-case letters, digits or -')),
+        name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+      }),
+    )
+    .check(
+      z.maxLength(MAX_FEATURES, `must hold at most ${MAX_FEATURES} features`),
+      z.superRefine((list, ctx) => {
+        const seen = new Set<string>();
+        for (const { key } of list) {
+          if (seen.has(key)) ctx.issues.push({ code: 'custom', message: `${key} is given twice`, input: list });
+          seen.add(key);
+        }
+      }),
+    );
 
   const productFields = {
     name: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
@@ -91,6 +110,9 @@ const schemas = lazily(() => {
     renewalReminderDays: z.optional(productFields.renewalReminderDays),
     graceDays: z.optional(productFields.graceDays),
     planChangeProration: z.optional(z.enum(PLAN_CHANGE_PRORATIONS)),
+    features: z.optional(features),
+    /** A bundle's products (shared/catalog/products/bundles.ts checks them). */
+    includes: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(1000))),
   });
   const updateBody = z.partial(createBody);
   const listQuery = z.strictObject({

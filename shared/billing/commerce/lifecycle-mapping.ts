@@ -41,7 +41,7 @@ export function subscriptionItemId(subscription: Pick<Stripe.Subscription, 'item
 export function planChangeParams(input: {
   itemId: string;
   priceId: string;
-  plan: Pick<PlanItem, 'planId' | 'name' | 'billingCycle' | 'price' | 'currency' | 'siteLimit' | 'channel'>;
+  plan: Pick<PlanItem, 'planId' | 'name' | 'billingCycle' | 'price' | 'currency' | 'siteLimit' | 'channel' | 'features'>;
   currentCycle: string | undefined;
   timing: PlanChangeTiming;
   periodEnd: string | undefined;

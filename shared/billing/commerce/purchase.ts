@@ -8,7 +8,7 @@ import { expiryItemChanges, generateLicenseKey, type LicenseItem, type ProductSu
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
 import { logger, metrics } from '../../platform/observability/index.js';
 import { licenseCreatedChanges, overviewCountItems, paymentChanges, subscriptionChanges } from '../../insights/index.js';
-import { loadProduct } from '../../catalog/index.js';
+import { grantedFeatures, loadProduct } from '../../catalog/index.js';
 import { processedMark } from './event-claims.js';
 import { soldPlan, type SoldPlan } from './sold-plan.js';
 import { subscriptionTrialEnd } from './lifecycle-mapping.js';
@@ -87,6 +87,8 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       status: 'active',
       seats: plan.siteLimit,
       ...(plan.channel && { channel: plan.channel }),
+      // The plan's as sold, of those the product still defines (a continued trial takes the bought plan's).
+      features: grantedFeatures(product, plan.features),
       activatedCount: trial?.license.activatedCount ?? 0,
       // DECISIONS §10: a recurring plan's license runs to the subscription's period end; a lifetime one never expires.
       expiresAt: trialEndsAt ?? period?.end,

@@ -15,7 +15,7 @@ export function onPlan(subscription: SubscriptionItem, plan: PlanItem, updatedAt
 
 /**
  * A plan change taking effect (DECISIONS §15), in one transaction with whatever else the caller commits: the
- * subscription as `next` (conditioned on being unchanged since read), the license's `planId` and `seats` (its key,
+ * subscription as `next` (conditioned on being unchanged since read), the license's `planId`, `seats` and `features` (its key,
  * activations and expiry stay; a pending downgrade's `pendingSeats` go, its plan being applied or replaced), and
  * `subscription.updated` with `license.updated`. `seatsHeld`: the license is
  * written only while its active sites fit the new seats (slot `license`; the subscription's is `subscription`) (a change asked for through the API); a change Stripe reports
@@ -26,7 +26,9 @@ export function planChangeItems(
   change: { current: SubscriptionItem; next: SubscriptionItem; license: LicenseItem | undefined; plan: PlanItem; product: ProductSummary; now: Date; seatsHeld: boolean },
 ) {
   const { current, next, license, plan, product, now } = change;
-  const nextLicense = license && { ...license, planId: plan.planId, seats: plan.siteLimit, updatedAt: now.toISOString() };
+  // The features move with the seats (DECISIONS §23).
+  const features = plan.features ?? [];
+  const nextLicense = license && { ...license, planId: plan.planId, seats: plan.siteLimit, features, updatedAt: now.toISOString() };
   return {
     subscription: [subscriptionPatch(tx, current, next), ...outboxEvent(tx, { tenantId: current.tenantId, type: 'subscription.updated', data: toSubscription(next), now })],
     license:
@@ -34,7 +36,7 @@ export function planChangeItems(
         ? [
           tx.license
             .patch({ licenseKey: license.licenseKey })
-            .set({ planId: plan.planId, seats: plan.siteLimit, updatedAt: nextLicense.updatedAt })
+            .set({ planId: plan.planId, seats: plan.siteLimit, features, updatedAt: nextLicense.updatedAt })
             .remove(['pendingSeats'])
             .where(({ licenseId, activatedCount }, op) =>
               change.seatsHeld ? `${op.eq(licenseId, license.licenseId)} AND ${op.lte(activatedCount, plan.siteLimit)}` : op.eq(licenseId, license.licenseId),

@@ -3,6 +3,7 @@ import { counterNames, counterUpdates, transact } from '../../platform/data/inde
 import { BadRequestError, ConflictError, type Deps, newId } from '../../platform/index.js';
 import { licenseMailItem, outboxEvent } from '../../messaging/index.js';
 import { expiryItemChanges, generateLicenseKey, type LicenseItem, type ProductCatalog, toLicense } from '../../licensing/index.js';
+import { grantedFeatures } from '../../catalog/index.js';
 import { planOnSale, productOfPublicKey } from '../payments/public-plans.js';
 import { claimAddress } from './claim-address.js';
 
@@ -49,6 +50,7 @@ export async function startTrial(deps: Pick<Deps, 'data' | 'clock'>, catalog: Pr
       status: 'active',
       seats: plan.siteLimit,
       ...(plan.channel && { channel: plan.channel }),
+      features: grantedFeatures(productItem ?? {}, plan.features),
       activatedCount: 0,
       expiresAt: endsAt,
       trialEndsAt: endsAt,

@@ -3,6 +3,7 @@ import { type BILLING_CYCLES, type EntityItem, transact } from '../../platform/d
 import { loadLiveProduct } from '../products/products.js';
 import { slugCandidates, slugify } from '../products/slugs.js';
 import { DEFAULT_CHANNEL, type Channel } from '../releases/channels.js';
+import { checkFeatureKeys, type Feature, grantedFeatures } from '../products/features.js';
 
 type PlanDeps = Pick<Deps, 'data' | 'clock'>;
 type BillingCycle = (typeof BILLING_CYCLES)[number];
@@ -24,12 +25,15 @@ export type PlanInput = {
   trialDays?: number;
   /** Buyers may type a promotion code at Stripe's checkout. */
   allowPromotionCodes?: boolean;
+  /** Keys of the product's features the plan grants (DECISIONS §23). */
+  features?: string[];
 };
 export type PlanChanges = Partial<PlanInput>;
 
 type PlanItem = EntityItem<'plan'>;
 
-export function toPlan(item: PlanItem) {
+/** `product`: its features now, which a plan's answer is limited to (shared/catalog/products/features.ts). */
+export function toPlan(item: PlanItem, product: { features?: Feature[] }) {
   return {
     id: item.planId,
     productId: item.productId,
@@ -45,6 +49,7 @@ export function toPlan(item: PlanItem) {
     channel: item.channel ?? DEFAULT_CHANNEL,
     trialDays: item.trialDays ?? 0,
     allowPromotionCodes: item.allowPromotionCodes ?? false,
+    features: grantedFeatures(product, item.features),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
   };
@@ -65,14 +70,14 @@ async function loadPlan(deps: PlanDeps, tenantId: string, productId: string, pla
 
 /** A product's plans in the order they were created (the order a pricing table shows them). */
 export async function listPlans(deps: PlanDeps, tenantId: string, productId: string): Promise<Plan[]> {
-  await loadLiveProduct(deps, tenantId, productId);
+  const product = await loadLiveProduct(deps, tenantId, productId);
   const { data } = await deps.data.entities.plan.query.byProduct({ productId }).go({ pages: 'all' });
-  return data.map(toPlan);
+  return data.map((item) => toPlan(item, product));
 }
 
 export async function getPlan(deps: PlanDeps, tenantId: string, productId: string, planId: string): Promise<Plan> {
-  await loadLiveProduct(deps, tenantId, productId);
-  return toPlan(await loadPlan(deps, tenantId, productId, planId));
+  const product = await loadLiveProduct(deps, tenantId, productId);
+  return toPlan(await loadPlan(deps, tenantId, productId, planId), product);
 }
 
 /**
@@ -81,7 +86,8 @@ export async function getPlan(deps: PlanDeps, tenantId: string, productId: strin
  * on to the next numbered candidate.
  */
 export async function createPlan(deps: PlanDeps, tenantId: string, productId: string, input: PlanInput): Promise<Plan> {
-  await loadLiveProduct(deps, tenantId, productId);
+  const product = await loadLiveProduct(deps, tenantId, productId);
+  const features = checkFeatureKeys(product, input.features ?? []);
   const now = deps.clock.now().toISOString();
   const planId = newId('pln');
   const candidates = input.slug ? [input.slug] : slugCandidates(slugify(input.name));
@@ -102,6 +108,7 @@ export async function createPlan(deps: PlanDeps, tenantId: string, productId: st
       channel: input.channel ?? DEFAULT_CHANNEL,
       trialDays: input.trialDays ?? 0,
       allowPromotionCodes: input.allowPromotionCodes ?? false,
+      ...(features.length > 0 && { features }),
       createdAt: now,
       updatedAt: now,
     };
@@ -114,7 +121,7 @@ export async function createPlan(deps: PlanDeps, tenantId: string, productId: st
         .where(({ tenantId: owner, deletedAt }, { eq, notExists }) => `${eq(owner, tenantId)} AND ${notExists(deletedAt)}`)
         .commit(),
     }));
-    if (outcome.committed) return toPlan(item);
+    if (outcome.committed) return toPlan(item, product);
     if (outcome.refused('product')) throw new NotFoundError(PRODUCT_NOT_FOUND);
     if (!outcome.refused('slug')) throw outcome.unexpected();
     if (input.slug) throw new ConflictError(SLUG_TAKEN);
@@ -130,11 +137,12 @@ export async function updatePlan(
   planId: string,
   changes: PlanChanges,
 ): Promise<Plan> {
-  await loadLiveProduct(deps, tenantId, productId);
+  const product = await loadLiveProduct(deps, tenantId, productId);
   const current = await loadPlan(deps, tenantId, productId, planId);
-  const { shortDescription, ...rest } = changes;
+  const { shortDescription, features, ...rest } = changes;
   const set = {
     ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+    ...(features !== undefined && { features: checkFeatureKeys(product, features) }),
     ...(shortDescription != null && { shortDescription }),
     updatedAt: deps.clock.now().toISOString(),
   } as Partial<PlanItem>;
@@ -169,7 +177,7 @@ export async function updatePlan(
   }
   const updated = { ...current, ...set } as PlanItem;
   if (shortDescription === null) delete updated.shortDescription;
-  return toPlan(updated);
+  return toPlan(updated, product);
 }
 
 /** Deletes the plan and its slug and uncounts it from the product, together. Issued licenses keep their seats. */

@@ -11,6 +11,8 @@ import {
   OFFLINE_VALIDITY_DAYS,
   type PlanChangeProration,
 } from './product-defaults.js';
+import { checkedIncludes } from './bundles.js';
+import type { Feature } from './features.js';
 import { newSigningKey, publicSigningKeys, rotatedKeys } from './signing-keys.js';
 import { defaultLicensePrefix, slugCandidates, slugify } from './slugs.js';
 
@@ -51,6 +53,10 @@ export type ProductInput = {
   updatesAfterExpiry?: UpdatesAfterExpiry;
   /** How a subscription's plan change is timed and prorated (DECISIONS §15). */
   planChangeProration?: PlanChangeProration;
+  /** What plans may switch on (DECISIONS §23); keys unique. */
+  features?: Feature[];
+  /** A bundle's included products (DECISIONS §23). */
+  includes?: string[];
 } & { [K in OptionalText]?: string | null };
 
 /** Fields that `null` clears in an update (back to their defaults). */
@@ -85,6 +91,8 @@ export function toProduct(item: ProductItem, now: Date = new Date()) {
     renewalReminderDays: item.renewalReminderDays ?? DEFAULT_RENEWAL_REMINDER_DAYS,
     graceDays: item.graceDays ?? DEFAULT_GRACE_DAYS,
     planChangeProration: item.planChangeProration ?? DEFAULT_PLAN_CHANGE_PRORATION,
+    features: item.features ?? [],
+    includes: item.includes ?? [],
     signingKeys: publicSigningKeys(item, now),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
@@ -126,12 +134,14 @@ export async function createProduct(deps: SigningDeps, tenantId: string, input: 
   const clockNow = deps.clock.now();
   const now = clockNow.toISOString();
   const productId = newId('prd');
+  const includes = await checkedIncludes(deps, { tenantId, productId, productType: input.productType }, input.includes);
   const publicKey = newPublicKey();
   const signingKey = await newSigningKey(deps.secrets, { tenantId, productId }, clockNow);
   const candidates = input.slug ? [input.slug] : slugCandidates(slugify(input.name));
   for (const slug of candidates) {
     const item = {
       ...withoutNulls(input),
+      includes,
       productId,
       tenantId,
       slug,
@@ -192,14 +202,22 @@ export async function updateProduct(
   const cleared = CLEARABLE.filter((field) => changes[field] === null);
   for (let round = 0; round < WRITE_ROUNDS; round++) {
     const current = await loadLiveProduct(deps, tenantId, productId);
-    const set = { ...withoutNulls(changes), updatedAt: deps.clock.now().toISOString() };
+    // A bundle's includes are checked whenever its type or list changes; a product that stops being a bundle drops them.
+    const productType = changes.productType ?? current.productType;
+    const includes =
+      (changes.productType !== undefined && changes.productType !== current.productType) || changes.includes !== undefined
+        ? await checkedIncludes(deps, { tenantId, productId, productType }, changes.includes ?? (changes.productType === 'bundle' ? current.includes : undefined))
+        : current.includes;
+    const { includes: _given, ...rest } = changes;
+    const set = { ...withoutNulls(rest), ...(includes && { includes }), updatedAt: deps.clock.now().toISOString() };
+    const dropped = includes === undefined && current.includes ? (['includes'] as const) : [];
     const newSlug = changes.slug !== undefined && changes.slug !== current.slug ? changes.slug : undefined;
     // The product is written only if nobody changed its slug or deleted it since it was read.
     const unchanged = ({ slug, deletedAt }: ProductAttributes, { eq, notExists }: ConditionOperations) =>
       `${eq(slug, current.slug)} AND ${notExists(deletedAt)}`;
     if (!newSlug) {
       // A transaction (its audit entry rides with it), then the product as written.
-      const outcome = await transact(deps.data, (tx) => ({ product: tx.product.patch({ productId }).set(set).remove(cleared).where(unchanged).commit() }));
+      const outcome = await transact(deps.data, (tx) => ({ product: tx.product.patch({ productId }).set(set).remove([...cleared, ...dropped]).where(unchanged).commit() }));
       if (outcome.committed) return toProduct(await loadProduct(deps, tenantId, productId), deps.clock.now());
       continue;
     }
@@ -209,7 +227,7 @@ export async function updateProduct(
         .delete({ slug: current.slug })
         .where(({ productId: owner }, { eq }) => eq(owner, productId))
         .commit(),
-      product: tx.product.patch({ productId }).set(set).remove(cleared).where(unchanged).commit(),
+      product: tx.product.patch({ productId }).set(set).remove([...cleared, ...dropped]).where(unchanged).commit(),
     }));
     if (outcome.committed) return getProduct(deps, tenantId, productId);
     if (outcome.refused('newSlug')) throw new ConflictError(SLUG_TAKEN);

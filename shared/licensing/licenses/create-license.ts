@@ -1,9 +1,9 @@
 import { customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
-import { counterNames, counterUpdates, transact } from '../../platform/data/index.js';
+import { counterNames, counterUpdates, type EntityItem, transact } from '../../platform/data/index.js';
 import { ConflictError, newId, NotFoundError } from '../../platform/index.js';
 import { licenseCreatedChanges, overviewCountItems } from '../../insights/index.js';
 import { outboxEvent } from '../../messaging/index.js';
-import { type Channel, DEFAULT_CHANNEL, loadLiveProduct } from '../../catalog/index.js';
+import { type Channel, checkFeatureKeys, DEFAULT_CHANNEL, grantedFeatures, loadLiveProduct } from '../../catalog/index.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { generateLicenseKey } from './license-key.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';
@@ -22,17 +22,20 @@ export type LicenseInput = {
   /** Seats borrowed by leases (DECISIONS §18); absent: false. */
   floating?: boolean;
   leaseSeconds?: number;
+  /** Keys of the product's features; absent: the plan's (DECISIONS §23), else none. */
+  features?: string[];
 };
 
 /** Key collisions and customers created or deleted meanwhile are retried; this bounds the rounds. */
 const CREATE_ROUNDS = 5;
 
-/** What a license takes from its plan: seats and release channel. */
-async function planDefaults(deps: LicenseDeps, tenantId: string, productId: string, planId: string) {
+/** What a license takes from its plan: seats, release channel and features. */
+async function planDefaults(deps: LicenseDeps, product: EntityItem<'product'>, tenantId: string, planId: string) {
+  const { productId } = product;
   const { data: plan } = await deps.data.entities.plan.get({ planId }).go();
   // A plan of another product or tenant is as unknown as a missing one.
   if (!plan || plan.tenantId !== tenantId || plan.productId !== productId) throw new NotFoundError('Plan not found');
-  return { seats: plan.siteLimit, channel: plan.channel };
+  return { seats: plan.siteLimit, channel: plan.channel, features: grantedFeatures(product, plan.features) };
 }
 
 /**
@@ -41,7 +44,8 @@ async function planDefaults(deps: LicenseDeps, tenantId: string, productId: stri
  */
 export async function createLicense(deps: LicenseDeps, tenantId: string, input: LicenseInput): Promise<License> {
   const product = await loadLiveProduct(deps, tenantId, input.productId);
-  const fromPlan = input.planId ? await planDefaults(deps, tenantId, product.productId, input.planId) : undefined;
+  const fromPlan = input.planId ? await planDefaults(deps, product, tenantId, input.planId) : undefined;
+  const features = input.features ? checkFeatureKeys(product, input.features) : (fromPlan?.features ?? []);
   const customerEmail = normalizeEmail(input.customerEmail);
   const customerName = input.customerName ?? undefined;
   const summary = { id: product.productId, name: product.name, slug: product.slug };
@@ -65,6 +69,7 @@ export async function createLicense(deps: LicenseDeps, tenantId: string, input: 
       activatedCount: 0,
       ...(input.floating ? { floating: true } : {}),
       ...(input.leaseSeconds !== undefined ? { leaseSeconds: input.leaseSeconds } : {}),
+      ...(features.length > 0 && { features }),
       expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : undefined,
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),

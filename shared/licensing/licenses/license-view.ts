@@ -36,6 +36,7 @@ export function toLicense(item: LicenseItem, product: ProductSummary, now: Date)
     channel: item.channel ?? DEFAULT_CHANNEL,
     floating: item.floating ?? false,
     leaseSeconds: item.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+    features: item.features ?? [],
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     product,

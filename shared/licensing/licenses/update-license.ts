@@ -4,7 +4,7 @@ import { BadRequestError, ConflictError } from '../../platform/index.js';
 import { expiryItemChanges } from './expiry-items.js';
 import { indexFields } from './index-fields.js';
 import { licenseStatusMoves } from './license-counters.js';
-import type { Channel } from '../../catalog/index.js';
+import { type Channel, checkFeatureKeys, loadProduct } from '../../catalog/index.js';
 import { toLicense, type License, type LicenseItem } from './license-view.js';
 import type { LicenseStatus } from './list-licenses.js';
 import { loadLicense, productSummary, type LicenseDeps } from './load-license.js';
@@ -19,6 +19,8 @@ export type LicenseChanges = {
   channel?: Channel;
   floating?: boolean;
   leaseSeconds?: number;
+  /** Keys of the product's features (DECISIONS §23): replaces the license's. */
+  features?: string[];
 };
 
 /** Rounds of "changed between our read and our write" before answering 409. */
@@ -43,6 +45,7 @@ function applyChanges(current: LicenseItem, changes: LicenseChanges, link: Custo
     channel: changes.channel ?? current.channel,
     floating: changes.floating ?? current.floating,
     leaseSeconds: changes.leaseSeconds ?? current.leaseSeconds,
+    features: changes.features ?? current.features,
     expiresAt: keepOr(changes.expiresAt && new Date(changes.expiresAt).toISOString(), current.expiresAt),
     updatedAt: now,
   };
@@ -56,6 +59,8 @@ function applyChanges(current: LicenseItem, changes: LicenseChanges, link: Custo
 export async function updateLicense(deps: LicenseDeps, tenantId: string, licenseId: string, changes: LicenseChanges): Promise<License> {
   for (let round = 0; round < UPDATE_ROUNDS; round++) {
     const current = await loadLicense(deps, tenantId, licenseId);
+    // Checked against the product as it is now (a deleted product's licenses keep their features editable).
+    const features = changes.features && checkFeatureKeys(await loadProduct(deps, tenantId, current.productId), changes.features);
     if (changes.seats !== undefined && changes.seats < current.activatedCount) throw seatsBelowActivations(current.activatedCount);
     if (changes.floating && !current.floating && current.activatedCount > 0) throw activationsHeld();
     const now = deps.clock.now();
@@ -64,14 +69,14 @@ export async function updateLicense(deps: LicenseDeps, tenantId: string, license
       email === current.customerEmail
         ? undefined
         : await resolveCustomerLink(deps, tenantId, email, changes.customerName ?? current.customerName, now);
-    const next = applyChanges(current, changes, link, now.toISOString());
+    const next = applyChanges(current, { ...changes, features }, link, now.toISOString());
     const { licenseKey, productId, customerId, customerName, status, seats, channel, expiresAt, updatedAt, floating, leaseSeconds } = next;
     const cleared = [...(customerName === undefined ? ['customerName' as const] : []), ...(expiresAt === undefined ? ['expiresAt' as const] : [])];
 
     const outcome = await transact(deps.data, (tx) => ({
       license: tx.license
         .patch({ licenseKey })
-        .set({ ...indexFields(next), seats, updatedAt, ...(channel && { channel }), ...(floating !== undefined && { floating }), ...(leaseSeconds !== undefined && { leaseSeconds }), ...(customerId && { customerId }), ...(customerName !== undefined && { customerName }), ...(expiresAt !== undefined && { expiresAt }) })
+        .set({ ...indexFields(next), seats, updatedAt, ...(channel && { channel }), ...(floating !== undefined && { floating }), ...(leaseSeconds !== undefined && { leaseSeconds }), ...(features !== undefined && { features }), ...(customerId && { customerId }), ...(customerName !== undefined && { customerName }), ...(expiresAt !== undefined && { expiresAt }) })
         .remove(cleared)
         .where((attr, op) =>
           [

@@ -13,7 +13,8 @@ import { DEFAULT_STAGING_ACTIVATION_LIMIT, reachMilestone } from '../../catalog/
 import { DEFAULT_STAGING_RULES, type Environment } from './staging.js';
 import type { LicenseContext } from './validate.js';
 
-export type ActivationResult = { activationId: string; activatedAt: string; created: boolean; environment: Environment };
+/** `features`: the license's (DECISIONS §23), as read for this activation. */
+export type ActivationResult = { activationId: string; activatedAt: string; created: boolean; environment: Environment; features: string[] };
 
 /** Rounds of "the license changed between our read and our write": each re-reads it and decides again. */
 const MAX_ROUNDS = 5;
@@ -57,11 +58,12 @@ export async function activateLicense(
       activatedAt: now.toISOString(),
     };
     const outcome = await transact(deps.data, (tx) => activationWrites(tx, license, product, activation, now, staging.limit));
+    const features = license.features ?? [];
     if (outcome.committed) {
       // The product's first site or machine, which its dashboard page waits for (DECISIONS §22).
       const site = holder.kind === 'domain' ? holder.domain : (holder.name ?? holder.machine);
       await reachMilestone(deps, { productId: license.productId, tenantId: license.tenantId, milestone: 'firstActivation', at: activation.activatedAt, site, licenseId: license.licenseId });
-      return { activationId: activation.activationId, activatedAt: activation.activatedAt, created: true, environment };
+      return { activationId: activation.activationId, activatedAt: activation.activatedAt, created: true, environment, features };
     }
 
     if (outcome.refused('domain')) {
@@ -71,7 +73,7 @@ export async function activateLicense(
       if (existing) {
         await context.activity.domainSeen(license, holder.holdKey, input.ipAddress, input.version);
         // Its environment is the one it was made with, not what the patterns say now (absent: made before staging sites existed).
-        return { activationId: existing.activationId, activatedAt: existing.activatedAt, created: false, environment: existing.environment ?? 'production' };
+        return { activationId: existing.activationId, activatedAt: existing.activatedAt, created: false, environment: existing.environment ?? 'production', features };
       }
       continue; // deactivated between the two: activate afresh
     }

@@ -12,11 +12,12 @@ export async function checkActivation(
   deps: Pick<Deps, 'data' | 'clock'>,
   context: LicenseContext,
   input: LicenseClaim & { holder: SeatHolder; ipAddress: string; version?: string },
-): Promise<{ activationId: string | null }> {
+): Promise<{ activationId: string | null; features: string[] }> {
   const { license } = await resolveLicense(deps, context.catalog, input);
   assertUsable(license, deps.clock.now());
   const data = await deps.data.reads.activeDomain.get({ licenseId: license.licenseId, domain: input.holder.holdKey }, { consistent: true });
-  if (!data) return { activationId: null };
+  const features = license.features ?? [];
+  if (!data) return { activationId: null, features };
   await context.activity.domainSeen(license, input.holder.holdKey, input.ipAddress, input.version);
-  return { activationId: data.activationId };
+  return { activationId: data.activationId, features };
 }

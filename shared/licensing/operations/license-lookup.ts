@@ -1,4 +1,4 @@
-import { BadRequestError, type Deps, NotFoundError } from '../../platform/index.js';
+import { BadRequestError, type Deps, ForbiddenError, NotFoundError } from '../../platform/index.js';
 import type { LicenseItem } from '../licenses/license-view.js';
 import { LICENSE_MESSAGES } from './messages.js';
 import type { ProductCatalog, ProductRef } from './product-catalog.js';
@@ -12,7 +12,11 @@ export type LicenseClaim = {
   productSlug?: string;
 };
 
-export type ResolvedLicense = { license: LicenseItem; product: ProductRef };
+/**
+ * `product`: the product the call is about (a bundle license's: the included product named, else the bundle), whose
+ * key signs the answer. `bundle`: for a bundle's license, the bundle and its included products still live.
+ */
+export type ResolvedLicense = { license: LicenseItem; product: ProductRef; bundle?: { product: ProductRef; products: ProductRef[] } };
 
 /**
  * The license item by key: one strongly consistent GetItem, so every answer reflects the latest write.
@@ -23,9 +27,14 @@ export function readLicense(deps: Pick<Deps, 'data'>, licenseKey: string): Promi
   return deps.data.reads.license.get({ licenseKey }, { consistent: true });
 }
 
+const live = (product: ProductRef | undefined, tenantId: string): product is ProductRef => product !== undefined && !product.deleted && product.tenantId === tenantId;
+
 /**
  * Finds the license and its product and checks the claim, in the order of DECISIONS §4: the public key,
- * the key itself, then the product. A deleted product's licenses are unknown on public surfaces.
+ * the key itself, then the product. A deleted product's licenses are unknown on public surfaces. A bundle's license
+ * (DECISIONS §23) is one key for each product the bundle includes: named by one of them (its public key or
+ * `product_slug`), it answers for that product; named by another product of the vendor, 403 `License does not cover
+ * this product`. The bundle and its products come from the cached catalog: no read beyond the license's.
  */
 export async function resolveLicense(deps: Pick<Deps, 'data'>, catalog: ProductCatalog, claim: LicenseClaim): Promise<ResolvedLicense> {
   const [keyProduct, license] = await Promise.all([
@@ -34,9 +43,26 @@ export async function resolveLicense(deps: Pick<Deps, 'data'>, catalog: ProductC
   ]);
   if (claim.publicKey !== undefined && (!keyProduct || keyProduct.deleted)) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
   if (!license) throw new NotFoundError(LICENSE_MESSAGES.notFound);
-  if (keyProduct && keyProduct.productId !== license.productId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
-  const product = keyProduct ?? (await catalog.byId(license.productId));
-  if (!product || product.deleted || product.tenantId !== license.tenantId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
-  if (claim.productSlug !== undefined && claim.productSlug !== product.slug) throw new BadRequestError(LICENSE_MESSAGES.wrongProduct);
-  return { license, product };
+  const owner = keyProduct?.productId === license.productId ? keyProduct : await catalog.byId(license.productId);
+  if (!live(owner, license.tenantId)) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+  if (!owner.includes) {
+    if (keyProduct && keyProduct.productId !== license.productId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+    if (claim.productSlug !== undefined && claim.productSlug !== owner.slug) throw new BadRequestError(LICENSE_MESSAGES.wrongProduct);
+    return { license, product: owner };
+  }
+  // Another vendor's public key knows nothing of this license.
+  if (keyProduct && keyProduct.tenantId !== license.tenantId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+  const products = (await Promise.all(owner.includes.map((id) => catalog.byId(id)))).filter((product) => live(product, license.tenantId));
+  const covered = (product: ProductRef | undefined) => (product && (product === owner || products.some((p) => p.productId === product.productId)) ? product : undefined);
+  let named: ProductRef | undefined = keyProduct ?? owner;
+  if (claim.productSlug !== undefined && claim.productSlug !== named.slug) {
+    // A public key names its product: a slug of another is the usual mismatch.
+    if (keyProduct) throw new BadRequestError(LICENSE_MESSAGES.wrongProduct);
+    named = products.find((product) => product.slug === claim.productSlug);
+  }
+  named = covered(named);
+  if (!named) throw new ForbiddenError(LICENSE_MESSAGES.notCovered);
+  // Looked up last, so the answer is signed with its key (the catalog reports each product a request finds).
+  await catalog.byId(named.productId);
+  return { license, product: named, bundle: { product: owner, products } };
 }

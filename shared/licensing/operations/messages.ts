@@ -9,6 +9,8 @@ export const LICENSE_MESSAGES = {
   /** A staging site (shared/licensing/operations/staging.ts) on a license that holds its product's limit of them. */
   stagingLimit: 'Staging activation limit reached',
   wrongProduct: 'License does not belong to this product',
+  /** A bundle's license named with a product the bundle does not include (DECISIONS §23). */
+  notCovered: 'License does not cover this product',
   activationNotFound: 'Activation not found',
   /** DECISIONS §18 leaves it open: a floating license's seats are taken by leases, not activations (docs/api.md). */
   floating: 'License is floating: take a lease instead',

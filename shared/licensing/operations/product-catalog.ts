@@ -23,6 +23,8 @@ export type ProductRef = {
   returnOrigins?: string[];
   /** What an expired license may still download (DECISIONS §14); absent: nothing. */
   updatesAfterExpiry?: 'none' | 'releasedBeforeExpiry';
+  /** A bundle's included products (DECISIONS §23); absent for any other product. */
+  includes?: string[];
 };
 
 /** The spec's validation cache lifetime (SERVICE-SPEC §8): the bound on seeing a product write made elsewhere. */
@@ -58,6 +60,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
         staging: stagingRules(data.stagingPatterns, data.stagingActivationLimit),
         returnOrigins: data.returnOrigins,
         updatesAfterExpiry: data.updatesAfterExpiry,
+        ...(data.productType === 'bundle' && { includes: data.includes ?? [] }),
       };
     });
 

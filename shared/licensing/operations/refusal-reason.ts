@@ -13,6 +13,7 @@ const REASONS: Record<LicenseMessage, string> = {
   seatLimit: 'seat_limit',
   stagingLimit: 'staging_limit',
   wrongProduct: 'wrong_product',
+  notCovered: 'not_covered',
   activationNotFound: 'activation_not_found',
   floating: 'floating',
   notFloating: 'not_floating',

@@ -13,8 +13,10 @@ export type LicenseContext = { catalog: ProductCatalog; activity: ActivityRecord
 export type Validation = {
   /** A floating license validated for a machine: the live lease it holds. */
   lease?: { leaseId: string; expiresAt: string };
-  license: { key: string; status: string; seats: number; activatedCount: number; stagingCount: number; expiresAt: string | null; channel: Channel; inGrace: boolean };
+  license: { key: string; status: string; seats: number; activatedCount: number; stagingCount: number; expiresAt: string | null; channel: Channel; inGrace: boolean; features: string[] };
   product: { id: string; name: string; slug: string };
+  /** A bundle's license (DECISIONS §23): every product the key is for. */
+  products?: { id: string; slug: string; name: string }[];
 };
 
 /**
@@ -28,7 +30,7 @@ export async function validateLicense(
   context: LicenseContext,
   input: LicenseClaim & { holder?: SeatHolder; ipAddress: string; version?: string },
 ): Promise<Validation> {
-  const { license, product } = await resolveLicense(deps, context.catalog, input);
+  const { license, product, bundle } = await resolveLicense(deps, context.catalog, input);
   const now = deps.clock.now();
   assertUsable(license, now);
   const { holder } = input;
@@ -51,7 +53,10 @@ export async function validateLicense(
       channel: license.channel ?? DEFAULT_CHANNEL,
       // Always present: `true` while a failed payment's grace keeps the license valid.
       inGrace: inGrace(license, now),
+      // From the item already read: features cost validate no request (DECISIONS §23).
+      features: license.features ?? [],
     },
     product: { id: product.productId, name: product.name, slug: product.slug },
+    ...(bundle && { products: bundle.products.map((included) => ({ id: included.productId, slug: included.slug, name: included.name })) }),
   };
 }

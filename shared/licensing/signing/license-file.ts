@@ -32,6 +32,8 @@ export type LicenseFilePayload = {
   seats: number;
   /** The license's own end; null: lifetime. */
   expiresAt: string | null;
+  /** The license's feature keys (DECISIONS §23). */
+  features: string[];
   /** The activation the file is bound to, and its (normalized) domain, or for a device its machine (and no domain). */
   activationId: string;
   domain?: string;

@@ -54,6 +54,7 @@ export async function issueOfflineLicense(
     status: license.status,
     seats: license.seats,
     expiresAt: license.expiresAt ?? null,
+    features: license.features ?? [],
     activationId: active.activationId,
     // A device's file names its machine in place of a domain (DECISIONS §18).
     ...(input.holder.kind === 'machine' ? { machine: input.holder.machine } : { domain: input.holder.domain }),

@@ -51,7 +51,7 @@ export const PAYMENT_PROVIDERS = ['stripe'] as const;
 
 export const BILLING_CYCLES = ['monthly', 'yearly', 'lifetime'] as const;
 
-export const PRODUCT_TYPES = ['plugin', 'theme', 'app', 'library', 'saas', 'other'] as const;
+export const PRODUCT_TYPES = ['plugin', 'theme', 'app', 'library', 'saas', 'other', 'bundle'] as const;
 export const PRODUCT_STATUSES = ['active', 'draft', 'archived'] as const;
 /** What an expired license may still update to (DECISIONS §14). */
 export const UPDATES_AFTER_EXPIRY = ['none', 'releasedBeforeExpiry'] as const;

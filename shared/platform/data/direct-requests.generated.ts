@@ -43,6 +43,7 @@ export const DIRECT_READ_SHAPES = {
       "expiresAt": "expiresAt",
       "graceUntil": "graceUntil",
       "trialEndsAt": "trialEndsAt",
+      "features": "features",
       "createdAt": "createdAt",
       "updatedAt": "updatedAt"
     }
@@ -103,6 +104,8 @@ export const DIRECT_READ_SHAPES = {
       "offlineValidityDays": "offlineValidityDays",
       "renewalReminderDays": "renewalReminderDays",
       "graceDays": "graceDays",
+      "includes": "includes",
+      "features": "features",
       "createdAt": "createdAt",
       "updatedAt": "updatedAt",
       "deletedAt": "deletedAt"

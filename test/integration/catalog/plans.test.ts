@@ -32,6 +32,7 @@ describe('plans', () => {
       channel: 'stable',
       trialDays: 0,
       allowPromotionCodes: false,
+      features: [],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -88,7 +89,7 @@ describe('plans', () => {
       [{ ...gold, siteLimit: 1.5 }, /siteLimit/],
       [{ ...gold, slug: 'Not A Slug' }, /slug/],
       [{ ...gold, isActive: 'yes' }, /isActive/],
-      [{ ...gold, features: [] }, /Unknown field: features/],
+      [{ ...gold, perks: [] }, /Unknown field: perks/],
     ];
     for (const [body, message] of cases) {
       const res = await tenant.post(plans, body);

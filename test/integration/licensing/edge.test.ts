@@ -22,7 +22,7 @@ describe.each(surfaces)('license operations on $name ($prefix)', ({ prefix, iden
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       valid: true,
-      license: { key: license.licenseKey, status: 'active', seats: 2, activatedCount: 0, stagingCount: 0, expiresAt: null, channel: 'stable', inGrace: false },
+      license: { key: license.licenseKey, status: 'active', seats: 2, activatedCount: 0, stagingCount: 0, expiresAt: null, channel: 'stable', inGrace: false, features: [] },
       product: { id: product.id, name: product.name, slug: product.slug },
       license_key: license.licenseKey,
     });

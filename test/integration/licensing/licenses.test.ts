@@ -50,6 +50,7 @@ describe('licenses', () => {
       channel: 'stable',
       floating: false,
       leaseSeconds: 900,
+      features: [],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
       product: { id: product.id, name: product.name, slug: product.slug },

@@ -48,7 +48,7 @@ describe('offline license files', () => {
     const activation = (await plugin().post('/public/v1/licenses/check', { ...pk, domain: 'shop.example.com' }, { origin: null })).body.activation_id;
     expect(payload).toEqual({
       format: 'license-file', version: 1, keyId: keys[0]!.keyId, productId: product.id, productSlug: product.slug, licenseId: license.id,
-      licenseKey: license.licenseKey, status: 'active', seats: 3, expiresAt: null, activationId: activation, domain: 'shop.example.com',
+      licenseKey: license.licenseKey, status: 'active', seats: 3, expiresAt: null, features: [], activationId: activation, domain: 'shop.example.com',
       issuedAt: res.body.issued_at, validUntil: res.body.valid_until,
     });
     expect(phpVerdict(file, keys, 'shop.example.com', now)).toBe('valid');

@@ -78,6 +78,7 @@ describe('activation transaction', () => {
       activatedAt: existing.activatedAt,
       created: false,
       environment: 'production',
+      features: [],
     });
     expect(table.writes()).toEqual(['TransactWriteCommand']);
   });

@@ -373,7 +373,7 @@ export interface paths {
         put?: never;
         /**
          * Issue an offline license file
-         * @description A signed license file (Ed25519) bound to one active activation of the license, for sites that cannot reach the service: it holds the product, the license (key, status, seats, expiry), the activation and its domain, when it was issued and until when it is valid (the product's `offlineValidityDays`, default 30, never past the license's `expiresAt`). Verify it with the product's keys (`GET /public/v1/signing-key`) and nothing but Ed25519: the format, the verification steps and test vectors are in docs/api.md. Nothing is written; a product made before signing keys has none until its vendor rotates one in. The product is identified by `public_key` in the body; another product's license is `License key not found`.
+         * @description A signed license file (Ed25519) bound to one active activation of the license, for sites that cannot reach the service: it holds the product, the license (key, status, seats, expiry, features), the activation and its domain, when it was issued and until when it is valid (the product's `offlineValidityDays`, default 30, never past the license's `expiresAt`). Verify it with the product's keys (`GET /public/v1/signing-key`) and nothing but Ed25519: the format, the verification steps and test vectors are in docs/api.md. Nothing is written; a product made before signing keys has none until its vendor rotates one in. The product is identified by `public_key` in the body; another product's license is `License key not found`.
          *
          *     Fields: `public_key`, `license_key` and `domain` (or `site`), all required. Unknown fields are ignored (plugins send extras); the fields that are read keep strict types, and `null` for an optional one reads as absent. `site` is an alias of `domain` (`domain` wins). Domains are normalized: scheme, `www.`, port, path and trailing dot dropped, lower-cased. A device sends `machine` (1–128 printable characters, its fingerprint) in place of `domain`, with optional `name` and `platform`; both or (where one is required) neither is 400 `Send either domain or machine`.
          *
@@ -580,6 +580,11 @@ export interface components {
              * @enum {string}
              */
             environment: "production" | "staging";
+            /** @description The license the key names. */
+            license: {
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
@@ -592,6 +597,11 @@ export interface components {
             /** @constant */
             activated: true;
             activation_id: string;
+            /** @description The license the key names. */
+            license: {
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
@@ -602,6 +612,11 @@ export interface components {
             /** @constant */
             activated: false;
             activation_id: null;
+            /** @description The license the key names. */
+            license: {
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
@@ -692,6 +707,11 @@ export interface components {
              * @enum {string}
              */
             environment: "production" | "staging";
+            /** @description The license the key names. */
+            license: {
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
+            };
             /** @description The request's `license_key`, exactly as sent: a client refuses an answer that names another. */
             license_key: string;
             /** @description The request's `domain` (or `site`), normalized; absent when it named none. A client refuses an answer that names another. */
@@ -797,12 +817,21 @@ export interface components {
                 channel: "stable" | "beta" | "alpha";
                 /** @description Always present. `true` while a failed subscription payment's grace keeps the license valid though `expiresAt` has passed (until the failed period's end + the product's `graceDays`): a plugin may ask the customer to update their card. */
                 inGrace: boolean;
+                /** @description Keys of the product's features the license carries (its plan's, or as the vendor set them): the software switches features on with `hasFeature(key)` in the clients. Covered by the answer's signature. */
+                features: string[];
             };
+            /** @description The product the call is about: for a bundle's license, the included product named (`product_slug`, or the public key's), else the bundle. Its key signs the answer. */
             product: {
                 id: string;
                 name: string;
                 slug: string;
             };
+            /** @description A bundle's license (`productType: "bundle"`): every product the key validates, activates and updates, one seat per site across them all. */
+            products?: {
+                id: string;
+                slug: string;
+                name: string;
+            }[];
             /** @description A floating license validated with `machine`: the live lease that machine holds. */
             lease?: {
                 leaseId: string;
@@ -846,6 +875,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not allowed: `License does not cover this product` */
+        E403LicenseDoesNotCover: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundValidationRefusal"];
+            };
+        };
+        /** @description Not allowed: `License does not cover this product` */
+        E403LicenseDoesNotCover2: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoundError"];
             };
         };
         /** @description Unknown, or not yours: `Invalid public_key` */
@@ -1282,6 +1329,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover"];
             /** @description Unknown, or not yours: `License key not found` */
             404: {
                 headers: {
@@ -1357,6 +1405,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404LicenseKeyNotFound"];
             409: components["responses"]["E409ARequestWithThis2"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -1427,6 +1476,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404LicenseKeyNotFound"];
             409: components["responses"]["E409ARequestWithThis2"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -1819,6 +1869,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundValidationRefusal"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover"];
             /** @description Unknown, or not yours: `Invalid public_key`, `License key not found` */
             404: {
                 headers: {
@@ -1894,6 +1945,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             409: components["responses"]["E409ARequestWithThis2"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -1964,6 +2016,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             409: components["responses"]["E409ARequestWithThis2"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
@@ -2026,6 +2079,7 @@ export interface operations {
                     "application/json": components["schemas"]["BoundError"];
                 };
             };
+            403: components["responses"]["E403LicenseDoesNotCover2"];
             404: components["responses"]["E404InvalidPublicKeyAnd1More"];
             413: components["responses"]["E413RequestBodyTooLarge2"];
             415: components["responses"]["E415ContentTypeMustBe2"];
@@ -2075,6 +2129,15 @@ export interface operations {
             };
             /** @description Bad request: invalid input or a business rule: `Malformed JSON body`, `Request body must be a JSON object`, `<field> is required`, `<field>: <reason>`, `public_key is required`, `license_key is required`, `Send either domain or machine`, `domain is not a valid domain or URL`, `Activation not found`, `License has been revoked`, `License is suspended`, `License has expired`, `Offline license files are not available for this product` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `License does not cover this product` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

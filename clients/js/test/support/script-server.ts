@@ -68,7 +68,7 @@ export async function closedPort(): Promise<string> {
 
 export const VALID = {
   valid: true,
-  license: { key: 'ACME-AAAA-BBBB-CCCC-DDDD', status: 'active', seats: 2, activatedCount: 1, stagingCount: 0, expiresAt: null, channel: 'stable' as const, inGrace: false },
+  license: { key: 'ACME-AAAA-BBBB-CCCC-DDDD', status: 'active', seats: 2, activatedCount: 1, stagingCount: 0, expiresAt: null, channel: 'stable' as const, inGrace: false, features: ['reports'] },
   product: { id: 'prd_aaaaaaaaaaaaaaaaaaaaaaaa', name: 'Acme', slug: 'acme' },
 };
 export const KEY = VALID.license.key;

@@ -47,11 +47,13 @@ describe('validation cache and grace period', () => {
     const { client, clock, answer } = await setup();
     const fresh = await client.validate(KEY);
     expect(fresh).toMatchObject({ valid: true, source: 'service' });
+    expect([fresh.hasFeature('reports'), fresh.hasFeature('exports')]).toEqual([true, false]);
 
     answer(DOWN);
     clock.now += 5 * HOUR;
     const cached = await client.validate(KEY);
     expect(cached).toMatchObject({ valid: true, source: 'cache', license: VALID.license, product: VALID.product });
+    expect(cached.hasFeature('reports')).toBe(true);
     if (!cached.valid) throw new Error('unreachable');
     expect(cached.checkedAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
     expect(cached.unavailable).toBeInstanceOf(ServerError);
@@ -207,6 +209,8 @@ describe('offline license file fallback', () => {
     answer('reset');
     const result = await client.validate(VECTOR_KEY, SITE);
     expect(result).toMatchObject({ valid: true, source: 'offline', license: { key: VECTOR_KEY, seats: 3 }, product: { slug: 'acme-seo' } });
+    // The vector's file carries `features: ["reports"]`.
+    expect([result.hasFeature('reports'), result.hasFeature('exports')]).toEqual([true, false]);
     if (!result.valid) throw new Error('unreachable');
     expect(result.checkedAt.toISOString()).toBe('2026-03-01T12:00:00.000Z');
     expect(result.unavailable).toBeInstanceOf(NetworkError);

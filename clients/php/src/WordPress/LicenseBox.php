@@ -150,10 +150,23 @@ final class LicenseBox
             if ($validation->valid && isset($validation->license['channel'])) {
                 $license['channel'] = (string) $validation->license['channel'];
             }
+            if ($validation->valid) {
+                $license['features'] = array_values(array_filter((array) ($validation->license['features'] ?? []), 'is_string'));
+            }
         } catch (LicensingException $e) {
             // Unknown for now: the box shows what it knew, and reads again in 12 hours.
         }
         return $license;
+    }
+
+    /**
+     * Whether the license active on this site carries the feature `$key`, as the license server last said (read with
+     * its channel, on activation and every 12 hours): no request, so a plugin may ask on every page.
+     */
+    public function hasFeature(string $key): bool
+    {
+        $license = $this->license();
+        return $this->activeKey() !== '' && in_array($key, (array) ($license['features'] ?? []), true);
     }
 
     /** The key activated on this site, or '' when there is none. */
@@ -315,6 +328,10 @@ final class LicenseBox
                 $status .= ' ' . __('Staging site: it does not use a seat.');
             }
             echo '<p class="licensing-status licensing-status-active">' . esc_html($status) . '</p>';
+            $features = array_filter((array) ($license['features'] ?? []), 'is_string');
+            if ($features !== []) {
+                echo '<p class="licensing-features">' . esc_html__('Features:') . ' ' . esc_html(implode(', ', $features)) . '</p>';
+            }
             echo '<p><button type="submit" class="button" name="licensing_op" value="deactivate">' . esc_html__('Deactivate') . '</button></p>';
             if ($this->allowsBeta()) {
                 echo '<p class="licensing-beta"><label><input type="checkbox" name="licensing_beta" value="1"' . (!empty($license['beta']) ? ' checked' : '') . '> ' . esc_html__('Beta updates: also offer pre-releases of this plugin') . '</label> ';

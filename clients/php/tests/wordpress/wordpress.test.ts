@@ -294,9 +294,12 @@ describe('on a multisite network the license is activated once, for the network'
 });
 
 describe('WordPress installs updates through the updater', () => {
-  it('activates a license for the site from the license box; the plugin is current', async () => {
+  it('activates a license for the site from the license box, which lists its features; the plugin is current', async () => {
+    expect((await vendor.put(`/api/products/${product.id}`, { features: [{ key: 'reports', name: 'Reports' }, { key: 'white-label', name: 'White label' }] })).status).toBe(200);
+    expect((await vendor.put(`/api/licenses/${revokedKey.id}`, { features: ['reports', 'white-label'] })).status).toBe(200);
     const page = await licenseBox('activate', revokedKey.licenseKey);
     expect(page.text).toContain('License activated for this site.');
+    expect(page.text).toContain('Features: reports, white-label');
     // The test site's address is an IP literal: a staging site by the product's default patterns, which takes no seat.
     expect(page.text).toContain('Active on this site (127.0.0.1). Staging site: it does not use a seat.');
     const license = await vendor.get(`/api/licenses/${revokedKey.id}`);

@@ -3,6 +3,7 @@ import { api, unwrap } from '../../api/client';
 import { serverFieldErrors } from '../../api/errors';
 import type { License } from '../../api/types';
 import { ChannelField, type Channel } from '../../components/ChannelFields';
+import { FeatureCheckboxes } from '../../components/FeatureCheckboxes';
 import { FormFooter } from '../../components/FormFooter';
 import { Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
@@ -16,6 +17,7 @@ type LicenseChanges = {
   channel: Channel;
   floating: boolean;
   leaseSeconds: number;
+  features: string[];
 };
 
 /**
@@ -30,7 +32,8 @@ export function useLicenseSave(license: License) {
   });
 }
 
-export function LicenseEditForm({ license, save }: { license: License; save: ReturnType<typeof useLicenseSave> }) {
+/** `features`: the license's product's, which the license may carry. */
+export function LicenseEditForm({ license, save, features }: { license: License; save: ReturnType<typeof useLicenseSave>; features: { key: string; name: string }[] }) {
   const form = useForm({
     initial: {
       seats: String(license.seats),
@@ -40,6 +43,7 @@ export function LicenseEditForm({ license, save }: { license: License; save: Ret
       channel: license.channel,
       floating: license.floating,
       leaseMinutes: String(license.leaseSeconds / 60),
+      features: license.features,
     },
     validate: (values) =>
       problemsOf({
@@ -59,6 +63,7 @@ export function LicenseEditForm({ license, save }: { license: License; save: Ret
         channel: values.channel,
         floating: values.floating,
         leaseSeconds: Number(values.leaseMinutes) * 60,
+        features: values.features,
       }),
   });
   const server = serverFieldErrors(save.error);
@@ -84,6 +89,7 @@ export function LicenseEditForm({ license, save }: { license: License; save: Ret
       <Field label="Customer name" error={errorOf('customerName')}>
         <input value={form.values.customerName} onChange={(e) => form.set('customerName')(e.target.value)} />
       </Field>
+      <FeatureCheckboxes features={features} value={form.values.features} onChange={form.set('features')} hint="What the software switches on for this license (hasFeature)" />
       <FormFooter error={save.error} pending={save.isPending} submitLabel="Save changes" saved={save.isSuccess} />
     </form>
   );

@@ -11,6 +11,7 @@ import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActivationsTable } from './ActivationsTable';
 import { LeasesTable } from './LeasesTable';
+import { useProduct } from '../products/productQueries';
 import { LicenseEditForm, useLicenseSave } from './LicenseEditForm';
 import { TransferLicenseForm } from './TransferLicenseForm';
 
@@ -34,6 +35,8 @@ export function LicensePage() {
 function LicenseView({ license }: { license: LicenseWithActivations }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // Its product's features, which the license may carry (a deleted product is still answered).
+  const product = useProduct(license.productId);
   const path = { params: { path: { id: license.id } } };
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['licenses'] });
   const setStatus = useMutation({ mutationFn: (status: LicenseStatus) => unwrap(api.PUT('/api/licenses/{id}', { ...path, body: { status } })), onSuccess: refresh });
@@ -73,6 +76,8 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
           </dd>
           <dt>Expires</dt>
           <dd>{license.expiresAt ? formatDate(license.expiresAt) : 'never'}</dd>
+          <dt>Features</dt>
+          <dd>{license.features.length > 0 ? license.features.join(', ') : 'none'}</dd>
           {license.graceUntil && (
             <>
               <dt>Payment failed</dt>
@@ -114,7 +119,7 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
       {support && (
         <section className="card" aria-labelledby="edit-heading">
           <h2 id="edit-heading">Seats, expiry and customer</h2>
-          <LicenseEditForm key={license.updatedAt} license={license} save={save} />
+          <LicenseEditForm key={license.updatedAt} license={license} save={save} features={product.data?.features ?? []} />
         </section>
       )}
       {support && !revoked && (

@@ -2,6 +2,7 @@ import { serverFieldErrors } from '../../api/errors';
 import type { BillingCycle, Plan } from '../../api/types';
 import { FormFooter } from '../../components/FormFooter';
 import { ChannelField, type Channel } from '../../components/ChannelFields';
+import { FeatureCheckboxes } from '../../components/FeatureCheckboxes';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
 
@@ -19,13 +20,22 @@ export type PlanBody = {
   channel: Channel;
   trialDays: number;
   allowPromotionCodes: boolean;
+  features: string[];
   slug?: string;
 };
 
-type PlanFormProps = { plan?: Plan; submitLabel: string; pending: boolean; error: unknown; onSubmit: (body: PlanBody) => void };
+type PlanFormProps = {
+  plan?: Plan;
+  /** The product's features, which the plan may grant. */
+  features: { key: string; name: string }[];
+  submitLabel: string;
+  pending: boolean;
+  error: unknown;
+  onSubmit: (body: PlanBody) => void;
+};
 
 /** Create and edit a plan: price in major units, seats per license, whether buyers see it. */
-export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFormProps) {
+export function PlanForm({ plan, features, submitLabel, pending, error, onSubmit }: PlanFormProps) {
   const form = useForm({
     initial: {
       name: plan?.name ?? '',
@@ -40,6 +50,7 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
       channel: plan?.channel ?? ('stable' as Channel),
       trialDays: String(plan?.trialDays ?? 0),
       allowPromotionCodes: plan?.allowPromotionCodes ?? false,
+      features: plan?.features ?? [],
     },
     validate: (values) =>
       problemsOf({
@@ -63,6 +74,7 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
         channel: values.channel,
         trialDays: Number(values.trialDays),
         allowPromotionCodes: values.allowPromotionCodes,
+        features: values.features,
         ...(values.slug.trim() && { slug: values.slug.trim() }),
       }),
   });
@@ -111,6 +123,7 @@ export function PlanForm({ plan, submitLabel, pending, error, onSubmit }: PlanFo
         <CheckboxField label="Public (listed to buyers)" checked={form.values.isPublic} onChange={form.set('isPublic')} />
         <CheckboxField label="Allow promotion codes" hint="Checkout offers a field for a coupon's code" checked={form.values.allowPromotionCodes} onChange={form.set('allowPromotionCodes')} />
       </fieldset>
+      <FeatureCheckboxes features={features} value={form.values.features} onChange={form.set('features')} hint="Licenses issued from this plan, or moved to it, carry these" />
       <FormFooter error={error} pending={pending} submitLabel={submitLabel} />
     </form>
   );

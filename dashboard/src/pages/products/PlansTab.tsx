@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { usePaymentConnected } from '../../api/getting-started';
 import { useCan } from '../../auth/permissions';
-import type { Plan } from '../../api/types';
+import type { Plan, Product } from '../../api/types';
 import { useServiceBaseUrl } from '../../api/service-base';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { CopyButton } from '../../components/CopyButton';
@@ -31,7 +31,7 @@ export function PlansTab() {
         <section className="card" aria-labelledby="new-plan-heading">
           <h2 id="new-plan-heading">New plan</h2>
           {/* A new form after each plan created. */}
-          <PlanForm key={create.data?.id} submitLabel="Create plan" pending={create.isPending} error={create.error} onSubmit={(body) => create.mutate(body)} />
+          <PlanForm key={create.data?.id} features={product.features} submitLabel="Create plan" pending={create.isPending} error={create.error} onSubmit={(body) => create.mutate(body)} />
         </section>
       )}
       <section aria-labelledby="plans-heading">
@@ -45,7 +45,7 @@ export function PlansTab() {
           {(data) => (
             <ul className="list">
               {data.items.map((plan) => (
-                <PlanItem key={plan.id} plan={plan} publicKey={product.public_key} selling={selling === true} />
+                <PlanItem key={plan.id} plan={plan} publicKey={product.public_key} selling={selling === true} features={product.features} />
               ))}
             </ul>
           )}
@@ -60,7 +60,7 @@ const checkoutLink = (base: string, plan: Plan, publicKey: string) =>
   `${base}/public/v1/checkout/${plan.id.replace(/^pln_/, 'plan_')}?public_key=${encodeURIComponent(publicKey)}`;
 
 /** A plan; its checkout link only while a payment provider is connected (`selling`): before, a buyer could not pay. */
-function PlanItem({ plan, publicKey, selling }: { plan: Plan; publicKey: string; selling: boolean }) {
+function PlanItem({ plan, publicKey, selling, features }: { plan: Plan; publicKey: string; selling: boolean; features: Product['features'] }) {
   const queryClient = useQueryClient();
   const base = useServiceBaseUrl();
   const canEdit = useCan()('catalog');
@@ -85,12 +85,13 @@ function PlanItem({ plan, publicKey, selling }: { plan: Plan; publicKey: string;
       </div>
       <p className="muted small">
         {formatMoney(plan.price, plan.currency)} {plan.billingCycle} · {plan.siteLimit} seat{plan.siteLimit === 1 ? '' : 's'} · slug {plan.slug}
+        {plan.features.length > 0 && ` · features: ${plan.features.join(', ')}`}
       </p>
       <ErrorBanner error={remove.error} />
       {canEdit && (
         <details>
           <summary>Edit</summary>
-          <PlanForm key={plan.updatedAt} plan={plan} submitLabel="Save plan" pending={update.isPending} error={update.error} onSubmit={(body) => update.mutate(body)} />
+          <PlanForm key={plan.updatedAt} plan={plan} features={features} submitLabel="Save plan" pending={update.isPending} error={update.error} onSubmit={(body) => update.mutate(body)} />
         </details>
       )}
     </li>

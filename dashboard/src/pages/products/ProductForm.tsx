@@ -6,7 +6,7 @@ import { check, fieldError, orNull, problemsOf, useForm } from '../../components
 import { originLines, ReturnOriginsField, returnOriginsProblem } from './ReturnOriginsField';
 import { DEFAULT_GRACE_DAYS, DEFAULT_RENEWAL_REMINDER_DAYS, reminderDaysOf, reminderDaysProblem, RenewalFields } from './RenewalFields';
 
-const PRODUCT_TYPES: ProductType[] = ['plugin', 'theme', 'app', 'library', 'saas', 'other'];
+const PRODUCT_TYPES: ProductType[] = ['plugin', 'theme', 'app', 'library', 'saas', 'other', 'bundle'];
 const STATUSES: Product['status'][] = ['active', 'draft', 'archived'];
 
 /**

@@ -9,6 +9,7 @@ import { ConnectSection } from './ConnectSection';
 import { ProductForm, type ProductBody } from './ProductForm';
 import { useCurrentProduct } from './ProductPage';
 import { productKeys } from './productQueries';
+import { FeaturesSection } from './FeaturesSection';
 import { SigningKeysSection } from './SigningKeysSection';
 
 /**
@@ -54,6 +55,7 @@ export function ProductSettingsTab() {
       <SigningKeysSection product={product} canRotate={canEdit} />
       {canEdit && (
         <>
+          <FeaturesSection product={product} />
           <section className="card" aria-labelledby="details-heading">
             <h2 id="details-heading">Details</h2>
             {/* Keyed by updatedAt: the form starts again from what the service saved. */}

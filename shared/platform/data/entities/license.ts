@@ -51,6 +51,11 @@ export const licenseEntity = () =>
       graceUntil: { type: 'string' },
       /** When the trial the license was issued for ends (DECISIONS §15); kept once paid, as a record. */
       trialEndsAt: { type: 'string' },
+      /**
+       * Keys of its product's features the license carries (DECISIONS §23): its plan's when issued or moved to a plan,
+       * then as edited. On the item, so validate's one read brings them. Absent: none.
+       */
+      features: { type: 'list', items: { type: 'string' } },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

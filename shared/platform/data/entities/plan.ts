@@ -24,6 +24,8 @@ export const planEntity = () =>
       trialDays: { type: 'number' },
       /** Lets buyers type a promotion code at Stripe's checkout; absent: false. */
       allowPromotionCodes: { type: 'boolean' },
+      /** Keys of the product's features the plan grants (DECISIONS §23); absent: none. */
+      features: { type: 'list', items: { type: 'string' } },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
     },

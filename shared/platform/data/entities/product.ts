@@ -85,6 +85,16 @@ export const productEntity = () =>
       renewalReminderDays: { type: 'list', items: { type: 'number' } },
       /** Days after a failed renewal payment's period end that its license stays valid (DECISIONS §15); absent: 7. */
       graceDays: { type: 'number' },
+      /**
+       * A bundle's included products (DECISIONS §23): its licenses are one key for each. They travel with the product
+       * item, so the license operations' cached catalog knows them: a bundle key's validate reads nothing more.
+       */
+      includes: { type: 'list', items: { type: 'string' } },
+      /** What plans may switch on inside the software (DECISIONS §23), keys unique; absent: none. */
+      features: {
+        type: 'list',
+        items: { type: 'map', properties: { key: { type: 'string', required: true }, name: { type: 'string', required: true } } },
+      },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
       deletedAt: { type: 'string' },
