@@ -132,7 +132,6 @@ export const DIRECT_READ_SHAPES = {
       }
     },
     "fields": {
-      "updatesAfterExpiry": "updatesAfterExpiry",
       "publicKey": "publicKey",
       "productId": "productId",
       "tenantId": "tenantId"

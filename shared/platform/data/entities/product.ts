@@ -66,9 +66,7 @@ export const productEntity = () =>
           properties: {
             keyId: { type: 'string', required: true },
             /** Base64 of the raw 32-byte Ed25519 public key. */
-            /** Absent: `none`. */
-      updatesAfterExpiry: { type: UPDATES_AFTER_EXPIRY },
-      publicKey: { type: 'string', required: true },
+            publicKey: { type: 'string', required: true },
             /** The PKCS#8 private key (base64), sealed under the product's tenant and this key's id. */
             sealedPrivateKey: { type: 'string', required: true },
             createdAt: { type: 'string', required: true },
@@ -122,8 +120,6 @@ export const productPublicKeyEntity = () =>
   new Entity({
     model: model('productPublicKey'),
     attributes: {
-      /** Absent: `none`. */
-      updatesAfterExpiry: { type: UPDATES_AFTER_EXPIRY },
       publicKey: { type: 'string', required: true },
       productId: { type: 'string', required: true },
       tenantId: { type: 'string', required: true },
