@@ -23,6 +23,7 @@ import { runImport } from '../shared/portability/imports/run-import.js';
 import { createLoadedDeps } from '../shared/platform/runtime.js';
 import { createStorageClient } from '../shared/platform/s3/storage-client.js';
 import { computed, meterCapacity } from './capacity/accounting.js';
+import { verifyAddress } from './support/verify-address.js';
 
 const LICENSES = 10_000;
 const SITES = 3;
@@ -56,6 +57,7 @@ async function main() {
     const headers = { 'content-type': 'application/json', origin: stack.url };
     const register = await fetch(`${stack.url}/api/auth/register`, { method: 'POST', headers, body: JSON.stringify({ email: 'bench-import@example.com', password: 'bench password' }) });
     const cookie = register.headers.getSetCookie()[0]!.split(';')[0]!;
+    await verifyAddress(stack.url, 'bench-import@example.com');
     const authed = { ...headers, cookie };
     const newProduct = async (name: string) =>
       ((await (await fetch(`${stack.url}/api/products`, { method: 'POST', headers: authed, body: JSON.stringify({ name, productType: 'plugin' }) })).json()) as { id: string }).id;
