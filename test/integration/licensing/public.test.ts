@@ -47,22 +47,24 @@ describe('public license operations', () => {
     const key = { public_key: product.public_key, license_key: license.licenseKey };
     // Every answer names the key and the domain (normalized) it is about (DECISIONS §13).
     const about = { license_key: license.licenseKey, domain: 'shop.example' };
+    // Activate and check answers carry the license's features (DECISIONS §23): none on this license.
+    const noFeatures = { license: { features: [] } };
     const before = await call('check', { ...key, domain: 'shop.example' });
-    expect([before.status, before.body]).toEqual([200, { activated: false, activation_id: null, ...about }]);
+    expect([before.status, before.body]).toEqual([200, { activated: false, activation_id: null, ...noFeatures, ...about }]);
 
     const activated = await call('activate', { ...key, domain: 'https://shop.example/' });
     expect(activated.status).toBe(200);
     // `shop.example` is a staging site by the default patterns (`*.example`).
-    expect(activated.body).toEqual({ success: true, activation_id: expect.stringMatching(/^act_/), activated_at: expect.any(String), environment: 'staging', ...about });
+    expect(activated.body).toEqual({ success: true, activation_id: expect.stringMatching(/^act_/), activated_at: expect.any(String), environment: 'staging', ...noFeatures, ...about });
     expect(Date.parse(activated.body.activated_at)).toBeGreaterThan(Date.now() - 60_000);
 
     const check = await call('check', { ...key, domain: 'SHOP.example' });
-    expect(check.body).toEqual({ activated: true, activation_id: activated.body.activation_id, ...about });
+    expect(check.body).toEqual({ activated: true, activation_id: activated.body.activation_id, ...noFeatures, ...about });
     const repeated = await call('activate', { ...key, domain: 'shop.example' });
-    expect(repeated.body).toEqual({ success: true, activation_id: activated.body.activation_id, activated_at: activated.body.activated_at, environment: 'staging', ...about });
+    expect(repeated.body).toEqual({ success: true, activation_id: activated.body.activation_id, activated_at: activated.body.activated_at, environment: 'staging', ...noFeatures, ...about });
 
     expect((await call('deactivate', { ...key, domain: 'shop.example' })).body).toEqual({ success: true, ...about });
-    expect((await call('check', { ...key, domain: 'shop.example' })).body).toEqual({ activated: false, activation_id: null, ...about });
+    expect((await call('check', { ...key, domain: 'shop.example' })).body).toEqual({ activated: false, activation_id: null, ...noFeatures, ...about });
   });
 
   it('checks input and license state like the other operations', async () => {

@@ -31,9 +31,9 @@ describe("README's quickstart", () => {
     const output = execFileSync('bash', ['-c', script], { cwd: workDir, env, encoding: 'utf8', timeout: 60_000 });
     const [licenseOutput, portalOutput] = output.split('__PORTAL__');
 
-    // register → {user}, activate → {success, activation_id, environment, license_key, domain} (example.com takes a seat), validate → {valid: true, …}
+    // register → {user}, activate → {success, activation_id, environment, license: {features}, license_key, domain} (example.com takes a seat), validate → {valid: true, …}
     expect(licenseOutput).toMatch(/"user":\{"id":"usr_/);
-    expect(licenseOutput).toMatch(/\{"success":true,"activation_id":"act_[a-z2-7]{24}","environment":"production","license_key":"MY-PLUGI-[A-Z2-9-]+","domain":"example\.com"\}/);
+    expect(licenseOutput).toMatch(/\{"success":true,"activation_id":"act_[a-z2-7]{24}","environment":"production","license":\{"features":\[\]\},"license_key":"MY-PLUGI-[A-Z2-9-]+","domain":"example\.com"\}/);
     const validation = JSON.parse(/\{"valid":.*"domain":"example\.com"\}/.exec(licenseOutput!)![0]);
     expect(validation).toMatchObject({ valid: true, license: { status: 'active', seats: 2, activatedCount: 1, stagingCount: 0, expiresAt: null }, product: { name: 'My Plugin' } });
     expect(validation.license.key).toMatch(/^MY-PLUGI-[A-Z2-9]{4}(-[A-Z2-9]{4}){3}$/);
