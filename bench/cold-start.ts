@@ -30,6 +30,8 @@ const TARGETS = { hot: 100, other: 150 };
 
 type LambdaResource = { Type: string; Properties: { Environment?: { Variables?: Record<string, unknown> } }; Metadata?: Record<string, string> };
 
+const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/000000000000/bench';
+
 /** Values standing in for the deployment's references (table name, queue URLs…), as Lambda would set them. */
 function environmentOf(resource: LambdaResource): Record<string, string> {
   const variables = resource.Properties.Environment?.Variables ?? {};
@@ -44,9 +46,25 @@ function environmentOf(resource: LambdaResource): Record<string, string> {
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   for (const [name, value] of Object.entries(variables)) {
-    env[name] = typeof value === 'string' ? value : /_URL$/.test(name) ? 'https://sqs.us-east-1.amazonaws.com/000000000000/bench' : `bench-${name.toLowerCase()}`;
+    env[name] =
+      typeof value === 'string'
+        ? value
+        : /_URL$/.test(name)
+          ? QUEUE_URL
+          : /MAIL_FROM$/.test(name)
+            ? 'no-reply@example.com'
+            : (joined(value) ?? `bench-${name.toLowerCase()}`);
   }
   return env;
+}
+
+/**
+ * A value CloudFormation joins from text and references (a JSON setting naming queues, as the health check's), with a
+ * queue's URL for each reference (what the health check's queues are), so it keeps its shape.
+ */
+function joined(value: unknown): string | undefined {
+  const join = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join'];
+  return join && join[1].map((part) => (typeof part === 'string' ? part : QUEUE_URL)).join(join[0]);
 }
 
 /** CPU and wall ms of importing the bundle in a fresh process, on `core` when one is given. */
