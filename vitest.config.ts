@@ -26,7 +26,26 @@ const SLOW_FILES = [
   'test/integration/messaging/webhooks-crash.test.ts',
 ];
 
+/**
+ * The dashboard driven in Chromium, and /docs rendered in it: each file runs a browser beside the stack, about a third
+ * of the integration tests' time. Run by `npm run test:browser` (and `.ci/run`) on the same shared stack, so that
+ * `npm test` stays within 8 minutes on two cores. test/integration/dashboard/dashboard-serving.test.ts asks over HTTP
+ * only, and stays in `npm test`.
+ */
+const BROWSER_FILES = ['test/integration/dashboard/dashboard-!(serving).test.ts', 'test/integration/platform/docs-page.test.ts'];
+
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+
+/** The integration tests' project, less `exclude`: one shared local stack for the run, reached through inject() and HTTP. */
+const sharedStack = {
+  env,
+  // One local stack (DynamoDB Local, S3/SES stand-ins, gateway) for the whole run; each test makes its own tenant.
+  globalSetup: ['test/support/global-setup.ts'],
+  ...timeouts,
+  // As unit: these files reach the stack through inject() and HTTP, never through the process's environment.
+  isolate: false,
+  setupFiles: ['test/support/shared-worker.ts'],
+};
 
 export default defineConfig({
   test: {
@@ -53,15 +72,12 @@ export default defineConfig({
           name: 'integration',
           // clients/*/test/integration: the JavaScript and PHP clients against the same local stack.
           include: ['test/integration/**/*.test.ts', 'clients/js/test/integration/**/*.test.ts', 'clients/php/tests/*.test.ts'],
-          exclude: [...OWN_STACK_FILES, ...SLOW_FILES],
-          env,
-          // One local stack (DynamoDB Local, S3/SES stand-ins, gateway) for the whole run; each test makes its own tenant.
-          globalSetup: ['test/support/global-setup.ts'],
-          ...timeouts,
-          // As unit: these files reach the stack through inject() and HTTP, never through the process's environment.
-          isolate: false,
-          setupFiles: ['test/support/shared-worker.ts'],
+          exclude: [...OWN_STACK_FILES, ...SLOW_FILES, ...BROWSER_FILES],
+          ...sharedStack,
         },
+      },
+      {
+        test: { name: 'browser', include: BROWSER_FILES, ...sharedStack },
       },
       {
         test: {
