@@ -30,7 +30,12 @@ export function sendQueuedMail(deps: MailDeps, mailId: string): Promise<MailOutc
   const { mail } = deps.data.entities;
   return sendOnce(
     deps,
-    { read: async () => (await mail.get({ mailId }).go({ consistent: true })).data, patch: () => mail.patch({ mailId }) },
+    {
+      read: async () => (await mail.get({ mailId }).go({ consistent: true })).data,
+      patch: () => mail.patch({ mailId }),
+      // Sent or refused, the item is only its send state until its TTL: no address or name for an erasure to miss.
+      settled: { to: '', content: {} },
+    },
     (item) => ({ to: item.to, ...MAIL_TEMPLATES[item.kind].render(item.content as never) }),
   );
 }

@@ -19,7 +19,9 @@ export type MailOutcome = 'sent' | 'sent-before' | 'refused' | 'refused-before' 
 
 /** The send state every queued e-mail's item carries (MAIL_SEND_STATE in shared/platform/data/entities/mail.ts). */
 type SendState = { status: 'pending' | 'sending' | 'sent' | 'refused'; attempts: number; leaseUntil?: string };
-type SendStateChange = Partial<SendState> & { sentAt?: string; messageId?: string; refusedAt?: string; refusal?: string };
+type SendStateChange = Partial<SendState> & { sentAt?: string; messageId?: string; refusedAt?: string; refusal?: string } & Partial<Settled>;
+/** Fields an e-mail's item may empty once the e-mail is sent or refused: its address and what its template filled in. */
+type Settled = { to: string; content: Record<string, never> };
 
 /** The part of an ElectroDB patch of a queued e-mail's item that sending uses: `set` first, then the rest. */
 interface MailPatch {
@@ -33,7 +35,12 @@ interface MailPatchChain extends MailPatch {
 }
 
 /** One queued e-mail's item, of whichever entity holds its kind: read strongly consistently, and patched. */
-export type QueuedMail<Item extends SendState> = { read: () => Promise<Item | null | undefined>; patch: () => MailPatch };
+export type QueuedMail<Item extends SendState> = {
+  read: () => Promise<Item | null | undefined>;
+  patch: () => MailPatch;
+  /** Written with the final state: what the item keeps no longer (a customer's erasure cannot find it by address). */
+  settled?: Settled;
+};
 
 /**
  * Sends a queued e-mail once, however many copies of its queue message arrive. Each attempt is claimed by a
@@ -76,7 +83,7 @@ export async function sendOnce<Item extends SendState>(
     await writeItem(() =>
       queued
         .patch()
-        .set(refusal ? { status: 'refused', refusedAt: deps.clock.now().toISOString(), refusal } : { status: 'pending' })
+        .set(refusal ? { status: 'refused', refusedAt: deps.clock.now().toISOString(), refusal, ...queued.settled } : { status: 'pending' })
         .remove(['leaseUntil'])
         .where(({ status, attempts }, { eq }) => `${eq(status, 'sending')} AND ${eq(attempts, attempt)}`)
         .go(),
@@ -85,6 +92,6 @@ export async function sendOnce<Item extends SendState>(
     metrics.mailRefused(refusal);
     return 'refused';
   }
-  await writeItem(() => queued.patch().set({ status: 'sent', sentAt: deps.clock.now().toISOString(), messageId }).remove(['leaseUntil']).go());
+  await writeItem(() => queued.patch().set({ status: 'sent', sentAt: deps.clock.now().toISOString(), messageId, ...queued.settled }).remove(['leaseUntil']).go());
   return 'sent';
 }

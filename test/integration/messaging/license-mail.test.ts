@@ -9,6 +9,7 @@ import { loadConfig } from '../../../shared/platform/config.js';
 import { newId } from '../../../shared/platform/ids.js';
 import { generateLicenseKey } from '../../../shared/licensing/licenses/license-key.js';
 import { sendLicenseMail, SEND_LEASE_SECONDS, type LicenseMailDeps } from '../../../shared/messaging/mail/license-mail.js';
+import { sendQueuedMail } from '../../../shared/messaging/mail/queued-mail.js';
 import { createMailer } from '../../../shared/messaging/mail/mailer.js';
 import { metrics } from '../../../shared/platform/observability/metrics.js';
 import { localData, tableOfItsOwn } from '../../support/table.js';
@@ -159,5 +160,37 @@ describe('license e-mail sender', () => {
     const [email] = sentWith(licenseKey);
     expect(email!.from).toBe(`=?UTF-8?B?${Buffer.from('Ünïcode Plugins').toString('base64')}?= <sales@vendor.example>`);
     expect(email!.text).toContain('— Ünïcode Plugins');
+  });
+});
+
+describe('queued e-mail sender', () => {
+  /** A renewal reminder as the reminder sweep queues it: to a customer, with their name and key. */
+  async function queuedReminder() {
+    const mailId = newId('eml');
+    const licenseKey = generateLicenseKey('MAIL-');
+    const now = new Date();
+    const content = { productName: 'Mail Plugin', licenseKey, expiresAt: '2099-01-01T00:00:00.000Z', daysLeft: 7, customerName: "Dana O'Neil" };
+    await data.entities.mail
+      .create({ mailId, kind: 'renewalReminder', tenantId: newId('usr'), to: 'dana@example.com', content, status: 'pending', attempts: 0, createdAt: now.toISOString(), ttl: Math.floor(now.getTime() / 1000) + 3600 })
+      .go();
+    return { mailId, licenseKey };
+  }
+  const queuedItem = async (mailId: string) => (await data.entities.mail.get({ mailId }).go({ consistent: true })).data!;
+
+  it('keeps no address or content once the e-mail is sent or refused, so a customer\'s erasure leaves none behind', async () => {
+    const sent = await queuedReminder();
+    expect(await sendQueuedMail(depsAt(ses.endpoint), sent.mailId)).toBe('sent');
+    expect(sentWith(sent.licenseKey).map((email) => email.to)).toEqual([['dana@example.com']]);
+    expect(await queuedItem(sent.mailId)).toMatchObject({ status: 'sent', to: '', content: {} });
+    expect(await sendQueuedMail(depsAt(ses.endpoint), sent.mailId)).toBe('sent-before');
+
+    const refused = await queuedReminder();
+    expect(await sendQueuedMail(depsAt(sandboxSesUrl), refused.mailId)).toBe('refused');
+    expect(await queuedItem(refused.mailId)).toMatchObject({ status: 'refused', to: '', content: {} });
+
+    // Not sent for now: the next copy of the message still has what it needs.
+    const paused = await queuedReminder();
+    await expect(sendQueuedMail(depsAt(pausedSesUrl), paused.mailId)).rejects.toThrow();
+    expect(await queuedItem(paused.mailId)).toMatchObject({ status: 'pending', to: 'dana@example.com', content: { licenseKey: paused.licenseKey } });
   });
 });
