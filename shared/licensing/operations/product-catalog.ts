@@ -13,6 +13,8 @@ export type ProductRef = {
   tenantId: string;
   name: string;
   slug: string;
+  /** Its `pk_` key as last read (checkout links; never to identify a caller, for which byPublicKey reads afresh). */
+  publicKey: string;
   deleted: boolean;
   signingKey?: SigningKeyRef;
   signingKeys: StoredSigningKey[];
@@ -53,6 +55,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
         ...signingIdentityOf(data),
         name: data.name,
         slug: data.slug,
+        publicKey: data.publicKey,
         deleted: Boolean(data.deletedAt),
         signingKeys: data.signingKeys ?? [],
         signingKeyId: data.signingKeyId,
