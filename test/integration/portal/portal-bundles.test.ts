@@ -1,4 +1,4 @@
-/** A bundle (DECISIONS §23) sold through checkout and seen in the customer portal: one key, every included product. */
+/** A bundle (DECISIONS §23) sold through checkout, in the overview and in the customer portal: one key, every included product. */
 import { describe, expect, inject, it } from 'vitest';
 import { Client, newTenant, uniqueEmail } from '../../support/client.js';
 import { fakeStripeClient, stripeTestKey } from '../../support/fake-stripe.js';
@@ -15,8 +15,8 @@ async function body(res: Promise<{ status: number; body: any; text: string }>, s
   return value;
 }
 
-describe('bundles in checkout and the portal', () => {
-  it("a bundle's plan sells one license of the bundle; the portal shows its products and a download of each", async () => {
+describe('bundles in checkout, the overview and the portal', () => {
+  it("a bundle's plan sells one license of the bundle, its revenue the bundle's; the portal shows its products and a download of each", async () => {
     const tenant = await newTenant();
     const [first, second] = [await newProduct(tenant), await newProduct(tenant)];
     const bundle = await newProduct(tenant, { productType: 'bundle', includes: [first.id, second.id] });
@@ -41,6 +41,10 @@ describe('bundles in checkout and the portal', () => {
       const validated = await plugin().post('/v1/licenses/validate', { license_key: license.licenseKey, product_slug: product.slug }, { origin: null });
       expect(validated.body).toMatchObject({ valid: true, product: { id: product.id } });
     }
+
+    // The overview reports the sale as the bundle's, not as any included product's.
+    const revenueOf = async (productId: string) => (await body(tenant.get(`/api/analytics/overview?product_id=${productId}`))).revenue.total;
+    expect([await revenueOf(bundle.id), await revenueOf(first.id), await revenueOf(second.id)]).toEqual([199, 0, 0]);
 
     const apiKey = await body(tenant.post('/api/api-keys', { name: 'Portal server' }), 201);
     const portal = new Client();
