@@ -719,7 +719,7 @@ export interface components {
             /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
             machine?: string;
         };
-        /** @description A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout. */
+        /** @description A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout; `features`: the product's features the plan grants (DECISIONS §23), in the plan's order, for a pricing table. */
         PublicPlan: {
             id: string;
             name: string;
@@ -729,6 +729,10 @@ export interface components {
             /** @enum {string} */
             billingCycle: "monthly" | "yearly" | "lifetime";
             siteLimit: number;
+            features: {
+                key: string;
+                name: string;
+            }[];
             checkoutUrl: string;
         };
         PublicPlanList: {
