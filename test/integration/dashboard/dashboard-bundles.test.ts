@@ -26,7 +26,7 @@ describe.skipIf(withoutChromium)('bundles in the dashboard', () => {
     await waitFor(text('A bundle includes 2 to 100 products'));
     await click(checkbox('Bundled Charts'));
     await click(button('Create product'));
-    await page.waitForFunction(() => /\/products\/prd_/.test(location.pathname));
+    await page.waitForFunction("/\\/products\\/prd_/.test(location.pathname)");
     const bundleId = /\/products\/(prd_[a-z2-7]+)/.exec(page.url())![1]!;
     await expect.poll(async () => (await tenant.get(`/api/products/${bundleId}`)).body).toMatchObject({ productType: 'bundle', includes: [plugins[0]!.id, plugins[1]!.id] });
     expect(await seriousViolations(page)).toEqual([]);
