@@ -15,7 +15,9 @@
  * 8. with the service stopped, or hanging, admin pages still finish fast, the failure is cached (backing off 1 h,
  *    then 2 h), and nothing lands in PHP's log;
  * 9. on a second WordPress made a subdirectory network (run first, while the service is up), the network admin's box
- *    activates the license once, for the network's main address; subsites only show it, and their checks name it.
+ *    activates the license once, for the network's main address; subsites only show it, and their checks name it;
+ * 10. two plugins of one bundle (DECISIONS §23), sharing one license option, both update from the bundle's key entered
+ *    once in one of their license boxes.
  *
  * Run with `npm run test:wordpress` (about a minute; `.ci/run` runs it after installing the packages).
  */
