@@ -177,6 +177,10 @@ async function requestsPerOperation(keys: string[], slug: string, bundleKey: str
   await count('update-check (cold)', edgeEvent('GET', '/v1/wp/update-check', { query: updateQuery }), 'any');
   // The license and the product item, read in parallel; the releases stay cached.
   await count('update-check (warm)', edgeEvent('GET', '/v1/wp/update-check', { query: updateQuery }), '≤ 2');
+  // A bundle's key for an included product: its coverage comes from the cached catalog, so no request beyond any key's.
+  const bundleUpdateQuery = { slug, license_key: bundleKey, version: '0.9' };
+  await count('update-check bundle key (cold)', edgeEvent('GET', '/v1/wp/update-check', { query: bundleUpdateQuery }), 'any');
+  await count('update-check bundle key', edgeEvent('GET', '/v1/wp/update-check', { query: bundleUpdateQuery }), '≤ 2');
 }
 
 async function main() {

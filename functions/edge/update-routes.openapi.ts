@@ -78,7 +78,8 @@ export const updateOperations = defineOperations({
       "product's) the site's `php` and `wp` meet (a parameter not sent is not checked), and whose rollout includes the site: " +
       '`(first 4 bytes of SHA-256("<releaseId>:<domain or license_key>") as an unsigned big-endian integer) mod 100 < rolloutPercent`, ' +
       'with `domain` normalized (docs/api.md has test vectors). An invalid or inactive key (unknown, suspended, revoked, another ' +
-      "product's) gets the stable release's metadata without `package`. An expired key gets no `package` either, unless the product's " +
+      "product's, a bundle's outside the bundle; a bundle's key gets packages of every product it includes, DECISIONS §23) gets " +
+      "the stable release's metadata without `package`. An expired key gets no `package` either, unless the product's " +
       '`updatesAfterExpiry` is `releasedBeforeExpiry`: then it is offered the newest such release published before its expiry, with ' +
       '`package`; either way a newer release it would get by renewing is named in `upgrade_notice`, with `renewal_url`. The installed ' +
       '`version` is not compared.\n\nThe answer is signed ' +
@@ -135,8 +136,9 @@ export const updateOperations = defineOperations({
     description:
       "Every published release on the license's channels, newest first, with its licensed download URL (`package`, as in the update " +
       'check); rollouts and requirements do not narrow it. An expired license of a product whose `updatesAfterExpiry` is ' +
-      '`releasedBeforeExpiry` lists the releases published before its expiry. Signed as the update check is, refusals included ' +
-      'once the product is known.',
+      '`releasedBeforeExpiry` lists the releases published before its expiry. A bundle\'s key (DECISIONS §23) lists those of any ' +
+      'product the bundle includes; another product is 403 `License does not cover this product`. Signed as the update check is, ' +
+      'refusals included once the product is known.',
     headerParameters: NONCE_HEADER_PARAMETER,
     queryExamples: { slug: 'acme-seo', license_key: EX.licenseKey },
     responses: {
@@ -161,7 +163,7 @@ export const updateOperations = defineOperations({
         },
       },
     },
-    errors: { 400: ['slug is required', 'license_key is required'], 403: [M.notFound, M.wrongProduct, M.revoked, M.suspended, M.expired], 404: ['Product not found'] },
+    errors: { 400: ['slug is required', 'license_key is required'], 403: [M.notFound, M.wrongProduct, M.notCovered, M.revoked, M.suspended, M.expired], 404: ['Product not found'] },
     rateLimits: [RATE_LIMITS.edgeReads],
   },
   'GET /v1/download/{releaseId}': {
@@ -169,12 +171,14 @@ export const updateOperations = defineOperations({
     description:
       "Checks the key, then answers 302 to the file in storage and counts the download. The key's shape is checked before the release id's. " +
       "A valid key downloads any published release on its channels (another channel's is 403 `Release not available to this license`); an " +
-      "expired key only releases published before its expiry, and only when the product's `updatesAfterExpiry` is `releasedBeforeExpiry`.",
+      "expired key only releases published before its expiry, and only when the product's `updatesAfterExpiry` is `releasedBeforeExpiry`. " +
+      "A bundle's key (DECISIONS §23) downloads releases of the products the bundle includes; another product's is 403 " +
+      '`License does not cover this product`.',
     queryExamples: { license_key: EX.licenseKey },
     responses: { 302: { description: 'To the file', headers: storageRedirect } },
     errors: {
       400: ['license_key is required'],
-      403: [M.notFound, M.wrongProduct, M.revoked, M.suspended, M.expired, 'Release not available to this license'],
+      403: [M.notFound, M.wrongProduct, M.notCovered, M.revoked, M.suspended, M.expired, 'Release not available to this license'],
       404: ['Release not found'],
     },
     rateLimits: [RATE_LIMITS.downloads],

@@ -80,7 +80,7 @@ export function updateRoutes(
         const input = parseInput(schemas().versionsQuery, query(event));
         await catalogs.limits.take(RATE_LIMITS.edgeReads, addressNetwork(clientAddress(event, deps.config)));
         const baseUrl = requestBaseUrl(event, deps.config.publicBaseUrl);
-        const answer = await listVersions(deps, catalogs.releases, { slug: input.slug, licenseKey: input.license_key, baseUrl }, (product) => {
+        const answer = await listVersions(deps, catalogs, { slug: input.slug, licenseKey: input.license_key, baseUrl }, (product) => {
           scope.product = product;
         });
         return ok(answer);

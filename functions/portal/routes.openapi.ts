@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { LICENSE_STATUSES } from '../../shared/platform/data/index.js';
-import { assertDescribes, defineOperations, EX, examplePayment, exampleSubscription, idOf, named, nullableTimestamp, timestamp } from '../../shared/platform/openapi/index.js';
+import { assertDescribes, defineOperations, described, EX, examplePayment, exampleSubscription, idOf, named, nullableTimestamp, timestamp } from '../../shared/platform/openapi/index.js';
 import type { portalDownloads, portalLicenses, portalOverview } from '../../shared/portal/index.js';
 import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
 import { ROLE_REFUSED } from '../../shared/identity/index.js';
@@ -30,6 +30,10 @@ const PortalLicense = named(
     createdAt: timestamp,
     productName: z.nullable(z.string()),
     productSlug: z.nullable(z.string()),
+    products: described(
+      z.array(z.object({ name: z.string(), slug: z.string() })),
+      "What the key is for: its product, or a bundle's included products (DECISIONS §23); empty once the product is deleted.",
+    ),
   }),
   "A customer's license; `siteCount` is its active production activations (the seats taken), `stagingCount` its active staging and local sites (which take no seat).",
 );
@@ -80,7 +84,7 @@ export const portalOperations = defineOperations({
         body: envelope('PortalLicenses', z.array(PortalLicense)),
         examples: {
           licenses: {
-            data: [{ id: EX.licenseId, licenseKey: EX.licenseKey, status: 'active', seats: 3, siteCount: 1, stagingCount: 0, expiresAt: EX.expires, createdAt: EX.created, productName: 'Acme SEO', productSlug: 'acme-seo' }],
+            data: [{ id: EX.licenseId, licenseKey: EX.licenseKey, status: 'active', seats: 3, siteCount: 1, stagingCount: 0, expiresAt: EX.expires, createdAt: EX.created, productName: 'Acme SEO', productSlug: 'acme-seo', products: [{ name: 'Acme SEO', slug: 'acme-seo' }] }],
           },
         },
       },

@@ -15,9 +15,11 @@ const PublicPlan = named(
     currency: z.string(),
     billingCycle: z.enum(BILLING_CYCLES),
     siteLimit: z.number(),
+    features: z.array(z.object({ key: z.string(), name: z.string() })),
     checkoutUrl: z.string(),
   }),
-  'A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout.',
+  'A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout; ' +
+    "`features`: the product's features the plan grants (DECISIONS §23), in the plan's order, for a pricing table.",
 );
 assertDescribes<typeof PublicPlan, Awaited<ReturnType<typeof listPublicPlans>>[number]>(true);
 
@@ -59,6 +61,7 @@ export const checkoutOperations = defineOperations({
                 currency: 'USD',
                 billingCycle: 'yearly',
                 siteLimit: 3,
+                features: [{ key: 'reports', name: 'Reports' }],
                 checkoutUrl: `${EX.baseUrl}/public/v1/checkout/${EX.publicPlanId}?public_key=${EX.publicKey}`,
               },
             ],

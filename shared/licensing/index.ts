@@ -10,6 +10,7 @@ export type { LeaseExpiryResult } from './leases/lease-expiry.js';
 export { DEFAULT_LEASE_SECONDS, MAX_LEASE_SECONDS, MIN_LEASE_SECONDS } from './leases/lease-view.js';
 export type { Lease } from './leases/lease-view.js';
 export { createLease, heartbeatLease, liveLeases, releaseLease } from './leases/leases.js';
+export { coveredProducts } from './licenses/covered-products.js';
 export { createLicense } from './licenses/create-license.js';
 export { deleteLicense } from './licenses/delete-license.js';
 export { expiryItemChanges, reminderItems } from './licenses/expiry-items.js';

@@ -70,6 +70,10 @@ export const recordSchemas = lazily(() => {
     stagingPatterns: maybe(z.array(text)),
     stagingActivationLimit: maybe(z.number()),
     offlineValidityDays: maybe(z.number()),
+    /** What its plans may grant (DECISIONS §23); absent (an export made before it was written): none. */
+    features: z.optional(z.array(z.object({ key: text, name: text }))),
+    /** A bundle's included products, by their ids in this export (DECISIONS §23); empty for any other product. */
+    includes: z.optional(z.array(text)),
     /** The product's `pk_` key, embedded in shipped code: an import keeps it when it is free. Not a secret. */
     public_key: maybe(text),
     createdAt: timestamp,
@@ -88,6 +92,8 @@ export const recordSchemas = lazily(() => {
     shortDescription: maybe(text),
     isActive: z.optional(z.boolean()),
     isPublic: z.optional(z.boolean()),
+    /** The feature keys it grants (DECISIONS §23). */
+    features: z.optional(z.array(text)),
     createdAt: timestamp,
   });
 
@@ -144,6 +150,8 @@ export const recordSchemas = lazily(() => {
     floating: z.optional(z.boolean()),
     /** How long a lease lives without a heartbeat; absent: 900. */
     leaseSeconds: z.optional(z.number()),
+    /** The feature keys it carries (DECISIONS §23). */
+    features: z.optional(z.array(text)),
     createdAt: timestamp,
   });
 
@@ -286,6 +294,8 @@ export const recordOf = {
     stagingPatterns: orNull(item.stagingPatterns),
     stagingActivationLimit: orNull(item.stagingActivationLimit),
     offlineValidityDays: orNull(item.offlineValidityDays),
+    features: item.features ?? [],
+    includes: item.includes ?? [],
     public_key: item.publicKey,
     createdAt: item.createdAt,
     deletedAt: orNull(item.deletedAt),
@@ -303,6 +313,7 @@ export const recordOf = {
     shortDescription: orNull(item.shortDescription),
     isActive: item.isActive,
     isPublic: item.isPublic,
+    features: item.features ?? [],
     createdAt: item.createdAt,
   }),
   release: (item: EntityItem<'release'>): ReleaseRecord => ({
@@ -353,6 +364,7 @@ export const recordOf = {
     channel: item.channel ?? DEFAULT_CHANNEL,
     floating: item.floating ?? false,
     leaseSeconds: item.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+    features: item.features ?? [],
     createdAt: item.createdAt,
   }),
   /** `lastChecked`: the active activation's last check, which its `activeDomain` item holds. */

@@ -1,5 +1,5 @@
 import { ForbiddenError, NotFoundError } from '../platform/index.js';
-import { DOWNLOAD_URL_TTL_SECONDS, licenseProblem, RELEASE_NOT_FOUND } from '../licensing/index.js';
+import { coveredProducts, DOWNLOAD_URL_TTL_SECONDS, licenseProblem, RELEASE_NOT_FOUND } from '../licensing/index.js';
 import { type Channel, channelAllows, countDownload, DEFAULT_CHANNEL, publishedReleaseItems } from '../catalog/index.js';
 import type { DownloadLinks } from '../platform/storage/index.js';
 import { licensesOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
@@ -11,16 +11,21 @@ export const INVALID_DOWNLOAD_LINK = 'Invalid or expired download link';
 /**
  * The latest published release of each product the customer holds a usable license of, one entry per product,
  * each with a fresh signed link: the latest on the channels those licenses receive (DECISIONS §14), so a stable
- * customer is not handed a beta. Deleted products and products without such a release are left out.
+ * customer is not handed a beta. A bundle's license counts for each product the bundle includes (DECISIONS §23).
+ * Deleted products and products without such a release are left out.
  */
 export async function portalDownloads(deps: PortalDataDeps, secret: LinkSecret, scope: PortalScope, baseUrl: string) {
   const now = deps.clock.now();
   /** Per licensed product, the most adventurous channel among the customer's usable licenses of it. */
   const licensed = new Map<string, Channel>();
-  for (const license of (await licensesOf(deps, scope)).filter((license) => !licenseProblem(license, now))) {
+  const usable = (await licensesOf(deps, scope)).filter((license) => !licenseProblem(license, now));
+  const covered = await coveredProducts(deps, usable.map((license) => license.productId));
+  for (const license of usable) {
     const channel = license.channel ?? DEFAULT_CHANNEL;
-    const held = licensed.get(license.productId);
-    licensed.set(license.productId, held === undefined || channelAllows(channel, held) ? channel : held);
+    for (const { id: productId } of covered.get(license.productId) ?? []) {
+      const held = licensed.get(productId);
+      licensed.set(productId, held === undefined || channelAllows(channel, held) ? channel : held);
+    }
   }
   const entries = await Promise.all(
     [...licensed].map(async ([productId, channel]) => {

@@ -1,5 +1,5 @@
 import { toPayment, toSubscription } from '../billing/index.js';
-import { licenseProblem, productSummaries, statusAt } from '../licensing/index.js';
+import { coveredProducts, licenseProblem, productSummaries, statusAt } from '../licensing/index.js';
 import { customerIdOf, licensesOf, type PortalDataDeps, type PortalScope } from './customer-scope.js';
 
 /** Subscription states that still give access (Stripe's names, as the payment webhook records them). */
@@ -28,11 +28,13 @@ export async function portalOverview(deps: PortalDataDeps, scope: PortalScope) {
 
 /**
  * Newest first; `siteCount` is the license's count of active production activations (the seats taken) and
- * `stagingCount` its active staging sites, both kept on the license by every activation and deactivation.
+ * `stagingCount` its active staging sites, both kept on the license by every activation and deactivation. `products`:
+ * what the key is for, its product or a bundle's included products (DECISIONS §23), each by name and slug.
  */
 export async function portalLicenses(deps: PortalDataDeps, scope: PortalScope) {
   const licenses = await licensesOf(deps, scope);
-  const products = await productSummaries(deps, licenses.map((license) => license.productId));
+  const productIds = licenses.map((license) => license.productId);
+  const [products, covered] = await Promise.all([productSummaries(deps, productIds), coveredProducts(deps, productIds)]);
   return licenses.map((license) => {
     const product = products.get(license.productId);
     return {
@@ -46,6 +48,7 @@ export async function portalLicenses(deps: PortalDataDeps, scope: PortalScope) {
       createdAt: license.createdAt,
       productName: product?.name ?? null,
       productSlug: product?.slug ?? null,
+      products: (covered.get(license.productId) ?? []).map(({ name, slug }) => ({ name, slug })),
     };
   });
 }

@@ -230,7 +230,7 @@ export class LicensingClient {
           machine: options.machine,
           version: options.version ?? this.options.version,
         },
-        answerStatuses: [400, 404],
+        answerStatuses: [400, 403, 404],
         signed: true,
         signal: options.signal,
         timeoutMs: options.timeoutMs,

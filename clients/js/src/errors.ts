@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'seat_limit'
   | 'not_found'
   | 'wrong_product'
+  | 'not_covered'
   | 'invalid_public_key'
   | 'activation_not_found'
   | 'seats_in_use'
@@ -87,6 +88,15 @@ export class LicenseNotFoundError extends LicenseError {
 export class WrongProductError extends LicenseError {
   constructor(message = 'License does not belong to this product', init?: ErrorInit) {
     super('wrong_product', message, init);
+  }
+}
+/**
+ * `License does not cover this product` (403): a bundle's key (DECISIONS §23) used for a product the bundle does not
+ * include, or no longer includes.
+ */
+export class ProductNotCoveredError extends LicenseError {
+  constructor(message = 'License does not cover this product', init?: ErrorInit) {
+    super('not_covered', message, init);
   }
 }
 /** `Invalid public_key` (404): the product's public key is unknown or was replaced. A configuration error. */
@@ -220,6 +230,7 @@ const BY_MESSAGE: Record<string, new (message: string, init?: ErrorInit) => Lice
   'Machine holds no live lease': NoLeaseError,
   'License key not found': LicenseNotFoundError,
   'License does not belong to this product': WrongProductError,
+  'License does not cover this product': ProductNotCoveredError,
   'Invalid public_key': InvalidPublicKeyError,
   'Activation not found': ActivationNotFoundError,
   'Product not found': ProductNotFoundError,

@@ -53,7 +53,7 @@ export type RequestSpec = {
   idempotencyKey?: string;
   /** The service signs this route's answers: a `Signature-Nonce` is sent and the verifier requires a signature. */
   signed?: boolean;
-  /** Statuses whose JSON body is an answer to return rather than an error (validate's 400/404 refusals). */
+  /** Statuses whose JSON body is an answer to return rather than an error (validate's 400/403/404 refusals). */
   answerStatuses?: number[];
   signal?: AbortSignal;
   /** Overrides the transport's budget for this call. */

@@ -202,7 +202,7 @@ final class Client
                 'domain' => $options['domain'] ?? null,
                 'machine' => $options['machine'] ?? null,
                 'version' => $options['version'] ?? $this->version,
-            ], null, [400, 404], $options['timeout'] ?? null, true);
+            ], null, [400, 403, 404], $options['timeout'] ?? null, true);
         } catch (UnavailableException $unavailable) {
             return $this->fallback($publicKey, $licenseKey, $options, $unavailable);
         }

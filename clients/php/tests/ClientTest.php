@@ -13,6 +13,7 @@ use Licensing\Exception\LicenseNotFoundException;
 use Licensing\Exception\LicenseRevokedException;
 use Licensing\Exception\LicenseSuspendedException;
 use Licensing\Exception\NetworkException;
+use Licensing\Exception\ProductNotCoveredException;
 use Licensing\Exception\ProductNotFoundException;
 use Licensing\Exception\LeaseNotFoundException;
 use Licensing\Exception\NoLeaseException;
@@ -74,6 +75,8 @@ final class ClientTest extends TestCase
         $revoked = $stack->license($product['id']);
         $stack->revoke($revoked['id']);
         $good = $stack->license($product['id']);
+        $bundle = $stack->product(['productType' => 'bundle', 'includes' => [$product['id'], $stack->product()['id']]]);
+        $bundleKey = $stack->license($bundle['id']);
         $cases = [
             [$expired['licenseKey'], $client, LicenseExpiredException::class, 'expired', 400],
             [$suspended['licenseKey'], $client, LicenseSuspendedException::class, 'suspended', 400],
@@ -82,6 +85,8 @@ final class ClientTest extends TestCase
             [$good['licenseKey'], self::client($product['public_key'], ['product_slug' => $other['slug']]), WrongProductException::class, 'wrong_product', 400],
             [$good['licenseKey'], self::client(self::UNKNOWN_PUBLIC_KEY), InvalidPublicKeyException::class, 'invalid_public_key', 404],
             [$good['licenseKey'], self::client($other['public_key']), LicenseNotFoundException::class, 'not_found', 404],
+            // A bundle's key through a product of the vendor the bundle does not include (DECISIONS §23).
+            [$bundleKey['licenseKey'], self::client($other['public_key']), ProductNotCoveredException::class, 'not_covered', 403],
         ];
         foreach ($cases as [$key, $caller, $class, $code, $status]) {
             $result = $caller->validate($key);

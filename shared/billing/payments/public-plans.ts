@@ -1,6 +1,6 @@
 import type { EntityItem } from '../../platform/data/index.js';
 import { type Deps, hasPublicKeyShape, NotFoundError } from '../../platform/index.js';
-import { checkoutUrl, PLAN_NOT_FOUND, planIdOf, publicPlanId } from '../../catalog/index.js';
+import { checkoutUrl, grantedFeatures, PLAN_NOT_FOUND, planIdOf, publicPlanId } from '../../catalog/index.js';
 import { LICENSE_MESSAGES, type ProductCatalog, type ProductRef } from '../../licensing/index.js';
 
 
@@ -20,9 +20,13 @@ async function plansOf(deps: Pick<Deps, 'data'>, productId: string) {
   return data;
 }
 
-/** The product's plans on sale, in creation order, each with the link that starts its checkout. */
+/**
+ * The product's plans on sale, in creation order, each with the link that starts its checkout and the features it
+ * grants (DECISIONS §23: key and name, for a pricing table).
+ */
 export async function listPublicPlans(deps: Pick<Deps, 'data'>, catalog: ProductCatalog, publicKey: string, baseUrl: string) {
   const product = await productOfPublicKey(catalog, publicKey);
+  const featureNames = new Map(product.features.map((feature) => [feature.key, feature.name]));
   return (await plansOf(deps, product.productId)).filter(isOnSale).map((plan) => ({
     id: publicPlanId(plan.planId),
     name: plan.name,
@@ -31,6 +35,7 @@ export async function listPublicPlans(deps: Pick<Deps, 'data'>, catalog: Product
     currency: plan.currency,
     billingCycle: plan.billingCycle,
     siteLimit: plan.siteLimit,
+    features: grantedFeatures(product, plan.features).map((key) => ({ key, name: featureNames.get(key)! })),
     checkoutUrl: checkoutUrl(baseUrl, plan.planId, publicKey),
   }));
 }

@@ -1,5 +1,6 @@
 import { BadRequestError, type Deps, ForbiddenError, NotFoundError } from '../../platform/index.js';
 import type { LicenseItem } from '../licenses/license-view.js';
+import { includedProducts, isLiveProductOf } from './coverage.js';
 import { LICENSE_MESSAGES } from './messages.js';
 import type { ProductCatalog, ProductRef } from './product-catalog.js';
 
@@ -27,8 +28,6 @@ export function readLicense(deps: Pick<Deps, 'data'>, licenseKey: string): Promi
   return deps.data.reads.license.get({ licenseKey }, { consistent: true });
 }
 
-const live = (product: ProductRef | undefined, tenantId: string): product is ProductRef => product !== undefined && !product.deleted && product.tenantId === tenantId;
-
 /**
  * Finds the license and its product and checks the claim, in the order of DECISIONS §4: the public key,
  * the key itself, then the product. A deleted product's licenses are unknown on public surfaces. A bundle's license
@@ -44,7 +43,7 @@ export async function resolveLicense(deps: Pick<Deps, 'data'>, catalog: ProductC
   if (claim.publicKey !== undefined && (!keyProduct || keyProduct.deleted)) throw new NotFoundError(LICENSE_MESSAGES.invalidPublicKey);
   if (!license) throw new NotFoundError(LICENSE_MESSAGES.notFound);
   const owner = keyProduct?.productId === license.productId ? keyProduct : await catalog.byId(license.productId);
-  if (!live(owner, license.tenantId)) throw new NotFoundError(LICENSE_MESSAGES.notFound);
+  if (!isLiveProductOf(owner, license.tenantId)) throw new NotFoundError(LICENSE_MESSAGES.notFound);
   if (!owner.includes) {
     if (keyProduct && keyProduct.productId !== license.productId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
     if (claim.productSlug !== undefined && claim.productSlug !== owner.slug) throw new BadRequestError(LICENSE_MESSAGES.wrongProduct);
@@ -52,7 +51,7 @@ export async function resolveLicense(deps: Pick<Deps, 'data'>, catalog: ProductC
   }
   // Another vendor's public key knows nothing of this license.
   if (keyProduct && keyProduct.tenantId !== license.tenantId) throw new NotFoundError(LICENSE_MESSAGES.notFound);
-  const products = (await Promise.all(owner.includes.map((id) => catalog.byId(id)))).filter((product) => live(product, license.tenantId));
+  const products = await includedProducts(catalog, owner);
   const covered = (product: ProductRef | undefined) => (product && (product === owner || products.some((p) => p.productId === product.productId)) ? product : undefined);
   let named: ProductRef | undefined = keyProduct ?? owner;
   if (claim.productSlug !== undefined && claim.productSlug !== named.slug) {

@@ -1,5 +1,5 @@
 import { type Deps, TtlCache } from '../../platform/index.js';
-import { OFFLINE_VALIDITY_DAYS, signingIdentityOf, type SigningKeyRef, type StoredSigningKey } from '../../catalog/index.js';
+import { type Feature, OFFLINE_VALIDITY_DAYS, signingIdentityOf, type SigningKeyRef, type StoredSigningKey } from '../../catalog/index.js';
 import { stagingRules, type StagingRules } from './staging.js';
 
 /**
@@ -13,6 +13,8 @@ export type ProductRef = {
   tenantId: string;
   name: string;
   slug: string;
+  /** Its `pk_` key as last read (checkout links; never to identify a caller, for which byPublicKey reads afresh). */
+  publicKey: string;
   deleted: boolean;
   signingKey?: SigningKeyRef;
   signingKeys: StoredSigningKey[];
@@ -25,6 +27,8 @@ export type ProductRef = {
   updatesAfterExpiry?: 'none' | 'releasedBeforeExpiry';
   /** A bundle's included products (DECISIONS §23); absent for any other product. */
   includes?: string[];
+  /** What its plans may grant (DECISIONS §23), for the public plans list. */
+  features: Feature[];
 };
 
 /** The spec's validation cache lifetime (SERVICE-SPEC §8): the bound on seeing a product write made elsewhere. */
@@ -53,6 +57,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
         ...signingIdentityOf(data),
         name: data.name,
         slug: data.slug,
+        publicKey: data.publicKey,
         deleted: Boolean(data.deletedAt),
         signingKeys: data.signingKeys ?? [],
         signingKeyId: data.signingKeyId,
@@ -61,6 +66,7 @@ export function createProductCatalog(deps: Pick<Deps, 'data'>) {
         returnOrigins: data.returnOrigins,
         updatesAfterExpiry: data.updatesAfterExpiry,
         ...(data.productType === 'bundle' && { includes: data.includes ?? [] }),
+        features: data.features ?? [],
       };
     });
 

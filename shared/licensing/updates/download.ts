@@ -12,7 +12,8 @@ export const RELEASE_NOT_FOUND = 'Release not found';
 export const RELEASE_NOT_AVAILABLE = 'Release not available to this license';
 
 /**
- * `GET /v1/download/{releaseId}`: the key must be known, of the release's product and not revoked or suspended
+ * `GET /v1/download/{releaseId}`: the key must be known, of the release's product (or of a bundle that includes it,
+ * DECISIONS §23) and not revoked or suspended
  * (else 403 with its message), the release published and its product live (else 404). A valid key downloads any
  * release on its channels (DECISIONS §14: rollback), another channel's is 403; an expired key downloads only what
  * its product keeps after expiry (releases published before it, the product's setting read fresh), else 403
@@ -35,11 +36,11 @@ export async function downloadRelease(
   const product = await sources.products.byId(release.productId);
   if (!product || product.deleted) throw new NotFoundError(RELEASE_NOT_FOUND);
   const now = deps.clock.now();
-  let access = licenseAccess(license, product, now);
+  let access = await licenseAccess(sources.products, license, product, now);
   if (access.kind === 'none' && access.expired) {
     // What an expired key keeps is the product's setting as it is now, as the update check that offered it read it.
     const current = await deps.data.reads.product.get({ productId: product.productId });
-    access = licenseAccess(license, { productId: product.productId, updatesAfterExpiry: current?.updatesAfterExpiry }, now);
+    access = await licenseAccess(sources.products, license, { productId: product.productId, updatesAfterExpiry: current?.updatesAfterExpiry }, now);
   }
   if (access.kind === 'none') throw new ForbiddenError(access.reason);
   if (!mayReceive(access, release)) {

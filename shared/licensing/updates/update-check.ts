@@ -1,12 +1,14 @@
 import { type Deps, NotFoundError } from '../../platform/index.js';
 import { couldBeLicenseKey } from '../licenses/license-key.js';
+import type { LicenseItem } from '../licenses/license-view.js';
 import { readLicense } from '../operations/license-lookup.js';
 import type { ActivityRecorder } from '../operations/activity.js';
+import type { ProductCatalog } from '../operations/product-catalog.js';
 import { type Channel, checkoutUrl, type SigningIdentity, signingIdentityOf } from '../../catalog/index.js';
 import { downloadUrl } from './download-url.js';
-import { licenseAccess } from './license-access.js';
+import { coversProduct, licenseAccess } from './license-access.js';
 import { chooseOffer } from './offer.js';
-import type { ReleaseCatalog } from './release-catalog.js';
+import type { ProductItem, ReleaseCatalog } from './release-catalog.js';
 import { updateInfo } from './wordpress.js';
 
 export type UpdateCheckInput = {
@@ -25,11 +27,12 @@ export type UpdateCheckInput = {
  * consistent read, so a revoked or regenerated key loses `package` at once. The answer describes the release the
  * site is offered (shared/licensing/updates/offer.ts); the installed `version` is not compared (WordPress does that). With the
  * site's domain, the check is recorded as that activation's last check, and counted among the product's installs
- * by version. Answers the product too: whose key signs it.
+ * by version. Answers the product too: whose key signs it. A bundle's key (DECISIONS §23) gets updates of every product
+ * the bundle includes; its check is recorded under the product it names, and its renewal is the bundle's plan.
  */
 export async function checkForUpdate(
   deps: Pick<Deps, 'data' | 'clock'>,
-  context: { releases: ReleaseCatalog; activity: ActivityRecorder },
+  context: { products: ProductCatalog; releases: ReleaseCatalog; activity: ActivityRecorder },
   input: UpdateCheckInput,
 ): Promise<{ info: ReturnType<typeof updateInfo>; product: SigningIdentity }> {
   const { releases } = context;
@@ -40,7 +43,7 @@ export async function checkForUpdate(
   ]);
   if (!entry) throw new NotFoundError('Product not found');
   const { product, published } = entry;
-  const access = licenseAccess(license, product, deps.clock.now());
+  const access = await licenseAccess(context.products, license, product, deps.clock.now());
   const offer = chooseOffer(product, published, access, {
     channel: input.channel,
     php: input.php,
@@ -48,14 +51,21 @@ export async function checkForUpdate(
     rolloutSubject: input.site?.domain ?? input.licenseKey,
   });
   const readme = offer.release && (await releases.readmeOf(product, offer.release));
-  if (input.site && license && license.productId === product.productId) {
-    await context.activity.domainSeen(license, input.site.domain, input.site.ipAddress, input.site.version, { php: input.php, wp: input.wp });
+  const covered = license && coversProduct(access) ? license : undefined;
+  if (input.site && covered) {
+    await context.activity.domainSeen({ ...covered, productId: product.productId }, input.site.domain, input.site.ipAddress, input.site.version, { php: input.php, wp: input.wp });
   }
   const info = updateInfo(product, offer, {
     packageUrl: offer.downloadable ? downloadUrl(input.baseUrl, offer.release!.releaseId, license!.licenseKey) : undefined,
     readme,
     // The checkout of the license's plan (the renewal a vendor sells); a license issued without a plan has none.
-    renewalUrl: license?.planId && checkoutUrl(input.baseUrl, license.planId, product.publicKey),
+    renewalUrl: covered?.planId ? await renewalUrl(context.products, input.baseUrl, covered.planId, covered, product) : undefined,
   });
   return { info, product: signingIdentityOf(product) };
+}
+
+/** The checkout of the license's plan, on the public key of the plan's product: a bundle's plan is sold under the bundle's. */
+async function renewalUrl(products: ProductCatalog, baseUrl: string, planId: string, license: LicenseItem, product: ProductItem): Promise<string | undefined> {
+  const publicKey = license.productId === product.productId ? product.publicKey : (await products.byId(license.productId))?.publicKey;
+  return publicKey && checkoutUrl(baseUrl, planId, publicKey);
 }

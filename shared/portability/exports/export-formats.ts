@@ -47,9 +47,9 @@ const jsonl: ExportEncoder = {
 
 /**
  * The extra columns of `licenses.csv` after the import's own: the release channel (which the `csv` import reads back),
- * and what the license belongs to.
+ * what the license belongs to, and its features (a JSON list of keys).
  */
-const LICENSE_EXTRA_COLUMNS = ['channel', 'id', 'product_id', 'plan_id', 'customer_id'] as const;
+const LICENSE_EXTRA_COLUMNS = ['channel', 'id', 'product_id', 'plan_id', 'customer_id', 'features'] as const;
 
 /** Every field of a record type's schema but `type`, in the schema's order: the columns of its CSV file. */
 const columnsOf = (type: RecordType): string[] =>
@@ -82,6 +82,7 @@ function licenseRow(record: LicenseRecord, batch: Batch): unknown[] {
     product_id: record.productId,
     plan_id: record.planId,
     customer_id: record.customerId,
+    features: record.features,
   };
   return columnsOf('license').map((column) => cell(row[column as keyof typeof row]));
 }

@@ -62,6 +62,7 @@ describe('public plans', () => {
       currency: plan.currency,
       billingCycle: plan.billingCycle,
       siteLimit: plan.siteLimit,
+      features: [],
       checkoutUrl: `${base}/public/v1/checkout/${publicId(plan.id)}?public_key=${publicKey}`,
     });
     expect(res.body).toEqual({ plans: [plans.pro, plans.monthly, plans.lifetime, plans.yen].map(shown) });

@@ -7,10 +7,11 @@ import { FUNCTION_CONFIG_SECTIONS, loadConfig } from '../../../shared/platform/c
 import type { HttpEvent, HttpResult } from '../../../shared/platform/http/types.js';
 import { createLoadedDeps } from '../../../shared/platform/runtime.js';
 import { newTenant } from '../../support/client.js';
-import { newLicense, newProduct, type Tenant } from '../../support/licensing-fixtures.js';
+import { newLicense, newProduct, newRelease, plugin, type Tenant } from '../../support/licensing-fixtures.js';
 import { rawCall, verifyAnswer, type PublicKeyEntry } from '../../support/signature-verifier.js';
 
 const post = (path: string, payload: unknown) => rawCall('POST', path, { body: payload });
+const edgeGet = (path: string, query: Record<string, string>) => plugin().get(`${path}?${new URLSearchParams(query)}`, { origin: null });
 const keysOf = async (publicKey: string): Promise<PublicKeyEntry[]> => (await rawCall('GET', `/public/v1/signing-key?public_key=${publicKey}`)).json.keys;
 
 /** Three plugins of one vendor and a bundle of the first two. */
@@ -88,6 +89,43 @@ describe('bundles', () => {
     expect((await tenant.get(`/api/licenses/${license.id}`)).body.activatedCount).toBe(0);
   });
 
+  it('a bundle key gets updates, versions and downloads of each included product, and none of a third', async () => {
+    const { tenant, first, second, outside, bundle } = await bundleShop();
+    const license = await newLicense(tenant, bundle.id);
+    const key = license.licenseKey;
+    const releases = { first: await newRelease(tenant, first.id, { version: '1.2.0' }), second: await newRelease(tenant, second.id, { version: '2.0.1' }) };
+    const outsideRelease = await newRelease(tenant, outside.id, { version: '3.0.0' });
+
+    for (const [product, release] of [[first, releases.first], [second, releases.second]] as const) {
+      const check = await edgeGet('/v1/wp/update-check', { slug: product.slug, license_key: key, version: '1.0.0', domain: 'shop.example.com' });
+      expect(check.status, check.text).toBe(200);
+      expect(check.body).toMatchObject({ slug: product.slug, new_version: release.version, package: expect.stringContaining(`/v1/download/${release.id}?`) });
+      const versions = await edgeGet('/v1/wp/versions', { slug: product.slug, license_key: key });
+      expect(versions.status, versions.text).toBe(200);
+      expect(versions.body.versions.map((v: { version: string }) => v.version)).toEqual([release.version]);
+      const packageUrl = new URL(check.body.package);
+      const download = await plugin().get(packageUrl.pathname + packageUrl.search, { origin: null });
+      expect(download.status, download.text).toBe(302);
+    }
+    expect((await tenant.get(`/api/products/${second.id}/releases/${releases.second.id}`)).body.downloadCount).toBe(1);
+
+    // A product outside the bundle: its update check offers the release without a package; versions and downloads are 403.
+    const outsideCheck = await edgeGet('/v1/wp/update-check', { slug: outside.slug, license_key: key, version: '1.0.0' });
+    expect(outsideCheck.status).toBe(200);
+    expect(outsideCheck.body.new_version).toBe('3.0.0');
+    expect(outsideCheck.body).not.toHaveProperty('package');
+    const refused = { error: 'License does not cover this product' };
+    expect(await edgeGet('/v1/wp/versions', { slug: outside.slug, license_key: key })).toMatchObject({ status: 403, body: refused });
+    expect(await edgeGet(`/v1/download/${outsideRelease.id}`, { license_key: key })).toMatchObject({ status: 403, body: refused });
+
+    // A bundled product deleted: not found, never 5xx; the other included product goes on updating.
+    expect((await tenant.delete(`/api/products/${second.id}`)).status).toBe(204);
+    expect((await edgeGet('/v1/wp/update-check', { slug: second.slug, license_key: key, version: '1.0.0' })).status).toBe(404);
+    // The edge's cached catalog sees the deletion within 60 s (then 404); never a 5xx meanwhile.
+    expect((await edgeGet(`/v1/download/${releases.second.id}`, { license_key: key })).status).toBeLessThan(500);
+    expect((await edgeGet('/v1/wp/update-check', { slug: first.slug, license_key: key, version: '1.0.0' })).body.package).toBeDefined();
+  });
+
   it('a deleted included product is no longer covered, and nothing answers 5xx', async () => {
     const { tenant, first, second, bundle } = await bundleShop();
     const license = await newLicense(tenant, bundle.id);
@@ -101,7 +139,7 @@ describe('bundles', () => {
     expect((await tenant.get(`/api/products/${bundle.id}`)).body.includes).toEqual([first.id, second.id]);
   });
 
-  it('a warm validate of a bundle key named with an included product is one DynamoDB request: the bundle comes from the cached catalog', async () => {
+  it('a warm validate of a bundle key named with an included product is one DynamoDB request, its update check two as any key\'s: the bundle comes from the cached catalog', async () => {
     const { tenant, first, bundle } = await bundleShop();
     const license = await newLicense(tenant, bundle.id);
     const env = { RUNTIME: 'local', TABLE_NAME: inject('tableName'), DYNAMODB_ENDPOINT: inject('dynamoEndpoint'), LOCAL_PROVIDER_KEY: randomBytes(32).toString('base64') };
@@ -116,5 +154,13 @@ describe('bundles', () => {
     };
     expect((await validate()).status).toBe(200); // cold: the catalog loads the bundle and its products
     expect(await validate()).toEqual({ status: 200, requests: 1 });
+    // The update check reads the license and the product item, as for any key: the bundle adds no request.
+    const check = async () => {
+      requests = 0;
+      const result = await handler(edgeEvent('GET', '/v1/wp/update-check', { query: { slug: first.slug, license_key: license.licenseKey, version: '1.0.0' } }), {});
+      return { status: result.statusCode, requests };
+    };
+    expect((await check()).status).toBe(200);
+    expect(await check()).toEqual({ status: 200, requests: 2 });
   });
 });

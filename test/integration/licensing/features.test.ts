@@ -118,4 +118,14 @@ describe('features', () => {
     await tellRenewal(s, subscription.id);
     expect(await licenseOf(s, license.id)).toMatchObject({ planId: s.plans.basic.id, seats: 3, features: ['reports'] });
   });
+
+  it('show on the public plans list by key and name, so a pricing table can list them', async () => {
+    const { product } = await tieredProduct();
+    const res = await plugin().get(`/public/v1/plans?public_key=${product.public_key}`, { origin: null });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.plans.map((plan: { name: string; features: unknown }) => [plan.name, plan.features])).toEqual([
+      ['Pro', [{ key: 'reports', name: 'Reports' }]],
+      ['Basic', []],
+    ]);
+  });
 });

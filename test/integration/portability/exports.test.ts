@@ -75,7 +75,7 @@ describe('account export', () => {
     const rows = table('licenses.csv');
     expect(Object.keys(rows[0]!)).toEqual([
       'license_key', 'customer_email', 'customer_name', 'status', 'seats', 'expires_at', 'domains', 'plan_slug', 'created_at',
-      'channel', 'id', 'product_id', 'plan_id', 'customer_id',
+      'channel', 'id', 'product_id', 'plan_id', 'customer_id', 'features',
     ]);
     const withPlan = rows.find((row) => row.license_key === licenses[0]!.licenseKey)!;
     expect(withPlan).toMatchObject({ customer_email: 'ann@example.com', customer_name: 'Ann Lee', seats: '2', plan_slug: plan.slug, expires_at: '', channel: 'stable' });

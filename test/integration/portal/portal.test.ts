@@ -83,7 +83,7 @@ describe('customer portal reads', () => {
     expect(licenses).toHaveLength(3);
     expect(licenses.find((l: any) => l.id === v.license.id)).toEqual({
       id: v.license.id, licenseKey: v.license.licenseKey, status: 'active', seats: 3, siteCount: 1, stagingCount: 0, expiresAt: null,
-      createdAt: v.license.createdAt, productName: 'Portal Plugin', productSlug: v.product.slug,
+      createdAt: v.license.createdAt, productName: 'Portal Plugin', productSlug: v.product.slug, products: [{ name: 'Portal Plugin', slug: v.product.slug }],
     });
 
     const downloads = (await body(v.portal.get(`/v1/portal/downloads?${shouted}`), 200)).data;

@@ -13,7 +13,7 @@ import { mockTable, type MockTable } from '../../support/mock-table.js';
  * Activation and deactivation run the real code (real ElectroDB requests) against a table that answers
  * as DynamoDB would when transactions conflict or are throttled, which DynamoDB Local never does.
  */
-const product: ProductRef = { productId: ids.product, tenantId: TENANT, name: 'Widget', slug: 'widget', deleted: false, signingKeys: [], offlineValidityDays: 30 };
+const product: ProductRef = { productId: ids.product, tenantId: TENANT, name: 'Widget', slug: 'widget', publicKey: 'pk_widget', deleted: false, signingKeys: [], offlineValidityDays: 30, features: [] };
 const context = {
   catalog: { byId: async () => product, byPublicKey: async () => product } as unknown as ProductCatalog,
   activity: { domainSeen: async () => undefined } as ActivityRecorder,

@@ -149,7 +149,7 @@ export interface paths {
         };
         /**
          * WordPress update check
-         * @description For `plugins_api` and the update transient. Offers the newest published release that is on a channel the caller may receive (a valid key's channels, capped by `channel`; `stable` only without one), whose `requiresPhp` and `requires` (the release's, else the product's) the site's `php` and `wp` meet (a parameter not sent is not checked), and whose rollout includes the site: `(first 4 bytes of SHA-256("<releaseId>:<domain or license_key>") as an unsigned big-endian integer) mod 100 < rolloutPercent`, with `domain` normalized (docs/api.md has test vectors). An invalid or inactive key (unknown, suspended, revoked, another product's) gets the stable release's metadata without `package`. An expired key gets no `package` either, unless the product's `updatesAfterExpiry` is `releasedBeforeExpiry`: then it is offered the newest such release published before its expiry, with `package`; either way a newer release it would get by renewing is named in `upgrade_notice`, with `renewal_url`. The installed `version` is not compared.
+         * @description For `plugins_api` and the update transient. Offers the newest published release that is on a channel the caller may receive (a valid key's channels, capped by `channel`; `stable` only without one), whose `requiresPhp` and `requires` (the release's, else the product's) the site's `php` and `wp` meet (a parameter not sent is not checked), and whose rollout includes the site: `(first 4 bytes of SHA-256("<releaseId>:<domain or license_key>") as an unsigned big-endian integer) mod 100 < rolloutPercent`, with `domain` normalized (docs/api.md has test vectors). An invalid or inactive key (unknown, suspended, revoked, another product's, a bundle's outside the bundle; a bundle's key gets packages of every product it includes, DECISIONS §23) gets the stable release's metadata without `package`. An expired key gets no `package` either, unless the product's `updatesAfterExpiry` is `releasedBeforeExpiry`: then it is offered the newest such release published before its expiry, with `package`; either way a newer release it would get by renewing is named in `upgrade_notice`, with `renewal_url`. The installed `version` is not compared.
          *
          *     The answer is signed (RFC 9421, Ed25519) with the product's current key, as the license operations' are: `Signature`, `Signature-Input`, `Content-Digest`, `Date`; send `Signature-Nonce` to have it bound to this request. An unknown slug (404) and bad input are not signed.
          */
@@ -171,7 +171,7 @@ export interface paths {
         };
         /**
          * Versions a license may install (rollback)
-         * @description Every published release on the license's channels, newest first, with its licensed download URL (`package`, as in the update check); rollouts and requirements do not narrow it. An expired license of a product whose `updatesAfterExpiry` is `releasedBeforeExpiry` lists the releases published before its expiry. Signed as the update check is, refusals included once the product is known.
+         * @description Every published release on the license's channels, newest first, with its licensed download URL (`package`, as in the update check); rollouts and requirements do not narrow it. An expired license of a product whose `updatesAfterExpiry` is `releasedBeforeExpiry` lists the releases published before its expiry. A bundle's key (DECISIONS §23) lists those of any product the bundle includes; another product is 403 `License does not cover this product`. Signed as the update check is, refusals included once the product is known.
          */
         get: operations["getV1WpVersions"];
         put?: never;
@@ -191,7 +191,7 @@ export interface paths {
         };
         /**
          * Download a release with a license key
-         * @description Checks the key, then answers 302 to the file in storage and counts the download. The key's shape is checked before the release id's. A valid key downloads any published release on its channels (another channel's is 403 `Release not available to this license`); an expired key only releases published before its expiry, and only when the product's `updatesAfterExpiry` is `releasedBeforeExpiry`.
+         * @description Checks the key, then answers 302 to the file in storage and counts the download. The key's shape is checked before the release id's. A valid key downloads any published release on its channels (another channel's is 403 `Release not available to this license`); an expired key only releases published before its expiry, and only when the product's `updatesAfterExpiry` is `releasedBeforeExpiry`. A bundle's key (DECISIONS §23) downloads releases of the products the bundle includes; another product's is 403 `License does not cover this product`.
          */
         get: operations["getV1DownloadByReleaseId"];
         put?: never;
@@ -719,7 +719,7 @@ export interface components {
             /** @description The request's `machine`, exactly as sent; absent when it named none. A client refuses an answer that names another. */
             machine?: string;
         };
-        /** @description A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout. */
+        /** @description A plan on sale: `id` is the public plan id (`plan_` and the suffix of its `pln_` id); `checkoutUrl` starts its checkout; `features`: the product's features the plan grants (DECISIONS §23), in the plan's order, for a pricing table. */
         PublicPlan: {
             id: string;
             name: string;
@@ -729,6 +729,10 @@ export interface components {
             /** @enum {string} */
             billingCycle: "monthly" | "yearly" | "lifetime";
             siteLimit: number;
+            features: {
+                key: string;
+                name: string;
+            }[];
             checkoutUrl: string;
         };
         PublicPlanList: {
@@ -1589,7 +1593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired` */
+            /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License does not cover this product`, `License has been revoked`, `License is suspended`, `License has expired` */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1633,7 +1637,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["E400FieldIsRequiredAnd2More"];
-            /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired`, `Release not available to this license` */
+            /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License does not cover this product`, `License has been revoked`, `License is suspended`, `License has expired`, `Release not available to this license` */
             403: {
                 headers: {
                     [name: string]: unknown;

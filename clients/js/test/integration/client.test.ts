@@ -14,6 +14,7 @@ import {
   LicenseSuspendedError,
   LicensingClient,
   NetworkError,
+  ProductNotCoveredError,
   ProductNotFoundError,
   SeatLimitReachedError,
   WrongProductError,
@@ -68,8 +69,10 @@ describe('validate', () => {
     });
   });
 
-  it('turns every refusal into its typed error: expired, suspended, revoked, not found, wrong product, invalid public key', async () => {
+  it('turns every refusal into its typed error: expired, suspended, revoked, not found, wrong product, not covered, invalid public key', async () => {
     const { tenant, product, other, client } = await vendor();
+    const bundle = await newProduct(tenant, { productType: 'bundle', includes: [product.id, (await newProduct(tenant)).id] });
+    const bundleKey = await license(tenant, bundle);
     const expired = await license(tenant, product, { expiresAt: '2020-01-01T00:00:00Z' });
     const suspended = await license(tenant, product);
     await tenant.put(`/api/licenses/${suspended.id}`, { status: 'suspended' });
@@ -86,6 +89,8 @@ describe('validate', () => {
       [good.licenseKey, new LicensingClient({ baseUrl, publicKey: UNKNOWN_PUBLIC_KEY }), InvalidPublicKeyError, 'invalid_public_key', 404],
       // Through another product's public key, a key is unknown (DECISIONS §4).
       [good.licenseKey, new LicensingClient({ baseUrl, publicKey: other.public_key }), LicenseNotFoundError, 'not_found', 404],
+      // A bundle's key, through the public key of a product of the vendor that the bundle does not include (DECISIONS §23).
+      [bundleKey.licenseKey, new LicensingClient({ baseUrl, publicKey: other.public_key }), ProductNotCoveredError, 'not_covered', 403],
     ];
     for (const [key, caller, type, code, status] of cases) {
       const error = refusal(await caller.validate(key));

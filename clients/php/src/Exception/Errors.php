@@ -17,6 +17,7 @@ final class Errors
         'Machine holds no live lease' => NoLeaseException::class,
         'License key not found' => LicenseNotFoundException::class,
         'License does not belong to this product' => WrongProductException::class,
+        'License does not cover this product' => ProductNotCoveredException::class,
         'Invalid public_key' => InvalidPublicKeyException::class,
         'Activation not found' => ActivationNotFoundException::class,
         'Product not found' => ProductNotFoundException::class,

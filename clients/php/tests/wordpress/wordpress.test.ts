@@ -15,7 +15,9 @@
  * 8. with the service stopped, or hanging, admin pages still finish fast, the failure is cached (backing off 1 h,
  *    then 2 h), and nothing lands in PHP's log;
  * 9. on a second WordPress made a subdirectory network (run first, while the service is up), the network admin's box
- *    activates the license once, for the network's main address; subsites only show it, and their checks name it.
+ *    activates the license once, for the network's main address; subsites only show it, and their checks name it;
+ * 10. two plugins of one bundle (DECISIONS §23), sharing one license option, both update from the bundle's key entered
+ *    once in one of their license boxes.
  *
  * Run with `npm run test:wordpress` (about a minute; `.ci/run` runs it after installing the packages).
  */
@@ -64,14 +66,31 @@ function decodeHref(href: string, path = true) {
   return relative.startsWith('/') ? relative : `/wp-admin/${relative}`;
 }
 
+/** A plugin's licensing config file: the updater's settings, as the plugin ships them. */
+const configFile = (config: Record<string, unknown>) => `<?php\nreturn json_decode(base64_decode('${Buffer.from(JSON.stringify(config)).toString('base64')}'), true);\n`;
+
 /** The sample plugin's files at a version: main file, its licensing config, and the bundled library. */
 function pluginFiles(version: string, config: PluginConfig): Record<string, string> {
-  const files: Record<string, string> = {
+  return {
     'sample-licensed-plugin.php': readFileSync(join(fixtures, 'sample-plugin.php'), 'utf8').replace('{{VERSION}}', version),
-    'licensing-config.php': `<?php\nreturn json_decode(base64_decode('${Buffer.from(JSON.stringify({ ...config, slug: SLUG })).toString('base64')}'), true);\n`,
+    'licensing-config.php': configFile({ ...config, slug: SLUG }),
     [`CHANGES-${version}.txt`]: `Sample Licensed Plugin ${version}\n`,
-    'vendor/licensing/autoload.php': readFileSync(join(library, 'autoload.php'), 'utf8'),
+    ...libraryFiles(),
   };
+}
+
+/** A plugin of a bundle at a version (fixtures/bundled-plugin.php): its product's config and the option the bundle's plugins share. */
+function bundledPluginFiles(name: string, slug: string, version: string, config: PluginConfig & { option: string }): Record<string, string> {
+  return {
+    [`${slug}.php`]: readFileSync(join(fixtures, 'bundled-plugin.php'), 'utf8').replaceAll('{{NAME}}', name).replace('{{VERSION}}', version),
+    'licensing-config.php': configFile({ ...config, slug }),
+    ...libraryFiles(),
+  };
+}
+
+/** The PHP library as a plugin bundles it, under vendor/licensing/. */
+function libraryFiles(): Record<string, string> {
+  const files: Record<string, string> = { 'vendor/licensing/autoload.php': readFileSync(join(library, 'autoload.php'), 'utf8') };
   const walk = (path: string) => {
     for (const entry of readdirSync(path)) {
       const full = join(path, entry);
@@ -83,10 +102,10 @@ function pluginFiles(version: string, config: PluginConfig): Record<string, stri
   return files;
 }
 
-/** The sample plugin at 1.0.0 in the plugins folder of the WordPress in `wpDir`, not yet active. */
-function installPlugin(wpDir: string, config: PluginConfig) {
-  const pluginDir = join(wpDir, 'wp-content', 'plugins', SLUG);
-  for (const [path, content] of Object.entries(pluginFiles('1.0.0', config))) {
+/** The sample plugin at 1.0.0 (or `files`, in folder `slug`) in the plugins folder of the WordPress in `wpDir`, not yet active. */
+function installPlugin(wpDir: string, config: PluginConfig, slug = SLUG, files = pluginFiles('1.0.0', config)) {
+  const pluginDir = join(wpDir, 'wp-content', 'plugins', slug);
+  for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(pluginDir, path)), { recursive: true });
     writeFileSync(join(pluginDir, path), content);
   }
@@ -144,14 +163,14 @@ async function licenseBoxBeta(on: boolean) {
   return admin.request('/wp-admin/options-general.php?page=sample-licensed-plugin');
 }
 
-async function publish(version: string, files: Record<string, string>, folder: string, extra: Record<string, unknown> = {}) {
+async function publish(version: string, files: Record<string, string>, folder: string, extra: Record<string, unknown> = {}, productId = product.id) {
   const zip = zipArchive(Object.fromEntries(Object.entries(files).map(([path, content]) => [`${folder}/${path}`, content])));
   const form = new FormData();
   form.set('version', version);
-  form.set('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), `sample-licensed-plugin-${version}.zip`);
-  const upload = await vendor.request('POST', `/api/products/${product.id}/releases/upload`, { rawBody: form });
+  form.set('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), `${folder}-${version}.zip`);
+  const upload = await vendor.request('POST', `/api/products/${productId}/releases/upload`, { rawBody: form });
   expect(upload.status, upload.text).toBe(201);
-  const release = await vendor.post(`/api/products/${product.id}/releases`, { ...upload.body, version, ...extra });
+  const release = await vendor.post(`/api/products/${productId}/releases`, { ...upload.body, version, ...extra });
   expect(release.status, release.text).toBe(201);
   return release.body as { id: string };
 }
@@ -290,6 +309,63 @@ describe('on a multisite network the license is activated once, for the network'
     const license = await vendor.get(`/api/licenses/${networkKey.id}`);
     expect(license.body.activations).toEqual([expect.objectContaining({ domain: '127.0.0.1', status: 'active' })]);
     expect(await wpRun('network-license', { slug: SLUG }, on)).toMatchObject({ sites: [] });
+  });
+});
+
+// Before the single site's own tests, which count its requests: its plugins are removed again at the end.
+describe("a bundle's plugins all update from one key, entered once", () => {
+  const plugins = [
+    { name: 'Bundled Forms', slug: `bundled-forms-${Date.now().toString(36)}` },
+    { name: 'Bundled Charts', slug: `bundled-charts-${Date.now().toString(36)}` },
+  ];
+  const basenames = plugins.map(({ slug }) => `${slug}/${slug}.php`);
+  /** The option every plugin of the bundle names (the PHP client's README: "Bundles"). */
+  const option = 'licensing_license_sample-bundle';
+  let bundleKey: { id: string; licenseKey: string };
+  let configs: (PluginConfig & { option: string })[];
+
+  beforeAll(async () => {
+    const products = [];
+    for (const plugin of plugins) {
+      const created = await vendor.post('/api/products', { name: plugin.name, slug: plugin.slug, productType: 'plugin' });
+      expect(created.status, created.text).toBe(201);
+      products.push(created.body as typeof product);
+    }
+    const bundle = await vendor.post('/api/products', { name: 'Sample Bundle', productType: 'bundle', includes: products.map(({ id }) => id) });
+    expect(bundle.status, bundle.text).toBe(201);
+    const license = await vendor.post('/api/licenses', { productId: bundle.body.id, customerEmail: 'bundle@example.com', seats: 1 });
+    expect(license.status, license.text).toBe(201);
+    bundleKey = license.body;
+    configs = products.map((p) => ({ base_url: stack.url, public_key: p.public_key, signing: { public_keys: p.signingKeys }, option }));
+    for (const [index, plugin] of plugins.entries()) {
+      installPlugin(wp.dir, configs[index]!, plugin.slug, bundledPluginFiles(plugin.name, plugin.slug, '1.0.0', configs[index]!));
+      await publish('1.1.0', bundledPluginFiles(plugin.name, plugin.slug, '1.1.0', configs[index]!), plugin.slug, {}, products[index]!.id);
+    }
+    expect(await wpRun('bundled-plugins', { op: 'activate', plugins: basenames })).toMatchObject({ outcome: Object.fromEntries(basenames.map((b) => [b, null])) });
+  }, 120_000);
+
+  afterAll(async () => {
+    const removed = await wpRun('bundled-plugins', { op: 'remove', plugins: basenames });
+    expect(removed).toMatchObject({ outcome: true, versions: Object.fromEntries(basenames.map((b) => [b, null])) });
+  });
+
+  it('takes the key in one license box; the other plugin shows it active; WordPress installs both updates with it', async () => {
+    const settings = (slug: string) => `/wp-admin/options-general.php?page=${slug}`;
+    const page = await licenseBox('activate', bundleKey.licenseKey, admin, settings(plugins[0]!.slug));
+    expect(page.text).toContain('License activated for this site.');
+    // The second plugin's box reads the same option: nothing to enter there.
+    const other = await admin.request(settings(plugins[1]!.slug));
+    expect(other.text).toContain('Active on this site (127.0.0.1).');
+    const license = await vendor.get(`/api/licenses/${bundleKey.id}`);
+    expect(license.body.activations).toEqual([expect.objectContaining({ domain: '127.0.0.1', status: 'active' })]);
+
+    // WordPress's own update check, then "Update now" for each: both download 1.1.0 with the one key.
+    const upgraded = await wpRun('bundled-plugins', { op: 'upgrade', plugins: basenames });
+    for (const basename of basenames) {
+      expect(upgraded.outcome[basename].package, basename).toContain(`license_key=${encodeURIComponent(bundleKey.licenseKey)}`);
+      expect(upgraded.outcome[basename].result, JSON.stringify(upgraded.outcome[basename])).toBe(true);
+    }
+    expect(upgraded.versions).toEqual(Object.fromEntries(basenames.map((b) => [b, '1.1.0'])));
   });
 });
 

@@ -32,6 +32,19 @@ function Value({ value }: { value: unknown }) {
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return <>none</>;
+    // A bundle's included products, say: each id a link to its page.
+    if (value.every(isId)) {
+      return (
+        <>
+          {value.map((id, index) => (
+            <span key={id}>
+              {index > 0 && ', '}
+              <IdLink id={id} />
+            </span>
+          ))}
+        </>
+      );
+    }
     if (value.every((item) => typeof item !== 'object' || item === null)) return <>{value.map(String).join(', ')}</>;
     return <>{value.length} entries</>;
   }

@@ -88,5 +88,7 @@ const FIELDS: Record<string, string> = {
   url: 'URL',
   returnOrigins: 'return origins',
   leaseSeconds: 'lease time (seconds)',
+  includes: 'included products',
+  productType: 'type',
 };
 export const fieldWord = (field: string) => FIELDS[field] ?? field.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);

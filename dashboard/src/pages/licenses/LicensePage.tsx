@@ -10,6 +10,7 @@ import { formatDate, stagingSites } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { StatusBadge } from '../../components/StatusBadge';
 import { ActivationsTable } from './ActivationsTable';
+import { BundleProducts } from './BundleProducts';
 import { LeasesTable } from './LeasesTable';
 import { useProduct } from '../products/productQueries';
 import { LicenseEditForm, useLicenseSave } from './LicenseEditForm';
@@ -68,7 +69,9 @@ function LicenseView({ license }: { license: LicenseWithActivations }) {
           <dt>Product</dt>
           <dd>
             <Link to={`/products/${license.product.id}`}>{license.product.name}</Link>
+            {product.data?.productType === 'bundle' && ' (bundle)'}
           </dd>
+          <BundleProducts includes={product.data?.productType === 'bundle' ? product.data.includes : undefined} />
           <dt>Seats used</dt>
           <dd>
             {license.floating ? `floating: ${license.seats} seats lent by leases of ${license.leaseSeconds / 60} min` : `${license.activatedCount} of ${license.seats}`}

@@ -3,6 +3,7 @@ import { serverFieldErrors } from '../../api/errors';
 import { FormFooter } from '../../components/FormFooter';
 import { CheckboxField, Field } from '../../components/Field';
 import { check, fieldError, orNull, problemsOf, useForm } from '../../components/form';
+import { IncludedProducts } from './IncludedProducts';
 import { originLines, ReturnOriginsField, returnOriginsProblem } from './ReturnOriginsField';
 import { DEFAULT_GRACE_DAYS, DEFAULT_RENEWAL_REMINDER_DAYS, reminderDaysOf, reminderDaysProblem, RenewalFields } from './RenewalFields';
 
@@ -31,7 +32,7 @@ type TextKey = (typeof TEXT_FIELDS)[number]['key'];
  * What the form shows before "Advanced": the few fields a product needs to start (name, type, slug and these, and
  * whether it needs a license); everything else keeps the service's defaults until changed.
  */
-const FIRST_VIEW_FIELDS: ReadonlySet<string> = new Set(['name', 'productType', 'slug', 'description', 'homepage', 'requiresLicense']);
+const FIRST_VIEW_FIELDS: ReadonlySet<string> = new Set(['name', 'productType', 'includes', 'slug', 'description', 'homepage', 'requiresLicense']);
 
 export type ProductBody = {
   name: string;
@@ -51,6 +52,8 @@ export type ProductBody = {
   renewalReminderDays: number[];
   graceDays: number;
   planChangeProration: PlanChangeProration;
+  /** A bundle's included products (DECISIONS §23); sent only for a bundle. */
+  includes?: string[];
 } & Record<TextKey, string | null>;
 
 type PlanChangeProration = Product['planChangeProration'];
@@ -88,6 +91,7 @@ type Values = {
   renewalReminderDays: string;
   graceDays: string;
   planChangeProration: PlanChangeProration;
+  includes: string[];
 } & Record<TextKey, string>;
 
 /** The service's defaults for a new product (docs/api.md, Staging and local sites; Offline license files). */
@@ -117,6 +121,7 @@ function initialValues(product?: Product): Values {
     renewalReminderDays: (product?.renewalReminderDays ?? DEFAULT_RENEWAL_REMINDER_DAYS).join(', '),
     graceDays: String(product?.graceDays ?? DEFAULT_GRACE_DAYS),
     planChangeProration: product?.planChangeProration ?? 'upgradeNowDowngradeAtRenewal',
+    includes: product?.includes ?? [],
     ...text,
   };
 }
@@ -145,6 +150,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         returnOrigins: returnOriginsProblem(originLines(values.returnOrigins)),
         renewalReminderDays: reminderDaysProblem(values.renewalReminderDays),
         graceDays: check.wholeNumber(values.graceDays, 'Grace days', 0, 30),
+        includes: values.productType === 'bundle' && values.includes.length < 2 ? 'A bundle includes 2 to 100 products' : undefined,
         ...Object.fromEntries(TEXT_FIELDS.filter((field) => 'url' in field && values[field.key].trim()).map((field) => [field.key, check.url(values[field.key])])),
       }),
     onSubmit: (values) =>
@@ -165,6 +171,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         renewalReminderDays: reminderDaysOf(values.renewalReminderDays),
         graceDays: Number(values.graceDays),
         planChangeProration: values.planChangeProration,
+        ...(values.productType === 'bundle' && { includes: values.includes }),
         ...(Object.fromEntries(TEXT_FIELDS.map((field) => [field.key, orNull(values[field.key])])) as Record<TextKey, string | null>),
       }),
   });
@@ -193,6 +200,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
           ))}
         </select>
       </Field>
+      {form.values.productType === 'bundle' && <IncludedProducts bundleId={product?.id} value={form.values.includes} onChange={form.set('includes')} error={errorOf('includes')} />}
       <Field label="Slug" hint={product ? 'Plugins find the product by it' : 'Blank: made from the name'} error={errorOf('slug')}>
         <input value={form.values.slug} onChange={(e) => form.set('slug')(e.target.value)} />
       </Field>
