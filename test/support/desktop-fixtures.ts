@@ -37,5 +37,5 @@ export async function addPlatformFile(
     ...(options.signature !== undefined && { signature: options.signature }),
   });
   expect(res.status, res.text).toBe(201);
-  return { ...build, file: res.body };
+  return { build, file: res.body };
 }

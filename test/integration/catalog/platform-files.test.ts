@@ -15,9 +15,9 @@ describe('platform files of a release (DECISIONS §26)', () => {
     expect(mac.file).toEqual({
       platform: 'macos-arm64',
       fileName: 'Notes-1.0.0-arm64-mac.zip',
-      fileSize: mac.bytes.length,
+      fileSize: mac.build.bytes.length,
       filePath: expect.stringMatching(new RegExp(`^releases/${tenant.userId}/${product.id}/`)),
-      sha512: mac.sha512,
+      sha512: mac.build.sha512,
       signature: 'ed25519-sig',
       createdAt: expect.any(String),
     });
@@ -29,7 +29,7 @@ describe('platform files of a release (DECISIONS §26)', () => {
       ['windows-x64', 'Notes-Setup-1.0.0.exe'],
       ['macos-arm64', 'Notes-1.0.1-arm64-mac.zip'],
     ]);
-    expect(listed.files[1]).toMatchObject({ sha512: replacement.sha512, signature: null });
+    expect(listed.files[1]).toMatchObject({ sha512: replacement.build.sha512, signature: null });
     expect((await tenant.get(`/api/products/${product.id}/releases/${release.id}`)).body.files).toEqual(listed.files);
   });
 
