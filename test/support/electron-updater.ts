@@ -4,7 +4,8 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configureRequestOptions, configureRequestUrl, HttpExecutor, type DownloadOptions } from 'builder-util-runtime';
-import { type AppAdapter, DebUpdater } from 'electron-updater';
+import { DebUpdater } from 'electron-updater';
+import type { AppAdapter } from 'electron-updater/out/AppAdapter.js';
 
 /**
  * electron-updater's HTTP through Node's own clients: in Electron it uses `net` (electronHttpExecutor.ts); its download

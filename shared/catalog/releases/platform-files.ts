@@ -53,13 +53,18 @@ export async function addPlatformFile(
     throw new PayloadTooLargeError(`fileSize: must be at most ${MAX_DIRECT_UPLOAD_BYTES / (1024 * 1024)} MB`);
   }
   await loadLiveProduct(deps, tenantId, productId);
+  const loadRelease = async () => {
+    const { data: release } = await deps.data.entities.release.get({ releaseId }).go({ consistent: true });
+    if (!release || release.tenantId !== tenantId || release.productId !== productId) throw new NotFoundError(RELEASE_NOT_FOUND);
+    return release;
+  };
+  await loadRelease();
   if (!isProductFilePath(input.filePath, tenantId, productId)) {
     throw new BadRequestError('filePath: must be a path returned by an upload URL for this product');
   }
+  await checkStoredFile(deps, input);
   for (let round = 0; round < WRITE_ROUNDS; round++) {
-    const { data: release } = await deps.data.entities.release.get({ releaseId }).go({ consistent: true });
-    if (!release || release.tenantId !== tenantId || release.productId !== productId) throw new NotFoundError(RELEASE_NOT_FOUND);
-    if (round === 0) await checkStoredFile(deps, input);
+    const release = await loadRelease();
     const now = deps.clock.now().toISOString();
     const file: PlatformFileItem = {
       platform: input.platform,
