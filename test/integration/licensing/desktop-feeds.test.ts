@@ -5,6 +5,7 @@ import { newTenant } from '../../support/client.js';
 import { addPlatformFile } from '../../support/desktop-fixtures.js';
 import { newLicense, newProduct, newRelease, plugin } from '../../support/licensing-fixtures.js';
 import { checkWithTauri } from '../../support/tauri-updater.js';
+import { sparkleFeedUrl, tauriEndpoint } from '../../../clients/js/src/index.js';
 
 const SPARKLE = 'http://www.andymatuschak.org/xml-namespaces/sparkle';
 const base = () => inject('baseUrl');
@@ -31,7 +32,7 @@ describe('Tauri 2 updater endpoint (DECISIONS §26)', () => {
   it("answers the Tauri updater's schema: an update when newer, 204 when current; its URL downloads the file", async () => {
     const { tenant, product, current, win } = await desktopProduct();
     const license = await newLicense(tenant, product.id);
-    const endpoint = `${base()}/v1/feeds/${product.slug}/tauri/{{target}}/{{arch}}/{{current_version}}?${keyQuery(license.licenseKey)}`;
+    const endpoint = tauriEndpoint({ baseUrl: base(), productSlug: product.slug, licenseKey: license.licenseKey });
 
     const update = await checkWithTauri(endpoint, { target: 'windows', arch: 'x86_64', currentVersion: '1.0.0' });
     expect(update).toMatchObject({ version: '2.0.0', currentVersion: '1.0.0', body: 'Faster <sync> & "search"', date: expect.any(String) });
@@ -62,7 +63,8 @@ describe('Sparkle appcast (DECISIONS §26)', () => {
   it("is RSS in Sparkle's namespace whose items carry the versions and the enclosure Sparkle requires", async () => {
     const { tenant, product, current, mac } = await desktopProduct();
     const license = await newLicense(tenant, product.id);
-    const res = await get(`/v1/feeds/${product.slug}/sparkle/appcast.xml?${keyQuery(license.licenseKey)}`);
+    const appcastUrl = sparkleFeedUrl({ baseUrl: base(), productSlug: product.slug, licenseKey: license.licenseKey });
+    const res = await get(appcastUrl.slice(base().length));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
     expect(XMLValidator.validate(res.text)).toBe(true);

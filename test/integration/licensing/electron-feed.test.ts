@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { addPlatformFile, desktopBuild } from '../../support/desktop-fixtures.js';
 import { debUpdater } from '../../support/electron-updater.js';
 import { newLicense, newProduct, newRelease, plugin, type Tenant } from '../../support/licensing-fixtures.js';
 import { newTenant } from '../../support/client.js';
+import { electronFeedUrl } from '../../../clients/js/src/index.js';
 
-/** The URL an app configures for electron-updater's generic provider (clients/js: `electronFeedUrl`). */
-const feedUrl = (slug: string, licenseKey: string, machine?: string) =>
-  `${inject('baseUrl')}/v1/feeds/${slug}/electron?${new URLSearchParams({ license_key: licenseKey, ...(machine && { machine }) })}`;
+/** The URL an app configures for electron-updater's generic provider, as the JS client builds it. */
+const feedUrl = (productSlug: string, licenseKey: string, machine?: string) => electronFeedUrl({ baseUrl: inject('baseUrl'), productSlug, licenseKey, machine });
 
 async function desktopProduct(tenant: Tenant) {
   const product = await newProduct(tenant, { productType: 'app' });
