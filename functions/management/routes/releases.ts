@@ -82,7 +82,7 @@ export function releaseRoutes(deps: Deps & StorageDeps, { authed }: RouteBuilder
     authed('PUT', `${base}/{releaseId}`, { ...byId, body: () => schemas().updateBody, permission: 'catalog', audit: { action: 'release.update', target: 'release' } }, async ({ caller, params, body }) =>
       ok(await updateRelease(deps, caller.tenantId, params.id!, params.releaseId!, body)),
     ),
-    authed('POST', `${base}/{releaseId}/files`, { ...byId, body: () => schemas().platformFileBody, permission: 'catalog', audit: { action: 'release.file.add', target: 'release' } }, async ({ caller, params, body }) =>
+    authed('POST', `${base}/{releaseId}/files`, { ...byId, body: () => schemas().platformFileBody, permission: 'catalog', audit: { action: 'release.addFile', target: 'release' } }, async ({ caller, params, body }) =>
       created(await addPlatformFile(deps, caller.tenantId, params.id!, params.releaseId!, body)),
     ),
     authed('DELETE', `${base}/{releaseId}`, { ...byId, permission: 'catalog', audit: { action: 'release.delete', target: 'release' } }, async ({ caller, params }) => {

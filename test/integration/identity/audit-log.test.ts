@@ -191,7 +191,7 @@ const WRITES: Record<string, WriteCase> = {
   },
   'PUT /api/products/{id}/releases/{releaseId}': { action: 'release.update', run: async (o) => { const p = await product(o); const r = await newRelease(o, p.id, { version: '1.0.0' }); return { request: () => o.put(`/api/products/${p.id}/releases/${r.id}`, { releaseNotes: 'x' }), targetId: r.id, changed: 'releaseNotes' }; } },
   'POST /api/products/{id}/releases/{releaseId}/files': {
-    action: 'release.file.add',
+    action: 'release.addFile',
     run: async (o) => {
       const p = await product(o);
       const r = await newRelease(o, p.id, { version: '1.0.0' });

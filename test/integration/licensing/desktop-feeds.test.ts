@@ -5,7 +5,7 @@ import { newTenant } from '../../support/client.js';
 import { addPlatformFile } from '../../support/desktop-fixtures.js';
 import { newLicense, newProduct, newRelease, plugin } from '../../support/licensing-fixtures.js';
 import { checkWithTauri } from '../../support/tauri-updater.js';
-import { sparkleFeedUrl, tauriEndpoint } from '../../../clients/js/src/index.js';
+import { sparkleFeedUrl, tauriEndpoint } from '../../../clients/js/src/desktop-feeds.js';
 
 const SPARKLE = 'http://www.andymatuschak.org/xml-namespaces/sparkle';
 const base = () => inject('baseUrl');

@@ -4,7 +4,7 @@ import { addPlatformFile, desktopBuild } from '../../support/desktop-fixtures.js
 import { debUpdater } from '../../support/electron-updater.js';
 import { newLicense, newProduct, newRelease, plugin, type Tenant } from '../../support/licensing-fixtures.js';
 import { newTenant } from '../../support/client.js';
-import { electronFeedUrl } from '../../../clients/js/src/index.js';
+import { electronFeedUrl } from '../../../clients/js/src/desktop-feeds.js';
 
 /** The URL an app configures for electron-updater's generic provider, as the JS client builds it. */
 const feedUrl = (productSlug: string, licenseKey: string, machine?: string) => electronFeedUrl({ baseUrl: inject('baseUrl'), productSlug, licenseKey, machine });
