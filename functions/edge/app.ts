@@ -6,6 +6,7 @@ import type { Config, Deps } from '../../shared/platform/index.js';
 import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
 import { createDownloadLinks } from '../../shared/platform/storage/index.js';
 import { licenseRoutes } from '../shared/license-routes.js';
+import { feedRoutes } from './feed-routes.js';
 import { updateRoutes } from './update-routes.js';
 
 /** The table, and the base of the links it builds (update-check `package`). */
@@ -18,16 +19,12 @@ export function edgeRoutes(deps: EdgeDeps): Route[] {
   // Products' signing keys are opened (KMS Decrypt) on first use and kept for the container.
   const signer = createResponseSigner(createKeyring(createSecretBox(deps.config, SECRET_ACCESS.edge)));
   const context = { catalog: products, activity, limits: createRateLimiter(deps), signer };
+  const releases = createReleaseCatalog(deps);
+  const links = createDownloadLinks(deps.config, () => deps.clients.table.config.credentials());
   return [
     ...licenseRoutes(deps, context, { prefix: '/v1', publicKey: false }),
-    ...updateRoutes(deps, {
-      products,
-      releases: createReleaseCatalog(deps),
-      links: createDownloadLinks(deps.config, () => deps.clients.table.config.credentials()),
-      activity,
-      signer,
-      limits: context.limits,
-    }),
+    ...updateRoutes(deps, { products, releases, links, activity, signer, limits: context.limits }),
+    ...feedRoutes(deps, { releases, links, limits: context.limits }),
   ];
 }
 

@@ -17,6 +17,8 @@ export { CHANNELS, DEFAULT_CHANNEL, cappedChannel, channelAllows, inRollout } fr
 export type { Channel } from './releases/channels.js';
 export { countDownload } from './releases/download-count.js';
 export { MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES } from './releases/file-rules.js';
+export { MAX_SIGNATURE_LENGTH, PLATFORMS, SHA512_BASE64_PATTERN, SHA512_RULE, addPlatformFile } from './releases/platform-files.js';
+export type { Platform, PlatformFile, PlatformFileItem } from './releases/platform-files.js';
 export { publishedReleaseItems } from './releases/product-releases.js';
 export { createRelease, deleteRelease, getRelease, listReleases, updateRelease } from './releases/releases.js';
 export type { Release } from './releases/releases.js';

@@ -58,6 +58,10 @@ export type { AnswerBinding } from './signing/signature-docs.js';
 export { signedAnswers } from './signing/signed-answers.js';
 export type { AnswerScope } from './signing/signed-answers.js';
 export { DOWNLOAD_URL_TTL_SECONDS, RELEASE_NOT_FOUND, downloadRelease } from './updates/download.js';
+/** The desktop update feeds (DECISIONS §26), loaded by the first request that serves one: none of it at cold start. */
+export const loadDesktopFeeds = () => import('./updates/feeds/desktop-feeds.js');
+export { ELECTRON_CHANNEL_FILES, TAURI_ARCHES, TAURI_TARGETS } from './updates/feeds/feed-values.js';
+export type { ElectronChannelFile, TauriArch, TauriTarget } from './updates/feeds/feed-values.js';
 export { createReleaseCatalog } from './updates/release-catalog.js';
 export type { ReleaseCatalog } from './updates/release-catalog.js';
 export { checkForUpdate } from './updates/update-check.js';

@@ -11,6 +11,8 @@ export type SweepTargets = {
   ids: Partial<Record<IdPrefix, string>>;
   licenseKey: string;
   publicKey: string;
+  /** The product's slug (feeds name their product by it). */
+  slug: string;
 };
 
 /** A key shaped like a license key that no license has. */
@@ -51,16 +53,48 @@ export function fillPath(path: string, values: Record<string, string>): string {
   return path.replace(/\{([^}+]+)\}/g, (_whole, name: string) => values[name]!);
 }
 
+/** Working values of the path parameters that are not ids (a route's `input.path`), by name. */
+const PATH_TEXT_VALUES: Record<string, (targets: SweepTargets) => string> = {
+  slug: (targets) => targets.slug,
+  target: () => 'linux',
+  arch: () => 'x86_64',
+  current_version: () => '1.0.0',
+  platform: () => 'linux-x64',
+  fileName: () => 'app.deb',
+};
+
+/** A path parameter that is not an id: one the route's `input.path` schema reads. */
+const isTextParam = (route: Route, param: string) => route.input?.pathIds?.[param] === undefined && fieldsOf(route.input?.path).includes(param);
+
 function kindOf(route: Route, param: string): IdPrefix {
   const prefix = route.input?.pathIds?.[param]?.prefix;
   if (!prefix) throw new Error(`${route.method} ${route.path}: {${param}} has no id kind`);
   return prefix;
 }
 
-/** Each path parameter of the route as a real id of its kind (or a well-formed id of nothing). */
-export function realParams(route: Route, targets: SweepTargets): Record<string, string> {
-  return Object.fromEntries(pathParams(route.path).map((param) => [param, targets.ids[kindOf(route, param)] ?? newId(kindOf(route, param))]));
+function realParam(route: Route, param: string, targets: SweepTargets): string {
+  if (isTextParam(route, param)) {
+    const value = PATH_TEXT_VALUES[param];
+    if (!value) throw new Error(`${route.method} ${route.path}: {${param}} has no working value in the sweep`);
+    return value(targets);
+  }
+  return targets.ids[kindOf(route, param)] ?? newId(kindOf(route, param));
 }
+
+/** Each path parameter of the route as a real id of its kind (or a well-formed id of nothing), or a working value. */
+export function realParams(route: Route, targets: SweepTargets): Record<string, string> {
+  return Object.fromEntries(pathParams(route.path).map((param) => [param, realParam(route, param, targets)]));
+}
+
+/** Raw path segments that no path value (a slug, a platform, a version, a file name) takes. */
+const MALFORMED_TEXTS: [string, string][] = [
+  ['bad percent-encoding', '%E0%A4%A'],
+  ['a lone percent sign', 'x%'],
+  ['an encoded slash', 'a%2Fb'],
+  ['encoded non-ASCII', '%C3%A9'.repeat(24)],
+  ['upper case and spaces', 'NOT%20A%20VALUE'],
+  ['5,000 characters', 'a'.repeat(5000)],
+];
 
 /** Query fields a route needs to get as far as its path ids, with working values. */
 export function workingQuery(route: Route, targets: SweepTargets): string {
@@ -88,7 +122,7 @@ export function malformedIds(prefix: IdPrefix, targets: SweepTargets): [string, 
 function pathProbes(route: Route, targets: SweepTargets): Probe[] {
   const real = realParams(route, targets);
   return pathParams(route.path).flatMap((param) =>
-    malformedIds(kindOf(route, param), targets).map(([label, raw]) => ({
+    (isTextParam(route, param) ? MALFORMED_TEXTS : malformedIds(kindOf(route, param), targets)).map(([label, raw]) => ({
       label: `{${param}}: ${label}`,
       method: route.method,
       path: fillPath(route.path, { ...real, [param]: raw }) + workingQuery(route, targets),

@@ -16,6 +16,7 @@ export {
   type MachineIdentity,
 } from './client.js';
 export { machineFingerprint, type FingerprintOptions } from './fingerprint.js';
+export { electronFeedUrl, sparkleFeedUrl, tauriEndpoint, type DesktopFeedOptions } from './desktop-feeds.js';
 export { FloatingLease, type FloatingLeaseOptions, type LeaseApi } from './floating-lease.js';
 export * from './errors.js';
 export { ValidationCache, memoryStorage, webStorage, type CacheStorage, type CacheOptions, type CachedValidation } from './cache.js';

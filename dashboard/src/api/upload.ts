@@ -50,3 +50,44 @@ export async function uploadReleaseFile(productId: string, file: File, version: 
   if (status < 200 || status >= 300) throw new ApiError(status, `Storage refused the upload (${status})`);
   return { filePath: target.filePath, fileName: target.fileName, fileSize: file.size };
 }
+
+type PlatformFile = components['schemas']['PlatformFile'];
+
+/** SHA-512 of the file in base64, as electron-builder writes it and electron-updater checks it (DECISIONS §26). */
+async function sha512Of(file: File): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-512', await file.arrayBuffer()));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * Adds a desktop build to a release as its file for `platform`: its SHA-512 computed here, the bytes sent straight to
+ * storage by an upload URL (any size up to the limit, with progress from 0 to 1), then the file recorded.
+ */
+export async function uploadPlatformFile(
+  productId: string,
+  releaseId: string,
+  input: { platform: PlatformFile['platform']; file: File; signature?: string },
+  onProgress: Progress,
+): Promise<PlatformFile> {
+  const sha512 = await sha512Of(input.file);
+  const target = await unwrap(
+    api.POST('/api/products/{id}/releases/upload-url', { params: { path: { id: productId } }, body: { fileName: input.file.name, fileSize: input.file.size } }),
+  );
+  const { status } = await send('PUT', target.uploadUrl, input.file, onProgress);
+  if (status < 200 || status >= 300) throw new ApiError(status, `Storage refused the upload (${status})`);
+  return unwrap(
+    api.POST('/api/products/{id}/releases/{releaseId}/files', {
+      params: { path: { id: productId, releaseId } },
+      body: {
+        platform: input.platform,
+        fileName: input.file.name,
+        fileSize: input.file.size,
+        filePath: target.filePath,
+        sha512,
+        ...(input.signature && { signature: input.signature }),
+      },
+    }),
+  );
+}

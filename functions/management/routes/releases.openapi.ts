@@ -1,9 +1,24 @@
 import * as z from 'zod/mini';
 import { RELEASE_STATUSES } from '../../../shared/platform/data/index.js';
-import { CHANNELS, type createUploadUrl, type Release as ReleaseView, type StoredFile as StoredFileView } from '../../../shared/catalog/index.js';
-import { assertDescribes, defineOperations, described, EX, exampleRelease, idOf, named, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/index.js';
+import { CHANNELS, MAX_SIGNATURE_LENGTH, PLATFORMS, type createUploadUrl, type PlatformFile as PlatformFileView, type Release as ReleaseView, type StoredFile as StoredFileView } from '../../../shared/catalog/index.js';
+import { assertDescribes, defineOperations, described, EX, examplePlatformFile, exampleRelease, idOf, named, nullableTimestamp, timestamp } from '../../../shared/platform/openapi/index.js';
 
 const text = z.nullable(z.string());
+
+const PlatformFile = named(
+  'PlatformFile',
+  z.object({
+    platform: z.enum(PLATFORMS),
+    fileName: z.string(),
+    fileSize: z.number(),
+    filePath: z.string(),
+    sha512: described(z.string(), 'SHA-512 of the file, base64 (88 characters), as electron-updater writes and checks it.'),
+    signature: described(text, "The vendor's own signature of the file, served as given: Tauri's minisign signature (the `.sig` file's content), Sparkle's EdDSA signature."),
+    createdAt: timestamp,
+  }),
+  'A desktop file of a release, for one platform (DECISIONS §26): what the update feeds offer (docs/desktop.md).',
+);
+assertDescribes<typeof PlatformFile, PlatformFileView>(true);
 
 export const Release = named(
   'Release',
@@ -22,6 +37,7 @@ export const Release = named(
     requiresPhp: text,
     channel: z.enum(CHANNELS),
     rolloutPercent: z.number(),
+    files: described(z.array(PlatformFile), 'Its desktop files, one per platform at most (`POST …/releases/{releaseId}/files`).'),
     releasedAt: nullableTimestamp,
     createdAt: timestamp,
     updatedAt: timestamp,
@@ -139,6 +155,35 @@ export const releaseOperations = defineOperations({
     requestBody: { examples: { archive: { status: 'archived' }, widen: { rolloutPercent: 50 } } },
     responses: { 200: { description: 'The release', body: Release, examples: { updated: { ...exampleRelease, status: 'archived' } } } },
     errors: { 400: fileProblems, 404: productGone, 409: ['Release 2.0.0 already exists', 'Release was changed concurrently; retry'] },
+  },
+  'POST /api/products/{id}/releases/{releaseId}/files': {
+    summary: 'Add a desktop file to a release',
+    description:
+      'A file for one platform (`' + PLATFORMS.join('`, `') + '`) that the desktop update feeds offer (docs/desktop.md): any bytes, ' +
+      'sent first to an upload URL (`POST …/releases/upload-url`), whose `filePath` this names. `fileSize` must be the stored size and ' +
+      'at most 500 MB (413 over it, as an upload over the limit); `sha512` is the file\'s SHA-512 in base64 as electron-builder writes ' +
+      'it in `latest.yml` (electron-updater checks it on every download; the service does not read the file); `signature` is the ' +
+      "vendor's own (Tauri's minisign `.sig` content, Sparkle's `sparkle:edSignature`), served as given. A platform the release has " +
+      "a file for already gets the new one in its place. The release's feeds serve it at once.",
+    requestBody: {
+      examples: {
+        macArm: { platform: 'macos-arm64', fileName: examplePlatformFile.fileName, fileSize: examplePlatformFile.fileSize, filePath: examplePlatformFile.filePath, sha512: examplePlatformFile.sha512, signature: examplePlatformFile.signature },
+      },
+    },
+    responses: { 201: { description: 'The file', body: PlatformFile, examples: { added: examplePlatformFile } } },
+    errors: {
+      400: [
+        `platform must be one of ${PLATFORMS.join(', ')}`,
+        'sha512 must be the SHA-512 of the file in base64 (64 bytes, 88 characters)',
+        `signature: must be at most ${MAX_SIGNATURE_LENGTH} characters`,
+        'filePath: must be a path returned by an upload URL for this product',
+        'filePath: no uploaded file at this path',
+        'fileSize: does not match the uploaded file',
+      ],
+      404: productGone,
+      409: ['Release was changed concurrently; retry'],
+      413: ['fileSize: must be at most 500 MB'],
+    },
   },
   'DELETE /api/products/{id}/releases/{releaseId}': {
     summary: 'Delete a release',

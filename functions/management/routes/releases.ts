@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { RELEASE_STATUSES } from '../../../shared/platform/data/index.js';
-import { CHANNELS, createRelease, createUploadUrl, deleteRelease, getRelease, listReleases, MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES, parseUploadForm, storeUploadedFile, updateRelease, PLATFORM_VERSION_PATTERN, PLATFORM_VERSION_RULE, VERSION_PATTERN, VERSION_RULE } from '../../../shared/catalog/index.js';
+import { addPlatformFile, CHANNELS, createRelease, createUploadUrl, deleteRelease, getRelease, listReleases, MAX_API_UPLOAD_BODY_BYTES, MAX_API_UPLOAD_BYTES, MAX_DIRECT_UPLOAD_BYTES, parseUploadForm, storeUploadedFile, updateRelease, MAX_SIGNATURE_LENGTH, PLATFORMS, PLATFORM_VERSION_PATTERN, SHA512_BASE64_PATTERN, SHA512_RULE, PLATFORM_VERSION_RULE, VERSION_PATTERN, VERSION_RULE } from '../../../shared/catalog/index.js';
 import { created, header, type HttpEvent, noContent, ok, rawBody, type Route } from '../../../shared/platform/http/index.js';
 import { type Deps, lazily } from '../../../shared/platform/index.js';
 import type { StorageDeps } from '../../../shared/platform/storage/index.js';
@@ -42,7 +42,16 @@ const schemas = lazily(() => {
     fileName,
     fileSize: z.number().check(z.int(), z.gte(1), z.lte(MAX_DIRECT_UPLOAD_BYTES, `must be at most ${MAX_DIRECT_UPLOAD_BYTES / (1024 * 1024)} MB`)),
   });
-  return { createBody, updateBody, uploadUrlBody };
+  // The size limit is the domain's (413, as an upload over it: DECISIONS §3); here only its shape.
+  const platformFileBody = z.strictObject({
+    platform: z.enum(PLATFORMS, { error: `platform must be one of ${PLATFORMS.join(', ')}` }),
+    fileName,
+    fileSize: z.number().check(z.int(), z.gte(1)),
+    filePath: releaseFields.filePath,
+    sha512: z.string().check(z.regex(SHA512_BASE64_PATTERN, `sha512 ${SHA512_RULE}`)),
+    signature: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_SIGNATURE_LENGTH))),
+  });
+  return { createBody, updateBody, uploadUrlBody, platformFileBody };
 });
 
 /** A multipart upload reads its own body; it is checked, like JSON bodies, before the product is looked up. */
@@ -72,6 +81,9 @@ export function releaseRoutes(deps: Deps & StorageDeps, { authed }: RouteBuilder
     ),
     authed('PUT', `${base}/{releaseId}`, { ...byId, body: () => schemas().updateBody, permission: 'catalog', audit: { action: 'release.update', target: 'release' } }, async ({ caller, params, body }) =>
       ok(await updateRelease(deps, caller.tenantId, params.id!, params.releaseId!, body)),
+    ),
+    authed('POST', `${base}/{releaseId}/files`, { ...byId, body: () => schemas().platformFileBody, permission: 'catalog', audit: { action: 'release.addFile', target: 'release' } }, async ({ caller, params, body }) =>
+      created(await addPlatformFile(deps, caller.tenantId, params.id!, params.releaseId!, body)),
     ),
     authed('DELETE', `${base}/{releaseId}`, { ...byId, permission: 'catalog', audit: { action: 'release.delete', target: 'release' } }, async ({ caller, params }) => {
       await deleteRelease(deps, caller.tenantId, params.id!, params.releaseId!);

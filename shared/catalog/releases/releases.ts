@@ -6,6 +6,7 @@ import { isProductFilePath, isZipArchive, sanitizeFileName, ZIP_SIGNATURE_LENGTH
 import { outboxEvent } from '../../messaging/index.js';
 import { DEFAULT_CHANNEL, DEFAULT_ROLLOUT_PERCENT, type Channel } from './channels.js';
 import { latestVersionChange, recomputeLatest } from './latest-version.js';
+import { toPlatformFile } from './platform-files.js';
 import { productReleases } from './product-releases.js';
 import { README_FIELDS, readmeItem, readReleaseZipFile } from './readme/release-readme.js';
 import { releaseEvent } from './release-events.js';
@@ -48,6 +49,8 @@ export function toRelease(item: ReleaseItem) {
     requiresPhp: item.requiresPhp ?? null,
     channel: item.channel ?? DEFAULT_CHANNEL,
     rolloutPercent: item.rolloutPercent ?? DEFAULT_ROLLOUT_PERCENT,
+    /** Its desktop files (DECISIONS §26), by platform. */
+    files: (item.platformFiles ?? []).map(toPlatformFile),
     releasedAt: item.releasedAt ?? null,
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,

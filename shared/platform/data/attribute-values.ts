@@ -6,6 +6,9 @@
 /** Release channels (DECISIONS §14), from the most to the least stable (shared/catalog/releases/channels.ts). */
 export const CHANNELS = ['stable', 'beta', 'alpha'] as const;
 
+/** The platforms a release's desktop files are built for (DECISIONS §26), each `<os>-<architecture>`. */
+export const PLATFORMS = ['windows-x64', 'windows-arm64', 'macos-x64', 'macos-arm64', 'linux-x64', 'linux-arm64'] as const;
+
 /** The formats `POST /api/imports` reads (DECISIONS §16), by their `format` parameter. */
 export const IMPORT_FORMATS = ['jsonl', 'csv', 'edd', 'woocommerce', 'freemius', 'lemonsqueezy', 'gumroad'] as const;
 

@@ -11,6 +11,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type RouteInput = {
   pathIds?: Record<string, IdKind>;
+  /** The schema (an object) of its path parameters that are not ids: a slug, a platform, a version. */
+  path?: $ZodType;
   body?: $ZodType;
   query?: $ZodType;
   /** The route takes an `Idempotency-Key` header (shared/platform/http/idempotency.ts). */
@@ -38,21 +40,22 @@ export type Route = {
 };
 
 /** Schema builders of a route (`lazily`, shared/platform/lazily.ts), for `lazyInput`. */
-export type SchemaBuilders = { body?: () => $ZodType | undefined; query?: () => $ZodType | undefined };
+export type SchemaBuilders = { path?: () => $ZodType | undefined; body?: () => $ZodType | undefined; query?: () => $ZodType | undefined };
 
 /**
  * A route's input whose schemas are built when first read: by the route's first request, or by what enumerates the
  * API. Building a zod schema costs tens of microseconds, and a cold start that built every route's spent milliseconds
  * on routes its container may never serve (issue 26).
  */
-export function lazyInput({ body, query, ...rest }: Omit<RouteInput, 'body' | 'query'> & SchemaBuilders): RouteInput {
+export function lazyInput({ path, body, query, ...rest }: Omit<RouteInput, 'path' | 'body' | 'query'> & SchemaBuilders): RouteInput {
   return Object.defineProperties(rest as RouteInput, {
+    path: { enumerable: true, get: () => path?.() },
     body: { enumerable: true, get: () => body?.() },
     query: { enumerable: true, get: () => query?.() },
   });
 }
 
 /** `input` with `flags` added, its schemas still built when first read (a spread would build them). */
-export function inputWith(input: RouteInput | undefined, flags: Omit<RouteInput, 'body' | 'query'>): RouteInput {
+export function inputWith(input: RouteInput | undefined, flags: Omit<RouteInput, 'path' | 'body' | 'query'>): RouteInput {
   return Object.defineProperties(Object.defineProperties({}, Object.getOwnPropertyDescriptors(input ?? {})), Object.getOwnPropertyDescriptors(flags));
 }

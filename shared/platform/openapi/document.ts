@@ -405,6 +405,7 @@ function successResponse(status: number, response: ResponseDoc, schemas: SchemaC
     throw new Error(`${status}: examples without a body schema`);
   }
   if (response.html) content['text/html'] = { schema: { type: 'string' }, example: response.html };
+  if (response.text) content[response.text.contentType] = { schema: { type: 'string' }, example: response.text.example };
   return {
     description: response.description,
     ...(headers ? { headers } : {}),

@@ -217,9 +217,21 @@ export const exampleRelease = {
   requiresPhp: null,
   channel: 'stable',
   rolloutPercent: 100,
+  files: [] as unknown[],
   releasedAt: EX.created,
   createdAt: EX.created,
   updatedAt: EX.created,
+};
+
+/** A desktop file of a release (DECISIONS §26). */
+export const examplePlatformFile = {
+  platform: 'macos-arm64',
+  fileName: 'Acme-Notes-2.0.0-arm64-mac.zip',
+  fileSize: 98310144,
+  filePath: `releases/${exampleId('usr', 'vendor')}/${exampleId('prd', 'acmeseo')}/p3n8w2c5/Acme-Notes-2.0.0-arm64-mac.zip`,
+  sha512: 'npP13KxAt2FToX+Akw2JornQx7YT2+IOHCHmTmxHks8JBNWKl+KPXS35blB0iaV2BctrMS7xhMqoY0dCTpo9nw==',
+  signature: 'MC0CFQC8kE8xgY0N0l8cC6L8Zf0lN8p5cAIUR1mR2Wq0l8KqjA4+VbkH9mZ8b1Y=',
+  createdAt: EX.created,
 };
 
 export const exampleWebhook = {

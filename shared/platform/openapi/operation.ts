@@ -94,6 +94,8 @@ export type ResponseDoc = {
   examples?: Record<string, unknown>;
   /** An HTML body instead of JSON, with an example. */
   html?: string;
+  /** Another text body instead of JSON (YAML, XML), with its content type and an example. */
+  text?: { contentType: string; example: string };
   /** Response headers, each a description (and whether it is always sent). */
   headers?: Record<string, { description: string; required?: boolean }>;
 };

@@ -147,6 +147,7 @@ describe('releases', () => {
       requiresPhp: '7.4',
       channel: 'stable',
       rolloutPercent: 100,
+      files: [],
       releasedAt: res.body.createdAt,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

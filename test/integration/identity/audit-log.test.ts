@@ -12,6 +12,7 @@ import { created, paidCheckout, shop } from '../../support/stripe-shop.js';
 import { importFixture } from '../../support/imports.js';
 import { eventually, newLicense, newProduct, newRelease, zipBytes } from '../../support/licensing-fixtures.js';
 import { invitationToken, verifiedUser } from '../../support/team.js';
+import { desktopBuild, uploadFile } from '../../support/desktop-fixtures.js';
 import { localData } from '../../support/table.js';
 import { createStorageClient } from '../../../shared/platform/s3/storage-client.js';
 
@@ -189,6 +190,17 @@ const WRITES: Record<string, WriteCase> = {
     },
   },
   'PUT /api/products/{id}/releases/{releaseId}': { action: 'release.update', run: async (o) => { const p = await product(o); const r = await newRelease(o, p.id, { version: '1.0.0' }); return { request: () => o.put(`/api/products/${p.id}/releases/${r.id}`, { releaseNotes: 'x' }), targetId: r.id, changed: 'releaseNotes' }; } },
+  'POST /api/products/{id}/releases/{releaseId}/files': {
+    action: 'release.addFile',
+    run: async (o) => {
+      const p = await product(o);
+      const r = await newRelease(o, p.id, { version: '1.0.0' });
+      const build = desktopBuild();
+      const filePath = await uploadFile(o, p.id, 'app.deb', build.bytes);
+      const body = { platform: 'linux-x64', fileName: 'app.deb', fileSize: build.bytes.length, filePath, sha512: build.sha512 };
+      return { request: () => o.post(`/api/products/${p.id}/releases/${r.id}/files`, body), targetId: r.id, changed: 'platformFiles' };
+    },
+  },
   'DELETE /api/products/{id}/releases/{releaseId}': { action: 'release.delete', run: async (o) => { const p = await product(o); const r = await newRelease(o, p.id, { version: '1.0.0' }); return { request: () => o.delete(`/api/products/${p.id}/releases/${r.id}`), targetId: r.id }; } },
   'POST /api/exports': { action: 'export.create', run: async (o) => ({ request: () => o.post('/api/exports', { format: 'jsonl' }), changed: 'status' }) },
   'POST /api/imports': {

@@ -73,6 +73,7 @@ async function createFixtures(): Promise<SweepTargets> {
     },
     licenseKey: license.licenseKey,
     publicKey: product.public_key,
+    slug: product.slug,
   };
 }
 
@@ -165,9 +166,13 @@ describe('malformed input, on every route', () => {
       'POST /api/products/{id}/plans': { name: 'Pro', billingCycle: 'yearly', price: 1, currency: 'usd' },
       'POST /api/products/{id}/releases': { version: '1.0.1', filePath: 'releases/nowhere.zip' },
       'POST /api/products/{id}/releases/upload-url': { fileName: 'plugin.zip', fileSize: 1000 },
+      'POST /api/products/{id}/releases/{releaseId}/files': {
+        platform: 'linux-x64', fileName: 'app.deb', fileSize: 1000, filePath: 'releases/nowhere.deb', sha512: `${'A'.repeat(86)}==`,
+      },
     };
     // One task per path parameter of each route, its requests in turn; the tasks side by side.
-    const tasks = routes.flatMap(({ route }) => pathParams(route.path).map((param) => ({ route, param })));
+    // Path values that are not ids (a slug, a platform) are swept below.
+    const tasks = routes.flatMap(({ route }) => pathParams(route.path).filter((param) => route.input?.pathIds?.[param]).map((param) => ({ route, param })));
     const found = await inParallel(tasks, CONCURRENCY, async ({ route, param }) => {
       const real = realParams(route, targets);
       const body = workingBodies[`${route.method} ${route.path}`];

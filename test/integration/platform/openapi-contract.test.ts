@@ -6,6 +6,7 @@ import { zipBytes } from '../../support/licensing-fixtures.js';
 import { verifyAddress } from '../../support/mail.js';
 import { invitationToken } from '../../support/team.js';
 import { operationFinder, schemaValidator } from '../../support/openapi.js';
+import { desktopBuild } from '../../support/desktop-fixtures.js';
 import { deliver, stripeEvent } from '../../support/stripe-events.js';
 import { paidSession, stripeId, stripeSubscription, unixNow } from '../../support/stripe-objects.js';
 import { startReceiver, type Receiver } from '../../support/webhook-receiver.js';
@@ -52,6 +53,8 @@ function violations(sample: Sample): string[] {
     if (!json) return [`${label}: answered JSON, documented without a JSON body`];
     return errorsOf(json.schema, sample.body).map((error) => `${label}: ${error} in ${sample.text.slice(0, 300)}`);
   }
+  // YAML and XML (the desktop feeds): documented with their content type.
+  if (response.content?.[sample.contentType.split(';')[0]!.trim()]) return [];
   if (sample.contentType.startsWith('text/html')) return response.content?.['text/html'] ? [] : [`${label}: answered HTML, documented without it`];
   if (sample.text && !sample.path.startsWith('/docs/')) return [`${label}: a body of ${sample.contentType || 'no type'} not documented`];
   return [];
@@ -208,6 +211,28 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=${license.licenseKey}`), 302);
     expectStatus(await plugin.get(`/v1/download/${release.id}?license_key=NOPE-AAAA-BBBB-CCCC-DDDD`), 403);
     expectStatus(await plugin.get(`/v1/download/${release.id}`), 400);
+    // Desktop files and the update feeds (DECISIONS §26).
+    const desktop = desktopBuild();
+    const grant = (await vendor.post(`/api/products/${product.id}/releases/upload-url`, { fileName: 'app.deb', fileSize: desktop.bytes.length })).body;
+    expect((await fetch(grant.uploadUrl, { method: 'PUT', body: new Uint8Array(desktop.bytes) })).ok).toBe(true);
+    const desktopFile = { platform: 'linux-x64', fileName: 'app.deb', fileSize: desktop.bytes.length, filePath: grant.filePath, sha512: desktop.sha512, signature: 'c2ln' };
+    const files = `/api/products/${product.id}/releases/${release.id}/files`;
+    expectStatus(await vendor.post(files, { ...desktopFile, platform: 'beos-x64' }), 400);
+    expectStatus(await vendor.post(files, { ...desktopFile, fileSize: 600 * 1024 * 1024 }), 413);
+    expectStatus(await vendor.post(files, desktopFile), 201);
+    const feeds = `/v1/feeds/${product.slug}`;
+    const keyed = `license_key=${license.licenseKey}&machine=desk-1`;
+    for (const name of ['latest.yml', 'latest-mac.yml', 'latest-linux.yml', 'latest-linux-arm64.yml']) expectStatus(await plugin.get(`${feeds}/electron/${name}?${keyed}`), 200);
+    expectStatus(await plugin.get(`${feeds}/electron/latest-linux.yml?license_key=NOPE-AAAA-BBBB-CCCC-DDDD`), 403);
+    expectStatus(await plugin.get(`/v1/feeds/no-such-product/electron/latest.yml?${keyed}`), 404);
+    expectStatus(await plugin.get(`${feeds}/tauri/linux/x86_64/0.0.1?${keyed}`), 200);
+    expectStatus(await plugin.get(`${feeds}/tauri/linux/x86_64/999.0.0?${keyed}`), 204);
+    expectStatus(await plugin.get(`${feeds}/tauri/beos/x86_64/1.0.0?${keyed}`), 400);
+    expectStatus(await plugin.get(`${feeds}/sparkle/appcast.xml?${keyed}`), 200);
+    expectStatus(await plugin.get(`${feeds}/sparkle/appcast.xml`), 400);
+    expectStatus(await plugin.get(`/v1/download/${release.id}/linux-x64/app.deb?${keyed}`), 302);
+    expectStatus(await plugin.get(`/v1/download/${release.id}/linux-arm64/app.deb?${keyed}`), 404);
+    expectStatus(await plugin.get(`/v1/download/${release.id}/linux-x64/app.deb?license_key=NOPE-AAAA-BBBB-CCCC-DDDD`), 403);
     // A floating license's seats, lent by leases on both surfaces (DECISIONS §18).
     const floating = (await vendor.post('/api/licenses', { productId: product.id, customerEmail: 'team@example.com', seats: 1, floating: true })).body;
     const lent = await edge({ license_key: floating.licenseKey, machine: 'desk-1' }, '/v1/licenses/leases');

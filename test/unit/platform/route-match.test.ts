@@ -41,5 +41,9 @@ describe('local route selection (API Gateway precedence)', () => {
     const real = createRouteMatcher(ROUTES);
     expect(real('POST', '/v1/webhooks/stripe/usr_1')?.route.surface).toBe('stripeWebhook');
     expect(real('GET', '/v1/webhooks/stripe/usr_1')?.route.surface).toBe('edge');
+    // The desktop feeds and their files (DECISIONS §26), HEAD included: the edge's, in the stack and the local gateway.
+    for (const path of ['/v1/feeds/acme/electron/latest-mac.yml', '/v1/feeds/acme/tauri/darwin/aarch64/1.0.0', '/v1/feeds/acme/sparkle/appcast.xml', '/v1/download/rel_1/macos-arm64/App.zip']) {
+      for (const method of ['GET', 'HEAD']) expect(real(method, path)?.route.surface, `${method} ${path}`).toBe('edge');
+    }
   });
 });

@@ -202,6 +202,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/download/{releaseId}/{platform}/{fileName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a release's desktop file with a license key
+         * @description The file URLs of the desktop feeds: checks the key as `GET /v1/download/{releaseId}` does (its channels, updates after expiry), and a floating license's `machine` for a live lease (403 `No live lease for this machine`), then answers 302 to the file in storage and counts a download of the release.
+         */
+        get: operations["getV1DownloadByReleaseIdByPlatformByFileName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/v1/licenses/leases": {
         parameters: {
             query?: never;
@@ -1647,6 +1667,78 @@ export interface operations {
                 };
             };
             404: components["responses"]["E404ReleaseNotFound"];
+            429: components["responses"]["E429TooManyRequests2"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+        };
+    };
+    getV1DownloadByReleaseIdByPlatformByFileName: {
+        parameters: {
+            query: {
+                /** @example ACME-SEO-7KQ2-M4XR-T9WB-H3NP */
+                license_key: string;
+                /** @example c9f1e0a4b7d2 */
+                machine?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A `rel_…` id; one of another shape is answered as an unknown one (404 `Release not found`).
+                 * @example rel_twozerotwozerotwozerotwo
+                 */
+                releaseId: string;
+                /**
+                 * @description The file's platform.
+                 * @example macos-arm64
+                 */
+                platform: "windows-x64" | "windows-arm64" | "macos-x64" | "macos-arm64" | "linux-x64" | "linux-arm64";
+                /**
+                 * @description The file's name, as the release lists it.
+                 * @example Acme-Notes-2.0.0-arm64-mac.zip
+                 */
+                fileName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the file */
+            302: {
+                headers: {
+                    /** @description A storage URL valid 5 minutes that saves the file under its name */
+                    location: string;
+                    /** @description `no-store` */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `license_key is required`, `machine must be 1–128 printable characters`, `platform must be one of windows-x64, windows-arm64, macos-x64, macos-arm64, linux-x64, linux-arm64`, `fileName must be a file name` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: `License key not found`, `License does not belong to this product`, `License has been revoked`, `License is suspended`, `License has expired`, `Release not available to this license`, `No live lease for this machine` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown, or not yours: `Release not found`, `File not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["E429TooManyRequests2"];
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };

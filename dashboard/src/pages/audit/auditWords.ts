@@ -18,6 +18,7 @@ const VERBS: Record<string, string> = {
   rotateSigningKey: 'rotated the signing key of',
   regenerateSecret: 'gave a new signing secret to',
   redeliver: 'sent again',
+  addFile: 'added a desktop file to',
   connect: 'connected',
   disconnect: 'disconnected',
   accept: 'accepted',

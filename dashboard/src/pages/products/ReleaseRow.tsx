@@ -10,6 +10,7 @@ import { Field } from '../../components/Field';
 import { fieldError, orNull, useForm } from '../../components/form';
 import { formatBytes, formatDate } from '../../components/format';
 import { StatusBadge } from '../../components/StatusBadge';
+import { PlatformFiles } from './PlatformFiles';
 import { productKeys } from './productQueries';
 
 /** The moves a release can make from where it is: publish, back to draft, archive. */
@@ -83,6 +84,7 @@ export function ReleaseRow({ productId, release }: { productId: string; release:
         Channel: <strong>{release.channel}</strong> · Rollout: <strong>{release.rolloutPercent}%</strong> ({rolloutSummary(release.rolloutPercent).toLowerCase()})
       </p>
       <ErrorBanner error={update.error ?? remove.error} />
+      <PlatformFiles productId={productId} release={release} canEdit={canEdit} />
       {canEdit && (
         <details>
           <summary>Channel, rollout, notes and update metadata</summary>

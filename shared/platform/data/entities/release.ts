@@ -1,5 +1,5 @@
 import { Entity } from 'electrodb';
-import { CHANNELS, README_SECTIONS, RELEASE_STATUSES } from '../attribute-values.js';
+import { CHANNELS, PLATFORMS, README_SECTIONS, RELEASE_STATUSES } from '../attribute-values.js';
 
 import { globalIndex, model, primaryKey } from '../keys.js';
 
@@ -26,6 +26,27 @@ export const releaseEntity = () =>
       rolloutPercent: { type: 'number' },
       /** Set when the release's ZIP held a readme.txt, whose sections and notices are the `releaseReadme` item. */
       hasReadme: { type: 'boolean' },
+      /**
+       * The release's desktop files (DECISIONS §26), at most one per platform: on the release item, which the update
+       * feeds read with all their product's releases, so a feed costs no read beyond the update check's.
+       */
+      platformFiles: {
+        type: 'list',
+        items: {
+          type: 'map',
+          properties: {
+            platform: { type: PLATFORMS, required: true },
+            filePath: { type: 'string', required: true },
+            fileName: { type: 'string', required: true },
+            fileSize: { type: 'number', required: true },
+            /** SHA-512 of the file, base64 (as electron-updater writes and checks it). */
+            sha512: { type: 'string', required: true },
+            /** The vendor's own signature of the file (Tauri's minisign, Sparkle's EdDSA), served as given. */
+            signature: { type: 'string' },
+            createdAt: { type: 'string', required: true },
+          },
+        },
+      },
       releasedAt: { type: 'string' },
       createdAt: { type: 'string', required: true },
       updatedAt: { type: 'string', required: true },
