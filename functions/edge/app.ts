@@ -24,7 +24,7 @@ export function edgeRoutes(deps: EdgeDeps): Route[] {
   return [
     ...licenseRoutes(deps, context, { prefix: '/v1', publicKey: false }),
     ...updateRoutes(deps, { products, releases, links, activity, signer, limits: context.limits }),
-    ...feedRoutes(deps, { releases, links, limits: context.limits }),
+    ...feedRoutes(deps, { products, releases, links, limits: context.limits }),
   ];
 }
 

@@ -1,6 +1,6 @@
 import { type Config, type Deps } from '../../shared/platform/index.js';
 import { type IdKind, lazyInput, type Route } from '../../shared/platform/http/index.js';
-import { ELECTRON_CHANNEL_FILES, type ElectronChannelFile, type ReleaseCatalog } from '../../shared/licensing/index.js';
+import { ELECTRON_CHANNEL_FILES, type ElectronChannelFile, type ProductCatalog, type ReleaseCatalog } from '../../shared/licensing/index.js';
 import { NotFoundError } from '../../shared/platform/index.js';
 import type { RateLimiter } from '../../shared/platform/rate-limits/index.js';
 import type { DownloadLinks } from '../../shared/platform/storage/index.js';
@@ -14,7 +14,7 @@ const RELEASE: IdKind = { prefix: 'rel', unknown: () => new NotFoundError('Relea
  * The desktop update feeds of DECISIONS §26, for a license key and optional machine: electron-updater's channel files,
  * Tauri 2's updater endpoint and a Sparkle appcast, and the licensed download of the files they name.
  */
-export function feedRoutes(deps: Deps<Config<'links'>>, catalogs: { releases: ReleaseCatalog; links: DownloadLinks; limits: RateLimiter }): Route[] {
+export function feedRoutes(deps: Deps<Config<'links'>>, catalogs: { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; limits: RateLimiter }): Route[] {
   const feed = { deps, ...catalogs };
   const input = (path: 'feedPath' | 'tauriPath') => lazyInput({ path: () => feedSchemas()[path], query: () => feedSchemas().query });
   return [

@@ -4,6 +4,7 @@ import type { LicenseItem } from '../../licenses/license-view.js';
 import { couldBeLicenseKey } from '../../licenses/license-key.js';
 import { machineLease } from '../../leases/leases.js';
 import { readLicense } from '../../operations/license-lookup.js';
+import type { ProductCatalog } from '../../operations/product-catalog.js';
 import { type LicenseAccess, licenseAccess, mayReceive } from '../license-access.js';
 import { chooseOffer } from '../offer.js';
 import type { ProductItem, ReleaseCatalog, ReleaseItem } from '../release-catalog.js';
@@ -29,13 +30,17 @@ export type FeedContext = {
  * this machine`, also when no machine is named). Reads: the product and its releases (cached per container, as the
  * update check's), the license (strongly consistent), and for a floating license the machine's hold (one GetItem).
  */
-export async function feedContext(deps: Pick<Deps, 'data' | 'clock'>, releases: ReleaseCatalog, request: FeedRequest): Promise<FeedContext> {
+export async function feedContext(
+  deps: Pick<Deps, 'data' | 'clock'>,
+  { products, releases }: { products: ProductCatalog; releases: ReleaseCatalog },
+  request: FeedRequest,
+): Promise<FeedContext> {
   const [entry, license] = await Promise.all([
     releases.bySlug(request.slug),
     couldBeLicenseKey(request.licenseKey) ? readLicense(deps, request.licenseKey) : undefined,
   ]);
   if (!entry) throw new NotFoundError('Product not found');
-  const access = licenseAccess(license, entry.product, deps.clock.now());
+  const access = await licenseAccess(products, license, entry.product, deps.clock.now());
   if (access.kind === 'none') throw new ForbiddenError(access.reason);
   await requireLease(deps, license!, request.machine);
   return { product: entry.product, published: entry.published, access, request };
