@@ -128,7 +128,8 @@ describe('the Composer repository over HTTP', () => {
       `/p2/${vendor}/`,
       '/dist/',
       '/packages.json/x',
-      '/%2e%2e/api/products',
+      '/..%2f..%2fapi%2fproducts',
+      `/dist/${vendor}/${product.slug}/..%2f..%2fpackages.json`,
     ];
     for (const path of paths) {
       const res = await composerGet(path, license.licenseKey);
