@@ -51,16 +51,32 @@ export function fillPath(path: string, values: Record<string, string>): string {
   return path.replace(/\{([^}+]+)\}/g, (_whole, name: string) => values[name]!);
 }
 
-function kindOf(route: Route, param: string): IdPrefix {
-  const prefix = route.input?.pathIds?.[param]?.prefix;
-  if (!prefix) throw new Error(`${route.method} ${route.path}: {${param}} has no id kind`);
-  return prefix;
+/** The id kind of a path parameter; undefined for a name (the Composer repository's vendor, package and file). */
+export const kindOf = (route: Route, param: string): IdPrefix | undefined => route.input?.pathIds?.[param]?.prefix;
+
+/** A name no route knows, for a path parameter that is not an id. */
+const UNKNOWN_NAME = 'no-such-name';
+
+/** Each path parameter of the route as a real id of its kind (or a well-formed id of nothing; a name of nothing). */
+export function realParams(route: Route, targets: SweepTargets): Record<string, string> {
+  return Object.fromEntries(
+    pathParams(route.path).map((param) => {
+      const kind = kindOf(route, param);
+      return [param, kind ? (targets.ids[kind] ?? newId(kind)) : UNKNOWN_NAME];
+    }),
+  );
 }
 
-/** Each path parameter of the route as a real id of its kind (or a well-formed id of nothing). */
-export function realParams(route: Route, targets: SweepTargets): Record<string, string> {
-  return Object.fromEntries(pathParams(route.path).map((param) => [param, targets.ids[kindOf(route, param)] ?? newId(kindOf(route, param))]));
-}
+/** Raw path segments that are no name a route could know. */
+const MALFORMED_NAMES: [string, string][] = [
+  ['bad percent-encoding', '%E0%A4%A'],
+  ['a lone percent sign', 'x%'],
+  ['upper case', 'ACME'],
+  ['dot segments', '..'],
+  ['an encoded slash', 'a%2F..%2Fb'],
+  ['encoded non-ASCII', '%C3%A9'.repeat(24)],
+  ['5,000 characters', 'a'.repeat(5000)],
+];
 
 /** Query fields a route needs to get as far as its path ids, with working values. */
 export function workingQuery(route: Route, targets: SweepTargets): string {
@@ -87,13 +103,14 @@ export function malformedIds(prefix: IdPrefix, targets: SweepTargets): [string, 
 
 function pathProbes(route: Route, targets: SweepTargets): Probe[] {
   const real = realParams(route, targets);
-  return pathParams(route.path).flatMap((param) =>
-    malformedIds(kindOf(route, param), targets).map(([label, raw]) => ({
+  return pathParams(route.path).flatMap((param) => {
+    const kind = kindOf(route, param);
+    return (kind ? malformedIds(kind, targets) : MALFORMED_NAMES).map(([label, raw]) => ({
       label: `{${param}}: ${label}`,
       method: route.method,
       path: fillPath(route.path, { ...real, [param]: raw }) + workingQuery(route, targets),
-    })),
-  );
+    }));
+  });
 }
 
 const json = (value: unknown) => JSON.stringify(value);
