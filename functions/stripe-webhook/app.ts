@@ -1,6 +1,6 @@
 import { type CoreConfig, createDeps, type Deps, NotFoundError, PayloadTooLargeError } from '../../shared/platform/index.js';
 import { createPaymentDeps, type PaymentDeps, receiveStripeEvent, UNKNOWN_VENDOR } from '../../shared/billing/index.js';
-import { checkIdShape, header, httpApp, type IdKind, ok, originSecretOf, rawBody, type Route } from '../../shared/platform/http/index.js';
+import { checkIdShape, header, httpApp, type IdKind, ok, originSecretOf, rawBody, requestBaseUrl, type Route } from '../../shared/platform/http/index.js';
 import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
 
 /** What the Stripe webhook uses: its part of the table, the sealed provider secrets and the vendor's Stripe client. */
@@ -27,7 +27,8 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps): Route[] {
         checkIdShape(USER_ID_KIND, userId);
         const body = rawBody(event);
         if (body.length > EVENT_BODY_LIMIT_BYTES) throw new PayloadTooLargeError();
-        const receipt = await receiveStripeEvent(deps, userId, body, header(event, 'stripe-signature'));
+        // Stripe calls the service at its public address: the one license e-mails give for the Composer repository.
+        const receipt = await receiveStripeEvent(deps, userId, body, header(event, 'stripe-signature'), requestBaseUrl(event, undefined));
         return ok({ received: true, ...receipt });
       },
     },

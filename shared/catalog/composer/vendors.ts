@@ -87,3 +87,20 @@ export async function setComposerVendor(deps: VendorDeps, tenantId: string, comp
   if (outcome.refused('settings') || outcome.refused('released')) throw new ConflictError('Account settings were changed concurrently; retry');
   throw outcome.unexpected();
 }
+
+/** How a customer installs a product with Composer: its package name and the repository's address. */
+export type ComposerInstall = { packageName: string; repositoryUrl: string };
+
+/**
+ * The Composer install of a Composer-enabled product (`composerEnabled`), for its license e-mail; undefined for any
+ * other product, or an account without a vendor yet (one GetItem of the tenant's settings).
+ */
+export async function composerInstallOf(
+  deps: Pick<Deps, 'data'>,
+  product: { tenantId: string; slug: string; composerEnabled?: boolean },
+  baseUrl: string,
+): Promise<ComposerInstall | undefined> {
+  if (!product.composerEnabled) return undefined;
+  const vendor = await composerVendorOf(deps, product.tenantId);
+  return vendor ? { packageName: `${vendor}/${product.slug}`, repositoryUrl: `${baseUrl}/composer` } : undefined;
+}
