@@ -1,4 +1,4 @@
-import { AppError, type Deps, ForbiddenError, NotFoundError, TtlCache } from '../../platform/index.js';
+import { AppError, type Deps, ForbiddenError, NotFoundError } from '../../platform/index.js';
 import { writeItem, type EntityItem } from '../../platform/data/index.js';
 import { composerVendorOf, countDownload } from '../../catalog/index.js';
 import { dayOf, type UsageQueue } from '../../insights/index.js';
@@ -15,9 +15,6 @@ import { DOWNLOAD_URL_TTL_SECONDS } from './download.js';
 import { type LicenseAccess, licenseAccess, mayReceive } from './license-access.js';
 import type { ProductReleases, ReleaseCatalog, ReleaseItem } from './release-catalog.js';
 
-
-/** How long a container trusts a tenant's vendor name: a rename is seen within a minute. */
-const VENDOR_CACHE_TTL_MS = 60_000;
 
 export type ComposerSources = { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; usage: UsageQueue };
 type ComposerDeps = Pick<Deps, 'data' | 'clock'>;
@@ -43,11 +40,11 @@ function packageType(productType: string): string {
  * packages and versions exist, by the same rules as the versions list (shared/licensing/updates/versions-list.ts):
  * every published release on the license's channels, within updates after expiry; rollouts do not apply to an install
  * its owner asks for. Reads are those of an update check (the license, the product by slug, its cached releases) and
- * the tenant's settings (its vendor name, cached).
+ * the tenant's settings (its vendor name).
  */
 export function createComposerRepository(deps: ComposerDeps, sources: ComposerSources) {
-  const vendors = new TtlCache<string>(VENDOR_CACHE_TTL_MS);
-  const vendorOf = (tenantId: string) => vendors.get(tenantId, () => composerVendorOf(deps, tenantId));
+  // Read with each request (one small GetItem): a renamed vendor's old name is another account's to take at once.
+  const vendorOf = (tenantId: string) => composerVendorOf(deps, tenantId);
 
   /** The license behind the key, refused with 401 unless it may receive something of its own product. */
   async function keyed(caller: ComposerCaller): Promise<LicenseItem> {
