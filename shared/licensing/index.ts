@@ -56,7 +56,8 @@ export { BOUND_ANSWER_HEADERS, BOUND_ANSWER_NOTE, BOUND_FIELDS, NONCE_HEADER_PAR
 export type { AnswerBinding } from './signing/signature-docs.js';
 export { signedAnswers } from './signing/signed-answers.js';
 export type { AnswerScope } from './signing/signed-answers.js';
-export { COMPOSER_REALM, PACKAGE_NOT_FOUND, loadComposerRepository } from './updates/composer-names.js';
+export { loadComposerRepository } from './updates/composer-loader.js';
+export { COMPOSER_REALM, PACKAGE_NOT_FOUND } from './updates/composer-messages.js';
 export type { ComposerCaller, ComposerRepository, ComposerSources } from './updates/composer-repository.js';
 export { DOWNLOAD_URL_TTL_SECONDS, RELEASE_NOT_FOUND, downloadRelease } from './updates/download.js';
 export { createReleaseCatalog } from './updates/release-catalog.js';

@@ -9,7 +9,7 @@ import { couldBeLicenseKey } from '../licenses/license-key.js';
 import { readLicense } from '../operations/license-lookup.js';
 import { LICENSE_MESSAGES } from '../operations/messages.js';
 import type { ProductCatalog } from '../operations/product-catalog.js';
-import { COMPOSER_REALM, PACKAGE_NOT_FOUND } from './composer-names.js';
+import { COMPOSER_REALM, PACKAGE_NOT_FOUND } from './composer-messages.js';
 import { isComposerVersion } from './composer-versions.js';
 import { DOWNLOAD_URL_TTL_SECONDS } from './download.js';
 import { type LicenseAccess, licenseAccess, mayReceive } from './license-access.js';
