@@ -4,6 +4,7 @@ import { Client, newTenant } from '../../support/client.js';
 import { newLicense, newProduct, newRelease, plugin } from '../../support/licensing-fixtures.js';
 import { emailsSent } from '../../support/mail.js';
 import { pluginZip } from '../../support/plugin-zip.js';
+import { shop, subscribe } from '../../support/plan-shop.js';
 import { joinedMember } from '../../support/team.js';
 
 const basic = (key: string) => ({ authorization: `Basic ${Buffer.from(`${key}:`).toString('base64')}` });
@@ -73,5 +74,17 @@ describe('a Composer-enabled product', () => {
     const [mail] = await emailsSent((m) => m.to.includes(email));
     expect(mail!.text).toContain(`"url": "${inject('baseUrl')}/composer"`);
     expect(mail!.text).toContain(`composer require ${vendor}/${product.slug}`);
+  });
+
+  it("says so in a purchase's license e-mail too, with the service's address and the buyer's key", async () => {
+    const s = await shop();
+    expect((await s.tenant.put(`/api/products/${s.product.id}`, { composerEnabled: true })).status).toBe(200);
+    const vendor = (await s.tenant.get('/api/account/settings')).body.composerVendor;
+    const email = `composer-buyer-${Date.now().toString(36)}@example.com`;
+    const { license } = await subscribe(s, email);
+    const [mail] = await emailsSent((m) => m.to.includes(email));
+    expect(mail!.text).toContain(`"url": "${inject('baseUrl')}/composer"`);
+    expect(mail!.text).toContain(`"username": "${license.licenseKey}"`);
+    expect(mail!.text).toContain(`composer require ${vendor}/${s.product.slug}`);
   });
 });

@@ -99,7 +99,8 @@ describe('the release command', () => {
     expectOneLineFailure(await run(['release', zip]), /--product is required/);
     expectOneLineFailure(await run(['publish']), /usage: licensing release/);
     expect(await releasesOf(tenant, product.id)).toEqual([]);
-  });
+    // Eleven runs of the command, each a Node process of its own.
+  }, 90_000);
 });
 
 describe('the GitHub Action', () => {
