@@ -63,7 +63,7 @@ export class EdgeFirewallStack extends Stack {
   }
 }
 
-/** The surfaces plugins call: the licensing API (`/v1`) and the public API (`/public/v1`). */
+/** The surfaces plugins call: the licensing API (`/v1`, and the Composer repository, `/composer`) and the public API (`/public/v1`). */
 const PLUGIN_SURFACES: readonly Surface[] = ['edge', 'public'];
 
 /** A route's fixed part: `/v1/{proxy+}` → `/v1/`, `/v1/webhooks/stripe/{userId}` → `/v1/webhooks/stripe/`. */

@@ -46,6 +46,8 @@ export const ROUTES: RouteSpec[] = [
   // Plugins' calls; later, more specific routes (`/v1/portal/{proxy+}`, `/v1/webhooks/stripe/{userId}`) win over this one.
   { method: 'ANY', path: '/v1/{proxy+}', surface: 'edge' },
   { method: 'ANY', path: '/public/v1/{proxy+}', surface: 'public' },
+  // The licensed Composer repository (DECISIONS §24): read-only, under HTTP Basic auth with a license key.
+  ...readable('/composer/{proxy+}', 'edge'),
   // The vendor's server with its secret key; `/dl` serves the signed links of portal downloads.
   { method: 'ANY', path: '/v1/portal/{proxy+}', surface: 'portal' },
   ...readable('/dl/{releaseId}', 'portal'),
@@ -59,8 +61,8 @@ export const ROUTES: RouteSpec[] = [
 ];
 
 /**
- * The first path segments of the service's routes (`/api`, `/v1`, `/public`, `/dl`, `/health`, `/openapi.json`,
- * `/docs`): every path under one of these is the service's, every other path the dashboard's. The local gateway and
+ * The first path segments of the service's routes (`/api`, `/v1`, `/public`, `/composer`, `/dl`, `/health`,
+ * `/openapi.json`, `/docs`): every path under one of these is the service's, every other path the dashboard's. The local gateway and
  * the dashboard's CloudFront distribution split requests by the same list.
  */
 export const SERVICE_PATH_PREFIXES: string[] = [...new Set(ROUTES.map((route) => `/${route.path.split('/')[1]}`))];

@@ -7,6 +7,7 @@ import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/in
 import { createDownloadLinks } from '../../shared/platform/storage/index.js';
 import { licenseRoutes } from '../shared/license-routes.js';
 import { feedRoutes } from './feed-routes.js';
+import { composerRoutes } from './composer-routes.js';
 import { updateRoutes } from './update-routes.js';
 
 /** The table, and the base of the links it builds (update-check `package`). */
@@ -15,7 +16,8 @@ export type EdgeDeps = Deps<Config<'links'>>;
 /** Every route of the edge API, with this container's caches and bookkeeping, shared by every request it serves. */
 export function edgeRoutes(deps: EdgeDeps): Route[] {
   const products = createProductCatalog(deps);
-  const activity = createActivityRecorder({ ...deps, usage: createUsageQueue(deps.config) });
+  const usage = createUsageQueue(deps.config);
+  const activity = createActivityRecorder({ ...deps, usage });
   // Products' signing keys are opened (KMS Decrypt) on first use and kept for the container.
   const signer = createResponseSigner(createKeyring(createSecretBox(deps.config, SECRET_ACCESS.edge)));
   const context = { catalog: products, activity, limits: createRateLimiter(deps), signer };
@@ -25,10 +27,11 @@ export function edgeRoutes(deps: EdgeDeps): Route[] {
     ...licenseRoutes(deps, context, { prefix: '/v1', publicKey: false }),
     ...updateRoutes(deps, { products, releases, links, activity, signer, limits: context.limits }),
     ...feedRoutes(deps, { products, releases, links, limits: context.limits }),
+    ...composerRoutes(deps, { products, releases, links, usage, limits: context.limits }),
   ];
 }
 
-/** The edge API (`/v1`): unauthenticated, high-volume calls from installed plugins. */
+/** The edge API (`/v1`): unauthenticated, high-volume calls from installed plugins; and the Composer repository (`/composer`). */
 export function createEdgeHandler(deps: EdgeDeps) {
   return httpApp(edgeRoutes(deps), { cors: { kind: 'open' }, originSecret: originSecretOf(deps.config), data: deps.data });
 }

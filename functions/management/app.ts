@@ -8,6 +8,7 @@ import { createSecretBox, SECRET_ACCESS, type SecretBox } from '../../shared/pla
 import { createStorageClient } from '../../shared/platform/s3/index.js';
 import type { StorageDeps } from '../../shared/platform/storage/index.js';
 import { routeBuilders } from './route.js';
+import { accountSettingsRoutes } from './routes/account-settings.js';
 import { activationRoutes } from './routes/activations.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -76,6 +77,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...auditLogRoutes(deps, builders),
     ...subscriptionRoutes(deps, builders),
     ...couponRoutes(deps, builders),
+    ...accountSettingsRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }

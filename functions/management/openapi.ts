@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { defineOperations, named } from '../../shared/platform/openapi/index.js';
+import { accountSettingsOperations } from './routes/account-settings.openapi.js';
 import { activationOperations } from './routes/activations.openapi.js';
 import { analyticsOperations } from './routes/analytics.openapi.js';
 import { apiKeyOperations } from './routes/api-keys.openapi.js';
@@ -39,6 +40,7 @@ export const managementOperations = defineOperations({
   ...auditLogOperations,
   ...subscriptionOperations,
   ...couponOperations,
+  ...accountSettingsOperations,
   'GET /health': {
     summary: 'Health check',
     description: 'Answers once the stack is ready to serve.',

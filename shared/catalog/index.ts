@@ -6,6 +6,8 @@ export { DEFAULT_GRACE_DAYS, DEFAULT_PLAN_CHANGE_PRORATION, DEFAULT_RENEWAL_REMI
 export type { PlanChangeProration } from './products/product-defaults.js';
 export { FEATURE_KEY_PATTERN, MAX_FEATURES, checkFeatureKeys, grantedFeatures } from './products/features.js';
 export type { Feature } from './products/features.js';
+export { COMPOSER_VENDOR_PATTERN, COMPOSER_VENDOR_RULE, MAX_COMPOSER_VENDOR_LENGTH, composerInstallOf, composerVendorOf, ensureAccountSettings, setComposerVendor } from './composer/vendors.js';
+export type { AccountSettings, ComposerInstall } from './composer/vendors.js';
 export { milestonesOf, reachMilestone } from './products/milestones.js';
 export type { ProductMilestone } from './products/milestones.js';
 export { createProduct, deleteProduct, getProduct, listProducts, loadLiveProduct, loadProduct, regeneratePublicKey, rotateSigningKey, updateProduct } from './products/products.js';

@@ -57,6 +57,9 @@ export { BOUND_ANSWER_HEADERS, BOUND_ANSWER_NOTE, BOUND_FIELDS, NONCE_HEADER_PAR
 export type { AnswerBinding } from './signing/signature-docs.js';
 export { signedAnswers } from './signing/signed-answers.js';
 export type { AnswerScope } from './signing/signed-answers.js';
+export { loadComposerRepository } from './updates/composer-loader.js';
+export { COMPOSER_REALM, PACKAGE_NOT_FOUND } from './updates/composer-messages.js';
+export type { ComposerCaller, ComposerRepository, ComposerSources } from './updates/composer-repository.js';
 export { DOWNLOAD_URL_TTL_SECONDS, RELEASE_NOT_FOUND, downloadRelease } from './updates/download.js';
 /** The desktop update feeds (DECISIONS §26), loaded by the first request that serves one: none of it at cold start. */
 export const loadDesktopFeeds = () => import('./updates/feeds/desktop-feeds.js');

@@ -277,7 +277,8 @@ export const FUNCTION_CONFIG_SECTIONS = {
   edge: ['links'],
   public: ['links'],
   portal: ['links'],
-  stripeWebhook: [],
+  /** The service's address in license e-mails (the Composer repository's, DECISIONS §24). */
+  stripeWebhook: ['links'],
   mailSender: ['mail'],
   /** The renewal reminders' links. */
   expirySweep: ['links'],

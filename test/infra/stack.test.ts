@@ -153,6 +153,8 @@ describe('functions', () => {
       'POWERTOOLS_METRICS_NAMESPACE',
       'POWERTOOLS_SERVICE_NAME',
       'PROVIDER_KEY_ID',
+      // The Composer repository's address in license e-mails (DECISIONS §24).
+      'PUBLIC_BASE_URL',
       'RUNTIME',
       'TABLE_NAME',
     ]);

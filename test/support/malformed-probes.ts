@@ -61,10 +61,14 @@ const PATH_TEXT_VALUES: Record<string, (targets: SweepTargets) => string> = {
   current_version: () => '1.0.0',
   platform: () => 'linux-x64',
   fileName: () => 'app.deb',
+  // The Composer repository's names (read from the path by its handler): a vendor and package of nothing.
+  vendor: () => 'no-such-vendor',
+  package: () => 'no-such-package',
+  file: () => 'no-such-package.json',
 };
 
-/** A path parameter that is not an id: one the route's `input.path` schema reads. */
-const isTextParam = (route: Route, param: string) => route.input?.pathIds?.[param] === undefined && fieldsOf(route.input?.path).includes(param);
+/** A path parameter that is not an id: one the route's `input.path` schema reads, or its handler reads from the path. */
+const isTextParam = (route: Route, param: string) => route.input?.pathIds?.[param] === undefined;
 
 function kindOf(route: Route, param: string): IdPrefix {
   const prefix = route.input?.pathIds?.[param]?.prefix;
@@ -91,6 +95,7 @@ const MALFORMED_TEXTS: [string, string][] = [
   ['bad percent-encoding', '%E0%A4%A'],
   ['a lone percent sign', 'x%'],
   ['an encoded slash', 'a%2Fb'],
+  ['dot segments', '..'],
   ['encoded non-ASCII', '%C3%A9'.repeat(24)],
   ['upper case and spaces', 'NOT%20A%20VALUE'],
   ['5,000 characters', 'a'.repeat(5000)],
@@ -126,8 +131,8 @@ function pathProbes(route: Route, targets: SweepTargets): Probe[] {
       label: `{${param}}: ${label}`,
       method: route.method,
       path: fillPath(route.path, { ...real, [param]: raw }) + workingQuery(route, targets),
-    })),
-  );
+    }));
+  });
 }
 
 const json = (value: unknown) => JSON.stringify(value);

@@ -66,6 +66,11 @@ export const Product = named(
       z.array(idOf('prd')),
       'A bundle\'s (`productType: "bundle"`) included products: 2–100 live products of the account, none a bundle. A license of the bundle is one key for each (validate, activate, check, offline files), one seat per site across them. `[]` for any other product.',
     ),
+    composerEnabled: described(
+      z.boolean(),
+      'The dashboard\'s Connect section and the license e-mails show how to install it with Composer (the `auth.json` and `repositories` ' +
+        "snippet, DECISIONS §24); default false. The Composer repository serves every product a key covers either way.",
+    ),
     features: described(
       z.array(z.object({ key: z.string(), name: z.string() })),
       'What plans may switch on inside the software (`hasFeature(key)` in the clients): `key` is 1–64 lower-case letters, digits or `-`, unique; ' +

@@ -113,6 +113,8 @@ const schemas = lazily(() => {
     features: z.optional(features),
     /** A bundle's products (shared/catalog/products/bundles.ts checks them). */
     includes: z.optional(z.array(z.string().check(z.maxLength(64))).check(z.maxLength(1000))),
+    /** The Composer snippet in the dashboard and license e-mails (DECISIONS §24). */
+    composerEnabled: z.optional(z.boolean()),
   });
   const updateBody = z.partial(createBody);
   const listQuery = z.strictObject({

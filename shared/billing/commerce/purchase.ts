@@ -8,7 +8,7 @@ import { expiryItemChanges, generateLicenseKey, type LicenseItem, type ProductSu
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
 import { logger, metrics } from '../../platform/observability/index.js';
 import { licenseCreatedChanges, overviewCountItems, paymentChanges, subscriptionChanges } from '../../insights/index.js';
-import { grantedFeatures, loadProduct } from '../../catalog/index.js';
+import { composerInstallOf, grantedFeatures, loadProduct } from '../../catalog/index.js';
 import { processedMark } from './event-claims.js';
 import { soldPlan, type SoldPlan } from './sold-plan.js';
 import { subscriptionTrialEnd } from './lifecycle-mapping.js';
@@ -63,6 +63,8 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
 
   const customerEmail = normalizeEmail(email);
   const summary = { id: product.productId, name: product.name, slug: product.slug };
+  // A Composer-enabled product's e-mail says how to install it with Composer (DECISIONS §24).
+  const composer = await composerInstallOf(deps, product, ctx.baseUrl);
   // A checkout trial's license runs to the trial's end (DECISIONS §15); the first paid invoice renews it.
   const trialEndsAt = subscription && subscriptionTrialEnd(subscription);
   const newLicenseId = newId('lic');
@@ -134,7 +136,7 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       ],
       // Sent from the outbox through the mail queue, once: the buyer's key by e-mail.
       // A continued trial's key is the one already e-mailed for the trial: one license e-mail per license.
-      mail: !trial && licenseMailItem(tx, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller }, now),
+      mail: !trial && licenseMailItem(tx, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller, composer }, now),
       overview: overviewCountItems(tx, license, [
         ...paymentChanges(payment),
         // A continued trial's license was counted new when the trial began.

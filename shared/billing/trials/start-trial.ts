@@ -3,7 +3,7 @@ import { counterNames, counterUpdates, transact } from '../../platform/data/inde
 import { BadRequestError, ConflictError, type Deps, newId } from '../../platform/index.js';
 import { licenseMailItem, outboxEvent } from '../../messaging/index.js';
 import { expiryItemChanges, generateLicenseKey, type LicenseItem, type ProductCatalog, toLicense } from '../../licensing/index.js';
-import { grantedFeatures } from '../../catalog/index.js';
+import { composerInstallOf, grantedFeatures } from '../../catalog/index.js';
 import { planOnSale, productOfPublicKey } from '../payments/public-plans.js';
 import { claimAddress } from './claim-address.js';
 
@@ -12,7 +12,8 @@ export const NO_TRIAL = 'This plan has no trial';
 const DAY_MS = 24 * 3600 * 1000;
 const ROUNDS = 5;
 
-export type TrialRequest = { publicKey: string; plan: string; email: string };
+/** `baseUrl`: the service's address (the Composer repository's, in the license e-mail). */
+export type TrialRequest = { publicKey: string; plan: string; email: string; baseUrl: string };
 
 /**
  * A no-card trial (DECISIONS §15): a license of the plan's seats expiring after its `trialDays`, e-mailed to the
@@ -34,6 +35,7 @@ export async function startTrial(deps: Pick<Deps, 'data' | 'clock'>, catalog: Pr
   if (claim) throw new ConflictError(TRIAL_TAKEN);
   const { tenantId, productId } = product;
   const summary = { id: productId, name: productItem?.name ?? '', slug: productItem?.slug ?? '' };
+  const composer = productItem ? await composerInstallOf(deps, productItem, request.baseUrl) : undefined;
   const licenseId = newId('lic');
   for (let round = 0; round < ROUNDS; round++) {
     const now = deps.clock.now();
@@ -65,7 +67,7 @@ export async function startTrial(deps: Pick<Deps, 'data' | 'clock'>, catalog: Pr
       event: outboxEvent(tx, { tenantId, type: 'license.created', data: toLicense(license, summary, now), now }),
       expiry: expiryItemChanges(tx, license, undefined, license),
       customer: customerLinkItems(tx, link, now),
-      mail: licenseMailItem(tx, { license, productName: summary.name, renews: false, seller: { name: provider?.sellerName, replyTo: provider?.replyTo } }, now),
+      mail: licenseMailItem(tx, { license, productName: summary.name, renews: false, seller: { name: provider?.sellerName, replyTo: provider?.replyTo }, composer }, now),
     }));
     if (outcome.committed) return { sent: true };
     if (outcome.refused('trial')) throw new ConflictError(TRIAL_TAKEN);

@@ -11,6 +11,7 @@ import {
   OFFLINE_VALIDITY_DAYS,
   type PlanChangeProration,
 } from './product-defaults.js';
+import { ensureAccountSettings } from '../composer/vendors.js';
 import { checkedIncludes } from './bundles.js';
 import type { Feature } from './features.js';
 import { newSigningKey, publicSigningKeys, rotatedKeys } from './signing-keys.js';
@@ -57,6 +58,8 @@ export type ProductInput = {
   features?: Feature[];
   /** A bundle's included products (DECISIONS §23). */
   includes?: string[];
+  /** The dashboard and license e-mails show how to install it with Composer (DECISIONS §24). */
+  composerEnabled?: boolean;
 } & { [K in OptionalText]?: string | null };
 
 /** Fields that `null` clears in an update (back to their defaults). */
@@ -93,6 +96,7 @@ export function toProduct(item: ProductItem, now: Date = new Date()) {
     planChangeProration: item.planChangeProration ?? DEFAULT_PLAN_CHANGE_PRORATION,
     features: item.features ?? [],
     includes: item.includes ?? [],
+    composerEnabled: item.composerEnabled ?? false,
     signingKeys: publicSigningKeys(item, now),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
@@ -131,6 +135,8 @@ export async function getProduct(deps: ProductDeps, tenantId: string, productId:
  * with it (one KMS GenerateDataKey in AWS).
  */
 export async function createProduct(deps: SigningDeps, tenantId: string, input: ProductInput): Promise<Product> {
+  // Its packages are named `<vendor>/<slug>` in the Composer repository, so the account has a vendor before it has a product.
+  await ensureAccountSettings(deps, tenantId);
   const clockNow = deps.clock.now();
   const now = clockNow.toISOString();
   const productId = newId('prd');
@@ -200,6 +206,8 @@ export async function updateProduct(
   changes: ProductChanges,
 ): Promise<Product> {
   const cleared = CLEARABLE.filter((field) => changes[field] === null);
+  // An account from before Composer vendors gets its vendor when it turns Composer on (DECISIONS §24).
+  if (changes.composerEnabled) await ensureAccountSettings(deps, tenantId);
   for (let round = 0; round < WRITE_ROUNDS; round++) {
     const current = await loadLiveProduct(deps, tenantId, productId);
     // A bundle's includes are checked whenever its type or list changes; a product that stops being a bundle drops them.

@@ -1,7 +1,7 @@
 import { BadRequestError, ConflictError, type Deps, newId, NotFoundError, withoutNulls } from '../../platform/index.js';
 import { type ConditionOperations, type EntityItem, type RELEASE_STATUSES, transact, type TransactionEntities } from '../../platform/data/index.js';
 import { loadLiveProduct } from '../products/products.js';
-import { inspectReleaseFile, type StorageDeps } from '../../platform/storage/index.js';
+import { inspectReleaseFile, releaseFileSha1, type StorageDeps } from '../../platform/storage/index.js';
 import { isProductFilePath, isZipArchive, sanitizeFileName, ZIP_SIGNATURE_LENGTH } from './file-rules.js';
 import { outboxEvent } from '../../messaging/index.js';
 import { DEFAULT_CHANNEL, DEFAULT_ROLLOUT_PERCENT, type Channel } from './channels.js';
@@ -73,7 +73,8 @@ async function loadRelease(deps: ReleaseDeps, tenantId: string, productId: strin
 
 /**
  * Checks a release's file in storage: it must be one of this product's uploads, exist, and be a ZIP.
- * The stored size is the truth; a `fileSize` that disagrees with it is refused.
+ * The stored size is the truth; a `fileSize` that disagrees with it is refused. Its SHA-1 is taken as stored, for
+ * the Composer repository (DECISIONS §24).
  */
 async function resolveFile(
   deps: ReleaseDeps,
@@ -94,6 +95,7 @@ async function resolveFile(
     filePath: input.filePath,
     fileName: sanitizeFileName(input.fileName ?? input.filePath.split('/').pop()!),
     fileSize: stored.size,
+    fileSha1: await releaseFileSha1(deps, input.filePath),
   };
 }
 

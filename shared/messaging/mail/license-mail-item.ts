@@ -10,6 +10,8 @@ export type LicenseMailContent = {
   /** The license runs with a subscription: its expiry is a renewal date. */
   renews: boolean;
   seller: { name?: string; replyTo?: string };
+  /** A Composer-enabled product: how the buyer installs it with Composer. */
+  composer?: { packageName: string; repositoryUrl: string };
 };
 
 /**
@@ -35,6 +37,8 @@ export function licenseMailItem(tx: Pick<TransactionEntities, 'licenseMail' | 'o
         renews: content.renews,
         sellerName: content.seller.name,
         replyTo: content.seller.replyTo,
+        composerPackage: content.composer?.packageName,
+        composerRepository: content.composer?.repositoryUrl,
         status: 'pending',
         attempts: 0,
         createdAt,

@@ -13,7 +13,24 @@ export type LicenseMailView = {
   customerName?: string;
   sellerName?: string;
   replyTo?: string;
+  /** A Composer-enabled product (DECISIONS §24): its package (`vendor/slug`) and the repository's address. */
+  composerPackage?: string;
+  composerRepository?: string;
 };
+
+/** How to install with Composer, as steps each with the text to paste: for a Composer-enabled product only. */
+function composerSteps(view: LicenseMailView): { step: string; code: string }[] {
+  if (!view.composerPackage || !view.composerRepository) return [];
+  const host = new URL(view.composerRepository).host;
+  return [
+    { step: 'Add the repository to your composer.json:', code: JSON.stringify({ repositories: [{ type: 'composer', url: view.composerRepository }] }, null, 2) },
+    {
+      step: "Put your license key in auth.json beside it (the password can be your site's URL):",
+      code: JSON.stringify({ 'http-basic': { [host]: { username: view.licenseKey, password: 'https://your-site.example' } } }, null, 2),
+    },
+    { step: 'Then install it:', code: `composer require ${view.composerPackage}` },
+  ];
+}
 
 /** The line about time: a renewal date, an end date, or none for a lifetime license. */
 function termLine(view: LicenseMailView): { label: string; value: string } {
@@ -44,6 +61,7 @@ export function renderLicenseMail(view: LicenseMailView): RenderedMail {
     ? `Questions? Reply to this e-mail and it reaches ${seller ?? 'us'} (${view.replyTo}).`
     : 'Keep this e-mail: it is your record of the purchase.';
 
+  const composer = composerSteps(view);
   const text = [
     greeting,
     '',
@@ -57,6 +75,9 @@ export function renderLicenseMail(view: LicenseMailView): RenderedMail {
     'How to activate',
     ...steps.map((step, i) => `${i + 1}. ${step}`),
     '',
+    ...(composer.length
+      ? ['Install with Composer', ...composer.flatMap(({ step, code }, i) => [`${i + 1}. ${step}`, ...code.split('\n').map((line) => `    ${line}`)]), '']
+      : []),
     help,
     ...(seller ? ['', `— ${seller}`] : []),
     '',
@@ -81,7 +102,15 @@ ${row(term.label, term.value)}
 <h2 style="margin:24px 0 8px;font-size:17px;color:#202124">How to activate</h2>
 <ol style="margin:0 0 16px;padding-left:20px">
 ${steps.map((step) => `<li style="margin:0 0 6px">${e(step)}</li>`).join('\n')}
-</ol>`,
+</ol>${
+      composer.length
+        ? `
+<h2 style="margin:24px 0 8px;font-size:17px;color:#202124">Install with Composer</h2>
+<ol style="margin:0 0 16px;padding-left:20px">
+${composer.map(({ step, code }) => `<li style="margin:0 0 6px">${e(step)}<pre style="margin:6px 0 0;padding:8px;background:#f1f3f4;border-radius:4px;font-size:13px;white-space:pre-wrap;word-break:break-all">${e(code)}</pre></li>`).join('\n')}
+</ol>`
+        : ''
+    }`,
     footer: `<p style="margin:0">${e(help)}</p>${seller ? `\n<p style="margin:12px 0 0">— ${e(seller)}</p>` : ''}`,
   });
   return { subject, text, html };

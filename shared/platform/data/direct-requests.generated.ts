@@ -105,6 +105,7 @@ export const DIRECT_READ_SHAPES = {
       "renewalReminderDays": "renewalReminderDays",
       "graceDays": "graceDays",
       "includes": "includes",
+      "composerEnabled": "composerEnabled",
       "features": "features",
       "createdAt": "createdAt",
       "updatedAt": "updatedAt",

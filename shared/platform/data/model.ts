@@ -25,6 +25,7 @@ import { activationEntity, activeDomainEntity } from './entities/activation.js';
 import { apiKeyEntity } from './entities/api-key.js';
 import { auditEntryEntity, auditHeadEntity, personalDataKeyEntity } from './entities/audit.js';
 import { paymentEntity, subscriptionEntity } from './entities/billing.js';
+import { accountSettingsEntity, composerInstallEntity, composerVendorEntity } from './entities/composer.js';
 import { checkoutSessionEntity } from './entities/checkout-session.js';
 import { couponCodeEntity, couponEntity } from './entities/coupon.js';
 import { counterEntity } from './entities/counter.js';
@@ -135,6 +136,9 @@ export const ENTITY_FACTORIES = {
   coupon: couponEntity,
   couponCode: couponCodeEntity,
   trialClaim: trialClaimEntity,
+  accountSettings: accountSettingsEntity,
+  composerVendor: composerVendorEntity,
+  composerInstall: composerInstallEntity,
 };
 
 /** Each entity as ElectroDB builds it. */

@@ -175,6 +175,7 @@ export const exampleProduct = {
   graceDays: 7,
   planChangeProration: 'upgradeNowDowngradeAtRenewal',
   includes: [],
+  composerEnabled: false,
   features: [{ key: 'reports', name: 'Reports' }, { key: 'white-label', name: 'White label' }],
   signingKeys: [exampleSigningKey],
   createdAt: EX.created,

@@ -74,6 +74,13 @@ export const SECURITY_SCHEMES = {
       'The product\'s public key (`pk_…`): identifies a product, changes nothing, safe to ship in distributed code. The plans and ' +
       'checkout routes take it in the query; the license operations under `/public/v1` take it as `public_key` in the JSON body.',
   },
+  licenseKeyBasic: {
+    type: 'http',
+    scheme: 'basic',
+    description:
+      'The Composer repository (`/composer`): HTTP Basic auth with a license key as the user name and anything as the password ' +
+      "(the site's URL is a good choice: its install is counted under that site), as Composer sends it from `auth.json` (`http-basic`).",
+  },
   stripeSignature: {
     type: 'apiKey',
     in: 'header',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { CoreConfig } from '../config.js';
 import type { StorageClient } from '../s3/storage-client.js';
@@ -66,4 +67,13 @@ export async function readReleaseFileRange(deps: StorageDeps, filePath: string, 
   const { s3, sdk } = await deps.clients.s3();
   const object = await s3.send(new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: filePath, Range: `bytes=${start}-${end - 1}` }));
   return object.Body as Readable;
+}
+
+/** SHA-1 (hex) of a stored file, streamed through the hash: what Composer checks a downloaded ZIP against (`shasum`). */
+export async function releaseFileSha1(deps: StorageDeps, filePath: string): Promise<string> {
+  const { s3, sdk } = await deps.clients.s3();
+  const object = await s3.send(new sdk.GetObjectCommand({ Bucket: bucketOf(deps), Key: filePath }));
+  const hash = createHash('sha1');
+  for await (const chunk of object.Body as Readable) hash.update(chunk as Uint8Array);
+  return hash.digest('hex');
 }

@@ -233,6 +233,19 @@ describe('the OpenAPI document against real answers', () => {
     expectStatus(await plugin.get(`/v1/download/${release.id}/linux-x64/app.deb?${keyed}`), 302);
     expectStatus(await plugin.get(`/v1/download/${release.id}/linux-arm64/app.deb?${keyed}`), 404);
     expectStatus(await plugin.get(`/v1/download/${release.id}/linux-x64/app.deb?license_key=NOPE-AAAA-BBBB-CCCC-DDDD`), 403);
+    // The Composer repository (DECISIONS §24), with the account's vendor.
+    expectStatus(await vendor.get('/api/account/settings'), 200);
+    const composerVendor = `contract-${Date.now().toString(36)}`;
+    expectStatus(await vendor.put('/api/account/settings', { composerVendor }), 200);
+    expectStatus(await vendor.put('/api/account/settings', { composerVendor: 'Not Valid' }), 400);
+    const composer = (path: string, key = license.licenseKey) =>
+      plugin.get(`/composer${path}`, { origin: null, headers: { authorization: `Basic ${Buffer.from(`${key}:https://example.com`).toString('base64')}` } });
+    expectStatus(await composer('/packages.json'), 200);
+    expectStatus(await composer('/packages.json', 'NOPE-AAAA-BBBB-CCCC-DDDD'), 401);
+    expectStatus(await composer(`/p2/${composerVendor}/${product.slug}.json`), 200);
+    expectStatus(await composer(`/p2/${composerVendor}/no-such-package.json`), 404);
+    expectStatus(await composer(`/dist/${composerVendor}/${product.slug}/${release.id}.zip`), 302);
+    expectStatus(await composer(`/dist/${composerVendor}/${product.slug}/rel_aaaaaaaaaaaaaaaaaaaaaaaa.zip`), 404);
     // A floating license's seats, lent by leases on both surfaces (DECISIONS §18).
     const floating = (await vendor.post('/api/licenses', { productId: product.id, customerEmail: 'team@example.com', seats: 1, floating: true })).body;
     const lent = await edge({ license_key: floating.licenseKey, machine: 'desk-1' }, '/v1/licenses/leases');

@@ -58,4 +58,15 @@ describe('sender header', () => {
     expect(fromHeader('a@b.example', '  ')).toBe('a@b.example');
     expect(fromHeader('a@b.example', undefined)).toBe('a@b.example');
   });
+
+  it("shows a Composer-enabled product's repository, auth.json with the buyer's key and the require command, and nothing of it otherwise", () => {
+    const mail = renderLicenseMail({ ...base, composerPackage: 'acme/widget-pro', composerRepository: 'https://licensing.example/composer' });
+    expect(mail.text).toContain('Install with Composer\n1. Add the repository to your composer.json:\n    {\n      "repositories": [');
+    expect(mail.text).toContain('"url": "https://licensing.example/composer"');
+    expect(mail.text).toContain('"licensing.example": {\n          "username": "WIDGET-ABCD-EFGH-JKLM-NPQR"');
+    expect(mail.text).toContain('3. Then install it:\n    composer require acme/widget-pro');
+    expect(mail.html).toContain('composer require acme/widget-pro');
+    expect(mail.html).toContain('&quot;username&quot;: &quot;WIDGET-ABCD-EFGH-JKLM-NPQR&quot;');
+    expect(renderLicenseMail(base).text).not.toContain('Composer');
+  });
 });

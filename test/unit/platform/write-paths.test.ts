@@ -86,7 +86,8 @@ const cases: Case[] = [
   },
   {
     name: 'product create',
-    seed: () => undefined,
+    // An account with its Composer vendor claimed: its first product claimed it (test/integration/catalog/composer-vendor.test.ts).
+    seed: (table) => table.seed('accountSettings', { tenantId: TENANT, composerVendor: 'acme', updatedAt: NOW.toISOString() }),
     run: (deps) => createProduct({ ...deps, secrets }, TENANT, { name: 'Widget', productType: 'plugin' }),
     answers: (result) => expect(result).toMatchObject({ slug: 'widget', public_key: expect.stringMatching(/^pk_/) }),
   },

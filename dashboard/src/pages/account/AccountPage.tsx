@@ -2,6 +2,7 @@ import { useCan } from '../../auth/permissions';
 import { useMe } from '../../auth/session';
 import { QueryView } from '../../components/QueryView';
 import { ApiKeysSection } from './ApiKeysSection';
+import { ComposerSection } from './ComposerSection';
 import { ExportSection } from './ExportSection';
 import { PasswordSection } from './PasswordSection';
 import { ProfileSection } from './ProfileSection';
@@ -20,6 +21,7 @@ export function AccountPage() {
           </>
         )}
       </QueryView>
+      <ComposerSection />
       <ApiKeysSection />
       {can('data') && <ExportSection />}
     </>

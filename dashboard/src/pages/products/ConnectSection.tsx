@@ -5,7 +5,9 @@ import { useServiceBaseUrl } from '../../api/service-base';
 import type { Product } from '../../api/types';
 import { CopyButton } from '../../components/CopyButton';
 import { formatDate } from '../../components/format';
+import { composerSnippet } from './composer-snippet';
 import { connectSnippets } from './connect-snippets';
+import { ACCOUNT_SETTINGS_KEY } from '../account/ComposerSection';
 import { productKeys } from './productQueries';
 
 /** How often the page asks whether the first activation has arrived, while it has not. */
@@ -19,6 +21,10 @@ export function ConnectSection({ product }: { product: Product }) {
   // Where plugins reach the service; the dashboard's own origin where the service has not said (a role that may not
   // read the payment provider, which states it).
   const baseUrl = useServiceBaseUrl() ?? window.location.origin;
+  // The account's Composer vendor names the package (only asked for when the product is Composer-enabled).
+  const settings = useQuery({ queryKey: ACCOUNT_SETTINGS_KEY, queryFn: () => unwrap(api.GET('/api/account/settings')), enabled: product.composerEnabled });
+  const vendor = product.composerEnabled ? settings.data?.composerVendor : undefined;
+  const snippets = [...connectSnippets({ baseUrl, product }), ...(vendor ? [composerSnippet({ baseUrl, vendor, slug: product.slug })] : [])];
   return (
     <section className="card" id="connect" aria-labelledby="connect-heading">
       <h2 id="connect-heading">Connect</h2>
@@ -27,7 +33,7 @@ export function ConnectSection({ product }: { product: Product }) {
         secret.
       </p>
       <FirstActivation productId={product.id} />
-      {connectSnippets({ baseUrl, product }).map((snippet) => (
+      {snippets.map((snippet) => (
         <div key={snippet.id} className="snippet">
           <div className="row-head">
             <h3 id={`snippet-${snippet.id}`}>{snippet.title}</h3>

@@ -41,6 +41,7 @@ export type ProductBody = {
   isPremium: boolean;
   requiresLicense: boolean;
   managesReleases: boolean;
+  composerEnabled: boolean;
   slug?: string;
   licensePrefix?: string;
   /** null: the service's default patterns. */
@@ -79,6 +80,7 @@ type Values = {
   isPremium: boolean;
   requiresLicense: boolean;
   managesReleases: boolean;
+  composerEnabled: boolean;
   defaultStagingPatterns: boolean;
   /** One pattern a line. */
   stagingPatterns: string;
@@ -112,6 +114,7 @@ function initialValues(product?: Product): Values {
     isPremium: product?.isPremium ?? false,
     requiresLicense: product?.requiresLicense ?? true,
     managesReleases: product?.managesReleases ?? true,
+    composerEnabled: product?.composerEnabled ?? false,
     defaultStagingPatterns: (product?.stagingPatterns ?? null) === null,
     stagingPatterns: (product?.stagingPatterns ?? []).join('\n'),
     stagingActivationLimit: String(product?.stagingActivationLimit ?? DEFAULT_STAGING_ACTIVATION_LIMIT),
@@ -161,6 +164,7 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
         isPremium: values.isPremium,
         requiresLicense: values.requiresLicense,
         managesReleases: values.managesReleases,
+        composerEnabled: values.composerEnabled,
         ...(values.slug.trim() && { slug: values.slug.trim() }),
         ...(values.licensePrefix.trim() && { licensePrefix: values.licensePrefix.trim() }),
         stagingPatterns: values.defaultStagingPatterns ? null : patternLines(values.stagingPatterns).map((line) => line.toLowerCase()),
@@ -279,6 +283,12 @@ export function ProductForm({ product, submitLabel, pending, error, onSubmit }: 
             <legend>More options</legend>
             <CheckboxField label="Premium" checked={form.values.isPremium} onChange={form.set('isPremium')} />
             <CheckboxField label="Releases managed here" checked={form.values.managesReleases} onChange={form.set('managesReleases')} />
+            <CheckboxField
+              label="Installed with Composer"
+              hint="Shows customers the auth.json and repositories snippet (Connect, license e-mails)"
+              checked={form.values.composerEnabled}
+              onChange={form.set('composerEnabled')}
+            />
           </fieldset>
         </div>
       </details>

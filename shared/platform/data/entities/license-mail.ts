@@ -26,6 +26,9 @@ export const licenseMailEntity = () =>
       /** The vendor as the buyer knows them, and where replies go (the payment provider's settings). */
       sellerName: { type: 'string' },
       replyTo: { type: 'string' },
+      /** A Composer-enabled product's package (`vendor/slug`) and repository address (DECISIONS §24); absent otherwise. */
+      composerPackage: { type: 'string' },
+      composerRepository: { type: 'string' },
       ...MAIL_SEND_STATE,
       createdAt: { type: 'string', required: true },
       ttl: { type: 'number', required: true },

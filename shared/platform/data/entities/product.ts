@@ -88,6 +88,8 @@ export const productEntity = () =>
        * item, so the license operations' cached catalog knows them: a bundle key's validate reads nothing more.
        */
       includes: { type: 'list', items: { type: 'string' } },
+      /** The dashboard and license e-mails show the Composer snippet (DECISIONS §24); absent: false. */
+      composerEnabled: { type: 'boolean' },
       /** What plans may switch on inside the software (DECISIONS §23), keys unique; absent: none. */
       features: {
         type: 'list',

@@ -15,6 +15,8 @@ export const releaseEntity = () =>
       filePath: { type: 'string', required: true },
       fileName: { type: 'string', required: true },
       fileSize: { type: 'number', required: true },
+      /** SHA-1 (hex) of the ZIP as uploaded, the Composer repository's `shasum`; absent on releases made before it. */
+      fileSha1: { type: 'string' },
       status: { type: RELEASE_STATUSES, required: true },
       downloadCount: { type: 'number', required: true, default: 0 },
       tested: { type: 'string' },
