@@ -131,8 +131,8 @@ function pathProbes(route: Route, targets: SweepTargets): Probe[] {
       label: `{${param}}: ${label}`,
       method: route.method,
       path: fillPath(route.path, { ...real, [param]: raw }) + workingQuery(route, targets),
-    }));
-  });
+    })),
+  );
 }
 
 const json = (value: unknown) => JSON.stringify(value);

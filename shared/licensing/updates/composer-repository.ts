@@ -15,7 +15,6 @@ import { DOWNLOAD_URL_TTL_SECONDS } from './download.js';
 import { type LicenseAccess, licenseAccess, mayReceive } from './license-access.js';
 import type { ProductReleases, ReleaseCatalog, ReleaseItem } from './release-catalog.js';
 
-
 export type ComposerSources = { products: ProductCatalog; releases: ReleaseCatalog; links: DownloadLinks; usage: UsageQueue };
 type ComposerDeps = Pick<Deps, 'data' | 'clock'>;
 
@@ -52,11 +51,11 @@ export function createComposerRepository(deps: ComposerDeps, sources: ComposerSo
     const license = couldBeLicenseKey(caller.licenseKey) ? await readLicense(deps, caller.licenseKey) : undefined;
     const owner = license && (await sources.products.byId(license.productId));
     if (!license || !owner || owner.deleted) throw unauthorized(LICENSE_MESSAGES.notFound);
-    let access = licenseAccess(license, owner, deps.clock.now());
+    let access = await licenseAccess(sources.products, license, owner, deps.clock.now());
     if (access.kind === 'none' && access.expired) {
       // What an expired key keeps is the product's setting as it is now (the catalog's copy may be a minute old).
       const current = await deps.data.reads.product.get({ productId: owner.productId });
-      access = licenseAccess(license, { productId: owner.productId, updatesAfterExpiry: current?.updatesAfterExpiry }, deps.clock.now());
+      access = await licenseAccess(sources.products, license, { productId: owner.productId, updatesAfterExpiry: current?.updatesAfterExpiry }, deps.clock.now());
     }
     if (access.kind === 'none') throw unauthorized(access.reason);
     return license;
@@ -69,11 +68,14 @@ export function createComposerRepository(deps: ComposerDeps, sources: ComposerSo
     const refs = await Promise.all(candidates.map((productId) => sources.products.byId(productId)));
     const entries = await Promise.all(refs.map((ref) => (ref && !ref.deleted && ref.tenantId === license.tenantId ? sources.releases.bySlug(ref.slug) : undefined)));
     const now = deps.clock.now();
-    return entries.flatMap((entry) => {
-      if (!entry || entry.product.productType === 'bundle') return [];
-      const access = licenseAccess(license, entry.product, now);
-      return access.kind === 'none' ? [] : [{ entry, access }];
-    });
+    const granted = await Promise.all(
+      entries.map(async (entry) => {
+        if (!entry || entry.product.productType === 'bundle') return undefined;
+        const access = await licenseAccess(sources.products, license, entry.product, now);
+        return access.kind === 'none' ? undefined : { entry, access };
+      }),
+    );
+    return granted.filter((found) => found !== undefined);
   }
 
   /** The package `<vendor>/<slug>` if the key may install from it; anything else (another account's, unknown) is 404. */

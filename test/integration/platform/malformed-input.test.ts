@@ -15,7 +15,7 @@ import { Client, DASHBOARD_ORIGIN } from '../../support/client.js';
 import { newRelease, type Tenant } from '../../support/licensing-fixtures.js';
 import { verifyAddress } from '../../support/mail.js';
 import {
-  fillPath, kindOf, malformedIds, pathParams, probesFor, realParams, workingQuery, type Probe, type SweepTargets,
+  fillPath, malformedIds, pathParams, probesFor, realParams, workingQuery, type Probe, type SweepTargets,
 } from '../../support/malformed-probes.js';
 import { settledSnapshot, snapshotChanges, snapshotTable, type TableSnapshot } from '../../support/table-snapshot.js';
 
