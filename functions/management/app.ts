@@ -19,6 +19,7 @@ import { oauthRoutes } from './routes/oauth.js';
 import { productRoutes } from './routes/products.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { paymentProviderRoutes } from './routes/payment-provider.js';
+import { portalSettingsRoutes } from './routes/portal-settings.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
 import { importRoutes } from './routes/imports.js';
@@ -76,6 +77,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...auditLogRoutes(deps, builders),
     ...subscriptionRoutes(deps, builders),
     ...couponRoutes(deps, builders),
+    ...portalSettingsRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }

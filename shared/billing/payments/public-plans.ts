@@ -20,6 +20,11 @@ async function plansOf(deps: Pick<Deps, 'data'>, productId: string) {
   return data;
 }
 
+/** The product's plans on sale (active and public), in creation order. */
+export async function plansOnSale(deps: Pick<Deps, 'data'>, productId: string) {
+  return (await plansOf(deps, productId)).filter(isOnSale);
+}
+
 /** The product's plans on sale, in creation order, each with the link that starts its checkout. */
 export async function listPublicPlans(deps: Pick<Deps, 'data'>, catalog: ProductCatalog, publicKey: string, baseUrl: string) {
   const product = await productOfPublicKey(catalog, publicKey);
