@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { clientNetwork, created, jsonBody, lazyInput, parseInput, requiredText, type Route } from '../../shared/platform/http/index.js';
-import { type Deps, lazily } from '../../shared/platform/index.js';
+import { clientNetwork, created, jsonBody, lazyInput, parseInput, requestBaseUrl, requiredText, type Route } from '../../shared/platform/http/index.js';
+import { type Config, type Deps, lazily } from '../../shared/platform/index.js';
 import type { ProductCatalog } from '../../shared/licensing/index.js';
 import { RATE_LIMITS, type RateLimiter } from '../../shared/platform/rate-limits/index.js';
 import { startTrial } from '../../shared/billing/index.js';
@@ -17,7 +17,7 @@ const schemas = lazily(() => {
 });
 
 /** No-card trials (DECISIONS §15), limited per caller as checkout is. */
-export function trialRoutes(deps: Deps, { catalog, limits }: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
+export function trialRoutes(deps: Deps<Config<'links'>>, { catalog, limits }: { catalog: ProductCatalog; limits: RateLimiter }): Route[] {
   return [
     {
       method: 'POST',
@@ -26,7 +26,7 @@ export function trialRoutes(deps: Deps, { catalog, limits }: { catalog: ProductC
       handler: async (event) => {
         const input = parseInput(schemas().trialBody, jsonBody(event));
         await limits.take(RATE_LIMITS.checkout, `${input.public_key}#${clientNetwork(event, deps.config)}`);
-        return created(await startTrial(deps, catalog, { publicKey: input.public_key, plan: input.plan, email: input.email }));
+        return created(await startTrial(deps, catalog, { publicKey: input.public_key, plan: input.plan, email: input.email, baseUrl: requestBaseUrl(event, deps.config.publicBaseUrl) }));
       },
     },
   ];

@@ -1,17 +1,17 @@
-import { type CoreConfig, createDeps, type Deps, NotFoundError, PayloadTooLargeError } from '../../shared/platform/index.js';
+import { type Config, createDeps, type Deps, NotFoundError, PayloadTooLargeError } from '../../shared/platform/index.js';
 import { createPaymentDeps, type PaymentDeps, receiveStripeEvent, UNKNOWN_VENDOR } from '../../shared/billing/index.js';
-import { checkIdShape, header, httpApp, type IdKind, ok, originSecretOf, rawBody, type Route } from '../../shared/platform/http/index.js';
+import { checkIdShape, header, httpApp, type IdKind, ok, originSecretOf, rawBody, requestBaseUrl, type Route } from '../../shared/platform/http/index.js';
 import { createSecretBox, SECRET_ACCESS } from '../../shared/platform/secrets/index.js';
 
 /** What the Stripe webhook uses: its part of the table, the sealed provider secrets and the vendor's Stripe client. */
-export type StripeWebhookDeps = Deps & PaymentDeps;
+export type StripeWebhookDeps = Deps<Config<'links'>> & PaymentDeps;
 
 /** Stripe's events are a few kilobytes; anything far larger is not one. */
 const EVENT_BODY_LIMIT_BYTES = 512 * 1024;
 /** A malformed user id names no vendor: 404 without a read. */
 const USER_ID_KIND: IdKind = { prefix: 'usr', unknown: () => new NotFoundError(UNKNOWN_VENDOR) };
 
-export function createStripeWebhookDeps(config: CoreConfig): StripeWebhookDeps {
+export function createStripeWebhookDeps(config: Config<'links'>): StripeWebhookDeps {
   return { ...createDeps(config, 'stripeWebhook'), payments: createPaymentDeps(config, createSecretBox(config, SECRET_ACCESS.stripeWebhook)) };
 }
 
@@ -27,7 +27,7 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps): Route[] {
         checkIdShape(USER_ID_KIND, userId);
         const body = rawBody(event);
         if (body.length > EVENT_BODY_LIMIT_BYTES) throw new PayloadTooLargeError();
-        const receipt = await receiveStripeEvent(deps, userId, body, header(event, 'stripe-signature'));
+        const receipt = await receiveStripeEvent(deps, userId, body, header(event, 'stripe-signature'), requestBaseUrl(event, deps.config.publicBaseUrl));
         return ok({ received: true, ...receipt });
       },
     },

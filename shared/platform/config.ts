@@ -277,7 +277,8 @@ export const FUNCTION_CONFIG_SECTIONS = {
   edge: ['links'],
   public: ['links'],
   portal: ['links'],
-  stripeWebhook: [],
+  /** The hosted portal's link in license e-mails (DECISIONS §25). */
+  stripeWebhook: ['links'],
   mailSender: ['mail'],
   /** The renewal reminders' links. */
   expirySweep: ['links'],

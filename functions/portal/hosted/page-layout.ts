@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { escapeHtml as e } from '../../../shared/platform/index.js';
 import type { HttpResult } from '../../../shared/platform/http/index.js';
 
@@ -33,12 +33,13 @@ ul.plain{list-style:none;padding:0;margin:.5rem 0}ul.plain li{display:flex;justi
 footer{color:var(--muted);font-size:.9rem}
 `;
 
-/** A copy button for license keys, the page's only script (its nonce is the CSP's one allowance). */
+/** A copy button for license keys: the page's only script, allowed by its hash in the CSP. */
 const COPY_SCRIPT = `document.querySelectorAll('button[data-copy]').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){navigator.clipboard.writeText(b.getAttribute('data-copy')).then(function(){b.textContent='Copied';setTimeout(function(){b.textContent='Copy key'},2000)})})})`;
+
+const COPY_SCRIPT_HASH = `sha256-${createHash('sha256').update(COPY_SCRIPT).digest('base64')}`;
 
 /** A whole page: the vendor's header (when known), the content, a support line; never cached, never framed. */
 export function htmlPage(statusCode: number, title: string, content: string, branding?: Branding, extras: { cookies?: string[]; headerAction?: string } = {}): HttpResult {
-  const nonce = randomBytes(16).toString('base64');
   const brand = branding
     ? `<span class="brand">${branding.logoUrl ? `<img src="${e(branding.logoUrl)}" alt="">` : ''}<span>${e(branding.name)}</span></span>`
     : '<span class="brand"><span>Customer portal</span></span>';
@@ -50,7 +51,7 @@ export function htmlPage(statusCode: number, title: string, content: string, bra
 <body><header><div>${brand}${extras.headerAction ?? ''}</div></header>
 <main id="main">${content}</main>
 <footer>${support}</footer>
-<script nonce="${nonce}">${COPY_SCRIPT}</script>
+<script>${COPY_SCRIPT}</script>
 </body>
 </html>
 `;
@@ -59,7 +60,7 @@ export function htmlPage(statusCode: number, title: string, content: string, bra
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; script-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'`,
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; script-src '${COPY_SCRIPT_HASH}'; frame-ancestors 'none'; base-uri 'none'`,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
     },

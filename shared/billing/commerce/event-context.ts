@@ -9,7 +9,7 @@ export type WebhookDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
  * What each event's handler is given: the vendor, this delivery's claim on the event, when Stripe created the event
  * (unix s; Stripe does not deliver in order), the vendor's Stripe client, and how the vendor signs license e-mails.
  */
-export type EventContext = { deps: WebhookDeps; tenantId: string; claim: EventClaim; eventCreated: number; stripe: Stripe; seller: Seller };
+export type EventContext = { deps: WebhookDeps; tenantId: string; claim: EventClaim; eventCreated: number; stripe: Stripe; seller: Seller; /** Of links in e-mails. */ baseUrl: string };
 
 /** The vendor as license e-mails name them, and where buyers' replies go. */
 export type Seller = { name?: string; replyTo?: string };

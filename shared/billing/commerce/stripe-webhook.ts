@@ -36,7 +36,7 @@ const HANDLERS: Partial<Record<Stripe.Event['type'], Handler>> = {
  * webhook secret (so an event signed for another vendor is refused), the event id is claimed, and the event is
  * applied in one transaction with its processed mark. A refused delivery changes nothing, the claim included.
  */
-export async function receiveStripeEvent(deps: WebhookDeps, tenantId: string, raw: Buffer, signature: string | undefined): Promise<Receipt> {
+export async function receiveStripeEvent(deps: WebhookDeps, tenantId: string, raw: Buffer, signature: string | undefined, baseUrl: string): Promise<Receipt> {
   const { data: provider } = await deps.data.entities.paymentProvider.get({ tenantId }).go({ consistent: true });
   if (!provider) throw new NotFoundError(UNKNOWN_VENDOR);
   const [secretKey, webhookSecret] = await Promise.all([
@@ -57,6 +57,7 @@ export async function receiveStripeEvent(deps: WebhookDeps, tenantId: string, ra
   if (claimed.kind === 'busy') throw new ConflictError(EVENT_IN_PROGRESS);
   const ctx: EventContext = { deps, tenantId, claim: claimed.claim, eventCreated: event.created, stripe,
     seller: { name: provider.sellerName, replyTo: provider.replyTo },
+    baseUrl,
   };
   let applied: Applied;
   try {

@@ -10,6 +10,8 @@ export type LicenseMailContent = {
   /** The license runs with a subscription: its expiry is a renewal date. */
   renews: boolean;
   seller: { name?: string; replyTo?: string };
+  /** The vendor's hosted customer portal, when it is on (shared/messaging/mail/portal-link.ts). */
+  portalUrl?: string;
 };
 
 /**
@@ -35,6 +37,7 @@ export function licenseMailItem(tx: Pick<TransactionEntities, 'licenseMail' | 'o
         renews: content.renews,
         sellerName: content.seller.name,
         replyTo: content.seller.replyTo,
+        portalUrl: content.portalUrl,
         status: 'pending',
         attempts: 0,
         createdAt,

@@ -13,6 +13,8 @@ export type LicenseMailView = {
   customerName?: string;
   sellerName?: string;
   replyTo?: string;
+  /** The vendor's hosted customer portal, when it is on: where the buyer manages sites, downloads and billing. */
+  portalUrl?: string;
 };
 
 /** The line about time: a renewal date, an end date, or none for a lifetime license. */
@@ -21,6 +23,8 @@ function termLine(view: LicenseMailView): { label: string; value: string } {
   const date = longDate(view.expiresAt);
   return view.renews ? { label: 'Renews on', value: `${date} (your subscription renews it)` } : { label: 'Valid until', value: date };
 }
+
+const PORTAL_LINE = 'Manage your sites, downloads and billing in the customer portal';
 
 const seatsText = (seats: number) => (seats === 1 ? '1 site' : `${seats} sites`);
 
@@ -57,6 +61,7 @@ export function renderLicenseMail(view: LicenseMailView): RenderedMail {
     'How to activate',
     ...steps.map((step, i) => `${i + 1}. ${step}`),
     '',
+    ...(view.portalUrl ? [`${PORTAL_LINE}:`, `    ${view.portalUrl}`, ''] : []),
     help,
     ...(seller ? ['', `— ${seller}`] : []),
     '',
@@ -81,7 +86,7 @@ ${row(term.label, term.value)}
 <h2 style="margin:24px 0 8px;font-size:17px;color:#202124">How to activate</h2>
 <ol style="margin:0 0 16px;padding-left:20px">
 ${steps.map((step) => `<li style="margin:0 0 6px">${e(step)}</li>`).join('\n')}
-</ol>`,
+</ol>${view.portalUrl ? `\n<p style="margin:0 0 16px">${e(PORTAL_LINE)}: <a href="${e(view.portalUrl)}">${e(view.portalUrl)}</a></p>` : ''}`,
     footer: `<p style="margin:0">${e(help)}</p>${seller ? `\n<p style="margin:12px 0 0">— ${e(seller)}</p>` : ''}`,
   });
   return { subject, text, html };

@@ -20,7 +20,7 @@ function setUp(): EventContext {
   table = mockTable();
   seedProduct(table);
   const deps = { data: table.data, clock: { now: () => NOW } } as unknown as EventContext['deps'];
-  return { deps, tenantId: TENANT, claim: { tenantId: TENANT, stripeEventId: 'evt_1', token: 'mine' }, eventCreated: NOW.getTime() / 1000, stripe: {} as Stripe, seller: {} };
+  return { deps, tenantId: TENANT, claim: { tenantId: TENANT, stripeEventId: 'evt_1', token: 'mine' }, eventCreated: NOW.getTime() / 1000, stripe: {} as Stripe, seller: {}, baseUrl: 'https://licenses.example.com' };
 }
 
 const sold = soldPlanMetadata({ planId: ids.plan, name: 'Pro', billingCycle: 'lifetime', price: 49, currency: 'USD', siteLimit: 2 });

@@ -29,7 +29,7 @@ function setUp(): EventContext {
     subscriptionId: SUBSCRIPTION_ID, tenantId: TENANT, customerId: ids.customer, licenseId: ids.license, status: 'active', cancelAtPeriodEnd: false, createdAt: at, updatedAt: at,
   });
   const deps = { data: table.data, clock: { now: () => NOW } } as unknown as EventContext['deps'];
-  return { deps, tenantId: TENANT, claim: { tenantId: TENANT, stripeEventId: 'evt_1', token: 'mine' }, eventCreated: NOW.getTime() / 1000, stripe: {} as Stripe, seller: {} };
+  return { deps, tenantId: TENANT, claim: { tenantId: TENANT, stripeEventId: 'evt_1', token: 'mine' }, eventCreated: NOW.getTime() / 1000, stripe: {} as Stripe, seller: {}, baseUrl: 'https://licenses.example.com' };
 }
 
 // Slots, in order: claim (the processed mark), subscription, license…, event.

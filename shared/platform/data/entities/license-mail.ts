@@ -26,6 +26,8 @@ export const licenseMailEntity = () =>
       /** The vendor as the buyer knows them, and where replies go (the payment provider's settings). */
       sellerName: { type: 'string' },
       replyTo: { type: 'string' },
+      /** The vendor's hosted customer portal, when it is on (DECISIONS §25). */
+      portalUrl: { type: 'string' },
       ...MAIL_SEND_STATE,
       createdAt: { type: 'string', required: true },
       ttl: { type: 'number', required: true },
