@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { Client, newTenant, uniqueEmail } from '../../support/client.js';
 import { joinedMember } from '../../support/team.js';
-import { sentEmails } from '../../support/mail.js';
+import { emailsSent, sentEmails } from '../../support/mail.js';
 import { localData } from '../../support/table.js';
 import { activate, body, fake, shop, subscribe, type Shop } from '../../support/plan-shop.js';
 import { PortalBuyer, signInLink } from '../../support/portal-buyer.js';
@@ -92,6 +92,18 @@ describe('hosted portal sign-in (DECISIONS §25)', () => {
     const [mail] = await sentEmails((m) => m.to.includes(email.toLowerCase()) && m.text.includes(link));
     expect(mail!.subject).toBe('Sign in to Tier Co');
     expect(await sentEmails((m) => m.to.includes(stranger))).toEqual([]);
+  });
+
+  it("links the license e-mail to the portal while it is on, and not while it is off", async () => {
+    const { s, email } = await portalShop();
+    const isLicenseMail = (to: string) => (m: { to: string[]; subject: string }) => m.to.includes(to) && m.subject === 'Your Tier Plugin license key';
+    const [withLink] = await emailsSent(isLicenseMail(email.toLowerCase()));
+    expect(withLink!.text).toContain(`${base}/portal?public_key=${s.publicKey}`);
+    await body(s.tenant.put('/api/portal-settings', { enabled: false }));
+    const later = uniqueEmail('later');
+    await subscribe(s, later);
+    const [withoutLink] = await emailsSent(isLicenseMail(later.toLowerCase()));
+    expect(withoutLink!.text).not.toContain('/portal?');
   });
 
   it('signs in once from the link: the GET only shows a button, the POST starts a 7-day session; used again it is refused', async () => {
