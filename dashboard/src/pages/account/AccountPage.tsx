@@ -4,6 +4,7 @@ import { QueryView } from '../../components/QueryView';
 import { ApiKeysSection } from './ApiKeysSection';
 import { ExportSection } from './ExportSection';
 import { PasswordSection } from './PasswordSection';
+import { PortalSection } from './PortalSection';
 import { ProfileSection } from './ProfileSection';
 
 export function AccountPage() {
@@ -21,6 +22,7 @@ export function AccountPage() {
         )}
       </QueryView>
       <ApiKeysSection />
+      {can('portal') && <PortalSection />}
       {can('data') && <ExportSection />}
     </>
   );
