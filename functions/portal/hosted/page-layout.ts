@@ -46,7 +46,7 @@ export function htmlPage(statusCode: number, title: string, content: string, bra
   const support = branding?.supportEmail ? `<p>Questions? Write to <a href="mailto:${e(branding.supportEmail)}">${e(branding.supportEmail)}</a>.</p>` : '';
   const body = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="same-origin">
 <title>${e(title)}${branding ? ` · ${e(branding.name)}` : ''}</title><style>${styles(branding?.accentColor ?? DEFAULT_ACCENT)}</style></head>
 <body><header><div>${brand}${extras.headerAction ?? ''}</div></header>
 <main id="main">${content}</main>
@@ -62,7 +62,7 @@ export function htmlPage(statusCode: number, title: string, content: string, bra
       'cache-control': 'no-store',
       'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; script-src '${COPY_SCRIPT_HASH}'; frame-ancestors 'none'; base-uri 'none'`,
       'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': 'same-origin',
     },
     body,
     ...(extras.cookies?.length ? { cookies: extras.cookies } : {}),
