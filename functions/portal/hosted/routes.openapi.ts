@@ -11,10 +11,16 @@ const backToPage = {
   headers: { location: { description: 'The portal page', required: true }, 'cache-control': { description: '`no-store`', required: true } },
 };
 const session: Security = [['portalSession']];
-const actionErrors = (more: Partial<Record<number, string[]>> = {}) => ({ ...more, 401: [SESSION_ENDED], 403: ['Origin not allowed', ...(more[403] ?? [])] });
+const actionErrors = (more: Partial<Record<number, string[]>> = {}) => ({
+  ...more,
+  401: [SESSION_ENDED],
+  403: ['Origin not allowed', ...(more[403] ?? [])],
+  404: [...(more[404] ?? []), 'Portal not found'],
+});
 const actionNote =
   'A form post from the portal page (`application/x-www-form-urlencoded`, or JSON), answered 303 back to the page; a refusal is an HTML page ' +
-  'in words with the status below. Only the signed-in customer\'s own items: another customer\'s or vendor\'s id is 404, as an unknown one.';
+  'in words with the status below. Only the signed-in customer\'s own items: another customer\'s or vendor\'s id is 404, as an unknown one; ' +
+  'once the vendor turns the portal off, 404 `Portal not found`.';
 
 export const hostedPortalOperations = defineOperations({
   'GET /portal': {

@@ -9,7 +9,7 @@ import { normalizeEmail } from '../../../shared/customers/index.js';
 import { LICENSE_MESSAGES } from '../../../shared/licensing/index.js';
 import { type PaymentDeps, PLAN_NOT_FOUND } from '../../../shared/billing/index.js';
 import {
-  billingPortalUrl, cancelSubscription, changePortalPlan, deactivatePortalActivation, endPortalSession, type LinkSecret, portalAccount, PORTAL_SESSION_SECONDS,
+  billingPortalUrl, cancelSubscription, changePortalPlan, deactivatePortalActivation, endPortalSession, getPortalSettings, type LinkSecret, portalAccount, PORTAL_NOT_FOUND, PORTAL_SESSION_SECONDS,
   type PortalSession, portalSessionOf, portalSite, type PortalSite, requestSignIn, resumeSubscription, signInLinkOf, SUBSCRIPTION_NOT_FOUND, takeSignIn, vendorName,
 } from '../../../shared/portal/index.js';
 import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
@@ -82,12 +82,14 @@ export function hostedPortalRoutes(deps: HostedDeps, { limits, secret }: { limit
     }
   };
 
-  /** The signed-in buyer (401 without a live session), on a request from the service's own pages (403 otherwise). */
+  /** The signed-in buyer (401 without a live session), on a request from the service's own pages (403 otherwise), of a portal still on (404). */
   async function buyer(event: HttpEvent): Promise<{ session: PortalSession; token: string }> {
     const token = readCookie(event, PORTAL_COOKIE);
     const session = await portalSessionOf(deps, token);
     if (!session) throw new UnauthorizedError('Your portal session has ended; open the portal link again to sign in');
     assertOrigin(event, allowedOrigins(undefined, baseUrlOf(event)), true);
+    // A vendor who turns the portal off ends what its open sessions may do, as its page answers 404.
+    if (!(await getPortalSettings(deps, session.tenantId)).enabled) throw new NotFoundError(PORTAL_NOT_FOUND);
     return { session, token: token! };
   }
 

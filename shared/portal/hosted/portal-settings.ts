@@ -31,7 +31,7 @@ export async function putPortalSettings(deps: Pick<Deps, 'data' | 'clock'>, tena
     enabled: merged.enabled,
     ...(merged.name && { name: merged.name }),
     ...(merged.logoUrl && { logoUrl: merged.logoUrl }),
-    ...(merged.accentColor && { accentColor: merged.accentColor.toLowerCase() }),
+    ...(merged.accentColor && { accentColor: merged.accentColor }),
     ...(merged.supportEmail && { supportEmail: merged.supportEmail }),
     updatedAt: deps.clock.now().toISOString(),
   };

@@ -31,7 +31,7 @@ describe('portal settings (DECISIONS §25)', () => {
     const owner = await newTenant();
     expect(await body(owner.get('/api/portal-settings'))).toEqual({ enabled: false, name: null, logoUrl: null, accentColor: null, supportEmail: null });
     const saved = { enabled: true, name: 'Acme', logoUrl: 'https://acme.example.com/logo.png', accentColor: '#0b7285', supportEmail: 'help@acme.example.com' };
-    expect(await body(owner.put('/api/portal-settings', { ...saved, accentColor: '#0B7285' }))).toEqual(saved);
+    expect(await body(owner.put('/api/portal-settings', saved))).toEqual(saved);
     // A field left out keeps its value; null clears it.
     expect(await body(owner.put('/api/portal-settings', { logoUrl: null }))).toEqual({ ...saved, logoUrl: null });
     expect(await body(owner.get('/api/portal-settings'))).toEqual({ ...saved, logoUrl: null });
@@ -179,6 +179,10 @@ describe('what a signed-in buyer may do (DECISIONS §25)', () => {
     expect([done.status, done.headers.get('location')]).toEqual([303, `/portal?public_key=${s.publicKey}&done=deactivated`]);
     expect((await activationsOf(s, bought.license.id))[0]!.status).toBe('deactivated');
     expect((await buyer.get(`/portal?public_key=${s.publicKey}&done=deactivated`)).text).toContain('The site was deactivated');
+    // Turned off, the portal ends what open sessions may do.
+    await body(s.tenant.put('/api/portal-settings', { enabled: false }));
+    expect((await buyer.post(`/portal/activations/${notMine!.id}/deactivate`)).status).toBe(404);
+    expect((await buyer.get(`/portal?public_key=${s.publicKey}`)).status).toBe(404);
   });
 
   it("shows one vendor's session nothing at another vendor, even for the same e-mail", async () => {
