@@ -73,7 +73,8 @@ const fixedPart = (path: string) => (path.includes('{') ? path.slice(0, path.ind
  * The paths the rate rule counts, from `ROUTES`: those of the plugin-facing surfaces, less the more specific routes of
  * other surfaces under them. Stripe delivers every vendor's events from a few shared addresses (`/v1/webhooks/stripe/…`)
  * and a vendor's portal server calls for all its customers from one (`/v1/portal/…`): counted per address, either would
- * be refused as one busy caller. The dashboard's files are not counted either (a visit loads a dozen cached files).
+ * be refused as one busy caller. The hosted portal's sign-in (`/public/v1/portal/sign-in`, buyers' browsers) is limited by
+ * the service per address and e-mail instead. The dashboard's files are not counted either (a visit loads a dozen cached files).
  */
 export function rateLimitedPaths(): { prefix: string; except: string[] }[] {
   const counted = [...new Set(ROUTES.filter((route) => PLUGIN_SURFACES.includes(route.surface)).map((route) => fixedPart(route.path)))];

@@ -116,7 +116,8 @@ function surfaces(): Record<Surface, SurfaceConfig> {
         name: 'Portal API',
         description:
           'The vendor\'s own server asking about one of its customers by e-mail (`/v1/portal`), with a secret API key; every answer is ' +
-          '`{data: …}`. Never call it from a browser. Also the signed download links it hands out (`/dl`).',
+          '`{data: …}`. Never call it from a browser. Also the signed download links it hands out (`/dl`), and the hosted customer ' +
+          'portal (`/portal`, DECISIONS §25): the pages buyers sign in to by e-mailed link, and its sign-in `/public/v1/portal/sign-in`.',
       },
       routes: () => createPortalRoutes(deps),
       operations: portalOperations,

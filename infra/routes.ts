@@ -51,6 +51,11 @@ export const ROUTES: RouteSpec[] = [
   // The vendor's server with its secret key; `/dl` serves the signed links of portal downloads.
   { method: 'ANY', path: '/v1/portal/{proxy+}', surface: 'portal' },
   ...readable('/dl/{releaseId}', 'portal'),
+  // The hosted customer portal (DECISIONS §25): its page, the link's and the buyer's forms, and its sign-in, which is
+  // more specific than `/public/v1/{proxy+}`, so it wins there.
+  ...readable('/portal', 'portal'),
+  { method: 'ANY', path: '/portal/{proxy+}', surface: 'portal' },
+  { method: 'POST', path: '/public/v1/portal/sign-in', surface: 'portal' },
   // Stripe's events for one vendor (DECISIONS §6): more specific than `/v1/{proxy+}`, so it wins there.
   { method: 'POST', path: '/v1/webhooks/stripe/{userId}', surface: 'stripeWebhook' },
   // The OpenAPI document and its reference page (infra/openapi.ts, docs/openapi.md): a function of their own, with
@@ -61,7 +66,7 @@ export const ROUTES: RouteSpec[] = [
 ];
 
 /**
- * The first path segments of the service's routes (`/api`, `/v1`, `/public`, `/composer`, `/dl`, `/health`,
+ * The first path segments of the service's routes (`/api`, `/v1`, `/public`, `/composer`, `/dl`, `/portal`, `/health`,
  * `/openapi.json`, `/docs`): every path under one of these is the service's, every other path the dashboard's. The local gateway and
  * the dashboard's CloudFront distribution split requests by the same list.
  */

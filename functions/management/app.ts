@@ -20,6 +20,7 @@ import { oauthRoutes } from './routes/oauth.js';
 import { productRoutes } from './routes/products.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { paymentProviderRoutes } from './routes/payment-provider.js';
+import { portalSettingsRoutes } from './routes/portal-settings.js';
 import { planRoutes } from './routes/plans.js';
 import { releaseRoutes } from './routes/releases.js';
 import { importRoutes } from './routes/imports.js';
@@ -78,6 +79,7 @@ export function managementRoutes(deps: ManagementDeps): Route[] {
     ...subscriptionRoutes(deps, builders),
     ...couponRoutes(deps, builders),
     ...accountSettingsRoutes(deps, builders),
+    ...portalSettingsRoutes(deps, builders),
     { method: 'GET', path: '/health', handler: async () => ok({ status: 'ok' }) },
   ];
 }

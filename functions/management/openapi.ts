@@ -10,6 +10,7 @@ import { exportOperations } from './routes/exports.openapi.js';
 import { licenseOperations } from './routes/licenses.openapi.js';
 import { oauthOperations } from './routes/oauth.openapi.js';
 import { paymentProviderOperations } from './routes/payment-provider.openapi.js';
+import { portalSettingsOperations } from './routes/portal-settings.openapi.js';
 import { planOperations } from './routes/plans.openapi.js';
 import { productOperations } from './routes/products.openapi.js';
 import { releaseOperations } from './routes/releases.openapi.js';
@@ -32,6 +33,7 @@ export const managementOperations = defineOperations({
   ...webhookOperations,
   ...planOperations,
   ...paymentProviderOperations,
+  ...portalSettingsOperations,
   ...releaseOperations,
   ...analyticsOperations,
   ...exportOperations,

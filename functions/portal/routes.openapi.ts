@@ -5,6 +5,7 @@ import type { portalDownloads, portalLicenses, portalOverview } from '../../shar
 import { RATE_LIMITS } from '../../shared/platform/rate-limits/index.js';
 import { ROLE_REFUSED } from '../../shared/identity/index.js';
 import { Payment, Subscription } from '../management/routes/customers.openapi.js';
+import { hostedPortalOperations } from './hosted/routes.openapi.js';
 import { examplePendingPlanChange, examplePlanChange, PLAN_CHANGE_DESCRIPTION, PLAN_CHANGE_ERRORS, PlanChange } from '../management/routes/subscriptions.openapi.js';
 
 /** `{data: …}`: every portal answer (SERVICE-SPEC §4.7). */
@@ -210,4 +211,5 @@ export const portalOperations = defineOperations({
     },
     errors: { 403: ['Invalid or expired download link'], 404: ['Release not found'] },
   },
+  ...hostedPortalOperations,
 });

@@ -27,7 +27,7 @@ export function stripeWebhookRoutes(deps: StripeWebhookDeps): Route[] {
         checkIdShape(USER_ID_KIND, userId);
         const body = rawBody(event);
         if (body.length > EVENT_BODY_LIMIT_BYTES) throw new PayloadTooLargeError();
-        // The service's address for license e-mails (the Composer repository's): PUBLIC_BASE_URL, else the one Stripe called.
+        // The service's address in license e-mails (the Composer repository's, the portal's): PUBLIC_BASE_URL, else the one Stripe called.
         const receipt = await receiveStripeEvent(deps, userId, body, header(event, 'stripe-signature'), requestBaseUrl(event, deps.config.publicBaseUrl));
         return ok({ received: true, ...receipt });
       },

@@ -11,7 +11,7 @@ export type { PaymentDeps } from './payments/payment-deps.js';
 export { connectProvider, disconnectProvider, providerSecretKey, providerStatus, updateTaxSettings } from './payments/payment-provider.js';
 export type { ProviderStatus } from './payments/payment-provider.js';
 export { KEY_REFUSED, providerFailure } from './payments/provider-errors.js';
-export { listPublicPlans } from './payments/public-plans.js';
+export { listPublicPlans, plansOnSale } from './payments/public-plans.js';
 export { PLAN_NOT_FOUND, SUBSCRIPTION_NOT_FOUND, changePlan } from './subscriptions/change-plan.js';
 export { claimAddress } from './trials/claim-address.js';
 export { startTrial } from './trials/start-trial.js';

@@ -277,7 +277,7 @@ export const FUNCTION_CONFIG_SECTIONS = {
   edge: ['links'],
   public: ['links'],
   portal: ['links'],
-  /** The service's address in license e-mails (the Composer repository's, DECISIONS §24). */
+  /** The service's address in license e-mails (the Composer repository's, DECISIONS §24; the portal's link, §25). */
   stripeWebhook: ['links'],
   mailSender: ['mail'],
   /** The renewal reminders' links. */

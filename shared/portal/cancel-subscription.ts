@@ -13,6 +13,15 @@ const NOT_AT_PROVIDER = 'Subscription is not billed through the payment provider
  * arrives later with Stripe's own event. Another customer's or tenant's subscription is 404.
  */
 export async function cancelSubscription(deps: PortalDataDeps & PaymentDeps, scope: PortalScope, subscriptionId: string) {
+  return setCancelAtPeriodEnd(deps, scope, subscriptionId, true);
+}
+
+/** Takes a cancellation back before the period ends (the hosted portal's undo), the same way. */
+export async function resumeSubscription(deps: PortalDataDeps & PaymentDeps, scope: PortalScope, subscriptionId: string) {
+  return setCancelAtPeriodEnd(deps, scope, subscriptionId, false);
+}
+
+async function setCancelAtPeriodEnd(deps: PortalDataDeps & PaymentDeps, scope: PortalScope, subscriptionId: string, cancelAtPeriodEnd: boolean) {
   const { subscription } = deps.data.entities;
   const [customerId, { data: item }] = await Promise.all([
     customerIdOf(deps, scope),
@@ -24,18 +33,18 @@ export async function cancelSubscription(deps: PortalDataDeps & PaymentDeps, sco
   if (!secretKey) throw new BadRequestError(NO_PROVIDER);
   const stripe = await deps.payments.stripe(secretKey);
   try {
-    await stripe.subscriptions.update(item.providerSubscriptionId, { cancel_at_period_end: true });
+    await stripe.subscriptions.update(item.providerSubscriptionId, { cancel_at_period_end: cancelAtPeriodEnd });
   } catch (error) {
     throw providerFailure(error, KEY_REFUSED);
   }
   const recorded = await writeItem(() =>
     subscription
       .patch({ subscriptionId })
-      .set({ cancelAtPeriodEnd: true, updatedAt: deps.clock.now().toISOString() })
+      .set({ cancelAtPeriodEnd, updatedAt: deps.clock.now().toISOString() })
       .where(({ customerId: holder }, { eq }) => eq(holder, customerId))
       .go({ response: 'none' }),
   );
   // Deleted between the read and the write: Stripe holds the flag, and its next event syncs what is left.
   if (!recorded.written) throw new NotFoundError(SUBSCRIPTION_NOT_FOUND);
-  return { id: subscriptionId, cancelAtPeriodEnd: true };
+  return { id: subscriptionId, cancelAtPeriodEnd };
 }

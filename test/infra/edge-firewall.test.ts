@@ -71,7 +71,8 @@ describe('edge firewall on', () => {
                 OrStatement: {
                   Statements: [
                     { AndStatement: { Statements: [startsWith('/v1/'), { NotStatement: { Statement: { OrStatement: { Statements: [startsWith('/v1/portal/'), startsWith('/v1/webhooks/stripe/')] } } } }] } },
-                    startsWith('/public/v1/'),
+                    // The hosted portal's sign-in: buyers' browsers, limited per address and e-mail by the service itself.
+                    { AndStatement: { Statements: [startsWith('/public/v1/'), { NotStatement: { Statement: startsWith('/public/v1/portal/sign-in') } }] } },
                     // The Composer repository (DECISIONS §24), the edge function's too.
                     startsWith('/composer/'),
                   ],
@@ -90,7 +91,7 @@ describe('edge firewall on', () => {
   it('counts what plugins call and nothing that shares a few addresses among many callers', () => {
     const counted = (path: string) => rateLimitedPaths().some(({ prefix, except }) => path.startsWith(prefix) && !except.some((excluded) => path.startsWith(excluded)));
     for (const path of ['/v1/licenses/validate', '/v1/licenses/activate', '/v1/updates/check', '/v1/download/rel_1', '/v1/feeds/acme/electron/latest.yml', '/v1/download/rel_1/linux-x64/app.deb', '/public/v1/validate', '/composer/packages.json']) expect(counted(path), path).toBe(true);
-    for (const path of ['/v1/webhooks/stripe/usr_1', '/v1/portal/licenses', '/api/auth/login', '/dl/rel_1', '/health', '/docs', '/', '/assets/index.js']) {
+    for (const path of ['/v1/webhooks/stripe/usr_1', '/v1/portal/licenses', '/public/v1/portal/sign-in', '/portal', '/api/auth/login', '/dl/rel_1', '/health', '/docs', '/', '/assets/index.js']) {
       expect(counted(path), path).toBe(false);
     }
     // Every route is either counted or not, by the routes' own table: a new surface under /v1 is left out by itself.

@@ -47,7 +47,7 @@ describe('the front door', () => {
     expect((config.CacheBehaviors as { PathPattern: string }[]).map((behavior) => behavior.PathPattern).sort()).toEqual(
       [...SERVICE_PATH_PREFIXES.flatMap((prefix) => [prefix, `${prefix}/*`]), '/releases/*'].sort(),
     );
-    expect(SERVICE_PATH_PREFIXES.sort()).toEqual(['/api', '/composer', '/dl', '/docs', '/health', '/openapi.json', '/public', '/v1']);
+    expect(SERVICE_PATH_PREFIXES.sort()).toEqual(['/api', '/composer', '/dl', '/docs', '/health', '/openapi.json', '/portal', '/public', '/v1']);
     expect(config.PriceClass).toBe('PriceClass_100');
     expect(withCertificate.template.toJSON().Resources[logicalIdOf(withCertificate.stack.frontDoor!.distribution)].Properties.DistributionConfig.PriceClass).toBe('PriceClass_All');
   });

@@ -145,7 +145,7 @@ describe('functions', () => {
     });
   });
 
-  it('give the Stripe webhook 512 MB, the table, the provider key and nothing of the bucket or queue, nor any setting it does not read', () => {
+  it('give the Stripe webhook 512 MB, the table, the provider key and nothing of the bucket or queue, nor any setting it does not read (links: the portal link in license e-mails)', () => {
     const fn = template.toJSON().Resources[logicalId(stack, stack.functions.stripeWebhook)] as Resource;
     expect(fn.Properties.MemorySize).toBe(512);
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
@@ -153,7 +153,7 @@ describe('functions', () => {
       'POWERTOOLS_METRICS_NAMESPACE',
       'POWERTOOLS_SERVICE_NAME',
       'PROVIDER_KEY_ID',
-      // The Composer repository's address in license e-mails (DECISIONS §24).
+      // The service's address in license e-mails: the Composer repository's (DECISIONS §24), the portal's (§25).
       'PUBLIC_BASE_URL',
       'RUNTIME',
       'TABLE_NAME',

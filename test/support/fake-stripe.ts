@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type Stripe from 'stripe';
 import { changeSubscription, withPendingUpdateApplied } from './fake-stripe-billing.js';
 import { stripeBalance, stripeCheckoutSession, stripeError, stripeList, stripeSubscription, unixNow } from './stripe-objects.js';
-import { stripeCoupon, stripePrice, stripeProduct, stripePromotionCode } from './stripe-lifecycle-objects.js';
+import { stripeBillingPortalSession, stripeCoupon, stripePrice, stripeProduct, stripePromotionCode } from './stripe-lifecycle-objects.js';
 
 /** Secret keys the fake accepts: any `sk_test_good…` / `rk_test_good…`; every other key is refused as Stripe does (401). */
 export const isGoodKey = (key: string) => /^(sk|rk)_test_good/.test(key);
@@ -29,7 +29,9 @@ type StoredInvoicePayment = { key: string; invoicePayment: Stripe.InvoicePayment
 /** Every answer the fake gives: Stripe's own objects, typed with the `stripe` package's types for its API version. */
 type Answer =
   | Stripe.Balance | Stripe.Checkout.Session | Stripe.Subscription | Stripe.ApiList<Stripe.InvoicePayment> | Stripe.Coupon | Stripe.PromotionCode
-  | Stripe.Product | Stripe.Price | Stripe.Invoice | Stripe.ApiList<Stripe.Invoice>;
+  | Stripe.Product | Stripe.Price | Stripe.Invoice | Stripe.ApiList<Stripe.Invoice> | Stripe.BillingPortal.Session;
+/** A billing-portal session as a key opened it. */
+export type BillingPortalSession = { key: string; session: Stripe.BillingPortal.Session };
 /** A coupon, promotion code, product, price or invoice as a key made it. */
 type Owned<T> = { key: string; object: T };
 
@@ -89,6 +91,7 @@ export async function startFakeStripe(port = 0) {
   const productOf = (key: string, id: string | undefined) => (id === undefined ? undefined : products.get(`${key} ${id}`));
   const prices = new Map<string, Owned<Stripe.Price>>();
   const invoices = new Map<string, Owned<Stripe.Invoice>>();
+  const billingPortalSessions: BillingPortalSession[] = [];
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -229,6 +232,13 @@ export async function startFakeStripe(port = 0) {
       if (!found || found.key !== key) return refuse(res, 404, 'invalid_request_error', `No such subscription: '${subscription[1]}'`);
       return reply(found.subscription);
     }
+    if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
+      const params = parseStripeForm(body);
+      if (typeof params.customer !== 'string') return refuse(res, 400, 'invalid_request_error', 'Missing required param: customer.', { param: 'customer' });
+      const session = stripeBillingPortalSession(params, `http://${req.headers.host}`);
+      billingPortalSessions.push({ key, session });
+      return reply(session);
+    }
     if (req.method === 'GET' && url.pathname === '/v1/invoice_payments') {
       const query = parseStripeForm(url.search.slice(1)) as { invoice?: string; payment?: { payment_intent?: string } };
       const matching = invoicePayments
@@ -291,6 +301,14 @@ export async function startFakeStripe(port = 0) {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify(subscriptionUpdates.get(decodeURIComponent(updates[1]!)) ?? []));
     }
+    if (url.pathname === '/_fake/billing-portal-sessions') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify(billingPortalSessions));
+    }
+    if (url.pathname.startsWith('/_fake/billing-portal/')) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end('<!doctype html><html lang="en"><head><title>Billing portal</title></head><body><main><h1>Stripe billing portal (fake)</h1></main></body></html>');
+    }
     const heldSubscription = /^\/_fake\/subscriptions\/([^/]+)$/.exec(url.pathname);
     if (heldSubscription) {
       const found = subscriptions.get(decodeURIComponent(heldSubscription[1]!));
@@ -352,6 +370,10 @@ export function fakeStripeClient(baseUrl: string) {
       return res.status === 200 ? ((await res.json()) as Session) : null;
     },
     /** Every update Stripe received for this subscription id (`POST /v1/subscriptions/{id}`), oldest first. */
+    /** Every billing-portal session opened, oldest first. */
+    async billingPortalSessions(): Promise<BillingPortalSession[]> {
+      return (await (await fetch(`${baseUrl}/_fake/billing-portal-sessions`)).json()) as BillingPortalSession[];
+    },
     async subscriptionUpdates(id: string): Promise<SubscriptionUpdate[]> {
       const res = await fetch(`${baseUrl}/_fake/subscription-updates/${encodeURIComponent(id)}`);
       return (await res.json()) as SubscriptionUpdate[];

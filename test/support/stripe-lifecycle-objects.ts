@@ -123,3 +123,22 @@ function legacyPlan(price: Stripe.Price): Stripe.Plan {
   const { plan } = recurringPrice(price.unit_amount ?? 0, price.currency, price.recurring?.interval ?? 'year');
   return { ...plan, id: price.id, product: price.product, metadata: price.metadata };
 }
+
+/** A billing-portal session as Stripe answers its creation; `url` is the page the buyer is sent to (the fake's own). */
+export function stripeBillingPortalSession(params: Form, baseUrl: string): Stripe.BillingPortal.Session {
+  const id = stripeId('bps');
+  return {
+    id,
+    object: 'billing_portal.session',
+    configuration: stripeId('bpc'),
+    created: unixNow(),
+    customer: String(params.customer),
+    customer_account: null,
+    flow: null,
+    livemode: false,
+    locale: null,
+    on_behalf_of: null,
+    return_url: typeof params.return_url === 'string' ? params.return_url : null,
+    url: `${baseUrl}/_fake/billing-portal/${id}`,
+  };
+}

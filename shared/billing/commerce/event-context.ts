@@ -9,7 +9,7 @@ export type WebhookDeps = Pick<Deps, 'data' | 'clock'> & PaymentDeps;
  * What each event's handler is given: the vendor, this delivery's claim on the event, when Stripe created the event
  * (unix s; Stripe does not deliver in order), the vendor's Stripe client, and how the vendor signs license e-mails.
  */
-/** `baseUrl`: the service's address as Stripe called it (the Composer repository's, in license e-mails). */
+/** `baseUrl`: the service's address as Stripe called it (of the Composer repository and the portal, in license e-mails). */
 export type EventContext = { deps: WebhookDeps; tenantId: string; claim: EventClaim; eventCreated: number; stripe: Stripe; seller: Seller; baseUrl: string };
 
 /** The vendor as license e-mails name them, and where buyers' replies go. */

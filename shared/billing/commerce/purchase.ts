@@ -3,7 +3,7 @@ import { customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../cu
 import { toPayment, toSubscription } from '../billing-views.js';
 import { counterNames, counterUpdates, transact, type TransactionEntities } from '../../platform/data/index.js';
 import { AppError, ConflictError, newId, NotFoundError } from '../../platform/index.js';
-import { licenseMailItem, outboxEvent } from '../../messaging/index.js';
+import { licenseMailItem, outboxEvent, portalLinkOf } from '../../messaging/index.js';
 import { expiryItemChanges, generateLicenseKey, type LicenseItem, type ProductSummary, toLicense } from '../../licensing/index.js';
 import { KEY_REFUSED, providerFailure } from '../payments/provider-errors.js';
 import { logger, metrics } from '../../platform/observability/index.js';
@@ -68,6 +68,7 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
   // A checkout trial's license runs to the trial's end (DECISIONS §15); the first paid invoice renews it.
   const trialEndsAt = subscription && subscriptionTrialEnd(subscription);
   const newLicenseId = newId('lic');
+  const portalUrl = await portalLinkOf(deps, tenantId, product.publicKey, ctx.baseUrl);
   for (let round = 0; round < APPLY_ROUNDS; round++) {
     const now = deps.clock.now();
     // A no-card trial of this e-mail continues as the paid license: same key (DECISIONS §15).
@@ -136,7 +137,7 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       ],
       // Sent from the outbox through the mail queue, once: the buyer's key by e-mail.
       // A continued trial's key is the one already e-mailed for the trial: one license e-mail per license.
-      mail: !trial && licenseMailItem(tx, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller, composer }, now),
+      mail: !trial && licenseMailItem(tx, { license, productName: product.name, renews: Boolean(record), seller: ctx.seller, composer, portalUrl }, now),
       overview: overviewCountItems(tx, license, [
         ...paymentChanges(payment),
         // A continued trial's license was counted new when the trial began.

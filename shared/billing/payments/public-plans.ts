@@ -20,6 +20,11 @@ async function plansOf(deps: Pick<Deps, 'data'>, productId: string) {
   return data;
 }
 
+/** The product's plans on sale (active and public), in creation order. */
+export async function plansOnSale(deps: Pick<Deps, 'data'>, productId: string) {
+  return (await plansOf(deps, productId)).filter(isOnSale);
+}
+
 /**
  * The product's plans on sale, in creation order, each with the link that starts its checkout and the features it
  * grants (DECISIONS §23: key and name, for a pricing table).
@@ -27,7 +32,7 @@ async function plansOf(deps: Pick<Deps, 'data'>, productId: string) {
 export async function listPublicPlans(deps: Pick<Deps, 'data'>, catalog: ProductCatalog, publicKey: string, baseUrl: string) {
   const product = await productOfPublicKey(catalog, publicKey);
   const featureNames = new Map(product.features.map((feature) => [feature.key, feature.name]));
-  return (await plansOf(deps, product.productId)).filter(isOnSale).map((plan) => ({
+  return (await plansOnSale(deps, product.productId)).map((plan) => ({
     id: publicPlanId(plan.planId),
     name: plan.name,
     slug: plan.slug,

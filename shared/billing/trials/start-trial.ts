@@ -1,7 +1,7 @@
 import { customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
 import { counterNames, counterUpdates, transact } from '../../platform/data/index.js';
 import { BadRequestError, ConflictError, type Deps, newId } from '../../platform/index.js';
-import { licenseMailItem, outboxEvent } from '../../messaging/index.js';
+import { licenseMailItem, outboxEvent, portalLinkOf } from '../../messaging/index.js';
 import { expiryItemChanges, generateLicenseKey, type LicenseItem, type ProductCatalog, toLicense } from '../../licensing/index.js';
 import { composerInstallOf, grantedFeatures } from '../../catalog/index.js';
 import { planOnSale, productOfPublicKey } from '../payments/public-plans.js';
@@ -12,7 +12,7 @@ export const NO_TRIAL = 'This plan has no trial';
 const DAY_MS = 24 * 3600 * 1000;
 const ROUNDS = 5;
 
-/** `baseUrl`: the service's address (the Composer repository's, in the license e-mail). */
+/** `baseUrl`: the service's address (of the Composer repository and the portal, in the license e-mail). */
 export type TrialRequest = { publicKey: string; plan: string; email: string; baseUrl: string };
 
 /**
@@ -27,6 +27,7 @@ export async function startTrial(deps: Pick<Deps, 'data' | 'clock'>, catalog: Pr
   if (!plan.trialDays) throw new BadRequestError(NO_TRIAL);
   const email = normalizeEmail(request.email);
   const claimed = claimAddress(email);
+  const portalUrl = await portalLinkOf(deps, product.tenantId, request.publicKey, request.baseUrl);
   const [{ data: claim }, { data: provider }, { data: productItem }] = await Promise.all([
     deps.data.entities.trialClaim.get({ productId: product.productId, email: claimed }).go({ consistent: true }),
     deps.data.entities.paymentProvider.get({ tenantId: product.tenantId }).go(),
@@ -67,7 +68,7 @@ export async function startTrial(deps: Pick<Deps, 'data' | 'clock'>, catalog: Pr
       event: outboxEvent(tx, { tenantId, type: 'license.created', data: toLicense(license, summary, now), now }),
       expiry: expiryItemChanges(tx, license, undefined, license),
       customer: customerLinkItems(tx, link, now),
-      mail: licenseMailItem(tx, { license, productName: summary.name, renews: false, seller: { name: provider?.sellerName, replyTo: provider?.replyTo }, composer }, now),
+      mail: licenseMailItem(tx, { license, productName: summary.name, renews: false, seller: { name: provider?.sellerName, replyTo: provider?.replyTo }, composer, portalUrl }, now),
     }));
     if (outcome.committed) return { sent: true };
     if (outcome.refused('trial')) throw new ConflictError(TRIAL_TAKEN);

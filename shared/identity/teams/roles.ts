@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   /** Money the tenant's customers pay (DECISIONS §17): coupons and subscription plan changes, owner's and admin's alone, as the payment provider is. */
   billing: 'Billing: coupons create and deactivate, subscription plan changes',
   team: 'Team: invite, change roles, remove',
+  /** How the hosted customer portal shows the vendor, and whether it is on (DECISIONS §25): owner's and admin's, reading included. */
+  portal: 'The hosted customer portal: read and change its settings',
   auditLog: 'Audit log: read, verify',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;

@@ -12,6 +12,8 @@ export type LicenseMailContent = {
   seller: { name?: string; replyTo?: string };
   /** A Composer-enabled product: how the buyer installs it with Composer. */
   composer?: { packageName: string; repositoryUrl: string };
+  /** The vendor's hosted customer portal, when it is on (shared/messaging/mail/portal-link.ts). */
+  portalUrl?: string;
 };
 
 /**
@@ -39,6 +41,7 @@ export function licenseMailItem(tx: Pick<TransactionEntities, 'licenseMail' | 'o
         replyTo: content.seller.replyTo,
         composerPackage: content.composer?.packageName,
         composerRepository: content.composer?.repositoryUrl,
+        portalUrl: content.portalUrl,
         status: 'pending',
         attempts: 0,
         createdAt,

@@ -16,6 +16,8 @@ export type LicenseMailView = {
   /** A Composer-enabled product (DECISIONS §24): its package (`vendor/slug`) and the repository's address. */
   composerPackage?: string;
   composerRepository?: string;
+  /** The vendor's hosted customer portal, when it is on: where the buyer manages sites, downloads and billing. */
+  portalUrl?: string;
 };
 
 /** How to install with Composer, as steps each with the text to paste: for a Composer-enabled product only. */
@@ -38,6 +40,8 @@ function termLine(view: LicenseMailView): { label: string; value: string } {
   const date = longDate(view.expiresAt);
   return view.renews ? { label: 'Renews on', value: `${date} (your subscription renews it)` } : { label: 'Valid until', value: date };
 }
+
+const PORTAL_LINE = 'Manage your sites, downloads and billing in the customer portal';
 
 const seatsText = (seats: number) => (seats === 1 ? '1 site' : `${seats} sites`);
 
@@ -78,6 +82,7 @@ export function renderLicenseMail(view: LicenseMailView): RenderedMail {
     ...(composer.length
       ? ['Install with Composer', ...composer.flatMap(({ step, code }, i) => [`${i + 1}. ${step}`, ...code.split('\n').map((line) => `    ${line}`)]), '']
       : []),
+    ...(view.portalUrl ? [`${PORTAL_LINE}:`, `    ${view.portalUrl}`, ''] : []),
     help,
     ...(seller ? ['', `— ${seller}`] : []),
     '',
@@ -110,7 +115,7 @@ ${steps.map((step) => `<li style="margin:0 0 6px">${e(step)}</li>`).join('\n')}
 ${composer.map(({ step, code }) => `<li style="margin:0 0 6px">${e(step)}<pre style="margin:6px 0 0;padding:8px;background:#f1f3f4;border-radius:4px;font-size:13px;white-space:pre-wrap;word-break:break-all">${e(code)}</pre></li>`).join('\n')}
 </ol>`
         : ''
-    }`,
+    }${view.portalUrl ? `\n<p style="margin:0 0 16px">${e(PORTAL_LINE)}: <a href="${e(view.portalUrl)}">${e(view.portalUrl)}</a></p>` : ''}`,
     footer: `<p style="margin:0">${e(help)}</p>${seller ? `\n<p style="margin:12px 0 0">— ${e(seller)}</p>` : ''}`,
   });
   return { subject, text, html };

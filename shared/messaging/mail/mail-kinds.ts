@@ -2,6 +2,7 @@ import type { MAIL_KINDS } from '../../platform/data/index.js';
 import { renderEmailVerificationMail } from './email-verification-template.js';
 import { renderLicenseTransferredMail, renderRenewalReminderMail } from './lifecycle-mail-templates.js';
 import type { RenderedMail } from './mail-layout.js';
+import { renderPortalSignInMail } from './portal-sign-in-template.js';
 import { renderTeamInvitationMail } from './team-invitation-template.js';
 
 export type MailKind = (typeof MAIL_KINDS)[number];
@@ -20,6 +21,8 @@ export const MAIL_TEMPLATES = {
   renewalReminder: { render: renderRenewalReminderMail, retentionSeconds: 7 * 24 * 3600 },
   /** Holds a license key, as the license e-mail does: kept as long (30 days). */
   licenseTransferred: { render: renderLicenseTransferredMail, retentionSeconds: 30 * 24 * 3600 },
+  /** As long as its link (15 minutes). */
+  portalSignIn: { render: renderPortalSignInMail, retentionSeconds: 15 * 60 },
 } satisfies { [K in MailKind]: { render: (content: never) => RenderedMail; retentionSeconds: number } };
 
 /** What a kind's e-mail says, as its item's `content` holds it. */

@@ -59,12 +59,16 @@ export const KEY_ACCESS = {
    * keys' `lastUsedAt`, download counts, a subscription's cancellation and its rate limits; and what a transfer writes:
    * the license (by key and id, with its activations and domain holds), the new owner's customer and e-mail lookup,
    * counters, the event and the new owner's e-mail (with their markers), and the end of a floating license's leases.
+   * The hosted portal (DECISIONS §25) reads products by public key and the vendor's portal settings (`tenantId`), and
+   * writes its sign-in links (`signInHash`, with their e-mail) and sessions (`portalSessionHash`).
    */
   portal: {
     // `teamId`: the membership of a key's maker (a member's key lasts as long as they are a member).
     read: [
       'keyHash', 'tenantId', 'customerId', 'subscriptionId', 'productId', 'releaseId', 'bucket', 'planId', 'licenseId', 'licenseKey', 'activationId',
       'eventId', 'outboxShard', 'teamId', 'leasePool', 'leaseId',
+      // The hosted portal (DECISIONS §25): the product a page's public key names, sign-in links and sessions.
+      'publicKey', 'signInHash', 'portalSessionHash',
     ],
     // A transfer writes the license, its activations, the customer and their counters, events and the new owner's
     // e-mail, and ends the leases of a floating license (its pool and leases); a plan change (DECISIONS §15) the
@@ -72,7 +76,7 @@ export const KEY_ACCESS = {
     write: [
       'keyHash', 'subscriptionId', 'releaseId', 'bucket',
       'licenseKey', 'licenseId#domain', 'activationId', 'customerId', 'tenantId#email', 'tenantId#shard', 'eventId', 'outboxShard', 'mailId',
-      'leasePool', 'leaseId',
+      'leasePool', 'leaseId', 'signInHash', 'portalSessionHash',
     ],
   },
   /**

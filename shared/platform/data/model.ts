@@ -47,6 +47,7 @@ import { oauthStateEntity, userIdentityEntity } from './entities/oauth.js';
 import { outboxPendingEntity } from './entities/outbox-pending.js';
 import { installSketchEntity, overviewCountEntity } from './entities/overview-daily.js';
 import { paymentProviderEntity } from './entities/payment-provider.js';
+import { portalSessionEntity, portalSettingsEntity, portalSignInEntity } from './entities/portal.js';
 import { planEntity, planSlugEntity } from './entities/plan.js';
 import { productEntity, productPublicKeyEntity, productSlugEntity } from './entities/product.js';
 import { productDailyEntity } from './entities/product-daily.js';
@@ -139,6 +140,9 @@ export const ENTITY_FACTORIES = {
   accountSettings: accountSettingsEntity,
   composerVendor: composerVendorEntity,
   composerInstall: composerInstallEntity,
+  portalSettings: portalSettingsEntity,
+  portalSignIn: portalSignInEntity,
+  portalSession: portalSessionEntity,
 };
 
 /** Each entity as ElectroDB builds it. */

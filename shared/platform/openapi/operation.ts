@@ -58,6 +58,14 @@ export const SECURITY_SCHEMES = {
       'The dashboard session, set by `POST /api/auth/login` or `/api/auth/register` (HttpOnly, 30 days). A state-changing ' +
       'request riding on it needs an `Origin` header equal to the dashboard\'s or the service\'s own origin (403 `Origin not allowed`).',
   },
+  portalSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'portal_session',
+    description:
+      'A buyer\'s hosted portal session (DECISIONS §25), set by the e-mailed sign-in link (HttpOnly, `Path=/portal`, `SameSite=Lax`, 7 days, ' +
+      'Secure on https): one customer of one vendor. A state-changing request must carry `Origin` equal to the service\'s own (403 `Origin not allowed`).',
+  },
   secretKey: {
     type: 'http',
     scheme: 'bearer',

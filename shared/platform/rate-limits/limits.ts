@@ -15,6 +15,7 @@ export type RateLimit = {
 const TOO_MANY = 'Too many requests';
 const DAY_SECONDS = 24 * 3600;
 const LOGIN_LIMIT_MESSAGE = 'Too many login attempts; try again later';
+const PORTAL_SIGN_IN_MESSAGE = 'Too many sign-in requests; try again later';
 
 export const RATE_LIMITS = {
   /** Login attempts from one address, whatever the account: limits a password spray across accounts. */
@@ -123,4 +124,11 @@ export const RATE_LIMITS = {
    * spread over containers; cancel spends the vendor's Stripe rate limit too.
    */
   portal: { name: 'portal', capacity: 120, refillPerSecond: 2, store: 'table', message: TOO_MANY },
+  /**
+   * Hosted portal sign-in links asked for one e-mail, at any vendor (DECISIONS §25): each may send an e-mail, so a
+   * stranger cannot fill a buyer's inbox; a buyer who lost a link asks again within minutes.
+   */
+  portalSignInEmail: { name: 'portal-sign-in-email', capacity: 5, refillPerSecond: 1 / 180, store: 'table', message: PORTAL_SIGN_IN_MESSAGE },
+  /** Hosted portal sign-ins asked from one address, whatever the e-mail: bounds probing many addresses. */
+  portalSignInAddress: { name: 'portal-sign-in-address', capacity: 20, refillPerSecond: 1 / 30, store: 'table', message: PORTAL_SIGN_IN_MESSAGE },
 } as const satisfies Record<string, RateLimit>;

@@ -213,6 +213,10 @@ const WRITES: Record<string, WriteCase> = {
       };
     },
   },
+  'PUT /api/portal-settings': {
+    action: 'portalSettings.update',
+    run: async (o) => ({ request: () => o.put('/api/portal-settings', { enabled: true, accentColor: '#0b7285' }), targetId: o.userId, changed: 'enabled' }),
+  },
   'POST /api/team/invitations': { action: 'invitation.create', run: async (o) => ({ request: () => o.post('/api/team/invitations', { email: uniqueEmail('inv'), role: 'viewer' }), changed: 'role' }) },
   'DELETE /api/team/invitations/{id}': { action: 'invitation.delete', run: async (o) => { const i = (await o.post('/api/team/invitations', { email: uniqueEmail('inv'), role: 'viewer' })).body; return { request: () => o.delete(`/api/team/invitations/${i.id}`), targetId: i.id }; } },
 };

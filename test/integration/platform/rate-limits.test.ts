@@ -234,6 +234,26 @@ describe('rate limits', () => {
     expect((await recovers(() => overview(first), 5_000)).status).toBe(200);
   });
 
+  it('limits hosted portal sign-ins per address, and per e-mail from any address (DECISIONS §25)', async () => {
+    const vendor = new FrontDoorClient(stack.url);
+    expect((await vendor.post('/api/auth/register', { email: email(), password })).status).toBe(201);
+    const product = (await vendor.post('/api/products', { name: 'Limited Plugin', productType: 'plugin' })).body;
+    expect((await vendor.put('/api/portal-settings', { enabled: true })).status).toBe(200);
+    const signIn = (address: string, buyer: string, publicKey = product.public_key as string) =>
+      from(address).post('/public/v1/portal/sign-in', { email: buyer, public_key: publicKey });
+    const message = { error: 'Too many sign-in requests; try again later' };
+    // The address's bucket is taken before the key is looked up: unknown keys spend it too.
+    const byAddress = await spendUntilRefused(RATE_LIMITS.portalSignInAddress, () => signIn('127.0.0.40', email(), unknownPublicKey()), 404);
+    expect([byAddress.status, byAddress.body]).toEqual([429, message]);
+    expect((await signIn('127.0.0.41', email())).status).toBe(202);
+    // One e-mail, asked for from ever new addresses.
+    const buyer = email();
+    let n = 0;
+    const byEmail = await spendUntilRefused(RATE_LIMITS.portalSignInEmail, () => signIn(`127.0.1.${++n}`, buyer), 202);
+    expect([byEmail.status, byEmail.body]).toEqual([429, message]);
+    expect((await signIn(`127.0.1.${++n}`, email())).status).toBe(202);
+  });
+
   it('limits edge validate and update check per address in one bucket, answering validate in its own form', async () => {
     const caller = from('127.0.0.21');
     // An update check takes from the same bucket as validate.

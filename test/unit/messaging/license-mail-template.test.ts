@@ -15,6 +15,14 @@ describe('license e-mail', () => {
     expect(lifetime.html).toContain('Never (lifetime license)');
   });
 
+  it('links the hosted customer portal when the vendor has it on, escaped in HTML', () => {
+    const portalUrl = 'https://licenses.example.com/portal?public_key=pk_abc&x=<y>';
+    const mail = renderLicenseMail({ ...base, portalUrl });
+    expect(mail.text).toContain(`Manage your sites, downloads and billing in the customer portal:\n    ${portalUrl}\n`);
+    expect(mail.html).toContain('href="https://licenses.example.com/portal?public_key=pk_abc&amp;x=&lt;y&gt;"');
+    expect(renderLicenseMail(base).text).not.toContain('customer portal');
+  });
+
   it('counts seats in words a buyer reads', () => {
     expect(renderLicenseMail({ ...base, seats: 1 }).text).toContain('Seats: 1 site\n');
     expect(renderLicenseMail(base).text).toContain('Seats: 3 sites\n');

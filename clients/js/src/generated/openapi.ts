@@ -586,6 +586,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/v1/portal/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail a portal sign-in link
+         * @description Answers 202 whatever the address, so nobody learns who is a customer; only an e-mail with a license or customer record at the vendor gets the one-time link (`{base}/portal/sign-in?token=…`, 15 minutes, once). While the vendor's portal is off: 404. A form post (`application/x-www-form-urlencoded`, the portal page's) is answered 303 back to the page instead. Limited per address and per e-mail.
+         */
+        post: operations["postPublicV1PortalSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -715,6 +735,9 @@ export interface components {
             issued_at: components["schemas"]["Timestamp"];
             /** @description `issued_at` + the product's `offlineValidityDays`, or the license's `expiresAt` when that comes first. */
             valid_until: components["schemas"]["Timestamp"];
+        };
+        PortalSignInAccepted: {
+            message: string;
         };
         /** @description The activation of the domain (a new one, or the one it already had) and when it was made. */
         PublicActivated: {
@@ -939,6 +962,15 @@ export interface components {
         };
         /** @description Unknown, or not yours: `Invalid public_key`, `Plan not found` */
         E404InvalidPublicKeyAnd1More2: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unknown, or not yours: `Invalid public_key`, `Portal not found` */
+        E404InvalidPublicKeyAnd1More3: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2643,6 +2675,56 @@ export interface operations {
             413: components["responses"]["E413RequestBodyTooLarge"];
             415: components["responses"]["E415ContentTypeMustBe"];
             429: components["responses"]["E429TooManyRequests2"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+        };
+    };
+    postPublicV1PortalSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    public_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted (sent when the address is a customer's) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalSignInAccepted"];
+                };
+            };
+            /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `email is required`, `email must be a valid e-mail address`, `public_key is required` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["E404InvalidPublicKeyAnd1More3"];
+            /** @description Rate limited: retry after `Retry-After` seconds: `Too many sign-in requests; try again later` */
+            429: {
+                headers: {
+                    /** @description Whole seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             503: components["responses"]["E503ServiceTemporarilyUnavailable"];
         };
     };

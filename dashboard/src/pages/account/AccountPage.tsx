@@ -5,6 +5,7 @@ import { ApiKeysSection } from './ApiKeysSection';
 import { ComposerSection } from './ComposerSection';
 import { ExportSection } from './ExportSection';
 import { PasswordSection } from './PasswordSection';
+import { PortalSection } from './PortalSection';
 import { ProfileSection } from './ProfileSection';
 
 export function AccountPage() {
@@ -23,6 +24,7 @@ export function AccountPage() {
       </QueryView>
       <ComposerSection />
       <ApiKeysSection />
+      {can('portal') && <PortalSection />}
       {can('data') && <ExportSection />}
     </>
   );

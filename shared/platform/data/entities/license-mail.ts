@@ -29,6 +29,8 @@ export const licenseMailEntity = () =>
       /** A Composer-enabled product's package (`vendor/slug`) and repository address (DECISIONS §24); absent otherwise. */
       composerPackage: { type: 'string' },
       composerRepository: { type: 'string' },
+      /** The vendor's hosted customer portal, when it is on (DECISIONS §25). */
+      portalUrl: { type: 'string' },
       ...MAIL_SEND_STATE,
       createdAt: { type: 'string', required: true },
       ttl: { type: 'number', required: true },

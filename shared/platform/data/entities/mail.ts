@@ -20,7 +20,7 @@ export const MAIL_SEND_STATE = {
 } as const;
 
 /** The kinds of e-mail the `mail` item carries; each has its template in shared/messaging/mail/mail-kinds.ts. */
-export const MAIL_KINDS = ['emailVerification', 'teamInvitation', 'renewalReminder', 'licenseTransferred'] as const;
+export const MAIL_KINDS = ['emailVerification', 'teamInvitation', 'renewalReminder', 'licenseTransferred', 'portalSignIn'] as const;
 
 /**
  * An e-mail of any kind but the license e-mail (which has its own item, keyed by the license): written with its
