@@ -27,12 +27,16 @@ const SLOW_FILES = [
 ];
 
 /**
- * The dashboard driven in Chromium, and /docs rendered in it: each file runs a browser beside the stack, about a third
+ * The dashboard and the hosted customer portal driven in Chromium, and /docs rendered in it: each file runs a browser beside the stack, about a third
  * of the integration tests' time. Run by `npm run test:browser` (and `.ci/run`) on the same shared stack, so that
  * `npm test` stays within 8 minutes on two cores. test/integration/dashboard/dashboard-serving.test.ts asks over HTTP
  * only, and stays in `npm test`.
  */
-const BROWSER_FILES = ['test/integration/dashboard/dashboard-!(serving).test.ts', 'test/integration/platform/docs-page.test.ts'];
+const BROWSER_FILES = [
+  'test/integration/dashboard/dashboard-!(serving).test.ts',
+  'test/integration/platform/docs-page.test.ts',
+  'test/integration/portal/hosted-portal-browser.test.ts',
+];
 
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
