@@ -33,6 +33,7 @@ export const hostedPortalOperations = defineOperations({
     security: [[]],
     queryExamples: { public_key: EX.publicKey },
     responses: { 200: { description: 'The sign-in form, or the customer\'s account', html: page('Your account') } },
+    errorPage: true,
     errors: { 400: ['public_key is required'], 404: [M.invalidPublicKey, 'Portal not found'] },
   },
   'POST /public/v1/portal/sign-in': {
@@ -51,7 +52,9 @@ export const hostedPortalOperations = defineOperations({
         body: named('PortalSignInAccepted', z.object({ message: z.string() })),
         examples: { accepted: { message: 'If this address has licenses here, a sign-in link is on its way' } },
       },
+      303: { ...backToPage, description: 'A form post from the portal page (`application/x-www-form-urlencoded`): back to the page, which says a link is on its way' },
     },
+    errorPage: true,
     errors: { 400: ['email is required', 'email must be a valid e-mail address', 'public_key is required'], 404: [M.invalidPublicKey, 'Portal not found'] },
   },
   'GET /portal/sign-in': {
@@ -60,6 +63,7 @@ export const hostedPortalOperations = defineOperations({
     security: [[]],
     queryExamples: { token: 'k3j5h2…' },
     responses: { 200: { description: 'The confirm page', html: page('Sign in as buyer@example.com') } },
+    errorPage: true,
     errors: { 400: ['Invalid or expired sign-in link'], 404: ['Portal not found'] },
   },
   'POST /portal/sign-in': {
@@ -73,6 +77,7 @@ export const hostedPortalOperations = defineOperations({
         headers: { location: { description: 'The portal page', required: true }, 'set-cookie': { description: '`portal_session=…; Max-Age=604800; Path=/portal; HttpOnly; SameSite=Lax` (+ `Secure` on https)', required: true } },
       },
     },
+    errorPage: true,
     errors: { 400: ['Invalid or expired sign-in link'], 403: ['Origin not allowed'] },
   },
   'POST /portal/sign-out': {
@@ -80,6 +85,7 @@ export const hostedPortalOperations = defineOperations({
     description: 'Ends the session and clears the cookie; 303 to the portal page (or a page saying so when there was no session).',
     security: session,
     responses: { 200: { description: 'No session: signed out', html: page('You are signed out') }, 303: backToPage },
+    errorPage: true,
     errors: { 403: ['Origin not allowed'] },
   },
   'POST /portal/activations/{id}/deactivate': {
@@ -87,6 +93,7 @@ export const hostedPortalOperations = defineOperations({
     description: `Frees the seat, as the vendor\'s deactivate does. ${actionNote}`,
     security: session,
     responses: { 303: backToPage },
+    errorPage: true,
     errors: actionErrors(),
   },
   'POST /portal/subscriptions/{id}/change-plan': {
@@ -95,6 +102,7 @@ export const hostedPortalOperations = defineOperations({
     security: session,
     requestBody: { examples: { change: { planId: EX.planId } } },
     responses: { 303: backToPage },
+    errorPage: true,
     errors: actionErrors({ ...PLAN_CHANGE_ERRORS, 400: ['planId is required', ...PLAN_CHANGE_ERRORS[400]] }),
   },
   'POST /portal/subscriptions/{id}/cancel': {
@@ -102,6 +110,7 @@ export const hostedPortalOperations = defineOperations({
     description: `Stripe first (\`cancel_at_period_end=true\`), then our record. ${actionNote}`,
     security: session,
     responses: { 303: backToPage },
+    errorPage: true,
     errors: actionErrors({ 400: ['No payment provider is connected', 'Subscription is not billed through the payment provider'], 502: ['Payment provider unavailable'] }),
   },
   'POST /portal/subscriptions/{id}/resume': {
@@ -109,6 +118,7 @@ export const hostedPortalOperations = defineOperations({
     description: `Before the period ends: Stripe first (\`cancel_at_period_end=false\`), then our record. ${actionNote}`,
     security: session,
     responses: { 303: backToPage },
+    errorPage: true,
     errors: actionErrors({ 400: ['No payment provider is connected', 'Subscription is not billed through the payment provider'], 502: ['Payment provider unavailable'] }),
   },
   'POST /portal/subscriptions/{id}/billing-portal': {
@@ -118,6 +128,7 @@ export const hostedPortalOperations = defineOperations({
     responses: {
       303: { description: "To Stripe's billing portal", headers: { location: { description: 'The billing-portal session URL', required: true }, 'cache-control': { description: '`no-store`', required: true } } },
     },
+    errorPage: true,
     errors: actionErrors({ 400: ['No payment provider is connected', 'Subscription is not billed through the payment provider'], 502: ['Payment provider unavailable'] }),
   },
 });

@@ -339,6 +339,7 @@ function operationOf(route: Route, doc: OperationDoc, surface: SurfaceDoc, schem
             messages.map((message) => [exampleKey(message, taken), { summary: message, value: doc.errorBody === 'validation' ? { valid: false, error: message } : { error: message } }]),
           ),
         },
+        ...(doc.errorPage ? { 'text/html': { schema: { type: 'string' }, example: `<!doctype html><html lang="en">…<p>${messages[0]}</p>…</html>` } } : {}),
       },
     };
   }

@@ -149,6 +149,8 @@ export type OperationDoc = {
   rateLimits?: RateLimit[];
   /** The schema of error bodies when it is not `{error, details?}` (validate answers `{valid: false, error}`). */
   errorBody?: 'validation';
+  /** Refusals answered to a browser's form post as an HTML page that says the message in words (the hosted portal's forms). */
+  errorPage?: boolean;
   /** Its signed refusals are bound to their request: they may name `license_key` and `domain` (DECISIONS §13). */
   boundAnswers?: true;
   deprecated?: boolean;

@@ -213,6 +213,10 @@ const WRITES: Record<string, WriteCase> = {
       };
     },
   },
+  'PUT /api/account/settings': {
+    action: 'accountSettings.update',
+    run: async (o) => ({ request: () => o.put('/api/account/settings', { composerVendor: `audit-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}` }), targetId: o.userId, changed: 'composerVendor' }),
+  },
   'PUT /api/portal-settings': {
     action: 'portalSettings.update',
     run: async (o) => ({ request: () => o.put('/api/portal-settings', { enabled: true, accentColor: '#0b7285' }), targetId: o.userId, changed: 'enabled' }),

@@ -6,6 +6,7 @@ import { zipBytes } from '../../support/licensing-fixtures.js';
 import { verifyAddress } from '../../support/mail.js';
 import { invitationToken } from '../../support/team.js';
 import { operationFinder, schemaValidator } from '../../support/openapi.js';
+import { signInLink } from '../../support/portal-buyer.js';
 import { desktopBuild } from '../../support/desktop-fixtures.js';
 import { deliver, stripeEvent } from '../../support/stripe-events.js';
 import { paidSession, stripeId, stripeSubscription, unixNow } from '../../support/stripe-objects.js';
@@ -346,6 +347,21 @@ describe('the OpenAPI document against real answers', () => {
     const link = new URL(downloads[0].downloadUrl);
     expectStatus(await plugin.get(`${link.pathname}${link.search}`), 302);
     expectStatus(await plugin.get(`${link.pathname}?expires=1&signature=00`), 403);
+
+    // The hosted customer portal (DECISIONS §25): its settings, a buyer's sign-in by e-mailed link, and its forms.
+    expectStatus(await vendor.get('/api/portal-settings'), 200);
+    expectStatus(await vendor.put('/api/portal-settings', { enabled: true, name: 'Contract Plugins' }), 200);
+    expectStatus(await nobody.get(`/portal?public_key=${product.public_key}`), 200);
+    expectStatus(await nobody.post('/public/v1/portal/sign-in', { email: buyer, public_key: product.public_key }), 202);
+    const signIn = new URL(await signInLink(buyer));
+    expectStatus(await nobody.get(`${signIn.pathname}${signIn.search}`), 200);
+    // The page's forms come from the service's own origin (not the dashboard's).
+    const formEncoded = { 'content-type': 'application/x-www-form-urlencoded' };
+    const own = new URL(inject('baseUrl')).origin;
+    expectStatus(await nobody.request('POST', `${signIn.pathname}${signIn.search}`, { rawBody: '', headers: formEncoded, origin: own }), 303);
+    for (const action of ['activations/act_aaaaaaaaaaaaaaaaaaaaaaaa/deactivate', ...['change-plan', 'cancel', 'resume', 'billing-portal'].map((name) => `subscriptions/sub_aaaaaaaaaaaaaaaaaaaaaaaa/${name}`)]) {
+      expectStatus(await new RecordingClient().request('POST', `/portal/${action}`, { rawBody: '', headers: formEncoded, origin: own }), 401);
+    }
 
     // The team (DECISIONS §17) and the audit log.
     const member = new RecordingClient();

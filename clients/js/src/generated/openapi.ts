@@ -976,6 +976,8 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+                /** @example <!doctype html><html lang="en">…<p>Invalid public_key</p>…</html> */
+                "text/html": string;
             };
         };
         /** @description Unknown, or not yours: `License key not found` */
@@ -1161,6 +1163,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["BoundValidationRefusal"];
+            };
+        };
+        /** @description Storage throttled or unavailable, or the request ran out of time for its calls: retry after `Retry-After` seconds: `Service temporarily unavailable` */
+        E503ServiceTemporarilyUnavailable4: {
+            headers: {
+                /** @description Whole seconds to wait before retrying */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+                /** @example <!doctype html><html lang="en">…<p>Service temporarily unavailable</p>…</html> */
+                "text/html": string;
             };
         };
     };
@@ -2704,6 +2719,17 @@ export interface operations {
                     "application/json": components["schemas"]["PortalSignInAccepted"];
                 };
             };
+            /** @description A form post from the portal page (`application/x-www-form-urlencoded`): back to the page, which says a link is on its way */
+            303: {
+                headers: {
+                    /** @description The portal page */
+                    location: string;
+                    /** @description `no-store` */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Bad request: invalid input or a business rule: `<field> is required`, `<field>: <reason>`, `email is required`, `email must be a valid e-mail address`, `public_key is required` */
             400: {
                 headers: {
@@ -2711,6 +2737,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    /** @example <!doctype html><html lang="en">…<p><field> is required</p>…</html> */
+                    "text/html": string;
                 };
             };
             404: components["responses"]["E404InvalidPublicKeyAnd1More3"];
@@ -2723,9 +2751,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    /** @example <!doctype html><html lang="en">…<p>Too many sign-in requests; try again later</p>…</html> */
+                    "text/html": string;
                 };
             };
-            503: components["responses"]["E503ServiceTemporarilyUnavailable"];
+            503: components["responses"]["E503ServiceTemporarilyUnavailable4"];
         };
     };
 }
