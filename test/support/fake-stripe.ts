@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type Stripe from 'stripe';
 import { changeSubscription, withPendingUpdateApplied } from './fake-stripe-billing.js';
+import { invoiceDocument } from './invoice-document.js';
 import { stripeBalance, stripeCheckoutSession, stripeError, stripeList, stripeSubscription, unixNow } from './stripe-objects.js';
 import { stripeBillingPortalSession, stripeCoupon, stripePrice, stripeProduct, stripePromotionCode } from './stripe-lifecycle-objects.js';
 
@@ -73,7 +74,7 @@ const readBody = (req: IncomingMessage) =>
  * to a subscription a test put in place: price, metadata, trial, and billed as Stripe bills them, with pending
  * updates: test/support/fake-stripe-billing.ts), invoices (list by subscription, pay), coupons (restricted to
  * products by `applies_to`) and promotion codes (create, deactivate), subscriptions a test has put in place
- * (retrieve), and invoice payments a test has put in place (list, by invoice or payment intent). Every answer is a
+ * (retrieve, expanding `latest_invoice`), invoices a test has put in place (with their PDF at `invoice_pdf`), and invoice payments a test has put in place (list, by invoice or payment intent). Every answer is a
  * whole Stripe object of the package's types (test/support/stripe-objects.ts). Outages are set per key, so tests
  * running in parallel do not meet each other's. `/_fake/…` lets tests in other processes read sessions, type a
  * promotion code into a session's page as a buyer would, and set outages over HTTP.
@@ -230,7 +231,10 @@ export async function startFakeStripe(port = 0) {
     if (req.method === 'GET' && subscription) {
       const found = subscriptions.get(subscription[1]!);
       if (!found || found.key !== key) return refuse(res, 404, 'invalid_request_error', `No such subscription: '${subscription[1]}'`);
-      return reply(found.subscription);
+      const { expand = [] } = parseStripeForm(url.search.slice(1)) as { expand?: string[] };
+      const latest = found.subscription.latest_invoice;
+      const invoice = expand.includes('latest_invoice') && typeof latest === 'string' ? invoices.get(latest) : undefined;
+      return reply(invoice?.key === key ? { ...found.subscription, latest_invoice: invoice.object } : found.subscription);
     }
     if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
       const params = parseStripeForm(body);
@@ -321,6 +325,20 @@ export async function startFakeStripe(port = 0) {
       res.writeHead(204);
       return res.end();
     }
+    if (url.pathname === '/_fake/invoices') {
+      const stored = JSON.parse(body) as Owned<Stripe.Invoice>;
+      invoices.set(stored.object.id, stored);
+      res.writeHead(204);
+      return res.end();
+    }
+    // An invoice's document, as `invoice_pdf` links to it: no key needed, as at Stripe.
+    const invoicePdf = /^\/_fake\/invoice-pdf\/([^/]+)$/.exec(url.pathname);
+    if (invoicePdf) {
+      const found = invoices.get(decodeURIComponent(invoicePdf[1]!));
+      if (!found) return missing(res, 'invoice', invoicePdf[1]!);
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="Invoice-${found.object.id}.pdf"` });
+      return res.end(invoiceDocument(found.object));
+    }
     if (url.pathname === '/_fake/invoice-payments') {
       invoicePayments.push(JSON.parse(body) as StoredInvoicePayment);
       res.writeHead(204);
@@ -381,6 +399,12 @@ export function fakeStripeClient(baseUrl: string) {
     /** Puts a subscription in place (or replaces it) for `GET /v1/subscriptions/{id}` with `key`. */
     async putSubscription(key: string, subscription: StoredSubscription['subscription']): Promise<void> {
       await fetch(`${baseUrl}/_fake/subscriptions`, { method: 'POST', body: JSON.stringify({ key, subscription }) });
+    },
+    /** Puts an invoice in place (for `latest_invoice` expansions and its document), with `invoice_pdf` at the fake. */
+    async putInvoice(key: string, invoice: Stripe.Invoice): Promise<Stripe.Invoice> {
+      const object = { ...invoice, invoice_pdf: `${baseUrl}/_fake/invoice-pdf/${invoice.id}` };
+      await fetch(`${baseUrl}/_fake/invoices`, { method: 'POST', body: JSON.stringify({ key, object }) });
+      return object;
     },
     /** Puts an invoice payment in place for `GET /v1/invoice_payments` with `key`. */
     async putInvoicePayment(key: string, invoicePayment: Stripe.InvoicePayment): Promise<void> {

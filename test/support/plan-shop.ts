@@ -4,7 +4,7 @@ import { Client, newTenant } from './client.js';
 import { fakeStripeClient, stripeTestKey } from './fake-stripe.js';
 import { deliver, stripeEvent } from './stripe-events.js';
 import { renewedSubscription } from './stripe-lifecycle-objects.js';
-import { paidSession, stripeId, stripeSubscription, unixNow } from './stripe-objects.js';
+import { paidSession, stripeId, stripeInvoice, stripeSubscription, unixNow } from './stripe-objects.js';
 
 /**
  * A vendor selling monthly and yearly plans through the fake Stripe, for the subscription lifecycle (DECISIONS §15):
@@ -64,12 +64,12 @@ export async function subscribe(s: Shop, email: string, options: { trialDays?: n
   const start = unixNow();
   const end = start + (trialDays || 30) * DAY;
   const amount = plan.price * 100;
-  const subscription: Stripe.Subscription = {
-    ...stripeSubscription({ start, end, amount, interval: 'month', metadata: opened.session.metadata ?? {}, status: trialDays ? 'trialing' : 'active' }),
-    ...(trialDays && { trial_start: start, trial_end: end }),
-  };
+  const started = stripeSubscription({ start, end, amount, interval: 'month', metadata: opened.session.metadata ?? {}, status: trialDays ? 'trialing' : 'active' });
+  // Its first invoice, as Stripe makes it at checkout: the subscription's latest, with its document.
+  const invoice = await fake.putInvoice(s.secretKey, stripeInvoice({ subscription: started.id, billingReason: 'subscription_create', start, end, amountPaid: trialDays ? 0 : amount }));
+  const subscription: Stripe.Subscription = { ...started, latest_invoice: invoice.id, ...(trialDays && { trial_start: start, trial_end: end }) };
   await fake.putSubscription(s.secretKey, subscription);
-  await s.send(stripeEvent('checkout.session.completed', paidSession(opened.session, { email, amountTotal: trialDays ? 0 : amount, invoice: stripeId('in'), subscription: subscription.id })));
+  await s.send(stripeEvent('checkout.session.completed', paidSession(opened.session, { email, amountTotal: trialDays ? 0 : amount, invoice: invoice.id, subscription: subscription.id })));
   const licenses = (await body(s.tenant.get(`/api/licenses?search=${encodeURIComponent(email.toLowerCase())}`))).items as any[];
   const customer = await body(s.tenant.get(`/api/customers/${licenses[0].customerId}`));
   return { opened, subscription, license: licenses[0], subscriptionId: customer.subscriptions[0].id as string };
@@ -78,6 +78,10 @@ export async function subscribe(s: Shop, email: string, options: { trialDays?: n
 export async function activate(licenseKey: string, domains: string[]) {
   for (const domain of domains) await body(buyer.post('/v1/licenses/activate', { license_key: licenseKey, domain }, { origin: null }));
 }
+
+/** The invoices Stripe made for a subscription's changes, oldest first: all but its checkout's first. */
+export const changeInvoices = async (s: Shop, stripeSubscriptionId: string) =>
+  (await fake.invoices(s.secretKey, stripeSubscriptionId)).filter((invoice) => invoice.billing_reason !== 'subscription_create');
 
 export const licenseOf = async (s: Shop, id: string) => body(s.tenant.get(`/api/licenses/${id}`));
 

@@ -3,7 +3,7 @@ import { expect, inject } from 'vitest';
 import { Client, newTenant } from './client.js';
 import { fakeStripeClient, stripeTestKey } from './fake-stripe.js';
 import { deliver } from './stripe-events.js';
-import { paidSession, stripeId, stripeSubscription, unixNow } from './stripe-objects.js';
+import { paidSession, stripeId, stripeInvoice, stripeSubscription, unixNow } from './stripe-objects.js';
 
 /** A vendor's shop with Stripe connected, and checkouts paid through it as Stripe would report them (fake Stripe). */
 const fake = fakeStripeClient(inject('stripeUrl'));
@@ -44,10 +44,13 @@ export async function paidCheckout(s: Shop, plan: 'yearly' | 'lifetime', email =
   const sessionId = /\/(cs_test_\w+)$/.exec(res.headers.get('location')!)![1]!;
   const opened = (await fake.session(sessionId))!.session;
   const recurring = plan === 'yearly';
-  const subscription = recurring ? stripeSubscription({ start: unixNow(), end: unixNow() + 365 * DAY, metadata: opened.metadata ?? {} }) : undefined;
+  const started = recurring ? stripeSubscription({ start: unixNow(), end: unixNow() + 365 * DAY, metadata: opened.metadata ?? {} }) : undefined;
+  // A subscription's checkout makes its first invoice, with a document: the subscription's latest.
+  const invoice = started && (await fake.putInvoice(s.secretKey, stripeInvoice({ subscription: started.id, billingReason: 'subscription_create', start: unixNow(), end: unixNow() + 365 * DAY })));
+  const subscription = started && { ...started, latest_invoice: invoice!.id };
   if (subscription) await fake.putSubscription(s.secretKey, subscription);
   const session = recurring
-    ? paidSession(opened, { email, name: 'Jane Buyer', amountTotal: 4950, invoice: stripeId('in'), subscription: subscription!.id })
+    ? paidSession(opened, { email, name: 'Jane Buyer', amountTotal: 4950, invoice: invoice!.id, subscription: subscription!.id })
     : paidSession(opened, { email, name: 'Jane Buyer', amountTotal: 19900, payment_intent: stripeId('pi') });
   return { session, subscription, sessionId, returnUrl };
 }

@@ -15,7 +15,7 @@ import { subscriptionTrialEnd } from './lifecycle-mapping.js';
 import { continuedTrialItems, openTrial, type OpenTrial } from '../trials/trial-continuation.js';
 import { APPLIED, APPLY_ROUNDS, claimLost, ignored, type Applied, type EventContext } from './event-context.js';
 import {
-  paymentRecord, purchaseEmail, purchaseMetadata, purchaseName, sessionPaymentId, sessionSubscriptionId, subscriptionPeriod,
+  firstInvoicePdf, paymentRecord, purchaseEmail, purchaseMetadata, purchaseName, sessionPaymentId, sessionSubscriptionId, subscriptionPeriod,
   subscriptionRecord, type Period,
 } from './stripe-mapping.js';
 
@@ -55,11 +55,12 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
   if (plan.billingCycle !== 'lifetime' && !stripeSubscriptionId) throw notIssued(ctx, session, 'a recurring plan without a subscription');
   // Stripe down, or the vendor's key rolled: 502 or 400, and Stripe delivers the event again later.
   const subscription = stripeSubscriptionId
-    ? await ctx.stripe.subscriptions.retrieve(stripeSubscriptionId).catch((error: unknown) => Promise.reject(providerFailure(error, KEY_REFUSED)))
+    ? await ctx.stripe.subscriptions.retrieve(stripeSubscriptionId, { expand: ['latest_invoice'] }).catch((error: unknown) => Promise.reject(providerFailure(error, KEY_REFUSED)))
     : undefined;
   const period: Period | undefined = subscription && subscriptionPeriod(subscription);
   if (subscription && !period) throw notIssued(ctx, session, 'a subscription without a current period');
   const providerPaymentId = sessionPaymentId(session);
+  const invoicePdfUrl = subscription && firstInvoicePdf(session, subscription);
 
   const customerEmail = normalizeEmail(email);
   const summary = { id: product.productId, name: product.name, slug: product.slug };
@@ -106,6 +107,7 @@ export async function completePurchase(ctx: EventContext, session: Stripe.Checko
       amountMinor: session.amount_total ?? 0,
       currency: session.currency ?? plan.currency,
       providerPaymentId,
+      invoicePdfUrl,
       now,
     });
     const record =

@@ -34,6 +34,16 @@ export function sessionPaymentId(session: Pick<Stripe.Checkout.Session, 'payment
   return idOf(session.payment_intent) ?? idOf(session.invoice);
 }
 
+/**
+ * The document of a subscription checkout's first invoice: the subscription's `latest_invoice` (expanded) while it is
+ * still the session's own invoice; a later one (a late webhook after a renewal) is another payment's.
+ */
+export function firstInvoicePdf(session: Pick<Stripe.Checkout.Session, 'invoice'>, subscription: Pick<Stripe.Subscription, 'latest_invoice'>): string | undefined {
+  const latest = subscription.latest_invoice;
+  if (!latest || typeof latest === 'string' || latest.id !== idOf(session.invoice)) return undefined;
+  return latest.invoice_pdf ?? undefined;
+}
+
 export function sessionSubscriptionId(session: Pick<Stripe.Checkout.Session, 'subscription'>): string | undefined {
   return idOf(session.subscription);
 }

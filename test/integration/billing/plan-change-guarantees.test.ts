@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from '../../support/client.js';
-import { body, changePlan, fake, licenseOf, shop, subscribe, tellRenewal, tellSubscription, type Shop } from '../../support/plan-shop.js';
+import { body, changeInvoices, changePlan, fake, licenseOf, shop, subscribe, tellRenewal, tellSubscription, type Shop } from '../../support/plan-shop.js';
 import { stripeEvent } from '../../support/stripe-events.js';
 
 /** DECISIONS §20: plan changes name a plan on sale, are paid before they apply, and a second one replaces the first. */
@@ -66,7 +66,7 @@ describe('plan changes are paid before they apply', () => {
     // Stripe tells of the subscription with its update pending, and of the invoice's failed payment: still nothing
     // changes (the period itself is paid: no grace, not past due).
     await tellSubscription(s, subscription.id);
-    const [invoice] = await fake.invoices(s.secretKey, subscription.id);
+    const [invoice] = await changeInvoices(s, subscription.id);
     await s.send(stripeEvent('invoice.payment_failed', { ...invoice!, period_end: subscription.items.data[0]!.current_period_end }));
     expect(await licenseOf(s, license.id)).toMatchObject({ planId: s.plans.basic.id, seats: 3, graceUntil: null });
     expect(await subscriptionOf(s, license.customerId)).toMatchObject({ status: 'active' });
@@ -108,7 +108,7 @@ describe('a second change while one is pending replaces it', () => {
     expect(up.subscription).toMatchObject({ planId: studio.id, pendingPlanId: null });
     expect(await licenseOf(s, license.id)).toMatchObject({ planId: studio.id, seats: 20 });
     // One invoice, for the rest of the period of Studio less what is left of Agency ($50 − $30), not of Basic ($50 − $10).
-    const invoices = await fake.invoices(s.secretKey, subscription.id);
+    const invoices = await changeInvoices(s, subscription.id);
     expect(invoices).toHaveLength(1);
     expect(invoices[0]!.amount_due).toBeGreaterThan(1990);
     expect(invoices[0]!.amount_due).toBeLessThanOrEqual(2000);
@@ -133,8 +133,8 @@ describe('a second change while one is pending replaces it', () => {
     expect(await itemAmount(kept.subscription.id)).toBe(3000);
     await tellRenewal(s, kept.subscription.id);
     expect(await licenseOf(s, kept.license.id)).toMatchObject({ planId: s.plans.agency.id, seats: 10 });
-    expect(await fake.invoices(s.secretKey, first.subscription.id)).toEqual([]);
-    expect(await fake.invoices(s.secretKey, kept.subscription.id)).toEqual([]);
+    expect(await changeInvoices(s, first.subscription.id)).toEqual([]);
+    expect(await changeInvoices(s, kept.subscription.id)).toEqual([]);
     // Without a pending change the current plan is still 400.
     const same = await changePlan(s, kept.subscriptionId, s.plans.agency.id);
     expect([same.status, same.body]).toEqual([400, { error: 'The subscription is already on this plan' }]);

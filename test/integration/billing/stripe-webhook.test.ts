@@ -119,7 +119,8 @@ describe('Stripe webhook: checkout.session.completed', () => {
     });
     expect(customer).toMatchObject({ email: 'buyer@example.com', firstName: 'Jane', lastName: 'Buyer' });
     expect(customer.payments).toEqual([
-      expect.objectContaining({ amount: 49.5, currency: 'USD', status: 'completed', paymentMethod: 'stripe', invoicePdfUrl: null, productName: 'Hook Plugin' }),
+      // The document of the subscription's first invoice, as Stripe made it at checkout.
+      expect.objectContaining({ amount: 49.5, currency: 'USD', status: 'completed', paymentMethod: 'stripe', invoicePdfUrl: expect.stringMatching(/\/_fake\/invoice-pdf\/in_/), productName: 'Hook Plugin' }),
     ]);
     expect(customer.subscriptions).toEqual([
       expect.objectContaining({

@@ -11,7 +11,7 @@ const base = inject('baseUrl');
 
 /**
  * A buyer in Chromium on a 375 px phone (DECISIONS §25): asks for a link, opens it from the local mail, and manages
- * two licenses, a site, a download and a subscription; the pages are axe clean in both colour schemes.
+ * two licenses, a site, a download, an invoice and a subscription; the pages are axe clean in both colour schemes.
  */
 describe.skipIf(withoutChromium)('the hosted portal in a browser', () => {
   let browser: Browser;
@@ -33,7 +33,7 @@ describe.skipIf(withoutChromium)('the hosted portal in a browser', () => {
     expect(await fitsThePhone()).toBeLessThanOrEqual(375);
   }
 
-  it('signs a buyer in by link, and lets them deactivate, download, change plan, cancel and undo', { timeout: 120_000 }, async () => {
+  it('signs a buyer in by link, and lets them deactivate, download, open an invoice, change plan, cancel and undo', { timeout: 120_000 }, async () => {
     const s = await shop();
     await body(s.tenant.put('/api/portal-settings', { enabled: true, name: 'Tier Co', accentColor: '#0b7285', supportEmail: 'help@tier.example.com' }));
     await newRelease(s.tenant as unknown as Tenant, s.product.id, { version: '2.1.0' });
@@ -63,6 +63,16 @@ describe.skipIf(withoutChromium)('the hosted portal in a browser', () => {
     const download = await page.$eval('a[download]', (anchor) => anchor.getAttribute('href')!);
     const file = await fetch(download);
     expect([file.status, file.headers.get('content-type')]).toEqual([200, 'application/zip']);
+
+    // The checkout's payment links its invoice: opened, it is the document Stripe serves.
+    const invoiceUrl = await page.$eval('a[href*="invoice-pdf"]', (anchor) => anchor.getAttribute('href')!);
+    expect(await page.$eval('a[href*="invoice-pdf"]', (anchor) => anchor.textContent)).toBe('Invoice (PDF)');
+    const invoiceTab = await browser.newPage();
+    const invoice = await invoiceTab.goto(invoiceUrl);
+    expect([invoice?.status(), invoice?.headers()['content-type']]).toEqual([200, 'application/pdf']);
+    // Chromium opens it in its PDF viewer; the bytes are a PDF document.
+    expect((await (await fetch(invoiceUrl)).text()).slice(0, 5)).toBe('%PDF-');
+    await invoiceTab.close();
 
     await page.select('select[name="planId"]', s.plans.agency.id);
     await Promise.all([page.waitForNavigation(), page.locator(button('Change plan')).click()]);

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import {
-  chargePaymentIds, chargePaymentIntentId, invoicePeriod, paidInvoiceIds, invoiceSubscriptionId, paymentRecord, purchaseEmail, purchaseMetadata, sessionPaymentId, sessionSubscriptionId,
+  chargePaymentIds, chargePaymentIntentId, firstInvoicePdf, invoicePeriod, paidInvoiceIds, invoiceSubscriptionId, paymentRecord, purchaseEmail, purchaseMetadata, sessionPaymentId, sessionSubscriptionId,
   subscriptionPeriod, subscriptionRecord, subscriptionState,
 } from '../../../shared/billing/commerce/stripe-mapping.js';
 import { customerDetails, stripeCharge, stripeCheckoutSession, stripeInvoice, stripeInvoicePayment, stripeList, stripeSubscription } from '../../support/stripe-objects.js';
@@ -37,6 +37,15 @@ describe('checkout.session.completed mapping', () => {
     expect(sessionPaymentId({ payment_intent: 'pi_1', invoice: null })).toBe('pi_1');
     expect(sessionSubscriptionId(session)).toBe('sub_1');
     expect(sessionSubscriptionId({ subscription: null })).toBeUndefined();
+  });
+
+  it("links the first invoice's document while it is the subscription's latest, and no other invoice's", () => {
+    const first = stripeInvoice({ id: 'in_1', subscription: 'sub_1', billingReason: 'subscription_create', start: 0, end: 1, invoicePdf: 'https://pay.stripe.test/in_1/pdf' });
+    const renewal = stripeInvoice({ id: 'in_2', subscription: 'sub_1', billingReason: 'subscription_cycle', start: 1, end: 2, invoicePdf: 'https://pay.stripe.test/in_2/pdf' });
+    expect(firstInvoicePdf(session, { latest_invoice: first })).toBe('https://pay.stripe.test/in_1/pdf');
+    expect(firstInvoicePdf(session, { latest_invoice: renewal })).toBeUndefined();
+    expect(firstInvoicePdf(session, { latest_invoice: 'in_1' })).toBeUndefined();
+    expect(firstInvoicePdf(session, { latest_invoice: { ...first, invoice_pdf: null } })).toBeUndefined();
   });
 
   it('records the payment in major units of the currency, by Stripe', () => {
