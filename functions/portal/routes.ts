@@ -71,7 +71,7 @@ export function portalRoutes(deps: Deps<Config<'links'>> & PaymentDeps, { limits
       checkIdShape(LICENSE, event.pathParameters!.id!);
       // The tenant's transfers, with those of the management API: each e-mails the license (DECISIONS §15).
       await limits.take(RATE_LIMITS.licenseTransferTenant, owner.userId);
-      const license = await transferLicense(deps, owner.userId, event.pathParameters!.id!, { email: body.toEmail, currentOwner: normalizeEmail(body.email) });
+      const license = await transferLicense(deps, owner.userId, event.pathParameters!.id!, { email: body.toEmail, currentOwner: normalizeEmail(body.email) }, baseUrlOf(event));
       return ok({ data: { id: license.id, licenseKey: license.licenseKey, customerEmail: license.customerEmail, status: license.status, activatedCount: license.activatedCount } });
     },
   };

@@ -7,7 +7,7 @@ export { sendLicenseMail } from './mail/license-mail.js';
 export { createMailQueue } from './mail/mail-queue.js';
 export type { MailMessage } from './mail/mail-queue.js';
 export { createMailer } from './mail/mailer.js';
-export { portalLinkOf } from './mail/portal-link.js';
+export { portalLinkOf, productPortalLinkOf } from './mail/portal-link.js';
 export { queuedMailItems, sendQueuedMail } from './mail/queued-mail.js';
 export type { MailDeps, MailOutcome } from './mail/send-once.js';
 export { forwardOutboxItem, outboxItemOf } from './outbox/forwarders.js';

@@ -15,6 +15,14 @@ export const INVALID_DOWNLOAD_LINK = 'Invalid or expired download link';
  * Deleted products and products without such a release are left out.
  */
 export async function portalDownloads(deps: PortalDataDeps, secret: LinkSecret, scope: PortalScope, baseUrl: string) {
+  return (await downloadsWithHistory(deps, secret, scope, baseUrl, 0)).map(({ earlier: _, ...latest }) => latest);
+}
+
+/**
+ * The same, each with up to `earlier` previous versions on the same channels, newest first, each with its own signed
+ * link: what the hosted portal offers to roll back to.
+ */
+export async function downloadsWithHistory(deps: PortalDataDeps, secret: LinkSecret, scope: PortalScope, baseUrl: string, earlier: number) {
   const now = deps.clock.now();
   /** Per licensed product, the most adventurous channel among the customer's usable licenses of it. */
   const licensed = new Map<string, Channel>();
@@ -33,7 +41,7 @@ export async function portalDownloads(deps: PortalDataDeps, secret: LinkSecret, 
         deps.data.entities.product.get({ productId }).go({ attributes: ['name', 'slug', 'deletedAt'] }),
         publishedReleaseItems(deps, productId),
       ]);
-      const release = releases.find((candidate) => channelAllows(channel, candidate.channel ?? DEFAULT_CHANNEL));
+      const [release, ...previous] = releases.filter((candidate) => channelAllows(channel, candidate.channel ?? DEFAULT_CHANNEL));
       if (!product || product.deletedAt || !release) return undefined;
       return {
         productName: product.name,
@@ -45,6 +53,15 @@ export async function portalDownloads(deps: PortalDataDeps, secret: LinkSecret, 
         releaseNotes: release.releaseNotes ?? null,
         releasedAt: release.releasedAt ?? release.createdAt,
         downloadUrl: await signedDownloadUrl(secret, baseUrl, release.releaseId, now),
+        earlier: await Promise.all(
+          previous.slice(0, earlier).map(async (older) => ({
+            version: older.version,
+            fileName: older.fileName,
+            fileSize: older.fileSize,
+            releasedAt: older.releasedAt ?? older.createdAt,
+            downloadUrl: await signedDownloadUrl(secret, baseUrl, older.releaseId, now),
+          })),
+        ),
       };
     }),
   );

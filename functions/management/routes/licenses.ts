@@ -80,10 +80,10 @@ export function licenseRoutes(deps: Deps, limits: RateLimiter, { authed }: Route
       await deleteLicense(deps, caller.tenantId, params.id!);
       return noContent();
     }),
-    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: () => schemas().transferBody, permission: 'licenseSupport', audit: { action: 'license.transfer', target: 'license' } }, async ({ caller, params, body }) => {
+    authed('POST', '/api/licenses/{id}/transfer', { ...byId, body: () => schemas().transferBody, permission: 'licenseSupport', audit: { action: 'license.transfer', target: 'license' } }, async ({ caller, params, body, baseUrl }) => {
       // Each transfer e-mails the license to the address given: limited per tenant, with the portal's (DECISIONS §15).
       await limits.take(RATE_LIMITS.licenseTransferTenant, caller.tenantId);
-      return ok(await transferLicense(deps, caller.tenantId, params.id!, body));
+      return ok(await transferLicense(deps, caller.tenantId, params.id!, body, baseUrl));
     }),
     authed('POST', '/api/licenses/{id}/revoke', { ...byId, permission: 'licenseSupport', audit: { action: 'license.revoke', target: 'license' } }, async ({ caller, params }) => ok(await revokeLicense(deps, caller.tenantId, params.id!))),
     authed('POST', '/api/licenses/{id}/regenerate', { ...byId, permission: 'licenseSupport', audit: { action: 'license.regenerate', target: 'license' } }, async ({ caller, params }) =>

@@ -4,6 +4,7 @@ import { type Branding, htmlPage } from './page-layout.js';
 
 type License = PortalAccount['licenses'][number];
 type Subscription = PortalAccount['subscriptions'][number];
+type Download = PortalAccount['downloads'][number];
 
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString('en', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }) : '—');
 const money = (amount: number | null, currency: string | null) =>
@@ -59,12 +60,21 @@ function subscriptionCard(subscription: Subscription) {
 ${ending}${pending}${change}<div class="row">${cancel}${card}</div></section>`;
 }
 
+/** A product's latest release, and the earlier versions a buyer may roll back to (folded away). */
+function downloadItem(download: Download) {
+  const latest = `<span><strong>${e(download.productName)} ${e(download.version)}</strong> <span class="muted">${e(day(download.releasedAt))} · ${e(sizeOf(download.fileSize))}</span></span><a class="button" href="${e(download.downloadUrl)}" download>Download ${e(download.fileName)}</a>`;
+  const earlier = download.earlier.length
+    ? `<details><summary>Earlier versions of ${e(download.productName)}</summary><ul class="plain">${download.earlier
+        .map((older) => `<li><span>${e(older.version)} <span class="muted">${e(day(older.releasedAt))} · ${e(sizeOf(older.fileSize))}</span></span><a href="${e(older.downloadUrl)}" download aria-label="Download ${e(download.productName)} ${e(older.version)}">Download</a></li>`)
+        .join('')}</ul></details>`
+    : '';
+  return `<li class="download">${latest}${earlier}</li>`;
+}
+
 /** What a signed-in buyer sees: licenses with their sites, downloads, subscriptions and invoices. */
 export function accountPage(branding: Branding, account: PortalAccount, notice?: string) {
   const downloads = account.downloads.length
-    ? `<ul class="plain">${account.downloads
-        .map((download) => `<li><span><strong>${e(download.productName)} ${e(download.version)}</strong> <span class="muted">${e(day(download.releasedAt))} · ${e(sizeOf(download.fileSize))}</span></span><a class="button" href="${e(download.downloadUrl)}" download>Download ${e(download.fileName)}</a></li>`)
-        .join('')}</ul>`
+    ? `<ul class="plain">${account.downloads.map(downloadItem).join('')}</ul>`
     : '<p class="muted">Nothing to download: no license of yours is active.</p>';
   const invoices = account.invoices.length
     ? `<ul class="plain">${account.invoices

@@ -1,6 +1,6 @@
 import { type Config, type Deps, withoutNulls } from '../../platform/index.js';
 import { type EntityItem, transact, writeItem } from '../../platform/data/index.js';
-import { outboxEvent, queuedMailItems } from '../../messaging/index.js';
+import { outboxEvent, portalLinkOf, queuedMailItems } from '../../messaging/index.js';
 import { checkoutUrl, DEFAULT_RENEWAL_REMINDER_DAYS } from '../../catalog/index.js';
 import { currentLicense } from './expiry-sweep.js';
 import { settleDueItems } from './due-items.js';
@@ -75,6 +75,8 @@ async function settle(
   const step = reminderStep(product.renewalReminderDays ?? DEFAULT_RENEWAL_REMINDER_DAYS, item.expiresAt, now);
   const sentKey = step.day === undefined ? undefined : { shard: item.shard, licenseId: item.licenseId, expiresAt: item.expiresAt, day: step.day };
   const send = sentKey !== undefined && !(await renews(deps, license)) && !(await alreadySent(deps, sentKey));
+  const baseUrl = deps.config.publicBaseUrl;
+  const portalUrl = send && baseUrl ? await portalLinkOf(deps, license.tenantId, product.publicKey, baseUrl) : undefined;
   const outcome = await transact(deps.data, (tx) => ({
     license: tx.license.check({ licenseKey: license.licenseKey }).where(({ updatedAt }, { eq }) => eq(updatedAt, license.updatedAt)).commit(),
     reminder: tx.licenseReminder.delete(key).where(({ licenseId }, { exists }) => exists(licenseId)).commit(),
@@ -84,7 +86,7 @@ async function settle(
       tx.renewalReminderSent
         .create({ ...sentKey, tenantId: license.tenantId, sentAt: now.toISOString(), ttl: Math.floor(Date.parse(item.expiresAt) / 1000) + SENT_MARK_RETENTION_SECONDS })
         .commit(),
-    notice: send && reminderNotice(tx, deps, license, product, sentKey.day, now),
+    notice: send && reminderNotice(tx, deps, { license, product, day: sentKey.day, portalUrl }, now),
   }));
   // Refused: another run took the item, or the license changed; the next run looks at what is left.
   if (!outcome.committed) return 'retried';
@@ -92,7 +94,12 @@ async function settle(
 }
 
 /** The reminder's event and e-mail, as the transaction's items. */
-function reminderNotice(tx: Parameters<Parameters<typeof transact>[1]>[0], deps: ReminderDeps, license: LicenseItem, product: ProductItem, day: number, now: Date) {
+function reminderNotice(
+  tx: Parameters<Parameters<typeof transact>[1]>[0],
+  deps: ReminderDeps,
+  { license, product, day, portalUrl }: { license: LicenseItem; product: ProductItem; day: number; portalUrl?: string },
+  now: Date,
+) {
   const summary = { id: product.productId, name: product.name, slug: product.slug };
   const renewalUrl = license.planId && deps.config.publicBaseUrl ? checkoutUrl(deps.config.publicBaseUrl, license.planId, product.publicKey) : undefined;
   const daysLeft = Math.max(1, Math.ceil((Date.parse(license.expiresAt!) - now.getTime()) / DAY_MS));
@@ -105,7 +112,7 @@ function reminderNotice(tx: Parameters<Parameters<typeof transact>[1]>[0], deps:
         tenantId: license.tenantId,
         to: license.customerEmail,
         // Absent fields left out: the item is stored as it is.
-        content: withoutNulls({ productName: product.name, licenseKey: license.licenseKey, expiresAt: license.expiresAt!, daysLeft, renewalUrl, customerName: license.customerName }),
+        content: withoutNulls({ productName: product.name, licenseKey: license.licenseKey, expiresAt: license.expiresAt!, daysLeft, renewalUrl, portalUrl, customerName: license.customerName }),
       },
       now,
     ),

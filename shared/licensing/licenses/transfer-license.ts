@@ -3,7 +3,7 @@ import { holdOf, readDomainHolds, type DomainHold } from '../activations/last-ch
 import { type CustomerLink, customerLinkItems, normalizeEmail, resolveCustomerLink } from '../../customers/index.js';
 import { transact } from '../../platform/data/index.js';
 import { BadRequestError, ConflictError, NotFoundError, withoutNulls } from '../../platform/index.js';
-import { outboxEvent, queuedMailItems } from '../../messaging/index.js';
+import { outboxEvent, productPortalLinkOf, queuedMailItems } from '../../messaging/index.js';
 import { endLeases } from '../leases/leases.js';
 import { indexFields } from './index-fields.js';
 import { activationsOf, activationsRead, deactivationItems, FIRST_CHUNK, LATER_CHUNK } from './license-activations.js';
@@ -36,14 +36,17 @@ const MAX_FAILURES = 5;
  * rest in further ones of the same call, each giving back exactly the seats it frees, and every live lease of a floating
  * license ends (DECISIONS §20). A revoked license is 400.
  */
-export async function transferLicense(deps: LicenseDeps, tenantId: string, licenseId: string, input: TransferInput): Promise<License> {
+export async function transferLicense(deps: LicenseDeps, tenantId: string, licenseId: string, input: TransferInput, baseUrl: string): Promise<License> {
   const email = normalizeEmail(input.email);
+  let portalUrl: Promise<string | undefined> | undefined;
   for (let failures = 0; failures < MAX_FAILURES; failures++) {
     const current = await loadLicense(deps, tenantId, licenseId);
     if (input.currentOwner !== undefined && current.customerEmail !== normalizeEmail(input.currentOwner)) throw new NotFoundError(LICENSE_NOT_FOUND);
     if (current.status === 'revoked') throw new BadRequestError(TRANSFER_MESSAGES.revoked);
     if (current.customerEmail === email) throw new BadRequestError(TRANSFER_MESSAGES.sameOwner);
     const product = await productSummary(deps, current.productId);
+    // The new owner's e-mail names the vendor's portal when it is on (DECISIONS §25); read once, whatever the rounds.
+    portalUrl ??= productPortalLinkOf(deps, tenantId, current.productId, baseUrl);
     const active = input.keepActivations ? [] : (await activationsRead(deps, current)).filter((activation) => activation.status === 'active');
     const first = active.slice(0, FIRST_CHUNK);
     const holds = first.length > 0 ? await readDomainHolds(deps, first, { consistent: true }) : new Map<string, DomainHold>();
@@ -57,7 +60,7 @@ export async function transferLicense(deps: LicenseDeps, tenantId: string, licen
       ...(!input.keepActivations && { activatedCount: 0, stagingCount: 0 }),
       updatedAt: now.toISOString(),
     };
-    const outcome = await transferStep(deps, { current, next, product, link, first, holds, keepActivations: Boolean(input.keepActivations), now });
+    const outcome = await transferStep(deps, { current, next, product, link, first, holds, keepActivations: Boolean(input.keepActivations), portalUrl: await portalUrl, now });
     if (!outcome.committed) continue;
     await deactivateRest(deps, next, active.slice(FIRST_CHUNK));
     if (!input.keepActivations) await endLeases(deps, licenseId);
@@ -70,6 +73,7 @@ type Step = {
   current: LicenseItem;
   next: LicenseItem;
   product: ProductSummary;
+  portalUrl?: string;
   link: CustomerLink;
   first: ActivationItem[];
   holds: Map<string, DomainHold>;
@@ -77,7 +81,7 @@ type Step = {
   now: Date;
 };
 
-function transferStep(deps: LicenseDeps, { current, next, product, link, first, holds, keepActivations, now }: Step) {
+function transferStep(deps: LicenseDeps, { current, next, product, link, first, holds, keepActivations, portalUrl, now }: Step) {
   const at = now.toISOString();
   const { licenseKey, licenseId, tenantId } = current;
   const staging = first.filter((activation) => activation.environment === 'staging').length;
@@ -113,7 +117,7 @@ function transferStep(deps: LicenseDeps, { current, next, product, link, first, 
           tenantId,
           to: next.customerEmail,
           // Absent fields left out: the item is stored as it is.
-          content: withoutNulls({ productName: product.name, licenseKey, seats: next.seats, expiresAt: next.expiresAt, customerName: next.customerName }),
+          content: withoutNulls({ productName: product.name, licenseKey, seats: next.seats, expiresAt: next.expiresAt, portalUrl, customerName: next.customerName }),
         },
         now,
       ),

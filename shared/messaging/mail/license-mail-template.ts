@@ -41,7 +41,7 @@ function termLine(view: LicenseMailView): { label: string; value: string } {
   return view.renews ? { label: 'Renews on', value: `${date} (your subscription renews it)` } : { label: 'Valid until', value: date };
 }
 
-const PORTAL_LINE = 'Manage your sites, downloads and billing in the customer portal';
+export const PORTAL_LINE = 'Manage your sites, downloads and billing in the customer portal';
 
 const seatsText = (seats: number) => (seats === 1 ? '1 site' : `${seats} sites`);
 

@@ -1,6 +1,7 @@
 import { escapeHtml } from '../../platform/index.js';
 import { longDate } from './long-date.js';
 import { htmlMail, type RenderedMail } from './mail-layout.js';
+import { PORTAL_LINE } from './license-mail-template.js';
 
 const e = escapeHtml;
 const greetingOf = (name: string | undefined) => (name?.trim() ? `Hi ${name.trim()},` : 'Hello,');
@@ -13,6 +14,9 @@ const keyBox = (key: string) =>
   `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px"><tr>
 <td style="padding:16px;background:#f1f3f4;border:1px solid #dadce0;border-radius:6px;font-family:Menlo,Consolas,'Courier New',monospace;font-size:18px;letter-spacing:1px;word-break:break-all;color:#202124">${e(key)}</td>
 </tr></table>`;
+/** The vendor's hosted customer portal, when it is on (DECISIONS §25): as text lines, and as HTML. */
+const portalText = (url: string | undefined) => (url ? [`${PORTAL_LINE}:`, `    ${url}`, ''] : []);
+const portalHtml = (url: string | undefined) => (url ? `<p style="margin:0 0 16px">${e(PORTAL_LINE)}: <a href="${e(url)}">${e(url)}</a></p>` : '');
 const signature = (seller: string | undefined) => (seller?.trim() ? `<p style="margin:0">— ${e(seller.trim())}</p>` : '');
 
 /** What a renewal reminder says (DECISIONS §15): which license, when it ends, and where to renew. */
@@ -24,6 +28,8 @@ export type RenewalReminderView = {
   daysLeft: number;
   /** The checkout of the license's plan; absent for a license issued without one. */
   renewalUrl?: string;
+  /** The vendor's hosted customer portal, when it is on. */
+  portalUrl?: string;
   customerName?: string;
   sellerName?: string;
 };
@@ -34,7 +40,11 @@ export function renderRenewalReminderMail(view: RenewalReminderView): RenderedMa
   const ends = `Your ${view.productName} license ${view.licenseKey} expires on ${longDate(view.expiresAt)} and will not renew on its own.`;
   const after = 'After that it stops receiving updates, and sites using it may show it as expired.';
   const ask = view.renewalUrl ? 'Renew it here:' : `To keep it, contact ${view.sellerName?.trim() || 'the seller'} to renew it.`;
-  const text = [greeting, '', ends, after, '', ask, ...(view.renewalUrl ? ['', `    ${view.renewalUrl}`] : []), '', ...(view.sellerName?.trim() ? [`— ${view.sellerName.trim()}`, ''] : [])].join('\n');
+  const text = [
+    greeting, '', ends, after, '', ask, ...(view.renewalUrl ? ['', `    ${view.renewalUrl}`] : []), '',
+    ...portalText(view.portalUrl),
+    ...(view.sellerName?.trim() ? [`— ${view.sellerName.trim()}`, ''] : []),
+  ].join('\n');
   const html = htmlMail({
     title: subject,
     preheader: `${view.productName}: ${daysText(view.daysLeft)} left`,
@@ -42,7 +52,7 @@ export function renderRenewalReminderMail(view: RenewalReminderView): RenderedMa
 <p style="margin:0 0 12px">${e(greeting)}</p>
 ${paragraph(ends)}
 ${paragraph(after)}
-${view.renewalUrl ? button(view.renewalUrl, 'Renew my license') : paragraph(ask)}`,
+${view.renewalUrl ? button(view.renewalUrl, 'Renew my license') : paragraph(ask)}${portalHtml(view.portalUrl)}`,
     footer: signature(view.sellerName),
   });
   return { subject, text, html };
@@ -55,6 +65,8 @@ export type LicenseTransferredView = {
   seats: number;
   /** Absent for a lifetime license. */
   expiresAt?: string;
+  /** The vendor's hosted customer portal, when it is on. */
+  portalUrl?: string;
   customerName?: string;
   sellerName?: string;
 };
@@ -65,7 +77,11 @@ export function renderLicenseTransferredMail(view: LicenseTransferredView): Rend
   const intro = `A license for ${view.productName} is now yours. Here is its key:`;
   const term = view.expiresAt ? `Valid until ${longDate(view.expiresAt)}.` : 'It does not expire.';
   const seats = `It may be active on ${view.seats === 1 ? '1 site' : `${view.seats} sites`} at once: paste the key in the plugin's license settings and activate.`;
-  const text = [greeting, '', intro, '', `    ${view.licenseKey}`, '', term, seats, '', ...(view.sellerName?.trim() ? [`— ${view.sellerName.trim()}`, ''] : [])].join('\n');
+  const text = [
+    greeting, '', intro, '', `    ${view.licenseKey}`, '', term, seats, '',
+    ...portalText(view.portalUrl),
+    ...(view.sellerName?.trim() ? [`— ${view.sellerName.trim()}`, ''] : []),
+  ].join('\n');
   const html = htmlMail({
     title: subject,
     preheader: `Your license key for ${view.productName}: ${view.licenseKey}`,
@@ -74,7 +90,7 @@ export function renderLicenseTransferredMail(view: LicenseTransferredView): Rend
 ${paragraph(intro)}
 ${keyBox(view.licenseKey)}
 ${paragraph(term)}
-${paragraph(seats)}`,
+${paragraph(seats)}${portalHtml(view.portalUrl)}`,
     footer: signature(view.sellerName),
   });
   return { subject, text, html };

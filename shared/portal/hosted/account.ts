@@ -3,7 +3,7 @@ import { KEY_REFUSED, type PaymentDeps, plansOnSale, providerFailure, providerSe
 import { deactivateActivationById, LICENSE_MESSAGES, productSummaries, statusAt, toActivation } from '../../licensing/index.js';
 import { customerIdOf, licensesOf, type PortalDataDeps, type PortalScope } from '../customer-scope.js';
 import { NO_PROVIDER } from '../cancel-subscription.js';
-import { portalDownloads } from '../portal-downloads.js';
+import { downloadsWithHistory } from '../portal-downloads.js';
 import { portalInvoices } from '../portal-reads.js';
 import type { LinkSecret } from '../link-secret.js';
 
@@ -46,11 +46,14 @@ async function subscriptionsWithPlans(deps: PortalDataDeps, customerId: string |
   }));
 }
 
+/** How many earlier versions of each download the page offers to roll back to. */
+const EARLIER_VERSIONS = 5;
+
 /** Everything the hosted portal shows one customer (DECISIONS §25), each part read by key. */
 export async function portalAccount(deps: PortalDataDeps, secret: LinkSecret, scope: PortalScope, baseUrl: string) {
   const [licenses, downloads, invoices, subscriptions] = await Promise.all([
     licensesWithSites(deps, scope),
-    portalDownloads(deps, secret, scope, baseUrl),
+    downloadsWithHistory(deps, secret, scope, baseUrl, EARLIER_VERSIONS),
     portalInvoices(deps, scope),
     customerIdOf(deps, scope).then((customerId) => subscriptionsWithPlans(deps, customerId)),
   ]);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { Client, newTenant, uniqueEmail } from '../../support/client.js';
 import { emailsOnceSettled } from '../../support/mail.js';
 import { startReceiver } from '../../support/webhook-receiver.js';
@@ -27,9 +27,11 @@ describe('license transfer (DECISIONS §15)', () => {
       const tenant = await newTenant();
       const owner = uniqueEmail('owner');
       const next = uniqueEmail('next');
-      const { license } = await licensed(tenant, owner, ['shop.example.com', 'blog.example.com', 'staging.shop.example.com']);
+      const { product, license } = await licensed(tenant, owner, ['shop.example.com', 'blog.example.com', 'staging.shop.example.com']);
       expect((await tenant.post('/api/webhooks', { name: 'Moves', url: receiver.url, events: ['license.transferred', 'customer.created'] })).status).toBe(201);
 
+      // With the hosted portal on, the new owner's e-mail links to it (DECISIONS §25).
+      expect((await tenant.put('/api/portal-settings', { enabled: true })).status).toBe(200);
       const res = await tenant.post(`/api/licenses/${license.id}/transfer`, { email: next.toUpperCase(), name: 'Sam Next' });
       expect(res.status, res.text).toBe(200);
       const [created] = await customerByEmail(tenant, next);
@@ -49,6 +51,7 @@ describe('license transfer (DECISIONS §15)', () => {
       expect(mail!.subject).toBe('A Moving Plugin license was transferred to you');
       expect(mail!.text).toContain(license.licenseKey);
       expect(mail!.text).toContain('Hi Sam Next,');
+      expect(mail!.text).toContain(`customer portal:\n    ${inject('baseUrl')}/portal?public_key=${product.public_key}`);
 
       await receiver.waitFor(2);
       // Deliveries are at least once (a busy machine's outbox sweep may forward an event the stream also did): count events.

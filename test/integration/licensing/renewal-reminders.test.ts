@@ -25,6 +25,8 @@ describe('renewal reminders (DECISIONS §15)', () => {
         expect(res.status, res.text).toBe(201);
         return res.body;
       };
+      // With the hosted portal on, a reminder links to it (DECISIONS §25).
+      expect((await tenant.put('/api/portal-settings', { enabled: true })).status).toBe(200);
       const stamp = Date.now();
       const month = await license(`month-${stamp}@example.com`, inDays(20), plan.id); // day 30 has come, day 7 not yet
       const week = await license(`week-${stamp}@example.com`, inDays(6.5)); // both have come: one reminder, of day 7
@@ -47,6 +49,9 @@ describe('renewal reminders (DECISIONS §15)', () => {
       expect(monthMail.text).toContain(renewalUrl);
       expect(monthMail.html).toContain(renewalUrl.replaceAll('&', '&amp;'));
       expect(monthMail.text).toContain(month.licenseKey);
+      const portalUrl = `${inject('baseUrl')}/portal?public_key=${product.public_key}`;
+      expect(monthMail.text).toContain(`customer portal:\n    ${portalUrl}`);
+      expect(monthMail.html).toContain(`href="${portalUrl}"`);
       expect(mails.find((mail) => mail.to[0]!.startsWith('week-'))!.text).toContain('contact');
 
       await receiver.waitFor(2);

@@ -33,9 +33,10 @@ describe.skipIf(withoutChromium)('the hosted portal in a browser', () => {
     expect(await fitsThePhone()).toBeLessThanOrEqual(375);
   }
 
-  it('signs a buyer in by link, and lets them deactivate, download, open an invoice, change plan, cancel and undo', { timeout: 120_000 }, async () => {
+  it('signs a buyer in by link, and lets them deactivate, download (or roll back), open an invoice, change plan, cancel and undo', { timeout: 120_000 }, async () => {
     const s = await shop();
     await body(s.tenant.put('/api/portal-settings', { enabled: true, name: 'Tier Co', accentColor: '#0b7285', supportEmail: 'help@tier.example.com' }));
+    await newRelease(s.tenant as unknown as Tenant, s.product.id, { version: '2.0.0' });
     await newRelease(s.tenant as unknown as Tenant, s.product.id, { version: '2.1.0' });
     const email = uniqueEmail('buyer');
     const bought = await subscribe(s, email);
@@ -60,9 +61,15 @@ describe.skipIf(withoutChromium)('the hosted portal in a browser', () => {
     await Promise.all([page.waitForNavigation(), page.locator(button('Deactivate shop.example.com')).click()]);
     await page.waitForSelector(text('The site was deactivated'));
 
-    const download = await page.$eval('a[download]', (anchor) => anchor.getAttribute('href')!);
+    const download = await page.$eval('a.button[download]', (anchor) => anchor.getAttribute('href')!);
     const file = await fetch(download);
     expect([file.status, file.headers.get('content-type')]).toEqual([200, 'application/zip']);
+    // The version before it, to roll back to, folded away under the latest.
+    await page.locator('summary').click();
+    const rollback = await page.waitForSelector('a[aria-label="Download Tier Plugin 2.0.0"]', { visible: true });
+    const older = await fetch((await rollback!.evaluate((anchor) => anchor.getAttribute('href')))!);
+    expect([older.status, older.headers.get('content-type')]).toEqual([200, 'application/zip']);
+    await expectAccessibleInBothThemes();
 
     // The checkout's payment links its invoice: opened, it is the document Stripe serves.
     const invoiceUrl = await page.$eval('a[href*="invoice-pdf"]', (anchor) => anchor.getAttribute('href')!);
