@@ -14,5 +14,5 @@ export { entityOf } from './transact-item.js';
 export type { TransactItem } from './transact-item.js';
 export { provideTransactionCompanion } from './transaction-companion.js';
 export type { TransactionCompanion } from './transaction-companion.js';
-export { MAX_STORAGE_ATTEMPTS, deleteItems, jitteredBackoffMs, readAll, transact, untilProcessed, writeItem } from './writes.js';
-export type { Slot } from './writes.js';
+export { MAX_STORAGE_ATTEMPTS, deleteItems, jitteredBackoffMs, prepareTransaction, readAll, transact, untilProcessed, writeItem } from './writes.js';
+export type { PreparedTransaction, Slot } from './writes.js';

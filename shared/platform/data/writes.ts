@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorChain, ServiceUnavailableError } from '../errors.js';
 import type { DataService, TransactionEntities } from './service.js';
 import { entityOf, type TransactItem } from './transact-item.js';
-import { transactionCompanion } from './transaction-companion.js';
+import { type TransactionCompanion, transactionCompanion } from './transaction-companion.js';
 
 /**
  * Every write to the table goes through `transact` (transactions) or `writeItem` (single items), so that
@@ -62,21 +62,37 @@ function flatten<N extends string>(slots: Record<N, Slot>, layout: Layout<N>): T
   return items;
 }
 
+/** A write transaction built (its items' requests made) and not yet sent: `send` runs it, as often as asked. */
+export type PreparedTransaction<N extends string> = { send(): Promise<TransactionResult<N>> };
+
 /**
  * Runs a write transaction whose items are grouped in named slots. Each attempt carries a fresh
  * `ClientRequestToken`, so an SDK retry of an attempt whose answer was lost (a timeout) cannot apply it twice.
  * Inside a request that changes something, the first transaction that makes the declared change also carries its audit
  * entry (shared/platform/data/transaction-companion.ts): the change and its entry commit together or not at all.
  */
-export async function transact<N extends string>(
-  data: DataService,
-  build: (tx: TransactionEntities) => Record<N, Slot>,
-): Promise<TransactionResult<N>> {
+export function transact<N extends string>(data: DataService, build: (tx: TransactionEntities) => Record<N, Slot>): Promise<TransactionResult<N>> {
+  return prepareTransaction(data, build).send();
+}
+
+/**
+ * The same in two steps: the items are built now, and sent when `send` is called (a caller building its next
+ * transaction while the one before is in flight). The audit companion is the one of the request preparing it.
+ */
+export function prepareTransaction<N extends string>(data: DataService, build: (tx: TransactionEntities) => Record<N, Slot>): PreparedTransaction<N> {
   const companion = transactionCompanion();
+  const layout: Layout<N> = [];
+  let items: TransactionItem[] = [];
+  const built = data.transaction.write((tx) => (items = flatten(build(tx), layout)));
+  return { send: () => sendTransaction(data, { built, items, layout, companion }) };
+}
+
+async function sendTransaction<N extends string>(
+  data: DataService,
+  { built, items, layout, companion }: { built: ReturnType<DataService['transaction']['write']>; items: TransactionItem[]; layout: Layout<N>; companion: TransactionCompanion | undefined },
+): Promise<TransactionResult<N>> {
   for (let attempt = 0; attempt < MAX_STORAGE_ATTEMPTS; attempt++) {
-    const layout: Layout<N> = [];
-    let items: TransactionItem[] = [];
-    let write = data.transaction.write((tx) => (items = flatten(build(tx), layout)));
+    let write = built;
     const addition = companion && (await companion.addition(data, items as unknown as TransactItem[]));
     if (addition) {
       write = data.transaction.write((tx) => {

@@ -1,5 +1,5 @@
 import { withAudit } from '../../identity/index.js';
-import { counterNames, counterUpdates, readAll, type Slot, transact, type TransactionEntities } from '../../platform/data/index.js';
+import { counterNames, counterUpdates, type PreparedTransaction, prepareTransaction, readAll, type Slot, transact, type TransactionEntities } from '../../platform/data/index.js';
 import { type CustomerItem, nameSearchOf } from '../../customers/index.js';
 import { outboxEvent } from '../../messaging/index.js';
 import { type Deps, newId } from '../../platform/index.js';
@@ -134,11 +134,13 @@ export async function runImport(deps: ImportDeps, importId: string, timeLeftMs: 
     held: new Set(),
   };
   try {
+    let ahead: Batch | undefined;
     while (run.job.cursor < run.job.rows!) {
       if (timeLeftMs() < handOverMs) return await deps.queue.send(importId);
-      const next = await runBatch(deps, run);
+      const next = await runBatch(deps, run, ahead);
       if (!next) return;
-      moveOn(run, next);
+      moveOn(run, next.job);
+      ahead = next.ahead;
     }
   } catch (error) {
     if (!(error instanceof PreparedRowsGone)) throw error;
@@ -342,28 +344,58 @@ function partPlan(run: Run, step: LicenseStep, budget: number, newCustomer: bool
   return { kind: 'part', step, holders, from, to, newCustomer };
 }
 
-/** One batch: planned, then written in one transaction while the next rows are read. Answers the job as it now stands, or undefined to stop. */
-async function runBatch(deps: ImportDeps, run: Run): Promise<ImportJobItem | undefined> {
+/** A batch ready to send: its plan, its writes, and their transaction built. */
+type Batch = { next: Plan; write: BatchWrite; transaction: PreparedTransaction<string> };
+type BatchWrite = ReturnType<typeof batchWrites>;
+
+/** The next batch from the cursor: planned (its rows read against the table), and its transaction built. */
+async function prepareBatch(deps: ImportDeps, run: Run): Promise<Batch> {
+  const next = await plan(deps, run);
+  const now = deps.clock.now();
+  const write = next.kind === 'rows' ? batchWrites(run, next.steps, next.newCustomers, now) : partWrites(run, next, now);
+  return { next, write, transaction: prepareTransaction(deps.data, (tx) => write.slots(tx)) };
+}
+
+/** What a committed batch leaves: the customers it made are known, with the rows that name them. */
+function settle(run: Run, write: BatchWrite): ImportJobItem {
+  for (const [email, customerId] of write.created) {
+    remember(run, email, customerId);
+    for (const step of run.window) if (step.kind === 'license' && step.license.customerEmail === email) step.owner = customerId;
+  }
+  return write.after();
+}
+
+/**
+ * One batch written in one transaction, while the next rows are read and, for a batch of whole rows, the next batch is
+ * built as if this one commits (the worker's part of a transaction's time, overlapped with the table's). Refused, that
+ * guess is let go: the window is read again from the cursor. Answers the job as it now stands and the next batch, if
+ * built, or undefined to stop.
+ */
+async function runBatch(deps: ImportDeps, run: Run, ahead?: Batch): Promise<{ job: ImportJobItem; ahead?: Batch } | undefined> {
   for (let round = 0; round < MAX_BATCH_ROUNDS; round++) {
-    const next = await plan(deps, run);
-    const now = deps.clock.now();
-    const write = next.kind === 'rows' ? batchWrites(run, next.steps, next.newCustomers, now) : partWrites(run, next, now);
+    const batch = (round === 0 && ahead) || (await prepareBatch(deps, run));
+    const { next, write } = batch;
     readSoon(deps, run, next.kind === 'rows' ? next.end : run.job.cursor + 1);
-    const outcome = await transact(deps.data, (tx) => write.slots(tx));
-    if (outcome.committed) {
-      for (const [email, customerId] of write.created) {
-        remember(run, email, customerId);
-        for (const step of run.window) if (step.kind === 'license' && step.license.customerEmail === email) step.owner = customerId;
-      }
-      return write.after();
-    }
+    const sent = batch.transaction.send();
+    const before = run.job;
+    const guessed = next.kind === 'rows';
+    const guess = guessed ? guessNext(deps, run, write) : undefined;
+    const outcome = await sent;
+    if (outcome.committed) return { job: settle(run, write), ahead: await guess };
+    await guess?.catch(() => undefined);
     await forget(run);
+    if (guessed) {
+      // The guess moved the window on and took this batch's customers as made: back to the cursor, read again.
+      for (const email of write.created.keys()) run.known.delete(email);
+      run.job = before;
+      await restartAt(deps, run, before);
+    }
     if (outcome.refused('job')) {
       // Another worker moved the import on, or it ended: go on from what the table says.
       const job = await readImportJob(deps, run.job.importId);
       if (job?.status !== 'running') return undefined;
       await restartAt(deps, run, job);
-      return job;
+      return { job };
     }
     if (outcome.refused('product')) {
       await failImport(deps, run.job, 'The product was deleted');
@@ -375,6 +407,17 @@ async function runBatch(deps: ImportDeps, run: Run): Promise<ImportJobItem | und
     for (const email of [...run.known.keys()]) if (outcome.refused(`customer:${email}`)) run.known.delete(email);
   }
   throw new Error(`import ${run.job.importId}: rows from ${run.job.cursor} kept conflicting with concurrent writes`);
+}
+
+/** The batch after `write`'s, built as if that one committed (the window moved on); none past the end of the rows. */
+function guessNext(deps: ImportDeps, run: Run, write: BatchWrite): Promise<Batch> | undefined {
+  const job = settle(run, write);
+  moveOn(run, job);
+  if (job.cursor >= job.rows!) return undefined;
+  const guess = prepareBatch(deps, run);
+  // Its failure reaches the next round, which awaits it; none may come if this batch is refused.
+  guess.catch(() => undefined);
+  return guess;
 }
 
 /** The job's move and counts of a transaction, on the condition that it is where the worker read it. */
