@@ -29,6 +29,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:.5r
 code{font:.95em ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
 ul.plain{list-style:none;padding:0;margin:.5rem 0}ul.plain li{display:flex;justify-content:space-between;gap:.5rem;flex-wrap:wrap;align-items:center;padding:.5rem 0;border-top:1px solid var(--line)}
 .muted{color:var(--muted)}.notice{border-left:4px solid var(--ok);padding:.75rem 1rem;background:var(--card);margin:0 0 1rem}
+.preview-banner{border:2px solid var(--accent);border-radius:8px;padding:.75rem 1rem;background:var(--card);margin:0 0 1rem;font-weight:600}
 .status{font-weight:600}.status-active{color:var(--ok)}.status-expired,.status-revoked,.status-suspended{color:var(--danger)}
 footer{color:var(--muted);font-size:.9rem}
 `;
