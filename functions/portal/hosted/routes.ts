@@ -68,7 +68,7 @@ const pageUrl = (publicKey: string, extra: Record<string, string> = {}) => `/por
 export function hostedPortalRoutes(deps: HostedDeps, { limits, secret }: { limits: RateLimiter; secret: LinkSecret }): Route[] {
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
   const secure = (event: HttpEvent) => baseUrlOf(event).startsWith('https:');
-  /** HttpOnly, 7 days, only to `/portal`; `Lax`, so the link from the e-mail (a top-level navigation) carries it. */
+  /** HttpOnly, 7 days (a preview: 1 hour), only to `/portal`; `Lax`, so the link from the e-mail (a top-level navigation) carries it. */
   const sessionCookie = (event: HttpEvent, token: string, maxAge = PORTAL_SESSION_SECONDS) =>
     serialize(PORTAL_COOKIE, token, { httpOnly: true, path: '/portal', sameSite: 'lax', maxAge, secure: secure(event) });
 
