@@ -18,3 +18,5 @@ export { getPortalSettings, putPortalSettings } from './hosted/portal-settings.j
 export type { PortalSettings, PortalSettingsInput } from './hosted/portal-settings.js';
 export { endPortalSession, PORTAL_NOT_FOUND, PORTAL_SESSION_SECONDS, portalSessionOf, portalSite, requestSignIn, SIGN_IN_LINK_MINUTES, signInLinkOf, takeSignIn, vendorName } from './hosted/sign-in.js';
 export type { PortalSession, PortalSite } from './hosted/sign-in.js';
+export { createPortalPreview, NO_PREVIEW_PRODUCT, PORTAL_OFF, PREVIEW_LINK_MINUTES, PREVIEW_SESSION_SECONDS, takePreview } from './hosted/preview.js';
+export type { PortalPreview } from './hosted/preview.js';

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import type { toPayment, toSubscription } from '../../../shared/billing/index.js';
 import type { Customer as CustomerView } from '../../../shared/customers/index.js';
-import type { CustomerExport as CustomerExportView, ErasedCustomer as ErasedCustomerView, getCustomer } from '../../../shared/portal/index.js';
+import {
+  type CustomerExport as CustomerExportView, type ErasedCustomer as ErasedCustomerView, type getCustomer, NO_PREVIEW_PRODUCT, PORTAL_OFF, type PortalPreview as PortalPreviewView,
+} from '../../../shared/portal/index.js';
 import { assertDescribes, defineOperations, described, EX, exampleActivation, exampleCustomer, exampleLicense, examplePage, examplePayment, exampleSubscription, idOf, jsonObject, named, nullableTimestamp, pageOf, timestamp } from '../../../shared/platform/openapi/index.js';
 import { Activation } from './activations.openapi.js';
 import { exampleFeedback, Feedback } from './analytics.openapi.js';
@@ -104,6 +106,16 @@ const CustomerExport = named(
 );
 assertDescribes<typeof CustomerExport, CustomerExportView>(true);
 
+const PortalPreview = named(
+  'PortalPreview',
+  z.object({
+    url: described(z.string(), 'A one-time link to the hosted portal as the customer sees it: `{base}/portal/preview?token=…`.'),
+    expiresAt: described(timestamp, 'Five minutes after it was made: past it, or once used, the link opens a page saying so.'),
+  }),
+  "A vendor's \"View as customer\" link (the dashboard opens it in a new tab).",
+);
+assertDescribes<typeof PortalPreview, PortalPreviewView>(true);
+
 const emailTaken = 'A customer with this email already exists';
 
 export const customerOperations = defineOperations({
@@ -165,6 +177,25 @@ export const customerOperations = defineOperations({
         headers: { 'content-disposition': { description: '`attachment; filename="customer-<id>.json"`', required: true } },
       },
     },
+  },
+  'POST /api/customers/{id}/portal-preview': {
+    summary: 'View the hosted portal as the customer',
+    description:
+      'A one-time link (5 minutes) that opens the hosted customer portal as this customer sees it, in a read-only preview session ' +
+      '(1 hour): the page says it is a preview, shows no buttons that change anything, and every change posted from it is 403. ' +
+      'Opened on `productId` (a live product of the vendor\'s, else 404), else on the product of the customer\'s newest license ' +
+      '(none: 400). Every role that reads customers may ask (a preview changes nothing). The portal must be on (`PUT ' +
+      '/api/portal-settings`), else 400. Leaves an audit entry `customer.portalPreview` (target: `portalSignIn` with the ' +
+      "customer's id). The link is a credential: no `Idempotency-Key` replay keeps it.",
+    requestBody: { examples: { newestLicense: {}, product: { productId: EX.productId } } },
+    responses: {
+      201: {
+        description: 'The link',
+        body: PortalPreview,
+        examples: { link: { url: `${EX.baseUrl}/portal/preview?token=k3j5h2m7q4r6t2v5x7z3b4c6d2f5g7h3`, expiresAt: '2026-01-16T08:05:00.000Z' } },
+      },
+    },
+    errors: { 400: [PORTAL_OFF, NO_PREVIEW_PRODUCT, 'productId must be a string'], 404: ['Product not found'] },
   },
   'POST /api/customers/{id}/erase': {
     summary: "Erase a customer's personal data",

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { createCustomer, deleteCustomer, listCustomers, metadataSchema, updateCustomer } from '../../../shared/customers/index.js';
-import { eraseCustomer, exportCustomer, getCustomer } from '../../../shared/portal/index.js';
+import { createPortalPreview, eraseCustomer, exportCustomer, getCustomer } from '../../../shared/portal/index.js';
 import { countryCode, created, email, noContent, ok, paginationQuery, type Route, timeZone } from '../../../shared/platform/http/index.js';
 import { type Deps, lazily } from '../../../shared/platform/index.js';
 import { ID_KINDS } from '../id-kinds.js';
@@ -27,7 +27,9 @@ const schemas = lazily(() => {
   const createBody = z.strictObject(customerFields);
   const updateBody = z.partial(createBody);
   const listQuery = z.strictObject({ ...paginationQuery(), search: z.optional(z.string().check(z.maxLength(254))) });
-  return { createBody, updateBody, listQuery };
+  /** Any string: one that is not a product id is answered as an unknown one (`bodyIds`). */
+  const previewBody = z.strictObject({ productId: z.optional(z.string({ error: 'productId must be a string' })) });
+  return { createBody, updateBody, listQuery, previewBody };
 });
 
 export function customerRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
@@ -48,6 +50,21 @@ export function customerRoutes(deps: Deps, { authed }: RouteBuilders): Route[] {
       ok(await exportCustomer(deps, caller.tenantId, params.id!), {
         headers: { 'content-disposition': `attachment; filename="customer-${params.id!}.json"`, 'cache-control': 'no-store' },
       }),
+    ),
+    // Read-only (a preview changes nothing), so any role that reads customers may; the one-time link in the answer is
+    // not kept for an `Idempotency-Key` replay.
+    authed(
+      'POST',
+      '/api/customers/{id}/portal-preview',
+      {
+        body: () => schemas().previewBody,
+        pathIds: { id: ID_KINDS.customer },
+        bodyIds: { productId: ID_KINDS.product },
+        permission: 'read',
+        idempotent: false,
+        audit: { action: 'customer.portalPreview', target: 'portalSignIn', idField: 'customerId' },
+      },
+      async ({ caller, params, body, baseUrl }) => created(await createPortalPreview(deps, caller.tenantId, params.id!, body.productId, baseUrl)),
     ),
     authed('POST', '/api/customers/{id}/erase', { pathIds: { id: ID_KINDS.customer }, permission: 'customers', audit: { action: 'customer.erase', target: 'customer' } }, async ({ caller, params }) =>
       ok(await eraseCustomer(deps, caller.tenantId, params.id!)),

@@ -16,13 +16,13 @@ const CYCLE: Record<string, string> = { monthly: 'month', yearly: 'year', lifeti
 const actionButton = (path: string, label: string, kind = 'secondary', fields = '', ariaLabel?: string) =>
   `<form class="inline" method="post" action="${e(path)}">${fields}<button type="submit" class="${kind}"${ariaLabel ? ` aria-label="${e(ariaLabel)}"` : ''}>${e(label)}</button></form>`;
 
-function licenseCard(license: License) {
+function licenseCard(license: License, preview: boolean) {
   const sites = license.activations.length
     ? `<ul class="plain">${license.activations
         .map((activation) => {
           const where = activation.domain ?? activation.name ?? activation.machine ?? '—';
           const kind = activation.machine ? 'Machine' : activation.environment === 'staging' ? 'Staging site' : 'Site';
-          return `<li><span>${e(kind)}: <strong>${e(where)}</strong> <span class="muted">since ${e(day(activation.activatedAt))}</span></span>${actionButton(`/portal/activations/${activation.id}/deactivate`, 'Deactivate', 'danger', '', `Deactivate ${where}`)}</li>`;
+          return `<li><span>${e(kind)}: <strong>${e(where)}</strong> <span class="muted">since ${e(day(activation.activatedAt))}</span></span>${preview ? '' : actionButton(`/portal/activations/${activation.id}/deactivate`, 'Deactivate', 'danger', '', `Deactivate ${where}`)}</li>`;
         })
         .join('')}</ul>`
     : '<p class="muted">No active sites or machines.</p>';
@@ -35,7 +35,7 @@ function licenseCard(license: License) {
 <h4>Sites and machines</h4>${sites}</section>`;
 }
 
-function subscriptionCard(subscription: Subscription) {
+function subscriptionCard(subscription: Subscription, preview: boolean) {
   const base = `/portal/subscriptions/${subscription.id}`;
   const live = ['active', 'trialing', 'past_due'].includes(subscription.status);
   const change = live && subscription.billedAtProvider && subscription.otherPlans.length
@@ -57,7 +57,7 @@ function subscriptionCard(subscription: Subscription) {
 <dl><dt>Status</dt><dd class="status">${e(subscription.status.replace('_', ' '))}</dd>
 <dt>Price</dt><dd>${e(money(subscription.price, subscription.currency))}${subscription.billingCycle ? ` a ${e(CYCLE[subscription.billingCycle] ?? subscription.billingCycle)}` : ''}</dd>
 <dt>${subscription.cancelAtPeriodEnd ? 'Ends' : 'Renews'}</dt><dd>${e(day(subscription.currentPeriodEnd))}</dd></dl>
-${ending}${pending}${change}<div class="row">${cancel}${card}</div></section>`;
+${ending}${pending}${preview ? '' : `${change}<div class="row">${cancel}${card}</div>`}</section>`;
 }
 
 /** A product's latest release, and the earlier versions a buyer may roll back to (folded away). */
@@ -71,8 +71,11 @@ function downloadItem(download: Download) {
   return `<li class="download">${latest}${earlier}</li>`;
 }
 
-/** What a signed-in buyer sees: licenses with their sites, downloads, subscriptions and invoices. */
-export function accountPage(branding: Branding, account: PortalAccount, notice?: string) {
+/**
+ * What a signed-in buyer sees: licenses with their sites, downloads, subscriptions and invoices. In the vendor's
+ * `preview`, the same with a banner saying so and no button that changes anything.
+ */
+export function accountPage(branding: Branding, account: PortalAccount, notice?: string, preview = false) {
   const downloads = account.downloads.length
     ? `<ul class="plain">${account.downloads.map(downloadItem).join('')}</ul>`
     : '<p class="muted">Nothing to download: no license of yours is active.</p>';
@@ -83,9 +86,10 @@ export function accountPage(branding: Branding, account: PortalAccount, notice?:
     : '<p class="muted">No payments yet.</p>';
   const content = `<h1>Your account</h1><p class="muted">Signed in as <strong>${e(account.email)}</strong>.</p>
 ${notice ? `<p class="notice" role="status">${e(notice)}</p>` : ''}
-<h2>Licenses</h2>${account.licenses.length ? account.licenses.map(licenseCard).join('') : '<p class="muted">No licenses.</p>'}
+<h2>Licenses</h2>${account.licenses.length ? account.licenses.map((license) => licenseCard(license, preview)).join('') : '<p class="muted">No licenses.</p>'}
 <h2>Downloads</h2><section class="card">${downloads}</section>
-${account.subscriptions.length ? `<h2>Subscriptions</h2>${account.subscriptions.map(subscriptionCard).join('')}` : ''}
+${account.subscriptions.length ? `<h2>Subscriptions</h2>${account.subscriptions.map((subscription) => subscriptionCard(subscription, preview)).join('')}` : ''}
 <h2>Payments</h2><section class="card">${invoices}</section>`;
-  return htmlPage(200, 'Your account', content, branding, { headerAction: actionButton('/portal/sign-out', 'Sign out') });
+  const banner = preview ? `<p class="preview-banner" role="note">Preview: you are viewing the portal as ${e(account.email)}. Changes are disabled.</p>` : '';
+  return htmlPage(200, 'Your account', banner + content, branding, { headerAction: actionButton('/portal/sign-out', 'Sign out') });
 }

@@ -30,6 +30,7 @@ code{font:.95em ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhe
 ul.plain{list-style:none;padding:0;margin:.5rem 0}ul.plain li{display:flex;justify-content:space-between;gap:.5rem;flex-wrap:wrap;align-items:center;padding:.5rem 0;border-top:1px solid var(--line)}
 li.download details{flex-basis:100%}summary{cursor:pointer;font-weight:600}summary:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .muted{color:var(--muted)}.notice{border-left:4px solid var(--ok);padding:.75rem 1rem;background:var(--card);margin:0 0 1rem}
+.preview-banner{border:2px solid var(--accent);border-radius:8px;padding:.75rem 1rem;background:var(--card);margin:0 0 1rem;font-weight:600}
 .status{font-weight:600}.status-active{color:var(--ok)}.status-expired,.status-revoked,.status-suspended{color:var(--danger)}
 footer{color:var(--muted);font-size:.9rem}
 `;

@@ -3,6 +3,7 @@ import { LICENSE_MESSAGES as M } from '../../../shared/licensing/index.js';
 import { defineOperations, EX, named, type Security } from '../../../shared/platform/openapi/index.js';
 import { RATE_LIMITS } from '../../../shared/platform/rate-limits/index.js';
 import { PLAN_CHANGE_ERRORS } from '../../management/routes/subscriptions.openapi.js';
+import { PREVIEW_READ_ONLY } from './sign-in-pages.js';
 
 const page = (title: string) => `<!doctype html><html lang="en">…<h1>${title}</h1>…</html>`;
 const SESSION_ENDED = 'Your portal session has ended; open the portal link again to sign in';
@@ -14,13 +15,14 @@ const session: Security = [['portalSession']];
 const actionErrors = (more: Partial<Record<number, string[]>> = {}) => ({
   ...more,
   401: [SESSION_ENDED],
-  403: ['Origin not allowed', ...(more[403] ?? [])],
+  403: ['Origin not allowed', PREVIEW_READ_ONLY, ...(more[403] ?? [])],
   404: [...(more[404] ?? []), 'Portal not found'],
 });
 const actionNote =
   'A form post from the portal page (`application/x-www-form-urlencoded`, or JSON), answered 303 back to the page; a refusal is an HTML page ' +
   'in words with the status below. Only the signed-in customer\'s own items: another customer\'s or vendor\'s id is 404, as an unknown one; ' +
-  'once the vendor turns the portal off, 404 `Portal not found`.';
+  'once the vendor turns the portal off, 404 `Portal not found`. In a vendor\'s preview session (`GET /portal/preview`) every change is 403 ' +
+  `\`${PREVIEW_READ_ONLY}\`, and nothing changes.`;
 
 export const hostedPortalOperations = defineOperations({
   'GET /portal': {
@@ -79,6 +81,27 @@ export const hostedPortalOperations = defineOperations({
     },
     errorPage: true,
     errors: { 400: ['Invalid or expired sign-in link'], 403: ['Origin not allowed'] },
+  },
+  'GET /portal/preview': {
+    summary: 'Open a vendor\'s "View as customer" link',
+    description:
+      'The one-time link of `POST /api/customers/{id}/portal-preview` (5 minutes), taken at once (the vendor opened it from the ' +
+      'dashboard: no mail scanner sees it): sets the `portal_session` cookie of a read-only preview session as that customer (1 hour) ' +
+      'and answers 303 to the portal page, which shows a banner saying so and no buttons that change anything. A used or expired ' +
+      'link: 400, the page of a used sign-in link. An e-mailed sign-in link does not open here, nor a preview link at `/portal/sign-in`.',
+    security: [[]],
+    queryExamples: { token: 'k3j5h2…' },
+    responses: {
+      303: {
+        description: 'In the preview: to the portal page',
+        headers: {
+          location: { description: 'The portal page of the product the link opens on', required: true },
+          'set-cookie': { description: '`portal_session=…; Max-Age=3600; Path=/portal; HttpOnly; SameSite=Lax` (+ `Secure` on https)', required: true },
+        },
+      },
+    },
+    errorPage: true,
+    errors: { 400: ['Invalid or expired sign-in link'] },
   },
   'POST /portal/sign-out': {
     summary: 'Sign out of the portal',

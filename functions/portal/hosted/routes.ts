@@ -1,6 +1,6 @@
 import { serialize } from 'cookie';
 import * as z from 'zod/mini';
-import { AppError, BadRequestError, type Config, type Deps, lazily, NotFoundError, PayloadTooLargeError, UnauthorizedError } from '../../../shared/platform/index.js';
+import { AppError, BadRequestError, type Config, type Deps, ForbiddenError, lazily, NotFoundError, PayloadTooLargeError, UnauthorizedError } from '../../../shared/platform/index.js';
 import {
   allowedOrigins, assertOrigin, checkIdShape, clientNetwork, header, type HttpEvent, type HttpResult, type IdKind, json, jsonBody, lazyInput, parseInput, query, rawBody,
   readCookie, redirect, requestBaseUrl, type Route,
@@ -10,11 +10,12 @@ import { LICENSE_MESSAGES } from '../../../shared/licensing/index.js';
 import { type PaymentDeps, PLAN_NOT_FOUND } from '../../../shared/billing/index.js';
 import {
   billingPortalUrl, cancelSubscription, changePortalPlan, deactivatePortalActivation, endPortalSession, getPortalSettings, type LinkSecret, portalAccount, PORTAL_NOT_FOUND, PORTAL_SESSION_SECONDS,
-  type PortalSession, portalSessionOf, portalSite, type PortalSite, requestSignIn, resumeSubscription, signInLinkOf, SUBSCRIPTION_NOT_FOUND, takeSignIn, vendorName,
+  type PortalSession, portalSessionOf, portalSite, type PortalSite, PREVIEW_SESSION_SECONDS, requestSignIn, resumeSubscription, signInLinkOf, SUBSCRIPTION_NOT_FOUND, takePreview, takeSignIn,
+  vendorName,
 } from '../../../shared/portal/index.js';
 import { RATE_LIMITS, type RateLimiter } from '../../../shared/platform/rate-limits/index.js';
 import { accountPage } from './account-page.js';
-import { confirmPage, DONE, refusalPage, signedOutPage, signInPage } from './sign-in-pages.js';
+import { confirmPage, DONE, PREVIEW_READ_ONLY, refusalPage, signedOutPage, signInPage } from './sign-in-pages.js';
 import type { Branding } from './page-layout.js';
 
 type HostedDeps = Deps<Config<'links'>> & PaymentDeps;
@@ -67,7 +68,7 @@ const pageUrl = (publicKey: string, extra: Record<string, string> = {}) => `/por
 export function hostedPortalRoutes(deps: HostedDeps, { limits, secret }: { limits: RateLimiter; secret: LinkSecret }): Route[] {
   const baseUrlOf = (event: HttpEvent) => requestBaseUrl(event, deps.config.publicBaseUrl);
   const secure = (event: HttpEvent) => baseUrlOf(event).startsWith('https:');
-  /** HttpOnly, 7 days, only to `/portal`; `Lax`, so the link from the e-mail (a top-level navigation) carries it. */
+  /** HttpOnly, 7 days (a preview: 1 hour), only to `/portal`; `Lax`, so the link from the e-mail (a top-level navigation) carries it. */
   const sessionCookie = (event: HttpEvent, token: string, maxAge = PORTAL_SESSION_SECONDS) =>
     serialize(PORTAL_COOKIE, token, { httpOnly: true, path: '/portal', sameSite: 'lax', maxAge, secure: secure(event) });
 
@@ -101,6 +102,7 @@ export function hostedPortalRoutes(deps: HostedDeps, { limits, secret }: { limit
       input: lazyInput({ pathIds, body }),
       handler: asPage(async (event) => {
         const { session } = await buyer(event);
+        if (session.preview) throw new ForbiddenError(PREVIEW_READ_ONLY);
         const [name, kind] = Object.entries(pathIds)[0]!;
         const id = event.pathParameters![name]!;
         checkIdShape(kind, id);
@@ -121,7 +123,7 @@ export function hostedPortalRoutes(deps: HostedDeps, { limits, secret }: { limit
         const session = await portalSessionOf(deps, readCookie(event, PORTAL_COOKIE));
         if (!session || session.tenantId !== site.tenantId) return signInPage(brandingOf(site), site.publicKey, input.sent !== undefined);
         const account = await portalAccount(deps, secret, session, baseUrlOf(event));
-        return accountPage(brandingOf(site), account, input.done && Object.hasOwn(DONE, input.done) ? DONE[input.done as keyof typeof DONE] : undefined);
+        return accountPage(brandingOf(site), account, input.done && Object.hasOwn(DONE, input.done) ? DONE[input.done as keyof typeof DONE] : undefined, session.preview);
       }),
     },
     {
@@ -163,6 +165,18 @@ export function hostedPortalRoutes(deps: HostedDeps, { limits, secret }: { limit
         const taken = await takeSignIn(deps, token);
         if (!taken) throw new BadRequestError(INVALID_LINK);
         return redirect(303, pageUrl(taken.session.publicKey), { cookies: [sessionCookie(event, taken.token)] });
+      }),
+    },
+    {
+      // The vendor's "View as customer" link, taken at once: the dashboard opened it, no mail scanner sees it.
+      method: 'GET',
+      path: '/portal/preview',
+      input: lazyInput({ query: () => schemas().linkQuery }),
+      handler: asPage(async (event) => {
+        const { token } = parseInput(schemas().linkQuery, query(event));
+        const taken = await takePreview(deps, token);
+        if (!taken) throw new BadRequestError(INVALID_LINK);
+        return redirect(303, pageUrl(taken.session.publicKey), { cookies: [sessionCookie(event, taken.token, PREVIEW_SESSION_SECONDS)] });
       }),
     },
     {

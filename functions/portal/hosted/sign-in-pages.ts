@@ -9,6 +9,9 @@ export const DONE = {
   resumed: 'Your subscription will renew as before.',
 } as const;
 
+/** What every change posted in a vendor's preview of the portal is answered (403): the preview shows, never changes. */
+export const PREVIEW_READ_ONLY = "This is a preview: changes are the customer's to make";
+
 /** The page's sign-in: one e-mail field; a plain form (no script), answered by a redirect back here. */
 export function signInPage(branding: Branding, publicKey: string, sent: boolean) {
   const notice = sent
@@ -43,6 +46,7 @@ export function refusalPage(error: AppError, branding?: Branding) {
   if (error.message === 'Invalid or expired sign-in link') {
     return messagePage(400, 'This sign-in link has expired or was already used', 'A link works once, for 15 minutes. Open the portal again and ask for a new one.', branding);
   }
+  if (error.message === PREVIEW_READ_ONLY) return messagePage(403, 'This is a preview', `${PREVIEW_READ_ONLY}. Nothing was changed.`, branding);
   if (error.statusCode === 401) return messagePage(401, 'Please sign in again', `${error.message}.`, branding);
   if (error.statusCode === 404 && error.message === 'Portal not found') return messagePage(404, 'This portal is not available', 'The seller has not opened a customer portal. Please contact the seller.');
   if (error.statusCode === 404 && error.message === 'Invalid public_key') return messagePage(404, 'This portal link is not valid', 'It does not name a product. Please ask the seller for a current link.');

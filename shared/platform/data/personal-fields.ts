@@ -11,4 +11,6 @@ export const PERSONAL_FIELDS: Record<string, ReadonlySet<string>> = {
   license: new Set(['customerEmail', 'customerName']),
   payment: new Set(['invoicePdfUrl']),
   activation: new Set(['ipAddress', 'lastIpAddress']),
+  // A preview link's audit entry (`customer.portalPreview`) records the customer's e-mail.
+  portalSignIn: new Set(['email']),
 };

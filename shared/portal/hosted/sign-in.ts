@@ -14,7 +14,8 @@ export const PORTAL_NOT_FOUND = 'Portal not found';
 
 /** Tokens as we make them: 20 random bytes, base32. Any other string was never one of ours. */
 const TOKEN_SHAPE = /^[a-z2-7]{32}$/;
-const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+export const isLinkToken = (token: string | undefined): token is string => token !== undefined && TOKEN_SHAPE.test(token);
+export const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** The vendor's portal a product's public key opens: the product, and the vendor's settings. */
 export type PortalSite = { tenantId: string; productId: string; productName: string; publicKey: string; settings: PortalSettings };
@@ -70,37 +71,45 @@ export async function requestSignIn(deps: SignInDeps, site: PortalSite, email: s
   if (!outcome.committed) throw outcome.unexpected();
 }
 
-/** A portal session: whose it is, and the product page it opens. */
-export type PortalSession = PortalScope & { publicKey: string };
+/** A portal session: whose it is, the product page it opens, and whether it is the vendor's read-only preview. */
+export type PortalSession = PortalScope & { publicKey: string; preview: boolean };
+export type StartedSession = { token: string; session: PortalSession };
+
+/** A new session and its cookie's token (only its hash is stored), lasting `seconds`. */
+export async function startPortalSession(deps: SignInDeps, session: PortalSession, seconds: number): Promise<StartedSession> {
+  const now = deps.clock.now();
+  const token = randomBase32(32);
+  const { preview, ...owner } = session;
+  await deps.data.entities.portalSession
+    .create({ portalSessionHash: sha256Hex(token), ...owner, ...(preview && { preview }), createdAt: now.toISOString(), ttl: epochSeconds(now) + seconds })
+    .go({ response: 'none' });
+  return { token, session };
+}
 
 /**
  * Uses a sign-in link: one conditional delete that holds only before its 15 minutes are up (DynamoDB's TTL removes items
- * late), so it works once; then a session of that customer. Undefined for a bad, used or expired token.
+ * late) and only for an e-mailed link (a vendor's preview link starts no customer's session), so it works once; then a
+ * session of that customer. Undefined for a bad, used or expired token.
  */
-export async function takeSignIn(deps: SignInDeps, token: string | undefined): Promise<{ token: string; session: PortalSession } | undefined> {
-  if (!token || !TOKEN_SHAPE.test(token)) return undefined;
+export async function takeSignIn(deps: SignInDeps, token: string | undefined): Promise<StartedSession | undefined> {
+  if (!isLinkToken(token)) return undefined;
   const now = deps.clock.now();
   const taken = await writeItem(() =>
     deps.data.entities.portalSignIn
       .remove({ signInHash: sha256Hex(token) })
-      .where(({ ttl }, { gt }) => gt(ttl, epochSeconds(now)))
+      .where(({ ttl, preview }, { gt, notExists }) => `${gt(ttl, epochSeconds(now))} AND ${notExists(preview)}`)
       .go({ response: 'all_old' }),
   );
   const link = taken.written ? taken.value.data : undefined;
   if (!link) return undefined;
-  const session = { tenantId: link.tenantId, email: link.email, publicKey: link.publicKey };
-  const sessionToken = randomBase32(32);
-  await deps.data.entities.portalSession
-    .create({ portalSessionHash: sha256Hex(sessionToken), ...session, createdAt: now.toISOString(), ttl: epochSeconds(now) + PORTAL_SESSION_SECONDS })
-    .go({ response: 'none' });
-  return { token: sessionToken, session };
+  return startPortalSession(deps, { tenantId: link.tenantId, email: link.email, publicKey: link.publicKey, preview: false }, PORTAL_SESSION_SECONDS);
 }
 
 /** A sign-in link still usable, read without using it: the confirm page's (a mail scanner's GET takes nothing). */
 export async function signInLinkOf(deps: SignInDeps, token: string | undefined): Promise<{ email: string; publicKey: string } | undefined> {
-  if (!token || !TOKEN_SHAPE.test(token)) return undefined;
+  if (!isLinkToken(token)) return undefined;
   const { data } = await deps.data.entities.portalSignIn.get({ signInHash: sha256Hex(token) }).go({ consistent: true });
-  if (!data || data.ttl <= epochSeconds(deps.clock.now())) return undefined;
+  if (!data || data.preview || data.ttl <= epochSeconds(deps.clock.now())) return undefined;
   return { email: data.email, publicKey: data.publicKey };
 }
 
@@ -111,7 +120,7 @@ export async function portalSessionOf(deps: SignInDeps, token: string | undefine
   if (!token || !SESSION_TOKEN_SHAPE.test(token)) return undefined;
   const { data } = await deps.data.entities.portalSession.get({ portalSessionHash: sha256Hex(token) }).go({ consistent: true });
   if (!data || data.ttl <= epochSeconds(deps.clock.now())) return undefined;
-  return { tenantId: data.tenantId, email: data.email, publicKey: data.publicKey };
+  return { tenantId: data.tenantId, email: data.email, publicKey: data.publicKey, preview: data.preview ?? false };
 }
 
 /** Ends a session (sign-out); an unknown token changes nothing. */

@@ -145,6 +145,13 @@ const WRITES: Record<string, WriteCase> = {
   'POST /api/customers': { action: 'customer.create', run: async (o) => ({ request: () => o.post('/api/customers', { email: uniqueEmail('cus') }), changed: 'email' }) },
   'PUT /api/customers/{id}': { action: 'customer.update', run: async (o) => { const c = await customer(o); return { request: () => o.put(`/api/customers/${c.id}`, { company: 'Acme' }), targetId: c.id, changed: 'company' }; } },
   'DELETE /api/customers/{id}': { action: 'customer.delete', run: async (o) => { const c = await customer(o); return { request: () => o.delete(`/api/customers/${c.id}`), targetId: c.id }; } },
+  'POST /api/customers/{id}/portal-preview': {
+    action: 'customer.portalPreview',
+    run: async (o) => {
+      const [c, p] = await Promise.all([customer(o), product(o), o.put('/api/portal-settings', { enabled: true })]);
+      return { request: () => o.post(`/api/customers/${c.id}/portal-preview`, { productId: p.id }), targetId: c.id, changed: 'preview' };
+    },
+  },
   'POST /api/customers/{id}/erase': { action: 'customer.erase', run: async (o) => { const c = await customer(o); return { request: () => o.post(`/api/customers/${c.id}/erase`), targetId: c.id, changed: 'erasedAt' }; } },
   'POST /api/webhooks': { action: 'webhook.create', run: async (o) => ({ request: () => o.post('/api/webhooks', { name: 'Orders', url: 'http://127.0.0.1:9/h', events: ['license.created'] }), changed: 'url' }) },
   'PUT /api/webhooks/{id}': { action: 'webhook.update', run: async (o) => { const w = await webhook(o); return { request: () => o.put(`/api/webhooks/${w.id}`, { name: 'Renamed' }), targetId: w.id, changed: 'name' }; } },

@@ -362,6 +362,16 @@ describe('the OpenAPI document against real answers', () => {
     for (const action of ['activations/act_aaaaaaaaaaaaaaaaaaaaaaaa/deactivate', ...['change-plan', 'cancel', 'resume', 'billing-portal'].map((name) => `subscriptions/sub_aaaaaaaaaaaaaaaaaaaaaaaa/${name}`)]) {
       expectStatus(await new RecordingClient().request('POST', `/portal/${action}`, { rawBody: '', headers: formEncoded, origin: own }), 401);
     }
+    // The vendor's "View as customer" (issue 51): its link, the preview it opens, and a change refused in it.
+    expectStatus(await vendor.post(`/api/customers/${customerId}/portal-preview`, { productId: 'prd_aaaaaaaaaaaaaaaaaaaaaaaa' }), 404);
+    const preview = new URL((await vendor.post(`/api/customers/${customerId}/portal-preview`)).body.url);
+    const viewer = new RecordingClient();
+    const previewing = await viewer.get(`${preview.pathname}${preview.search}`);
+    expectStatus(previewing, 303);
+    expectStatus(await nobody.get(`${preview.pathname}${preview.search}`), 400);
+    const previewCookie = previewing.cookies.find((cookie) => cookie.startsWith('portal_session='))!.split(';')[0]!;
+    const inPreview = { ...formEncoded, cookie: previewCookie };
+    expectStatus(await viewer.request('POST', '/portal/subscriptions/sub_aaaaaaaaaaaaaaaaaaaaaaaa/cancel', { rawBody: '', headers: inPreview, origin: own }), 403);
 
     // The team (DECISIONS §17) and the audit log.
     const member = new RecordingClient();

@@ -11,7 +11,7 @@ import { QueryView } from '../../components/QueryView';
 import { useProductChoices } from '../products/productQueries';
 
 type Settings = components['schemas']['PortalSettings'];
-const PORTAL_SETTINGS_KEY = ['portal-settings'] as const;
+export const PORTAL_SETTINGS_KEY = ['portal-settings'] as const;
 
 /** The hosted customer portal (DECISIONS §25): on or off, how it shows the vendor, and the link to give buyers. */
 export function PortalSection() {

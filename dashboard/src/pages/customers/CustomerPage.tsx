@@ -12,6 +12,7 @@ import { ChangePlanForm } from './ChangePlanForm';
 import { CustomerForm, type CustomerBody } from './CustomerForm';
 import { CustomerPrivacySection } from './CustomerPrivacySection';
 import { customerName } from './customerName';
+import { ViewAsCustomer } from './ViewAsCustomer';
 
 type CustomerDetail = components['schemas']['CustomerDetail'];
 type Subscription = CustomerDetail['subscriptions'][number];
@@ -65,11 +66,14 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
     <>
       <div className="page-head">
         <h1>{customerName(customer)}</h1>
-        {can('licenses') && (
-          <Link className="button" to={`/licenses/new?email=${encodeURIComponent(customer.email)}`}>
-            New license for this customer
-          </Link>
-        )}
+        <div className="actions">
+          <ViewAsCustomer customerId={customer.id} />
+          {can('licenses') && (
+            <Link className="button" to={`/licenses/new?email=${encodeURIComponent(customer.email)}`}>
+              New license for this customer
+            </Link>
+          )}
+        </div>
       </div>
       <section aria-labelledby="licenses-heading">
         <h2 id="licenses-heading">Licenses</h2>
