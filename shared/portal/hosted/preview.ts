@@ -1,10 +1,10 @@
-import { transact, writeItem } from '../../platform/data/index.js';
+import { transact } from '../../platform/data/index.js';
 import { BadRequestError, type Deps, randomBase32, sha256Hex } from '../../platform/index.js';
 import { loadLiveProduct } from '../../catalog/index.js';
 import { loadCustomer } from '../../customers/index.js';
 import { licensesOf, type PortalScope } from '../customer-scope.js';
 import { getPortalSettings } from './portal-settings.js';
-import { epochSeconds, isLinkToken, startPortalSession, type StartedSession } from './sign-in.js';
+import { epochSeconds, takeLink } from './sign-in.js';
 
 type PreviewDeps = Pick<Deps, 'data' | 'clock'>;
 
@@ -55,20 +55,7 @@ export async function createPortalPreview(deps: PreviewDeps, tenantId: string, c
 export type PortalPreview = Awaited<ReturnType<typeof createPortalPreview>>;
 
 /**
- * Uses a preview link: one conditional delete while its 5 minutes last, of a preview link only (an e-mailed sign-in link
- * starts no preview), so it works once; then a read-only session as that customer, for an hour. Undefined for a bad,
- * used or expired token.
+ * Uses a preview link while its 5 minutes last, once (an e-mailed sign-in link starts no preview): a read-only session
+ * as that customer, for an hour. Undefined for a bad, used or expired token.
  */
-export async function takePreview(deps: PreviewDeps, token: string | undefined): Promise<StartedSession | undefined> {
-  if (!isLinkToken(token)) return undefined;
-  const now = deps.clock.now();
-  const taken = await writeItem(() =>
-    deps.data.entities.portalSignIn
-      .remove({ signInHash: sha256Hex(token) })
-      .where(({ ttl, preview }, { gt, eq }) => `${gt(ttl, epochSeconds(now))} AND ${eq(preview, true)}`)
-      .go({ response: 'all_old' }),
-  );
-  const link = taken.written ? taken.value.data : undefined;
-  if (!link) return undefined;
-  return startPortalSession(deps, { tenantId: link.tenantId, email: link.email, publicKey: link.publicKey, preview: true }, PREVIEW_SESSION_SECONDS);
-}
+export const takePreview = (deps: PreviewDeps, token: string | undefined) => takeLink(deps, token, { preview: true, seconds: PREVIEW_SESSION_SECONDS });

@@ -14,7 +14,7 @@ export const PORTAL_NOT_FOUND = 'Portal not found';
 
 /** Tokens as we make them: 20 random bytes, base32. Any other string was never one of ours. */
 const TOKEN_SHAPE = /^[a-z2-7]{32}$/;
-export const isLinkToken = (token: string | undefined): token is string => token !== undefined && TOKEN_SHAPE.test(token);
+const isLinkToken = (token: string | undefined): token is string => token !== undefined && TOKEN_SHAPE.test(token);
 export const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** The vendor's portal a product's public key opens: the product, and the vendor's settings. */
@@ -73,10 +73,10 @@ export async function requestSignIn(deps: SignInDeps, site: PortalSite, email: s
 
 /** A portal session: whose it is, the product page it opens, and whether it is the vendor's read-only preview. */
 export type PortalSession = PortalScope & { publicKey: string; preview: boolean };
-export type StartedSession = { token: string; session: PortalSession };
+type StartedSession = { token: string; session: PortalSession };
 
 /** A new session and its cookie's token (only its hash is stored), lasting `seconds`. */
-export async function startPortalSession(deps: SignInDeps, session: PortalSession, seconds: number): Promise<StartedSession> {
+async function startPortalSession(deps: SignInDeps, session: PortalSession, seconds: number): Promise<StartedSession> {
   const now = deps.clock.now();
   const token = randomBase32(32);
   const { preview, ...owner } = session;
@@ -87,23 +87,26 @@ export async function startPortalSession(deps: SignInDeps, session: PortalSessio
 }
 
 /**
- * Uses a sign-in link: one conditional delete that holds only before its 15 minutes are up (DynamoDB's TTL removes items
- * late) and only for an e-mailed link (a vendor's preview link starts no customer's session), so it works once; then a
- * session of that customer. Undefined for a bad, used or expired token.
+ * Uses a link: one conditional delete that holds only before its time is up (DynamoDB's TTL removes items late) and only
+ * for a link of its kind (an e-mailed sign-in link starts no preview, a vendor's preview link no customer's session), so
+ * it works once; then a session of that customer for `seconds`. Undefined for a bad, used or expired token.
  */
-export async function takeSignIn(deps: SignInDeps, token: string | undefined): Promise<StartedSession | undefined> {
+export async function takeLink(deps: SignInDeps, token: string | undefined, { preview, seconds }: { preview: boolean; seconds: number }): Promise<StartedSession | undefined> {
   if (!isLinkToken(token)) return undefined;
   const now = deps.clock.now();
   const taken = await writeItem(() =>
     deps.data.entities.portalSignIn
       .remove({ signInHash: sha256Hex(token) })
-      .where(({ ttl, preview }, { gt, notExists }) => `${gt(ttl, epochSeconds(now))} AND ${notExists(preview)}`)
+      .where(({ ttl, preview: flag }, { gt, eq, notExists }) => `${gt(ttl, epochSeconds(now))} AND ${preview ? eq(flag, true) : notExists(flag)}`)
       .go({ response: 'all_old' }),
   );
   const link = taken.written ? taken.value.data : undefined;
   if (!link) return undefined;
-  return startPortalSession(deps, { tenantId: link.tenantId, email: link.email, publicKey: link.publicKey, preview: false }, PORTAL_SESSION_SECONDS);
+  return startPortalSession(deps, { tenantId: link.tenantId, email: link.email, publicKey: link.publicKey, preview }, seconds);
 }
+
+/** Uses an e-mailed sign-in link (15 minutes, once): a session of 7 days. */
+export const takeSignIn = (deps: SignInDeps, token: string | undefined) => takeLink(deps, token, { preview: false, seconds: PORTAL_SESSION_SECONDS });
 
 /** A sign-in link still usable, read without using it: the confirm page's (a mail scanner's GET takes nothing). */
 export async function signInLinkOf(deps: SignInDeps, token: string | undefined): Promise<{ email: string; publicKey: string } | undefined> {

@@ -262,8 +262,15 @@ describe('rate limits', () => {
     const refused = await spendUntilRefused({ ...RATE_LIMITS.edgeReads, capacity: RATE_LIMITS.edgeReads.capacity - 1 }, validate, 404);
     expect([refused.status, refused.body]).toEqual([429, { valid: false, error: 'Too many requests' }]);
     expect(refused.headers['retry-after']).toBe('1');
-    const check = await caller.get(`/v1/wp/update-check?slug=acme&license_key=${unknownKey()}&version=1.0.0`);
-    expect([check.status, check.body]).toEqual([429, { error: 'Too many requests' }]);
+    // The update check meets the same empty bucket. A token comes back every 200 ms: on a slow machine the check may
+    // take one, so the bucket is emptied again (by validate) and the check asked once more.
+    const check = async () => caller.get(`/v1/wp/update-check?slug=acme&license_key=${unknownKey()}&version=1.0.0`);
+    let checked = await check();
+    for (let tries = 0; checked.status !== 429 && tries < 3; tries++) {
+      while ((await validate()).status !== 429);
+      checked = await check();
+    }
+    expect([checked.status, checked.body]).toEqual([429, { error: 'Too many requests' }]);
     // Another address is another caller.
     expect((await from('127.0.0.22').post('/v1/licenses/validate', { license_key: unknownKey() })).status).toBe(404);
     expect((await recovers(validate, 5_000)).status).toBe(404);
