@@ -22,6 +22,8 @@ export type ImportLicense = {
   expiresAt?: string;
   createdAt?: string;
   channel?: Channel;
+  /** Feature keys the product defines (DECISIONS §23): the file's own, else what the plan grants. */
+  features: string[];
   floating?: boolean;
   leaseSeconds?: number;
   sites: { domain: string; environment: Environment }[];
@@ -128,6 +130,12 @@ export function checkedLicense(row: number, candidate: LicenseCandidate, target:
       warnings.push(`${holdersText(production, machines.length)} are more than its ${plural(seats, 'seat')}: seats raised to ${held}, so every one keeps working`);
       seats = held;
     }
+    const features = [...new Set(candidate.features ?? plan?.features ?? [])];
+    const undefinedFeatures = features.filter((key) => !target.features.has(key));
+    if (undefinedFeatures.length > 0) {
+      const one = undefinedFeatures.length === 1;
+      warnings.push(`${one ? 'feature' : 'features'} ${undefinedFeatures.join(', ')} ${one ? 'is' : 'are'} not defined by this product: left out`);
+    }
     const staging = sites.length - production;
     if (staging > target.staging.limit) {
       warnings.push(`${plural(staging, 'staging site')} ${staging === 1 ? 'is' : 'are'} more than the product's staging limit (${target.staging.limit}): all are kept; no other staging site activates until some are deactivated`);
@@ -147,6 +155,7 @@ export function checkedLicense(row: number, candidate: LicenseCandidate, target:
         createdAt: candidate.createdAt,
         // As a license made from the plan through the API: the plan's channel, unless the file names one.
         channel: candidate.channel ?? plan?.channel,
+        features: features.filter((key) => target.features.has(key)),
         floating: candidate.floating || undefined,
         leaseSeconds,
         sites,

@@ -40,6 +40,8 @@ export type LicenseCandidate = {
   /** Devices the license is active on, with what the client reported of them (a `jsonl` export's machine activations). */
   machines?: MachineCandidate[];
   planSlug?: string;
+  /** The license's own feature keys (our exports carry them); absent: what its plan grants (DECISIONS §23). */
+  features?: string[];
   /** Absent: `stable` (the formats that have no channels). */
   channel?: Channel;
   /** A floating license (DECISIONS §18) and its lease lifetime; absent: not floating, 900 s. */

@@ -4,6 +4,7 @@ import { type CustomerItem, nameSearchOf } from '../../customers/index.js';
 import { outboxEvent } from '../../messaging/index.js';
 import { type Deps, newId } from '../../platform/index.js';
 import { type Environment, expiryItemChanges, type LicenseItem, machineHoldKey, stagingRules } from '../../licensing/index.js';
+import { grantedFeatures } from '../../catalog/index.js';
 import type { StorageDeps } from '../../platform/storage/index.js';
 import { failImport, hasStalled, slotRelease, stallFailure } from './import-ends.js';
 import { readable } from './readable.js';
@@ -72,7 +73,8 @@ async function loadTarget(deps: ImportDeps, job: ImportJobItem): Promise<ImportT
   return {
     tenantId: job.tenantId,
     productId: product.productId,
-    plansBySlug: new Map(plans.map((plan) => [plan.slug, { planId: plan.planId, siteLimit: plan.siteLimit, channel: plan.channel }])),
+    features: new Set((product.features ?? []).map((feature) => feature.key)),
+    plansBySlug: new Map(plans.map((plan) => [plan.slug, { planId: plan.planId, siteLimit: plan.siteLimit, channel: plan.channel, features: grantedFeatures(product, plan.features) }])),
     staging: stagingRules(product.stagingPatterns, product.stagingActivationLimit),
   };
 }
@@ -466,6 +468,7 @@ function licenseItemOf(run: Run, license: ImportLicense, licenseId: string, cust
     stagingCount: staging > 0 ? staging : undefined,
     expiresAt: license.expiresAt,
     channel: license.channel,
+    ...(license.features.length > 0 && { features: license.features }),
     floating: license.floating,
     leaseSeconds: license.leaseSeconds,
     createdAt: license.createdAt ?? now,

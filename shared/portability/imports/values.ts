@@ -106,6 +106,24 @@ export function flag(column: string, raw: string | undefined): boolean {
   throw new RowProblem(`${column}: "${raw}" is neither true nor false`);
 }
 
+/**
+ * A list of feature keys as our exports write it: a JSON array of strings (`["reports","sso"]`), or keys separated by
+ * `,` or `;`; empty: undefined (the plan's features).
+ */
+export function featureKeys(column: string, raw: string | undefined): string[] | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  if (!value.startsWith('[')) return value.split(/[,;]/).map((key) => key.trim()).filter(Boolean);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new RowProblem(`${column}: "${value}" is not a list of feature keys`);
+  }
+  if (!Array.isArray(parsed) || !parsed.every((key) => typeof key === 'string')) throw new RowProblem(`${column}: "${value}" is not a list of feature keys`);
+  return parsed;
+}
+
 /** A value that must be there. */
 export function required(column: string, raw: string | undefined): string {
   const value = raw?.trim();

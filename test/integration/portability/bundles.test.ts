@@ -29,14 +29,15 @@ describe('bundles in exports and imports', () => {
     expect((await tenant.delete(`/api/licenses/${license.id}`)).status).toBe(204);
     const other = await newTenant();
     const [third, fourth] = [await newProduct(other), await newProduct(other)];
-    const target = await newProduct(other, { productType: 'bundle', includes: [third.id, fourth.id] });
+    const target = await newProduct(other, { productType: 'bundle', includes: [third.id, fourth.id], features: FEATURES });
     // Licenses come with their plan by its slug, which the target must sell.
     expect((await other.post(`/api/products/${target.id}/plans`, { name: 'All access', billingCycle: 'yearly', price: 99, currency: 'usd', siteLimit: 2 })).status).toBe(201);
     const job = await importFile(other, { productId: target.id, format: 'jsonl' }, bytes.toString('utf8'), 'application/x-ndjson');
     expect(job, JSON.stringify(job)).toMatchObject({ status: 'done', errorCount: 0, counts: expect.objectContaining({ licenses: 1 }) });
     for (const product of [third, fourth]) {
       const validated = await plugin().post('/v1/licenses/validate', { license_key: license.licenseKey, product_slug: product.slug }, { origin: null });
-      expect(validated.body).toMatchObject({ valid: true, product: { id: product.id }, products: [{ id: third.id }, { id: fourth.id }] });
+      // With the features it was exported with (the target defines them too).
+      expect(validated.body).toMatchObject({ valid: true, product: { id: product.id }, products: [{ id: third.id }, { id: fourth.id }], license: { features: ['reports'] } });
     }
   });
 });

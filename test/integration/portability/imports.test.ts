@@ -190,6 +190,35 @@ describe('an imported row with a plan', () => {
   });
 });
 
+describe('imported features (DECISIONS §23)', () => {
+  it("gives a row its plan's features, or the features column's (an export's licenses.csv), keeping only the product's", async () => {
+    const tenant = (await newTenant()) as Tenant;
+    const product = await newProduct(tenant, { features: [{ key: 'reports', name: 'Reports' }, { key: 'sso', name: 'SSO' }, { key: 'export', name: 'Export' }] });
+    const plan = await tenant.post(`/api/products/${product.id}/plans`, { name: 'Pro', slug: 'pro', billingCycle: 'yearly', price: 99, currency: 'USD', features: ['reports', 'sso'] });
+    expect(plan.status, plan.text).toBe(201);
+    const rows = [
+      'license_key,customer_email,plan_slug,features',
+      'FEAT-kept-0001-plan,fay@example.com,pro,',
+      'FEAT-kept-0002-own,fay@example.com,pro,"[""export""]"',
+      'FEAT-kept-0003-list,fay@example.com,,reports;nope',
+      'FEAT-kept-0004-none,fay@example.com,,',
+      'FEAT-kept-0005-bad,fay@example.com,,"[""reports"""',
+    ];
+    const job = await importFile(tenant, { productId: product.id, format: 'csv' }, `${rows.join('\n')}\n`, 'text/csv');
+    expect(job).toMatchObject({
+      status: 'done',
+      counts: { licenses: 4 },
+      errors: [{ row: 6, message: 'features: "["reports"" is not a list of feature keys' }],
+      warnings: [{ row: 4, message: 'feature nope is not defined by this product: left out' }],
+    });
+    const featuresOf = async (key: string) => (await tenant.get(`/api/licenses?search=${key}`)).body.items[0]?.features;
+    expect(await Promise.all(['FEAT-kept-0001-plan', 'FEAT-kept-0002-own', 'FEAT-kept-0003-list', 'FEAT-kept-0004-none'].map(featuresOf))).toEqual([['reports', 'sso'], ['export'], ['reports'], []]);
+    // What the plugin is told: the imported license's features, as for a license issued here.
+    const validated = await plugin().post('/v1/licenses/validate', { license_key: 'FEAT-kept-0001-plan' }, { origin: null });
+    expect(validated.body.license?.features).toEqual(['reports', 'sso']);
+  });
+});
+
 describe('imported devices (DECISIONS §18)', () => {
   it('takes `machine:<fingerprint>` entries of the domains column as devices holding seats, raising the seats they overfill', async () => {
     const tenant = (await newTenant()) as Tenant;

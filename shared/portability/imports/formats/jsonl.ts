@@ -92,6 +92,7 @@ export const jsonlFormat: ImportFormat = {
             domains: [],
             planSlug: record.planId ? planSlugs.get(record.planId) : undefined,
             channel: record.channel,
+            features: record.features,
             floating: record.floating,
             leaseSeconds: record.leaseSeconds,
             machines: [],

@@ -2,7 +2,7 @@ import { DOMAIN_SEPARATOR } from '../../records.js';
 import { type Channel, CHANNELS } from '../../../catalog/index.js';
 import { cell, csvRows } from '../csv-table.js';
 import { readRow } from '../rows.js';
-import { count, mapped, optional, required, timestamp } from '../values.js';
+import { count, featureKeys, mapped, optional, required, timestamp } from '../values.js';
 import type { ImportFormat } from './format.js';
 
 const STATUSES = { active: 'active', expired: 'expired', revoked: 'revoked', suspended: 'suspended' } as const;
@@ -11,7 +11,7 @@ const CHANNEL_NAMES = Object.fromEntries(CHANNELS.map((channel) => [channel, cha
 /**
  * Our CSV (DECISIONS §16): `license_key, customer_email, customer_name, status, seats, expires_at, domains, plan_slug,
  * created_at`, by header name; only the key and the e-mail are required. An export's `licenses.csv` has these columns,
- * and `channel`, read too (empty or absent: the plan's channel, else `stable`).
+ * and `channel` and `features`, read too (empty or absent: the plan's channel, else `stable`; the plan's features).
  */
 export const oursCsv: ImportFormat = {
   async *read(input) {
@@ -27,6 +27,7 @@ export const oursCsv: ImportFormat = {
         domains: (cell(row, 'domains') ?? '').split(DOMAIN_SEPARATOR),
         planSlug: optional(cell(row, 'plan_slug')),
         channel: optional(cell(row, 'channel')) === undefined ? undefined : mapped('channel', cell(row, 'channel'), CHANNEL_NAMES),
+        features: featureKeys('features', cell(row, 'features')),
       }));
     }
   },
