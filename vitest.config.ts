@@ -38,6 +38,13 @@ const BROWSER_FILES = [
   'test/integration/portal/hosted-portal-browser.test.ts',
 ];
 
+/**
+ * The permission and isolation matrices: every management route as every role, and as another tenant's admin, over
+ * HTTP (some 3,000 requests, growing with each route). Run by `npm run test:matrices` (and `.ci/run`) on a shared stack
+ * of their own, so that `npm test` stays within 8 minutes on two cores.
+ */
+const MATRIX_FILES = ['test/integration/identity/role-matrix.test.ts', 'test/integration/identity/member-isolation.test.ts'];
+
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
 /** The integration tests' project, less `exclude`: one shared local stack for the run, reached through inject() and HTTP. */
@@ -76,12 +83,15 @@ export default defineConfig({
           name: 'integration',
           // clients/*/test/integration: the JavaScript and PHP clients against the same local stack.
           include: ['test/integration/**/*.test.ts', 'clients/js/test/integration/**/*.test.ts', 'clients/php/tests/*.test.ts'],
-          exclude: [...OWN_STACK_FILES, ...SLOW_FILES, ...BROWSER_FILES],
+          exclude: [...OWN_STACK_FILES, ...SLOW_FILES, ...BROWSER_FILES, ...MATRIX_FILES],
           ...sharedStack,
         },
       },
       {
         test: { name: 'browser', include: BROWSER_FILES, ...sharedStack },
+      },
+      {
+        test: { name: 'matrices', include: MATRIX_FILES, ...sharedStack },
       },
       {
         test: {
